@@ -1,0 +1,106 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Thrown when the environment does not describe a valid configuration. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+const optionalString = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+/** Every environment variable the service reads, with its default. `.env.example` mirrors this. */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port(3000),
+  DATA_DIR: z.string().min(1).default('.data'),
+  MONGODB_URI: optionalString.pipe(
+    z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  ),
+  MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a plain database name').default('webhooks'),
+  MONGO_PORT: port(27017),
+  MONGOD_PATH: optionalString,
+  FERRETDB_PATH: optionalString,
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('webhook-deliveries'),
+  TEMPORAL_PORT: port(7233),
+  TEMPORAL_UI_PORT: port(8233),
+  TEMPORAL_CLI_PATH: optionalString,
+  BINARY_CACHE_DIR: optionalString,
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** The validated configuration every entry point works from. */
+export interface Config {
+  env: Env['NODE_ENV'];
+  logLevel: Env['LOG_LEVEL'];
+  http: { host: string; port: number };
+  dataDir: string;
+  mongo: {
+    /** Set when an external MongoDB is configured; otherwise an embedded one is started. */
+    uri: string | undefined;
+    /** Where processes connect: MONGODB_URI, or the embedded server's loopback address. */
+    connectUri: string;
+    dbName: string;
+    embeddedPort: number;
+    mongodPath: string | undefined;
+    ferretdbPath: string | undefined;
+  };
+  temporal: {
+    /** Set when an external Temporal is configured; otherwise the dev server is started. */
+    address: string | undefined;
+    /** Where processes connect: TEMPORAL_ADDRESS, or the embedded dev server. */
+    connectAddress: string;
+    namespace: string;
+    taskQueue: string;
+    embeddedPort: number;
+    uiPort: number;
+    cliPath: string | undefined;
+  };
+  binaryCacheDir: string;
+}
+
+/**
+ * Parses and validates the environment once, failing fast with the variable's name.
+ * Entry points call this; nothing else reads `process.env`.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    http: { host: e.HOST, port: e.PORT },
+    dataDir: resolve(e.DATA_DIR),
+    mongo: {
+      uri: e.MONGODB_URI,
+      connectUri: e.MONGODB_URI ?? `mongodb://127.0.0.1:${e.MONGO_PORT}/`,
+      dbName: e.MONGODB_DB,
+      embeddedPort: e.MONGO_PORT,
+      mongodPath: e.MONGOD_PATH,
+      ferretdbPath: e.FERRETDB_PATH,
+    },
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      connectAddress: e.TEMPORAL_ADDRESS ?? `127.0.0.1:${e.TEMPORAL_PORT}`,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      embeddedPort: e.TEMPORAL_PORT,
+      uiPort: e.TEMPORAL_UI_PORT,
+      cliPath: e.TEMPORAL_CLI_PATH,
+    },
+    binaryCacheDir: e.BINARY_CACHE_DIR ?? join(homedir(), '.cache', 'webhook-service'),
+  };
+}

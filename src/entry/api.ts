@@ -1,0 +1,30 @@
+/** Entry point: the HTTP API alone (`npm run api`); scale out by running several. */
+import { loadConfig } from '../config/config';
+import { createMongo } from '../db/mongo';
+import { createApp } from '../http/app';
+import { createLogger } from '../logger';
+import { TemporalGateway } from '../temporal/connection';
+import { runUntilSignal } from './shutdown';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel, 'api');
+const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api');
+const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
+const app = createApp({ db: mongo.db, temporal, logger });
+
+const server = app.listen(config.http.port, config.http.host, () => {
+  logger.info({ port: config.http.port, host: config.http.host }, 'api listening');
+});
+server.on('error', (err: NodeJS.ErrnoException) => {
+  logger.fatal(
+    err.code === 'EADDRINUSE'
+      ? `Port ${config.http.port} (API) is already in use. Stop whatever is listening there, or set PORT to a free port.`
+      : err.message,
+  );
+  process.exit(1);
+});
+
+await runUntilSignal(logger, async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await Promise.all([mongo.close(), temporal.close()]);
+});

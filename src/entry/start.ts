@@ -1,0 +1,97 @@
+/**
+ * Entry point for `npm start`: starts, supervises and stops together the embedded servers
+ * (Temporal dev server, MongoDB-wire database) unless configured externally, then the API
+ * and the worker as separate processes. Ctrl-C or SIGTERM stops everything.
+ */
+import { fileURLToPath } from 'node:url';
+import { ManagedProcess } from '../../tools/lib/processes';
+import { planLocalServers } from '../../tools/lib/local-servers';
+import { assertPortFree } from '../../tools/lib/ports';
+import { Supervisor, type Unit } from '../../tools/lib/supervisor';
+import { loadConfig } from '../config/config';
+import { createLogger } from '../logger';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const config = loadConfig();
+const logger = createLogger(config.logLevel, 'supervisor');
+
+function fail(message: string): never {
+  logger.fatal(message);
+  process.exit(1);
+}
+
+let supervisor: Supervisor | undefined;
+let shuttingDown = false;
+async function shutdown(code: number): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info('stopping api, worker and embedded servers');
+  await supervisor?.stopAll();
+  logger.info('stopped');
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+try {
+  await assertPortFree(config.http.port, 'PORT', 'API', config.http.host);
+  const plan = await planLocalServers(config, {
+    log: (line) => logger.info(line),
+    serverOutput: (server, line) => process.stdout.write(`[${server}] ${line}\n`),
+  });
+  supervisor = new Supervisor(
+    (level, msg) => logger[level](msg),
+    (reason) => {
+      logger.fatal(reason);
+      void shutdown(1);
+    },
+  );
+  const sup = supervisor;
+  await Promise.all(plan.units.map((u) => sup.add(u)));
+
+  // The children get the resolved addresses, so they never start servers of their own.
+  const childEnv = { ...process.env, MONGODB_URI: plan.mongoUri, TEMPORAL_ADDRESS: plan.temporalAddress };
+  const nodeUnit = (name: string, entry: string): Unit => ({
+    name,
+    start: () => {
+      const p = new ManagedProcess({
+        name,
+        command: process.execPath,
+        args: ['--import', 'tsx', entry],
+        cwd: root,
+        env: childEnv,
+        onLine: (line) => process.stdout.write(`${line}\n`),
+      });
+      return Promise.resolve({ process: p, stop: () => p.stop(20_000) });
+    },
+  });
+  await sup.add(nodeUnit('worker', 'src/entry/worker.ts'));
+  await sup.add(nodeUnit('api', 'src/entry/api.ts'));
+
+  const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
+  const base = `http://${host}:${config.http.port}`;
+  await waitForReady(`${base}/readyz`, 180_000);
+  const lines = [
+    'Webhook service is running:',
+    `  API            ${base}`,
+    `  Health         ${base}/healthz  ${base}/readyz`,
+    `  Temporal       ${plan.temporalAddress} (namespace ${config.temporal.namespace})`,
+    ...(plan.temporalUiUrl ? [`  Temporal UI    ${plan.temporalUiUrl}`] : []),
+    `  MongoDB        ${plan.mongoDescription}`,
+    'Press Ctrl-C to stop.',
+  ];
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+} catch (err) {
+  await supervisor?.stopAll();
+  fail((err as Error).message);
+}
+
+async function waitForReady(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !shuttingDown) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`The API did not become ready at ${url} within ${timeoutMs / 1000}s`);
+}

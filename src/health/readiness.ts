@@ -1,0 +1,41 @@
+import type { Db } from 'mongodb';
+
+export type DependencyState = 'up' | 'down';
+
+export interface Readiness {
+  status: 'ready' | 'unavailable';
+  checks: { mongodb: DependencyState; temporal: DependencyState };
+}
+
+export interface ReadinessDeps {
+  db: Db;
+  temporal: { ping(timeoutMs?: number): Promise<void> };
+  timeoutMs?: number;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms}ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function state(check: () => Promise<unknown>, ms: number): Promise<DependencyState> {
+  try {
+    await withTimeout(check(), ms);
+    return 'up';
+  } catch {
+    return 'down';
+  }
+}
+
+/** Checks MongoDB and Temporal in parallel, each bounded by a short timeout. */
+export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
+  const ms = deps.timeoutMs ?? 2000;
+  const [mongodb, temporal] = await Promise.all([
+    state(() => deps.db.command({ ping: 1 }), ms),
+    state(() => deps.temporal.ping(ms), ms),
+  ]);
+  return { status: mongodb === 'up' && temporal === 'up' ? 'ready' : 'unavailable', checks: { mongodb, temporal } };
+}

@@ -1,0 +1,17 @@
+import { DefaultLogger, type LogLevel, Runtime } from '@temporalio/worker';
+import type { Logger } from '../logger';
+
+/**
+ * Routes the Temporal SDK's logs into our pino logger, so the worker writes one JSON
+ * format. The SDK is chatty at INFO (bundler output), so it logs from WARN unless debugging.
+ */
+export function installWorkerRuntime(logger: Logger, level: string): void {
+  const sdkLevel: LogLevel = level === 'trace' ? 'TRACE' : level === 'debug' ? 'DEBUG' : 'WARN';
+  const sdk = logger.child({ sdk: 'temporal' });
+  Runtime.install({
+    logger: new DefaultLogger(sdkLevel, ({ level: l, message, meta }) => {
+      const method = l === 'ERROR' ? 'error' : l === 'WARN' ? 'warn' : l === 'INFO' ? 'info' : 'debug';
+      sdk[method](meta ?? {}, message);
+    }),
+  });
+}

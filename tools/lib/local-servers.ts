@@ -1,0 +1,112 @@
+import { join } from 'node:path';
+import type { Config } from '../../src/config/config';
+import { ferretDb, findMongod, resolveBinary, temporalCli } from './binaries';
+import { startLocalMongo } from './local-mongo';
+import { assertPortFree } from './ports';
+import type { Unit } from './supervisor';
+import { startTemporalDevServer } from './temporal-dev-server';
+
+/** The embedded servers a configuration needs, ready to start. */
+export interface LocalServerPlan {
+  mongoUri: string;
+  temporalAddress: string;
+  /** Set when the embedded Temporal serves its Web UI. */
+  temporalUiUrl: string | undefined;
+  /** Describes the database in use, for the start banner. */
+  mongoDescription: string;
+  /** Units to start: none when both MongoDB and Temporal are external. */
+  units: Unit[];
+}
+
+export interface LocalServersOptions {
+  log: (line: string) => void;
+  /** Receives each server's own output. */
+  serverOutput?: (server: string, line: string) => void;
+  headless?: boolean;
+  fastSqlite?: boolean;
+}
+
+/**
+ * Plans whatever the configuration does not point at externally: the Temporal dev server
+ * unless TEMPORAL_ADDRESS is set, and a MongoDB-wire database unless MONGODB_URI is set
+ * (a real mongod when available, otherwise embedded FerretDB). Checks ports and obtains
+ * binaries (building them on first use); data lives under DATA_DIR.
+ */
+export async function planLocalServers(config: Config, opts: LocalServersOptions): Promise<LocalServerPlan> {
+  const needMongo = !config.mongo.uri;
+  const needTemporal = !config.temporal.address;
+  const out = (server: string) => (line: string) => opts.serverOutput?.(server, line);
+  const units: Unit[] = [];
+
+  if (needTemporal) {
+    await assertPortFree(config.temporal.embeddedPort, 'TEMPORAL_PORT', 'Temporal gRPC');
+    if (!opts.headless) await assertPortFree(config.temporal.uiPort, 'TEMPORAL_UI_PORT', 'Temporal Web UI');
+  }
+  if (needMongo) await assertPortFree(config.mongo.embeddedPort, 'MONGO_PORT', 'embedded MongoDB');
+
+  const resolveOpts = { cacheDir: config.binaryCacheDir, log: opts.log };
+  let mongoDescription = `external MongoDB (MONGODB_URI)`;
+  if (needMongo) {
+    const mongod = findMongod(config.mongo.mongodPath);
+    const kind = mongod ? 'mongod' : 'ferretdb';
+    const binary = mongod ?? (await resolveBinary(ferretDb, { ...resolveOpts, explicitPath: config.mongo.ferretdbPath })).path;
+    const dataDir = join(config.dataDir, kind === 'mongod' ? 'mongodb' : 'ferretdb');
+    mongoDescription = `${kind === 'mongod' ? 'mongod' : 'FerretDB (SQLite)'}, data in ${dataDir}`;
+    units.push({
+      name: kind,
+      start: async () => {
+        const m = await startLocalMongo({ kind, binary, port: config.mongo.embeddedPort, dataDir, onLine: out(kind) });
+        return { process: m.process, stop: m.stop };
+      },
+    });
+  }
+  let temporalUiUrl: string | undefined;
+  if (needTemporal) {
+    const binary = (await resolveBinary(temporalCli, { ...resolveOpts, explicitPath: config.temporal.cliPath })).path;
+    temporalUiUrl = opts.headless ? undefined : `http://localhost:${config.temporal.uiPort}`;
+    units.push({
+      name: 'temporal',
+      start: async () => {
+        const t = await startTemporalDevServer({
+          binary,
+          port: config.temporal.embeddedPort,
+          uiPort: config.temporal.uiPort,
+          dbFile: join(config.dataDir, 'temporal', 'temporal.sqlite'),
+          namespace: config.temporal.namespace,
+          headless: opts.headless ?? false,
+          fastSqlite: opts.fastSqlite ?? false,
+          onLine: out('temporal'),
+        });
+        return { process: t.process, stop: t.stop };
+      },
+    });
+  }
+  return {
+    mongoUri: config.mongo.connectUri,
+    temporalAddress: config.temporal.connectAddress,
+    temporalUiUrl,
+    mongoDescription,
+    units,
+  };
+}
+
+/** Started embedded servers, without supervision (tests and `npm run servers`). */
+export interface LocalServers extends LocalServerPlan {
+  stop: () => Promise<void>;
+}
+
+/** Plans and starts the embedded servers in parallel; stops any started if one fails. */
+export async function startLocalServers(config: Config, opts: LocalServersOptions): Promise<LocalServers> {
+  const plan = await planLocalServers(config, opts);
+  const started: Array<{ stop(): Promise<void> }> = [];
+  const stop = async () => {
+    await Promise.all(started.map((s) => s.stop()));
+  };
+  const results = await Promise.allSettled(plan.units.map((u) => u.start().then((s) => started.push(s))));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  return { ...plan, stop };
+}

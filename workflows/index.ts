@@ -1,0 +1,2 @@
+// The worker's workflow bundle entry: every workflow the task queue serves.
+export { diagnosticsWorkflow } from './diagnostics';
