@@ -114,18 +114,24 @@ export async function resolveBinary(spec: BinarySpec, opts: ResolveOptions): Pro
   const cached = cachedBinaryPath(spec, opts.cacheDir);
   if (isExecutable(cached)) return { path: cached, source: 'cache' };
   if (opts.noBuild) throw new BinaryError(`${spec.name} is not built yet (expected at ${cached})`);
-  await buildBinary(spec, cached, opts.log ?? ((line) => process.stderr.write(`${line}\n`)));
+  await buildBinary(spec, cached, opts.pathEnv, opts.log ?? ((line) => process.stderr.write(`${line}\n`)));
   return { path: cached, source: 'built' };
 }
 
-function goAvailable(): boolean {
-  return spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
+function goAvailable(pathEnv: string | undefined): boolean {
+  const env = pathEnv === undefined ? process.env : { ...process.env, PATH: pathEnv };
+  return spawnSync('go', ['version'], { stdio: 'ignore', env }).status === 0;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function buildBinary(spec: BinarySpec, target: string, log: (line: string) => void): Promise<void> {
-  if (!goAvailable()) {
+async function buildBinary(
+  spec: BinarySpec,
+  target: string,
+  pathEnv: string | undefined,
+  log: (line: string) => void,
+): Promise<void> {
+  if (!goAvailable(pathEnv)) {
     throw new BinaryError(
       `Cannot build ${spec.name}: the Go toolchain (go) is not on PATH. Either install Go 1.22+, ` +
         `or set ${spec.envVar} to an existing ${spec.name} binary, or ${spec.alternative}.`,
@@ -156,7 +162,8 @@ async function buildBinary(spec: BinarySpec, target: string, log: (line: string)
     const { args, cwd, env } = spec.goArgs(staging);
     log(`[build ${spec.name}] first-time build: go ${args.join(' ')} (takes a few minutes; cached in ${dir})`);
     const started = Date.now();
-    await runWithProgress('go', args, { cwd, env: { ...process.env, ...env } }, spec.name, started, log);
+    const pathOverride = pathEnv === undefined ? {} : { PATH: pathEnv };
+    await runWithProgress('go', args, { cwd, env: { ...process.env, ...pathOverride, ...env } }, spec.name, started, log);
     rmSync(dir, { recursive: true, force: true });
     renameSync(staging, dir);
     log(`[build ${spec.name}] done in ${Math.round((Date.now() - started) / 1000)}s`);

@@ -1,0 +1,100 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MongoClient } from 'mongodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { getFreePort, isPortFree } from '../../../tools/lib/ports';
+import { descendants, isAlive } from '../../support/processes';
+import { tempDir } from '../../support/servers';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Runs `npm start`'s entry point exactly as npm does, with the given environment. */
+function start(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/start.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, MONGODB_URI: '', TEMPORAL_ADDRESS: '', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitForOutput(s: Started, text: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!s.output().includes(text)) {
+    if (s.child.exitCode !== null) throw new Error(`exited ${s.child.exitCode} before "${text}":\n${s.output()}`);
+    if (Date.now() > deadline) throw new Error(`no "${text}" within ${timeoutMs}ms:\n${s.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('npm start: embedded mode', () => {
+  const dataDir = tempDir('start');
+  const running: Started[] = [];
+  afterAll(() => {
+    for (const s of running) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts everything, refuses a busy port by name, stops cleanly, and a second start reuses the data', async () => {
+    const ports = {
+      PORT: String(await getFreePort()),
+      MONGO_PORT: String(await getFreePort()),
+      TEMPORAL_PORT: String(await getFreePort()),
+      TEMPORAL_UI_PORT: String(await getFreePort()),
+    };
+    const env = { ...ports, DATA_DIR: dataDir };
+    const first = start(env);
+    running.push(first);
+    await waitForOutput(first, 'Webhook service is running', 180_000);
+
+    const base = `http://127.0.0.1:${ports.PORT}`;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { mongodb: 'up', temporal: 'up' } });
+    const ui = await fetch(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('<html');
+
+    const mongo = new MongoClient(`mongodb://127.0.0.1:${ports.MONGO_PORT}/`);
+    await mongo.db('start_test').collection<{ _id: string }>('marks').insertOne({ _id: 'first-run' });
+    await mongo.close();
+
+    // A second instance on the same ports fails fast and names the variable to change.
+    const clash = start(env);
+    running.push(clash);
+    expect(await clash.exited).toBe(1);
+    expect(clash.output()).toContain(`Port ${ports.PORT} (API) is already in use`);
+    expect(clash.output()).toContain('set PORT to a free port');
+
+    const tree = descendants(first.child.pid!);
+    expect(tree.length).toBeGreaterThanOrEqual(4); // database, temporal, api, worker
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const deadline = Date.now() + 10_000;
+    while (tree.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(tree.filter(isAlive)).toEqual([]);
+    for (const port of Object.values(ports)) expect(await isPortFree(Number(port))).toBe(true);
+
+    const second = start(env);
+    running.push(second);
+    await waitForOutput(second, 'Webhook service is running', 180_000);
+    const again = new MongoClient(`mongodb://127.0.0.1:${ports.MONGO_PORT}/`);
+    const mark = await again.db('start_test').collection<{ _id: string }>('marks').findOne({ _id: 'first-run' });
+    await again.close();
+    expect(mark).toEqual({ _id: 'first-run' });
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+  });
+});

@@ -1,0 +1,38 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/config';
+import { ferretDb, findMongod, resolveBinary, temporalCli } from '../../tools/lib/binaries';
+import { type RunningMongo, startLocalMongo } from '../../tools/lib/local-mongo';
+import { getFreePort } from '../../tools/lib/ports';
+import { type RunningTemporal, startTemporalDevServer } from '../../tools/lib/temporal-dev-server';
+
+/** A fresh temporary directory for one test's server data. */
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `webhook-service-${prefix}-`));
+}
+
+const cacheDir = () => loadConfig({ BINARY_CACHE_DIR: process.env.BINARY_CACHE_DIR }).binaryCacheDir;
+
+/**
+ * A private MongoDB-wire server (mongod if on PATH, else FerretDB) for tests that stop and
+ * restart their database; pass the same `dataDir` and `port` to restart it on its data.
+ */
+export async function startPrivateMongo(dataDir: string, port?: number): Promise<RunningMongo> {
+  const mongod = findMongod(undefined);
+  const binary = mongod ?? (await resolveBinary(ferretDb, { cacheDir: cacheDir() })).path;
+  return startLocalMongo({ kind: mongod ? 'mongod' : 'ferretdb', binary, port: port ?? (await getFreePort()), dataDir });
+}
+
+/** A private Temporal dev server on a free port, persisting to `dbFile`. */
+export async function startPrivateTemporal(dbFile: string, port?: number): Promise<RunningTemporal> {
+  const binary = (await resolveBinary(temporalCli, { cacheDir: cacheDir() })).path;
+  return startTemporalDevServer({
+    binary,
+    port: port ?? (await getFreePort()),
+    uiPort: 0,
+    dbFile,
+    namespace: 'default',
+    headless: true,
+  });
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config/config';
+
+describe('loadConfig', () => {
+  it('applies documented defaults with an empty environment', () => {
+    const c = loadConfig({});
+    expect(c.http).toEqual({ host: '127.0.0.1', port: 3000 });
+    expect(c.mongo.uri).toBeUndefined();
+    expect(c.mongo.connectUri).toBe('mongodb://127.0.0.1:27017/');
+    expect(c.mongo.dbName).toBe('webhooks');
+    expect(c.temporal).toMatchObject({
+      address: undefined,
+      connectAddress: '127.0.0.1:7233',
+      namespace: 'default',
+      taskQueue: 'webhook-deliveries',
+      uiPort: 8233,
+    });
+    expect(c.dataDir.endsWith('.data')).toBe(true);
+  });
+
+  it('uses external servers when their variables are set', () => {
+    const c = loadConfig({ MONGODB_URI: 'mongodb://db.internal:27017/?replicaSet=rs0', TEMPORAL_ADDRESS: 'temporal:7233' });
+    expect(c.mongo.connectUri).toBe('mongodb://db.internal:27017/?replicaSet=rs0');
+    expect(c.temporal.connectAddress).toBe('temporal:7233');
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ MONGODB_URI: '', TEMPORAL_ADDRESS: '' }).mongo.uri).toBeUndefined();
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ MONGODB_URI: 'postgres://x' }, 'MONGODB_URI'],
+    [{ TEMPORAL_UI_PORT: '0' }, 'TEMPORAL_UI_PORT'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ MONGODB_DB: 'a/b' }, 'MONGODB_DB'],
+  ])('fails fast naming the variable: %o', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid environment configuration:\\n  ${name}: `));
+  });
+});

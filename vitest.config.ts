@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+// CI asks for a JSON report too, to print its closing 'N passed, N failed' line.
+const jsonReport = process.env.VITEST_JSON_REPORT;
+
+export default defineConfig({
+  test: {
+    reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          // Starts the real Temporal dev server and MongoDB-wire database on free ports.
+          globalSetup: ['test/support/global-setup.ts'],
+          setupFiles: ['test/support/quiet-temporal.ts'],
+          // Two cores: run heavy integration files one at a time.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
