@@ -1008,7 +1008,9 @@ export interface components {
             /** @description When the event is emitted. */
             description: string;
             /** @description JSON Schema of the event's `data` payload. */
-            schema: Record<string, never>;
+            schema: {
+                [key: string]: unknown;
+            };
         };
         /** @description The event catalogue. */
         EventTypeList: {

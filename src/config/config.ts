@@ -7,6 +7,11 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 const optionalString = z
   .string()
@@ -34,6 +39,13 @@ export const envSchema = z.object({
   TEMPORAL_UI_PORT: port(8233),
   TEMPORAL_CLI_PATH: optionalString,
   BINARY_CACHE_DIR: optionalString,
+  ADMIN_API_KEY: optionalString.pipe(
+    z.string().min(24, 'must be at least 24 characters (use a random value)').optional(),
+  ),
+  CALLBACK_ALLOW_PRIVATE: bool(false),
+  VALIDATE_RESPONSES: z.enum(['true', 'false', '1', '0']).optional(),
+  REQUEST_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 64kb').default('64kb'),
+  SEED_DEMO_DATA: bool(true),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -66,6 +78,17 @@ export interface Config {
     cliPath: string | undefined;
   };
   binaryCacheDir: string;
+  api: {
+    /** Bootstrap admin key; stored hashed at API start. */
+    adminApiKey: string | undefined;
+    /** Allow callback URLs on loopback/private networks (local development and tests only). */
+    allowPrivateCallbacks: boolean;
+    /** Validate responses against the contract (default: on outside production). */
+    validateResponses: boolean;
+    bodyLimit: string;
+  };
+  /** Load demo data into an empty database at `npm start`. */
+  seedDemoData: boolean;
 }
 
 /**
@@ -102,5 +125,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       cliPath: e.TEMPORAL_CLI_PATH,
     },
     binaryCacheDir: e.BINARY_CACHE_DIR ?? join(homedir(), '.cache', 'webhook-service'),
+    api: {
+      adminApiKey: e.ADMIN_API_KEY,
+      allowPrivateCallbacks: e.CALLBACK_ALLOW_PRIVATE,
+      validateResponses:
+        e.VALIDATE_RESPONSES === undefined ? e.NODE_ENV !== 'production' : ['true', '1'].includes(e.VALIDATE_RESPONSES),
+      bodyLimit: e.REQUEST_BODY_LIMIT,
+    },
+    seedDemoData: e.SEED_DEMO_DATA,
   };
 }

@@ -1,8 +1,10 @@
 /** Entry point: the HTTP API alone (`npm run api`); scale out by running several. */
 import { loadConfig } from '../config/config';
+import { ensureIndexes } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { createApp } from '../http/app';
 import { createLogger } from '../logger';
+import { createAppDeps } from '../services';
 import { TemporalGateway } from '../temporal/connection';
 import { runUntilSignal } from './shutdown';
 
@@ -10,7 +12,11 @@ const config = loadConfig();
 const logger = createLogger(config.logLevel, 'api');
 const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api');
 const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
-const app = createApp({ db: mongo.db, temporal, logger });
+const deps = createAppDeps({ db: mongo.db, temporal, logger, api: config.api });
+// Fails fast (and the supervisor restarts us) when the database is unreachable at start.
+await ensureIndexes(mongo.db);
+if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);
+const app = createApp(deps);
 
 const server = app.listen(config.http.port, config.http.host, () => {
   logger.info({ port: config.http.port, host: config.http.host }, 'api listening');

@@ -1,32 +1,69 @@
 import express, { type Express } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
 import type { Db } from 'mongodb';
 import { pinoHttp } from 'pino-http';
+import type { ApiKeyRepository } from '../auth/api-keys';
 import { checkReadiness } from '../health/readiness';
 import type { Logger } from '../logger';
+import type { SubscriptionDeps } from '../subscriptions/use-cases';
+import { eventCatalog } from '../webhooks/event-catalog';
+import { loadContract } from './contract';
 import { errorHandler, notFoundHandler } from './problem';
+import { docsAssets, metaRoutes } from './routes/meta';
+import { subscriptionRoutes } from './routes/subscriptions';
+import { apiKeyHandler } from './security';
 
 export interface AppDeps {
   db: Db;
   temporal: { ping(timeoutMs?: number): Promise<void> };
   logger: Logger;
+  apiKeys: ApiKeyRepository;
+  subscriptions: SubscriptionDeps;
+  /** Validate every response against the contract too (tests and development). */
+  validateResponses: boolean;
+  /** Largest accepted request body; larger ones get 413. */
+  bodyLimit?: string;
 }
 
 /** Builds the Express app; entry points and tests inject real or fake dependencies. */
 export function createApp(deps: AppDeps): Express {
+  const contract = loadContract();
   const app = express();
   app.disable('x-powered-by');
   app.use(pinoHttp({ logger: deps.logger, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+
+  // The spec writes POST /api/orders/ with a trailing slash; accept the bare form as the same operation.
+  app.use((req, _res, next) => {
+    if (req.url === '/api/orders' || req.url.startsWith('/api/orders?')) req.url = req.url.replace('/api/orders', '/api/orders/');
+    next();
+  });
+  app.use(express.json({ limit: deps.bodyLimit ?? '64kb', type: ['application/json', 'application/*+json'] }));
+  app.use(docsAssets());
 
   // Liveness: the process is up and its event loop turns; no dependency is touched.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-
   // Readiness: 503 names the dependency that is down, so orchestrators stop routing here.
   app.get('/readyz', async (_req, res) => {
     const readiness = await checkReadiness(deps);
     res.status(readiness.status === 'ready' ? 200 : 503).json(readiness);
   });
+
+  app.use(
+    OpenApiValidator.middleware({
+      // The validator resolves and annotates the document it is given: hand it a copy.
+      apiSpec: structuredClone(contract) as unknown as string,
+      validateRequests: { allErrors: true },
+      validateResponses: deps.validateResponses ? { onError: undefined } : false,
+      validateSecurity: { handlers: { apiKey: apiKeyHandler(deps.apiKeys) } },
+      validateFormats: true,
+      ignorePaths: /^\/docs\/assets\//,
+    }),
+  );
+
+  app.use(metaRoutes(contract, eventCatalog(contract)));
+  app.use(subscriptionRoutes(deps.subscriptions));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -2,9 +2,11 @@ import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../../src/config/config';
 import { createMongo, type Mongo } from '../../../src/db/mongo';
 import { createApp } from '../../../src/http/app';
 import { createLogger } from '../../../src/logger';
+import { createAppDeps } from '../../../src/services';
 import { TemporalGateway } from '../../../src/temporal/connection';
 import type { RunningMongo } from '../../../tools/lib/local-mongo';
 import { startPrivateMongo, tempDir } from '../../support/servers';
@@ -34,7 +36,7 @@ describe('/readyz follows the database; /healthz does not', () => {
     db = await startPrivateMongo(dataDir);
     mongo = createMongo(db.uri, 'readiness_test', 'readiness-test');
     temporal = new TemporalGateway(inject('temporalAddress'), 'default');
-    const app = createApp({ db: mongo.db, temporal, logger: createLogger('silent', 'test') });
+    const app = createApp(createAppDeps({ db: mongo.db, temporal, logger: createLogger('silent', 'test'), api: loadConfig({}).api }));
     server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -69,7 +71,9 @@ describe('/readyz follows the database; /healthz does not', () => {
 
   it('reports temporal down when Temporal cannot be reached', async () => {
     const unreachable = new TemporalGateway('127.0.0.1:1', 'default');
-    const app = createApp({ db: mongo.db, temporal: unreachable, logger: createLogger('silent', 'test') });
+    const app = createApp(
+      createAppDeps({ db: mongo.db, temporal: unreachable, logger: createLogger('silent', 'test'), api: loadConfig({}).api }),
+    );
     const s = app.listen(0, '127.0.0.1');
     await new Promise((r) => s.once('listening', r));
     try {

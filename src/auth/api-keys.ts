@@ -1,0 +1,90 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Collection, Db } from 'mongodb';
+import { newId } from '../db/ids';
+import type { Scope } from './scopes';
+
+/** Who is calling: the key's owner sees only their own subscriptions. */
+export interface Principal {
+  keyId: string;
+  ownerId: string;
+  scopes: string[];
+}
+
+interface ApiKeyDoc {
+  _id: string;
+  owner_id: string;
+  name: string;
+  scopes: string[];
+  /** SHA-256 of the whole key: keys are 190-bit random, so a fast hash is enough. */
+  hash: string;
+  /** First characters of the key, to recognise it in listings and logs. */
+  prefix: string;
+  created_at: Date;
+  revoked_at?: Date;
+}
+
+const KEY_PREFIX = 'whk_';
+
+/** SHA-256 hex of a presented key; only hashes are stored. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** A new random API key: `whk_` + 32 base64url characters. */
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(24).toString('base64url');
+}
+
+/** API keys, stored hashed with their owner and scopes. */
+export class ApiKeyRepository {
+  private readonly keys: Collection<ApiKeyDoc>;
+
+  constructor(db: Db) {
+    this.keys = db.collection<ApiKeyDoc>('api_keys');
+  }
+
+  /** Creates a key and returns it in clear: the only time it is visible. */
+  async create(input: { ownerId: string; name: string; scopes: Scope[]; key?: string }): Promise<{ key: string; principal: Principal }> {
+    const key = input.key ?? generateApiKey();
+    const doc: ApiKeyDoc = {
+      _id: newId('key'),
+      owner_id: input.ownerId,
+      name: input.name,
+      scopes: [...input.scopes],
+      hash: hashApiKey(key),
+      prefix: key.slice(0, 10),
+      created_at: new Date(),
+    };
+    await this.keys.insertOne(doc);
+    return { key, principal: { keyId: doc._id, ownerId: doc.owner_id, scopes: doc.scopes } };
+  }
+
+  /** The principal for a presented key, or undefined when unknown or revoked. */
+  async authenticate(key: string): Promise<Principal | undefined> {
+    const doc = await this.keys.findOne({ hash: hashApiKey(key), revoked_at: { $exists: false } });
+    return doc ? { keyId: doc._id, ownerId: doc.owner_id, scopes: doc.scopes } : undefined;
+  }
+
+  /**
+   * Makes ADMIN_API_KEY usable: stores its hash with the admin scope unless already there.
+   * Idempotent, so every API process may call it at start.
+   */
+  async ensureBootstrapAdmin(key: string): Promise<void> {
+    const hash = hashApiKey(key);
+    await this.keys.updateOne(
+      { hash },
+      {
+        $setOnInsert: {
+          _id: newId('key'),
+          owner_id: 'admin',
+          name: 'bootstrap admin (ADMIN_API_KEY)',
+          scopes: ['admin'],
+          hash,
+          prefix: key.slice(0, 10),
+          created_at: new Date(),
+        },
+      },
+      { upsert: true },
+    );
+  }
+}

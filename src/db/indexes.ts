@@ -1,0 +1,13 @@
+import type { Db } from 'mongodb';
+
+/**
+ * Creates the indexes every query relies on; idempotent, run by each process at start.
+ * Only index kinds FerretDB v1 supports (single and compound, unique).
+ */
+export async function ensureIndexes(db: Db): Promise<void> {
+  await Promise.all([
+    db.collection('api_keys').createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' }),
+    db.collection('subscriptions').createIndex({ owner_id: 1, _id: -1 }, { name: 'owner_newest' }),
+    db.collection('subscriptions').createIndex({ events: 1, status: 1 }, { name: 'fanout' }),
+  ]);
+}

@@ -1,0 +1,83 @@
+import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
+import type { EventType, Subscription, SubscriptionStatus } from '../http/schemas';
+
+/** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
+export interface StoredSecret {
+  secret: string;
+  created_at: Date;
+  expires_at?: Date;
+}
+
+/** How a subscription is stored. Secrets never leave the repository through `toSubscription`. */
+export interface SubscriptionDoc {
+  _id: string;
+  owner_id: string;
+  url: string;
+  events: EventType[];
+  status: SubscriptionStatus;
+  version: 1 | 2;
+  description?: string;
+  /** Newest first. */
+  secrets: StoredSecret[];
+  created_at: Date;
+  updated_at: Date;
+  disabled_reason?: string;
+}
+
+/** The API shape of a stored subscription (no secrets). */
+export function toSubscription(doc: SubscriptionDoc): Subscription {
+  return {
+    id: doc._id,
+    url: doc.url,
+    events: doc.events,
+    status: doc.status,
+    version: doc.version,
+    ...(doc.description !== undefined ? { description: doc.description } : {}),
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+    ...(doc.status === 'disabled' && doc.disabled_reason ? { disabled_reason: doc.disabled_reason } : {}),
+  };
+}
+
+/** Subscriptions, always scoped to their owner. */
+export class SubscriptionRepository {
+  readonly collection: Collection<SubscriptionDoc>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<SubscriptionDoc>('subscriptions');
+  }
+
+  async insert(doc: SubscriptionDoc): Promise<void> {
+    await this.collection.insertOne(doc);
+  }
+
+  /** The owner's subscription, or undefined (another owner's looks exactly like a missing one). */
+  async findOwned(ownerId: string, id: string): Promise<SubscriptionDoc | undefined> {
+    return (await this.collection.findOne({ _id: id, owner_id: ownerId })) ?? undefined;
+  }
+
+  /** Newest first; `after` is the last id of the previous page. */
+  async listOwned(ownerId: string, limit: number, after?: string): Promise<SubscriptionDoc[]> {
+    const filter: Filter<SubscriptionDoc> = { owner_id: ownerId, ...(after ? { _id: { $lt: after } } : {}) };
+    return this.collection.find(filter).sort({ _id: -1 }).limit(limit).toArray();
+  }
+
+  /** Applies `set` to the owner's subscription and returns the result, or undefined if absent. */
+  async updateOwned(
+    ownerId: string,
+    id: string,
+    set: Partial<SubscriptionDoc>,
+    unset: Array<keyof SubscriptionDoc> = [],
+  ): Promise<SubscriptionDoc | undefined> {
+    const update: UpdateFilter<SubscriptionDoc> = { $set: set };
+    if (unset.length) update.$unset = Object.fromEntries(unset.map((k) => [k, '' as const]));
+    const result = await this.collection.findOneAndUpdate({ _id: id, owner_id: ownerId }, update, {
+      returnDocument: 'after',
+    });
+    return result ?? undefined;
+  }
+
+  async deleteOwned(ownerId: string, id: string): Promise<boolean> {
+    return (await this.collection.deleteOne({ _id: id, owner_id: ownerId })).deletedCount === 1;
+  }
+}

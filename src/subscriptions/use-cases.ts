@@ -1,0 +1,135 @@
+import type { Principal } from '../auth/api-keys';
+import { newId } from '../db/ids';
+import { decodeCursor, toPage } from '../http/pagination';
+import { HttpProblem } from '../http/problem';
+import type {
+  RotatedSecret,
+  Subscription,
+  SubscriptionCreate,
+  SubscriptionList,
+  SubscriptionUpdate,
+  SubscriptionWithSecret,
+} from '../http/schemas';
+import type { checkCallbackUrl } from '../webhooks/callback-url';
+import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } from './repository';
+import { generateSigningSecret } from './secrets';
+
+export interface SubscriptionDeps {
+  subscriptions: SubscriptionRepository;
+  /** Checks a callback URL (scheme, credentials, private or metadata addresses). */
+  checkUrl: (raw: string) => ReturnType<typeof checkCallbackUrl>;
+  now?: () => Date;
+}
+
+function notFound(id: string): HttpProblem {
+  return new HttpProblem(404, 'Not Found', `No subscription ${id}`);
+}
+
+async function assertCallbackUrl(deps: SubscriptionDeps, url: string): Promise<void> {
+  const check = await deps.checkUrl(url);
+  if (!check.ok) {
+    throw new HttpProblem(400, 'Invalid Callback URL', `url ${check.reason}`, [{ path: '/body/url', message: check.reason }]);
+  }
+}
+
+/** Creates a subscription under the envelope version of the path it was called on. */
+export async function createSubscription(
+  deps: SubscriptionDeps,
+  principal: Principal,
+  input: SubscriptionCreate,
+  version: 1 | 2,
+): Promise<SubscriptionWithSecret> {
+  await assertCallbackUrl(deps, input.url);
+  const now = deps.now?.() ?? new Date();
+  const secret = input.secret ?? generateSigningSecret();
+  const doc: SubscriptionDoc = {
+    _id: newId('sub'),
+    owner_id: principal.ownerId,
+    url: input.url,
+    events: [...input.events],
+    status: 'active',
+    version,
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    secrets: [{ secret, created_at: now }],
+    created_at: now,
+    updated_at: now,
+  };
+  await deps.subscriptions.insert(doc);
+  return { ...toSubscription(doc), secret };
+}
+
+/** One page of the caller's subscriptions, newest first. */
+export async function listSubscriptions(
+  deps: SubscriptionDeps,
+  principal: Principal,
+  query: { limit?: number; cursor?: string },
+): Promise<SubscriptionList> {
+  const limit = query.limit ?? 20;
+  const rows = await deps.subscriptions.listOwned(principal.ownerId, limit + 1, decodeCursor(query.cursor));
+  return toPage(rows.map(toSubscription), limit);
+}
+
+export async function getSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<Subscription> {
+  const doc = await deps.subscriptions.findOwned(principal.ownerId, id);
+  if (!doc) throw notFound(id);
+  return toSubscription(doc);
+}
+
+/**
+ * Changes url, events, description or status. The owner moves active ⇄ paused and
+ * re-enables a disabled subscription with `active`; pausing a disabled one is a 409.
+ */
+export async function updateSubscription(
+  deps: SubscriptionDeps,
+  principal: Principal,
+  id: string,
+  input: SubscriptionUpdate,
+): Promise<Subscription> {
+  const current = await deps.subscriptions.findOwned(principal.ownerId, id);
+  if (!current) throw notFound(id);
+  if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
+  if (input.status === 'paused' && current.status === 'disabled') {
+    throw new HttpProblem(
+      409,
+      'Invalid Status Transition',
+      'A disabled subscription cannot be paused; set status to active to re-enable it first.',
+      [{ path: '/body/status', message: 'disabled → paused is not allowed' }],
+    );
+  }
+  const set: Partial<SubscriptionDoc> = { updated_at: deps.now?.() ?? new Date() };
+  if (input.url !== undefined) set.url = input.url;
+  if (input.events !== undefined) set.events = [...input.events];
+  if (input.description !== undefined) set.description = input.description;
+  if (input.status !== undefined) set.status = input.status;
+  const unset: Array<keyof SubscriptionDoc> = input.status === 'active' ? ['disabled_reason'] : [];
+  const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
+  if (!updated) throw notFound(id);
+  return toSubscription(updated);
+}
+
+export async function deleteSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<void> {
+  if (!(await deps.subscriptions.deleteOwned(principal.ownerId, id))) throw notFound(id);
+}
+
+/**
+ * Issues a new signing secret. The previous one keeps signing (as a second signature)
+ * for `expirePreviousInSeconds`, so receivers can switch without dropping deliveries.
+ */
+export async function rotateSecret(
+  deps: SubscriptionDeps,
+  principal: Principal,
+  id: string,
+  expirePreviousInSeconds = 86_400,
+): Promise<RotatedSecret> {
+  const current = await deps.subscriptions.findOwned(principal.ownerId, id);
+  if (!current) throw notFound(id);
+  const now = deps.now?.() ?? new Date();
+  const expiresAt = new Date(now.getTime() + expirePreviousInSeconds * 1000);
+  const previous = current.secrets[0];
+  const secret = generateSigningSecret();
+  // Older secrets still inside their own overlap are dropped: one previous secret at a time.
+  const secrets = [{ secret, created_at: now }, ...(previous ? [{ ...previous, expires_at: expiresAt }] : [])];
+  const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, { secrets, updated_at: now });
+  if (!updated) throw notFound(id);
+  return { secret, previous_secret_expires_at: expiresAt.toISOString() };
+}
