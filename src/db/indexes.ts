@@ -9,5 +9,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('api_keys').createIndex({ hash: 1 }, { unique: true, name: 'hash_unique' }),
     db.collection('subscriptions').createIndex({ owner_id: 1, _id: -1 }, { name: 'owner_newest' }),
     db.collection('subscriptions').createIndex({ events: 1, status: 1 }, { name: 'fanout' }),
+    db.collection('orders').createIndex({ user_id: 1, date: -1 }, { name: 'user_newest' }),
+    db.collection('products').createIndex({ category: 1 }, { name: 'category' }),
+    db.collection('products').createIndex({ sku: 1 }, { unique: true, name: 'sku_unique' }),
+    db.collection('stock').createIndex({ product_id: 1 }, { unique: true, name: 'product_unique' }),
   ]);
 }

@@ -9,7 +9,10 @@ import { planLocalServers } from '../../tools/lib/local-servers';
 import { assertPortFree } from '../../tools/lib/ports';
 import { Supervisor, type Unit } from '../../tools/lib/supervisor';
 import { loadConfig } from '../config/config';
+import { ensureIndexes } from '../db/indexes';
+import { createMongo } from '../db/mongo';
 import { createLogger } from '../logger';
+import { describeSeed, seedDemoData } from '../seed/seed';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const config = loadConfig();
@@ -48,6 +51,18 @@ try {
   );
   const sup = supervisor;
   await Promise.all(plan.units.map((u) => sup.add(u)));
+
+  // Demo data goes into an empty database once, before the API and worker start.
+  if (config.seedDemoData) {
+    const mongo = createMongo(plan.mongoUri, config.mongo.dbName, 'webhook-service-seed');
+    try {
+      await ensureIndexes(mongo.db);
+      const seeded = await seedDemoData(mongo.db);
+      logger.info(seeded ? `${describeSeed(seeded)} Set SEED_DEMO_DATA=false to skip this.` : describeSeed(seeded));
+    } finally {
+      await mongo.close();
+    }
+  }
 
   // The children get the resolved addresses, so they never start servers of their own.
   const childEnv = { ...process.env, MONGODB_URI: plan.mongoUri, TEMPORAL_ADDRESS: plan.temporalAddress };

@@ -1,0 +1,196 @@
+import type { Collection, Db, Filter } from 'mongodb';
+import type { OutboxEvent } from '../events/outbox';
+import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, StockLevel, User } from '../http/schemas';
+import type { ProductFilter, SummaryField } from './rules';
+
+/** How a user is stored: the numeric id is the document id. */
+export interface UserDoc {
+  _id: number;
+  name: string;
+  email: string;
+  created_at: Date;
+}
+
+/** How a catalog product is stored. `price` is a decimal amount with at most two decimals. */
+export interface ProductDoc {
+  _id: number;
+  sku: string;
+  name: string;
+  category: string;
+  price: number;
+  currency: CurrencyCode;
+}
+
+/** One order line, priced from the catalog at order time. */
+export interface OrderItemDoc {
+  product_id: number;
+  quantity: number;
+  unit_price: number;
+}
+
+/**
+ * How an order is stored. `outbox` holds the events of the last changes until the relay has
+ * moved them to the event log; it never leaves the repository through `toOrder`.
+ */
+export interface OrderDoc {
+  _id: number;
+  user_id: number;
+  status: OrderStatus;
+  items: OrderItemDoc[];
+  total: number;
+  currency: CurrencyCode;
+  /** Creation time. */
+  date: Date;
+  updated_at: Date;
+  outbox: OutboxEvent[];
+}
+
+/** Stock of one product (reference data: nothing decrements it yet). */
+export interface StockDoc {
+  product_id: number;
+  sku: string;
+  quantity: number;
+  updated_at: Date;
+}
+
+/** A named sequence; `seq` is the last value handed out. */
+export interface CounterDoc {
+  _id: string;
+  seq: number;
+}
+
+export function toUser(doc: UserDoc): User {
+  return { id: doc._id, name: doc.name, email: doc.email, created_at: doc.created_at.toISOString() };
+}
+
+export function toProduct(doc: ProductDoc): Product {
+  return { id: doc._id, sku: doc.sku, name: doc.name, category: doc.category, price: doc.price, currency: doc.currency };
+}
+
+/** The API shape of a stored order (no outbox). */
+export function toOrder(doc: OrderDoc): Order {
+  return {
+    id: doc._id,
+    user_id: doc.user_id,
+    status: doc.status,
+    items: doc.items.map((i) => ({ product_id: i.product_id, quantity: i.quantity, unit_price: i.unit_price })),
+    total: doc.total,
+    currency: doc.currency,
+    date: doc.date.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}
+
+export function toStockLevel(doc: StockDoc): StockLevel {
+  return { product_id: doc.product_id, sku: doc.sku, quantity: doc.quantity, updated_at: doc.updated_at.toISOString() };
+}
+
+/** Users by numeric id. */
+export class UserRepository {
+  readonly collection: Collection<UserDoc>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<UserDoc>('users');
+  }
+
+  async findById(id: number): Promise<UserDoc | undefined> {
+    return (await this.collection.findOne({ _id: id })) ?? undefined;
+  }
+}
+
+/** Catalog products, always in id order. */
+export class ProductRepository {
+  readonly collection: Collection<ProductDoc>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<ProductDoc>('products');
+  }
+
+  async list(filter: ProductFilter | undefined, limit: number): Promise<ProductDoc[]> {
+    const query: Filter<ProductDoc> = filter ? { [filter.field]: filter.value } : {};
+    return this.collection.find(query).sort({ _id: 1 }).limit(limit).toArray();
+  }
+
+  /** The products among `ids` that exist (in no particular order). */
+  async findByIds(ids: readonly number[]): Promise<ProductDoc[]> {
+    return this.collection.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+  }
+}
+
+/** Orders, and the counter their integer ids come from. */
+export class OrderRepository {
+  readonly collection: Collection<OrderDoc>;
+  readonly counters: Collection<CounterDoc>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<OrderDoc>('orders');
+    this.counters = db.collection<CounterDoc>('counters');
+  }
+
+  /** The next order id: one atomic increment of the `orders` counter (created at 1 if absent). */
+  async nextId(): Promise<number> {
+    const counter = await this.counters.findOneAndUpdate(
+      { _id: 'orders' },
+      { $inc: { seq: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    if (!counter) throw new Error('order counter upsert returned no document');
+    return counter.seq;
+  }
+
+  /** Inserts the order together with its outbox: one document, so both exist or neither. */
+  async insert(doc: OrderDoc): Promise<void> {
+    await this.collection.insertOne(doc);
+  }
+
+  async findById(id: number): Promise<OrderDoc | undefined> {
+    return (await this.collection.findOne({ _id: id })) ?? undefined;
+  }
+
+  /**
+   * A user's orders, newest first (creation time, then id), carrying only `fields`: the
+   * sort keys need not be projected, the database sorts before it projects.
+   */
+  async listSummariesOf(userId: number, fields: ReadonlySet<SummaryField>, limit: number): Promise<OrderSummary[]> {
+    const projection = {
+      _id: fields.has('id') ? 1 : 0,
+      ...(fields.has('total') ? { total: 1 } : {}),
+      ...(fields.has('date') ? { date: 1 } : {}),
+    };
+    const rows = await this.collection
+      .find({ user_id: userId }, { projection })
+      .sort({ date: -1, _id: -1 })
+      .limit(limit)
+      .toArray();
+    return rows.map((row) => ({
+      ...(fields.has('id') ? { id: row._id } : {}),
+      ...(fields.has('total') ? { total: row.total } : {}),
+      ...(fields.has('date') ? { date: row.date.toISOString() } : {}),
+    }));
+  }
+
+  /**
+   * Moves an order from `from` to `to` and appends its event, in one single-document update that
+   * only matches while the order is still in `from`. False when it was not (changed meanwhile).
+   */
+  async transition(id: number, from: OrderStatus, to: OrderStatus, event: OutboxEvent, now: Date): Promise<boolean> {
+    const result = await this.collection.updateOne(
+      { _id: id, status: from },
+      { $set: { status: to, updated_at: now }, $push: { outbox: event } },
+    );
+    return result.matchedCount === 1;
+  }
+}
+
+/** Inventory stock levels, in product id order. */
+export class StockRepository {
+  readonly collection: Collection<StockDoc>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<StockDoc>('stock');
+  }
+
+  async list(): Promise<StockDoc[]> {
+    return this.collection.find({}, { projection: { _id: 0 } }).sort({ product_id: 1 }).toArray();
+  }
+}

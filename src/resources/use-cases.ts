@@ -1,0 +1,184 @@
+import { newOutboxEvent, type OutboxFlusher } from '../events/outbox';
+import { type FieldError, HttpProblem } from '../http/problem';
+import type {
+  Order,
+  OrderCreate,
+  OrderEventData,
+  OrderStatus,
+  OrderSummaryList,
+  OrderUpdate,
+  ProductList,
+  StockList,
+  User,
+} from '../http/schemas';
+import type { Logger } from '../logger';
+import {
+  type OrderDoc,
+  type OrderRepository,
+  type ProductRepository,
+  type StockRepository,
+  type UserRepository,
+  toOrder,
+  toProduct,
+  toStockLevel,
+  toUser,
+} from './repository';
+import { canTransition, orderTotal, parseFields, parseProductFilter } from './rules';
+
+export interface ResourceDeps {
+  users: UserRepository;
+  products: ProductRepository;
+  orders: OrderRepository;
+  stock: StockRepository;
+  logger: Logger;
+  /** Dispatches an order's outbox right after the write; the relay catches up if it fails. */
+  outbox: OutboxFlusher;
+  now?: () => Date;
+}
+
+const defaultLimit = 20;
+
+function userNotFound(id: number): HttpProblem {
+  return new HttpProblem(404, 'Not Found', `No user ${id}`);
+}
+
+function orderNotFound(id: number): HttpProblem {
+  return new HttpProblem(404, 'Not Found', `No order ${id}`);
+}
+
+function transitionConflict(detail: string, message: string): HttpProblem {
+  return new HttpProblem(409, 'Invalid Status Transition', detail, [{ path: '/body/status', message }]);
+}
+
+/** Order event payload: the contract's `OrderEventData`, plus `previous_status` on a change. */
+function eventData(doc: OrderDoc, previous?: OrderStatus): OrderEventData & { previous_status?: OrderStatus } {
+  return {
+    order_id: doc._id,
+    total: doc.total,
+    currency: doc.currency,
+    status: doc.status,
+    user_id: doc.user_id,
+    ...(previous !== undefined ? { previous_status: previous } : {}),
+  };
+}
+
+/** Asks for the outbox of an order to be dispatched now; a failure is only logged. */
+async function flushOutbox(deps: ResourceDeps, orderId: number): Promise<void> {
+  try {
+    await deps.outbox.flush('orders', orderId);
+  } catch (err) {
+    deps.logger.warn({ err, order_id: orderId }, 'outbox flush failed; the relay will deliver the event');
+  }
+}
+
+export async function getUser(deps: ResourceDeps, id: number): Promise<User> {
+  const doc = await deps.users.findById(id);
+  if (!doc) throw userNotFound(id);
+  return toUser(doc);
+}
+
+/** Up to `limit` of the user's orders, newest first, carrying only the selected `fields`. */
+export async function listUserOrders(
+  deps: ResourceDeps,
+  userId: number,
+  query: { limit?: number; fields?: string },
+): Promise<OrderSummaryList> {
+  const fields = parseFields(query.fields);
+  if (!(await deps.users.findById(userId))) throw userNotFound(userId);
+  return { data: await deps.orders.listSummariesOf(userId, fields, query.limit ?? defaultLimit) };
+}
+
+/** Up to `limit` products in id order, optionally matching one `filter` condition. */
+export async function listProducts(deps: ResourceDeps, query: { limit?: number; filter?: string }): Promise<ProductList> {
+  const filter = parseProductFilter(query.filter);
+  const rows = await deps.products.list(filter, query.limit ?? defaultLimit);
+  return { data: rows.map(toProduct) };
+}
+
+/**
+ * Creates a `pending` order priced from the catalog. Everything is checked before anything is
+ * written (not even an id is drawn); the order and its `order.created` event are one insert.
+ */
+export async function createOrder(deps: ResourceDeps, input: OrderCreate): Promise<Order> {
+  const [user, products] = await Promise.all([
+    deps.users.findById(input.user_id),
+    deps.products.findByIds(input.items.map((i) => i.product_id)),
+  ]);
+  const byId = new Map(products.map((p) => [p._id, p]));
+  const errors: FieldError[] = [];
+  if (!user) errors.push({ path: '/body/user_id', message: `no user ${input.user_id}` });
+  input.items.forEach((item, index) => {
+    if (!byId.has(item.product_id)) {
+      errors.push({ path: `/body/items/${index}/product_id`, message: `no product ${item.product_id}` });
+    }
+  });
+  if (errors.length) throw new HttpProblem(422, 'Unprocessable Content', 'The order refers to things that do not exist', errors);
+
+  const currencies = [...new Set(products.map((p) => p.currency))];
+  const currency = currencies[0];
+  if (currency === undefined || currencies.length > 1) {
+    throw new HttpProblem(422, 'Unprocessable Content', `The items are priced in different currencies (${currencies.join(', ')})`, [
+      { path: '/body/items', message: 'all products of an order must share one currency' },
+    ]);
+  }
+
+  const items = input.items.map((item) => ({
+    product_id: item.product_id,
+    quantity: item.quantity,
+    unit_price: byId.get(item.product_id)!.price,
+  }));
+  const now = deps.now?.() ?? new Date();
+  const doc: OrderDoc = {
+    _id: await deps.orders.nextId(),
+    user_id: input.user_id,
+    status: 'pending',
+    items,
+    total: orderTotal(items),
+    currency,
+    date: now,
+    updated_at: now,
+    outbox: [],
+  };
+  doc.outbox.push(newOutboxEvent('order.created', eventData(doc), now));
+  await deps.orders.insert(doc);
+  await flushOutbox(deps, doc._id);
+  return toOrder(doc);
+}
+
+export async function getOrder(deps: ResourceDeps, id: number): Promise<Order> {
+  const doc = await deps.orders.findById(id);
+  if (!doc) throw orderNotFound(id);
+  return toOrder(doc);
+}
+
+/**
+ * Moves an order to a new status along the contract's transitions. The same status is a no-op
+ * without an event; a change and its `order.updated` event are one conditional update, which
+ * gives 409 when the order changed between the read and the write.
+ */
+export async function updateOrder(deps: ResourceDeps, id: number, input: OrderUpdate): Promise<Order> {
+  const current = await deps.orders.findById(id);
+  if (!current) throw orderNotFound(id);
+  const from = current.status;
+  const to = input.status;
+  if (from === to) return toOrder(current);
+  if (!canTransition(from, to)) {
+    throw transitionConflict(`An order in status ${from} cannot move to ${to}`, `${from} → ${to} is not allowed`);
+  }
+  const now = deps.now?.() ?? new Date();
+  const updated: OrderDoc = { ...current, status: to, updated_at: now };
+  const event = newOutboxEvent('order.updated', eventData(updated, from), now);
+  if (!(await deps.orders.transition(id, from, to, event, now))) {
+    if (!(await deps.orders.findById(id))) throw orderNotFound(id);
+    throw transitionConflict(
+      `The order changed while moving ${from} → ${to}; read it again and retry`,
+      `${from} → ${to} conflicts with a concurrent change`,
+    );
+  }
+  await flushOutbox(deps, id);
+  return toOrder(updated);
+}
+
+export async function listStock(deps: ResourceDeps): Promise<StockList> {
+  return { data: (await deps.stock.list()).map(toStockLevel) };
+}

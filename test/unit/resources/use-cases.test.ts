@@ -1,0 +1,178 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { OutboxEvent } from '../../../src/events/outbox';
+import { HttpProblem } from '../../../src/http/problem';
+import { createLogger } from '../../../src/logger';
+import type {
+  OrderDoc,
+  OrderRepository,
+  ProductDoc,
+  ProductRepository,
+  StockRepository,
+  UserDoc,
+  UserRepository,
+} from '../../../src/resources/repository';
+import { type ResourceDeps, createOrder, updateOrder } from '../../../src/resources/use-cases';
+
+const now = new Date('2025-06-01T12:00:00.000Z');
+const ada: UserDoc = { _id: 1, name: 'Ada Lovelace', email: 'ada@example.com', created_at: now };
+const products: ProductDoc[] = [
+  { _id: 1, sku: 'BK-001', name: 'Book', category: 'books', price: 12.99, currency: 'EUR' },
+  { _id: 2, sku: 'US-001', name: 'Import', category: 'books', price: 5, currency: 'USD' },
+];
+
+function order(status: OrderDoc['status']): OrderDoc {
+  return {
+    _id: 7,
+    user_id: 1,
+    status,
+    items: [{ product_id: 1, quantity: 1, unit_price: 12.99 }],
+    total: 12.99,
+    currency: 'EUR',
+    date: now,
+    updated_at: now,
+    outbox: [],
+  };
+}
+
+/** Use-case deps over in-memory fakes of the repositories' methods the use cases call. */
+function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean } = {}) {
+  const stored = overrides.stored ?? [];
+  const inserted: OrderDoc[] = [];
+  const transitions: Array<{ id: number; from: string; to: string; event: OutboxEvent }> = [];
+  const flush = vi.fn((_c: 'orders', _id: number) => Promise.resolve());
+  let seq = 0;
+  const deps: ResourceDeps = {
+    users: { findById: (id: number) => Promise.resolve(id === ada._id ? ada : undefined) } as unknown as UserRepository,
+    products: {
+      findByIds: (ids: readonly number[]) => Promise.resolve(products.filter((p) => ids.includes(p._id))),
+    } as unknown as ProductRepository,
+    orders: {
+      nextId: () => Promise.resolve(++seq),
+      insert: (doc: OrderDoc) => {
+        inserted.push(doc);
+        return Promise.resolve();
+      },
+      findById: (id: number) => Promise.resolve(stored.find((o) => o._id === id)),
+      transition: (id: number, from: string, to: string, event: OutboxEvent) => {
+        transitions.push({ id, from, to, event });
+        return Promise.resolve(overrides.transitionMatches ?? true);
+      },
+    } as unknown as OrderRepository,
+    stock: {} as StockRepository,
+    logger: createLogger('silent', 'test'),
+    outbox: { flush },
+    now: () => now,
+  };
+  return { deps, inserted, transitions, flush, nextSeq: () => seq };
+}
+
+async function problemOf(p: Promise<unknown>): Promise<HttpProblem> {
+  const err: unknown = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof HttpProblem)) throw new Error(`expected an HttpProblem, got ${String(err)}`);
+  return err;
+}
+
+describe('createOrder', () => {
+  it('prices from the catalog, stores one order.created event and flushes', async () => {
+    const { deps, inserted, flush } = fakeDeps();
+    const created = await createOrder(deps, { user_id: 1, items: [{ product_id: 1, quantity: 3 }] });
+    expect(created).toEqual({
+      id: 1,
+      user_id: 1,
+      status: 'pending',
+      items: [{ product_id: 1, quantity: 3, unit_price: 12.99 }],
+      total: 38.97,
+      currency: 'EUR',
+      date: now.toISOString(),
+      updated_at: now.toISOString(),
+    });
+    expect(inserted[0]!.outbox).toEqual([
+      {
+        id: expect.stringMatching(/^evt_/) as unknown,
+        type: 'order.created',
+        data: { order_id: 1, total: 38.97, currency: 'EUR', status: 'pending', user_id: 1 },
+        created_at: now,
+      },
+    ]);
+    expect(flush).toHaveBeenCalledWith('orders', 1);
+  });
+
+  it('reports the unknown user and every unknown product in one 422, drawing no id', async () => {
+    const { deps, inserted, nextSeq } = fakeDeps();
+    const p = await problemOf(
+      createOrder(deps, { user_id: 9, items: [{ product_id: 1, quantity: 1 }, { product_id: 77, quantity: 1 }, { product_id: 78, quantity: 2 }] }),
+    );
+    expect(p.status).toBe(422);
+    expect(p.errors!.map((e) => e.path)).toEqual(['/body/user_id', '/body/items/1/product_id', '/body/items/2/product_id']);
+    expect(inserted).toEqual([]);
+    expect(nextSeq()).toBe(0);
+  });
+
+  it('refuses items priced in different currencies with a 422', async () => {
+    const { deps, inserted, nextSeq } = fakeDeps();
+    const p = await problemOf(createOrder(deps, { user_id: 1, items: [{ product_id: 1, quantity: 1 }, { product_id: 2, quantity: 1 }] }));
+    expect(p.status).toBe(422);
+    expect(p.errors).toEqual([{ path: '/body/items', message: expect.any(String) as unknown }]);
+    expect(inserted).toEqual([]);
+    expect(nextSeq()).toBe(0);
+  });
+
+  it('still returns the order when the flush fails', async () => {
+    const { deps, inserted, flush } = fakeDeps();
+    flush.mockRejectedValueOnce(new Error('dispatcher down'));
+    const created = await createOrder(deps, { user_id: 1, items: [{ product_id: 1, quantity: 1 }] });
+    expect(created.id).toBe(1);
+    expect(inserted).toHaveLength(1);
+  });
+});
+
+describe('updateOrder', () => {
+  it('moves the order with one conditional transition carrying order.updated and previous_status', async () => {
+    const { deps, transitions, flush } = fakeDeps({ stored: [order('pending')] });
+    const updated = await updateOrder(deps, 7, { status: 'paid' });
+    expect(updated.status).toBe('paid');
+    expect(transitions).toEqual([
+      {
+        id: 7,
+        from: 'pending',
+        to: 'paid',
+        event: expect.objectContaining({
+          type: 'order.updated',
+          data: { order_id: 7, total: 12.99, currency: 'EUR', status: 'paid', user_id: 1, previous_status: 'pending' },
+        }) as unknown,
+      },
+    ]);
+    expect(flush).toHaveBeenCalledWith('orders', 7);
+  });
+
+  it('is a no-op without an event or flush for the same status', async () => {
+    const { deps, transitions, flush } = fakeDeps({ stored: [order('paid')] });
+    expect((await updateOrder(deps, 7, { status: 'paid' })).status).toBe('paid');
+    expect(transitions).toEqual([]);
+    expect(flush).not.toHaveBeenCalled();
+  });
+
+  it('gives 409 naming the move when it is not allowed', async () => {
+    const { deps, transitions } = fakeDeps({ stored: [order('delivered')] });
+    const p = await problemOf(updateOrder(deps, 7, { status: 'pending' }));
+    expect(p.status).toBe(409);
+    expect(p.errors).toEqual([{ path: '/body/status', message: 'delivered → pending is not allowed' }]);
+    expect(transitions).toEqual([]);
+  });
+
+  it('gives 409 when the order changed between the read and the conditional write', async () => {
+    const { deps, flush } = fakeDeps({ stored: [order('pending')], transitionMatches: false });
+    const p = await problemOf(updateOrder(deps, 7, { status: 'paid' }));
+    expect(p.status).toBe(409);
+    expect(p.errors![0]!.message).toContain('pending → paid');
+    expect(flush).not.toHaveBeenCalled();
+  });
+
+  it('gives 404 for an unknown order', async () => {
+    const { deps } = fakeDeps();
+    expect((await problemOf(updateOrder(deps, 8, { status: 'paid' }))).status).toBe(404);
+  });
+});
