@@ -1,7 +1,8 @@
 import type { Db } from 'mongodb';
+import { createDeliveryActivities, type DeliveryActivityDeps } from './delivery';
 
 /** What activities need from the outside world; tests inject fakes. */
-export interface ActivityDeps {
+export interface ActivityDeps extends DeliveryActivityDeps {
   db: Db;
   /** Identifies this worker in diagnostics. */
   workerIdentity: string;
@@ -14,9 +15,11 @@ export interface DiagnosticsResult {
   databaseLatencyMs: number;
 }
 
-/** Builds the activity implementations the worker registers. */
+/** Builds every activity implementation the worker registers. */
 export function createActivities(deps: ActivityDeps) {
   return {
+    ...createDeliveryActivities(deps),
+
     /** Proves the worker reaches MongoDB: pings it and reports the round trip. */
     async checkDatabase(): Promise<DiagnosticsResult> {
       const started = performance.now();

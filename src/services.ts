@@ -1,29 +1,64 @@
 import type { Db } from 'mongodb';
+import { AlertRepository } from './alerts/repository';
 import { ApiKeyRepository } from './auth/api-keys';
 import type { Config } from './config/config';
+import { AttemptRepository } from './deliveries/attempts';
+import { EventDispatcher } from './events/dispatcher';
+import type { OutboxFlusher } from './events/outbox';
 import type { AppDeps } from './http/app';
 import type { Logger } from './logger';
+import { OrderRepository, ProductRepository, StockRepository, UserRepository } from './resources/repository';
 import { SubscriptionRepository } from './subscriptions/repository';
+import type { TemporalGateway } from './temporal/connection';
 import { checkCallbackUrl } from './webhooks/callback-url';
 
 /** Composition root of the API: repositories and use-case dependencies over one database. */
 export function createAppDeps(input: {
   db: Db;
-  temporal: AppDeps['temporal'];
+  temporal: TemporalGateway;
   logger: Logger;
-  api: Config['api'];
+  config: Pick<Config, 'api' | 'delivery' | 'temporal'>;
+  /** Overrides the dispatcher as the orders' outbox flusher (tests). */
+  outbox?: OutboxFlusher;
 }): AppDeps {
-  const allowPrivate = input.api.allowPrivateCallbacks;
+  const { db, config } = input;
+  const allowPrivate = config.api.allowPrivateCallbacks;
+  const temporalClient = () => input.temporal.client();
+  const dispatcher = new EventDispatcher({
+    db,
+    temporal: temporalClient,
+    taskQueue: config.temporal.taskQueue,
+    policy: config.delivery.policy,
+    logger: input.logger,
+  });
+  const subscriptions = new SubscriptionRepository(db);
   return {
-    db: input.db,
+    db,
     temporal: input.temporal,
     logger: input.logger,
-    apiKeys: new ApiKeyRepository(input.db),
+    apiKeys: new ApiKeyRepository(db),
     subscriptions: {
-      subscriptions: new SubscriptionRepository(input.db),
+      subscriptions,
       checkUrl: (raw) => checkCallbackUrl(raw, { allowPrivate }),
     },
-    validateResponses: input.api.validateResponses,
-    bodyLimit: input.api.bodyLimit,
+    resources: {
+      users: new UserRepository(db),
+      products: new ProductRepository(db),
+      orders: new OrderRepository(db),
+      stock: new StockRepository(db),
+      logger: input.logger,
+      outbox: input.outbox ?? dispatcher,
+    },
+    deliveries: {
+      subscriptions,
+      attempts: new AttemptRepository(db),
+      alerts: new AlertRepository(db),
+      dispatcher,
+      temporal: temporalClient,
+      taskQueue: config.temporal.taskQueue,
+      policy: config.delivery.policy,
+    },
+    validateResponses: config.api.validateResponses,
+    bodyLimit: config.api.bodyLimit,
   };
 }

@@ -1,9 +1,10 @@
 /**
  * Obtains the embedded servers' binaries ahead of time (run by `npm test`'s pretest and CI),
- * so a first-time Go build shows its progress here rather than inside a test's setup.
+ * so a first-time Go build or Maven fetch shows its progress here rather than inside a test's setup.
  */
 import { loadConfig } from '../src/config/config';
-import { ferretDb, findMongod, resolveBinary, temporalCli } from './lib/binaries';
+import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli } from './lib/binaries';
+import { resolveTestServerBinary } from './lib/test-server';
 
 const config = loadConfig();
 const log = (line: string) => console.log(line);
@@ -18,4 +19,12 @@ if (!config.mongo.uri) {
     const f = await resolveBinary(ferretDb, { cacheDir: config.binaryCacheDir, explicitPath: config.mongo.ferretdbPath, log });
     log(`ferretdb: ${f.path} (${f.source})`);
   }
+}
+try {
+  const ts = await resolveTestServerBinary({ cacheDir: config.binaryCacheDir, log });
+  log(`temporal-test-server: ${ts.path} (${ts.source})`);
+} catch (err) {
+  // Only workflow time-skipping tests need it: warn here, and let those tests fail with the same message.
+  if (!(err instanceof BinaryError)) throw err;
+  log(`temporal-test-server: unavailable, time-skipping workflow tests will fail: ${err.message}`);
 }

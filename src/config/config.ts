@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseDuration, parseDurationList } from './durations';
 
 /** Thrown when the environment does not describe a valid configuration. */
 export class ConfigError extends Error {
@@ -46,6 +47,34 @@ export const envSchema = z.object({
   VALIDATE_RESPONSES: z.enum(['true', 'false', '1', '0']).optional(),
   REQUEST_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 64kb').default('64kb'),
   SEED_DEMO_DATA: bool(true),
+  DELIVERY_RETRY_SCHEDULE: z
+    .string()
+    .default('1m,5m,15m,30m,60m,120m')
+    .transform((v, ctx) => {
+      const list = parseDurationList(v);
+      if (!list) ctx.addIssue({ code: 'custom', message: 'must be comma-separated durations like 1m,5m,15m' });
+      return list ?? [];
+    }),
+  DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(5).max(10).default(7),
+  DELIVERY_TIMEOUT: z
+    .string()
+    .default('5s')
+    .transform((v, ctx) => {
+      const ms = parseDuration(v);
+      if (ms === undefined || ms < 100 || ms > 60_000) ctx.addIssue({ code: 'custom', message: 'must be a duration from 100ms to 60s' });
+      return ms ?? 0;
+    }),
+  DELIVERY_JITTER: z.coerce.number().min(0).max(1).default(0.1),
+  ADMIN_ALERT_URL: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
+  ADMIN_ALERT_SECRET: optionalString,
+  RELAY_INTERVAL: z
+    .string()
+    .default('5s')
+    .transform((v, ctx) => {
+      const ms = parseDuration(v);
+      if (ms === undefined || ms < 100) ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 100ms' });
+      return ms ?? 0;
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -89,6 +118,14 @@ export interface Config {
   };
   /** Load demo data into an empty database at `npm start`. */
   seedDemoData: boolean;
+  delivery: {
+    policy: { scheduleMs: number[]; maxAttempts: number; jitterRatio: number };
+    timeoutMs: number;
+    alertUrl: string | undefined;
+    alertSecret: string | undefined;
+    /** How often the relay looks for events a crash or an outage left behind. */
+    relayIntervalMs: number;
+  };
 }
 
 /**
@@ -133,5 +170,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       bodyLimit: e.REQUEST_BODY_LIMIT,
     },
     seedDemoData: e.SEED_DEMO_DATA,
+    delivery: {
+      policy: { scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER },
+      timeoutMs: e.DELIVERY_TIMEOUT,
+      alertUrl: e.ADMIN_ALERT_URL,
+      alertSecret: e.ADMIN_ALERT_SECRET,
+      relayIntervalMs: e.RELAY_INTERVAL,
+    },
   };
 }

@@ -12,7 +12,7 @@ const config = loadConfig();
 const logger = createLogger(config.logLevel, 'api');
 const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api');
 const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
-const deps = createAppDeps({ db: mongo.db, temporal, logger, api: config.api });
+const deps = createAppDeps({ db: mongo.db, temporal, logger, config });
 // Fails fast (and the supervisor restarts us) when the database is unreachable at start.
 await ensureIndexes(mongo.db);
 if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);

@@ -3,13 +3,17 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { Db } from 'mongodb';
 import { pinoHttp } from 'pino-http';
 import type { ApiKeyRepository } from '../auth/api-keys';
+import type { DeliveryDeps } from '../deliveries/use-cases';
 import { checkReadiness } from '../health/readiness';
 import type { Logger } from '../logger';
+import type { ResourceDeps } from '../resources/use-cases';
 import type { SubscriptionDeps } from '../subscriptions/use-cases';
 import { eventCatalog } from '../webhooks/event-catalog';
 import { loadContract } from './contract';
 import { errorHandler, notFoundHandler } from './problem';
+import { deliveryRoutes } from './routes/deliveries';
 import { docsAssets, metaRoutes } from './routes/meta';
+import { resourceRoutes } from './routes/resources';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { apiKeyHandler } from './security';
 
@@ -19,6 +23,8 @@ export interface AppDeps {
   logger: Logger;
   apiKeys: ApiKeyRepository;
   subscriptions: SubscriptionDeps;
+  resources: ResourceDeps;
+  deliveries: DeliveryDeps;
   /** Validate every response against the contract too (tests and development). */
   validateResponses: boolean;
   /** Largest accepted request body; larger ones get 413. */
@@ -59,11 +65,15 @@ export function createApp(deps: AppDeps): Express {
       validateSecurity: { handlers: { apiKey: apiKeyHandler(deps.apiKeys) } },
       validateFormats: true,
       ignorePaths: /^\/docs\/assets\//,
+      // Match the rewritten URL (bare /api/orders → /api/orders/ above), not req.originalUrl.
+      useRequestUrl: true,
     }),
   );
 
   app.use(metaRoutes(contract, eventCatalog(contract)));
   app.use(subscriptionRoutes(deps.subscriptions));
+  app.use(resourceRoutes(deps.resources));
+  app.use(deliveryRoutes(deps.deliveries));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -5,19 +5,25 @@ import { inject } from 'vitest';
 import type { Principal } from '../../src/auth/api-keys';
 import type { Scope } from '../../src/auth/scopes';
 import { createClient, type WebhookServiceClient } from '../../src/client';
-import { loadConfig } from '../../src/config/config';
+import { type Config, loadConfig } from '../../src/config/config';
 import { ensureIndexes } from '../../src/db/indexes';
 import { createMongo, type Mongo } from '../../src/db/mongo';
+import type { EventDispatcher } from '../../src/events/dispatcher';
+import type { OutboxFlusher } from '../../src/events/outbox';
 import { createApp, type AppDeps } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
 import { createAppDeps } from '../../src/services';
 import { TemporalGateway } from '../../src/temporal/connection';
+import { NativeConnection, createWorker } from '../../src/worker/create-worker';
 
 /** The API running in-process on a free port, over the real test database and Temporal. */
 export interface TestApi {
   baseUrl: string;
+  config: Config;
   deps: AppDeps;
   mongo: Mongo;
+  temporal: TemporalGateway;
+  dispatcher: EventDispatcher;
   /** A typed client authenticated with a fresh key of `scopes`, owned by `ownerId`. */
   clientWith(scopes: Scope[], ownerId?: string): Promise<{ client: WebhookServiceClient; key: string; principal: Principal }>;
   /** A client with no key at all. */
@@ -26,22 +32,33 @@ export interface TestApi {
 }
 
 /**
- * Starts the app on a private database (one per test file) with response validation on,
- * so every response in every test is checked against the contract.
+ * Starts the app on a private database and task queue (one per test file) with response
+ * validation on, so every response in every test is checked against the contract.
  */
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
-  const config = loadConfig({ CALLBACK_ALLOW_PRIVATE: 'true', VALIDATE_RESPONSES: 'true', ...env });
-  const mongo = createMongo(inject('mongoUri'), `test_${randomUUID().slice(0, 8)}`, 'api-test');
+export async function startTestApi(env: Record<string, string> = {}, opts: { outbox?: OutboxFlusher } = {}): Promise<TestApi> {
+  const config = loadConfig({
+    CALLBACK_ALLOW_PRIVATE: 'true',
+    VALIDATE_RESPONSES: 'true',
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    MONGODB_URI: inject('mongoUri'),
+    MONGODB_DB: `test_${randomUUID().slice(0, 8)}`,
+    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    ...env,
+  });
+  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'api-test');
   await ensureIndexes(mongo.db);
-  const temporal = new TemporalGateway(inject('temporalAddress'), 'default');
-  const deps = createAppDeps({ db: mongo.db, temporal, logger: createLogger('silent', 'test'), api: config.api });
+  const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
+  const deps = createAppDeps({ db: mongo.db, temporal, logger: createLogger('silent', 'test'), config, ...opts });
   const server: Server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl,
+    config,
     deps,
     mongo,
+    temporal,
+    dispatcher: deps.deliveries.dispatcher,
     async clientWith(scopes, ownerId = 'owner-a') {
       const { key, principal } = await deps.apiKeys.create({ ownerId, name: 'test', scopes });
       return { client: createClient({ baseUrl, apiKey: key }), key, principal };
@@ -51,6 +68,35 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
       await new Promise((r) => server.close(r));
       await mongo.db.dropDatabase();
       await Promise.all([mongo.close(), temporal.close()]);
+    },
+  };
+}
+
+export interface TestWorker {
+  stop(): Promise<void>;
+}
+
+/** Runs the real worker in-process on the test API's database and task queue. */
+export async function startTestWorker(api: TestApi): Promise<TestWorker> {
+  const connection = await NativeConnection.connect({ address: api.config.temporal.connectAddress });
+  const worker = await createWorker({
+    connection,
+    namespace: api.config.temporal.namespace,
+    taskQueue: api.config.temporal.taskQueue,
+    deps: {
+      db: api.mongo.db,
+      workerIdentity: 'test-worker',
+      allowPrivate: true,
+      timeoutMs: api.config.delivery.timeoutMs,
+      userAgent: 'WebhookService/test',
+    },
+  });
+  const running = worker.run();
+  return {
+    async stop() {
+      worker.shutdown();
+      await running;
+      await connection.close();
     },
   };
 }

@@ -36,7 +36,7 @@ describe('/readyz follows the database; /healthz does not', () => {
     db = await startPrivateMongo(dataDir);
     mongo = createMongo(db.uri, 'readiness_test', 'readiness-test');
     temporal = new TemporalGateway(inject('temporalAddress'), 'default');
-    const app = createApp(createAppDeps({ db: mongo.db, temporal, logger: createLogger('silent', 'test'), api: loadConfig({}).api }));
+    const app = createApp(createAppDeps({ db: mongo.db, temporal, logger: createLogger('silent', 'test'), config: loadConfig({}) }));
     server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -72,7 +72,7 @@ describe('/readyz follows the database; /healthz does not', () => {
   it('reports temporal down when Temporal cannot be reached', async () => {
     const unreachable = new TemporalGateway('127.0.0.1:1', 'default');
     const app = createApp(
-      createAppDeps({ db: mongo.db, temporal: unreachable, logger: createLogger('silent', 'test'), api: loadConfig({}).api }),
+      createAppDeps({ db: mongo.db, temporal: unreachable, logger: createLogger('silent', 'test'), config: loadConfig({}) }),
     );
     const s = app.listen(0, '127.0.0.1');
     await new Promise((r) => s.once('listening', r));

@@ -21,7 +21,7 @@ describe('worker on the real Temporal dev server', () => {
       connection: nativeConnection,
       namespace: 'default',
       taskQueue,
-      deps: { db: mongo.db, workerIdentity: 'worker-under-test' },
+      deps: { db: mongo.db, workerIdentity: 'worker-under-test', allowPrivate: true, timeoutMs: 5000, userAgent: 'test' },
     });
     const connection = await Connection.connect({ address: inject('temporalAddress') });
     const client = new Client({ connection });

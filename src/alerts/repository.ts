@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import type { Collection, Db } from 'mongodb';
+import type { Alert } from '../http/schemas';
+
+export interface AlertDoc {
+  _id: string;
+  kind: Alert['kind'];
+  event_id?: string;
+  subscription_id: string;
+  message: string;
+  created_at: Date;
+  /** Set once ADMIN_ALERT_URL acknowledged it. */
+  notified_at?: Date;
+}
+
+/** One alert per (kind, subscription, event, series): raising it twice is a no-op. */
+export function alertId(kind: string, subscriptionId: string, key: string): string {
+  const digest = createHash('sha256').update(`${kind}|${subscriptionId}|${key}`).digest('base64url').replace(/[-_]/g, '');
+  return `alr_${digest.slice(0, 24)}`;
+}
+
+export function toAlert(doc: AlertDoc): Alert {
+  return {
+    id: doc._id,
+    kind: doc.kind,
+    ...(doc.event_id ? { event_id: doc.event_id } : {}),
+    subscription_id: doc.subscription_id,
+    message: doc.message,
+    created_at: doc.created_at.toISOString(),
+  };
+}
+
+export class AlertRepository {
+  readonly collection: Collection<AlertDoc>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<AlertDoc>('alerts');
+  }
+
+  /** Stores the alert unless it exists; returns the stored one. */
+  async raise(doc: AlertDoc): Promise<AlertDoc> {
+    await this.collection.updateOne({ _id: doc._id }, { $setOnInsert: doc }, { upsert: true });
+    return (await this.collection.findOne({ _id: doc._id }))!;
+  }
+
+  async markNotified(id: string, at = new Date()): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { notified_at: at } });
+  }
+
+  /** Newest first, by id (ids are not time-sortable, so created_at then id). */
+  async list(limit: number, after?: AlertDoc): Promise<AlertDoc[]> {
+    const filter = after
+      ? { $or: [{ created_at: { $lt: after.created_at } }, { created_at: after.created_at, _id: { $lt: after._id } }] }
+      : {};
+    return this.collection.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
+  }
+
+  async find(id: string): Promise<AlertDoc | undefined> {
+    return (await this.collection.findOne({ _id: id })) ?? undefined;
+  }
+}

@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { Collection, Db, Filter } from 'mongodb';
+import type { DeliveryAttempt } from '../http/schemas';
+
+/** One logged delivery attempt. */
+export interface AttemptDoc {
+  _id: string;
+  event_id: string;
+  subscription_id: string;
+  /** The delivery workflow (attempt series) this attempt belongs to. */
+  series: string;
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  outcome: DeliveryAttempt['outcome'];
+  status_code?: number;
+  error?: string;
+  response_excerpt?: string;
+  url: string;
+  next_attempt_at?: Date;
+  /** Final state of the series after this attempt: delivered, retrying, failed, stopped. */
+  state: string;
+}
+
+/** A stable id per series and attempt number, so a retried record activity writes once. */
+export function attemptId(series: string, attempt: number): string {
+  const digest = createHash('sha256').update(`${series}#${attempt}`).digest('base64url').replace(/[-_]/g, '');
+  return `att_${digest.slice(0, 24)}`;
+}
+
+export function toDeliveryAttempt(doc: AttemptDoc): DeliveryAttempt {
+  return {
+    id: doc._id,
+    event_id: doc.event_id,
+    subscription_id: doc.subscription_id,
+    attempt: doc.attempt,
+    started_at: doc.started_at.toISOString(),
+    duration_ms: doc.duration_ms,
+    outcome: doc.outcome,
+    ...(doc.status_code !== undefined ? { status_code: doc.status_code } : {}),
+    ...(doc.error !== undefined ? { error: doc.error } : {}),
+    ...(doc.response_excerpt !== undefined ? { response_excerpt: doc.response_excerpt } : {}),
+    ...(doc.next_attempt_at ? { next_attempt_at: doc.next_attempt_at.toISOString() } : {}),
+  };
+}
+
+export class AttemptRepository {
+  readonly collection: Collection<AttemptDoc>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<AttemptDoc>('attempts');
+  }
+
+  /** Records an attempt; a repeat with the same id changes nothing. */
+  async record(doc: AttemptDoc): Promise<void> {
+    await this.collection.updateOne({ _id: doc._id }, { $setOnInsert: doc }, { upsert: true });
+  }
+
+  /** Newest first; paginated by (started_at, _id) via the last id seen. */
+  async listForSubscription(subscriptionId: string, limit: number, opts: { eventId?: string; after?: AttemptDoc }): Promise<AttemptDoc[]> {
+    const filter: Filter<AttemptDoc> = { subscription_id: subscriptionId, ...(opts.eventId ? { event_id: opts.eventId } : {}) };
+    if (opts.after) {
+      filter.$or = [
+        { started_at: { $lt: opts.after.started_at } },
+        { started_at: opts.after.started_at, _id: { $lt: opts.after._id } },
+      ];
+    }
+    return this.collection.find(filter).sort({ started_at: -1, _id: -1 }).limit(limit).toArray();
+  }
+
+  async find(id: string): Promise<AttemptDoc | undefined> {
+    return (await this.collection.findOne({ _id: id })) ?? undefined;
+  }
+}

@@ -1,0 +1,147 @@
+import type { Client } from '@temporalio/client';
+import type { Principal } from '../auth/api-keys';
+import { type AlertRepository, toAlert } from '../alerts/repository';
+import type { EventDispatcher } from '../events/dispatcher';
+import { decodeCursor, toPage } from '../http/pagination';
+import { HttpProblem } from '../http/problem';
+import type { Alert, DeliveryAttempt } from '../http/schemas';
+import type { SubscriptionRepository } from '../subscriptions/repository';
+import type { deliveryWorkflow } from '../../workflows';
+import { deliveryWorkflowId } from '../../workflows/ids';
+import type { DeliveryPolicy } from '../../workflows/retry-policy';
+import { deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from '../../workflows/search-attributes';
+import { type AttemptRepository, toDeliveryAttempt } from './attempts';
+
+export interface DeliveryDeps {
+  subscriptions: SubscriptionRepository;
+  attempts: AttemptRepository;
+  alerts: AlertRepository;
+  dispatcher: EventDispatcher;
+  temporal: () => Promise<Client>;
+  taskQueue: string;
+  policy: DeliveryPolicy;
+  now?: () => Date;
+}
+
+async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: string) {
+  const sub = await deps.subscriptions.findOwned(principal.ownerId, id);
+  if (!sub) throw new HttpProblem(404, 'Not Found', `No subscription ${id}`);
+  return sub;
+}
+
+/** Sends a `webhook.test` event to one of the caller's active subscriptions. */
+export async function sendTestEvent(deps: DeliveryDeps, principal: Principal, subscriptionId: string): Promise<{ event_id: string }> {
+  const sub = await ownedSubscription(deps, principal, subscriptionId);
+  if (sub.status !== 'active') {
+    throw new HttpProblem(409, 'Subscription Not Active', `Subscription ${subscriptionId} is ${sub.status}; activate it to receive test events.`);
+  }
+  const event = await deps.dispatcher.emit(
+    'webhook.test',
+    { message: 'This is a test event from the webhook service.', subscription_id: subscriptionId },
+    { ownerId: principal.ownerId, subscriptionIds: [subscriptionId] },
+  );
+  return { event_id: event._id };
+}
+
+/** The caller's subscription's attempts, newest first. */
+export async function listAttempts(
+  deps: DeliveryDeps,
+  principal: Principal,
+  subscriptionId: string,
+  query: { limit?: number; cursor?: string; eventId?: string },
+): Promise<{ data: DeliveryAttempt[]; next_cursor?: string }> {
+  await ownedSubscription(deps, principal, subscriptionId);
+  const limit = query.limit ?? 20;
+  const afterId = decodeCursor(query.cursor);
+  const after = afterId ? await deps.attempts.find(afterId) : undefined;
+  const rows = await deps.attempts.listForSubscription(subscriptionId, limit + 1, {
+    ...(query.eventId ? { eventId: query.eventId } : {}),
+    ...(after ? { after } : {}),
+  });
+  return toPage(rows.map(toDeliveryAttempt), limit);
+}
+
+/** Starts a new attempt series for each subscription; same event id, fresh attempts. */
+async function startSeries(deps: DeliveryDeps, eventId: string, eventType: string, subscriptionIds: string[]): Promise<void> {
+  const client = await deps.temporal();
+  const series = `redelivery-${(deps.now?.() ?? new Date()).getTime()}`;
+  await Promise.all(
+    subscriptionIds.map((subscriptionId) =>
+      client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
+        workflowId: deliveryWorkflowId(eventId, subscriptionId, series),
+        taskQueue: deps.taskQueue,
+        args: [{ eventId, eventType, subscriptionId, policy: deps.policy }],
+        typedSearchAttributes: [
+          { key: eventIdKey, value: eventId },
+          { key: eventTypeKey, value: eventType },
+          { key: subscriptionIdKey, value: subscriptionId },
+          { key: deliveryStateKey, value: 'attempting' },
+        ],
+      }),
+    ),
+  );
+}
+
+/**
+ * Redelivers an event to one or all of the caller's subscriptions it went to. Another
+ * owner's event, or one that never targeted the caller, is a 404.
+ */
+export async function redeliverEvent(
+  deps: DeliveryDeps,
+  principal: Principal,
+  eventId: string,
+  subscriptionId?: string,
+): Promise<{ event_id: string; subscription_ids: string[] }> {
+  const event = await deps.dispatcher.events.find(eventId);
+  const targeted = event?.subscription_ids ?? [];
+  const owned = (
+    await deps.subscriptions.collection
+      .find({ _id: { $in: subscriptionId ? [subscriptionId] : targeted }, owner_id: principal.ownerId }, { projection: { _id: 1 } })
+      .toArray()
+  )
+    .map((s) => s._id)
+    .filter((id) => targeted.includes(id));
+  if (!event || owned.length === 0) {
+    throw new HttpProblem(404, 'Not Found', subscriptionId ? `Event ${eventId} was not sent to subscription ${subscriptionId}` : `No event ${eventId}`);
+  }
+  await startSeries(deps, eventId, event.type, owned);
+  return { event_id: eventId, subscription_ids: owned };
+}
+
+/** Redelivers every event whose delivery to the subscription failed or stopped since `since`. */
+export async function recoverFailed(
+  deps: DeliveryDeps,
+  principal: Principal,
+  subscriptionId: string,
+  since: Date,
+): Promise<{ event_ids: string[] }> {
+  await ownedSubscription(deps, principal, subscriptionId);
+  const failed = await deps.attempts.collection
+    .find({ subscription_id: subscriptionId, state: { $in: ['failed', 'stopped'] }, started_at: { $gte: since } }, { projection: { event_id: 1 } })
+    .limit(1000)
+    .toArray();
+  const candidates = [...new Set(failed.map((a) => a.event_id))];
+  // A later series may have delivered it already: skip those.
+  const delivered = new Set(
+    (
+      await deps.attempts.collection
+        .find({ subscription_id: subscriptionId, event_id: { $in: candidates }, state: 'delivered' }, { projection: { event_id: 1 } })
+        .toArray()
+    ).map((a) => a.event_id),
+  );
+  const eventIds = candidates.filter((id) => !delivered.has(id));
+  for (const eventId of eventIds) {
+    const event = await deps.dispatcher.events.find(eventId);
+    if (event) await startSeries(deps, eventId, event.type, [subscriptionId]);
+  }
+  return { event_ids: eventIds };
+}
+
+/** Stored administrator alerts, newest first. */
+export async function listAlerts(deps: DeliveryDeps, query: { limit?: number; cursor?: string }): Promise<{ data: Alert[]; next_cursor?: string }> {
+  const limit = query.limit ?? 20;
+  const afterId = decodeCursor(query.cursor);
+  const after = afterId ? await deps.alerts.find(afterId) : undefined;
+  const rows = await deps.alerts.list(limit + 1, after);
+  return toPage(rows.map(toAlert), limit);
+}

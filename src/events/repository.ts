@@ -1,0 +1,47 @@
+import type { Collection, Db } from 'mongodb';
+import type { EventType } from '../http/schemas';
+
+/** The event log: every emitted event, with the subscriptions it goes to (snapshot at emit time). */
+export interface EventDoc {
+  _id: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  created_at: Date;
+  /** Owner of the subscriptions targeted; set for test events, which go to one owner only. */
+  owner_id?: string;
+  subscription_ids: string[];
+  /** `pending` until its workflow is known to be started; the relay retries pending ones. */
+  dispatch_state: 'pending' | 'dispatched';
+  dispatched_at?: Date;
+  source?: { collection: string; id: number | string };
+}
+
+export class EventRepository {
+  readonly collection: Collection<EventDoc>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<EventDoc>('events');
+  }
+
+  /** Inserts unless already logged (a re-flushed outbox entry); idempotent by event id. */
+  async insertOnce(doc: EventDoc): Promise<void> {
+    await this.collection.updateOne({ _id: doc._id }, { $setOnInsert: doc }, { upsert: true });
+  }
+
+  async find(id: string): Promise<EventDoc | undefined> {
+    return (await this.collection.findOne({ _id: id })) ?? undefined;
+  }
+
+  async markDispatched(id: string, at = new Date()): Promise<void> {
+    await this.collection.updateOne({ _id: id, dispatch_state: 'pending' }, { $set: { dispatch_state: 'dispatched', dispatched_at: at } });
+  }
+
+  /** Pending events older than `olderThan` (the API flushes fresh ones itself). */
+  async pending(olderThan: Date, limit: number): Promise<EventDoc[]> {
+    return this.collection
+      .find({ dispatch_state: 'pending', created_at: { $lt: olderThan } })
+      .sort({ created_at: 1 })
+      .limit(limit)
+      .toArray();
+  }
+}

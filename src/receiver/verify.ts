@@ -1,0 +1,67 @@
+import { timingSafeEqual } from 'node:crypto';
+import { standardWebhooksSignature, xSignature } from '../webhooks/signature';
+
+/** The one error the receiver kit throws: the delivery is not authentic or not fresh. */
+export class WebhookVerificationError extends Error {
+  override name = 'WebhookVerificationError';
+}
+
+/** Header access over Node's IncomingHttpHeaders, a Headers object, or a plain record. */
+export type HeaderSource = Headers | Record<string, string | string[] | undefined>;
+
+function header(headers: HeaderSource, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  const value = record[name] ?? record[name.toLowerCase()] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Constant-time string comparison (lengths are not secret). */
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export interface VerifyOptions {
+  /** Reject `webhook-timestamp` further than this from now, in seconds (default 300). */
+  toleranceSeconds?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+/**
+ * Verifies a delivery against one secret or several (during a rotation) and returns the parsed
+ * envelope. With Standard Webhooks headers present, their signature and timestamp are checked
+ * (replay protection); otherwise `X-Signature`. Comparisons are constant-time.
+ */
+export function verify<T = unknown>(rawBody: string | Buffer, headers: HeaderSource, secret: string | readonly string[], opts: VerifyOptions = {}): T {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (!secrets.length) throw new WebhookVerificationError('no secret to verify with');
+  const body = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const signatures = header(headers, 'webhook-signature');
+
+  if (id && timestamp && signatures) {
+    const ts = Number(timestamp);
+    if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError('invalid webhook-timestamp');
+    const now = Math.floor((opts.now?.() ?? Date.now()) / 1000);
+    if (Math.abs(now - ts) > (opts.toleranceSeconds ?? 300)) throw new WebhookVerificationError('webhook-timestamp too old or too new');
+    const presented = signatures.split(' ').filter((s) => s.startsWith('v1,'));
+    const ok = secrets.some((s) => {
+      const expected = standardWebhooksSignature(s, id, ts, body);
+      return presented.some((p) => safeEqual(p, expected));
+    });
+    if (!ok) throw new WebhookVerificationError('no matching signature');
+  } else {
+    const presented = header(headers, 'x-signature');
+    if (!presented) throw new WebhookVerificationError('missing signature headers');
+    if (!secrets.some((s) => safeEqual(presented, xSignature(s, body)))) throw new WebhookVerificationError('no matching signature');
+  }
+  try {
+    return JSON.parse(body) as T;
+  } catch {
+    throw new WebhookVerificationError('body is not JSON');
+  }
+}

@@ -1,0 +1,124 @@
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../../generated/api';
+import { seedDemoData } from '../../../src/seed/seed';
+import { verify } from '../../../src/receiver';
+import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
+import { startReceiver, type TestReceiver } from '../../support/receiver';
+import { waitFor } from '../../support/wait';
+
+type Envelope = components['schemas']['OrderCreatedEventV1'];
+
+describe('delivery end to end: API → outbox → Temporal → worker → receiver', () => {
+  let api: TestApi;
+  let worker: TestWorker;
+  const receivers: TestReceiver[] = [];
+
+  beforeAll(async () => {
+    // Seconds-scale schedule: 3 attempts, 1 s apart.
+    api = await startTestApi({ DELIVERY_RETRY_SCHEDULE: '1s', DELIVERY_MAX_ATTEMPTS: '5', DELIVERY_JITTER: '0' });
+    await seedDemoData(api.mongo.db);
+    worker = await startTestWorker(api);
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    await worker.stop();
+    await api.close();
+  });
+
+  async function subscribe(receiver: TestReceiver, events: Array<'order.created' | 'order.updated'> = ['order.created']) {
+    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write']);
+    const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events } });
+    expect(sub.response.status).toBe(201);
+    return { client, sub: sub.data! };
+  }
+
+  it('delivers a signed order.created envelope that verifies, exactly as the contract describes', async () => {
+    const receiver = await startReceiver((_req, res) => res.writeHead(200).end('ok'));
+    receivers.push(receiver);
+    const { client, sub } = await subscribe(receiver);
+    const order = await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 2 }] } });
+    expect(order.response.status).toBe(201);
+
+    await waitFor(() => receiver.received.length === 1, 20_000);
+    const got = receiver.received[0]!;
+    const envelope = verify<Envelope>(got.body, got.headers, sub.secret);
+    expect(Object.keys(envelope)).toEqual(['event', 'id', 'data']);
+    expect(envelope.event).toBe('order.created');
+    expect(envelope.id).toMatch(/^evt_[A-Za-z0-9]{22}$/);
+    expect(envelope.data).toMatchObject({ order_id: order.data!.id, total: order.data!.total });
+    expect(got.headers['x-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(got.headers['webhook-id']).toBe(envelope.id);
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(got.headers['user-agent']).toMatch(/^WebhookService\//);
+
+    await waitFor(async () => {
+      const attempts = await client.GET('/api/webhooks/v1/subscriptions/{subscription_id}/attempts', {
+        params: { path: { subscription_id: sub.id } },
+      });
+      return attempts.data?.data.length === 1 && attempts.data.data[0]!.outcome === 'delivered';
+    }, 10_000);
+  });
+
+  it('a receiver failing twice then succeeding sees 3 attempts, all logged', async () => {
+    const receiver = await startReceiver((_req, res, n) => res.writeHead(n <= 2 ? 503 : 200).end(`try ${n}`));
+    receivers.push(receiver);
+    const { client, sub } = await subscribe(receiver);
+    await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 2, quantity: 1 }] } });
+    await waitFor(() => receiver.received.length === 3, 30_000);
+    const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+    expect(ids.size).toBe(1);
+    let attempts: components['schemas']['DeliveryAttempt'][] = [];
+    await waitFor(async () => {
+      const res = await client.GET('/api/webhooks/v1/subscriptions/{subscription_id}/attempts', {
+        params: { path: { subscription_id: sub.id } },
+      });
+      attempts = res.data?.data ?? [];
+      return attempts.length === 3;
+    }, 10_000);
+    expect(attempts.map((a) => [a.attempt, a.outcome, a.status_code])).toEqual([
+      [3, 'delivered', 200],
+      [2, 'http_error', 503],
+      [1, 'http_error', 503],
+    ]);
+    expect(attempts[1]!.next_attempt_at).toBeDefined();
+    expect(attempts[0]!.next_attempt_at).toBeUndefined();
+    // Waits follow the schedule (1 s, no jitter here).
+    expect(receiver.received[1]!.at - receiver.received[0]!.at).toBeGreaterThanOrEqual(900);
+  });
+
+  it('a receiver answering 400 sees exactly one attempt', async () => {
+    const receiver = await startReceiver((_req, res) => res.writeHead(400).end('bad'));
+    receivers.push(receiver);
+    const { client, sub } = await subscribe(receiver);
+    await client.POST('/api/orders/', { body: { user_id: 2, items: [{ product_id: 3, quantity: 1 }] } });
+    await waitFor(async () => {
+      const res = await client.GET('/api/webhooks/v1/subscriptions/{subscription_id}/attempts', {
+        params: { path: { subscription_id: sub.id } },
+      });
+      return res.data?.data.length === 1;
+    }, 20_000);
+    // Longer than the 1 s schedule: a retry would have arrived by now.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('concurrent duplicate dispatches of one event start one workflow and deliver once', async () => {
+    const receiver = await startReceiver((_req, res) => res.writeHead(204).end());
+    receivers.push(receiver);
+    const { sub } = await subscribe(receiver, ['order.updated']);
+    const event = await api.dispatcher.emit('order.updated', { order_id: 1, total: 1, status: 'paid', user_id: 1, currency: 'EUR' }, {
+      ownerId: 'owner-a',
+      subscriptionIds: [sub.id],
+    });
+    await Promise.all(Array.from({ length: 10 }, () => api.dispatcher.dispatch(event._id)));
+    await waitFor(() => receiver.received.length >= 1, 20_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.received).toHaveLength(1);
+    const connection = await Connection.connect({ address: api.config.temporal.connectAddress });
+    const runs: string[] = [];
+    for await (const wf of new Client({ connection }).workflow.list({ query: `WorkflowId = 'event/${event._id}'` })) runs.push(wf.runId);
+    await connection.close();
+    expect(runs).toHaveLength(1);
+  });
+});

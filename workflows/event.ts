@@ -1,0 +1,45 @@
+import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { type DeliveryStatus, deliveryWorkflow } from './delivery';
+import { deliveryWorkflowId } from './ids';
+import type { DeliveryPolicy } from './retry-policy';
+import { deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from './search-attributes';
+
+const { loadEventTargets } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+
+export interface EventInput {
+  eventId: string;
+  policy: DeliveryPolicy;
+}
+
+/**
+ * Fans one event out to the subscriptions snapshotted when it was logged, each delivery its
+ * own child workflow (one history per subscriber in the UI), and reports how they ended.
+ */
+export async function eventWorkflow(input: EventInput): Promise<Record<string, number>> {
+  const { type, subscriptionIds } = await loadEventTargets(input.eventId);
+  const children = await Promise.all(
+    subscriptionIds.map((subscriptionId) =>
+      startChild(deliveryWorkflow, {
+        workflowId: deliveryWorkflowId(input.eventId, subscriptionId),
+        args: [{ eventId: input.eventId, eventType: type, subscriptionId, policy: input.policy }],
+        // Deliveries outlive a terminated parent: each is independent and durable.
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        typedSearchAttributes: [
+          { key: eventIdKey, value: input.eventId },
+          { key: eventTypeKey, value: type },
+          { key: subscriptionIdKey, value: subscriptionId },
+          { key: deliveryStateKey, value: 'attempting' },
+        ],
+      }),
+    ),
+  );
+  const results: DeliveryStatus[] = await Promise.all(children.map((c) => c.result()));
+  const tally: Record<string, number> = {};
+  for (const r of results) tally[r.state] = (tally[r.state] ?? 0) + 1;
+  return tally;
+}

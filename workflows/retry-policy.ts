@@ -1,0 +1,38 @@
+/** How deliveries are retried; fixed per workflow at dispatch, so config changes never alter one in flight. */
+export interface DeliveryPolicy {
+  /** Waits between attempts, in ms: after attempt 1, after attempt 2, ... (the last repeats). */
+  scheduleMs: number[];
+  /** Attempts in all, including the first. */
+  maxAttempts: number;
+  /** Each wait is stretched by up to this fraction, at random, so retries do not arrive in lockstep. */
+  jitterRatio: number;
+}
+
+/** The longest a receiver's Retry-After may push the next attempt out. */
+export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The wait before the next attempt after `attempt` failed: the scheduled interval plus
+ * jitter in [0, jitterRatio), or the receiver's Retry-After when that is longer.
+ * `random` is in [0, 1) (the workflow's deterministic Math.random).
+ */
+export function nextDelayMs(policy: DeliveryPolicy, attempt: number, random: number, retryAfterMs?: number): number {
+  const index = Math.min(attempt - 1, policy.scheduleMs.length - 1);
+  const base = policy.scheduleMs[index] ?? 0;
+  const jittered = base + Math.floor(base * policy.jitterRatio * random);
+  if (retryAfterMs !== undefined && retryAfterMs > jittered) return Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
+  return jittered;
+}
+
+/** What a receiver's answer means for the delivery, per the spec's outcome table. */
+export type Verdict = 'delivered' | 'stop' | 'gone' | 'retry';
+
+/** 2xx delivered; 410 gone (disable); other 4xx except 408/429 stop; 3xx, 5xx, 408, 429, errors retry. */
+export function verdictFor(outcome: string, statusCode?: number): Verdict {
+  if (outcome === 'delivered') return 'delivered';
+  if (outcome === 'http_error' && statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+    if (statusCode === 410) return 'gone';
+    if (statusCode !== 408 && statusCode !== 429) return 'stop';
+  }
+  return 'retry';
+}
