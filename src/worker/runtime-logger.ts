@@ -9,6 +9,8 @@ export function installWorkerRuntime(logger: Logger, level: string): void {
   const sdkLevel: LogLevel = level === 'trace' ? 'TRACE' : level === 'debug' ? 'DEBUG' : 'WARN';
   const sdk = logger.child({ sdk: 'temporal' });
   Runtime.install({
+    // The entry point owns shutdown: it stops the relay and rebuilds workers across outages.
+    shutdownSignals: [],
     logger: new DefaultLogger(sdkLevel, ({ level: l, message, meta }) => {
       const method = l === 'ERROR' ? 'error' : l === 'WARN' ? 'warn' : l === 'INFO' ? 'info' : 'debug';
       sdk[method](meta ?? {}, message);

@@ -1,0 +1,47 @@
+import type { Worker } from '@temporalio/worker';
+import type { Logger } from '../logger';
+import { NativeConnection } from './create-worker';
+
+export interface WorkerLoopOptions {
+  address: string;
+  logger: Logger;
+  create: (connection: NativeConnection) => Promise<Worker>;
+  /** Resolves when the process is asked to stop. */
+  stopping: Promise<void>;
+  maxBackoffMs?: number;
+}
+
+/**
+ * Runs the worker until asked to stop, and rebuilds it whenever Temporal goes away: an
+ * outage pauses deliveries instead of killing the process (sleeping workflows live on in
+ * Temporal and resume when it is back).
+ */
+export async function runWorkerUntilStopped(opts: WorkerLoopOptions): Promise<void> {
+  let stop = false;
+  let current: Worker | undefined;
+  void opts.stopping.then(() => {
+    stop = true;
+    if (current?.getState() === 'RUNNING') current.shutdown();
+  });
+  let failures = 0;
+  while (!stop) {
+    let connection: NativeConnection | undefined;
+    try {
+      connection = await NativeConnection.connect({ address: opts.address });
+      current = await opts.create(connection);
+      if (stop) break;
+      failures = 0;
+      opts.logger.info('worker polling');
+      await current.run();
+    } catch (err) {
+      if (stop) break;
+      failures++;
+      const delay = Math.min(opts.maxBackoffMs ?? 30_000, 500 * 2 ** Math.min(failures, 10));
+      opts.logger.warn({ err: (err as Error).message, retryInMs: delay }, 'worker lost Temporal; reconnecting');
+      await Promise.race([new Promise((r) => setTimeout(r, delay)), opts.stopping]);
+    } finally {
+      current = undefined;
+      await connection?.close().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { ManagedProcess } from '../../tools/lib/processes';
+import type { TestApi } from './api';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The real worker entry point (`npm run worker`) as a separate process, on the test API's
+ * database and task queue, so a test can SIGKILL it like a crash.
+ */
+export function startWorkerProcess(api: TestApi, env: Record<string, string> = {}): ManagedProcess {
+  return new ManagedProcess({
+    name: 'worker',
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/entry/worker.ts'],
+    cwd: root,
+    env: {
+      ...process.env,
+      MONGODB_URI: api.config.mongo.connectUri,
+      MONGODB_DB: api.config.mongo.dbName,
+      TEMPORAL_ADDRESS: api.config.temporal.connectAddress,
+      TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue,
+      CALLBACK_ALLOW_PRIVATE: 'true',
+      DELIVERY_TIMEOUT: '2s',
+      RELAY_INTERVAL: '500ms',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+}
