@@ -77,7 +77,7 @@ describe('no event is lost', () => {
       date: now,
       updated_at: now,
       outbox: [event],
-    } as OrderDoc);
+    });
     worker(api);
     await waitFor(() => receiver.received.length === 1, 60_000);
     expect(JSON.parse(receiver.received[0]!.body)).toEqual({ event: 'order.created', id: event.id, data: event.data });
