@@ -1,13 +1,12 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Thrown when a required server binary can be neither found nor built. */
-export class BinaryError extends Error {
-  override name = 'BinaryError';
-}
+import { BinaryError, buildIntoCache, isExecutable, runWithProgress } from './build-cache';
+
+export { BinaryError };
 
 /** Where a resolved binary came from, in resolution order. */
 export type BinarySource = 'env' | 'path' | 'cache' | 'built';
@@ -63,15 +62,6 @@ function sourceHash(dir: string, files: string[]): string {
   return hash.digest('hex').slice(0, 12);
 }
 
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** Finds `name` on a PATH-style string, like `which`. */
 export function findOnPath(name: string, pathEnv: string | undefined = process.env.PATH): string | undefined {
   for (const dir of (pathEnv ?? '').split(delimiter)) {
@@ -123,8 +113,6 @@ function goAvailable(pathEnv: string | undefined): boolean {
   return spawnSync('go', ['version'], { stdio: 'ignore', env }).status === 0;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function buildBinary(
   spec: BinarySpec,
   target: string,
@@ -138,83 +126,25 @@ async function buildBinary(
     );
   }
   const dir = dirname(target);
-  mkdirSync(dirname(dir), { recursive: true });
-  // A lock directory serialises concurrent builds (e.g. `npm start` and `npm test` at once).
-  const lock = `${dir}.lock`;
-  const waitStarted = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (isExecutable(target)) return;
-      const age = Date.now() - statSafeMtime(lock);
-      if (age > 30 * 60_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() - waitStarted > 45 * 60_000) throw new BinaryError(`Timed out waiting for another build of ${spec.name} (${lock})`);
-      await sleep(2000);
-    }
-  }
-  try {
-    if (isExecutable(target)) return;
-    const staging = `${dir}.partial`;
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
-    const { args, cwd, env } = spec.goArgs(staging);
-    log(`[build ${spec.name}] first-time build: go ${args.join(' ')} (takes a few minutes; cached in ${dir})`);
-    const started = Date.now();
-    const pathOverride = pathEnv === undefined ? {} : { PATH: pathEnv };
-    await runWithProgress('go', args, { cwd, env: { ...process.env, ...pathOverride, ...env } }, spec.name, started, log);
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(staging, dir);
-    log(`[build ${spec.name}] done in ${Math.round((Date.now() - started) / 1000)}s`);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-function statSafeMtime(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return Date.now();
-  }
-}
-
-function runWithProgress(
-  cmd: string,
-  args: string[],
-  opts: { cwd?: string | undefined; env: NodeJS.ProcessEnv },
-  name: string,
-  started: number,
-  log: (line: string) => void,
-): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let packages = 0;
-    const tail: string[] = [];
-    const onData = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) {
-        if (!line.trim()) continue;
-        tail.push(line);
-        if (tail.length > 30) tail.shift();
+  await buildIntoCache(dir, {
+    name: spec.name,
+    isReady: () => isExecutable(target),
+    build: async (staging) => {
+      const { args, cwd, env } = spec.goArgs(staging);
+      log(`[build ${spec.name}] first-time build: go ${args.join(' ')} (takes a few minutes; cached in ${dir})`);
+      const started = Date.now();
+      const pathOverride = pathEnv === undefined ? {} : { PATH: pathEnv };
+      await runWithProgress('go', args, {
+        cwd,
+        env: { ...process.env, ...pathOverride, ...env },
+        name: spec.name,
+        log,
         // `go -v` prints one package per line as it compiles: a cheap progress signal.
-        if (!line.startsWith('go: downloading')) packages++;
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    const timer = setInterval(() => {
-      log(`[build ${name}] ${Math.round((Date.now() - started) / 1000)}s, ${packages} packages compiled...`);
-    }, 15_000);
-    child.on('error', (err) => {
-      clearInterval(timer);
-      reject(new BinaryError(`Cannot run go: ${err.message}`));
-    });
-    child.on('exit', (code) => {
-      clearInterval(timer);
-      if (code === 0) resolvePromise();
-      else reject(new BinaryError(`Building ${name} failed (go exited ${code}):\n${tail.join('\n')}`));
-    });
+        counts: (line) => !line.startsWith('go: downloading'),
+        unit: 'packages compiled',
+      });
+      log(`[build ${spec.name}] done in ${Math.round((Date.now() - started) / 1000)}s`);
+    },
   });
 }
 

@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BinaryError, type ResolvedBinary } from './binaries';
+import type { ResolvedBinary } from './binaries';
+import { BinaryError, buildIntoCache, isExecutable, runWithProgress } from './build-cache';
 
 const pomPath = join(dirname(dirname(fileURLToPath(import.meta.url))), 'temporal-test-server', 'pom.xml');
 const envVar = 'TEMPORAL_TEST_SERVER_PATH';
@@ -51,15 +52,6 @@ export async function resolveTestServerBinary(opts: TestServerOptions): Promise<
   return { path: wrapper, source: 'built' };
 }
 
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 // The wrapper prefers $JAVA_HOME's java, as most JVM launchers do; check the same one.
 const javaCommand = () => (process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java');
 
@@ -86,42 +78,26 @@ function missingJars(dir: string): string | undefined {
   return missing === undefined ? undefined : `${missing} is gone (was ~/.m2 cleared?)`;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function build(dir: string, log: (line: string) => void): Promise<void> {
   requireTool('mvn', ['-v']);
-  mkdirSync(dirname(dir), { recursive: true });
-  // A lock directory serialises concurrent fetches (e.g. pretest and a test file at once).
-  const lock = `${dir}.lock`;
-  const waitStarted = Date.now();
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (missingJars(dir) === undefined) return;
-      if (Date.now() - mtimeOrNow(lock) > 30 * 60_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() - waitStarted > 45 * 60_000) throw new BinaryError(`Timed out waiting for another fetch of ${name} (${lock})`);
-      await sleep(2000);
-    }
-  }
-  try {
-    const reason = missingJars(dir);
-    if (reason === undefined) return;
-    const staging = `${dir}.partial`;
-    rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
-    const args = ['-B', '-f', pomPath, 'dependency:build-classpath', '-Dmdep.includeScope=runtime', `-Dmdep.outputFile=${join(staging, 'classpath.txt')}`];
-    log(`[build ${name}] ${reason}: mvn ${args.join(' ')} (jars go to ~/.m2; wrapper cached in ${dir})`);
-    const started = Date.now();
-    await runMaven(args, started, log);
-    writeWrapper(staging, dir);
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(staging, dir);
-    log(`[build ${name}] done in ${Math.round((Date.now() - started) / 1000)}s`);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  await buildIntoCache(dir, {
+    name,
+    isReady: () => missingJars(dir) === undefined,
+    build: async (staging) => {
+      const args = ['-B', '-f', pomPath, 'dependency:build-classpath', '-Dmdep.includeScope=runtime', `-Dmdep.outputFile=${join(staging, 'classpath.txt')}`];
+      log(`[build ${name}] ${missingJars(dir)}: mvn ${args.join(' ')} (jars go to ~/.m2; wrapper cached in ${dir})`);
+      const started = Date.now();
+      await runWithProgress('mvn', args, {
+        name,
+        log,
+        // Batch mode prints one line per finished transfer: a cheap progress signal.
+        counts: (line) => line.includes('Downloaded from'),
+        unit: 'files downloaded',
+      });
+      writeWrapper(staging, dir);
+      log(`[build ${name}] done in ${Math.round((Date.now() - started) / 1000)}s`);
+    },
+  });
 }
 
 /** Writes the wrapper for final directory `dir` into `into`, atomically (a test may be starting it). */
@@ -161,41 +137,3 @@ exec "\${JAVA_HOME:+$JAVA_HOME/bin/}java" -XX:TieredStopAtLevel=1 -XX:+UseSerial
 `;
 }
 
-function mtimeOrNow(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return Date.now();
-  }
-}
-
-function runMaven(args: string[], started: number, log: (line: string) => void): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('mvn', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let downloaded = 0;
-    const tail: string[] = [];
-    const onData = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) {
-        if (!line.trim()) continue;
-        tail.push(line);
-        if (tail.length > 30) tail.shift();
-        // Batch mode prints one line per finished transfer: a cheap progress signal.
-        if (line.includes('Downloaded from')) downloaded++;
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    const timer = setInterval(() => {
-      log(`[build ${name}] ${Math.round((Date.now() - started) / 1000)}s, ${downloaded} files downloaded...`);
-    }, 15_000);
-    child.on('error', (err) => {
-      clearInterval(timer);
-      reject(new BinaryError(`Cannot run mvn: ${err.message}`));
-    });
-    child.on('exit', (code) => {
-      clearInterval(timer);
-      if (code === 0) resolvePromise();
-      else reject(new BinaryError(`Fetching ${name} failed (mvn exited ${code}):\n${tail.join('\n')}`));
-    });
-  });
-}
