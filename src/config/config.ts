@@ -66,7 +66,7 @@ export const envSchema = z.object({
     }),
   DELIVERY_JITTER: z.coerce.number().min(0).max(1).default(0.1),
   ADMIN_ALERT_URL: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
-  ADMIN_ALERT_SECRET: optionalString,
+  ADMIN_ALERT_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{24,}$/, 'must be whsec_ + base64').optional()),
   RELAY_INTERVAL: z
     .string()
     .default('5s')
@@ -78,6 +78,13 @@ export const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+// Alert POSTs are signed like deliveries, so a URL without a secret is a configuration error.
+const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
+  if (e.ADMIN_ALERT_URL && !e.ADMIN_ALERT_SECRET) {
+    ctx.addIssue({ code: 'custom', path: ['ADMIN_ALERT_SECRET'], message: 'is required when ADMIN_ALERT_URL is set' });
+  }
+});
 
 /** The validated configuration every entry point works from. */
 export interface Config {
@@ -133,7 +140,7 @@ export interface Config {
  * Entry points call this; nothing else reads `process.env`.
  */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(source);
+  const parsed = refinedEnvSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`);

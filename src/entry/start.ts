@@ -3,11 +3,13 @@
  * (Temporal dev server, MongoDB-wire database) unless configured externally, then the API
  * and the worker as separate processes. Ctrl-C or SIGTERM stops everything.
  */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManagedProcess } from '../../tools/lib/processes';
 import { planLocalServers } from '../../tools/lib/local-servers';
 import { assertPortFree } from '../../tools/lib/ports';
 import { Supervisor, type Unit } from '../../tools/lib/supervisor';
+import { devAdminKey } from '../auth/dev-admin-key';
 import { loadConfig } from '../config/config';
 import { ensureIndexes } from '../db/indexes';
 import { createMongo } from '../db/mongo';
@@ -65,7 +67,15 @@ try {
   }
 
   // The children get the resolved addresses, so they never start servers of their own.
-  const childEnv = { ...process.env, MONGODB_URI: plan.mongoUri, TEMPORAL_ADDRESS: plan.temporalAddress };
+  // Without ADMIN_API_KEY, a key kept in DATA_DIR makes the demo usable at once.
+  const adminKeyFile = join(config.dataDir, 'admin-api-key');
+  const adminKey = config.api.adminApiKey ?? devAdminKey(adminKeyFile).key;
+  const childEnv = {
+    ...process.env,
+    MONGODB_URI: plan.mongoUri,
+    TEMPORAL_ADDRESS: plan.temporalAddress,
+    ADMIN_API_KEY: adminKey,
+  };
   const nodeUnit = (name: string, entry: string): Unit => ({
     name,
     start: () => {
@@ -89,10 +99,14 @@ try {
   const lines = [
     'Webhook service is running:',
     `  API            ${base}`,
+    `  API reference  ${base}/docs  (contract: ${base}/openapi.json)`,
     `  Health         ${base}/healthz  ${base}/readyz`,
     `  Temporal       ${plan.temporalAddress} (namespace ${config.temporal.namespace})`,
     ...(plan.temporalUiUrl ? [`  Temporal UI    ${plan.temporalUiUrl}`] : []),
     `  MongoDB        ${plan.mongoDescription}`,
+    config.api.adminApiKey
+      ? '  Admin API key  the value of ADMIN_API_KEY'
+      : `  Admin API key  ${adminKey}  (kept in ${adminKeyFile}; export API_KEY=$(cat ${adminKeyFile}))`,
     'Press Ctrl-C to stop.',
   ];
   process.stdout.write(`\n${lines.join('\n')}\n\n`);

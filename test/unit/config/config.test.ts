@@ -40,3 +40,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid environment configuration:\\n  ${name}: `));
   });
 });
+
+describe('delivery configuration', () => {
+  it('parses the schedule, attempts and timeout with the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.delivery.policy).toEqual({ scheduleMs: [1, 5, 15, 30, 60, 120].map((m) => m * 60_000), maxAttempts: 7, jitterRatio: 0.1 });
+    expect(c.delivery.timeoutMs).toBe(5000);
+    expect(loadConfig({ DELIVERY_RETRY_SCHEDULE: '500ms,2s,1h', DELIVERY_TIMEOUT: '1.5s' }).delivery).toMatchObject({
+      policy: { scheduleMs: [500, 2000, 3_600_000] },
+      timeoutMs: 1500,
+    });
+  });
+
+  it.each([
+    [{ DELIVERY_RETRY_SCHEDULE: '1m,,5m' }, 'DELIVERY_RETRY_SCHEDULE'],
+    [{ DELIVERY_RETRY_SCHEDULE: '5 minutes' }, 'DELIVERY_RETRY_SCHEDULE'],
+    [{ DELIVERY_MAX_ATTEMPTS: '4' }, 'DELIVERY_MAX_ATTEMPTS'],
+    [{ DELIVERY_MAX_ATTEMPTS: '11' }, 'DELIVERY_MAX_ATTEMPTS'],
+    [{ DELIVERY_TIMEOUT: '2m' }, 'DELIVERY_TIMEOUT'],
+    [{ ADMIN_ALERT_URL: 'https://ops.example.com/alerts' }, 'ADMIN_ALERT_SECRET'],
+    [{ ADMIN_API_KEY: 'short' }, 'ADMIN_API_KEY'],
+  ])('rejects %o naming the variable', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`\\n  ${name}: `));
+  });
+});
