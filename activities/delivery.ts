@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/common';
 import type { Db } from 'mongodb';
 import { AlertRepository, alertId } from '../src/alerts/repository';
 import { AttemptRepository, attemptId } from '../src/deliveries/attempts';
@@ -81,7 +82,8 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
     /** The event's type and the subscriptions it targets (snapshot taken when it was logged). */
     async loadEventTargets(eventId: string): Promise<{ type: string; subscriptionIds: string[] }> {
       const event = await events.find(eventId);
-      if (!event) throw new Error(`event ${eventId} is not in the event log`);
+      // Retrying cannot make a missing event appear: fail the workflow instead of looping.
+      if (!event) throw ApplicationFailure.nonRetryable(`event ${eventId} is not in the event log`, 'EventNotFound');
       return { type: event.type, subscriptionIds: event.subscription_ids };
     },
 
@@ -128,19 +130,19 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
 
     /** The receiver answered 410 Gone: stop sending to it and tell an administrator. */
     async disableSubscription(input: { subscriptionId: string; eventId: string; reason: string }): Promise<void> {
-      const updated = await subscriptions.collection.updateOne(
+      await subscriptions.collection.updateOne(
         { _id: input.subscriptionId, status: { $ne: 'disabled' } },
         { $set: { status: 'disabled', disabled_reason: input.reason, updated_at: now() } },
       );
-      if (updated.modifiedCount === 1) {
-        await raiseAlert({
-          kind: 'subscription_disabled',
-          subscriptionId: input.subscriptionId,
-          eventId: input.eventId,
-          key: input.eventId,
-          message: `Subscription ${input.subscriptionId} disabled: ${input.reason}`,
-        });
-      }
+      // Raised even when this retry finds it already disabled: a failed alert POST (or a crash)
+      // after the update must not lose the alert. Idempotent per subscription and event.
+      await raiseAlert({
+        kind: 'subscription_disabled',
+        subscriptionId: input.subscriptionId,
+        eventId: input.eventId,
+        key: input.eventId,
+        message: `Subscription ${input.subscriptionId} disabled: ${input.reason}`,
+      });
     },
 
     raiseAlert,

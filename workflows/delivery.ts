@@ -1,6 +1,7 @@
 import {
   condition,
   defineQuery,
+  log,
   defineSignal,
   proxyActivities,
   setHandler,
@@ -17,6 +18,13 @@ import { deliveryStateKey } from './search-attributes';
 const acts = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+// Alerting retries for a while (an alert endpoint may be down), then gives up: the alert is
+// stored before the POST is tried, so administrators still find it through the API.
+const alerting = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 12 },
 });
 
 export interface DeliveryInput {
@@ -98,13 +106,17 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliverySt
     }
     if (final === 'failed') {
       setState('failed');
-      await acts.raiseAlert({
-        kind: 'delivery_failed',
-        subscriptionId,
-        eventId,
-        key: series,
-        message: `Delivery of ${eventId} to ${subscriptionId} failed after ${attempt} attempts (last: ${result.outcome}${statusCode ? ` ${statusCode}` : ''})`,
-      });
+      try {
+        await alerting.raiseAlert({
+          kind: 'delivery_failed',
+          subscriptionId,
+          eventId,
+          key: series,
+          message: `Delivery of ${eventId} to ${subscriptionId} failed after ${attempt} attempts (last: ${result.outcome}${statusCode ? ` ${statusCode}` : ''})`,
+        });
+      } catch (err) {
+        log.error('admin alert could not be sent; it stays stored', { eventId, subscriptionId, error: String(err) });
+      }
       return status;
     }
     if (final !== 'retrying') {
@@ -113,8 +125,9 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliverySt
     }
     setState('retrying');
     status.nextAttemptAt = Date.now() + delay;
-    retryNow = false;
+    // A retryNow that arrived during the attempt counts: it is cleared only after the wait.
     await condition(() => retryNow, delay);
+    retryNow = false;
   }
   return status;
 }

@@ -1,6 +1,6 @@
 import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { type DeliveryStatus, deliveryWorkflow } from './delivery';
+import { deliveryWorkflow } from './delivery';
 import { deliveryWorkflowId } from './ids';
 import type { DeliveryPolicy } from './retry-policy';
 import { deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from './search-attributes';
@@ -38,8 +38,12 @@ export async function eventWorkflow(input: EventInput): Promise<Record<string, n
       }),
     ),
   );
-  const results: DeliveryStatus[] = await Promise.all(children.map((c) => c.result()));
+  // One child terminated by an operator must not hide how the others ended.
+  const results = await Promise.allSettled(children.map((c) => c.result()));
   const tally: Record<string, number> = {};
-  for (const r of results) tally[r.state] = (tally[r.state] ?? 0) + 1;
+  for (const r of results) {
+    const state = r.status === 'fulfilled' ? r.value.state : 'terminated';
+    tally[state] = (tally[state] ?? 0) + 1;
+  }
   return tally;
 }

@@ -27,9 +27,14 @@ export function nextDelayMs(policy: DeliveryPolicy, attempt: number, random: num
 /** What a receiver's answer means for the delivery, per the spec's outcome table. */
 export type Verdict = 'delivered' | 'stop' | 'gone' | 'retry';
 
-/** 2xx delivered; 410 gone (disable); other 4xx except 408/429 stop; 3xx, 5xx, 408, 429, errors retry. */
+/**
+ * 2xx delivered; 410 gone (disable); other 4xx except 408/429 stop; a URL our address guard
+ * refused stops too (retrying would only probe again); 3xx, 5xx, 408, 429, timeouts and
+ * network errors retry.
+ */
 export function verdictFor(outcome: string, statusCode?: number): Verdict {
   if (outcome === 'delivered') return 'delivered';
+  if (outcome === 'blocked') return 'stop';
   if (outcome === 'http_error' && statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
     if (statusCode === 410) return 'gone';
     if (statusCode !== 408 && statusCode !== 429) return 'stop';

@@ -40,7 +40,7 @@ describe('verdictFor', () => {
     ['http_error', 503, 'retry'],
     ['timeout', undefined, 'retry'],
     ['network_error', undefined, 'retry'],
-    ['blocked', undefined, 'retry'],
+    ['blocked', undefined, 'stop'],
   ] as const)('%s %s → %s', (outcome, status, verdict) => {
     expect(verdictFor(outcome, status)).toBe(verdict);
   });

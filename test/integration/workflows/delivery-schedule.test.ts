@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workflowsPath } from '../../../src/worker/create-worker';
+import { type DeliveryInput, type DeliveryStatus, deliveryStatusQuery, type deliveryWorkflow, retryNowSignal } from '../../../workflows/delivery';
+import type { EventInput, eventWorkflow } from '../../../workflows/event';
+import { deliveryWorkflowId, eventWorkflowId } from '../../../workflows/ids';
+import type { DeliveryPolicy } from '../../../workflows/retry-policy';
+import { deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from '../../../workflows/search-attributes';
+import { createTimeSkippingEnv } from '../../support/time-skipping';
+import { registerSearchAttributes } from './support/search-attributes';
+import { type FakeCalls, type FakeScript, fakeActivities, http, skipped } from './support/fake-activities';
+
+// The real delivery and event workflows on the time-skipping test server, with scripted fake
+// activities. Every time asserted here is server (workflow) time: hours of backoff take
+// seconds of real time. One server for the file, so tests run one at a time.
+
+const minute = 60_000;
+const defaultPolicy: DeliveryPolicy = { scheduleMs: [1, 5, 15, 30, 60, 120].map((m) => m * minute), maxAttempts: 7, jitterRatio: 0.1 };
+/** Server time a step may take beyond its timer: workflow and activity tasks run in real time between skips. */
+const slackMs = 10_000;
+/** Real-time bound on one workflow run, well inside vitest's test timeout. */
+const runBoundMs = 60_000;
+
+let env: TestWorkflowEnvironment;
+let bundle: WorkflowBundleWithSourceMap;
+
+beforeAll(async () => {
+  const started = Date.now();
+  [env, bundle] = await Promise.all([
+    createTimeSkippingEnv(),
+    bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger }),
+  ]);
+  await registerSearchAttributes(env);
+  console.log(`time-skipping server and workflow bundle ready in ${Date.now() - started}ms`);
+});
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+/** Rejects when `promise` takes longer than `ms` of real time. */
+function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms}ms of real time`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Runs `body` with a worker (real workflows, these fakes) on a fresh task queue. */
+async function withWorker<T>(script: FakeScript, body: (taskQueue: string, calls: FakeCalls) => Promise<T>): Promise<T> {
+  const taskQueue = `delivery-schedule-${randomUUID()}`;
+  const { activities, calls } = fakeActivities(script);
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+  return worker.runUntil(bounded(body(taskQueue, calls), runBoundMs, taskQueue));
+}
+
+function deliveryInput(policy: DeliveryPolicy = defaultPolicy): DeliveryInput {
+  return { eventId: `evt_${randomUUID()}`, eventType: 'order.created', subscriptionId: `sub_${randomUUID()}`, policy };
+}
+
+function startDelivery(taskQueue: string, input: DeliveryInput): Promise<WorkflowHandle<typeof deliveryWorkflow>> {
+  return env.client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
+    taskQueue,
+    workflowId: deliveryWorkflowId(input.eventId, input.subscriptionId),
+    args: [input],
+    // A workflow stuck on a lost signal fails at this bound instead of hanging the test.
+    workflowExecutionTimeout: '30 days',
+    // As src/deliveries/use-cases.ts starts a series.
+    typedSearchAttributes: [
+      { key: eventIdKey, value: input.eventId },
+      { key: eventTypeKey, value: input.eventType },
+      { key: subscriptionIdKey, value: input.subscriptionId },
+      { key: deliveryStateKey, value: 'attempting' },
+    ],
+  });
+}
+
+/** Runs one delivery to its end with `script` answering the attempts. */
+async function runDelivery(script: FakeScript, input = deliveryInput()) {
+  return withWorker(script, async (taskQueue, calls) => {
+    const handle = await startDelivery(taskQueue, input);
+    const result = await handle.result();
+    return { input, handle, result, calls };
+  });
+}
+
+/** Each attempt's server time, relative to the first. */
+function attemptOffsets(calls: FakeCalls): number[] {
+  const first = calls.attemptDelivery[0]?.scheduledAt ?? Number.NaN;
+  return calls.attemptDelivery.map((c) => c.scheduledAt - first);
+}
+
+/** Nominal waits: after attempt k, the schedule's k-th interval (the last one repeats). */
+function nominalWaits(policy: DeliveryPolicy, attempts: number): number[] {
+  return Array.from({ length: attempts - 1 }, (_, k) => policy.scheduleMs[Math.min(k, policy.scheduleMs.length - 1)] ?? Number.NaN);
+}
+
+/** The WebhookDeliveryState search attribute as the server has it now. */
+async function searchState(handle: WorkflowHandle): Promise<unknown> {
+  return (await handle.describe()).typedSearchAttributes.get(deliveryStateKey);
+}
+
+describe('deliveryWorkflow retry schedule (time-skipping server)', () => {
+  it('runs the default schedule: 7 attempts at 0, 1, 6, 21, 51, 111, 231 minutes within the jitter bound, then fails and alerts once', async () => {
+    const realStart = Date.now();
+    const { input, handle, result, calls } = await runDelivery({ attempt: () => http(503) });
+    console.log(`231+ minutes of backoff took ${Date.now() - realStart}ms of real time`);
+
+    expect(result).toMatchObject<Partial<DeliveryStatus>>({ state: 'failed', attempts: 7, lastOutcome: 'http_error', lastStatusCode: 503 });
+    expect(calls.attemptDelivery.map((c) => c.input.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+
+    const offsets = attemptOffsets(calls);
+    const waits = nominalWaits(defaultPolicy, 7);
+    const nominal = waits.reduce<number[]>((acc, w) => [...acc, (acc.at(-1) ?? 0) + w], [0]);
+    expect(nominal.map((ms) => ms / minute)).toEqual([0, 1, 6, 21, 51, 111, 231]);
+    console.log(`attempt offsets (min): ${offsets.map((ms) => (ms / minute).toFixed(3)).join(', ')}`);
+    offsets.forEach((offset, k) => {
+      const bound = nominal[k]!;
+      expect(offset, `attempt ${k + 1}`).toBeGreaterThanOrEqual(bound);
+      expect(offset, `attempt ${k + 1}`).toBeLessThanOrEqual(bound * (1 + defaultPolicy.jitterRatio) + (k + 1) * slackMs);
+    });
+    // Each wait on its own: its interval plus up to 10 % jitter.
+    const gaps = offsets.slice(1).map((o, k) => o - offsets[k]!);
+    gaps.forEach((gap, k) => {
+      expect(gap, `wait after attempt ${k + 1}`).toBeGreaterThanOrEqual(waits[k]!);
+      expect(gap, `wait after attempt ${k + 1}`).toBeLessThanOrEqual(waits[k]! * (1 + defaultPolicy.jitterRatio) + slackMs);
+    });
+    // Jitter is really applied (all six draws under a second is a ~1e-9 chance).
+    expect(gaps.some((gap, k) => gap - waits[k]! > 1000)).toBe(true);
+
+    expect(calls.recordAttempt).toHaveLength(7);
+    calls.recordAttempt.forEach((r, k) => {
+      expect(r).toMatchObject({ attempt: k + 1, eventId: input.eventId, subscriptionId: input.subscriptionId, series: handle.workflowId });
+      if (k < 6) {
+        expect(r.state).toBe('retrying');
+        expect(r.nextAttemptAt, `record ${k + 1}`).toBeTypeOf('number');
+        // The promised next attempt is when it really happened (to within task processing).
+        const next = calls.attemptDelivery[k + 1]!.scheduledAt;
+        expect(next).toBeGreaterThanOrEqual(r.nextAttemptAt!);
+        expect(next - r.nextAttemptAt!).toBeLessThanOrEqual(slackMs);
+      } else {
+        expect(r.state).toBe('failed');
+        expect(r).not.toHaveProperty('nextAttemptAt');
+      }
+    });
+
+    expect(calls.raiseAlert).toHaveLength(1);
+    expect(calls.raiseAlert[0]).toMatchObject({ kind: 'delivery_failed', subscriptionId: input.subscriptionId, eventId: input.eventId, key: handle.workflowId });
+    expect(calls.disableSubscription).toHaveLength(0);
+    expect(await searchState(handle)).toBe('failed');
+  });
+
+  it('stops after one attempt on a 400: no retry, no alert', async () => {
+    const { result, calls, handle } = await runDelivery({ attempt: () => http(400) });
+    expect(result).toMatchObject({ state: 'stopped', attempts: 1, lastStatusCode: 400 });
+    expect(calls.attemptDelivery).toHaveLength(1);
+    expect(calls.recordAttempt).toHaveLength(1);
+    expect(calls.recordAttempt[0]).toMatchObject({ attempt: 1, state: 'stopped' });
+    expect(calls.recordAttempt[0]).not.toHaveProperty('nextAttemptAt');
+    expect(calls.raiseAlert).toHaveLength(0);
+    expect(calls.disableSubscription).toHaveLength(0);
+    expect(await searchState(handle)).toBe('stopped');
+  });
+
+  it('disables the subscription once on a 410 and stops', async () => {
+    const { input, result, calls } = await runDelivery({ attempt: () => http(410) });
+    expect(result).toMatchObject({ state: 'stopped', attempts: 1, lastStatusCode: 410 });
+    expect(calls.attemptDelivery).toHaveLength(1);
+    expect(calls.recordAttempt).toHaveLength(1);
+    expect(calls.disableSubscription).toHaveLength(1);
+    expect(calls.disableSubscription[0]).toMatchObject({ subscriptionId: input.subscriptionId, eventId: input.eventId });
+    expect(calls.disableSubscription[0]!.reason).toContain('410');
+    // The activity itself raises the subscription_disabled alert; the workflow raises none.
+    expect(calls.raiseAlert).toHaveLength(0);
+  });
+
+  it('alerts exactly once when attempts run out, the last interval repeating (maxAttempts 5, two intervals)', async () => {
+    const policy: DeliveryPolicy = { scheduleMs: [1 * minute, 5 * minute], maxAttempts: 5, jitterRatio: 0.1 };
+    const { result, calls } = await runDelivery({ attempt: () => http(503) }, deliveryInput(policy));
+    expect(result).toMatchObject({ state: 'failed', attempts: 5 });
+    expect(calls.attemptDelivery).toHaveLength(5);
+    const offsets = attemptOffsets(calls);
+    const gaps = offsets.slice(1).map((o, k) => o - offsets[k]!);
+    const waits = nominalWaits(policy, 5);
+    expect(waits.map((w) => w / minute)).toEqual([1, 5, 5, 5]);
+    gaps.forEach((gap, k) => {
+      expect(gap).toBeGreaterThanOrEqual(waits[k]!);
+      expect(gap).toBeLessThanOrEqual(waits[k]! * 1.1 + slackMs);
+    });
+    expect(calls.recordAttempt.map((r) => r.state)).toEqual(['retrying', 'retrying', 'retrying', 'retrying', 'failed']);
+    expect(calls.raiseAlert).toHaveLength(1);
+    expect(calls.raiseAlert[0]!.kind).toBe('delivery_failed');
+  });
+
+  it('ends cancelled when the subscription is paused during the backoff: no further attempts, no alert', async () => {
+    const { result, calls, handle } = await runDelivery({
+      attempt: ({ attempt }) => (attempt === 1 ? http(503) : skipped('subscription paused')),
+    });
+    expect(result).toMatchObject({ state: 'cancelled', attempts: 1, lastOutcome: 'skipped: subscription paused' });
+    expect(calls.attemptDelivery.map((c) => c.input.attempt)).toEqual([1, 2]);
+    expect(calls.recordAttempt).toHaveLength(1);
+    expect(calls.raiseAlert).toHaveLength(0);
+    expect(await searchState(handle)).toBe('cancelled');
+  });
+
+  it("waits for a 429's longer Retry-After instead of the 1-minute interval", async () => {
+    const retryAfterMs = 10 * minute;
+    const { result, calls } = await runDelivery({
+      attempt: ({ attempt }) => (attempt === 1 ? http(429, { retryAfterMs }) : http(200)),
+    });
+    expect(result).toMatchObject({ state: 'delivered', attempts: 2, lastStatusCode: 200 });
+    const [, second] = attemptOffsets(calls);
+    expect(second).toBeGreaterThanOrEqual(retryAfterMs);
+    expect(second).toBeLessThanOrEqual(retryAfterMs + slackMs);
+    expect(calls.recordAttempt[0]!.nextAttemptAt! - calls.attemptDelivery[0]!.scheduledAt).toBeGreaterThanOrEqual(retryAfterMs);
+  });
+
+  it('retries at once on the retryNow signal during a 60-minute wait; the status query shows the wait', async () => {
+    const policy: DeliveryPolicy = { scheduleMs: [60 * minute], maxAttempts: 3, jitterRatio: 0.1 };
+    const input = deliveryInput(policy);
+    await withWorker({ attempt: ({ attempt }) => (attempt === 1 ? http(503) : http(200)) }, async (taskQueue, calls) => {
+      const handle = await startDelivery(taskQueue, input);
+      // Time does not skip until a result is awaited: the workflow sits in its 60-minute
+      // wait while this polls in real time.
+      let status: DeliveryStatus | undefined;
+      for (const until = Date.now() + 20_000; Date.now() < until; ) {
+        status = await handle.query(deliveryStatusQuery);
+        if (status.state === 'retrying') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toMatchObject({ state: 'retrying', attempts: 1, lastOutcome: 'http_error', lastStatusCode: 503 });
+      const firstAt = calls.attemptDelivery[0]!.scheduledAt;
+      expect(status!.nextAttemptAt! - firstAt).toBeGreaterThanOrEqual(60 * minute);
+      expect(status!.nextAttemptAt! - firstAt).toBeLessThanOrEqual(66 * minute + slackMs);
+      expect(await searchState(handle)).toBe('retrying');
+
+      await handle.signal(retryNowSignal);
+      const result = await handle.result();
+      expect(result).toMatchObject({ state: 'delivered', attempts: 2 });
+      expect(result).not.toHaveProperty('nextAttemptAt');
+      const waited = calls.attemptDelivery[1]!.scheduledAt - firstAt;
+      console.log(`retryNow: attempt 2 came ${waited}ms of workflow time after attempt 1`);
+      expect(waited).toBeLessThan(minute);
+    });
+  });
+});
+
+describe('eventWorkflow fan-out (time-skipping server)', () => {
+  it('keeps a retryNow signal that arrives while an attempt is still running', async () => {
+    const policy: DeliveryPolicy = { scheduleMs: [60 * minute], maxAttempts: 3, jitterRatio: 0 };
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const script = { attempt: async ({ attempt }: { attempt: number }) => (attempt === 1 ? (await held, http(503)) : http(200)) };
+    await withWorker(script, async (taskQueue, calls) => {
+      const handle = await startDelivery(taskQueue, deliveryInput(policy));
+      for (const until = Date.now() + 20_000; calls.attemptDelivery.length === 0 && Date.now() < until; ) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(calls.attemptDelivery).toHaveLength(1);
+      await handle.signal(retryNowSignal); // while attempt 1 is in flight
+      release();
+      expect(await handle.result()).toMatchObject({ state: 'delivered', attempts: 2 });
+      expect(calls.attemptDelivery[1]!.scheduledAt - calls.attemptDelivery[0]!.scheduledAt).toBeLessThan(minute);
+    });
+  });
+
+  it('starts one delivery child per subscription, ids delivery/<eventId>/<subId>, and tallies how they ended', async () => {
+    const eventId = `evt_${randomUUID()}`;
+    const subscriptionIds = ['sub_a', 'sub_b', 'sub_c'].map((s) => `${s}_${randomUUID()}`);
+    const input: EventInput = { eventId, policy: defaultPolicy };
+    const answers: Record<string, number> = { [subscriptionIds[0]!]: 200, [subscriptionIds[1]!]: 204, [subscriptionIds[2]!]: 400 };
+    await withWorker(
+      {
+        targets: () => ({ type: 'order.created', subscriptionIds }),
+        attempt: ({ subscriptionId }) => http(answers[subscriptionId] ?? 500),
+      },
+      async (taskQueue, calls) => {
+        const tally = await env.client.workflow.execute<typeof eventWorkflow>('eventWorkflow', {
+          taskQueue,
+          workflowId: eventWorkflowId(eventId),
+          args: [input],
+          workflowExecutionTimeout: '30 days',
+          // As src/events/dispatcher.ts starts it.
+          typedSearchAttributes: [
+            { key: eventIdKey, value: eventId },
+            { key: eventTypeKey, value: 'order.created' },
+          ],
+        });
+        expect(tally).toEqual({ delivered: 2, stopped: 1 });
+        expect(calls.loadEventTargets).toEqual([eventId]);
+        const expectedIds = subscriptionIds.map((s) => `delivery/${eventId}/${s}`);
+        expect(calls.attemptDelivery.map((c) => c.workflowId).sort()).toEqual([...expectedIds].sort());
+        for (const [i, workflowId] of expectedIds.entries()) {
+          const description = await env.client.workflow.getHandle(workflowId).describe();
+          expect(description.type).toBe('deliveryWorkflow');
+          expect(description.status.name).toBe('COMPLETED');
+          expect(description.parentExecution?.workflowId).toBe(eventWorkflowId(eventId));
+          expect(description.typedSearchAttributes.get(subscriptionIdKey)).toBe(subscriptionIds[i]);
+          expect(description.typedSearchAttributes.get(deliveryStateKey)).toBe(i === 2 ? 'stopped' : 'delivered');
+        }
+      },
+    );
+  });
+});
