@@ -232,7 +232,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. Takes no request body. Requires scope `webhooks:write`.
+         * @description Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`.
          */
         post: operations["sendTestEvent"];
         delete?: never;
@@ -796,7 +796,7 @@ export interface components {
         EventType: "order.created" | "order.updated" | "webhook.test";
         /**
          * Format: uri
-         * @description Absolute http or https URL the deliveries are POSTed to (HTTPS recommended).
+         * @description Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS recommended).
          * @example https://erp.example.com/hooks/orders
          */
         CallbackUrl: string;
@@ -1579,6 +1579,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1600,6 +1601,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1853,6 +1855,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1991,6 +1994,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventTypeList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -2261,6 +2265,7 @@ export interface operations {
                     "application/json": components["schemas"]["StockList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];

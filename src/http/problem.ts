@@ -1,5 +1,6 @@
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
+import { bearerChallenge } from './security';
 
 /** One offending field of a rejected request. */
 export interface FieldError {
@@ -51,12 +52,41 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   sendProblem(res, { ...problem(404, 'Not Found', `No route for ${req.method} ${req.path}`), instance: req.originalUrl });
 };
 
-/** Maps every error (validator, body parser, domain) to problem+json; hides internals on 5xx. */
+/** Response headers an error may carry onto its problem response (e.g. the validator's 405 `Allow`). */
+const forwardedHeaders = ['allow', 'retry-after'];
+
+function headersOf(err: unknown): Record<string, string> {
+  const headers = (err as { headers?: unknown } | null)?.headers;
+  if (typeof headers !== 'object' || headers === null) return {};
+  return Object.fromEntries(
+    Object.entries(headers).filter(
+      (entry): entry is [string, string] => forwardedHeaders.includes(entry[0].toLowerCase()) && typeof entry[1] === 'string' && entry[1] !== '',
+    ),
+  );
+}
+
+/**
+ * Maps every error (validator, body parser, domain) to problem+json; hides internals on 5xx.
+ * 401 and 403 carry a `WWW-Authenticate: Bearer` challenge (RFC 6750), 405 its `Allow` list.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const p = toProblem(err);
+    const p = toProblem(err, req);
     if (p.status >= 500) logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
-    sendProblem(res, { ...p, instance: req.originalUrl });
+    if (p.status < 500) for (const [name, value] of Object.entries(headersOf(err))) res.setHeader(name, value);
+    if (p.status === 401 || p.status === 403) res.setHeader('WWW-Authenticate', bearerChallenge(req, p.status));
+    try {
+      sendProblem(res, { ...p, instance: req.originalUrl });
+    } catch (sendErr) {
+      // Response validation refused the problem itself (e.g. a status the operation does not
+      // declare): still answer problem+json, as a 500, without going through res.json again.
+      logger.error({ err: sendErr, cause: err, method: req.method, url: req.originalUrl }, 'error response violates the contract');
+      if (res.headersSent) return;
+      const fallback = { ...problem(500, 'Internal Server Error', 'An unexpected error occurred'), instance: req.originalUrl };
+      res.removeHeader('WWW-Authenticate');
+      res.removeHeader('Allow');
+      res.status(500).type('application/problem+json').end(JSON.stringify(fallback));
+    }
   };
 }
 
@@ -65,18 +95,39 @@ interface StatusError {
   statusCode?: number;
   type?: string;
   message?: string;
+  /** body-parser's size limit in bytes, on `entity.too.large`. */
+  limit?: number;
   errors?: Array<{ path?: string; message?: string }>;
 }
 
-/** Translates any thrown value into a Problem. */
-export function toProblem(err: unknown): Problem {
+/** Translates any thrown value into a Problem; `req` lets it name the request's Content-Type. */
+export function toProblem(err: unknown, req?: Pick<Request, 'headers'>): Problem {
   if (err instanceof HttpProblem) return problem(err.status, err.title, err.message, err.errors);
   const e = (err ?? {}) as StatusError;
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (e.type === 'entity.parse.failed') return problem(400, 'Malformed JSON', 'The request body is not valid JSON');
-    if (e.type === 'entity.too.large') return problem(413, 'Payload Too Large', e.message);
-    const errors = e.errors?.map((x) => ({ path: x.path ?? '', message: x.message ?? 'invalid' }));
+    if (e.type === 'entity.parse.failed') {
+      return problem(400, 'Malformed JSON', 'The request body is not valid JSON', [{ path: '/body', message: 'is not valid JSON' }]);
+    }
+    if (e.type === 'entity.too.large' || status === 413) {
+      const limit = typeof e.limit === 'number' ? `${e.limit} bytes` : 'the configured limit';
+      return problem(413, 'Payload Too Large', `The request body exceeds ${limit}`, [{ path: '/body', message: `must be at most ${limit}` }]);
+    }
+    if (e.type === 'encoding.unsupported') {
+      return problem(415, titleFor(415), e.message, [{ path: '/headers/content-encoding', message: 'must be identity, gzip, deflate or br' }]);
+    }
+    if (status === 415) {
+      const type = req?.headers['content-type']?.slice(0, 100);
+      return problem(415, titleFor(415), `Content-Type ${type ? `'${type}'` : '(none)'} is not supported; send application/json`, [
+        { path: '/headers/content-type', message: 'must be application/json' },
+      ]);
+    }
+    // Missing, unknown or insufficient credentials: the offending field is the Authorization header.
+    if (status === 401 || status === 403) {
+      return problem(status, titleFor(status), e.message, [{ path: '/headers/authorization', message: e.message ?? titleFor(status) }]);
+    }
+    // The validator says /params/<name> for path parameters; the contract's locations are path, query, headers, body.
+    const errors = e.errors?.map((x) => ({ path: (x.path ?? '').replace(/^\/params\//, '/path/'), message: x.message ?? 'invalid' }));
     return problem(status, titleFor(status), e.message, errors);
   }
   return problem(500, 'Internal Server Error', 'An unexpected error occurred');

@@ -4,6 +4,11 @@ import { missingScopes } from '../auth/scopes';
 
 const principals = new WeakMap<Request, Principal>();
 
+/** Why the handler refused a request, for the `WWW-Authenticate` challenge (RFC 6750 §3.1). */
+type AuthFailure = { error: 'invalid_request' | 'invalid_token' } | { error: 'insufficient_scope'; scope: string[] };
+
+const failures = new WeakMap<Request, AuthFailure>();
+
 class AuthError extends Error {
   constructor(
     readonly status: 401 | 403,
@@ -20,14 +25,35 @@ class AuthError extends Error {
 export function apiKeyHandler(keys: ApiKeyRepository) {
   return async (req: Request, requiredScopes: string[]): Promise<boolean> => {
     const match = /^Bearer[ ]+([\x21-\x7e]+)$/i.exec(req.headers.authorization ?? '');
-    if (!match) throw new AuthError(401, 'Authorization header must be "Bearer <api key>"');
+    if (!match) {
+      failures.set(req, { error: 'invalid_request' });
+      throw new AuthError(401, 'Authorization header must be "Bearer <api key>"');
+    }
     const principal = await keys.authenticate(match[1]!);
-    if (!principal) throw new AuthError(401, 'API key is not valid');
+    if (!principal) {
+      failures.set(req, { error: 'invalid_token' });
+      throw new AuthError(401, 'API key is not valid');
+    }
     const missing = missingScopes(principal.scopes, requiredScopes);
-    if (missing.length) throw new AuthError(403, `API key lacks the scope ${missing.join(', ')}`);
+    if (missing.length) {
+      failures.set(req, { error: 'insufficient_scope', scope: missing });
+      throw new AuthError(403, `API key lacks the scope ${missing.join(', ')}`);
+    }
     principals.set(req, principal);
     return true;
   };
+}
+
+/**
+ * The `WWW-Authenticate` value for a 401 or 403 answer: a bare `Bearer` challenge when no key
+ * was presented, with `error` (and, for a missing scope, `scope`) when the handler refused it.
+ */
+export function bearerChallenge(req: Request, status: 401 | 403): string {
+  const failure = failures.get(req);
+  const params = ['realm="webhook-service"'];
+  if (failure?.error === 'insufficient_scope') params.push('error="insufficient_scope"', `scope="${failure.scope.join(' ')}"`);
+  else if (failure && status === 401) params.push(`error="${failure.error}"`);
+  return `Bearer ${params.join(', ')}`;
 }
 
 /** The authenticated caller of a request that passed the security handler. */
