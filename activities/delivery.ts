@@ -84,7 +84,7 @@ export function createDeliveryActivities(deps: DeliveryActivityDeps) {
       const event = await events.find(eventId);
       // Retrying cannot make a missing event appear: fail the workflow instead of looping.
       if (!event) throw ApplicationFailure.nonRetryable(`event ${eventId} is not in the event log`, 'EventNotFound');
-      return { type: event.type, subscriptionIds: event.subscription_ids };
+      return { type: event.type, subscriptionIds: event.subscription_ids ?? [] };
     },
 
     /**

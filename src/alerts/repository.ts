@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db } from 'mongodb';
 import type { Alert } from '../http/schemas';
 
@@ -39,7 +40,7 @@ export class AlertRepository {
 
   /** Stores the alert unless it exists; returns the stored one. */
   async raise(doc: AlertDoc): Promise<AlertDoc> {
-    await this.collection.updateOne({ _id: doc._id }, { $setOnInsert: doc }, { upsert: true });
+    await insertIfAbsent(this.collection, doc);
     return (await this.collection.findOne({ _id: doc._id }))!;
   }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { newId } from '../db/ids';
+import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Scope } from './scopes';
 
 /** Who is calling: the key's owner sees only their own subscriptions. */
@@ -70,21 +71,16 @@ export class ApiKeyRepository {
    * Idempotent, so every API process may call it at start.
    */
   async ensureBootstrapAdmin(key: string): Promise<void> {
-    const hash = hashApiKey(key);
-    await this.keys.updateOne(
-      { hash },
-      {
-        $setOnInsert: {
-          _id: newId('key'),
-          owner_id: 'admin',
-          name: 'bootstrap admin (ADMIN_API_KEY)',
-          scopes: ['admin'],
-          hash,
-          prefix: key.slice(0, 10),
-          created_at: new Date(),
-        },
-      },
-      { upsert: true },
-    );
+    // The unique index on `hash` makes a second insert of the same key a no-op.
+    await insertIfAbsent(this.keys, {
+      _id: newId('key'),
+      owner_id: 'admin',
+      name: 'bootstrap admin (ADMIN_API_KEY)',
+      scopes: ['admin'],
+      hash: hashApiKey(key),
+      prefix: key.slice(0, 10),
+      created_at: new Date(),
+    });
   }
+
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { DeliveryAttempt } from '../http/schemas';
 
@@ -53,7 +54,7 @@ export class AttemptRepository {
 
   /** Records an attempt; a repeat with the same id changes nothing. */
   async record(doc: AttemptDoc): Promise<void> {
-    await this.collection.updateOne({ _id: doc._id }, { $setOnInsert: doc }, { upsert: true });
+    await insertIfAbsent(this.collection, doc);
   }
 
   /** Newest first; paginated by (started_at, _id) via the last id seen. */

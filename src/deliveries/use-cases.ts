@@ -130,11 +130,19 @@ export async function recoverFailed(
     ).map((a) => a.event_id),
   );
   const eventIds = candidates.filter((id) => !delivered.has(id));
-  for (const eventId of eventIds) {
-    const event = await deps.dispatcher.events.find(eventId);
-    if (event) await startSeries(deps, eventId, event.type, [subscriptionId]);
-  }
-  return { event_ids: eventIds };
+  const events = await deps.dispatcher.events.collection.find({ _id: { $in: eventIds } }, { projection: { type: 1 } }).toArray();
+  // A few starts in flight at once: hundreds of failed events must not take minutes.
+  await forEachLimited(events, 8, (e) => startSeries(deps, e._id, e.type, [subscriptionId]));
+  return { event_ids: events.map((e) => e._id) };
+}
+
+/** Runs `fn` over `items` with at most `limit` calls in flight. */
+async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(lanes);
 }
 
 /** Stored administrator alerts, newest first. */

@@ -1,3 +1,4 @@
+import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db } from 'mongodb';
 import type { EventType } from '../http/schemas';
 
@@ -25,7 +26,7 @@ export class EventRepository {
 
   /** Inserts unless already logged (a re-flushed outbox entry); idempotent by event id. */
   async insertOnce(doc: EventDoc): Promise<void> {
-    await this.collection.updateOne({ _id: doc._id }, { $setOnInsert: doc }, { upsert: true });
+    await insertIfAbsent(this.collection, doc);
   }
 
   async find(id: string): Promise<EventDoc | undefined> {

@@ -1,4 +1,5 @@
-import { type Collection, type Db, MongoServerError } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
+import { insertIfAbsent } from '../db/insert-if-absent';
 
 /** Remembers processed event ids, so a repeated delivery is acknowledged but not reprocessed. */
 export interface IdempotencyStore {
@@ -30,14 +31,8 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     this.collection = db.collection(collectionName);
   }
 
-  async claim(eventId: string): Promise<boolean> {
-    try {
-      await this.collection.insertOne({ _id: eventId, received_at: new Date() });
-      return true;
-    } catch (err) {
-      if (err instanceof MongoServerError && err.code === 11000) return false;
-      throw err;
-    }
+  claim(eventId: string): Promise<boolean> {
+    return insertIfAbsent(this.collection, { _id: eventId, received_at: new Date() });
   }
 
   async release(eventId: string): Promise<void> {

@@ -41,6 +41,8 @@ function checkShape(raw: string): CallbackUrlCheck {
   }
   const scheme = url.protocol.slice(0, -1);
   if (scheme !== 'http' && scheme !== 'https') return fail(`scheme ${scheme} is not allowed; use https (or http)`);
+  // WHATWG parsing turns `http:///hooks` into host `hooks`; an empty authority is a typo, not a host.
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#\\\s]/i.test(raw.trim())) return fail('must have a host');
   // Percent-encoding can grow the URL past the limit the raw text met.
   if (url.href.length > MAX_CALLBACK_URL_LENGTH) return fail(`must be at most ${MAX_CALLBACK_URL_LENGTH} characters`);
   if (url.username !== '' || url.password !== '') return fail('must not contain credentials');

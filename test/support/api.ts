@@ -89,6 +89,8 @@ export async function startTestWorker(api: TestApi): Promise<TestWorker> {
       allowPrivate: true,
       timeoutMs: api.config.delivery.timeoutMs,
       userAgent: 'WebhookService/test',
+      alertUrl: api.config.delivery.alertUrl,
+      alertSecret: api.config.delivery.alertSecret,
     },
   });
   const running = worker.run();

@@ -6,6 +6,7 @@ import { verify } from '../../../src/receiver';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 import { waitFor } from '../../support/wait';
+import type { eventWorkflow } from '../../../workflows';
 
 type Envelope = components['schemas']['OrderCreatedEventV1'];
 
@@ -101,6 +102,16 @@ describe('delivery end to end: API → outbox → Temporal → worker → receiv
     // Longer than the 1 s schedule: a retry would have arrived by now.
     await new Promise((r) => setTimeout(r, 2500));
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('an event nobody subscribes to completes its workflow with nothing to deliver', async () => {
+    const event = await api.dispatcher.emit('order.updated', { order_id: 2, total: 3, status: 'paid', user_id: 1, currency: 'EUR' }, {
+      ownerId: 'owner-a',
+      subscriptionIds: [],
+    });
+    const client = await api.temporal.client();
+    const result = await client.workflow.getHandle<typeof eventWorkflow>(`event/${event._id}`).result();
+    expect(result).toEqual({});
   });
 
   it('concurrent duplicate dispatches of one event start one workflow and deliver once', async () => {

@@ -195,3 +195,9 @@ describe('checkCallbackUrl: hostnames', () => {
     expect(resolve).not.toHaveBeenCalled();
   });
 });
+
+describe('empty authority', () => {
+  it.each(['http:///hooks', 'https:///x', 'http:hooks.example.com/x'])('rejects %s: no host before the path', async (raw) => {
+    expect(await checkCallbackUrl(raw, { allowPrivate: true })).toEqual({ ok: false, reason: 'must have a host' });
+  });
+});
