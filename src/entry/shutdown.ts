@@ -1,6 +1,30 @@
 import type { Logger } from '../logger';
 
-/** Waits for SIGINT/SIGTERM, runs `cleanup` once, then exits; a second signal exits at once. */
+/**
+ * Calls `onOrphaned` once if this process's parent goes away (it is re-parented). npm does not
+ * pass SIGTERM on through its shell, and a SIGKILLed supervisor sends nothing: without this,
+ * `kill <npm pid>` would leave the whole stack running.
+ */
+export function watchParent(onOrphaned: () => void, expectedParent = process.ppid): void {
+  const timer = setInterval(() => {
+    if (process.ppid !== expectedParent) {
+      clearInterval(timer);
+      onOrphaned();
+    }
+  }, 500);
+  timer.unref();
+}
+
+/** The supervisor's pid when `npm start` started this process (it passes WEBHOOK_SUPERVISOR_PID). */
+export function supervisorPid(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const pid = Number(env.WEBHOOK_SUPERVISOR_PID);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/**
+ * Waits for SIGINT/SIGTERM (or, when supervised, the supervisor's death), runs `cleanup` once,
+ * then exits; a second signal exits at once.
+ */
 export function runUntilSignal(logger: Logger, cleanup: () => Promise<void>): Promise<void> {
   return new Promise((resolve) => {
     let stopping = false;
@@ -21,5 +45,7 @@ export function runUntilSignal(logger: Logger, cleanup: () => Promise<void>): Pr
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    const supervisor = supervisorPid();
+    if (supervisor) watchParent(() => onSignal('SIGTERM'), supervisor);
   });
 }

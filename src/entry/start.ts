@@ -14,6 +14,7 @@ import { loadConfig } from '../config/config';
 import { ensureIndexes } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { createLogger } from '../logger';
+import { watchParent } from './shutdown';
 import { describeSeed, seedDemoData } from '../seed/seed';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,6 +38,10 @@ async function shutdown(code: number): Promise<void> {
 }
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
+watchParent(() => {
+  logger.info('parent process exited');
+  void shutdown(0);
+});
 
 try {
   await assertPortFree(config.http.port, 'PORT', 'API', config.http.host);
@@ -75,6 +80,8 @@ try {
     MONGODB_URI: plan.mongoUri,
     TEMPORAL_ADDRESS: plan.temporalAddress,
     ADMIN_API_KEY: adminKey,
+    // Children exit if this supervisor dies without stopping them (e.g. SIGKILL).
+    WEBHOOK_SUPERVISOR_PID: String(process.pid),
   };
   const nodeUnit = (name: string, entry: string): Unit => ({
     name,

@@ -12,6 +12,7 @@ import { Runtime, bundleWorkflowCode } from '@temporalio/worker';
 import { createWorker, workflowsPath } from '../worker/create-worker';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
+import { supervisorPid, watchParent } from './shutdown';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'worker');
@@ -22,6 +23,8 @@ await ensureIndexes(mongo.db);
 const stopping = new Promise<void>((resolve) => {
   process.once('SIGINT', () => resolve());
   process.once('SIGTERM', () => resolve());
+  const supervisor = supervisorPid();
+  if (supervisor) watchParent(resolve, supervisor);
 });
 
 // The relay re-dispatches what a crash or a Temporal outage left behind.

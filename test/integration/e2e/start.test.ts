@@ -15,9 +15,10 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-/** Runs `npm start`'s entry point exactly as npm does, with the given environment. */
-function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/entry/start.ts'], {
+/** Runs `npm start`'s entry point directly, or `npm start` itself, with the given environment. */
+function start(env: Record<string, string>, viaNpm = false): Started {
+  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'src/entry/start.ts']];
+  const child = spawn(command, args as string[], {
     cwd: root,
     env: { ...process.env, ...env, MONGODB_URI: '', TEMPORAL_ADDRESS: '', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,14 +88,22 @@ describe('npm start: embedded mode', () => {
     expect(tree.filter(isAlive)).toEqual([]);
     for (const port of Object.values(ports)) expect(await isPortFree(Number(port))).toBe(true);
 
-    const second = start(env);
+    // Second run through npm itself: npm does not pass SIGTERM on through its shell, so the
+    // supervisor notices its parent is gone and stops everything anyway.
+    const second = start(env, true);
     running.push(second);
     await waitForOutput(second, 'Webhook service is running', 180_000);
     const again = new MongoClient(`mongodb://127.0.0.1:${ports.MONGO_PORT}/`);
     const mark = await again.db('start_test').collection<{ _id: string }>('marks').findOne({ _id: 'first-run' });
     await again.close();
     expect(mark).toEqual({ _id: 'first-run' });
-    second.child.kill('SIGINT');
-    expect(await second.exited).toBe(0);
+    const secondTree = descendants(second.child.pid!);
+    expect(secondTree.length).toBeGreaterThanOrEqual(5); // sh, supervisor, database, temporal, api, worker
+    second.child.kill('SIGTERM');
+    await second.exited;
+    const until = Date.now() + 30_000;
+    while (secondTree.some(isAlive) && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    expect(secondTree.filter(isAlive)).toEqual([]);
+    for (const port of Object.values(ports)) expect(await isPortFree(Number(port))).toBe(true);
   });
 });
