@@ -18,7 +18,7 @@ interface Started {
 /** Runs `npm start`'s entry point directly, or `npm start` itself, with the given environment. */
 function start(env: Record<string, string>, viaNpm = false): Started {
   const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'src/entry/start.ts']];
-  const child = spawn(command, args as string[], {
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...env, MONGODB_URI: '', TEMPORAL_ADDRESS: '', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
