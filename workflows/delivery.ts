@@ -4,6 +4,7 @@ import {
   log,
   defineSignal,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -12,11 +13,19 @@ import type { Activities } from '../activities';
 import { type DeliveryPolicy, nextDelayMs, verdictFor } from './retry-policy';
 import { deliveryStateKey } from './search-attributes';
 
-
 // Activities report HTTP outcomes as values; this retry covers only infrastructure failures
 // (database or worker trouble), and keeps trying until they are over: nothing is lost.
 const acts = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+// The POST and its log entry run as local activities, inside the workflow task: no task-queue
+// round trip through Temporal per attempt, which measured as most of a delivery's cost. Both
+// are short (the POST is bounded by DELIVERY_TIMEOUT) and idempotent enough to re-run.
+const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  localRetryThreshold: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
@@ -74,7 +83,7 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliverySt
   for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
     setState('attempting');
     delete status.nextAttemptAt;
-    const result = await acts.attemptDelivery({ eventId, subscriptionId, attempt });
+    const result = await local.attemptDelivery({ eventId, subscriptionId, attempt });
     if (result.outcome === 'skipped') {
       // Paused, disabled or deleted: pending retries stop here.
       status.lastOutcome = `skipped: ${result.reason}`;
@@ -91,7 +100,7 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliverySt
     const delay = willRetry ? nextDelayMs(policy, attempt, Math.random(), retryAfterMs) : 0;
     const final: DeliveryState =
       verdict === 'delivered' ? 'delivered' : verdict === 'retry' ? (willRetry ? 'retrying' : 'failed') : 'stopped';
-    await acts.recordAttempt({
+    await local.recordAttempt({
       eventId,
       subscriptionId,
       attempt,

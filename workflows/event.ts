@@ -1,12 +1,14 @@
-import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { deliveryWorkflow } from './delivery';
 import { deliveryWorkflowId } from './ids';
 import type { DeliveryPolicy } from './retry-policy';
 import { deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from './search-attributes';
 
-const { loadEventTargets } = proxyActivities<Activities>({
+// A single short read: local, so the fan-out starts without a task-queue round trip.
+const { loadEventTargets } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
+  localRetryThreshold: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 

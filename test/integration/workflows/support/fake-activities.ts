@@ -51,7 +51,7 @@ export interface FakeScript {
 }
 
 /** Builds fake activities answering from `script`; `calls` fills in as the workflows run. */
-export function fakeActivities(script: FakeScript): { activities: Activities; calls: FakeCalls } {
+export function fakeActivities(script: FakeScript, clock?: () => Promise<number>): { activities: Activities; calls: FakeCalls } {
   const calls: FakeCalls = { loadEventTargets: [], attemptDelivery: [], recordAttempt: [], disableSubscription: [], raiseAlert: [] };
   const activities: Activities = {
     // Most fakes answer at once; `async` keeps the real activities' Promise signatures.
@@ -63,7 +63,10 @@ export function fakeActivities(script: FakeScript): { activities: Activities; ca
     },
     async attemptDelivery(input) {
       const info = activityInfo();
-      const call: AttemptCall = { input, workflowId: info.workflowExecution?.workflowId ?? '', scheduledAt: info.currentAttemptScheduledTimestampMs };
+      // attemptDelivery is a local activity: its info carries the worker's wall clock, so the
+      // test server's (skipped) time comes from `clock` when given.
+      const scheduledAt = clock ? await clock() : info.currentAttemptScheduledTimestampMs;
+      const call: AttemptCall = { input, workflowId: info.workflowExecution?.workflowId ?? '', scheduledAt };
       calls.attemptDelivery.push(call);
       const result = await script.attempt(input, call);
       return result.outcome === 'skipped' ? result : { ...result, startedAt: call.scheduledAt };
