@@ -1,3 +1,4 @@
+import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { OutboxEvent } from '../events/outbox';
 import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, StockLevel, User } from '../http/schemas';
@@ -127,7 +128,7 @@ export class OrderRepository {
     this.counters = db.collection<CounterDoc>('counters');
   }
 
-  /** The next order id: one atomic increment of the `orders` counter (created at 1 if absent). */
+  /** The next order id from the `orders` counter (created at 1 if absent); see insertWithNextId. */
   async nextId(): Promise<number> {
     const counter = await this.counters.findOneAndUpdate(
       { _id: 'orders' },
@@ -139,8 +140,17 @@ export class OrderRepository {
   }
 
   /** Inserts the order together with its outbox: one document, so both exist or neither. */
-  async insert(doc: OrderDoc): Promise<void> {
-    await this.collection.insertOne(doc);
+  /**
+   * Inserts the order `build` makes for the next id. FerretDB v1's findAndModify is not atomic
+   * under concurrency (two callers can read the same counter value), so the unique `_id` is
+   * the real guard: on a duplicate, take another id and build again.
+   */
+  async insertWithNextId(build: (id: number) => OrderDoc, maxTries = 50): Promise<OrderDoc> {
+    for (let i = 0; i < maxTries; i++) {
+      const doc = build(await this.nextId());
+      if (await insertIfAbsent(this.collection, doc)) return doc;
+    }
+    throw new Error(`no free order id after ${maxTries} tries`);
   }
 
   async findById(id: number): Promise<OrderDoc | undefined> {

@@ -128,19 +128,22 @@ export async function createOrder(deps: ResourceDeps, input: OrderCreate): Promi
     unit_price: byId.get(item.product_id)!.price,
   }));
   const now = deps.now?.() ?? new Date();
-  const doc: OrderDoc = {
-    _id: await deps.orders.nextId(),
-    user_id: input.user_id,
-    status: 'pending',
-    items,
-    total: orderTotal(items),
-    currency,
-    date: now,
-    updated_at: now,
-    outbox: [],
-  };
-  doc.outbox.push(newOutboxEvent('order.created', eventData(doc), now));
-  await deps.orders.insert(doc);
+  const doc = await deps.orders.insertWithNextId((id) => {
+    const order: OrderDoc = {
+      _id: id,
+      user_id: input.user_id,
+      status: 'pending',
+      items,
+      total: orderTotal(items),
+      currency,
+      date: now,
+      updated_at: now,
+      outbox: [],
+    };
+    // The event goes in with the order, in one single-document write.
+    order.outbox.push(newOutboxEvent('order.created', eventData(order), now));
+    return order;
+  });
   await flushOutbox(deps, doc._id);
   return toOrder(doc);
 }

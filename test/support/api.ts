@@ -48,7 +48,7 @@ export async function startTestApi(env: Record<string, string> = {}, opts: { out
   const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'api-test');
   await ensureIndexes(mongo.db);
   const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
-  const deps = createAppDeps({ db: mongo.db, temporal, logger: createLogger('silent', 'test'), config, ...opts });
+  const deps = createAppDeps({ db: mongo.db, temporal, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test'), config, ...opts });
   const server: Server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -47,10 +47,10 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean 
       findByIds: (ids: readonly number[]) => Promise.resolve(products.filter((p) => ids.includes(p._id))),
     } as unknown as ProductRepository,
     orders: {
-      nextId: () => Promise.resolve(++seq),
-      insert: (doc: OrderDoc) => {
+      insertWithNextId: (build: (id: number) => OrderDoc) => {
+        const doc = build(++seq);
         inserted.push(doc);
-        return Promise.resolve();
+        return Promise.resolve(doc);
       },
       findById: (id: number) => Promise.resolve(stored.find((o) => o._id === id)),
       transition: (id: number, from: string, to: string, event: OutboxEvent) => {
