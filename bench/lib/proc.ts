@@ -1,0 +1,118 @@
+/** CPU accounting from /proc (Linux): per-process utime+stime and whole-machine busy time. */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks per second (`getconf CLK_TCK`, 100 on nearly every Linux). */
+export const clockTicks: number = (() => {
+  try {
+    const v = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+    return Number.isFinite(v) && v > 0 ? v : 100;
+  } catch {
+    return 100;
+  }
+})();
+
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name (which may contain spaces) start at field 3.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** utime+stime of one live process (all its threads), in seconds; 0 if it is gone. */
+export function processCpuSeconds(pid: number): number {
+  const f = statFields(pid);
+  if (!f) return 0;
+  return (Number(f[11]) + Number(f[12])) / clockTicks;
+}
+
+/** Every live descendant pid of `pid`. */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(Number(entry));
+    if (!f) continue;
+    const ppid = Number(f[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(entry));
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const stack = [pid];
+  while (stack.length) {
+    for (const c of children.get(stack.pop()!) ?? []) {
+      out.push(c);
+      stack.push(c);
+    }
+  }
+  return out;
+}
+
+/** CPU seconds of a process plus its live descendants (e.g. tsx's esbuild helper). */
+export function treeCpuSeconds(pid: number): number {
+  return [pid, ...descendants(pid)].reduce((sum, p) => sum + processCpuSeconds(p), 0);
+}
+
+/** Whole-machine busy and total CPU seconds since boot, from /proc/stat (all cores). */
+export function machineCpuSeconds(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = v;
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy: busy / clockTicks, total: (busy + idle + iowait) / clockTicks };
+}
+
+export function loadAverage(): number[] {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Snapshots CPU of named process trees and the machine, to diff over a run. */
+export class CpuMeter {
+  /**
+   * `trees`: roles measured with their descendants (a service process and e.g. tsx's esbuild
+   * helper); `single`: roles measured alone (the bench process, whose descendants are the others).
+   */
+  constructor(
+    private readonly trees: () => Record<string, number | undefined>,
+    private readonly single: () => Record<string, number | undefined> = () => ({}),
+  ) {}
+
+  snapshot(): CpuSnapshot {
+    const perRole: Record<string, number> = {};
+    for (const [role, pid] of Object.entries(this.trees())) perRole[role] = pid ? treeCpuSeconds(pid) : 0;
+    for (const [role, pid] of Object.entries(this.single())) perRole[role] = pid ? processCpuSeconds(pid) : 0;
+    return { at: performance.now(), perRole, machine: machineCpuSeconds() };
+  }
+
+  static diff(a: CpuSnapshot, b: CpuSnapshot): CpuUsage {
+    const perRole: Record<string, number> = {};
+    for (const role of Object.keys(b.perRole)) perRole[role] = round3((b.perRole[role] ?? 0) - (a.perRole[role] ?? 0));
+    const wallSeconds = (b.at - a.at) / 1000;
+    const machineBusy = b.machine.busy - a.machine.busy;
+    const machineTotal = b.machine.total - a.machine.total;
+    return { wallSeconds: round3(wallSeconds), perRole, machineBusySeconds: round3(machineBusy), machineTotalSeconds: round3(machineTotal) };
+  }
+}
+
+export interface CpuSnapshot {
+  at: number;
+  perRole: Record<string, number>;
+  machine: { busy: number; total: number };
+}
+
+export interface CpuUsage {
+  wallSeconds: number;
+  perRole: Record<string, number>;
+  machineBusySeconds: number;
+  machineTotalSeconds: number;
+}
+
+const round3 = (v: number) => Math.round(v * 1000) / 1000;

@@ -1,0 +1,33 @@
+/** IPC messages between bench/run.ts and its receiver process (bench/receiver.ts). */
+
+export type ReceiverRequest =
+  | { type: 'configure'; id: number; secrets: Record<string, string>; sampleEvery: number }
+  | { type: 'reset'; id: number }
+  | { type: 'expect'; id: number; eventIds: string[] }
+  | { type: 'progress'; id: number }
+  | { type: 'dump'; id: number }
+  | { type: 'stop'; id: number };
+
+export interface ArrivalRecord {
+  eventId: string;
+  tag: string;
+  /** Epoch ms (performance.timeOrigin + performance.now()) when the request's headers were parsed. */
+  t: number;
+  /** Times this (event, tag) arrived; more than 1 is a duplicate delivery. */
+  n: number;
+}
+
+export type ReceiverReply =
+  | { type: 'listening'; id: 0; port: number }
+  | { type: 'ok'; id: number }
+  | { type: 'progress'; id: number; unique: number; seenExpected: number; total: number; duplicates: number }
+  | {
+      type: 'dump';
+      id: number;
+      arrivals: ArrivalRecord[];
+      total: number;
+      duplicates: number;
+      verified: number;
+      badSignatures: string[];
+      malformed: number;
+    };

@@ -1,0 +1,207 @@
+/**
+ * The service under test, started the way `npm start` starts it but on free loopback ports
+ * and a temp DATA_DIR: embedded Temporal dev server and database (planLocalServers, the code
+ * path startLocalServers runs — used directly because startLocalServers does not expose the
+ * processes, whose pids the CPU accounting needs), the real API and worker entry points as
+ * separate processes, demo data and an API key.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Db } from 'mongodb';
+import { ApiKeyRepository } from '../../src/auth/api-keys';
+import { type Config, envSchema, loadConfig } from '../../src/config/config';
+import { ensureIndexes } from '../../src/db/indexes';
+import { createMongo } from '../../src/db/mongo';
+import { seedDemoData } from '../../src/seed/seed';
+import { TemporalGateway } from '../../src/temporal/connection';
+import { planLocalServers } from '../../tools/lib/local-servers';
+import { getFreePort } from '../../tools/lib/ports';
+import { ManagedProcess } from '../../tools/lib/processes';
+import type { BenchOptions } from './options';
+import { sleep } from './stats';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface Stack {
+  dataDir: string;
+  config: Config;
+  apiUrl: string;
+  apiKey: string;
+  db: Db;
+  temporal: TemporalGateway;
+  dbDescription: string;
+  pids: { worker?: number; api?: number; temporal?: number; db?: number };
+  processes: ManagedProcess[];
+  /** The delivery settings handed to the worker. */
+  serviceEnv: Record<string, string>;
+  /** Output lines per service process (at LOG_LEVEL=warn: warnings and errors), and how many contained E11000. */
+  outputLines: Record<string, { lines: number; duplicateKey: number }>;
+}
+
+/** Something to undo at the end, newest first. */
+export type Cleanup = { name: string; fn: () => Promise<void> | void };
+
+/** Starts everything; every started part is registered in `cleanups` as soon as it runs. */
+export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void): Promise<Stack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'webhook-bench-'));
+  cleanups.push({ name: 'temp dir', fn: () => rmSync(dataDir, { recursive: true, force: true }) });
+
+  // One at a time, so two calls never hand out the same port.
+  const temporalPort = await getFreePort();
+  const uiPort = await getFreePort();
+  const mongoPort = await getFreePort();
+  const apiPort = await getFreePort();
+
+  const passthrough: Record<string, string> = {};
+  for (const k of ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH', 'MONGOD_PATH']) {
+    const v = process.env[k];
+    if (v) passthrough[k] = v;
+  }
+  const config = loadConfig({
+    ...passthrough,
+    DATA_DIR: dataDir,
+    TEMPORAL_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(uiPort),
+    MONGO_PORT: String(mongoPort),
+    PORT: String(apiPort),
+  });
+
+  const plan = await planLocalServers(config, {
+    log,
+    headless: true,
+    fastSqlite: opts.fastSqlite,
+    ...(opts.verbose ? { serverOutput: (server: string, line: string) => process.stderr.write(`[${server}] ${line}\n`) } : {}),
+  });
+  // Started in parallel like startLocalServers; each registers its stop as soon as it is up.
+  const started = await Promise.allSettled(
+    plan.units.map(async (u) => {
+      const s = await u.start();
+      cleanups.push({ name: u.name, fn: () => s.stop() });
+      return { name: u.name, process: s.process };
+    }),
+  );
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const servers = started.map((r) => (r as PromiseFulfilledResult<{ name: string; process: ManagedProcess }>).value);
+  const pidOf = (name: string) => servers.find((s) => s.name === name)?.process.pid;
+
+  const mongo = createMongo(plan.mongoUri, config.mongo.dbName, 'webhook-bench');
+  cleanups.push({ name: 'bench mongo client', fn: () => mongo.close() });
+  await ensureIndexes(mongo.db);
+  await seedDemoData(mongo.db);
+  const { key } = await new ApiKeyRepository(mongo.db).create({
+    ownerId: 'bench',
+    name: 'bench',
+    scopes: ['orders:write', 'resources:read', 'webhooks:read', 'webhooks:write'],
+  });
+  const temporal = new TemporalGateway(plan.temporalAddress, config.temporal.namespace);
+  cleanups.push({ name: 'bench temporal client', fn: () => temporal.close() });
+
+  // The service reads only its own variables: drop any the caller's shell sets, then set ours.
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(envSchema.shape)) delete env[k];
+  const serviceEnv: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: opts.logLevel,
+    HOST: '127.0.0.1',
+    PORT: String(apiPort),
+    DATA_DIR: dataDir,
+    MONGODB_URI: plan.mongoUri,
+    MONGODB_DB: config.mongo.dbName,
+    TEMPORAL_ADDRESS: plan.temporalAddress,
+    TEMPORAL_NAMESPACE: config.temporal.namespace,
+    TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+    CALLBACK_ALLOW_PRIVATE: 'true',
+    RELAY_INTERVAL: opts.relayInterval,
+    // Short retries, so a failed attempt resolves (delivered or failed) within the bench.
+    DELIVERY_RETRY_SCHEDULE: '1s,2s,5s',
+    DELIVERY_MAX_ATTEMPTS: '5',
+    DELIVERY_TIMEOUT: '5s',
+    SEED_DEMO_DATA: 'false',
+  };
+  // --profile: a preload (plain ESM, it runs before tsx is registered) that profiles the main thread
+  // with the inspector and writes the profile when the process exits.
+  const nodeOptions: string[] = opts.nodeOptions ? [opts.nodeOptions] : [];
+  if (opts.profile) {
+    const dir = join(root, '.data', 'bench', 'profiles');
+    mkdirSync(dir, { recursive: true });
+    const hook = join(dataDir, 'cpu-profile-hook.mjs');
+    writeFileSync(hook, profileHook(dir));
+    nodeOptions.push(`--import=${pathToFileURL(hook).href}`);
+  }
+  const quiet = ['warn', 'error', 'fatal', 'silent'].includes(opts.logLevel);
+  const outputLines: Stack['outputLines'] = {};
+  const nodeProcess = (name: string, entry: string) => {
+    const count = (outputLines[name] = { lines: 0, duplicateKey: 0 });
+    const p = new ManagedProcess({
+      name,
+      command: process.execPath,
+      args: ['--import', 'tsx', entry],
+      cwd: root,
+      env: { ...env, ...serviceEnv, ...(nodeOptions.length ? { NODE_OPTIONS: nodeOptions.join(' '), BENCH_PROFILE_NAME: name } : {}) },
+      onLine: (line) => {
+        count.lines++;
+        if (line.includes('E11000')) count.duplicateKey++;
+        // Warnings and errors are shown, but only the first few: a repeated error would flood the report.
+        if (opts.verbose || (quiet && count.lines <= 5)) process.stderr.write(`[${name}] ${line.slice(0, 600)}\n`);
+        if (!opts.verbose && quiet && count.lines === 5) process.stderr.write(`[${name}] (further output counted, not shown; --verbose shows it)\n`);
+      },
+    });
+    cleanups.push({ name, fn: () => p.stop(20_000) });
+    return p;
+  };
+  const worker = nodeProcess('worker', 'src/entry/worker.ts');
+  const api = nodeProcess('api', 'src/entry/api.ts');
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (api.hasExited) throw new Error(`the API exited during start-up:\n${api.recentOutput()}`);
+    if (worker.hasExited) throw new Error(`the worker exited during start-up:\n${worker.recentOutput()}`);
+    const ok = await fetch(`${apiUrl}/readyz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`the API was not ready within 120 s:\n${api.recentOutput()}`);
+    await sleep(250);
+  }
+  return {
+    dataDir,
+    config,
+    apiUrl,
+    apiKey: key,
+    db: mongo.db,
+    temporal,
+    dbDescription: plan.mongoDescription,
+    pids: { worker: worker.pid, api: api.pid, temporal: pidOf('temporal'), db: pidOf('ferretdb') ?? pidOf('mongod') },
+    processes: [worker, api, ...servers.map((s) => s.process)],
+    serviceEnv,
+    outputLines,
+  };
+}
+
+/**
+ * Source of the --profile preload: starts an inspector CPU profile of the main thread on SIGUSR2
+ * (the bench sends it after the warm-up, so start-up and bundling stay out) and writes it
+ * synchronously at exit.
+ */
+function profileHook(dir: string): string {
+  return `import { Session } from 'node:inspector';
+import { writeFileSync } from 'node:fs';
+const session = new Session();
+let started = false;
+process.on('SIGUSR2', () => {
+  if (started) return;
+  started = true;
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 500 });
+  session.post('Profiler.start');
+});
+process.on('exit', () => {
+  if (!started) return;
+  session.post('Profiler.stop', (err, res) => {
+    if (!err) writeFileSync(${JSON.stringify(dir)} + '/' + (process.env.BENCH_PROFILE_NAME ?? 'node') + '-' + process.pid + '.cpuprofile', JSON.stringify(res.profile));
+  });
+});
+`;
+}
