@@ -122,6 +122,7 @@ export class ProductRepository {
 export class OrderRepository {
   readonly collection: Collection<OrderDoc>;
   readonly counters: Collection<CounterDoc>;
+  private idLock: Promise<void> = Promise.resolve();
 
   constructor(db: Db) {
     this.collection = db.collection<OrderDoc>('orders');
@@ -146,11 +147,20 @@ export class OrderRepository {
    * the real guard: on a duplicate, take another id and build again.
    */
   async insertWithNextId(build: (id: number) => OrderDoc, maxTries = 50): Promise<OrderDoc> {
-    for (let i = 0; i < maxTries; i++) {
-      const doc = build(await this.nextId());
-      if (await insertIfAbsent(this.collection, doc)) return doc;
-    }
-    throw new Error(`no free order id after ${maxTries} tries`);
+    // One allocation at a time per process: without it, a burst of requests keeps reading the
+    // same counter value and exhausts its tries. Other processes are handled by the retry.
+    const turn = this.idLock.then(async () => {
+      for (let i = 0; i < maxTries; i++) {
+        const doc = build(await this.nextId());
+        if (await insertIfAbsent(this.collection, doc)) return doc;
+      }
+      throw new Error(`no free order id after ${maxTries} tries`);
+    });
+    this.idLock = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
   }
 
   async findById(id: number): Promise<OrderDoc | undefined> {

@@ -12,18 +12,18 @@ describe('orders under concurrency', () => {
     await api.close();
   });
 
-  it('creates every one of 24 concurrent orders with distinct ids, and logs each event once', async () => {
+  it('creates every one of 60 concurrent orders with distinct ids, and logs each event once', async () => {
     const { client } = await api.clientWith(['orders:write', 'webhooks:write']);
     await client.POST('/api/webhooks/v1/subscribe', { body: { url: 'http://127.0.0.1:9/x', events: ['order.created'] } });
     const results = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => client.POST('/api/orders/', { body: { user_id: 1 + (i % 5), items: [{ product_id: 1 + (i % 12), quantity: 1 }] } })),
+      Array.from({ length: 60 }, (_, i) => client.POST('/api/orders/', { body: { user_id: 1 + (i % 5), items: [{ product_id: 1 + (i % 12), quantity: 1 }] } })),
     );
     const statuses = results.map((r) => r.response.status);
     const problems = results.filter((r) => r.error).map((r) => r.error);
     expect(problems).toEqual([]);
     expect(statuses.every((s) => s === 201)).toBe(true);
     const ids = new Set(results.map((r) => r.data!.id));
-    expect(ids.size).toBe(24);
-    expect(await api.mongo.db.collection('events').countDocuments({ type: 'order.created' })).toBe(24);
+    expect(ids.size).toBe(60);
+    expect(await api.mongo.db.collection('events').countDocuments({ type: 'order.created' })).toBe(60);
   });
 });
