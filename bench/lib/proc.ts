@@ -1,6 +1,7 @@
 /** CPU accounting from /proc (Linux): per-process utime+stime and whole-machine busy time. */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { descendants, statFields } from '../../tools/lib/proc-tree';
 
 /** Clock ticks per second (`getconf CLK_TCK`, 100 on nearly every Linux). */
 export const clockTicks: number = (() => {
@@ -12,44 +13,11 @@ export const clockTicks: number = (() => {
   }
 })();
 
-function statFields(pid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name (which may contain spaces) start at field 3.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
 /** utime+stime of one live process (all its threads), in seconds; 0 if it is gone. */
 export function processCpuSeconds(pid: number): number {
   const f = statFields(pid);
   if (!f) return 0;
   return (Number(f[11]) + Number(f[12])) / clockTicks;
-}
-
-/** Every live descendant pid of `pid`. */
-export function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const f = statFields(Number(entry));
-    if (!f) continue;
-    const ppid = Number(f[1]);
-    const list = children.get(ppid) ?? [];
-    list.push(Number(entry));
-    children.set(ppid, list);
-  }
-  const out: number[] = [];
-  const stack = [pid];
-  while (stack.length) {
-    for (const c of children.get(stack.pop()!) ?? []) {
-      out.push(c);
-      stack.push(c);
-    }
-  }
-  return out;
 }
 
 /** CPU seconds of a process plus its live descendants (e.g. tsx's esbuild helper). */
