@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { temporalDevServerArgs } from '../../../tools/lib/temporal-dev-server';
+
+const base = { binary: 'temporal', port: 7233, uiPort: 8233, dbFile: '/d/temporal.sqlite', namespace: 'default' };
+
+describe('temporal server start-dev arguments', () => {
+  it('persists to the SQLite file in WAL mode, registers the search attributes and serves the UI', () => {
+    const args = temporalDevServerArgs(base);
+    expect(args.slice(0, 2)).toEqual(['server', 'start-dev']);
+    expect(args.join(' ')).toContain('--db-filename /d/temporal.sqlite');
+    expect(args.join(' ')).toContain('--sqlite-pragma journal_mode=WAL --sqlite-pragma synchronous=NORMAL');
+    for (const sa of ['WebhookEventId', 'WebhookEventType', 'WebhookSubscriptionId', 'WebhookDeliveryState']) {
+      expect(args.join(' ')).toContain(`--search-attribute ${sa}=Keyword`);
+    }
+    expect(args.join(' ')).toContain('--ui-port 8233');
+    expect(args).not.toContain('--namespace');
+  });
+
+  it('tests trade durability for speed and run headless; other namespaces are created', () => {
+    const args = temporalDevServerArgs({ ...base, fastSqlite: true, headless: true, namespace: 'hooks' }).join(' ');
+    expect(args).toContain('synchronous=OFF');
+    expect(args).toContain('--headless');
+    expect(args).not.toContain('--ui-port');
+    expect(args).toContain('--namespace hooks');
+  });
+});
