@@ -45,15 +45,16 @@ function cleanup(): Promise<void> {
   })();
   return cleaning;
 }
-let exiting = false;
-async function exitWith(code: number, reason?: string): Promise<never> {
-  if (!exiting) {
-    exiting = true;
-    if (reason) log(reason);
+/** Set by a signal or the watchdog: the code the bench exits with, whatever the main flow does meanwhile. */
+let forcedExit: number | undefined;
+async function exitWith(code: number, reason: string): Promise<never> {
+  if (forcedExit === undefined) {
+    forcedExit = code;
+    log(reason);
     log('stopping everything');
-    await cleanup();
   }
-  process.exit(code);
+  await cleanup();
+  process.exit(forcedExit);
 }
 process.on('SIGINT', () => void exitWith(130, 'interrupted (SIGINT)'));
 process.on('SIGTERM', () => void exitWith(143, 'terminated (SIGTERM)'));
@@ -835,14 +836,11 @@ let code = 1;
 try {
   code = await main();
 } catch (err) {
-  log(`bench failed: ${(err as Error).stack ?? String(err)}`);
+  if (forcedExit === undefined) log(`bench failed: ${(err as Error).stack ?? String(err)}`);
   code = 1;
 } finally {
   clearTimeout(watchdog);
-  if (!exiting) {
-    exiting = true;
-    log('stopping everything');
-    await cleanup();
-  }
+  if (forcedExit === undefined) log('stopping everything');
+  await cleanup();
 }
-process.exit(code);
+process.exit(forcedExit ?? code);
