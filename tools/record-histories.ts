@@ -17,7 +17,7 @@ import { createTimeSkippingEnv } from '../test/support/time-skipping';
 import type { DeliveryInput, DeliveryState, deliveryWorkflow } from '../workflows/delivery';
 import { deliveryWorkflowId } from '../workflows/ids';
 import type { DeliveryPolicy } from '../workflows/retry-policy';
-import { deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from '../workflows/search-attributes';
+import { deliverySearchAttributes } from '../workflows/search-attributes';
 
 const historiesDir = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
 
@@ -63,12 +63,7 @@ async function main(): Promise<void> {
           args: [input],
           workflowExecutionTimeout: '30 days',
           // As src/deliveries/use-cases.ts starts a series.
-          typedSearchAttributes: [
-            { key: eventIdKey, value: input.eventId },
-            { key: eventTypeKey, value: input.eventType },
-            { key: subscriptionIdKey, value: input.subscriptionId },
-            { key: deliveryStateKey, value: 'attempting' },
-          ],
+          typedSearchAttributes: deliverySearchAttributes({ eventId: input.eventId, eventType: input.eventType, subscriptionId: input.subscriptionId }),
         });
         const result = await withTimeout(started.result(), 60_000, name);
         if (result.state !== scenario.expected) throw new Error(`${name}: ended ${result.state}, expected ${scenario.expected}`);

@@ -3,7 +3,7 @@ import type { Activities } from '../activities';
 import { deliveryWorkflow } from './delivery';
 import { deliveryWorkflowId } from './ids';
 import type { DeliveryPolicy } from './retry-policy';
-import { deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from './search-attributes';
+import { deliverySearchAttributes } from './search-attributes';
 
 // A single short read: local, so the fan-out starts without a task-queue round trip.
 const { loadEventTargets } = proxyLocalActivities<Activities>({
@@ -31,12 +31,7 @@ export async function eventWorkflow(input: EventInput): Promise<Record<string, n
         args: [{ eventId: input.eventId, eventType: type, subscriptionId, policy: input.policy }],
         // Deliveries outlive a terminated parent: each is independent and durable.
         parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: [
-          { key: eventIdKey, value: input.eventId },
-          { key: eventTypeKey, value: type },
-          { key: subscriptionIdKey, value: subscriptionId },
-          { key: deliveryStateKey, value: 'attempting' },
-        ],
+        typedSearchAttributes: deliverySearchAttributes({ eventId: input.eventId, eventType: type, subscriptionId: subscriptionId }),
       }),
     ),
   );

@@ -16,3 +16,13 @@ export const eventIdKey = defineSearchAttributeKey('WebhookEventId', 'KEYWORD');
 export const eventTypeKey = defineSearchAttributeKey('WebhookEventType', 'KEYWORD');
 export const subscriptionIdKey = defineSearchAttributeKey('WebhookSubscriptionId', 'KEYWORD');
 export const deliveryStateKey = defineSearchAttributeKey('WebhookDeliveryState', 'KEYWORD');
+
+/** The search attributes a delivery series starts with; one place for every starter. */
+export function deliverySearchAttributes(input: { eventId: string; eventType: string; subscriptionId: string }) {
+  return [
+    { key: eventIdKey, value: input.eventId },
+    { key: eventTypeKey, value: input.eventType },
+    { key: subscriptionIdKey, value: input.subscriptionId },
+    { key: deliveryStateKey, value: 'attempting' },
+  ];
+}

@@ -9,7 +9,7 @@ import type { SubscriptionRepository } from '../subscriptions/repository';
 import type { deliveryWorkflow } from '../../workflows';
 import { deliveryWorkflowId } from '../../workflows/ids';
 import type { DeliveryPolicy } from '../../workflows/retry-policy';
-import { deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from '../../workflows/search-attributes';
+import { deliverySearchAttributes } from '../../workflows/search-attributes';
 import { type AttemptRepository, toDeliveryAttempt } from './attempts';
 
 export interface DeliveryDeps {
@@ -71,12 +71,7 @@ async function startSeries(deps: DeliveryDeps, eventId: string, eventType: strin
         workflowId: deliveryWorkflowId(eventId, subscriptionId, series),
         taskQueue: deps.taskQueue,
         args: [{ eventId, eventType, subscriptionId, policy: deps.policy }],
-        typedSearchAttributes: [
-          { key: eventIdKey, value: eventId },
-          { key: eventTypeKey, value: eventType },
-          { key: subscriptionIdKey, value: subscriptionId },
-          { key: deliveryStateKey, value: 'attempting' },
-        ],
+        typedSearchAttributes: deliverySearchAttributes({ eventId: eventId, eventType: eventType, subscriptionId: subscriptionId }),
       }),
     ),
   );

@@ -8,7 +8,7 @@ import { type DeliveryInput, type DeliveryStatus, deliveryStatusQuery, type deli
 import type { EventInput, eventWorkflow } from '../../../workflows/event';
 import { deliveryWorkflowId, eventWorkflowId } from '../../../workflows/ids';
 import type { DeliveryPolicy } from '../../../workflows/retry-policy';
-import { deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from '../../../workflows/search-attributes';
+import { deliverySearchAttributes, deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from '../../../workflows/search-attributes';
 import { createTimeSkippingEnv } from '../../support/time-skipping';
 import { registerSearchAttributes } from './support/search-attributes';
 import { type FakeCalls, type FakeScript, fakeActivities, http, skipped } from './support/fake-activities';
@@ -70,12 +70,7 @@ function startDelivery(taskQueue: string, input: DeliveryInput): Promise<Workflo
     // A workflow stuck on a lost signal fails at this bound instead of hanging the test.
     workflowExecutionTimeout: '30 days',
     // As src/deliveries/use-cases.ts starts a series.
-    typedSearchAttributes: [
-      { key: eventIdKey, value: input.eventId },
-      { key: eventTypeKey, value: input.eventType },
-      { key: subscriptionIdKey, value: input.subscriptionId },
-      { key: deliveryStateKey, value: 'attempting' },
-    ],
+    typedSearchAttributes: deliverySearchAttributes({ eventId: input.eventId, eventType: input.eventType, subscriptionId: input.subscriptionId }),
   });
 }
 
