@@ -1,5 +1,6 @@
+import { cannedClient } from '../../support/canned-client';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createClient, type components } from '../../../src/client';
+import type { components } from '../../../src/client';
 
 type SubscriptionWithSecret = components['schemas']['SubscriptionWithSecret'];
 type Problem = components['schemas']['Problem'];
@@ -16,19 +17,6 @@ const created: SubscriptionWithSecret = {
   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 };
 
-/** A client over an injected fetch that answers every request with `body`; no server involved. */
-function cannedClient(body: unknown, status: number, contentType = 'application/json') {
-  const sent: Request[] = [];
-  const client = createClient({
-    baseUrl: 'http://service.test',
-    apiKey: 'whk_test',
-    fetch: (input: Request) => {
-      sent.push(input);
-      return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': contentType } }));
-    },
-  });
-  return { client, sent };
-}
 
 describe('typed client: subscriptions', () => {
   it('types the subscribe request and its responses from the contract', async () => {

@@ -1,5 +1,6 @@
+import { cannedClient } from '../../support/canned-client';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createClient, type components } from '../../../src/client';
+import type { components } from '../../../src/client';
 
 type Order = components['schemas']['Order'];
 type OrderSummary = components['schemas']['OrderSummary'];
@@ -15,19 +16,6 @@ const cannedOrder: Order = {
   updated_at: '2025-06-01T12:00:00.000Z',
 };
 
-/** A client whose fetch answers every request with `body`, recording what was sent. */
-function cannedClient(body: unknown, status = 200) {
-  const sent: Request[] = [];
-  const client = createClient({
-    baseUrl: 'http://service.test',
-    apiKey: 'whk_test',
-    fetch: (input: Request) => {
-      sent.push(input);
-      return Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
-    },
-  });
-  return { client, sent };
-}
 
 describe('typed client: resource operations', () => {
   it('types the order responses from the contract', async () => {
