@@ -47,7 +47,7 @@ export class EventDispatcher implements OutboxFlusher {
     for (const event of pending) await this.log(event, { source: { collection, id } });
     // Exact-entry removal: FerretDB v1 has no $pull by condition, and this never drops a newer entry.
     await this.deps.db.collection<OutboxHolder>(collection).updateOne({ _id: id }, { $pullAll: { outbox: pending } });
-    for (const event of pending) await this.dispatch(event.id);
+    for (const event of pending) await this.dispatch(event.id, event.type);
   }
 
   /**
@@ -61,7 +61,7 @@ export class EventDispatcher implements OutboxFlusher {
   ): Promise<EventDoc> {
     const event = newOutboxEvent(type, data);
     const doc = await this.log(event, { owner_id: target.ownerId, subscription_ids: target.subscriptionIds });
-    await this.dispatch(doc._id).catch((err: unknown) => this.deps.logger.warn({ err, eventId: doc._id }, 'dispatch deferred to the relay'));
+    await this.dispatch(doc._id, doc.type).catch((err: unknown) => this.deps.logger.warn({ err, eventId: doc._id }, 'dispatch deferred to the relay'));
     return doc;
   }
 
@@ -87,10 +87,13 @@ export class EventDispatcher implements OutboxFlusher {
     return doc;
   }
 
-  /** Starts the event's workflow; a second start for the same event is a no-op. */
-  async dispatch(eventId: string): Promise<void> {
-    const event = await this.events.find(eventId);
-    if (!event) throw new Error(`event ${eventId} is not logged`);
+  /**
+   * Starts the event's workflow; a second start for the same event is a no-op. Callers that
+   * just logged the event pass its type, saving a read on the request path.
+   */
+  async dispatch(eventId: string, knownType?: EventType): Promise<void> {
+    const type = knownType ?? (await this.events.find(eventId))?.type;
+    if (!type) throw new Error(`event ${eventId} is not logged`);
     const client = await this.deps.temporal();
     try {
       await client.workflow.start<typeof eventWorkflow>('eventWorkflow', {
@@ -99,7 +102,7 @@ export class EventDispatcher implements OutboxFlusher {
         args: [{ eventId, policy: this.deps.policy }],
         typedSearchAttributes: [
           { key: eventIdKey, value: eventId },
-          { key: eventTypeKey, value: event.type },
+          { key: eventTypeKey, value: type },
         ],
       });
     } catch (err) {
@@ -120,7 +123,7 @@ export class EventDispatcher implements OutboxFlusher {
       .toArray();
     for (const h of holders) await this.flush('orders', h._id);
     const pending = await this.events.pending(new Date(Date.now() - opts.graceMs), opts.batch);
-    for (const e of pending) await this.dispatch(e._id);
+    for (const e of pending) await this.dispatch(e._id, e.type);
     return { flushed: holders.length, dispatched: pending.length };
   }
 }
