@@ -1,0 +1,28 @@
+// Minimal workflows with the delivery shape (bench only): a parent fans out to one child per
+// subscriber; each child runs one local activity and records its state as a search attribute.
+import { ParentClosePolicy, proxyLocalActivities, startChild, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { defineSearchAttributeKey } from '@temporalio/common';
+import type * as activities from './activities';
+
+const { touch } = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '1 minute' });
+const stateKey = defineSearchAttributeKey('WebhookDeliveryState', 'KEYWORD');
+
+export async function floorChild(upsert: boolean): Promise<void> {
+  await touch(workflowInfo().workflowId);
+  if (upsert) upsertSearchAttributes([{ key: stateKey, value: 'delivered' }]);
+}
+
+export async function floorParent(input: { id: string; children: number; awaitResults: boolean; upsert: boolean }): Promise<void> {
+  await touch(`${input.id}/targets`);
+  const handles = await Promise.all(
+    Array.from({ length: input.children }, (_, i) =>
+      startChild(floorChild, {
+        workflowId: `${input.id}/${i}`,
+        args: [input.upsert],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        typedSearchAttributes: [{ key: stateKey, value: 'attempting' }],
+      }),
+    ),
+  );
+  if (input.awaitResults) await Promise.all(handles.map((h) => h.result()));
+}
