@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
-import type { Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import type { Logger } from '../logger';
 import type { EventType } from '../http/schemas';
 import { SubscriptionRepository } from '../subscriptions/repository';
@@ -8,7 +8,7 @@ import type { DeliveryPolicy } from '../../workflows/retry-policy';
 import { eventIdKey, eventTypeKey } from '../../workflows/search-attributes';
 import { eventWorkflowId } from '../../workflows/ids';
 import type { eventWorkflow } from '../../workflows';
-import { type OutboxEvent, type OutboxFlusher, newOutboxEvent } from './outbox';
+import { type OutboxEvent, type OutboxFlusher, type OutboxSource, newOutboxEvent } from './outbox';
 import { type EventDoc, EventRepository } from './repository';
 
 export interface DispatcherDeps {
@@ -21,32 +21,61 @@ export interface DispatcherDeps {
 }
 
 interface OutboxHolder {
-  _id: number;
+  _id: string;
+  id: number;
   outbox?: OutboxEvent[];
 }
 
 /**
+ * A note that an event may still need dispatching: written before the write that creates the
+ * event, deleted once its workflow is started. The relay reads only these (a small collection,
+ * keyed by event id) instead of scanning outboxes and the event log, which FerretDB v1 can only
+ * do by reading every document.
+ */
+export interface DispatchNote {
+  /** The event id. */
+  _id: string;
+  /** Where the event waits until it is logged; absent for events logged directly (test events). */
+  source?: OutboxSource;
+  created_at: Date;
+}
+
+/**
  * Moves events from outboxes into the event log and starts one workflow per event.
- * Every step is idempotent (insert-once, pull exact entries, workflow id from event id),
- * so the API's immediate flush and the relay's retries may overlap safely.
+ * Every step is idempotent (insert-once, pull exact entries, workflow id from event id,
+ * notes keyed by event id), so the API's immediate flush and the relay's retries may overlap.
  */
 export class EventDispatcher implements OutboxFlusher {
   readonly events: EventRepository;
+  readonly notes: Collection<DispatchNote>;
   private readonly subscriptions: SubscriptionRepository;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.events = new EventRepository(deps.db);
+    this.notes = deps.db.collection<DispatchNote>('dispatch_notes');
     this.subscriptions = new SubscriptionRepository(deps.db);
   }
 
+  async announce(events: readonly OutboxEvent[], source?: OutboxSource): Promise<void> {
+    const at = new Date();
+    for (const event of events) {
+      await this.notes.updateOne({ _id: event.id }, { $set: { ...(source ? { source } : {}), created_at: at } }, { upsert: true });
+    }
+  }
+
+  async withdraw(events: readonly OutboxEvent[]): Promise<void> {
+    for (const event of events) await this.notes.deleteOne({ _id: event.id });
+  }
+
   /** Logs and dispatches a document's pending outbox events, then removes them from it. */
-  async flush(collection: 'orders', id: number): Promise<void> {
-    const holder = await this.deps.db.collection<OutboxHolder>(collection).findOne({ _id: id }, { projection: { outbox: 1 } });
+  async flush(source: OutboxSource): Promise<void> {
+    const holders = this.deps.db.collection<OutboxHolder>(source.collection);
+    const holder = await holders.findOne({ _id: source.key }, { projection: { outbox: 1, id: 1 } });
     const pending = holder?.outbox ?? [];
-    if (!pending.length) return;
-    for (const event of pending) await this.log(event, { source: { collection, id } });
+    if (!holder || !pending.length) return;
+    for (const event of pending) await this.log(event, { source: { collection: source.collection, id: holder.id } });
     // Exact-entry removal: FerretDB v1 has no $pull by condition, and this never drops a newer entry.
-    await this.deps.db.collection<OutboxHolder>(collection).updateOne({ _id: id }, { $pullAll: { outbox: pending } });
+    await holders.updateOne({ _id: source.key }, { $pullAll: { outbox: pending } });
     for (const event of pending) await this.dispatch(event.id, event.type);
   }
 
@@ -60,6 +89,7 @@ export class EventDispatcher implements OutboxFlusher {
     target: { ownerId: string; subscriptionIds: string[] },
   ): Promise<EventDoc> {
     const event = newOutboxEvent(type, data);
+    await this.announce([event]);
     const doc = await this.log(event, { owner_id: target.ownerId, subscription_ids: target.subscriptionIds });
     await this.dispatch(doc._id, doc.type).catch((err: unknown) => this.deps.logger.warn({ err, eventId: doc._id }, 'dispatch deferred to the relay'));
     return doc;
@@ -109,21 +139,38 @@ export class EventDispatcher implements OutboxFlusher {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }
     await this.events.markDispatched(eventId);
+    await this.notes.deleteOne({ _id: eventId });
   }
 
   /**
-   * One relay pass: flushes outboxes left behind by a crash and dispatches events left
-   * pending by a Temporal outage. Returns how many it handled. Bounded per pass.
+   * One relay pass over the dispatch notes older than `graceMs` (younger ones belong to requests
+   * still in flight): flushes the outboxes they name, dispatches their events still pending in
+   * the log, and drops notes whose write never happened once they are `abandonMs` old. Bounded
+   * per pass; returns what it did.
    */
-  async relayOnce(opts: { graceMs: number; batch: number }): Promise<{ flushed: number; dispatched: number }> {
-    const holders = await this.deps.db
-      .collection<OutboxHolder>('orders')
-      .find({ 'outbox.0': { $exists: true } }, { projection: { _id: 1 } })
+  async relayOnce(opts: { graceMs: number; abandonMs: number; batch: number }): Promise<{ flushed: number; dispatched: number; abandoned: number }> {
+    const now = Date.now();
+    const notes = await this.notes
+      .find({ created_at: { $lt: new Date(now - opts.graceMs) } })
       .limit(opts.batch)
       .toArray();
-    for (const h of holders) await this.flush('orders', h._id);
-    const pending = await this.events.pending(new Date(Date.now() - opts.graceMs), opts.batch);
-    for (const e of pending) await this.dispatch(e._id, e.type);
-    return { flushed: holders.length, dispatched: pending.length };
+    const sources = new Map(notes.flatMap((n) => (n.source ? [[`${n.source.collection}/${n.source.key}`, n.source] as const] : [])));
+    for (const source of sources.values()) await this.flush(source);
+    let dispatched = 0;
+    let abandoned = 0;
+    for (const note of notes) {
+      const event = await this.events.find(note._id);
+      if (event?.dispatch_state === 'pending') {
+        await this.dispatch(event._id, event.type);
+        dispatched++;
+      } else if (event) {
+        await this.notes.deleteOne({ _id: note._id });
+      } else if (note.created_at.getTime() < now - opts.abandonMs) {
+        // Announced, never logged, and long past any request: the write it announced did not happen.
+        await this.notes.deleteOne({ _id: note._id });
+        abandoned++;
+      }
+    }
+    return { flushed: sources.size, dispatched, abandoned };
   }
 }

@@ -13,16 +13,34 @@ export interface OutboxEvent {
   created_at: Date;
 }
 
-/** A new event with a unique `evt_` id. */
-export function newOutboxEvent(type: EventType, data: Record<string, unknown>, now = new Date()): OutboxEvent {
-  return { id: newId('evt', now.getTime()), type, data, created_at: now };
+/** A document whose `outbox` may hold events: the collection and the document's `_id`. */
+export interface OutboxSource {
+  collection: 'orders';
+  key: string;
 }
 
-/** Moves a document's pending outbox events into the event log and dispatches them. */
+/** A new event with a unique `evt_` id (or `id`, when the caller had to know it beforehand). */
+export function newOutboxEvent(type: EventType, data: Record<string, unknown>, now = new Date(), id = newId('evt', now.getTime())): OutboxEvent {
+  return { id, type, data, created_at: now };
+}
+
+/**
+ * What a write that puts events in an outbox needs: `announce` before the write, `flush` after
+ * it (or `withdraw` when the write did not happen).
+ */
 export interface OutboxFlusher {
   /**
-   * Flushes the outbox of one document. Callers invoke it right after their write, and
-   * ignore (log) its failure: the relay flushes whatever is left behind.
+   * Notes, before the write that puts `events` into `source`'s outbox, where they will be: a
+   * crash after the write leaves the note, and the relay finds the events through it without
+   * scanning the source collection. Idempotent per event.
    */
-  flush(collection: 'orders', id: number): Promise<void>;
+  announce(events: readonly OutboxEvent[], source: OutboxSource): Promise<void>;
+  /** The announced write did not happen (e.g. a conflict): drops the notes. */
+  withdraw(events: readonly OutboxEvent[]): Promise<void>;
+  /**
+   * Moves the pending outbox events of one document to the event log and dispatches them.
+   * Callers invoke it right after their write, and ignore (log) its failure: the relay
+   * flushes whatever is left behind.
+   */
+  flush(source: OutboxSource): Promise<void>;
 }

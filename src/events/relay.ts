@@ -11,8 +11,10 @@ export function startRelay(dispatcher: EventDispatcher, intervalMs: number, logg
   let running: Promise<void> = Promise.resolve();
   const pass = async () => {
     try {
-      const r = await dispatcher.relayOnce({ graceMs: intervalMs, batch: 200 });
+      // A note is abandoned only long after any request could still be writing its event.
+      const r = await dispatcher.relayOnce({ graceMs: intervalMs, abandonMs: Math.max(60_000, 10 * intervalMs), batch: 200 });
       if (r.flushed || r.dispatched) logger.info(r, 'relay dispatched events left behind');
+      if (r.abandoned) logger.info(r, 'relay dropped notes of writes that never happened');
     } catch (err) {
       logger.warn({ err }, 'relay pass failed; retrying next interval');
     }

@@ -11,7 +11,7 @@ export interface EventDoc {
   /** Owner of the subscriptions targeted; set for test events, which go to one owner only. */
   owner_id?: string;
   subscription_ids: string[];
-  /** `pending` until its workflow is known to be started; the relay retries pending ones. */
+  /** `pending` until its workflow is known to be started; the relay finds pending ones through their dispatch note. */
   dispatch_state: 'pending' | 'dispatched';
   dispatched_at?: Date;
   source?: { collection: string; id: number | string };
@@ -35,14 +35,5 @@ export class EventRepository {
 
   async markDispatched(id: string, at = new Date()): Promise<void> {
     await this.collection.updateOne({ _id: id, dispatch_state: 'pending' }, { $set: { dispatch_state: 'dispatched', dispatched_at: at } });
-  }
-
-  /** Pending events older than `olderThan` (the API flushes fresh ones itself). */
-  async pending(olderThan: Date, limit: number): Promise<EventDoc[]> {
-    return this.collection
-      .find({ dispatch_state: 'pending', created_at: { $lt: olderThan } })
-      .sort({ created_at: 1 })
-      .limit(limit)
-      .toArray();
   }
 }

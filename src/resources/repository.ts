@@ -34,7 +34,10 @@ export interface OrderItemDoc {
  * moved them to the event log; it never leaves the repository through `toOrder`.
  */
 export interface OrderDoc {
-  _id: number;
+  /** Storage key, `orderKey(id)`: FerretDB v1 looks up string `_id`s by index but scans for numbers. */
+  _id: string;
+  /** The order's number, as the API shows it. */
+  id: number;
   user_id: number;
   status: OrderStatus;
   items: OrderItemDoc[];
@@ -71,7 +74,7 @@ export function toProduct(doc: ProductDoc): Product {
 /** The API shape of a stored order (no outbox). */
 export function toOrder(doc: OrderDoc): Order {
   return {
-    id: doc._id,
+    id: doc.id,
     user_id: doc.user_id,
     status: doc.status,
     items: doc.items.map((i) => ({ product_id: i.product_id, quantity: i.quantity, unit_price: i.unit_price })),
@@ -118,6 +121,11 @@ export class ProductRepository {
   }
 }
 
+/** The storage key of order `id` (its decimal digits). */
+export function orderKey(id: number): string {
+  return String(id);
+}
+
 /** Orders, and the counter their integer ids come from. */
 export class OrderRepository {
   readonly collection: Collection<OrderDoc>;
@@ -140,18 +148,23 @@ export class OrderRepository {
     return counter.seq;
   }
 
-  /** Inserts the order together with its outbox: one document, so both exist or neither. */
   /**
-   * Inserts the order `build` makes for the next id. FerretDB v1's findAndModify is not atomic
-   * under concurrency (two callers can read the same counter value), so the unique `_id` is
-   * the real guard: on a duplicate, take another id and build again.
+   * Inserts the order `build` makes for the next id, together with its outbox: one document, so
+   * both exist or neither. `beforeInsert` runs before each insert (the outbox's dispatch note).
+   * FerretDB v1's findAndModify is not atomic under concurrency (two callers can read the same
+   * counter value), so the unique `_id` is the real guard: on a duplicate, take another id.
    */
-  async insertWithNextId(build: (id: number) => OrderDoc, maxTries = 50): Promise<OrderDoc> {
+  async insertWithNextId(
+    build: (id: number) => OrderDoc,
+    beforeInsert: (doc: OrderDoc) => Promise<void> = () => Promise.resolve(),
+    maxTries = 50,
+  ): Promise<OrderDoc> {
     // One allocation at a time per process: without it, a burst of requests keeps reading the
     // same counter value and exhausts its tries. Other processes are handled by the retry.
     const turn = this.idLock.then(async () => {
       for (let i = 0; i < maxTries; i++) {
         const doc = build(await this.nextId());
+        await beforeInsert(doc);
         if (await insertIfAbsent(this.collection, doc)) return doc;
       }
       throw new Error(`no free order id after ${maxTries} tries`);
@@ -164,7 +177,7 @@ export class OrderRepository {
   }
 
   async findById(id: number): Promise<OrderDoc | undefined> {
-    return (await this.collection.findOne({ _id: id })) ?? undefined;
+    return (await this.collection.findOne({ _id: orderKey(id) })) ?? undefined;
   }
 
   /**
@@ -173,17 +186,18 @@ export class OrderRepository {
    */
   async listSummariesOf(userId: number, fields: ReadonlySet<SummaryField>, limit: number): Promise<OrderSummary[]> {
     const projection = {
-      _id: fields.has('id') ? 1 : 0,
+      _id: 0,
+      ...(fields.has('id') ? { id: 1 } : {}),
       ...(fields.has('total') ? { total: 1 } : {}),
       ...(fields.has('date') ? { date: 1 } : {}),
     };
     const rows = await this.collection
       .find({ user_id: userId }, { projection })
-      .sort({ date: -1, _id: -1 })
+      .sort({ date: -1, id: -1 })
       .limit(limit)
       .toArray();
     return rows.map((row) => ({
-      ...(fields.has('id') ? { id: row._id } : {}),
+      ...(fields.has('id') ? { id: row.id } : {}),
       ...(fields.has('total') ? { total: row.total } : {}),
       ...(fields.has('date') ? { date: row.date.toISOString() } : {}),
     }));
@@ -195,7 +209,7 @@ export class OrderRepository {
    */
   async transition(id: number, from: OrderStatus, to: OrderStatus, event: OutboxEvent, now: Date): Promise<boolean> {
     const result = await this.collection.updateOne(
-      { _id: id, status: from },
+      { _id: orderKey(id), status: from },
       { $set: { status: to, updated_at: now }, $push: { outbox: event } },
     );
     return result.matchedCount === 1;

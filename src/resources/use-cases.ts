@@ -1,4 +1,5 @@
-import { newOutboxEvent, type OutboxFlusher } from '../events/outbox';
+import { newId } from '../db/ids';
+import { newOutboxEvent, type OutboxFlusher, type OutboxSource } from '../events/outbox';
 import { type FieldError, HttpProblem } from '../http/problem';
 import type {
   Order,
@@ -18,6 +19,7 @@ import {
   type ProductRepository,
   type StockRepository,
   type UserRepository,
+  orderKey,
   toOrder,
   toProduct,
   toStockLevel,
@@ -31,7 +33,7 @@ export interface ResourceDeps {
   orders: OrderRepository;
   stock: StockRepository;
   logger: Logger;
-  /** Dispatches an order's outbox right after the write; the relay catches up if it fails. */
+  /** Announces an order's events before the write and dispatches them right after it; the relay catches up if that fails. */
   outbox: OutboxFlusher;
   now?: () => Date;
 }
@@ -53,7 +55,7 @@ function transitionConflict(detail: string, message: string): HttpProblem {
 /** Order event payload: the contract's `OrderEventData`, plus `previous_status` on a change. */
 function eventData(doc: OrderDoc, previous?: OrderStatus): OrderEventData & { previous_status?: OrderStatus } {
   return {
-    order_id: doc._id,
+    order_id: doc.id,
     total: doc.total,
     currency: doc.currency,
     status: doc.status,
@@ -62,10 +64,14 @@ function eventData(doc: OrderDoc, previous?: OrderStatus): OrderEventData & { pr
   };
 }
 
+function orderSource(id: number): OutboxSource {
+  return { collection: 'orders', key: orderKey(id) };
+}
+
 /** Asks for the outbox of an order to be dispatched now; a failure is only logged. */
 async function flushOutbox(deps: ResourceDeps, orderId: number): Promise<void> {
   try {
-    await deps.outbox.flush('orders', orderId);
+    await deps.outbox.flush(orderSource(orderId));
   } catch (err) {
     deps.logger.warn({ err, order_id: orderId }, 'outbox flush failed; the relay will deliver the event');
   }
@@ -128,23 +134,29 @@ export async function createOrder(deps: ResourceDeps, input: OrderCreate): Promi
     unit_price: byId.get(item.product_id)!.price,
   }));
   const now = deps.now?.() ?? new Date();
-  const doc = await deps.orders.insertWithNextId((id) => {
-    const order: OrderDoc = {
-      _id: id,
-      user_id: input.user_id,
-      status: 'pending',
-      items,
-      total: orderTotal(items),
-      currency,
-      date: now,
-      updated_at: now,
-      outbox: [],
-    };
-    // The event goes in with the order, in one single-document write.
-    order.outbox.push(newOutboxEvent('order.created', eventData(order), now));
-    return order;
-  });
-  await flushOutbox(deps, doc._id);
+  // One event id across id-allocation retries, so they all refresh the same dispatch note.
+  const eventId = newId('evt', now.getTime());
+  const doc = await deps.orders.insertWithNextId(
+    (id) => {
+      const order: OrderDoc = {
+        _id: orderKey(id),
+        id,
+        user_id: input.user_id,
+        status: 'pending',
+        items,
+        total: orderTotal(items),
+        currency,
+        date: now,
+        updated_at: now,
+        outbox: [],
+      };
+      // The event goes in with the order, in one single-document write.
+      order.outbox.push(newOutboxEvent('order.created', eventData(order), now, eventId));
+      return order;
+    },
+    (order) => deps.outbox.announce(order.outbox, orderSource(order.id)),
+  );
+  await flushOutbox(deps, doc.id);
   return toOrder(doc);
 }
 
@@ -171,7 +183,10 @@ export async function updateOrder(deps: ResourceDeps, id: number, input: OrderUp
   const now = deps.now?.() ?? new Date();
   const updated: OrderDoc = { ...current, status: to, updated_at: now };
   const event = newOutboxEvent('order.updated', eventData(updated, from), now);
+  await deps.outbox.announce([event], orderSource(id));
   if (!(await deps.orders.transition(id, from, to, event, now))) {
+    // Best effort: a note left behind is dropped by the relay once it is old.
+    await deps.outbox.withdraw([event]).catch((err: unknown) => deps.logger.warn({ err, event_id: event.id }, 'dispatch note not withdrawn'));
     if (!(await deps.orders.findById(id))) throw orderNotFound(id);
     throw transitionConflict(
       `The order changed while moving ${from} → ${to}; read it again and retry`,

@@ -1,4 +1,4 @@
-import type { OrderDoc, OrderItemDoc, ProductDoc, StockDoc, UserDoc } from '../resources/repository';
+import { type OrderDoc, type OrderItemDoc, type ProductDoc, type StockDoc, type UserDoc, orderKey } from '../resources/repository';
 import type { OrderStatus } from '../http/schemas';
 import { orderTotal } from '../resources/rules';
 
@@ -52,7 +52,8 @@ function historicOrder(
     return { product_id: productId, quantity, unit_price: product.price };
   });
   return {
-    _id: id,
+    _id: orderKey(id),
+    id,
     user_id: userId,
     status,
     items,
@@ -81,4 +82,4 @@ export const demoOrders: OrderDoc[] = [
 ];
 
 /** The order counter after the demo orders: the next order created gets id 9. */
-export const demoOrderSeq = Math.max(...demoOrders.map((o) => o._id));
+export const demoOrderSeq = Math.max(...demoOrders.map((o) => o.id));

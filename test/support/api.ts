@@ -31,6 +31,13 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
+/** An outbox that announces, withdraws and flushes nothing: tests that look at stored outboxes as written. */
+export const inertOutbox: OutboxFlusher = {
+  announce: () => Promise.resolve(),
+  withdraw: () => Promise.resolve(),
+  flush: () => Promise.resolve(),
+};
+
 /**
  * Starts the app on a private database and task queue (one per test file) with response
  * validation on, so every response in every test is checked against the contract.

@@ -494,9 +494,9 @@ describe('bad input: rejected with a problem naming the field, nothing written',
       ['status in the wrong case', '/body/status', { status: 'PAID' }],
       ['total (not changeable)', '/body/total', { status: 'paid', total: 0 }],
     ])('PATCH rejects %s naming %s, changing nothing', async (_name, path, body) => {
-      const before = await api.mongo.db.collection('orders').findOne({ _id: 1 as never });
+      const before = await api.mongo.db.collection('orders').findOne({ _id: '1' as never });
       expectRejected(await send(api, key, 'PATCH', '/api/orders/1', body), 400, path);
-      expect(await api.mongo.db.collection('orders').findOne({ _id: 1 as never })).toEqual(before);
+      expect(await api.mongo.db.collection('orders').findOne({ _id: '1' as never })).toEqual(before);
     });
   });
 

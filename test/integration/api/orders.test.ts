@@ -7,11 +7,11 @@ import { loadConfig } from '../../../src/config/config';
 import type { OutboxFlusher } from '../../../src/events/outbox';
 import { createApp } from '../../../src/http/app';
 import { createLogger } from '../../../src/logger';
-import type { CounterDoc, OrderDoc } from '../../../src/resources/repository';
+import { type CounterDoc, type OrderDoc, orderKey } from '../../../src/resources/repository';
 import { demoOrderSeq } from '../../../src/seed/demo-data';
 import { seedDemoData } from '../../../src/seed/seed';
 import { createAppDeps } from '../../../src/services';
-import { startTestApi, type TestApi } from '../../support/api';
+import { inertOutbox, startTestApi, type TestApi } from '../../support/api';
 
 type Order = components['schemas']['Order'];
 type Problem = components['schemas']['Problem'];
@@ -23,7 +23,7 @@ describe('orders API: create, read, change status, outbox', () => {
   beforeAll(async () => {
     // Events stay in the outbox here, so tests see exactly what each write stored;
     // flushing them into the event log is covered by the delivery tests.
-    api = await startTestApi({}, { outbox: { flush: () => Promise.resolve() } });
+    api = await startTestApi({}, { outbox: inertOutbox });
     await seedDemoData(api.mongo.db);
     ({ client, key } = await api.clientWith(['resources:read', 'orders:write']));
   });
@@ -32,7 +32,7 @@ describe('orders API: create, read, change status, outbox', () => {
   });
 
   const orders = () => api.mongo.db.collection<OrderDoc>('orders');
-  const stored = async (id: number) => (await orders().findOne({ _id: id }))!;
+  const stored = async (id: number) => (await orders().findOne({ _id: orderKey(id) }))!;
   /** Everything a failed create must leave untouched: the orders and the id counter. */
   const snapshot = async () => ({
     orders: await orders().countDocuments(),
@@ -324,11 +324,12 @@ describe('orders API: create, read, change status, outbox', () => {
     }
 
     it('flushes the order’s outbox after creating and after changing it, not after a no-op', async () => {
-      const calls: Array<[string, number, number]> = [];
+      const calls: Array<[string, string, number]> = [];
       const recorder: OutboxFlusher = {
-        async flush(collection, id) {
+        ...inertOutbox,
+        async flush(source) {
           // The event is already stored when the flush is asked for.
-          calls.push([collection, id, (await stored(id)).outbox.length]);
+          calls.push([source.collection, source.key, (await stored(Number(source.key))).outbox.length]);
         },
       };
       const own = await appWith(recorder);
@@ -336,12 +337,12 @@ describe('orders API: create, read, change status, outbox', () => {
         const created = await own.client.POST('/api/orders/', { body: { user_id: 2, items: [{ product_id: 7, quantity: 1 }] } });
         expect(created.response.status).toBe(201);
         const id = created.data!.id;
-        expect(calls).toEqual([['orders', id, 1]]);
+        expect(calls).toEqual([['orders', String(id), 1]]);
         await own.client.PATCH('/api/orders/{order_id}', { params: { path: { order_id: id } }, body: { status: 'paid' } });
         await own.client.PATCH('/api/orders/{order_id}', { params: { path: { order_id: id } }, body: { status: 'paid' } });
         expect(calls).toEqual([
-          ['orders', id, 1],
-          ['orders', id, 2],
+          ['orders', String(id), 1],
+          ['orders', String(id), 2],
         ]);
         const refused = await own.client.POST('/api/orders/', { body: { user_id: 999, items: [{ product_id: 7, quantity: 1 }] } });
         expect(refused.response.status).toBe(422);
@@ -352,7 +353,7 @@ describe('orders API: create, read, change status, outbox', () => {
     });
 
     it('still answers 201 and 200 when the flush fails: the event stays in the outbox for the relay', async () => {
-      const failing: OutboxFlusher = { flush: () => Promise.reject(new Error('dispatcher unavailable')) };
+      const failing: OutboxFlusher = { ...inertOutbox, flush: () => Promise.reject(new Error('dispatcher unavailable')) };
       const own = await appWith(failing);
       try {
         const created = await own.client.POST('/api/orders/', { body: { user_id: 2, items: [{ product_id: 8, quantity: 2 }] } });

@@ -63,13 +63,13 @@ describe('resources API: users, their orders, catalog, stock', () => {
     const ordersOf = (userId: number) =>
       demoOrders
         .filter((o) => o.user_id === userId)
-        .sort((a, b) => b.date.getTime() - a.date.getTime() || b._id - a._id);
+        .sort((a, b) => b.date.getTime() - a.date.getTime() || b.id - a.id);
 
     it('lists the user’s orders newest first (date, then id) with id, total and date', async () => {
       const res = await client.GET('/api/users/{user_id}/orders', { params: { path: { user_id: 1 } } });
       expect(res.response.status).toBe(200);
       expectTypeOf(res.data!.data).toEqualTypeOf<OrderSummary[]>();
-      const expected = ordersOf(1).map((o) => ({ id: o._id, total: o.total, date: o.date.toISOString() }));
+      const expected = ordersOf(1).map((o) => ({ id: o.id, total: o.total, date: o.date.toISOString() }));
       expect(res.data!.data).toEqual(expected);
       // Orders 3 and 4 share a creation time: the higher id comes first.
       expect(res.data!.data.map((o) => o.id)).toEqual([4, 3, 2, 1]);
@@ -89,7 +89,7 @@ describe('resources API: users, their orders, catalog, stock', () => {
       expect(res.response.status).toBe(200);
       expect(res.data!.data).toHaveLength(4);
       for (const item of res.data!.data) expect(Object.keys(item).sort()).toEqual(keys);
-      const expected = ordersOf(1).map((o) => ({ id: o._id, total: o.total, date: o.date.toISOString() }));
+      const expected = ordersOf(1).map((o) => ({ id: o.id, total: o.total, date: o.date.toISOString() }));
       expect(res.data!.data).toEqual(expected.map((o) => Object.fromEntries(keys.map((k) => [k, o[k as keyof typeof o]]))));
     });
 

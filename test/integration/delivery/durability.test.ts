@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { newOutboxEvent } from '../../../src/events/outbox';
-import type { OrderDoc } from '../../../src/resources/repository';
+import { type OrderDoc, orderKey } from '../../../src/resources/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { verify } from '../../../src/receiver';
 import type { ManagedProcess } from '../../../tools/lib/processes';
@@ -60,15 +60,19 @@ describe('no event is lost', () => {
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
   });
 
-  it('an order whose API process died before dispatch is delivered by the relay', async () => {
+  it('an order whose API process died before dispatch is delivered by the relay, found through its dispatch note', async () => {
     const api = await setup();
     const receiver = await receiverAnswering(() => 200);
     await subscribe(api, receiver);
-    // What a crash right after the order's insert leaves: the order with its event still in the outbox.
+    // What a crash right after the order's insert leaves: the note announcing the event (written
+    // before the insert), and the order with its event still in the outbox.
     const event = newOutboxEvent('order.created', { order_id: 9001, total: 12.5, currency: 'EUR', status: 'pending', user_id: 1 });
+    const source = { collection: 'orders', key: orderKey(9001) } as const;
+    await api.dispatcher.announce([event], source);
     const now = new Date();
     await api.mongo.db.collection<OrderDoc>('orders').insertOne({
-      _id: 9001,
+      _id: orderKey(9001),
+      id: 9001,
       user_id: 1,
       status: 'pending',
       items: [{ product_id: 1, quantity: 1, unit_price: 12.5 }],
@@ -81,8 +85,35 @@ describe('no event is lost', () => {
     worker(api);
     await waitFor(() => receiver.received.length === 1, 60_000);
     expect(JSON.parse(receiver.received[0]!.body)).toEqual({ event: 'order.created', id: event.id, data: event.data });
-    const order = await api.mongo.db.collection<OrderDoc>('orders').findOne({ _id: 9001 });
+    const order = await api.mongo.db.collection<OrderDoc>('orders').findOne({ _id: orderKey(9001) });
     expect(order!.outbox).toEqual([]);
+    await waitFor(async () => (await api.dispatcher.notes.countDocuments({ _id: event.id })) === 0, 10_000);
+  });
+
+  it('a status change whose API process died before dispatch is delivered too', async () => {
+    const api = await setup();
+    const receiver = await receiverAnswering(() => 200);
+    const { client } = await api.clientWith(['webhooks:write', 'orders:write']);
+    await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['order.updated'] } });
+    // Demo order 7 is pending: the change and its event are written, the flush never runs.
+    const event = newOutboxEvent('order.updated', { order_id: 7, total: 25.8, currency: 'EUR', status: 'paid', user_id: 3, previous_status: 'pending' });
+    await api.dispatcher.announce([event], { collection: 'orders', key: orderKey(7) });
+    expect(await api.deps.resources.orders.transition(7, 'pending', 'paid', event, new Date())).toBe(true);
+    worker(api);
+    await waitFor(() => receiver.received.length === 1, 60_000);
+    expect(JSON.parse(receiver.received[0]!.body)).toEqual({ event: 'order.updated', id: event.id, data: event.data });
+  });
+
+  it('the relay drops a note whose write never happened, once it is old, and dispatches nothing for it', async () => {
+    const api = await setup();
+    // A crash between the note and the insert: the note names an order that was never written.
+    const event = newOutboxEvent('order.created', { order_id: 9002 });
+    await api.dispatcher.announce([event], { collection: 'orders', key: orderKey(9002) });
+    expect(await api.dispatcher.relayOnce({ graceMs: 0, abandonMs: 60_000, batch: 10 })).toEqual({ flushed: 1, dispatched: 0, abandoned: 0 });
+    expect(await api.dispatcher.notes.countDocuments({ _id: event.id })).toBe(1);
+    expect(await api.dispatcher.relayOnce({ graceMs: 0, abandonMs: 0, batch: 10 })).toEqual({ flushed: 1, dispatched: 0, abandoned: 1 });
+    expect(await api.dispatcher.notes.countDocuments({ _id: event.id })).toBe(0);
+    expect(await api.dispatcher.events.find(event.id)).toBeUndefined();
   });
 
   describe('Temporal down while an order is created', () => {
@@ -109,6 +140,7 @@ describe('no event is lost', () => {
       const events = api.mongo.db.collection<{ _id: string; dispatch_state: string; data: { order_id: number } }>('events');
       const logged = await events.findOne({ 'data.order_id': order.data!.id });
       expect(logged?.dispatch_state).toBe('pending');
+      expect(await api.dispatcher.notes.countDocuments({ _id: logged!._id })).toBe(1);
       expect(receiver.received).toHaveLength(0);
 
       temporal = await startPrivateTemporal(dbFile, port);
@@ -118,6 +150,7 @@ describe('no event is lost', () => {
       });
       expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'order.created', id: logged!._id });
       await waitFor(async () => (await events.findOne({ _id: logged!._id }))?.dispatch_state === 'dispatched', 10_000);
+      await waitFor(async () => (await api.dispatcher.notes.countDocuments({ _id: logged!._id })) === 0, 10_000);
     });
   });
 });

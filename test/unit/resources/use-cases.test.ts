@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { OutboxEvent } from '../../../src/events/outbox';
+import type { OutboxEvent, OutboxFlusher, OutboxSource } from '../../../src/events/outbox';
 import { HttpProblem } from '../../../src/http/problem';
 import { createLogger } from '../../../src/logger';
 import type {
@@ -22,7 +22,8 @@ const products: ProductDoc[] = [
 
 function order(status: OrderDoc['status']): OrderDoc {
   return {
-    _id: 7,
+    _id: '7',
+    id: 7,
     user_id: 1,
     status,
     items: [{ product_id: 1, quantity: 1, unit_price: 12.99 }],
@@ -39,7 +40,23 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean 
   const stored = overrides.stored ?? [];
   const inserted: OrderDoc[] = [];
   const transitions: Array<{ id: number; from: string; to: string; event: OutboxEvent }> = [];
-  const flush = vi.fn((_c: 'orders', _id: number) => Promise.resolve());
+  /** The outbox and write calls in order: announce must come before the write, flush after it. */
+  const calls: string[] = [];
+  const flush = vi.fn((source: OutboxSource) => {
+    calls.push(`flush ${source.collection}/${source.key}`);
+    return Promise.resolve();
+  });
+  const outbox: OutboxFlusher = {
+    announce: (events, source) => {
+      calls.push(`announce ${events.map((e) => e.type).join(',')} ${source.collection}/${source.key}`);
+      return Promise.resolve();
+    },
+    withdraw: (events) => {
+      calls.push(`withdraw ${events.map((e) => e.type).join(',')}`);
+      return Promise.resolve();
+    },
+    flush,
+  };
   let seq = 0;
   const deps: ResourceDeps = {
     users: { findById: (id: number) => Promise.resolve(id === ada._id ? ada : undefined) } as unknown as UserRepository,
@@ -47,23 +64,26 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean 
       findByIds: (ids: readonly number[]) => Promise.resolve(products.filter((p) => ids.includes(p._id))),
     } as unknown as ProductRepository,
     orders: {
-      insertWithNextId: (build: (id: number) => OrderDoc) => {
+      insertWithNextId: async (build: (id: number) => OrderDoc, beforeInsert: (doc: OrderDoc) => Promise<void>) => {
         const doc = build(++seq);
+        await beforeInsert(doc);
+        calls.push(`insert ${doc._id}`);
         inserted.push(doc);
-        return Promise.resolve(doc);
+        return doc;
       },
-      findById: (id: number) => Promise.resolve(stored.find((o) => o._id === id)),
+      findById: (id: number) => Promise.resolve(stored.find((o) => o.id === id)),
       transition: (id: number, from: string, to: string, event: OutboxEvent) => {
+        calls.push(`transition ${id}`);
         transitions.push({ id, from, to, event });
         return Promise.resolve(overrides.transitionMatches ?? true);
       },
     } as unknown as OrderRepository,
     stock: {} as StockRepository,
     logger: createLogger('silent', 'test'),
-    outbox: { flush },
+    outbox,
     now: () => now,
   };
-  return { deps, inserted, transitions, flush, nextSeq: () => seq };
+  return { deps, inserted, transitions, flush, calls, nextSeq: () => seq };
 }
 
 async function problemOf(p: Promise<unknown>): Promise<HttpProblem> {
@@ -76,8 +96,8 @@ async function problemOf(p: Promise<unknown>): Promise<HttpProblem> {
 }
 
 describe('createOrder', () => {
-  it('prices from the catalog, stores one order.created event and flushes', async () => {
-    const { deps, inserted, flush } = fakeDeps();
+  it('prices from the catalog, stores one order.created event, announced before the insert, and flushes', async () => {
+    const { deps, inserted, calls } = fakeDeps();
     const created = await createOrder(deps, { user_id: 1, items: [{ product_id: 1, quantity: 3 }] });
     expect(created).toEqual({
       id: 1,
@@ -97,7 +117,8 @@ describe('createOrder', () => {
         created_at: now,
       },
     ]);
-    expect(flush).toHaveBeenCalledWith('orders', 1);
+    expect(inserted[0]!._id).toBe('1');
+    expect(calls).toEqual(['announce order.created orders/1', 'insert 1', 'flush orders/1']);
   });
 
   it('reports the unknown user and every unknown product in one 422, drawing no id', async () => {
@@ -131,7 +152,7 @@ describe('createOrder', () => {
 
 describe('updateOrder', () => {
   it('moves the order with one conditional transition carrying order.updated and previous_status', async () => {
-    const { deps, transitions, flush } = fakeDeps({ stored: [order('pending')] });
+    const { deps, transitions, calls } = fakeDeps({ stored: [order('pending')] });
     const updated = await updateOrder(deps, 7, { status: 'paid' });
     expect(updated.status).toBe('paid');
     expect(transitions).toEqual([
@@ -145,14 +166,14 @@ describe('updateOrder', () => {
         }) as unknown,
       },
     ]);
-    expect(flush).toHaveBeenCalledWith('orders', 7);
+    expect(calls).toEqual(['announce order.updated orders/7', 'transition 7', 'flush orders/7']);
   });
 
   it('is a no-op without an event or flush for the same status', async () => {
-    const { deps, transitions, flush } = fakeDeps({ stored: [order('paid')] });
+    const { deps, transitions, calls } = fakeDeps({ stored: [order('paid')] });
     expect((await updateOrder(deps, 7, { status: 'paid' })).status).toBe('paid');
     expect(transitions).toEqual([]);
-    expect(flush).not.toHaveBeenCalled();
+    expect(calls).toEqual([]);
   });
 
   it('gives 409 naming the move when it is not allowed', async () => {
@@ -163,12 +184,12 @@ describe('updateOrder', () => {
     expect(transitions).toEqual([]);
   });
 
-  it('gives 409 when the order changed between the read and the conditional write', async () => {
-    const { deps, flush } = fakeDeps({ stored: [order('pending')], transitionMatches: false });
+  it('gives 409 when the order changed between the read and the conditional write, withdrawing its note', async () => {
+    const { deps, calls } = fakeDeps({ stored: [order('pending')], transitionMatches: false });
     const p = await problemOf(updateOrder(deps, 7, { status: 'paid' }));
     expect(p.status).toBe(409);
     expect(p.errors![0]!.message).toContain('pending → paid');
-    expect(flush).not.toHaveBeenCalled();
+    expect(calls).toEqual(['announce order.updated orders/7', 'transition 7', 'withdraw order.updated']);
   });
 
   it('gives 404 for an unknown order', async () => {
