@@ -3,6 +3,7 @@ import {
   defineQuery,
   log,
   defineSignal,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -10,7 +11,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { type DeliveryPolicy, nextDelayMs, verdictFor } from './retry-policy';
+import type { RecordInput } from '../activities/delivery';
+import { type AttemptState, type DeliveryPolicy, nextDelayMs, type Verdict, verdictFor } from './retry-policy';
 import { deliveryStateKey } from './search-attributes';
 
 // Activities report HTTP outcomes as values; this retry covers only infrastructure failures
@@ -22,7 +24,8 @@ const acts = proxyActivities<Activities>({
 
 // The POST and its log entry run as local activities, inside the workflow task: no task-queue
 // round trip through Temporal per attempt, which measured as most of a delivery's cost. Both
-// are short (the POST is bounded by DELIVERY_TIMEOUT) and idempotent enough to re-run.
+// are short (the POST is bounded by DELIVERY_TIMEOUT) and idempotent enough to re-run. Since
+// 'attempt-records-itself' one local activity (attemptAndRecord) does both.
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   localRetryThreshold: '10 seconds',
@@ -35,6 +38,9 @@ const alerting = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 12 },
 });
+
+/** An attempt that reached (or tried to reach) the receiver: a POST's result. */
+type MadeAttempt = RecordInput['result'];
 
 export interface DeliveryInput {
   eventId: string;
@@ -80,36 +86,25 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliverySt
   };
   const { eventId, subscriptionId, policy } = input;
 
-  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
-    setState('attempting');
-    delete status.nextAttemptAt;
-    const result = await local.attemptDelivery({ eventId, subscriptionId, attempt });
-    if (result.outcome === 'skipped') {
-      // Paused, disabled or deleted: pending retries stop here.
-      status.lastOutcome = `skipped: ${result.reason}`;
-      setState('cancelled');
-      return status;
-    }
+  /** Ends the series without an attempt: the subscription is paused, disabled or deleted. */
+  const cancel = (reason: string): DeliveryStatus => {
+    // Pending retries stop here.
+    status.lastOutcome = `skipped: ${reason}`;
+    setState('cancelled');
+    return status;
+  };
+  const noteAttempt = (attempt: number, result: MadeAttempt) => {
     status.attempts = attempt;
     status.lastOutcome = result.outcome;
-    const statusCode = 'statusCode' in result ? result.statusCode : undefined;
-    if (statusCode !== undefined) status.lastStatusCode = statusCode;
-    const verdict = verdictFor(result.outcome, statusCode);
-    const retryAfterMs = 'retryAfterMs' in result ? result.retryAfterMs : undefined;
-    const willRetry = verdict === 'retry' && attempt < policy.maxAttempts;
-    const delay = willRetry ? nextDelayMs(policy, attempt, Math.random(), retryAfterMs) : 0;
-    const final: DeliveryState =
-      verdict === 'delivered' ? 'delivered' : verdict === 'retry' ? (willRetry ? 'retrying' : 'failed') : 'stopped';
-    await local.recordAttempt({
-      eventId,
-      subscriptionId,
-      attempt,
-      series,
-      result,
-      ...(willRetry ? { nextAttemptAt: Date.now() + delay } : {}),
-      state: final,
-    });
+    if ('statusCode' in result) status.lastStatusCode = result.statusCode;
+  };
 
+  /**
+   * What follows a made and logged attempt: the 410's disable, the alert when attempts ran out,
+   * the end, or the wait before the next attempt. Returns the status when the series ended.
+   */
+  const afterAttempt = async (attempt: number, result: MadeAttempt, verdict: Verdict, final: AttemptState, delay: number) => {
+    const statusCode = 'statusCode' in result ? result.statusCode : undefined;
     if (verdict === 'gone') {
       await acts.disableSubscription({ subscriptionId, eventId, reason: `receiver answered 410 Gone to event ${eventId}` });
     }
@@ -137,6 +132,65 @@ export async function deliveryWorkflow(input: DeliveryInput): Promise<DeliverySt
     // A retryNow that arrived during the attempt counts: it is cleared only after the wait.
     await condition(() => retryNow, delay);
     retryNow = false;
+    return undefined;
+  };
+
+  /** Before 'attempt-records-itself': two local activities, the workflow settling the outcome in between. */
+  const attemptThenRecord = async (attempt: number) => {
+    const result = await local.attemptDelivery({ eventId, subscriptionId, attempt });
+    if (result.outcome === 'skipped') return cancel(result.reason);
+    noteAttempt(attempt, result);
+    const statusCode = 'statusCode' in result ? result.statusCode : undefined;
+    const verdict = verdictFor(result.outcome, statusCode);
+    const retryAfterMs = 'retryAfterMs' in result ? result.retryAfterMs : undefined;
+    const willRetry = verdict === 'retry' && attempt < policy.maxAttempts;
+    const delay = willRetry ? nextDelayMs(policy, attempt, Math.random(), retryAfterMs) : 0;
+    const final: AttemptState =
+      verdict === 'delivered' ? 'delivered' : verdict === 'retry' ? (willRetry ? 'retrying' : 'failed') : 'stopped';
+    await local.recordAttempt({
+      eventId,
+      subscriptionId,
+      attempt,
+      series,
+      result,
+      ...(willRetry ? { nextAttemptAt: Date.now() + delay } : {}),
+      state: final,
+    });
+    return afterAttempt(attempt, result, verdict, final, delay);
+  };
+
+  /**
+   * Since 'attempt-records-itself': one local activity POSTs, settles the outcome with this
+   * workflow's policy and jitter sample, and logs the attempt; its verdict, state and wait are used as they are.
+   */
+  const attemptRecordingItself = async (attempt: number) => {
+    // Drawn here, where Math.random is deterministic: the jitter stays the workflow's on replay.
+    const random = Math.random();
+    const done = await local.attemptAndRecord({ eventId, subscriptionId, attempt, series, policy, random });
+    if (done.kind === 'skipped') return cancel(done.reason);
+    noteAttempt(attempt, done.result);
+    if (!done.recorded) {
+      // The activity could not write the entry and did not throw (that would POST again): write it here.
+      log.warn('attempt not logged by its activity; logging it separately', { eventId, subscriptionId, attempt, error: done.recordError });
+      await local.recordAttempt({
+        eventId,
+        subscriptionId,
+        attempt,
+        series,
+        result: done.result,
+        ...(done.nextAttemptAt !== undefined ? { nextAttemptAt: done.nextAttemptAt } : {}),
+        state: done.state,
+      });
+    }
+    return afterAttempt(attempt, done.result, done.verdict, done.state, done.delayMs);
+  };
+
+  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
+    setState('attempting');
+    delete status.nextAttemptAt;
+    // Asked per attempt: a series that started before the patch takes it from its next live attempt on.
+    const ended = patched('attempt-records-itself') ? await attemptRecordingItself(attempt) : await attemptThenRecord(attempt);
+    if (ended) return ended;
   }
   return status;
 }

@@ -41,3 +41,32 @@ export function verdictFor(outcome: string, statusCode?: number): Verdict {
   }
   return 'retry';
 }
+
+/** Where a series stands after an attempt that was made (a skipped one ends it as `cancelled`). */
+export type AttemptState = 'delivered' | 'retrying' | 'failed' | 'stopped';
+
+/** What one attempt's outcome means for its series. */
+export interface Settlement {
+  verdict: Verdict;
+  state: AttemptState;
+  /** The wait before the next attempt; 0 unless `state` is `retrying`. */
+  delayMs: number;
+}
+
+/**
+ * Settles attempt `attempt` of a series from its outcome, as deliveryWorkflow did inline before
+ * its 'attempt-records-itself' patch: the verdict, the state it leaves the series in and, when
+ * it retries, the wait (jittered with `random`, the workflow's sample in [0, 1)).
+ */
+export function settleAttempt(
+  policy: DeliveryPolicy,
+  attempt: number,
+  outcome: { outcome: string; statusCode?: number; retryAfterMs?: number },
+  random: number,
+): Settlement {
+  const verdict = verdictFor(outcome.outcome, outcome.statusCode);
+  const willRetry = verdict === 'retry' && attempt < policy.maxAttempts;
+  const delayMs = willRetry ? nextDelayMs(policy, attempt, random, outcome.retryAfterMs) : 0;
+  const state: AttemptState = verdict === 'delivered' ? 'delivered' : verdict === 'retry' ? (willRetry ? 'retrying' : 'failed') : 'stopped';
+  return { verdict, state, delayMs };
+}

@@ -17,6 +17,14 @@ export const eventTypeKey = defineSearchAttributeKey('WebhookEventType', 'KEYWOR
 export const subscriptionIdKey = defineSearchAttributeKey('WebhookSubscriptionId', 'KEYWORD');
 export const deliveryStateKey = defineSearchAttributeKey('WebhookDeliveryState', 'KEYWORD');
 
+/** The search attributes an event workflow starts with; one place for every starter. */
+export function eventSearchAttributes(input: { eventId: string; eventType: string }) {
+  return [
+    { key: eventIdKey, value: input.eventId },
+    { key: eventTypeKey, value: input.eventType },
+  ];
+}
+
 /** The search attributes a delivery series starts with; one place for every starter. */
 export function deliverySearchAttributes(input: { eventId: string; eventType: string; subscriptionId: string }) {
   return [

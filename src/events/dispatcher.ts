@@ -1,11 +1,11 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
 import type { Collection, Db } from 'mongodb';
 import type { Logger } from '../logger';
 import type { EventType } from '../http/schemas';
 import { SubscriptionRepository } from '../subscriptions/repository';
 import type { DeliveryPolicy } from '../../workflows/retry-policy';
-import { eventIdKey, eventTypeKey } from '../../workflows/search-attributes';
+import { eventSearchAttributes } from '../../workflows/search-attributes';
 import { eventWorkflowId } from '../../workflows/ids';
 import type { eventWorkflow } from '../../workflows';
 import { type OutboxEvent, type OutboxFlusher, type OutboxSource, newOutboxEvent } from './outbox';
@@ -129,11 +129,10 @@ export class EventDispatcher implements OutboxFlusher {
       await client.workflow.start<typeof eventWorkflow>('eventWorkflow', {
         workflowId: eventWorkflowId(eventId),
         taskQueue: this.deps.taskQueue,
+        // The run closes once its deliveries have started: a later re-dispatch must not start another.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
         args: [{ eventId, policy: this.deps.policy }],
-        typedSearchAttributes: [
-          { key: eventIdKey, value: eventId },
-          { key: eventTypeKey, value: type },
-        ],
+        typedSearchAttributes: eventSearchAttributes({ eventId, eventType: type }),
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDeliveryActivities } from '../../../activities/delivery';
 import { createMongo, type Mongo } from '../../../src/db/mongo';
+import type { AttemptDoc } from '../../../src/deliveries/attempts';
 import type { EventDoc } from '../../../src/events/repository';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
@@ -71,6 +72,25 @@ describe('attemptDelivery activity against a real receiver', () => {
     expect(new Webhook(previous).verify(got.body, headers)).toEqual(JSON.parse(got.body));
     expect(got.headers['user-agent']).toBe('WebhookService/test');
     expect(got.headers['content-type']).toBe('application/json');
+  });
+
+  it('attemptAndRecord POSTs once and logs the attempt with the state and next attempt it settled', async () => {
+    const acts = createDeliveryActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 2000, userAgent: 'x' });
+    const before = receiver.received.length;
+    const policy = { scheduleMs: [60_000], maxAttempts: 3, jitterRatio: 0.1 };
+    const series = `delivery/evt_0000000000000000activity/sub_0000000000000000activity/${randomUUID()}`;
+    const input = { eventId: 'evt_0000000000000000activity', subscriptionId: 'sub_0000000000000000activity', attempt: 3, series, policy, random: 0.25 };
+    const result = await acts.attemptAndRecord(input);
+    expect(result).toMatchObject({ kind: 'attempted', verdict: 'delivered', state: 'delivered', delayMs: 0, recorded: true });
+    expect(receiver.received).toHaveLength(before + 1);
+    const logged = await mongo.db.collection<AttemptDoc>('attempts').find({ series }).toArray();
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ attempt: 3, outcome: 'delivered', status_code: 200, state: 'delivered', url: receiver.url });
+    expect(logged[0]).not.toHaveProperty('next_attempt_at');
+    // The fallback the workflow runs when the activity could not log: a repeat writes nothing new.
+    if (result.kind !== 'attempted') throw new Error('expected an attempt');
+    await acts.recordAttempt({ ...input, result: result.result, state: result.state });
+    expect(await mongo.db.collection<AttemptDoc>('attempts').countDocuments({ series })).toBe(1);
   });
 
   it('skips a paused subscription without sending anything', async () => {

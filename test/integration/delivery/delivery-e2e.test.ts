@@ -6,7 +6,8 @@ import { verify } from '../../../src/receiver';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 import { waitFor } from '../../support/wait';
-import type { eventWorkflow } from '../../../workflows';
+import type { deliveryWorkflow, eventWorkflow } from '../../../workflows';
+import { deliveryWorkflowId, eventWorkflowId } from '../../../workflows/ids';
 
 type Envelope = components['schemas']['OrderCreatedEventV1'];
 
@@ -110,11 +111,11 @@ describe('delivery end to end: API → outbox → Temporal → worker → receiv
       subscriptionIds: [],
     });
     const client = await api.temporal.client();
-    const result = await client.workflow.getHandle<typeof eventWorkflow>(`event/${event._id}`).result();
-    expect(result).toEqual({});
+    const result = await client.workflow.getHandle<typeof eventWorkflow>(eventWorkflowId(event._id)).result();
+    expect(result).toEqual({ started: 0, children: [] });
   });
 
-  it('concurrent duplicate dispatches of one event start one workflow and deliver once', async () => {
+  it('concurrent duplicate dispatches of one event, and one after it finished, start one workflow and deliver once', async () => {
     const receiver = await startReceiver((_req, res) => res.writeHead(204).end());
     receivers.push(receiver);
     const { sub } = await subscribe(receiver, ['order.updated']);
@@ -126,6 +127,13 @@ describe('delivery end to end: API → outbox → Temporal → worker → receiv
     await waitFor(() => receiver.received.length >= 1, 20_000);
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received).toHaveLength(1);
+    // The event workflow reports the delivery it started; the delivery's own workflow how it ended.
+    const client = await api.temporal.client();
+    const child = deliveryWorkflowId(event._id, sub.id);
+    expect(await client.workflow.getHandle<typeof eventWorkflow>(eventWorkflowId(event._id)).result()).toEqual({ started: 1, children: [child] });
+    expect(await client.workflow.getHandle<typeof deliveryWorkflow>(child).result()).toMatchObject({ state: 'delivered', attempts: 1, lastStatusCode: 204 });
+    // A re-dispatch after everything has finished (the relay retrying a lost acknowledgement) starts nothing either.
+    await api.dispatcher.dispatch(event._id);
     const connection = await Connection.connect({ address: api.config.temporal.connectAddress });
     const runs: string[] = [];
     for await (const wf of new Client({ connection }).workflow.list({ query: `WorkflowId = 'event/${event._id}'` })) runs.push(wf.runId);

@@ -7,8 +7,8 @@ import { workflowsPath } from '../../../src/worker/create-worker';
 import { type DeliveryInput, type DeliveryStatus, deliveryStatusQuery, type deliveryWorkflow, retryNowSignal } from '../../../workflows/delivery';
 import type { EventInput, eventWorkflow } from '../../../workflows/event';
 import { deliveryWorkflowId, eventWorkflowId } from '../../../workflows/ids';
-import type { DeliveryPolicy } from '../../../workflows/retry-policy';
-import { deliverySearchAttributes, deliveryStateKey, eventIdKey, eventTypeKey, subscriptionIdKey } from '../../../workflows/search-attributes';
+import { type DeliveryPolicy, nextDelayMs, settleAttempt } from '../../../workflows/retry-policy';
+import { deliverySearchAttributes, deliveryStateKey, eventSearchAttributes, subscriptionIdKey } from '../../../workflows/search-attributes';
 import { createTimeSkippingEnv } from '../../support/time-skipping';
 import { registerSearchAttributes } from './support/search-attributes';
 import { type FakeCalls, type FakeScript, fakeActivities, http, skipped } from './support/fake-activities';
@@ -50,11 +50,36 @@ function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Runs `body` with a worker (real workflows, these fakes) on a fresh task queue. */
-async function withWorker<T>(script: FakeScript, body: (taskQueue: string, calls: FakeCalls) => Promise<T>): Promise<T> {
-  const taskQueue = `delivery-schedule-${randomUUID()}`;
-  const { activities, calls } = fakeActivities(script, () => env.currentTimeMs());
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
+/**
+ * Which code paths the workflows take: `current`, or `unpatched`, every patched() left
+ * inactive (the SDK's experimental patchActivationCallback), as workflows started before the
+ * patches run: their old branches must behave exactly as the code did before.
+ */
+type Patches = 'current' | 'unpatched';
+
+interface WorkerSetup {
+  patches: Patches;
+  /** Default: the file's shared server. */
+  server?: TestWorkflowEnvironment;
+  /** Default: a fresh one. */
+  taskQueue?: string;
+  /** Keep no workflow cached, so a later worker on the task queue gets the next workflow task (not this one's sticky queue). */
+  uncached?: boolean;
+}
+
+/** Runs `body` with a worker (real workflows, these fakes). */
+async function withWorkerWith<T>(script: FakeScript, body: (taskQueue: string, calls: FakeCalls) => Promise<T>, setup: WorkerSetup): Promise<T> {
+  const server = setup.server ?? env;
+  const taskQueue = setup.taskQueue ?? `delivery-schedule-${randomUUID()}`;
+  const { activities, calls } = fakeActivities(script, () => server.currentTimeMs());
+  const worker = await Worker.create({
+    connection: server.nativeConnection,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+    ...(setup.patches === 'unpatched' ? { patchActivationCallback: () => false } : {}),
+    ...(setup.uncached ? { maxCachedWorkflows: 0 } : {}),
+  });
   return worker.runUntil(bounded(body(taskQueue, calls), runBoundMs, taskQueue));
 }
 
@@ -75,12 +100,23 @@ function startDelivery(taskQueue: string, input: DeliveryInput): Promise<Workflo
 }
 
 /** Runs one delivery to its end with `script` answering the attempts. */
-async function runDelivery(script: FakeScript, input = deliveryInput()) {
-  return withWorker(script, async (taskQueue, calls) => {
-    const handle = await startDelivery(taskQueue, input);
-    const result = await handle.result();
-    return { input, handle, result, calls };
-  });
+async function runDeliveryWith(script: FakeScript, input: DeliveryInput, patches: Patches) {
+  return withWorkerWith(
+    script,
+    async (taskQueue, calls) => {
+      const handle = await startDelivery(taskQueue, input);
+      const result = await handle.result();
+      return { input, handle, result, calls };
+    },
+    { patches },
+  );
+}
+
+/** The activity each attempt went through: one per attempt since 'attempt-records-itself', two before. */
+function expectAttemptPath(calls: FakeCalls, patches: Patches): void {
+  const via = patches === 'current' ? 'attemptAndRecord' : 'attemptDelivery';
+  expect(calls.attemptDelivery.map((c) => c.via)).toEqual(calls.attemptDelivery.map(() => via));
+  expect(calls.recordAttemptActivity).toHaveLength(patches === 'current' ? 0 : calls.recordAttempt.length);
 }
 
 /** Each attempt's server time, relative to the first. */
@@ -94,16 +130,47 @@ function nominalWaits(policy: DeliveryPolicy, attempts: number): number[] {
   return Array.from({ length: attempts - 1 }, (_, k) => policy.scheduleMs[Math.min(k, policy.scheduleMs.length - 1)] ?? Number.NaN);
 }
 
+/**
+ * Each delivery's result, from its own handle. One at a time: every awaited result unlocks time
+ * skipping and locks it again after, and the test server rejects overlapping unlocks.
+ */
+async function childResults(workflowIds: string[], server: TestWorkflowEnvironment = env): Promise<DeliveryStatus[]> {
+  const results: DeliveryStatus[] = [];
+  for (const id of workflowIds) results.push(await server.client.workflow.getHandle<typeof deliveryWorkflow>(id).result());
+  return results;
+}
+
+/**
+ * Runs `body` on a time-skipping server of its own, torn down after. The test server stops
+ * skipping time for good once a child workflow ends after its parent closed (abandoned;
+ * temporalio/sdk-java#2392), as the deliveries of an event workflow since
+ * 'event-returns-once-children-started' do: on the shared server, later tests would hang.
+ */
+async function withOwnServer<T>(body: (server: TestWorkflowEnvironment) => Promise<T>): Promise<T> {
+  const server = await createTimeSkippingEnv();
+  try {
+    await registerSearchAttributes(server);
+    return await body(server);
+  } finally {
+    await server.teardown();
+  }
+}
+
 /** The WebhookDeliveryState search attribute as the server has it now. */
 async function searchState(handle: WorkflowHandle): Promise<unknown> {
   return (await handle.describe()).typedSearchAttributes.get(deliveryStateKey);
 }
 
-describe('deliveryWorkflow retry schedule (time-skipping server)', () => {
+// Every scenario on both paths: deliveries started before 'attempt-records-itself' must still run as they did.
+describe.each<Patches>(['current', 'unpatched'])('deliveryWorkflow retry schedule, %s (time-skipping server)', (patches) => {
+  const runDelivery = (script: FakeScript, input = deliveryInput()) => runDeliveryWith(script, input, patches);
+  const withWorker = <T>(script: FakeScript, body: (taskQueue: string, calls: FakeCalls) => Promise<T>) => withWorkerWith(script, body, { patches });
+
   it('runs the default schedule: 7 attempts at 0, 1, 6, 21, 51, 111, 231 minutes within the jitter bound, then fails and alerts once', async () => {
     const realStart = Date.now();
     const { input, handle, result, calls } = await runDelivery({ attempt: () => http(503) });
-    console.log(`231+ minutes of backoff took ${Date.now() - realStart}ms of real time`);
+    console.log(`${patches}: 231+ minutes of backoff took ${Date.now() - realStart}ms of real time`);
+    expectAttemptPath(calls, patches);
 
     expect(result).toMatchObject<Partial<DeliveryStatus>>({ state: 'failed', attempts: 7, lastOutcome: 'http_error', lastStatusCode: 503 });
     expect(calls.attemptDelivery.map((c) => c.input.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -243,9 +310,7 @@ describe('deliveryWorkflow retry schedule (time-skipping server)', () => {
       expect(waited).toBeLessThan(minute);
     });
   });
-});
 
-describe('eventWorkflow fan-out (time-skipping server)', () => {
   it('keeps a retryNow signal that arrives while an attempt is still running', async () => {
     const policy: DeliveryPolicy = { scheduleMs: [60 * minute], maxAttempts: 3, jitterRatio: 0 };
     let release: () => void = () => {};
@@ -263,42 +328,186 @@ describe('eventWorkflow fan-out (time-skipping server)', () => {
       expect(calls.attemptDelivery[1]!.scheduledAt - calls.attemptDelivery[0]!.scheduledAt).toBeLessThan(minute);
     });
   });
+});
 
-  it('starts one delivery child per subscription, ids delivery/<eventId>/<subId>, and tallies how they ended', async () => {
+describe("deliveryWorkflow since 'attempt-records-itself' (time-skipping server)", () => {
+  it('a series started before the patch takes it from its next attempt on, and its history replays', async () => {
+    const policy: DeliveryPolicy = { scheduleMs: [60 * minute], maxAttempts: 3, jitterRatio: 0.1 };
+    const input = deliveryInput(policy);
+    const taskQueue = `delivery-schedule-${randomUUID()}`;
+    const script: FakeScript = { attempt: ({ attempt }) => (attempt === 1 ? http(503) : http(200)) };
+    // A worker from before the patch makes attempt 1 and stops during the 60-minute wait (a deploy).
+    const handle = await withWorkerWith(
+      script,
+      async (_, calls) => {
+        const handle = await startDelivery(taskQueue, input);
+        for (const until = Date.now() + 20_000; Date.now() < until; ) {
+          if ((await handle.query(deliveryStatusQuery)).state === 'retrying') break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(calls.attemptDelivery.map((c) => c.via)).toEqual(['attemptDelivery']);
+        expect(calls.recordAttemptActivity).toHaveLength(1);
+        return handle;
+      },
+      { patches: 'unpatched', taskQueue, uncached: true },
+    );
+    // The current code replays attempt 1 on the old branch, then makes attempt 2 with one activity.
+    const { result, calls } = await withWorkerWith(script, async (_, calls) => ({ result: await handle.result(), calls }), { patches: 'current', taskQueue });
+    expect(result).toMatchObject({ state: 'delivered', attempts: 2 });
+    expect(calls.attemptDelivery.map((c) => [c.input.attempt, c.via])).toEqual([[2, 'attemptAndRecord']]);
+    expect(calls.recordAttempt.map((r) => [r.attempt, r.state])).toEqual([[2, 'delivered']]);
+    expect(calls.recordAttemptActivity).toHaveLength(0);
+    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, await handle.fetchHistory(), handle.workflowId)).resolves.toBeUndefined();
+  });
+
+  it('passes its own jitter sample to the one attempt activity, which logs the wait it implies', async () => {
+    const { input, handle, result, calls } = await runDeliveryWith({ attempt: ({ attempt }) => (attempt < 3 ? http(503) : http(200)) }, deliveryInput(), 'current');
+    expect(result).toMatchObject({ state: 'delivered', attempts: 3 });
+    expectAttemptPath(calls, 'current');
+    const samples = calls.attemptDelivery.map((c) => c.random);
+    for (const r of samples) {
+      expect(r).toBeGreaterThanOrEqual(0);
+      expect(r).toBeLessThan(1);
+    }
+    expect(new Set(samples).size).toBe(3);
+    expect(calls.recordAttempt.map((r) => [r.attempt, r.state, r.series])).toEqual([
+      [1, 'retrying', handle.workflowId],
+      [2, 'retrying', handle.workflowId],
+      [3, 'delivered', handle.workflowId],
+    ]);
+    for (const k of [0, 1]) {
+      const logged = calls.recordAttempt[k]!.nextAttemptAt! - calls.attemptDelivery[k]!.scheduledAt;
+      // The logged wait is the policy's, jittered with the sample the workflow drew (the activity reads the clock again after the POST).
+      const expected = nextDelayMs(input.policy, k + 1, samples[k]!);
+      expect(logged).toBeGreaterThanOrEqual(expected);
+      expect(logged - expected).toBeLessThan(1000);
+      const next = calls.attemptDelivery[k + 1]!.scheduledAt;
+      expect(next).toBeGreaterThanOrEqual(calls.recordAttempt[k]!.nextAttemptAt!);
+      expect(next - calls.recordAttempt[k]!.nextAttemptAt!).toBeLessThanOrEqual(slackMs);
+    }
+  });
+
+  it("waits as long as the activity's settlement says, not a wait of its own", async () => {
+    const settled = 7 * minute;
+    const { result, calls } = await runDeliveryWith(
+      {
+        attempt: ({ attempt }) => (attempt === 1 ? http(503) : http(200)),
+        // Not what the 1-minute schedule gives: only the returned value can explain the wait.
+        settle: (input, r) => (input.attempt === 1 ? { verdict: 'retry', state: 'retrying', delayMs: settled } : settleAttempt(input.policy, input.attempt, r, input.random)),
+      },
+      deliveryInput(),
+      'current',
+    );
+    expect(result).toMatchObject({ state: 'delivered', attempts: 2 });
+    const [, second] = attemptOffsets(calls);
+    expect(second).toBeGreaterThanOrEqual(settled - 1000);
+    expect(second).toBeLessThanOrEqual(settled + slackMs);
+  });
+
+  it('logs the attempt through recordAttempt when the activity could not, without a second POST', async () => {
+    const { input, handle, result, calls } = await runDeliveryWith(
+      { attempt: ({ attempt }) => (attempt === 1 ? http(503) : http(200)), recordFails: ({ attempt }) => attempt === 1 },
+      deliveryInput(),
+      'current',
+    );
+    expect(result).toMatchObject({ state: 'delivered', attempts: 2 });
+    // One POST per attempt: the failed log write did not make the attempt run again.
+    expect(calls.attemptDelivery.map((c) => c.input.attempt)).toEqual([1, 2]);
+    expect(calls.recordAttemptActivity).toHaveLength(1);
+    const fallback = calls.recordAttemptActivity[0]!;
+    expect(fallback).toMatchObject({ eventId: input.eventId, subscriptionId: input.subscriptionId, attempt: 1, series: handle.workflowId, state: 'retrying' });
+    expect(fallback.result).toMatchObject({ outcome: 'http_error', statusCode: 503 });
+    // The entry the activity settled: its wait, from the workflow's sample.
+    const wait = nextDelayMs(input.policy, 1, calls.attemptDelivery[0]!.random!);
+    expect(fallback.nextAttemptAt! - calls.attemptDelivery[0]!.scheduledAt).toBeGreaterThanOrEqual(wait);
+    expect(fallback.nextAttemptAt! - calls.attemptDelivery[0]!.scheduledAt - wait).toBeLessThan(1000);
+    expect(calls.recordAttempt.map((r) => [r.attempt, r.state])).toEqual([
+      [1, 'retrying'],
+      [2, 'delivered'],
+    ]);
+  });
+});
+
+describe.each<Patches>(['current', 'unpatched'])('eventWorkflow fan-out, %s (time-skipping server)', (patches) => {
+  it('starts one delivery child per subscription, ids delivery/<eventId>/<subId>; each ends on its own', async () => {
     const eventId = `evt_${randomUUID()}`;
     const subscriptionIds = ['sub_a', 'sub_b', 'sub_c'].map((s) => `${s}_${randomUUID()}`);
     const input: EventInput = { eventId, policy: defaultPolicy };
     const answers: Record<string, number> = { [subscriptionIds[0]!]: 200, [subscriptionIds[1]!]: 204, [subscriptionIds[2]!]: 400 };
-    await withWorker(
-      {
-        targets: () => ({ type: 'order.created', subscriptionIds }),
-        attempt: ({ subscriptionId }) => http(answers[subscriptionId] ?? 500),
-      },
-      async (taskQueue, calls) => {
-        const tally = await env.client.workflow.execute<typeof eventWorkflow>('eventWorkflow', {
-          taskQueue,
-          workflowId: eventWorkflowId(eventId),
-          args: [input],
-          workflowExecutionTimeout: '30 days',
-          // As src/events/dispatcher.ts starts it.
-          typedSearchAttributes: [
-            { key: eventIdKey, value: eventId },
-            { key: eventTypeKey, value: 'order.created' },
-          ],
-        });
-        expect(tally).toEqual({ delivered: 2, stopped: 1 });
-        expect(calls.loadEventTargets).toEqual([eventId]);
-        const expectedIds = subscriptionIds.map((s) => `delivery/${eventId}/${s}`);
-        expect(calls.attemptDelivery.map((c) => c.workflowId).sort()).toEqual([...expectedIds].sort());
-        for (const [i, workflowId] of expectedIds.entries()) {
-          const description = await env.client.workflow.getHandle(workflowId).describe();
-          expect(description.type).toBe('deliveryWorkflow');
-          expect(description.status.name).toBe('COMPLETED');
-          expect(description.parentExecution?.workflowId).toBe(eventWorkflowId(eventId));
-          expect(description.typedSearchAttributes.get(subscriptionIdKey)).toBe(subscriptionIds[i]);
-          expect(description.typedSearchAttributes.get(deliveryStateKey)).toBe(i === 2 ? 'stopped' : 'delivered');
-        }
-      },
+    const script: FakeScript = {
+      targets: () => ({ type: 'order.created', subscriptionIds }),
+      attempt: ({ subscriptionId }) => http(answers[subscriptionId] ?? 500),
+    };
+    const body = (server: TestWorkflowEnvironment) =>
+      withWorkerWith(
+        script,
+        async (taskQueue, calls) => {
+          const result = await server.client.workflow.execute<typeof eventWorkflow>('eventWorkflow', {
+            taskQueue,
+            workflowId: eventWorkflowId(eventId),
+            args: [input],
+            workflowExecutionTimeout: '30 days',
+            // As src/events/dispatcher.ts starts it.
+            typedSearchAttributes: eventSearchAttributes({ eventId, eventType: 'order.created' }),
+          });
+          const expectedIds = subscriptionIds.map((s) => `delivery/${eventId}/${s}`);
+          // Since 'event-returns-once-children-started' it returns what it started; before, how they ended.
+          expect(result).toEqual(patches === 'current' ? { started: 3, children: expectedIds } : { delivered: 2, stopped: 1 });
+          const ends = await childResults(expectedIds, server);
+          expect(ends.map((e) => e.state)).toEqual(['delivered', 'delivered', 'stopped']);
+          expect(calls.loadEventTargets).toEqual([eventId]);
+          expect(calls.attemptDelivery.map((c) => c.workflowId).sort()).toEqual([...expectedIds].sort());
+          for (const [i, workflowId] of expectedIds.entries()) {
+            const description = await server.client.workflow.getHandle(workflowId).describe();
+            expect(description.type).toBe('deliveryWorkflow');
+            expect(description.status.name).toBe('COMPLETED');
+            expect(description.parentExecution?.workflowId).toBe(eventWorkflowId(eventId));
+            expect(description.typedSearchAttributes.get(subscriptionIdKey)).toBe(subscriptionIds[i]);
+            expect(description.typedSearchAttributes.get(deliveryStateKey)).toBe(i === 2 ? 'stopped' : 'delivered');
+          }
+        },
+        { patches, server },
+      );
+    // Deliveries that end after their parent closed would break the shared server's time skipping.
+    await (patches === 'current' ? withOwnServer(body) : body(env));
+  });
+});
+
+describe("eventWorkflow since 'event-returns-once-children-started' (time-skipping server)", () => {
+  it('returns while its deliveries still wait to retry; a second run of the event starts none of them again', async () => {
+    const eventId = `evt_${randomUUID()}`;
+    const subscriptionIds = ['sub_a', 'sub_b'].map((s) => `${s}_${randomUUID()}`);
+    const policy: DeliveryPolicy = { scheduleMs: [60 * minute], maxAttempts: 2, jitterRatio: 0 };
+    const script: FakeScript = {
+      targets: () => ({ type: 'order.created', subscriptionIds }),
+      attempt: ({ attempt }) => (attempt === 1 ? http(503) : http(200)),
+    };
+    await withOwnServer((server) =>
+      withWorkerWith(
+        script,
+        async (taskQueue, calls) => {
+          const run = () =>
+            server.client.workflow.execute<typeof eventWorkflow>('eventWorkflow', {
+              taskQueue,
+              workflowId: eventWorkflowId(eventId),
+              args: [{ eventId, policy }],
+              workflowExecutionTimeout: '30 days',
+            });
+          const expectedIds = subscriptionIds.map((s) => deliveryWorkflowId(eventId, s));
+          expect(await run()).toEqual({ started: 2, children: expectedIds });
+          // A repeated dispatch after the first run closed, its deliveries waiting to retry: none starts again.
+          expect(await run()).toEqual({ started: 0, children: expectedIds });
+          const ends = await childResults(expectedIds, server);
+          expect(ends.map((e) => [e.state, e.attempts])).toEqual([
+            ['delivered', 2],
+            ['delivered', 2],
+          ]);
+          // And after they ended: none delivers again.
+          expect(await run()).toEqual({ started: 0, children: expectedIds });
+          expect(calls.attemptDelivery).toHaveLength(4);
+        },
+        { patches: 'current', server },
+      ),
     );
   });
 });

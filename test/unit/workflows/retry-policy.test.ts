@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DeliveryPolicy, MAX_RETRY_AFTER_MS, nextDelayMs, verdictFor } from '../../../workflows/retry-policy';
+import { type DeliveryPolicy, MAX_RETRY_AFTER_MS, nextDelayMs, settleAttempt, verdictFor } from '../../../workflows/retry-policy';
 
 const minute = 60_000;
 const policy: DeliveryPolicy = { scheduleMs: [1, 5, 15, 30, 60, 120].map((m) => m * minute), maxAttempts: 7, jitterRatio: 0.1 };
@@ -43,5 +43,53 @@ describe('verdictFor', () => {
     ['blocked', undefined, 'stop'],
   ] as const)('%s %s → %s', (outcome, status, verdict) => {
     expect(verdictFor(outcome, status)).toBe(verdict);
+  });
+});
+
+describe('settleAttempt', () => {
+  it('retries with the jittered wait while attempts remain, then fails', () => {
+    expect(settleAttempt(policy, 2, { outcome: 'http_error', statusCode: 503 }, 0.5)).toEqual({
+      verdict: 'retry',
+      state: 'retrying',
+      delayMs: nextDelayMs(policy, 2, 0.5),
+    });
+    expect(settleAttempt(policy, 7, { outcome: 'timeout' }, 0.5)).toEqual({ verdict: 'retry', state: 'failed', delayMs: 0 });
+  });
+
+  it("honours a 429's longer Retry-After", () => {
+    expect(settleAttempt(policy, 1, { outcome: 'http_error', statusCode: 429, retryAfterMs: 10 * minute }, 0).delayMs).toBe(10 * minute);
+  });
+
+  it.each([
+    [{ outcome: 'delivered', statusCode: 200 }, 'delivered', 'delivered'],
+    [{ outcome: 'http_error', statusCode: 400 }, 'stop', 'stopped'],
+    [{ outcome: 'http_error', statusCode: 410 }, 'gone', 'stopped'],
+    [{ outcome: 'blocked' }, 'stop', 'stopped'],
+  ] as const)('ends the series on %o: %s, %s, no wait', (outcome, verdict, state) => {
+    expect(settleAttempt(policy, 1, outcome, 0.9)).toEqual({ verdict, state, delayMs: 0 });
+  });
+
+  it("matches what deliveryWorkflow computed inline before 'attempt-records-itself'", () => {
+    const outcomes = [
+      { outcome: 'delivered', statusCode: 200 },
+      { outcome: 'http_error', statusCode: 404 },
+      { outcome: 'http_error', statusCode: 410 },
+      { outcome: 'http_error', statusCode: 429, retryAfterMs: 3 * 60 * minute },
+      { outcome: 'http_error', statusCode: 503 },
+      { outcome: 'network_error' },
+      { outcome: 'blocked' },
+    ];
+    for (const o of outcomes) {
+      for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
+        for (const random of [0, 0.37, 0.999]) {
+          // The pre-patch workflow code, verbatim in substance.
+          const verdict = verdictFor(o.outcome, o.statusCode);
+          const willRetry = verdict === 'retry' && attempt < policy.maxAttempts;
+          const delay = willRetry ? nextDelayMs(policy, attempt, random, o.retryAfterMs) : 0;
+          const final = verdict === 'delivered' ? 'delivered' : verdict === 'retry' ? (willRetry ? 'retrying' : 'failed') : 'stopped';
+          expect(settleAttempt(policy, attempt, o, random)).toEqual({ verdict, state: final, delayMs: delay });
+        }
+      }
+    }
   });
 });

@@ -1,0 +1,68 @@
+import type { EventDoc } from '../src/events/repository';
+
+/** The part of a logged event deliveries read; it never changes once the event is logged. */
+export type CachedEvent = Readonly<Pick<EventDoc, '_id' | 'type' | 'data' | 'created_at' | 'subscription_ids'>>;
+
+/** Events by id, read once per worker while they stay among the most recently used. */
+export interface EventCache {
+  /** The event, from memory or else from `load`; undefined (and not remembered) when it is not logged. */
+  get(eventId: string): Promise<CachedEvent | undefined>;
+  /** How many events are held. */
+  readonly size: number;
+}
+
+/** About 4k small order events: a few MB, hours of fan-outs at the service's rates. */
+export const DEFAULT_EVENT_CACHE_ENTRIES = 4096;
+
+/**
+ * A bounded least-recently-used cache over `load`. Concurrent gets of one id share one read;
+ * misses and failed reads are not kept, so an event logged later (or a database back up) is
+ * found by the next get.
+ */
+export function createEventCache(load: (eventId: string) => Promise<CachedEvent | undefined>, maxEntries = DEFAULT_EVENT_CACHE_ENTRIES): EventCache {
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`event cache size must be a positive integer, got ${maxEntries}`);
+  // A Map iterates in insertion order: re-inserting on a hit keeps the oldest first.
+  const entries = new Map<string, CachedEvent>();
+  const reading = new Map<string, Promise<CachedEvent | undefined>>();
+
+  function remember(event: CachedEvent): void {
+    entries.set(event._id, event);
+    if (entries.size > maxEntries) {
+      const oldest = entries.keys().next();
+      if (!oldest.done) entries.delete(oldest.value);
+    }
+  }
+
+  return {
+    get(eventId) {
+      const hit = entries.get(eventId);
+      if (hit) {
+        entries.delete(eventId);
+        entries.set(eventId, hit);
+        return Promise.resolve(hit);
+      }
+      const pending = reading.get(eventId);
+      if (pending) return pending;
+      const read = load(eventId)
+        .then((doc) => {
+          if (!doc) return undefined;
+          // Only the immutable fields: dispatch state and the like change after logging.
+          const event: CachedEvent = Object.freeze({
+            _id: doc._id,
+            type: doc.type,
+            data: doc.data,
+            created_at: doc.created_at,
+            subscription_ids: doc.subscription_ids,
+          });
+          remember(event);
+          return event;
+        })
+        .finally(() => reading.delete(eventId));
+      reading.set(eventId, read);
+      return read;
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
