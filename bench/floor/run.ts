@@ -30,6 +30,7 @@ const { values: o } = parseArgs({
     'fast-sqlite': { type: 'boolean', default: false },
     'max-seconds': { type: 'string', default: '300' },
     idle: { type: 'string', default: '0' },
+    attrs: { type: 'string', default: '1' },
   },
 });
 const events = Number(o.events);
@@ -81,7 +82,7 @@ try {
     for (let i = 0; i < Number(o.idle); i++) {
       const before = activities.completions.times.length;
       const t = performance.now();
-      await client.workflow.start('floorParent', { taskQueue, workflowId: `idle-${i}`, args: [{ id: `idle-${i}`, children: subs, awaitResults: o.await, upsert: !o['no-upsert'] }] });
+      await client.workflow.start('floorParent', { taskQueue, workflowId: `idle-${i}`, args: [{ id: `idle-${i}`, children: subs, awaitResults: o.await, upsert: !o['no-upsert'], attrs: Number(o.attrs) }] });
       const deadline = performance.now() + 10_000;
       while (activities.completions.times.length < before + subs && performance.now() < deadline) await new Promise((r) => setTimeout(r, 1));
       for (const x of activities.completions.times.slice(before)) lat.push(x - t);
@@ -105,7 +106,7 @@ try {
         await client.workflow.start('floorParent', {
           taskQueue,
           workflowId: `evt-${i}`,
-          args: [{ id: `evt-${i}`, children: subs, awaitResults: o.await, upsert: !o['no-upsert'] }],
+          args: [{ id: `evt-${i}`, children: subs, awaitResults: o.await, upsert: !o['no-upsert'], attrs: Number(o.attrs) }],
         });
       }
     }

@@ -6,13 +6,15 @@ import type * as activities from './activities';
 
 const { touch } = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '1 minute' });
 const stateKey = defineSearchAttributeKey('WebhookDeliveryState', 'KEYWORD');
+// The other attributes the real delivery workflows start with (--attrs 4).
+const extraKeys = ['WebhookEventId', 'WebhookEventType', 'WebhookSubscriptionId'].map((k) => defineSearchAttributeKey(k, 'KEYWORD'));
 
 export async function floorChild(upsert: boolean): Promise<void> {
   await touch(workflowInfo().workflowId);
   if (upsert) upsertSearchAttributes([{ key: stateKey, value: 'delivered' }]);
 }
 
-export async function floorParent(input: { id: string; children: number; awaitResults: boolean; upsert: boolean }): Promise<void> {
+export async function floorParent(input: { id: string; children: number; awaitResults: boolean; upsert: boolean; attrs?: number }): Promise<void> {
   await touch(`${input.id}/targets`);
   const handles = await Promise.all(
     Array.from({ length: input.children }, (_, i) =>
@@ -20,7 +22,7 @@ export async function floorParent(input: { id: string; children: number; awaitRe
         workflowId: `${input.id}/${i}`,
         args: [input.upsert],
         parentClosePolicy: ParentClosePolicy.ABANDON,
-        typedSearchAttributes: [{ key: stateKey, value: 'attempting' }],
+        typedSearchAttributes: [{ key: stateKey, value: 'attempting' }, ...extraKeys.slice(0, (input.attrs ?? 1) - 1).map((key) => ({ key, value: `${input.id}/${i}` }))],
       }),
     ),
   );
