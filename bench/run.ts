@@ -821,7 +821,7 @@ async function main(): Promise<number> {
   }
   process.stdout.write(
     `\nWebhook service bench — ${new Date().toISOString()} — ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, commit ${(results.git as { commit?: string }).commit?.slice(0, 7) ?? '?'}${(results.git as { dirtyFiles?: number }).dirtyFiles ? ` + ${(results.git as { dirtyFiles?: number }).dirtyFiles} changed files` : ''}\n` +
-      `Stack: ${stack.dbDescription.replace(/, data in .*/, '')}; Temporal dev server SQLite fastSqlite=${opts.fastSqlite}; LOG_LEVEL=${opts.logLevel}, RELAY_INTERVAL=${opts.relayInterval}\n` +
+      `Stack: ${stack.dbDescription.replace(/, data in .*/, '')}; ${stack.config.temporal.address ? `external Temporal at ${stack.config.temporal.address} (TEMPORAL_ADDRESS; its CPU is not counted)` : `Temporal dev server SQLite fastSqlite=${opts.fastSqlite}`}; LOG_LEVEL=${opts.logLevel}, RELAY_INTERVAL=${opts.relayInterval}\n` +
       `Load average at start ${(results.machine as { loadAverageAtStart: number[] }).loadAverageAtStart.join(' ')}, at end ${loadAverage().join(' ')}\n\n` +
       `${table(rows)}\n\nTargets (informational):\n` +
       targets.map((t) => `  ${t.pass ? 'PASS' : 'MISS'}  ${t.target}: ${fmt(t.value)} ${t.unit}`).join('\n') +

@@ -5,6 +5,7 @@
  * processes, whose pids the CPU accounting needs), the real API and worker entry points as
  * separate processes, demo data and an API key.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,10 +56,14 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
   const apiPort = await getFreePort();
 
   const passthrough: Record<string, string> = {};
-  for (const k of ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH', 'MONGOD_PATH']) {
+  // MONGODB_URI / TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE): measure against those servers instead
+  // of embedded ones; their CPU is then not on this machine's books.
+  for (const k of ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH', 'MONGOD_PATH', 'MONGODB_URI', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE']) {
     const v = process.env[k];
     if (v) passthrough[k] = v;
   }
+  // Never the service's own database on a real server: a fresh one per run.
+  if (passthrough.MONGODB_URI) passthrough.MONGODB_DB = `webhook_bench_${randomBytes(4).toString('hex')}`;
   const config = loadConfig({
     ...passthrough,
     DATA_DIR: dataDir,
@@ -89,6 +94,8 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
 
   const mongo = createMongo(plan.mongoUri, config.mongo.dbName, 'webhook-bench');
   cleanups.push({ name: 'bench mongo client', fn: () => mongo.close() });
+  // On an external server the run's database is dropped at the end (embedded ones go with DATA_DIR).
+  if (config.mongo.uri) cleanups.push({ name: 'bench database', fn: () => mongo.db.dropDatabase().then(() => undefined) });
   await ensureIndexes(mongo.db);
   await seedDemoData(mongo.db);
   const { key } = await new ApiKeyRepository(mongo.db).create({
