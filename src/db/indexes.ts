@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { runMigrations } from './migrations';
 
 /**
  * Creates the indexes every query relies on; idempotent, run by each process at start.
@@ -14,4 +15,10 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('products').createIndex({ sku: 1 }, { unique: true, name: 'sku_unique' }),
     db.collection('stock').createIndex({ product_id: 1 }, { unique: true, name: 'product_unique' }),
   ]);
+}
+
+/** What every process does to its database at start: indexes, then pending data migrations. */
+export async function prepareDatabase(db: Db): Promise<void> {
+  await ensureIndexes(db);
+  await runMigrations(db);
 }

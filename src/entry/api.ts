@@ -1,6 +1,6 @@
 /** Entry point: the HTTP API alone (`npm run api`); scale out by running several. */
 import { loadConfig } from '../config/config';
-import { ensureIndexes } from '../db/indexes';
+import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { createApp } from '../http/app';
 import { createLogger } from '../logger';
@@ -14,7 +14,7 @@ const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook
 const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
 const deps = createAppDeps({ db: mongo.db, temporal, logger, config });
 // Fails fast (and the supervisor restarts us) when the database is unreachable at start.
-await ensureIndexes(mongo.db);
+await prepareDatabase(mongo.db);
 if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);
 const app = createApp(deps);
 

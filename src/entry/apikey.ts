@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { ApiKeyRepository } from '../auth/api-keys';
 import { isScope, scopes as allScopes, type Scope } from '../auth/scopes';
 import { loadConfig } from '../config/config';
-import { ensureIndexes } from '../db/indexes';
+import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 
 const usage = `usage: npm run apikey -- --scopes <${allScopes.join('|')}>[,...] [--owner <owner id>] [--name <label>]`;
@@ -31,7 +31,7 @@ if (!/^[A-Za-z0-9_.-]{1,64}$/.test(values.owner)) {
 const config = loadConfig();
 const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-apikey');
 try {
-  await ensureIndexes(mongo.db);
+  await prepareDatabase(mongo.db);
   const { key, principal } = await new ApiKeyRepository(mongo.db).create({
     ownerId: values.owner,
     name: values.name,

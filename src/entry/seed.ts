@@ -1,6 +1,6 @@
 /** Entry point: loads the demo data into an empty database (`npm run seed`). */
 import { loadConfig } from '../config/config';
-import { ensureIndexes } from '../db/indexes';
+import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { describeSeed, seedDemoData } from '../seed/seed';
 
@@ -9,7 +9,7 @@ const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook
 try {
   // Connect first, so an unreachable database is reported as such.
   await mongo.client.connect();
-  await ensureIndexes(mongo.db);
+  await prepareDatabase(mongo.db);
   const seeded = await seedDemoData(mongo.db);
   process.stdout.write(`${describeSeed(seeded)} (database ${config.mongo.dbName})\n`);
 } catch (err) {

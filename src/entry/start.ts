@@ -11,7 +11,7 @@ import { assertPortFree } from '../../tools/lib/ports';
 import { Supervisor, type Unit } from '../../tools/lib/supervisor';
 import { devAdminKey } from '../auth/dev-admin-key';
 import { loadConfig } from '../config/config';
-import { ensureIndexes } from '../db/indexes';
+import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { createLogger } from '../logger';
 import { watchParent } from './shutdown';
@@ -63,7 +63,7 @@ try {
   if (config.seedDemoData) {
     const mongo = createMongo(plan.mongoUri, config.mongo.dbName, 'webhook-service-seed');
     try {
-      await ensureIndexes(mongo.db);
+      await prepareDatabase(mongo.db);
       const seeded = await seedDemoData(mongo.db);
       logger.info(seeded ? `${describeSeed(seeded)} Set SEED_DEMO_DATA=false to skip this.` : describeSeed(seeded));
     } finally {

@@ -1,7 +1,7 @@
 /** Entry point: the Temporal worker alone (`npm run worker`); scale out by running several. */
 import { hostname } from 'node:os';
 import { loadConfig } from '../config/config';
-import { ensureIndexes } from '../db/indexes';
+import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { EventDispatcher } from '../events/dispatcher';
 import { startRelay } from '../events/relay';
@@ -18,7 +18,7 @@ const config = loadConfig();
 const logger = createLogger(config.logLevel, 'worker');
 installWorkerRuntime(logger, config.logLevel);
 const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker');
-await ensureIndexes(mongo.db);
+await prepareDatabase(mongo.db);
 
 const stopping = new Promise<void>((resolve) => {
   process.once('SIGINT', () => resolve());

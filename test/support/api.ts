@@ -6,7 +6,7 @@ import type { Principal } from '../../src/auth/api-keys';
 import type { Scope } from '../../src/auth/scopes';
 import { createClient, type WebhookServiceClient } from '../../src/client';
 import { type Config, loadConfig } from '../../src/config/config';
-import { ensureIndexes } from '../../src/db/indexes';
+import { prepareDatabase } from '../../src/db/indexes';
 import { createMongo, type Mongo } from '../../src/db/mongo';
 import type { EventDispatcher } from '../../src/events/dispatcher';
 import type { OutboxFlusher } from '../../src/events/outbox';
@@ -53,7 +53,7 @@ export async function startTestApi(env: Record<string, string> = {}, opts: { out
     ...env,
   });
   const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'api-test');
-  await ensureIndexes(mongo.db);
+  await prepareDatabase(mongo.db);
   const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
   const deps = createAppDeps({ db: mongo.db, temporal, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test'), config, ...opts });
   const server: Server = createApp(deps).listen(0, '127.0.0.1');
