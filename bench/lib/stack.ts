@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Db } from 'mongodb';
 import { ApiKeyRepository } from '../../src/auth/api-keys';
 import { type Config, envSchema, loadConfig } from '../../src/config/config';
-import { ensureIndexes } from '../../src/db/indexes';
+import { prepareDatabase } from '../../src/db/indexes';
 import { createMongo } from '../../src/db/mongo';
 import { seedDemoData } from '../../src/seed/seed';
 import { TemporalGateway } from '../../src/temporal/connection';
@@ -96,7 +96,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
   cleanups.push({ name: 'bench mongo client', fn: () => mongo.close() });
   // On an external server the run's database is dropped at the end (embedded ones go with DATA_DIR).
   if (config.mongo.uri) cleanups.push({ name: 'bench database', fn: () => mongo.db.dropDatabase().then(() => undefined) });
-  await ensureIndexes(mongo.db);
+  await prepareDatabase(mongo.db);
   await seedDemoData(mongo.db);
   const { key } = await new ApiKeyRepository(mongo.db).create({
     ownerId: 'bench',

@@ -45,7 +45,7 @@ describe('data migrations (real Mongo-wire database)', () => {
     expect(await runMigrations(db)).toEqual([migrationId]);
 
     expect(await db.collection('orders').countDocuments({ _id: { $in: [39, 40, 41] } as never })).toBe(0);
-    expect((await db.collection('orders').find({ _id: { $in: ['39', '40', '41'] } as never }).toArray()).map((o) => [o._id, o.id])).toEqual(
+    expect((await db.collection<{ _id: string; id: number }>('orders').find({ _id: { $in: ['39', '40', '41'] } }).toArray()).map((o) => [o._id, o.id])).toEqual(
       expect.arrayContaining([
         ['39', 39],
         ['40', 40],
