@@ -16,6 +16,12 @@ describe('temporal server start-dev arguments', () => {
     expect(args).not.toContain('--namespace');
   });
 
+  it('runs task queues as one partition each (a single node gains nothing from more)', () => {
+    const args = temporalDevServerArgs(base).join(' ');
+    expect(args).toContain('--dynamic-config-value matching.numTaskqueueReadPartitions=1');
+    expect(args).toContain('--dynamic-config-value matching.numTaskqueueWritePartitions=1');
+  });
+
   it('tests trade durability for speed and run headless; other namespaces are created', () => {
     const args = temporalDevServerArgs({ ...base, fastSqlite: true, headless: true, namespace: 'hooks' }).join(' ');
     expect(args).toContain('synchronous=OFF');
