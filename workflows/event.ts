@@ -16,6 +16,11 @@ const { loadEventTargets } = proxyLocalActivities<Activities>({
 export interface EventInput {
   eventId: string;
   policy: DeliveryPolicy;
+  /**
+   * The event's type and subscribers, when the starter has them (it just logged the event): the
+   * run then skips the lookup. Runs started without them (all before this field) look them up.
+   */
+  targets?: { type: string; subscriptionIds: string[] };
 }
 
 /** What the event workflow returns since 'event-returns-once-children-started': the deliveries it started. */
@@ -41,7 +46,8 @@ export type EventResult = EventFanOut | EventTally;
 export async function eventWorkflow(input: EventInput): Promise<EventResult> {
   // Asked first, so the whole run takes one branch; replays of older runs take the old one.
   const returnOnceStarted = patched('event-returns-once-children-started');
-  const { type, subscriptionIds } = await loadEventTargets(input.eventId);
+  // Decided by the input alone, so replays of runs started without targets take the lookup again.
+  const { type, subscriptionIds } = input.targets ?? (await loadEventTargets(input.eventId));
   const startDelivery = (subscriptionId: string, reuse?: { workflowIdReusePolicy: WorkflowIdReusePolicy }) =>
     startChild(deliveryWorkflow, {
       workflowId: deliveryWorkflowId(input.eventId, subscriptionId),

@@ -73,10 +73,11 @@ export class EventDispatcher implements OutboxFlusher {
     const holder = await holders.findOne({ _id: source.key }, { projection: { outbox: 1, id: 1 } });
     const pending = holder?.outbox ?? [];
     if (!holder || !pending.length) return;
-    for (const event of pending) await this.log(event, { source: { collection: source.collection, id: holder.id } });
+    // Dispatched before the outbox is emptied (the delivery starts sooner); a crash in between
+    // only makes the relay flush again, and every step is idempotent.
+    for (const event of pending) await this.dispatch(event.id, await this.log(event, { source: { collection: source.collection, id: holder.id } }));
     // Exact-entry removal: FerretDB v1 has no $pull by condition, and this never drops a newer entry.
     await holders.updateOne({ _id: source.key }, { $pullAll: { outbox: pending } });
-    for (const event of pending) await this.dispatch(event.id, event.type);
   }
 
   /**
@@ -91,7 +92,7 @@ export class EventDispatcher implements OutboxFlusher {
     const event = newOutboxEvent(type, data);
     await this.announce([event]);
     const doc = await this.log(event, { owner_id: target.ownerId, subscription_ids: target.subscriptionIds });
-    await this.dispatch(doc._id, doc.type).catch((err: unknown) => this.deps.logger.warn({ err, eventId: doc._id }, 'dispatch deferred to the relay'));
+    await this.dispatch(doc._id, doc).catch((err: unknown) => this.deps.logger.warn({ err, eventId: doc._id }, 'dispatch deferred to the relay'));
     return doc;
   }
 
@@ -121,9 +122,10 @@ export class EventDispatcher implements OutboxFlusher {
    * Starts the event's workflow; a second start for the same event is a no-op. Callers that
    * just logged the event pass its type, saving a read on the request path.
    */
-  async dispatch(eventId: string, knownType?: EventType): Promise<void> {
-    const type = knownType ?? (await this.events.find(eventId))?.type;
-    if (!type) throw new Error(`event ${eventId} is not logged`);
+  async dispatch(eventId: string, logged?: Pick<EventDoc, 'type' | 'subscription_ids'>): Promise<void> {
+    const event = logged ?? (await this.events.find(eventId));
+    if (!event) throw new Error(`event ${eventId} is not logged`);
+    const type = event.type;
     const client = await this.deps.temporal();
     try {
       await client.workflow.start<typeof eventWorkflow>('eventWorkflow', {
@@ -131,7 +133,8 @@ export class EventDispatcher implements OutboxFlusher {
         taskQueue: this.deps.taskQueue,
         // The run closes once its deliveries have started: a later re-dispatch must not start another.
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        args: [{ eventId, policy: this.deps.policy }],
+        // The targets ride along, so the workflow starts its deliveries without reading the event.
+        args: [{ eventId, policy: this.deps.policy, targets: { type, subscriptionIds: event.subscription_ids } }],
         typedSearchAttributes: eventSearchAttributes({ eventId, eventType: type }),
       });
     } catch (err) {
@@ -160,7 +163,7 @@ export class EventDispatcher implements OutboxFlusher {
     for (const note of notes) {
       const event = await this.events.find(note._id);
       if (event?.dispatch_state === 'pending') {
-        await this.dispatch(event._id, event.type);
+        await this.dispatch(event._id, event);
         dispatched++;
       } else if (event) {
         await this.notes.deleteOne({ _id: note._id });

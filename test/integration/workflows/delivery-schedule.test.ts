@@ -8,7 +8,7 @@ import { type DeliveryInput, type DeliveryStatus, deliveryStatusQuery, type deli
 import type { EventInput, eventWorkflow } from '../../../workflows/event';
 import { deliveryWorkflowId, eventWorkflowId } from '../../../workflows/ids';
 import { type DeliveryPolicy, nextDelayMs, settleAttempt } from '../../../workflows/retry-policy';
-import { deliverySearchAttributes, deliveryStateKey, eventSearchAttributes, subscriptionIdKey } from '../../../workflows/search-attributes';
+import { deliverySearchAttributes, deliveryStateKey, eventSearchAttributes, eventTypeKey, subscriptionIdKey } from '../../../workflows/search-attributes';
 import { createTimeSkippingEnv } from '../../support/time-skipping';
 import { registerSearchAttributes } from './support/search-attributes';
 import { type FakeCalls, type FakeScript, fakeActivities, http, skipped } from './support/fake-activities';
@@ -474,6 +474,34 @@ describe.each<Patches>(['current', 'unpatched'])('eventWorkflow fan-out, %s (tim
 });
 
 describe("eventWorkflow since 'event-returns-once-children-started' (time-skipping server)", () => {
+  it('with the targets in its input (as the dispatcher starts it), starts the deliveries without looking the event up', async () => {
+    const eventId = `evt_${randomUUID()}`;
+    const subscriptionIds = ['sub_a', 'sub_b'].map((s) => `${s}_${randomUUID()}`);
+    const script: FakeScript = {
+      targets: () => ({ type: 'order.created', subscriptionIds: ['sub_never'] }),
+      attempt: () => http(200),
+    };
+    await withOwnServer((server) =>
+      withWorkerWith(
+        script,
+        async (taskQueue, calls) => {
+          const input: EventInput = { eventId, policy: defaultPolicy, targets: { type: 'order.updated', subscriptionIds } };
+          const expectedIds = subscriptionIds.map((s) => deliveryWorkflowId(eventId, s));
+          expect(await server.client.workflow.execute<typeof eventWorkflow>('eventWorkflow', { taskQueue, workflowId: eventWorkflowId(eventId), args: [input] })).toEqual({
+            started: 2,
+            children: expectedIds,
+          });
+          expect(calls.loadEventTargets).toEqual([]);
+          const ends = await childResults(expectedIds, server);
+          expect(ends.map((e) => e.state)).toEqual(['delivered', 'delivered']);
+          const child = await server.client.workflow.getHandle(expectedIds[0]!).describe();
+          expect(child.typedSearchAttributes.get(eventTypeKey)).toBe('order.updated');
+        },
+        { patches: 'current', server },
+      ),
+    );
+  });
+
   it('returns while its deliveries still wait to retry; a second run of the event starts none of them again', async () => {
     const eventId = `evt_${randomUUID()}`;
     const subscriptionIds = ['sub_a', 'sub_b'].map((s) => `${s}_${randomUUID()}`);
