@@ -86,8 +86,8 @@ interface DeliveryOutcome {
   retriedAttempts: number;
   timedOut: boolean;
   arrivals: ArrivalRecord[];
-  /** event id → order POST start (epoch ms), order id, event created_at, dispatched_at. */
-  events: Map<string, { orderId: number; postStart: number; createdAt: number; dispatchedAt?: number }>;
+  /** event id → order POST start (epoch ms), order id, event created_at. */
+  events: Map<string, { orderId: number; postStart: number; createdAt: number }>;
   badSignatures: string[];
   verified: number;
 }
@@ -95,7 +95,6 @@ interface DeliveryOutcome {
 interface EventDocLite {
   _id: string;
   created_at: Date;
-  dispatched_at?: Date;
   source?: { id: number };
 }
 
@@ -106,7 +105,7 @@ async function eventsForOrders(ctx: Ctx, orders: OrderResult[], timeoutMs = 30_0
   for (;;) {
     const docs = await ctx.stack.db
       .collection<EventDocLite>('events')
-      .find({ 'source.id': { $in: [...byOrder.keys()] } }, { projection: { _id: 1, created_at: 1, dispatched_at: 1, source: 1 } })
+      .find({ 'source.id': { $in: [...byOrder.keys()] } }, { projection: { _id: 1, created_at: 1, source: 1 } })
       .toArray();
     if (docs.length >= byOrder.size || nowMs() > deadline) {
       const out: DeliveryOutcome['events'] = new Map();
@@ -117,7 +116,6 @@ async function eventsForOrders(ctx: Ctx, orders: OrderResult[], timeoutMs = 30_0
           orderId: o.orderId!,
           postStart: o.startedAt,
           createdAt: d.created_at.getTime(),
-          ...(d.dispatched_at ? { dispatchedAt: d.dispatched_at.getTime() } : {}),
         });
       }
       return out;
@@ -240,25 +238,32 @@ function latencies(o: DeliveryOutcome): { fromPost: Summary; fromCreated: Summar
 
 /**
  * Where the time goes, per delivery (medians, ms): POST start → event logged (created_at) →
- * workflow started (dispatched_at) → attempt's POST started (attempts.started_at) → receiver.
+ * event workflow started (its start time in Temporal) → attempt's POST started
+ * (attempts.started_at) → receiver.
  */
 async function breakdown(ctx: Ctx, o: DeliveryOutcome): Promise<Record<string, Summary>> {
   const eventIds = [...o.events.keys()];
+  const client = await ctx.stack.temporal.client();
+  const workflowStart = new Map<string, number>();
+  for await (const wf of client.workflow.list({ query: `WorkflowType = 'eventWorkflow'` })) workflowStart.set(wf.workflowId, wf.startTime.getTime());
+  const dispatchedAt = (eventId: string) => workflowStart.get(eventWorkflowId(eventId));
   const attempts = await ctx.stack.db
     .collection<{ event_id: string; subscription_id: string; attempt: number; started_at: Date }>('attempts')
     .find({ event_id: { $in: eventIds }, attempt: 1 }, { projection: { event_id: 1, subscription_id: 1, started_at: 1 } })
     .toArray();
   const started = new Map(attempts.map((a) => [`${a.event_id}|${a.subscription_id}`, a.started_at.getTime()]));
   const seg: Record<string, number[]> = { 'post→logged': [], 'logged→dispatched': [], 'dispatched→attempt': [], 'attempt→receiver': [] };
-  for (const e of o.events.values()) {
+  for (const [id, e] of o.events) {
     seg['post→logged']!.push(e.createdAt - e.postStart);
-    if (e.dispatchedAt) seg['logged→dispatched']!.push(e.dispatchedAt - e.createdAt);
+    const d = dispatchedAt(id);
+    if (d !== undefined) seg['logged→dispatched']!.push(d - e.createdAt);
   }
   for (const a of o.arrivals) {
     const e = o.events.get(a.eventId);
     const s = started.get(`${a.eventId}|${ctx.subs.get(a.tag)}`);
     if (!e || s === undefined) continue;
-    if (e.dispatchedAt) seg['dispatched→attempt']!.push(s - e.dispatchedAt);
+    const d = dispatchedAt(a.eventId);
+    if (d !== undefined) seg['dispatched→attempt']!.push(s - d);
     seg['attempt→receiver']!.push(a.t - s);
   }
   return Object.fromEntries(Object.entries(seg).map(([k, v]) => [k, summarize(v)]));

@@ -1,6 +1,5 @@
 import type { Db } from 'mongodb';
 import type { DispatchNote } from '../events/dispatcher';
-import type { EventDoc } from '../events/repository';
 import type { OutboxEvent } from '../events/outbox';
 import { orderKey } from '../resources/repository';
 import { insertIfAbsent } from './insert-if-absent';
@@ -24,6 +23,12 @@ interface LegacyOrderDoc {
   [field: string]: unknown;
 }
 
+/** An event as logged before dispatch notes. */
+interface LegacyEventDoc {
+  _id: string;
+  dispatch_state?: 'pending' | 'dispatched';
+}
+
 const migrations: Migration[] = [
   {
     // Orders moved to string `_id`s and the relay to dispatch notes (FerretDB v1 scans for
@@ -43,7 +48,8 @@ const migrations: Migration[] = [
         await insertIfAbsent(orders, { ...doc, _id: key, id: doc._id });
         await orders.deleteOne({ _id: doc._id });
       }
-      const pending = await db.collection<EventDoc>('events').find({ dispatch_state: 'pending' }, { projection: { _id: 1 } }).toArray();
+      // Before notes, events carried dispatch_state until their workflow had started.
+      const pending = await db.collection<LegacyEventDoc>('events').find({ dispatch_state: 'pending' }, { projection: { _id: 1 } }).toArray();
       for (const event of pending) await notes.updateOne({ _id: event._id }, { $setOnInsert: { created_at: new Date() } }, { upsert: true });
     },
   },

@@ -42,8 +42,8 @@ export interface DispatchNote {
 
 /**
  * Moves events from outboxes into the event log and starts one workflow per event.
- * Every step is idempotent (insert-once, pull exact entries, workflow id from event id,
- * notes keyed by event id), so the API's immediate flush and the relay's retries may overlap.
+ * Every step is idempotent (insert-once, workflow id from event id, notes keyed by event id),
+ * so the API's immediate flush and the relay's retries may overlap.
  */
 export class EventDispatcher implements OutboxFlusher {
   readonly events: EventRepository;
@@ -67,17 +67,23 @@ export class EventDispatcher implements OutboxFlusher {
     for (const event of events) await this.notes.deleteOne({ _id: event.id });
   }
 
-  /** Logs and dispatches a document's pending outbox events, then removes them from it. */
-  async flush(source: OutboxSource): Promise<void> {
-    const holders = this.deps.db.collection<OutboxHolder>(source.collection);
-    const holder = await holders.findOne({ _id: source.key }, { projection: { outbox: 1, id: 1 } });
-    const pending = holder?.outbox ?? [];
-    if (!holder || !pending.length) return;
-    // Dispatched before the outbox is emptied (the delivery starts sooner); a crash in between
-    // only makes the relay flush again, and every step is idempotent.
-    for (const event of pending) await this.dispatch(event.id, await this.log(event, { source: { collection: source.collection, id: holder.id } }));
-    // Exact-entry removal: FerretDB v1 has no $pull by condition, and this never drops a newer entry.
-    await holders.updateOne({ _id: source.key }, { $pullAll: { outbox: pending } });
+  /**
+   * Logs and dispatches the events `eventIds` of a document's outbox that are there (a write that
+   * never happened has none). Returns the ids it dispatched. The outbox keeps them: no write to
+   * the source, which in FerretDB v1 costs a scan of its collection.
+   */
+  async flush(source: OutboxSource, eventIds: readonly string[]): Promise<string[]> {
+    const holder = await this.deps.db
+      .collection<OutboxHolder>(source.collection)
+      .findOne({ _id: source.key }, { projection: { outbox: 1, id: 1 } });
+    const wanted = new Set(eventIds);
+    const dispatched: string[] = [];
+    for (const event of holder?.outbox ?? []) {
+      if (!wanted.has(event.id)) continue;
+      await this.dispatch(event.id, await this.log(event, { source: { collection: source.collection, id: holder!.id } }));
+      dispatched.push(event.id);
+    }
+    return dispatched;
   }
 
   /**
@@ -112,15 +118,14 @@ export class EventDispatcher implements OutboxFlusher {
       created_at: event.created_at,
       ...extra,
       subscription_ids: subscriptionIds,
-      dispatch_state: 'pending',
     };
     await this.events.insertOnce(doc);
     return doc;
   }
 
   /**
-   * Starts the event's workflow; a second start for the same event is a no-op. Callers that
-   * just logged the event pass its type, saving a read on the request path.
+   * Starts the event's workflow (a second start for the same event is a no-op), then deletes its
+   * dispatch note: no note means dispatched. Callers that just logged the event pass it.
    */
   async dispatch(eventId: string, logged?: Pick<EventDoc, 'type' | 'subscription_ids'>): Promise<void> {
     const event = logged ?? (await this.events.find(eventId));
@@ -140,15 +145,14 @@ export class EventDispatcher implements OutboxFlusher {
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }
-    await this.events.markDispatched(eventId);
     await this.notes.deleteOne({ _id: eventId });
   }
 
   /**
    * One relay pass over the dispatch notes older than `graceMs` (younger ones belong to requests
-   * still in flight): flushes the outboxes they name, dispatches their events still pending in
-   * the log, and drops notes whose write never happened once they are `abandonMs` old. Bounded
-   * per pass; returns what it did.
+   * still in flight): flushes their events from the outboxes they name, dispatches the ones
+   * already logged, and drops notes whose write never happened once they are `abandonMs` old.
+   * Bounded per pass; returns what it did.
    */
   async relayOnce(opts: { graceMs: number; abandonMs: number; batch: number }): Promise<{ flushed: number; dispatched: number; abandoned: number }> {
     const now = Date.now();
@@ -156,23 +160,31 @@ export class EventDispatcher implements OutboxFlusher {
       .find({ created_at: { $lt: new Date(now - opts.graceMs) } })
       .limit(opts.batch)
       .toArray();
-    const sources = new Map(notes.flatMap((n) => (n.source ? [[`${n.source.collection}/${n.source.key}`, n.source] as const] : [])));
-    for (const source of sources.values()) await this.flush(source);
-    let dispatched = 0;
+    const bySource = new Map<string, { source: OutboxSource; ids: string[] }>();
+    for (const n of notes) {
+      if (!n.source) continue;
+      const key = `${n.source.collection}/${n.source.key}`;
+      const entry = bySource.get(key) ?? { source: n.source, ids: [] };
+      entry.ids.push(n._id);
+      bySource.set(key, entry);
+    }
+    const done = new Set<string>();
+    for (const { source, ids } of bySource.values()) for (const id of await this.flush(source, ids)) done.add(id);
+    let dispatched = done.size;
     let abandoned = 0;
     for (const note of notes) {
+      if (done.has(note._id)) continue;
       const event = await this.events.find(note._id);
-      if (event?.dispatch_state === 'pending') {
+      if (event) {
+        // Logged, then the dispatch failed (e.g. Temporal was down): start it now.
         await this.dispatch(event._id, event);
         dispatched++;
-      } else if (event) {
-        await this.notes.deleteOne({ _id: note._id });
       } else if (note.created_at.getTime() < now - opts.abandonMs) {
         // Announced, never logged, and long past any request: the write it announced did not happen.
         await this.notes.deleteOne({ _id: note._id });
         abandoned++;
       }
     }
-    return { flushed: sources.size, dispatched, abandoned };
+    return { flushed: bySource.size, dispatched, abandoned };
   }
 }

@@ -2,9 +2,10 @@ import { newId } from '../db/ids';
 import type { EventType } from '../http/schemas';
 
 /**
- * An event waiting in its source document's `outbox` array. Written in the same single-document
- * write as the change that caused it (FerretDB v1 has no transactions; one document is atomic),
- * so the change and its event exist together or not at all.
+ * An event in its source document's `outbox` array. Written in the same single-document write as
+ * the change that caused it (FerretDB v1 has no transactions; one document is atomic), so the
+ * change and its event exist together or not at all. Entries stay after dispatch (at most one
+ * per status change): removing them would be a write that FerretDB v1 makes scan the collection.
  */
 export interface OutboxEvent {
   id: string;
@@ -38,9 +39,9 @@ export interface OutboxFlusher {
   /** The announced write did not happen (e.g. a conflict): drops the notes. */
   withdraw(events: readonly OutboxEvent[]): Promise<void>;
   /**
-   * Moves the pending outbox events of one document to the event log and dispatches them.
+   * Moves the events `eventIds` of one document's outbox to the event log and dispatches them.
    * Callers invoke it right after their write, and ignore (log) its failure: the relay
-   * flushes whatever is left behind.
+   * flushes whatever is left behind. The outbox keeps its entries as the document's event record.
    */
-  flush(source: OutboxSource): Promise<void>;
+  flush(source: OutboxSource, eventIds: readonly string[]): Promise<unknown>;
 }

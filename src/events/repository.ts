@@ -11,9 +11,6 @@ export interface EventDoc {
   /** Owner of the subscriptions targeted; set for test events, which go to one owner only. */
   owner_id?: string;
   subscription_ids: string[];
-  /** `pending` until its workflow is known to be started; the relay finds pending ones through their dispatch note. */
-  dispatch_state: 'pending' | 'dispatched';
-  dispatched_at?: Date;
   source?: { collection: string; id: number | string };
 }
 
@@ -31,9 +28,5 @@ export class EventRepository {
 
   async find(id: string): Promise<EventDoc | undefined> {
     return (await this.collection.findOne({ _id: id })) ?? undefined;
-  }
-
-  async markDispatched(id: string, at = new Date()): Promise<void> {
-    await this.collection.updateOne({ _id: id, dispatch_state: 'pending' }, { $set: { dispatch_state: 'dispatched', dispatched_at: at } });
   }
 }

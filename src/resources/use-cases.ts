@@ -68,10 +68,10 @@ function orderSource(id: number): OutboxSource {
   return { collection: 'orders', key: orderKey(id) };
 }
 
-/** Asks for the outbox of an order to be dispatched now; a failure is only logged. */
-async function flushOutbox(deps: ResourceDeps, orderId: number): Promise<void> {
+/** Asks for the order's event `eventId` to be dispatched now; a failure is only logged. */
+async function flushOutbox(deps: ResourceDeps, orderId: number, eventId: string): Promise<void> {
   try {
-    await deps.outbox.flush(orderSource(orderId));
+    await deps.outbox.flush(orderSource(orderId), [eventId]);
   } catch (err) {
     deps.logger.warn({ err, order_id: orderId }, 'outbox flush failed; the relay will deliver the event');
   }
@@ -156,7 +156,7 @@ export async function createOrder(deps: ResourceDeps, input: OrderCreate): Promi
     },
     (order) => deps.outbox.announce(order.outbox, orderSource(order.id)),
   );
-  await flushOutbox(deps, doc.id);
+  await flushOutbox(deps, doc.id, eventId);
   return toOrder(doc);
 }
 
@@ -193,7 +193,7 @@ export async function updateOrder(deps: ResourceDeps, id: number, input: OrderUp
       `${from} → ${to} conflicts with a concurrent change`,
     );
   }
-  await flushOutbox(deps, id);
+  await flushOutbox(deps, id, event.id);
   return toOrder(updated);
 }
 

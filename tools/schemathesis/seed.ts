@@ -72,8 +72,6 @@ try {
     owner_id: owner,
     subscription_ids: seeded.map((s) => s._id),
     // Already dispatched: the relay leaves it alone; only an explicit redeliver starts a delivery.
-    dispatch_state: 'dispatched',
-    dispatched_at: now,
   });
 
   mkdirSync(outDir, { recursive: true });

@@ -46,7 +46,6 @@ describe('attemptDelivery activity against a real receiver', () => {
       data: { order_id: 7, total: 19.99, currency: 'EUR', status: 'pending', user_id: 1 },
       created_at: now,
       subscription_ids: [sub._id],
-      dispatch_state: 'dispatched',
     };
     await mongo.db.collection<SubscriptionDoc>('subscriptions').insertOne(sub);
     await mongo.db.collection<EventDoc>('events').insertOne(event);

@@ -19,7 +19,6 @@ const event: EventDoc = {
   data: { order_id: 7, total: 19.99, currency: 'EUR', status: 'pending', user_id: 1 },
   created_at: now,
   subscription_ids: ['sub_unit'],
-  dispatch_state: 'dispatched',
 };
 
 function subscription(overrides: Partial<SubscriptionDoc> = {}): SubscriptionDoc {

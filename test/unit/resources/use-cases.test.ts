@@ -42,8 +42,8 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean 
   const transitions: Array<{ id: number; from: string; to: string; event: OutboxEvent }> = [];
   /** The outbox and write calls in order: announce must come before the write, flush after it. */
   const calls: string[] = [];
-  const flush = vi.fn((source: OutboxSource) => {
-    calls.push(`flush ${source.collection}/${source.key}`);
+  const flush = vi.fn((source: OutboxSource, eventIds: readonly string[]) => {
+    calls.push(`flush ${source.collection}/${source.key} ${eventIds.join(',')}`);
     return Promise.resolve();
   });
   const outbox: OutboxFlusher = {
@@ -118,7 +118,7 @@ describe('createOrder', () => {
       },
     ]);
     expect(inserted[0]!._id).toBe('1');
-    expect(calls).toEqual(['announce order.created orders/1', 'insert 1', 'flush orders/1']);
+    expect(calls).toEqual(['announce order.created orders/1', 'insert 1', `flush orders/1 ${inserted[0]!.outbox[0]!.id}`]);
   });
 
   it('reports the unknown user and every unknown product in one 422, drawing no id', async () => {
@@ -166,7 +166,7 @@ describe('updateOrder', () => {
         }) as unknown,
       },
     ]);
-    expect(calls).toEqual(['announce order.updated orders/7', 'transition 7', 'flush orders/7']);
+    expect(calls).toEqual(['announce order.updated orders/7', 'transition 7', `flush orders/7 ${transitions[0]!.event.id}`]);
   });
 
   it('is a no-op without an event or flush for the same status', async () => {
