@@ -46,7 +46,7 @@ export function createEventCache(load: (eventId: string) => Promise<CachedEvent 
       const read = load(eventId)
         .then((doc) => {
           if (!doc) return undefined;
-          // Only the immutable fields: dispatch state and the like change after logging.
+          // Only the fields deliveries read, all fixed once the event is logged.
           const event: CachedEvent = Object.freeze({
             _id: doc._id,
             type: doc.type,

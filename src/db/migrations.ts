@@ -42,7 +42,7 @@ const migrations: Migration[] = [
         const key = orderKey(doc._id);
         // Notes first, as the API does before a write: a crash here leaves the events findable.
         for (const event of doc.outbox ?? []) {
-          await notes.updateOne({ _id: event.id }, { $set: { source: { collection: 'orders', key }, created_at: new Date() } }, { upsert: true });
+          await notes.updateOne({ _id: event.id }, { $set: { source: { collection: 'orders', id: doc._id }, created_at: new Date() } }, { upsert: true });
         }
         // Copy, then delete the original: re-running after a crash between the two finishes the move.
         await insertIfAbsent(orders, { ...doc, _id: key, id: doc._id });

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Collection, Db } from 'mongodb';
 import type { Logger } from '../logger';
 import type { EventType } from '../http/schemas';
+import { orderKey } from '../resources/repository';
 import { SubscriptionRepository } from '../subscriptions/repository';
 import type { DeliveryPolicy } from '../../workflows/retry-policy';
 import { eventSearchAttributes } from '../../workflows/search-attributes';
@@ -22,7 +23,6 @@ export interface DispatcherDeps {
 
 interface OutboxHolder {
   _id: string;
-  id: number;
   outbox?: OutboxEvent[];
 }
 
@@ -68,22 +68,25 @@ export class EventDispatcher implements OutboxFlusher {
   }
 
   /**
-   * Logs and dispatches the events `eventIds` of a document's outbox that are there (a write that
-   * never happened has none). Returns the ids it dispatched. The outbox keeps them: no write to
-   * the source, which in FerretDB v1 costs a scan of its collection.
+   * Logs and dispatches events just written into `source`'s outbox. The outbox keeps them: no
+   * write to the source, which in FerretDB v1 costs a scan of its collection.
    */
-  async flush(source: OutboxSource, eventIds: readonly string[]): Promise<string[]> {
+  async flush(source: OutboxSource, events: readonly OutboxEvent[]): Promise<void> {
+    for (const event of events) await this.dispatch(event.id, await this.log(event, { source }));
+  }
+
+  /**
+   * The relay's flush: the events among `eventIds` that `source`'s outbox holds (a write that
+   * never happened left none) are flushed. Returns their ids.
+   */
+  private async flushNoted(source: OutboxSource, eventIds: readonly string[]): Promise<string[]> {
     const holder = await this.deps.db
       .collection<OutboxHolder>(source.collection)
-      .findOne({ _id: source.key }, { projection: { outbox: 1, id: 1 } });
+      .findOne({ _id: orderKey(source.id) }, { projection: { outbox: 1 } });
     const wanted = new Set(eventIds);
-    const dispatched: string[] = [];
-    for (const event of holder?.outbox ?? []) {
-      if (!wanted.has(event.id)) continue;
-      await this.dispatch(event.id, await this.log(event, { source: { collection: source.collection, id: holder!.id } }));
-      dispatched.push(event.id);
-    }
-    return dispatched;
+    const written = (holder?.outbox ?? []).filter((e) => wanted.has(e.id));
+    await this.flush(source, written);
+    return written.map((e) => e.id);
   }
 
   /**
@@ -163,13 +166,13 @@ export class EventDispatcher implements OutboxFlusher {
     const bySource = new Map<string, { source: OutboxSource; ids: string[] }>();
     for (const n of notes) {
       if (!n.source) continue;
-      const key = `${n.source.collection}/${n.source.key}`;
+      const key = `${n.source.collection}/${n.source.id}`;
       const entry = bySource.get(key) ?? { source: n.source, ids: [] };
       entry.ids.push(n._id);
       bySource.set(key, entry);
     }
     const done = new Set<string>();
-    for (const { source, ids } of bySource.values()) for (const id of await this.flush(source, ids)) done.add(id);
+    for (const { source, ids } of bySource.values()) for (const id of await this.flushNoted(source, ids)) done.add(id);
     let dispatched = done.size;
     let abandoned = 0;
     for (const note of notes) {

@@ -14,10 +14,10 @@ export interface OutboxEvent {
   created_at: Date;
 }
 
-/** A document whose `outbox` may hold events: the collection and the document's `_id`. */
+/** A document whose `outbox` may hold events: the collection and the order's number. */
 export interface OutboxSource {
   collection: 'orders';
-  key: string;
+  id: number;
 }
 
 /** A new event with a unique `evt_` id (or `id`, when the caller had to know it beforehand). */
@@ -39,9 +39,9 @@ export interface OutboxFlusher {
   /** The announced write did not happen (e.g. a conflict): drops the notes. */
   withdraw(events: readonly OutboxEvent[]): Promise<void>;
   /**
-   * Moves the events `eventIds` of one document's outbox to the event log and dispatches them.
+   * Moves `events`, just written into `source`'s outbox, to the event log and dispatches them.
    * Callers invoke it right after their write, and ignore (log) its failure: the relay
    * flushes whatever is left behind. The outbox keeps its entries as the document's event record.
    */
-  flush(source: OutboxSource, eventIds: readonly string[]): Promise<unknown>;
+  flush(source: OutboxSource, events: readonly OutboxEvent[]): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db } from 'mongodb';
 import type { EventType } from '../http/schemas';
+import type { OutboxSource } from './outbox';
 
 /** The event log: every emitted event, with the subscriptions it goes to (snapshot at emit time). */
 export interface EventDoc {
@@ -11,7 +12,7 @@ export interface EventDoc {
   /** Owner of the subscriptions targeted; set for test events, which go to one owner only. */
   owner_id?: string;
   subscription_ids: string[];
-  source?: { collection: string; id: number | string };
+  source?: OutboxSource;
 }
 
 export class EventRepository {

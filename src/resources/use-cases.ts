@@ -1,5 +1,5 @@
 import { newId } from '../db/ids';
-import { newOutboxEvent, type OutboxFlusher, type OutboxSource } from '../events/outbox';
+import { newOutboxEvent, type OutboxEvent, type OutboxFlusher, type OutboxSource } from '../events/outbox';
 import { type FieldError, HttpProblem } from '../http/problem';
 import type {
   Order,
@@ -65,13 +65,13 @@ function eventData(doc: OrderDoc, previous?: OrderStatus): OrderEventData & { pr
 }
 
 function orderSource(id: number): OutboxSource {
-  return { collection: 'orders', key: orderKey(id) };
+  return { collection: 'orders', id };
 }
 
-/** Asks for the order's event `eventId` to be dispatched now; a failure is only logged. */
-async function flushOutbox(deps: ResourceDeps, orderId: number, eventId: string): Promise<void> {
+/** Asks for the events just written with the order to be dispatched now; a failure is only logged. */
+async function flushOutbox(deps: ResourceDeps, orderId: number, events: readonly OutboxEvent[]): Promise<void> {
   try {
-    await deps.outbox.flush(orderSource(orderId), [eventId]);
+    await deps.outbox.flush(orderSource(orderId), events);
   } catch (err) {
     deps.logger.warn({ err, order_id: orderId }, 'outbox flush failed; the relay will deliver the event');
   }
@@ -156,7 +156,7 @@ export async function createOrder(deps: ResourceDeps, input: OrderCreate): Promi
     },
     (order) => deps.outbox.announce(order.outbox, orderSource(order.id)),
   );
-  await flushOutbox(deps, doc.id, eventId);
+  await flushOutbox(deps, doc.id, doc.outbox);
   return toOrder(doc);
 }
 
@@ -193,7 +193,7 @@ export async function updateOrder(deps: ResourceDeps, id: number, input: OrderUp
       `${from} → ${to} conflicts with a concurrent change`,
     );
   }
-  await flushOutbox(deps, id, event.id);
+  await flushOutbox(deps, id, [event]);
   return toOrder(updated);
 }
 

@@ -324,12 +324,12 @@ describe('orders API: create, read, change status, outbox', () => {
     }
 
     it('flushes the order’s outbox after creating and after changing it, not after a no-op', async () => {
-      const calls: Array<[string, string, number]> = [];
+      const calls: Array<[string, number, number]> = [];
       const recorder: OutboxFlusher = {
         ...inertOutbox,
         async flush(source) {
           // The event is already stored when the flush is asked for.
-          calls.push([source.collection, source.key, (await stored(Number(source.key))).outbox.length]);
+          calls.push([source.collection, source.id, (await stored(source.id)).outbox.length]);
         },
       };
       const own = await appWith(recorder);
@@ -337,12 +337,12 @@ describe('orders API: create, read, change status, outbox', () => {
         const created = await own.client.POST('/api/orders/', { body: { user_id: 2, items: [{ product_id: 7, quantity: 1 }] } });
         expect(created.response.status).toBe(201);
         const id = created.data!.id;
-        expect(calls).toEqual([['orders', String(id), 1]]);
+        expect(calls).toEqual([['orders', id, 1]]);
         await own.client.PATCH('/api/orders/{order_id}', { params: { path: { order_id: id } }, body: { status: 'paid' } });
         await own.client.PATCH('/api/orders/{order_id}', { params: { path: { order_id: id } }, body: { status: 'paid' } });
         expect(calls).toEqual([
-          ['orders', String(id), 1],
-          ['orders', String(id), 2],
+          ['orders', id, 1],
+          ['orders', id, 2],
         ]);
         const refused = await own.client.POST('/api/orders/', { body: { user_id: 999, items: [{ product_id: 7, quantity: 1 }] } });
         expect(refused.response.status).toBe(422);

@@ -54,7 +54,7 @@ describe('data migrations (real Mongo-wire database)', () => {
     );
     expect(await db.collection('orders').countDocuments({ _id: '39' as never })).toBe(1);
     const notes = db.collection<DispatchNote>('dispatch_notes');
-    expect(await notes.findOne({ _id: waiting.id })).toMatchObject({ source: { collection: 'orders', key: '41' } });
+    expect(await notes.findOne({ _id: waiting.id })).toMatchObject({ source: { collection: 'orders', id: 41 } });
     expect(await notes.findOne({ _id: pending.id })).toMatchObject({ _id: pending.id });
 
     const { client } = await api.clientWith(['resources:read', 'orders:write']);

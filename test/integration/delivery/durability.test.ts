@@ -67,7 +67,7 @@ describe('no event is lost', () => {
     // What a crash right after the order's insert leaves: the note announcing the event (written
     // before the insert), and the order with its event still in the outbox.
     const event = newOutboxEvent('order.created', { order_id: 9001, total: 12.5, currency: 'EUR', status: 'pending', user_id: 1 });
-    const source = { collection: 'orders', key: orderKey(9001) } as const;
+    const source = { collection: 'orders', id: 9001 } as const;
     await api.dispatcher.announce([event], source);
     const now = new Date();
     await api.mongo.db.collection<OrderDoc>('orders').insertOne({
@@ -99,7 +99,7 @@ describe('no event is lost', () => {
     await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['order.updated'] } });
     // Demo order 7 is pending: the change and its event are written, the flush never runs.
     const event = newOutboxEvent('order.updated', { order_id: 7, total: 25.8, currency: 'EUR', status: 'paid', user_id: 3, previous_status: 'pending' });
-    await api.dispatcher.announce([event], { collection: 'orders', key: orderKey(7) });
+    await api.dispatcher.announce([event], { collection: 'orders', id: 7 });
     expect(await api.deps.resources.orders.transition(7, 'pending', 'paid', event, new Date())).toBe(true);
     worker(api);
     await waitFor(() => receiver.received.length === 1, 60_000);
@@ -110,7 +110,7 @@ describe('no event is lost', () => {
     const api = await setup();
     // A crash between the note and the insert: the note names an order that was never written.
     const event = newOutboxEvent('order.created', { order_id: 9002 });
-    await api.dispatcher.announce([event], { collection: 'orders', key: orderKey(9002) });
+    await api.dispatcher.announce([event], { collection: 'orders', id: 9002 });
     expect(await api.dispatcher.relayOnce({ graceMs: 0, abandonMs: 60_000, batch: 10 })).toEqual({ flushed: 1, dispatched: 0, abandoned: 0 });
     expect(await api.dispatcher.notes.countDocuments({ _id: event.id })).toBe(1);
     expect(await api.dispatcher.relayOnce({ graceMs: 0, abandonMs: 0, batch: 10 })).toEqual({ flushed: 1, dispatched: 0, abandoned: 1 });

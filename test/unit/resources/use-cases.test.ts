@@ -42,13 +42,13 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean 
   const transitions: Array<{ id: number; from: string; to: string; event: OutboxEvent }> = [];
   /** The outbox and write calls in order: announce must come before the write, flush after it. */
   const calls: string[] = [];
-  const flush = vi.fn((source: OutboxSource, eventIds: readonly string[]) => {
-    calls.push(`flush ${source.collection}/${source.key} ${eventIds.join(',')}`);
+  const flush = vi.fn((source: OutboxSource, events: readonly OutboxEvent[]) => {
+    calls.push(`flush ${source.collection}/${source.id} ${events.map((e) => e.id).join(',')}`);
     return Promise.resolve();
   });
   const outbox: OutboxFlusher = {
     announce: (events, source) => {
-      calls.push(`announce ${events.map((e) => e.type).join(',')} ${source.collection}/${source.key}`);
+      calls.push(`announce ${events.map((e) => e.type).join(',')} ${source.collection}/${source.id}`);
       return Promise.resolve();
     },
     withdraw: (events) => {
