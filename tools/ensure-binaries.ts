@@ -3,7 +3,7 @@
  * so a first-time Go build or Maven fetch shows its progress here rather than inside a test's setup.
  */
 import { loadConfig } from '../src/config/config';
-import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli } from './lib/binaries';
+import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli } from '../src/runtime/binaries';
 import { resolveTestServerBinary } from './lib/test-server';
 
 const config = loadConfig();

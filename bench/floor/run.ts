@@ -13,9 +13,9 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { resolveBinary, temporalCli } from '../../tools/lib/binaries';
-import { getFreePort } from '../../tools/lib/ports';
-import { startTemporalDevServer } from '../../tools/lib/temporal-dev-server';
+import { resolveBinary, temporalCli } from '../../src/runtime/binaries';
+import { getFreePort } from '../../src/runtime/ports';
+import { startTemporalDevServer } from '../../src/runtime/temporal-dev-server';
 import { processCpuSeconds } from '../lib/proc';
 import * as activities from './activities';
 

@@ -17,9 +17,9 @@ import { prepareDatabase } from '../../src/db/indexes';
 import { createMongo } from '../../src/db/mongo';
 import { seedDemoData } from '../../src/seed/seed';
 import { TemporalGateway } from '../../src/temporal/connection';
-import { planLocalServers } from '../../tools/lib/local-servers';
-import { getFreePort } from '../../tools/lib/ports';
-import { ManagedProcess } from '../../tools/lib/processes';
+import { planLocalServers } from '../../src/runtime/local-servers';
+import { getFreePort } from '../../src/runtime/ports';
+import { ManagedProcess } from '../../src/runtime/processes';
 import type { BenchOptions } from './options';
 import { sleep } from './stats';
 

@@ -2,7 +2,7 @@
  * Entry point for `npm run servers`: only the embedded Temporal and MongoDB-wire servers,
  * for running `npm run api` and `npm run worker` (or several of each) by hand.
  */
-import { startLocalServers } from '../../tools/lib/local-servers';
+import { startLocalServers } from '../runtime/local-servers';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../logger';
 import { runUntilSignal } from './shutdown';

@@ -5,10 +5,10 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ManagedProcess } from '../../tools/lib/processes';
-import { planLocalServers } from '../../tools/lib/local-servers';
-import { assertPortFree } from '../../tools/lib/ports';
-import { Supervisor, type Unit } from '../../tools/lib/supervisor';
+import { ManagedProcess } from '../runtime/processes';
+import { planLocalServers } from '../runtime/local-servers';
+import { assertPortFree } from '../runtime/ports';
+import { Supervisor, type Unit } from '../runtime/supervisor';
 import { devAdminKey } from '../auth/dev-admin-key';
 import { loadConfig } from '../config/config';
 import { prepareDatabase } from '../db/indexes';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/config/config';
-import { startLocalServers } from '../../tools/lib/local-servers';
-import { getFreePort } from '../../tools/lib/ports';
+import { startLocalServers } from '../../src/runtime/local-servers';
+import { getFreePort } from '../../src/runtime/ports';
 
 declare module 'vitest' {
   export interface ProvidedContext {

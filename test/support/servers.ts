@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config';
-import { ferretDb, findMongod, resolveBinary, temporalCli } from '../../tools/lib/binaries';
-import { type RunningMongo, startLocalMongo } from '../../tools/lib/local-mongo';
-import { getFreePort } from '../../tools/lib/ports';
-import { type RunningTemporal, startTemporalDevServer } from '../../tools/lib/temporal-dev-server';
+import { ferretDb, findMongod, resolveBinary, temporalCli } from '../../src/runtime/binaries';
+import { type RunningMongo, startLocalMongo } from '../../src/runtime/local-mongo';
+import { getFreePort } from '../../src/runtime/ports';
+import { type RunningTemporal, startTemporalDevServer } from '../../src/runtime/temporal-dev-server';
 
 /** A fresh temporary directory for one test's server data. */
 export function tempDir(prefix: string): string {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ManagedProcess } from '../../tools/lib/processes';
+import { ManagedProcess } from '../../src/runtime/processes';
 import type { TestApi } from './api';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

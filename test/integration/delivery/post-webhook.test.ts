@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { postWebhook } from '../../../activities/http-post';
-import { getFreePort } from '../../../tools/lib/ports';
+import { getFreePort } from '../../../src/runtime/ports';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 
 const receivers: TestReceiver[] = [];

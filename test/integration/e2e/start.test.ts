@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { getFreePort, isPortFree } from '../../../tools/lib/ports';
+import { getFreePort, isPortFree } from '../../../src/runtime/ports';
 import { descendants, isAlive } from '../../support/processes';
 import { tempDir } from '../../support/servers';
 

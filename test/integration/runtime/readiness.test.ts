@@ -8,7 +8,7 @@ import { createApp } from '../../../src/http/app';
 import { createLogger } from '../../../src/logger';
 import { createAppDeps } from '../../../src/services';
 import { TemporalGateway } from '../../../src/temporal/connection';
-import type { RunningMongo } from '../../../tools/lib/local-mongo';
+import type { RunningMongo } from '../../../src/runtime/local-mongo';
 import { startPrivateMongo, tempDir } from '../../support/servers';
 
 /** Polls `url` until its status is `status` (bounded), returning the last body. */

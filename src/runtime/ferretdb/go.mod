@@ -1,4 +1,4 @@
-module github.com/webhook-service/tools/ferretdb
+module github.com/webhook-service/src/runtime/ferretdb
 
 go 1.22
 

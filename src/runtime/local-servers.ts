@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '../../src/config/config';
+import type { Config } from '../config/config';
 import { ferretDb, findMongod, resolveBinary, temporalCli } from './binaries';
 import { startLocalMongo } from './local-mongo';
 import { assertPortFree } from './ports';

@@ -30,7 +30,7 @@ export interface BinarySpec {
   goArgs(outDir: string): { args: string[]; cwd?: string; env?: Record<string, string> };
 }
 
-const toolsDir = dirname(dirname(fileURLToPath(import.meta.url)));
+const runtimeDir = dirname(fileURLToPath(import.meta.url));
 
 /** Temporal CLI v1.5.1: newer tags carry a `replace` directive and cannot be `go install`ed. */
 export const temporalCli: BinarySpec = {
@@ -47,12 +47,12 @@ export const temporalCli: BinarySpec = {
 /** Our tiny main over FerretDB v1.24's embeddable package; keyed by its sources too. */
 export const ferretDb: BinarySpec = {
   name: 'ferretdb',
-  cacheKey: `ferretdb-v1.24.0-${sourceHash(join(toolsDir, 'ferretdb'), ['main.go', 'go.mod', 'go.sum'])}`,
+  cacheKey: `ferretdb-v1.24.0-${sourceHash(join(runtimeDir, 'ferretdb'), ['main.go', 'go.mod', 'go.sum'])}`,
   envVar: 'FERRETDB_PATH',
   alternative: 'set MONGODB_URI to use an existing MongoDB, or put mongod on PATH',
   goArgs: (outDir) => ({
     args: ['build', '-v', '-o', join(outDir, 'ferretdb'), '.'],
-    cwd: join(toolsDir, 'ferretdb'),
+    cwd: join(runtimeDir, 'ferretdb'),
   }),
 };
 
