@@ -1,8 +1,10 @@
 import type { Db } from 'mongodb';
-import { createDeliveryActivities, type DeliveryActivityDeps } from './delivery';
+import { type AlertActivityDeps, createAlertActivities } from './alerts';
+import { type AttemptActivityDeps, createAttemptActivities } from './attempt';
+import { createSubscriptionActivities } from './subscription';
 
 /** What activities need from the outside world; tests inject fakes. */
-export interface ActivityDeps extends DeliveryActivityDeps {
+export interface ActivityDeps extends AttemptActivityDeps, AlertActivityDeps {
   db: Db;
   /** Identifies this worker in diagnostics. */
   workerIdentity: string;
@@ -15,10 +17,13 @@ export interface DiagnosticsResult {
   databaseLatencyMs: number;
 }
 
-/** Builds every activity implementation the worker registers. */
+/** Builds every activity implementation the worker registers: all I/O of a delivery lives here. */
 export function createActivities(deps: ActivityDeps) {
+  const alerts = createAlertActivities(deps);
   return {
-    ...createDeliveryActivities(deps),
+    ...createAttemptActivities(deps),
+    ...alerts,
+    ...createSubscriptionActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), raiseAlert: alerts.raiseAlert }),
 
     /** Proves the worker reaches MongoDB: pings it and reports the round trip. */
     async checkDatabase(): Promise<DiagnosticsResult> {

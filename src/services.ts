@@ -5,12 +5,25 @@ import type { Config } from './config/config';
 import { AttemptRepository } from './deliveries/attempts';
 import { EventDispatcher } from './events/dispatcher';
 import type { OutboxFlusher } from './events/outbox';
+import type { RelayDeps } from './events/relay';
+import type { DeliverySettings } from './events/start-options';
 import type { AppDeps } from './http/app';
 import type { Logger } from './logger';
 import { OrderRepository, ProductRepository, StockRepository, UserRepository } from './resources/repository';
 import { SubscriptionRepository } from './subscriptions/repository';
 import type { TemporalGateway } from './temporal/connection';
 import { checkCallbackUrl } from './webhooks/callback-url';
+
+/** The delivery settings every event workflow starts with. */
+export function deliverySettings(config: Pick<Config, 'delivery' | 'temporal'>): DeliverySettings {
+  return { taskQueue: config.temporal.taskQueue, policy: config.delivery.policy, batchSize: config.delivery.batchSize };
+}
+
+/** The relay's view of the database: the dispatcher, and each source collection's outbox. */
+export function relayDeps(db: Db, dispatcher: EventDispatcher, logger: Logger): RelayDeps {
+  const orders = new OrderRepository(db);
+  return { dispatcher, outboxes: { orders: (id) => orders.outboxOf(id) }, logger };
+}
 
 /** Composition root of the API: repositories and use-case dependencies over one database. */
 export function createAppDeps(input: {
@@ -24,13 +37,7 @@ export function createAppDeps(input: {
   const { db, config } = input;
   const allowPrivate = config.api.allowPrivateCallbacks;
   const temporalClient = () => input.temporal.client();
-  const dispatcher = new EventDispatcher({
-    db,
-    temporal: temporalClient,
-    taskQueue: config.temporal.taskQueue,
-    policy: config.delivery.policy,
-    logger: input.logger,
-  });
+  const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: deliverySettings(config), logger: input.logger });
   const subscriptions = new SubscriptionRepository(db);
   return {
     db,
@@ -54,9 +61,6 @@ export function createAppDeps(input: {
       attempts: new AttemptRepository(db),
       alerts: new AlertRepository(db),
       dispatcher,
-      temporal: temporalClient,
-      taskQueue: config.temporal.taskQueue,
-      policy: config.delivery.policy,
     },
     validateResponses: config.api.validateResponses,
     bodyLimit: config.api.bodyLimit,

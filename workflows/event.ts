@@ -1,90 +1,75 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, patched, proxyLocalActivities, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import { ApplicationFailure, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { deliveryWorkflow } from './delivery';
-import { deliveryWorkflowId } from './ids';
-import type { DeliveryPolicy } from './retry-policy';
-import { deliverySearchAttributes } from './search-attributes';
+import type { AttemptLogEntry } from '../activities/attempt';
+import { localActivityOptions } from './activity-options';
+import { Batched } from './batched';
+import { aggregateState, type EventDeliveryStatus, type SubscriberStatus, subscriptionsIn } from './delivery-state';
+import { deliverInParts } from './parts';
+import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
+import { SearchAttributeSync } from './search-attribute-sync';
+import { deliverToSubscriber } from './subscriber';
 
-// A single short read: local, so the fan-out starts without a task-queue round trip.
-const { loadEventTargets } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  localRetryThreshold: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+export type { EventInput, RetryNow } from './definitions';
+export { deliveryStatusQuery, retryNowSignal } from './definitions';
 
-export interface EventInput {
-  eventId: string;
-  policy: DeliveryPolicy;
-  /**
-   * The event's type and subscribers, when the starter has them (it just logged the event): the
-   * run then skips the lookup. Runs started without them (all before this field) look them up.
-   */
-  targets?: { type: string; subscriptionIds: string[] };
-}
-
-/** What the event workflow returns since 'event-returns-once-children-started': the deliveries it started. */
-export interface EventFanOut {
-  /** How many of `children` this run started (fewer when an earlier run of the event had started the others). */
-  started: number;
-  /** Workflow ids of the event's deliveries, `delivery/<event id>/<subscription id>`, one per subscription. */
-  children: string[];
-}
-
-/** What event workflows started before that patch return: how many deliveries ended in each state. */
-export type EventTally = Record<string, number>;
-
-/** An event workflow's result: {@link EventFanOut}, or {@link EventTally} for one started before the patch. */
-export type EventResult = EventFanOut | EventTally;
+const { recordAttempts } = proxyLocalActivities<Activities>(localActivityOptions);
 
 /**
- * Fans one event out to the subscriptions snapshotted when it was logged, each delivery its
- * own child workflow (one history per subscriber in the UI), and returns once all of them have
- * started; each delivery's outcome is its own workflow's result. (Started before the
- * 'event-returns-once-children-started' patch, it awaits them all and tallies how they ended.)
+ * Delivers one event to every subscription of `input` concurrently: attempt 1 to all at once;
+ * each one that must retry sleeps on a durable timer through its interval (with jitter, or the
+ * receiver's longer Retry-After) and tries again, in this same workflow. 2xx delivered; 4xx
+ * stops (410 also disables the subscription); 3xx, 5xx, 408, 429, timeouts and network errors
+ * retry; when attempts run out the delivery fails and an administrator is alerted once.
+ * Above `batchSize` subscriptions the work is split into child workflows running this same code.
+ * Ends Failed (type DeliveryFailed, the status in its details) when any delivery failed or
+ * stopped, so such events stand out in the Temporal UI.
  */
-export async function eventWorkflow(input: EventInput): Promise<EventResult> {
-  // Asked first, so the whole run takes one branch; replays of older runs take the old one.
-  const returnOnceStarted = patched('event-returns-once-children-started');
-  // Decided by the input alone, so replays of runs started without targets take the lookup again.
-  const { type, subscriptionIds } = input.targets ?? (await loadEventTargets(input.eventId));
-  const startDelivery = (subscriptionId: string, reuse?: { workflowIdReusePolicy: WorkflowIdReusePolicy }) =>
-    startChild(deliveryWorkflow, {
-      workflowId: deliveryWorkflowId(input.eventId, subscriptionId),
-      args: [{ eventId: input.eventId, eventType: type, subscriptionId, policy: input.policy }],
-      // Deliveries outlive a terminated parent: each is independent and durable.
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: deliverySearchAttributes({ eventId: input.eventId, eventType: type, subscriptionId: subscriptionId }),
-      ...reuse,
+export async function eventWorkflow(input: EventInput): Promise<EventDeliveryStatus> {
+  const status = input.subscriptionIds.length > input.batchSize ? await deliverInParts(input, eventWorkflow) : await deliverEach(input);
+  if (status.state === 'failed') {
+    const failed = subscriptionsIn(status.subscriptions, 'failed', 'stopped');
+    throw ApplicationFailure.create({
+      type: 'DeliveryFailed',
+      message: `${failed.length} of ${Object.keys(status.subscriptions).length} deliveries of ${input.eventId} failed: ${failed.slice(0, 5).join(', ')}${failed.length > 5 ? ', …' : ''}`,
+      nonRetryable: true,
+      details: [status],
     });
-
-  if (returnOnceStarted) {
-    // The children are abandoned on close, so none is lost by not awaiting them: less Temporal work per event.
-    const started = await Promise.all(
-      subscriptionIds.map((subscriptionId) =>
-        // This run closes long before its deliveries, so a repeated dispatch of the event can start a
-        // second run: its deliveries must not start (or, once finished, deliver) again. Redeliveries use other ids.
-        startDelivery(subscriptionId, { workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE }).then(
-          () => true,
-          (err: unknown) => {
-            if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
-            throw err;
-          },
-        ),
-      ),
-    );
-    return {
-      started: started.filter(Boolean).length,
-      children: subscriptionIds.map((subscriptionId) => deliveryWorkflowId(input.eventId, subscriptionId)),
-    };
   }
-  const children = await Promise.all(subscriptionIds.map((subscriptionId) => startDelivery(subscriptionId)));
-  // One child terminated by an operator must not hide how the others ended.
-  const results = await Promise.allSettled(children.map((c) => c.result()));
-  const tally: Record<string, number> = {};
-  for (const r of results) {
-    const state = r.status === 'fulfilled' ? r.value.state : 'terminated';
-    tally[state] = (tally[state] ?? 0) + 1;
-  }
-  return tally;
+  return status;
 }
+
+/** Delivers to each subscription of `input` from this workflow. */
+async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
+  const origin = input.origin ?? workflowInfo().workflowId;
+  const statuses: Record<string, SubscriberStatus> = {};
+  for (const id of input.subscriptionIds) statuses[id] = { state: 'attempting', attempts: 0 };
+  const snapshot = (): EventDeliveryStatus => ({ eventId: input.eventId, state: aggregateState(Object.values(statuses).map((s) => s.state)), subscriptions: statuses });
+
+  // Wake-ups asked for by retryNow; one that arrives during an attempt is kept until after the next wait.
+  const wake = new Set<string>();
+  setHandler(deliveryStatusQuery, snapshot);
+  setHandler(retryNowSignal, (which) => {
+    for (const id of which?.subscriptionId ? [which.subscriptionId] : input.subscriptionIds) if (statuses[id]) wake.add(id);
+  });
+
+  const attemptLog = new Batched<AttemptLogEntry>((entries) => recordAttempts(entries));
+  const searchAttributes = new SearchAttributeSync(statuses);
+  await Promise.all(
+    input.subscriptionIds.map((subscriptionId) =>
+      deliverToSubscriber({
+        eventId: input.eventId,
+        subscriptionId,
+        origin,
+        policy: input.policy,
+        status: statuses[subscriptionId]!,
+        log: (entry) => attemptLog.add(entry),
+        wakeRequested: () => wake.has(subscriptionId),
+        clearWake: () => wake.delete(subscriptionId),
+      }),
+    ),
+  );
+  await attemptLog.close();
+  await searchAttributes.close();
+  return snapshot();
+}
+

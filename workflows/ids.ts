@@ -1,11 +1,24 @@
 // Workflow ids, pure so clients can import them without loading workflow code.
 
-/** Workflow id of an event's fan-out; one per event, so a second start is a no-op. */
+/** Workflow id of an event's delivery; one per event, so a second start is a no-op. */
 export function eventWorkflowId(eventId: string): string {
   return `event/${eventId}`;
 }
 
-/** Workflow id of one attempt series: readable in the Temporal UI, unique per event and subscription. */
-export function deliveryWorkflowId(eventId: string, subscriptionId: string, series?: string): string {
-  return `delivery/${eventId}/${subscriptionId}${series ? `/${series}` : ''}`;
+/** Workflow id of a redelivery or recovery request's delivery of one event: a new attempt series. */
+export function redeliveryWorkflowId(eventId: string, requestId: string): string {
+  return `event/${eventId}/redelivery/${requestId}`;
+}
+
+/** Workflow id of part `index` (from 1) of a large fan-out started by workflow `parentId`. */
+export function partWorkflowId(parentId: string, index: number): string {
+  return `${parentId}/part/${index}`;
+}
+
+/**
+ * The attempt series of one subscription within a delivery run (`origin` is the id of the run's
+ * top workflow): attempt log entries are keyed by it, so a redelivery logs a fresh series.
+ */
+export function seriesId(origin: string, subscriptionId: string): string {
+  return `${origin}#${subscriptionId}`;
 }

@@ -1,4 +1,3 @@
 // The worker's workflow bundle entry: every workflow the task queue serves.
 export { diagnosticsWorkflow } from './diagnostics';
-export { deliveryWorkflow } from './delivery';
 export { eventWorkflow } from './event';

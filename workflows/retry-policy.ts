@@ -1,3 +1,10 @@
+import type { components } from '../generated/api';
+
+/** How one POST ended; the contract's DeliveryOutcome. */
+export type DeliveryOutcome = components['schemas']['DeliveryOutcome'];
+/** Where a delivery stands after a made attempt; the contract's DeliveryAttemptState. */
+export type AttemptState = components['schemas']['DeliveryAttemptState'];
+
 /** How deliveries are retried; fixed per workflow at dispatch, so config changes never alter one in flight. */
 export interface DeliveryPolicy {
   /** Waits between attempts, in ms: after attempt 1, after attempt 2, ... (the last repeats). */
@@ -32,7 +39,7 @@ export type Verdict = 'delivered' | 'stop' | 'gone' | 'retry';
  * refused stops too (retrying would only probe again); 3xx, 5xx, 408, 429, timeouts and
  * network errors retry.
  */
-export function verdictFor(outcome: string, statusCode?: number): Verdict {
+export function verdictFor(outcome: DeliveryOutcome, statusCode?: number): Verdict {
   if (outcome === 'delivered') return 'delivered';
   if (outcome === 'blocked') return 'stop';
   if (outcome === 'http_error' && statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
@@ -41,9 +48,6 @@ export function verdictFor(outcome: string, statusCode?: number): Verdict {
   }
   return 'retry';
 }
-
-/** Where a series stands after an attempt that was made (a skipped one ends it as `cancelled`). */
-export type AttemptState = 'delivered' | 'retrying' | 'failed' | 'stopped';
 
 /** What one attempt's outcome means for its series. */
 export interface Settlement {
@@ -54,14 +58,13 @@ export interface Settlement {
 }
 
 /**
- * Settles attempt `attempt` of a series from its outcome, as deliveryWorkflow did inline before
- * its 'attempt-records-itself' patch: the verdict, the state it leaves the series in and, when
- * it retries, the wait (jittered with `random`, the workflow's sample in [0, 1)).
+ * Settles attempt `attempt` from its outcome: the verdict, the state it leaves the delivery in
+ * and, when it retries, the wait (jittered with `random`, the workflow's sample in [0, 1)).
  */
 export function settleAttempt(
   policy: DeliveryPolicy,
   attempt: number,
-  outcome: { outcome: string; statusCode?: number; retryAfterMs?: number },
+  outcome: { outcome: DeliveryOutcome; statusCode?: number; retryAfterMs?: number },
   random: number,
 ): Settlement {
   const verdict = verdictFor(outcome.outcome, outcome.statusCode);

@@ -1,36 +1,41 @@
-import { defineSearchAttributeKey } from '@temporalio/common';
+import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
 
 /**
- * Custom search attributes delivery workflows keep current, so the Temporal UI can filter
- * deliveries by event, event type, subscription and state. The embedded dev server registers
- * them at start; on a cluster, register them once (see README).
+ * Custom search attributes the event workflows keep current, so the Temporal UI can filter
+ * events by id, type, subscription and state. The embedded dev server registers them at
+ * start; on a cluster, register them once (see README).
  */
 export const searchAttributeTypes = {
   WebhookEventId: 'Keyword',
   WebhookEventType: 'Keyword',
-  WebhookSubscriptionId: 'Keyword',
+  WebhookSubscriptionIds: 'KeywordList',
   WebhookDeliveryState: 'Keyword',
+  WebhookRetryingSubscriptionIds: 'KeywordList',
+  WebhookFailedSubscriptionIds: 'KeywordList',
 } as const;
 
 export const eventIdKey = defineSearchAttributeKey('WebhookEventId', 'KEYWORD');
 export const eventTypeKey = defineSearchAttributeKey('WebhookEventType', 'KEYWORD');
-export const subscriptionIdKey = defineSearchAttributeKey('WebhookSubscriptionId', 'KEYWORD');
+/** Every subscription the workflow delivers to itself (a partitioned event's parent leaves it to its parts). */
+export const subscriptionIdsKey = defineSearchAttributeKey('WebhookSubscriptionIds', 'KEYWORD_LIST');
+/** The event's aggregate state, see {@link aggregateState}. */
 export const deliveryStateKey = defineSearchAttributeKey('WebhookDeliveryState', 'KEYWORD');
+export const retryingKey = defineSearchAttributeKey('WebhookRetryingSubscriptionIds', 'KEYWORD_LIST');
+/** Subscriptions whose delivery failed (attempts ran out) or stopped (a 4xx). */
+export const failedKey = defineSearchAttributeKey('WebhookFailedSubscriptionIds', 'KEYWORD_LIST');
+
+/**
+ * Largest fan-out one workflow delivers itself: its subscription ids must fit one search
+ * attribute value, which Temporal caps at 2 KiB by default (`limit.searchAttributesSizeOfValue`).
+ */
+export const MAX_BATCH_SIZE = 64;
 
 /** The search attributes an event workflow starts with; one place for every starter. */
-export function eventSearchAttributes(input: { eventId: string; eventType: string }) {
+export function eventSearchAttributes(input: { eventId: string; eventType: string; subscriptionIds: readonly string[] }): SearchAttributePair[] {
   return [
     { key: eventIdKey, value: input.eventId },
     { key: eventTypeKey, value: input.eventType },
-  ];
-}
-
-/** The search attributes a delivery series starts with; one place for every starter. */
-export function deliverySearchAttributes(input: { eventId: string; eventType: string; subscriptionId: string }) {
-  return [
-    { key: eventIdKey, value: input.eventId },
-    { key: eventTypeKey, value: input.eventType },
-    { key: subscriptionIdKey, value: input.subscriptionId },
     { key: deliveryStateKey, value: 'attempting' },
+    ...(input.subscriptionIds.length <= MAX_BATCH_SIZE ? [{ key: subscriptionIdsKey, value: [...input.subscriptionIds] }] : []),
   ];
 }

@@ -2,6 +2,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseDuration, parseDurationList } from './durations';
+import type { DeliveryPolicy } from '../../workflows/retry-policy';
+import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
 
 /** Thrown when the environment does not describe a valid configuration. */
 export class ConfigError extends Error {
@@ -65,6 +67,7 @@ export const envSchema = z.object({
       return ms ?? 0;
     }),
   DELIVERY_JITTER: z.coerce.number().min(0).max(1).default(0.1),
+  DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(MAX_BATCH_SIZE).default(50),
   ADMIN_ALERT_URL: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
   ADMIN_ALERT_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{24,}$/, 'must be whsec_ + base64').optional()),
   RELAY_INTERVAL: z
@@ -126,7 +129,9 @@ export interface Config {
   /** Load demo data into an empty database at `npm start`. */
   seedDemoData: boolean;
   delivery: {
-    policy: { scheduleMs: number[]; maxAttempts: number; jitterRatio: number };
+    policy: DeliveryPolicy;
+    /** Most subscriptions one event workflow delivers to itself; larger fan-outs are split into parts of this size. */
+    batchSize: number;
     timeoutMs: number;
     alertUrl: string | undefined;
     alertSecret: string | undefined;
@@ -179,6 +184,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemoData: e.SEED_DEMO_DATA,
     delivery: {
       policy: { scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER },
+      batchSize: e.DELIVERY_BATCH_SIZE,
       timeoutMs: e.DELIVERY_TIMEOUT,
       alertUrl: e.ADMIN_ALERT_URL,
       alertSecret: e.ADMIN_ALERT_SECRET,

@@ -1,5 +1,4 @@
 import type { Db } from 'mongodb';
-import { runMigrations } from './migrations';
 
 /**
  * Creates the indexes every query relies on; idempotent, run by each process at start.
@@ -17,8 +16,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   ]);
 }
 
-/** What every process does to its database at start: indexes, then pending data migrations. */
+/** What every process does to its database at start. */
 export async function prepareDatabase(db: Db): Promise<void> {
   await ensureIndexes(db);
-  await runMigrations(db);
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
-import type { DeliveryAttempt } from '../http/schemas';
+import type { DeliveryAttempt, DeliveryAttemptState } from '../http/schemas';
 
 /** One logged delivery attempt. */
 export interface AttemptDoc {
@@ -19,8 +19,8 @@ export interface AttemptDoc {
   response_excerpt?: string;
   url: string;
   next_attempt_at?: Date;
-  /** Final state of the series after this attempt: delivered, retrying, failed, stopped. */
-  state: string;
+  /** Where the delivery stood after this attempt. */
+  state: DeliveryAttemptState;
 }
 
 /** A stable id per series and attempt number, so a retried record activity writes once. */
@@ -42,6 +42,7 @@ export function toDeliveryAttempt(doc: AttemptDoc): DeliveryAttempt {
     ...(doc.error !== undefined ? { error: doc.error } : {}),
     ...(doc.response_excerpt !== undefined ? { response_excerpt: doc.response_excerpt } : {}),
     ...(doc.next_attempt_at ? { next_attempt_at: doc.next_attempt_at.toISOString() } : {}),
+    state: doc.state,
   };
 }
 

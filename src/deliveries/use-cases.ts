@@ -1,15 +1,12 @@
-import type { Client } from '@temporalio/client';
 import type { Principal } from '../auth/api-keys';
 import { type AlertRepository, toAlert } from '../alerts/repository';
+import { newId } from '../db/ids';
 import type { EventDispatcher } from '../events/dispatcher';
+import { newOutboxEvent } from '../events/outbox';
 import { decodeCursor, toPage } from '../http/pagination';
 import { HttpProblem } from '../http/problem';
 import type { Alert, DeliveryAttempt } from '../http/schemas';
 import type { SubscriptionRepository } from '../subscriptions/repository';
-import type { deliveryWorkflow } from '../../workflows';
-import { deliveryWorkflowId } from '../../workflows/ids';
-import type { DeliveryPolicy } from '../../workflows/retry-policy';
-import { deliverySearchAttributes } from '../../workflows/search-attributes';
 import { type AttemptRepository, toDeliveryAttempt } from './attempts';
 
 export interface DeliveryDeps {
@@ -17,10 +14,6 @@ export interface DeliveryDeps {
   attempts: AttemptRepository;
   alerts: AlertRepository;
   dispatcher: EventDispatcher;
-  temporal: () => Promise<Client>;
-  taskQueue: string;
-  policy: DeliveryPolicy;
-  now?: () => Date;
 }
 
 async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: string) {
@@ -36,8 +29,7 @@ export async function sendTestEvent(deps: DeliveryDeps, principal: Principal, su
     throw new HttpProblem(409, 'Subscription Not Active', `Subscription ${subscriptionId} is ${sub.status}; activate it to receive test events.`);
   }
   const event = await deps.dispatcher.emit(
-    'webhook.test',
-    { message: 'This is a test event from the webhook service.', subscription_id: subscriptionId },
+    newOutboxEvent('webhook.test', { message: 'This is a test event from the webhook service.', subscription_id: subscriptionId }),
     { ownerId: principal.ownerId, subscriptionIds: [subscriptionId] },
   );
   return { event_id: event._id };
@@ -61,25 +53,11 @@ export async function listAttempts(
   return toPage(rows.map(toDeliveryAttempt), limit);
 }
 
-/** Starts a new attempt series for each subscription; same event id, fresh attempts. */
-async function startSeries(deps: DeliveryDeps, eventId: string, eventType: string, subscriptionIds: string[]): Promise<void> {
-  const client = await deps.temporal();
-  const series = `redelivery-${(deps.now?.() ?? new Date()).getTime()}`;
-  await Promise.all(
-    subscriptionIds.map((subscriptionId) =>
-      client.workflow.start<typeof deliveryWorkflow>('deliveryWorkflow', {
-        workflowId: deliveryWorkflowId(eventId, subscriptionId, series),
-        taskQueue: deps.taskQueue,
-        args: [{ eventId, eventType, subscriptionId, policy: deps.policy }],
-        typedSearchAttributes: deliverySearchAttributes({ eventId: eventId, eventType: eventType, subscriptionId: subscriptionId }),
-      }),
-    ),
-  );
-}
-
 /**
- * Redelivers an event to one or all of the caller's subscriptions it went to. Another
- * owner's event, or one that never targeted the caller, is a 404.
+ * Redelivers an event to one or all of the caller's subscriptions it went to: a new attempt
+ * series in a workflow of its own, same event id. Accepted durably (noted before the start, so
+ * a Temporal outage only delays it). Another owner's event, or one that never targeted the
+ * caller, is a 404.
  */
 export async function redeliverEvent(
   deps: DeliveryDeps,
@@ -99,11 +77,14 @@ export async function redeliverEvent(
   if (!event || owned.length === 0) {
     throw new HttpProblem(404, 'Not Found', subscriptionId ? `Event ${eventId} was not sent to subscription ${subscriptionId}` : `No event ${eventId}`);
   }
-  await startSeries(deps, eventId, event.type, owned);
+  await deps.dispatcher.redeliver([{ event, subscriptionIds: owned, requestId: newId('rdl') }]);
   return { event_id: eventId, subscription_ids: owned };
 }
 
-/** Redelivers every event whose delivery to the subscription failed or stopped since `since`. */
+/**
+ * Redelivers every event whose delivery to the subscription failed or stopped since `since`,
+ * each in a workflow of its own, accepted durably as a redelivery is.
+ */
 export async function recoverFailed(
   deps: DeliveryDeps,
   principal: Principal,
@@ -126,18 +107,9 @@ export async function recoverFailed(
   );
   const eventIds = candidates.filter((id) => !delivered.has(id));
   const events = await deps.dispatcher.events.collection.find({ _id: { $in: eventIds } }, { projection: { type: 1 } }).toArray();
-  // A few starts in flight at once: hundreds of failed events must not take minutes.
-  await forEachLimited(events, 8, (e) => startSeries(deps, e._id, e.type, [subscriptionId]));
+  const requestId = newId('rcv');
+  await deps.dispatcher.redeliver(events.map((event) => ({ event, subscriptionIds: [subscriptionId], requestId })));
   return { event_ids: events.map((e) => e._id) };
-}
-
-/** Runs `fn` over `items` with at most `limit` calls in flight. */
-async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  });
-  await Promise.all(lanes);
 }
 
 /** Stored administrator alerts, newest first. */

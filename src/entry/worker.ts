@@ -5,6 +5,7 @@ import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { EventDispatcher } from '../events/dispatcher';
 import { startRelay } from '../events/relay';
+import { deliverySettings, relayDeps } from '../services';
 import { createLogger } from '../logger';
 import { TemporalGateway } from '../temporal/connection';
 import { userAgent } from '../version';
@@ -29,14 +30,8 @@ const stopping = new Promise<void>((resolve) => {
 
 // The relay re-dispatches what a crash or a Temporal outage left behind.
 const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
-const dispatcher = new EventDispatcher({
-  db: mongo.db,
-  temporal: () => temporal.client(),
-  taskQueue: config.temporal.taskQueue,
-  policy: config.delivery.policy,
-  logger,
-});
-const relay = startRelay(dispatcher, config.delivery.relayIntervalMs, logger);
+const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.client(), settings: deliverySettings(config), logger });
+const relay = startRelay(relayDeps(mongo.db, dispatcher, logger), config.delivery.relayIntervalMs);
 
 // Bundled once: a worker rebuilt after a Temporal outage reuses it.
 const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger });

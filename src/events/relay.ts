@@ -1,22 +1,121 @@
 import type { Logger } from '../logger';
 import type { EventDispatcher } from './dispatcher';
+import type { EventNote, RedeliveryNote } from './dispatch-notes';
+import type { OutboxEvent, OutboxSource } from './outbox';
+
+/** Reads the outbox of one source document by its number; resources provide one per collection. */
+export type OutboxReader = (sourceId: number) => Promise<readonly OutboxEvent[]>;
+
+export interface RelayDeps {
+  dispatcher: EventDispatcher;
+  /** Outbox readers by source collection. */
+  outboxes: Record<OutboxSource['collection'], OutboxReader>;
+  logger: Logger;
+}
+
+export interface RelayPass {
+  /** Events flushed from outboxes (a crash came between the write and the dispatch). */
+  flushed: number;
+  /** Logged events whose workflow was started late (e.g. Temporal was down). */
+  dispatched: number;
+  /** Redeliveries started late. */
+  redelivered: number;
+  /** Notes of writes that never happened, dropped. */
+  abandoned: number;
+  /** Notes whose step failed this pass; retried next pass. */
+  failed: number;
+}
+
+/**
+ * One relay pass over the dispatch notes older than `graceMs` (younger ones belong to requests
+ * still in flight): flushes their events from the outboxes they name, dispatches the ones
+ * already logged, starts noted redeliveries, and drops notes whose write never happened once
+ * they are `abandonMs` old. One note's failure does not stop the others. Bounded per pass.
+ */
+export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abandonMs: number; batch: number }): Promise<RelayPass> {
+  const { dispatcher } = deps;
+  const now = Date.now();
+  const notes = await dispatcher.notes.due(new Date(now - opts.graceMs), opts.batch);
+  const pass: RelayPass = { flushed: 0, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0 };
+  const attempt = async (note: { _id: string }, step: () => Promise<void>) => {
+    try {
+      await step();
+    } catch (err) {
+      pass.failed++;
+      deps.logger.warn({ err, note: note._id }, 'relay step failed; retrying next pass');
+    }
+  };
+
+  const redeliveries = notes.filter((n): n is RedeliveryNote => n.kind === 'redelivery');
+  const eventNotes = notes.filter((n): n is EventNote => n.kind !== 'redelivery');
+
+  // Events announced into an outbox: one read per source document.
+  const bySource = new Map<string, { source: OutboxSource; notes: EventNote[] }>();
+  for (const n of eventNotes) {
+    if (!n.source) continue;
+    const key = `${n.source.collection}/${n.source.id}`;
+    const entry = bySource.get(key) ?? { source: n.source, notes: [] };
+    entry.notes.push(n);
+    bySource.set(key, entry);
+  }
+  const handled = new Set<string>();
+  for (const { source, notes: waiting } of bySource.values()) {
+    await attempt(waiting[0]!, async () => {
+      const wanted = new Set(waiting.map((n) => n._id));
+      const written = (await deps.outboxes[source.collection](source.id)).filter((e) => wanted.has(e.id));
+      await dispatcher.flush(source, written);
+      for (const e of written) handled.add(e.id);
+      pass.flushed += written.length;
+    });
+  }
+
+  for (const note of eventNotes) {
+    if (handled.has(note._id)) continue;
+    await attempt(note, async () => {
+      const event = await dispatcher.events.find(note._id);
+      if (event) {
+        // Logged, then the dispatch failed (e.g. Temporal was down): start it now.
+        await dispatcher.dispatch(event);
+        pass.dispatched++;
+      } else if (note.created_at.getTime() < now - opts.abandonMs) {
+        // Announced, never logged, and long past any request: the write it announced did not happen.
+        await dispatcher.notes.remove([note._id]);
+        pass.abandoned++;
+      }
+    });
+  }
+
+  for (const note of redeliveries) {
+    await attempt(note, async () => {
+      const event = await dispatcher.events.find(note.event_id);
+      if (!event) {
+        await dispatcher.notes.remove([note._id]);
+        pass.abandoned++;
+        return;
+      }
+      await dispatcher.startRedelivery(note, event.type);
+      pass.redelivered++;
+    });
+  }
+  return pass;
+}
 
 /**
  * Runs relay passes every `intervalMs` until stopped: what a crash left in an outbox, or a
  * Temporal outage left pending, gets dispatched. Safe to run in every worker at once.
  */
-export function startRelay(dispatcher: EventDispatcher, intervalMs: number, logger: Logger): { stop: () => Promise<void> } {
+export function startRelay(deps: RelayDeps, intervalMs: number): { stop: () => Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const pass = async () => {
     try {
       // A note is abandoned only long after any request could still be writing its event.
-      const r = await dispatcher.relayOnce({ graceMs: intervalMs, abandonMs: Math.max(60_000, 10 * intervalMs), batch: 200 });
-      if (r.flushed || r.dispatched) logger.info(r, 'relay dispatched events left behind');
-      if (r.abandoned) logger.info(r, 'relay dropped notes of writes that never happened');
+      const r = await relayOnce(deps, { graceMs: intervalMs, abandonMs: Math.max(60_000, 10 * intervalMs), batch: 200 });
+      if (r.flushed || r.dispatched || r.redelivered) deps.logger.info(r, 'relay started deliveries left behind');
+      if (r.abandoned) deps.logger.info(r, 'relay dropped notes of writes that never happened');
     } catch (err) {
-      logger.warn({ err }, 'relay pass failed; retrying next interval');
+      deps.logger.warn({ err }, 'relay pass failed; retrying next interval');
     }
   };
   const schedule = () => {

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { withTimeout } from '../lib/timing';
 
 export type DependencyState = 'up' | 'down';
 
@@ -13,17 +14,9 @@ export interface ReadinessDeps {
   timeoutMs?: number;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms}ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 async function state(check: () => Promise<unknown>, ms: number): Promise<DependencyState> {
   try {
-    await withTimeout(check(), ms);
+    await withTimeout(check(), ms, 'dependency check');
     return 'up';
   } catch {
     return 'down';

@@ -176,6 +176,11 @@ export class OrderRepository {
     return turn;
   }
 
+  /** The order's outbox: the events of its changes (the relay reads it to flush what a crash left). */
+  async outboxOf(id: number): Promise<OutboxEvent[]> {
+    return (await this.collection.findOne({ _id: orderKey(id) }, { projection: { outbox: 1 } }))?.outbox ?? [];
+  }
+
   async findById(id: number): Promise<OrderDoc | undefined> {
     return (await this.collection.findOne({ _id: orderKey(id) })) ?? undefined;
   }

@@ -77,6 +77,12 @@ export class SubscriptionRepository {
     return result ?? undefined;
   }
 
+  /** Ids of the subscriptions an event of `type` emitted at `at` goes to: active, subscribed to it, created by then. */
+  async activeSubscriberIds(type: EventType, at: Date): Promise<string[]> {
+    const rows = await this.collection.find({ events: type, status: 'active', created_at: { $lte: at } }, { projection: { _id: 1 } }).toArray();
+    return rows.map((s) => s._id);
+  }
+
   async deleteOwned(ownerId: string, id: string): Promise<boolean> {
     return (await this.collection.deleteOne({ _id: id, owner_id: ownerId })).deletedCount === 1;
   }

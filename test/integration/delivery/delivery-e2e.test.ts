@@ -6,8 +6,9 @@ import { verify } from '../../../src/receiver';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 import { waitFor } from '../../support/wait';
-import type { deliveryWorkflow, eventWorkflow } from '../../../workflows';
-import { deliveryWorkflowId, eventWorkflowId } from '../../../workflows/ids';
+import { newOutboxEvent } from '../../../src/events/outbox';
+import { eventWorkflowId } from '../../../workflows/ids';
+import { eventOutcome } from '../../support/event-workflows';
 
 type Envelope = components['schemas']['OrderCreatedEventV1'];
 
@@ -94,46 +95,44 @@ describe('delivery end to end: API → outbox → Temporal → worker → receiv
     receivers.push(receiver);
     const { client, sub } = await subscribe(receiver);
     await client.POST('/api/orders/', { body: { user_id: 2, items: [{ product_id: 3, quantity: 1 }] } });
-    await waitFor(async () => {
-      const res = await client.GET('/api/webhooks/v1/subscriptions/{subscription_id}/attempts', {
-        params: { path: { subscription_id: sub.id } },
-      });
-      return res.data?.data.length === 1;
-    }, 20_000);
-    // Longer than the 1 s schedule: a retry would have arrived by now.
-    await new Promise((r) => setTimeout(r, 2500));
+    await waitFor(() => receiver.received.length === 1, 20_000);
+    // The event's workflow ends (Failed: a 4xx stops the delivery) with the one attempt made.
+    const eventId = receiver.received[0]!.headers['webhook-id'] as string;
+    const outcome = await eventOutcome(await api.temporal.client(), eventWorkflowId(eventId));
+    expect(outcome.state).toBe('failed');
+    expect(outcome.subscriptions[sub.id]).toMatchObject({ state: 'stopped', attempts: 1, lastOutcome: 'http_error', lastStatusCode: 400 });
     expect(receiver.received).toHaveLength(1);
+    const attempts = await client.GET('/api/webhooks/v1/subscriptions/{subscription_id}/attempts', { params: { path: { subscription_id: sub.id } } });
+    expect(attempts.data?.data.map((a) => [a.attempt, a.state])).toEqual([[1, 'stopped']]);
   });
 
-  it('an event nobody subscribes to completes its workflow with nothing to deliver', async () => {
-    const event = await api.dispatcher.emit('order.updated', { order_id: 2, total: 3, status: 'paid', user_id: 1, currency: 'EUR' }, {
+  it('an event nobody subscribes to is logged, starts no workflow and leaves no note', async () => {
+    const event = await api.dispatcher.emit(newOutboxEvent('order.updated', { order_id: 2, total: 3, status: 'paid', user_id: 1, currency: 'EUR' }), {
       ownerId: 'owner-a',
       subscriptionIds: [],
     });
+    expect(await api.dispatcher.events.find(event._id)).toMatchObject({ subscription_ids: [] });
+    expect(await api.dispatcher.notes.count(event._id)).toBe(0);
     const client = await api.temporal.client();
-    const result = await client.workflow.getHandle<typeof eventWorkflow>(eventWorkflowId(event._id)).result();
-    expect(result).toEqual({ started: 0, children: [] });
+    await expect(client.workflow.getHandle(eventWorkflowId(event._id)).describe()).rejects.toThrow(/not found/i);
   });
 
   it('concurrent duplicate dispatches of one event, and one after it finished, start one workflow and deliver once', async () => {
     const receiver = await startReceiver((_req, res) => res.writeHead(204).end());
     receivers.push(receiver);
     const { sub } = await subscribe(receiver, ['order.updated']);
-    const event = await api.dispatcher.emit('order.updated', { order_id: 1, total: 1, status: 'paid', user_id: 1, currency: 'EUR' }, {
+    const event = await api.dispatcher.emit(newOutboxEvent('order.updated', { order_id: 1, total: 1, status: 'paid', user_id: 1, currency: 'EUR' }), {
       ownerId: 'owner-a',
       subscriptionIds: [sub.id],
     });
-    await Promise.all(Array.from({ length: 10 }, () => api.dispatcher.dispatch(event._id)));
-    await waitFor(() => receiver.received.length >= 1, 20_000);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(receiver.received).toHaveLength(1);
-    // The event workflow reports the delivery it started; the delivery's own workflow how it ended.
+    await Promise.all(Array.from({ length: 10 }, () => api.dispatcher.dispatch(event)));
+    // The one workflow ends having delivered once.
     const client = await api.temporal.client();
-    const child = deliveryWorkflowId(event._id, sub.id);
-    expect(await client.workflow.getHandle<typeof eventWorkflow>(eventWorkflowId(event._id)).result()).toEqual({ started: 1, children: [child] });
-    expect(await client.workflow.getHandle<typeof deliveryWorkflow>(child).result()).toMatchObject({ state: 'delivered', attempts: 1, lastStatusCode: 204 });
+    const outcome = await eventOutcome(client, eventWorkflowId(event._id));
+    expect(outcome).toMatchObject({ eventId: event._id, state: 'delivered', subscriptions: { [sub.id]: { state: 'delivered', attempts: 1, lastStatusCode: 204 } } });
+    expect(receiver.received).toHaveLength(1);
     // A re-dispatch after everything has finished (the relay retrying a lost acknowledgement) starts nothing either.
-    await api.dispatcher.dispatch(event._id);
+    await api.dispatcher.dispatch(event);
     const connection = await Connection.connect({ address: api.config.temporal.connectAddress });
     const runs: string[] = [];
     for await (const wf of new Client({ connection }).workflow.list({ query: `WorkflowId = 'event/${event._id}'` })) runs.push(wf.runId);

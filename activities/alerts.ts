@@ -1,0 +1,69 @@
+import type { Db } from 'mongodb';
+import { AlertRepository, alertId } from '../src/alerts/repository';
+import { signatureHeaders } from '../src/webhooks/signature';
+import { type PostRequest, type PostResult, postWebhook } from './http-post';
+
+/** What alerting touches; tests inject their own. */
+export interface AlertActivityDeps {
+  db: Db;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  userAgent: string;
+  /** Where alerts are POSTed, signed with `alertSecret`; they are always stored too. */
+  alertUrl?: string | undefined;
+  alertSecret?: string | undefined;
+  now?: () => Date;
+  post?: (req: PostRequest) => Promise<PostResult>;
+}
+
+export interface AlertInput {
+  kind: 'delivery_failed' | 'subscription_disabled';
+  subscriptionId: string;
+  eventId?: string;
+  /** Distinguishes alerts of the same kind and subscription, e.g. the attempt series. */
+  key: string;
+  message: string;
+}
+
+/** Builds `raiseAlert`: stores an administrator alert once, then POSTs it to ADMIN_ALERT_URL. */
+export function createAlertActivities(deps: AlertActivityDeps) {
+  const alerts = new AlertRepository(deps.db);
+  const now = () => deps.now?.() ?? new Date();
+  const post = deps.post ?? postWebhook;
+
+  /** Stored first, so administrators find it through the API even when the POST keeps failing. */
+  async function raiseAlert(input: AlertInput): Promise<{ id: string; notified: boolean }> {
+    const stored = await alerts.raise({
+      _id: alertId(input.kind, input.subscriptionId, input.key),
+      kind: input.kind,
+      subscription_id: input.subscriptionId,
+      ...(input.eventId ? { event_id: input.eventId } : {}),
+      message: input.message,
+      created_at: now(),
+    });
+    if (!deps.alertUrl || stored.notified_at) return { id: stored._id, notified: Boolean(stored.notified_at) };
+    const body = JSON.stringify({
+      type: 'alert',
+      alert: {
+        id: stored._id,
+        kind: stored.kind,
+        subscription_id: stored.subscription_id,
+        event_id: stored.event_id,
+        message: stored.message,
+        created_at: stored.created_at.toISOString(),
+      },
+    });
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': deps.userAgent,
+      ...signatureHeaders({ id: stored._id, timestamp: Math.floor(now().getTime() / 1000), body, secrets: [deps.alertSecret ?? ''] }),
+    };
+    const result = await post({ url: deps.alertUrl, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
+    // Throwing lets Temporal retry the notification; the stored alert is not duplicated.
+    if (result.outcome !== 'delivered') throw new Error(`admin alert POST failed: ${'error' in result ? result.error : `HTTP ${result.statusCode}`}`);
+    await alerts.markNotified(stored._id, now());
+    return { id: stored._id, notified: true };
+  }
+
+  return { raiseAlert };
+}

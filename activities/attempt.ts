@@ -1,0 +1,117 @@
+import { type Db, MongoBulkWriteError } from 'mongodb';
+import { type AttemptDoc, AttemptRepository, attemptId } from '../src/deliveries/attempts';
+import { EventRepository } from '../src/events/repository';
+import { SubscriptionRepository } from '../src/subscriptions/repository';
+import { renderEnvelope } from '../src/webhooks/envelopes';
+import { signatureHeaders } from '../src/webhooks/signature';
+import type { AttemptState } from '../workflows/retry-policy';
+import { createEventCache } from './event-cache';
+import { type PostRequest, type PostResult, postWebhook } from './http-post';
+
+/** What the attempt activities touch; tests inject their own. */
+export interface AttemptActivityDeps {
+  db: Db;
+  /** Allow loopback/private callback targets (local development and tests only). */
+  allowPrivate: boolean;
+  /** Hard timeout of one POST, in ms. */
+  timeoutMs: number;
+  userAgent: string;
+  now?: () => Date;
+  /** Sends one POST; {@link postWebhook} unless a test injects its own. */
+  post?: (req: PostRequest) => Promise<PostResult>;
+  /** Most events kept in the per-worker event cache (default 4096). */
+  eventCacheEntries?: number;
+}
+
+export interface AttemptInput {
+  eventId: string;
+  subscriptionId: string;
+  attempt: number;
+}
+
+/** A POST that was made: its result and the URL it went to. */
+export type MadeAttempt = PostResult & { url: string };
+
+/** A POST that happened, or why none did (the subscription is gone, paused or disabled). */
+export type AttemptResult = MadeAttempt | { outcome: 'skipped'; reason: string };
+
+/** One attempt as the workflow settled it, for the attempt log. */
+export interface AttemptLogEntry extends AttemptInput {
+  /** The attempt series (see workflows/ids.ts seriesId): the entry's id derives from it. */
+  series: string;
+  result: MadeAttempt;
+  /** Epoch ms of the next attempt; only while retrying. */
+  nextAttemptAt?: number;
+  state: AttemptState;
+}
+
+/** The log document of an entry. */
+export function toAttemptDoc(entry: AttemptLogEntry): AttemptDoc {
+  const r = entry.result;
+  return {
+    _id: attemptId(entry.series, entry.attempt),
+    event_id: entry.eventId,
+    subscription_id: entry.subscriptionId,
+    series: entry.series,
+    attempt: entry.attempt,
+    started_at: new Date(r.startedAt),
+    duration_ms: r.durationMs,
+    outcome: r.outcome,
+    ...('statusCode' in r ? { status_code: r.statusCode, response_excerpt: r.responseExcerpt } : { error: r.error }),
+    url: r.url,
+    ...(entry.nextAttemptAt !== undefined ? { next_attempt_at: new Date(entry.nextAttemptAt) } : {}),
+    state: entry.state,
+  };
+}
+
+/** Builds the activities of one attempt: the signed POST, and the log of settled attempts. */
+export function createAttemptActivities(deps: AttemptActivityDeps) {
+  const eventLog = new EventRepository(deps.db);
+  // Logged events never change: the deliveries of one event read it once per worker.
+  const events = createEventCache((id) => eventLog.find(id), deps.eventCacheEntries);
+  const subscriptions = new SubscriptionRepository(deps.db);
+  const attempts = new AttemptRepository(deps.db);
+  const now = () => deps.now?.() ?? new Date();
+  const post = deps.post ?? postWebhook;
+
+  return {
+    /**
+     * One attempt: reads the subscription as it is now (a changed URL or rotated secret applies
+     * to the next attempt), renders its envelope version, signs and POSTs. The HTTP outcome is
+     * a value for the workflow to settle; only infrastructure failures (the database) throw.
+     */
+    async postAttempt(input: AttemptInput): Promise<AttemptResult> {
+      const [event, sub] = await Promise.all([events.get(input.eventId), subscriptions.collection.findOne({ _id: input.subscriptionId })]);
+      if (!event) return { outcome: 'skipped', reason: 'event not found' };
+      if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
+      if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
+      const at = now();
+      const secrets = sub.secrets.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
+      const body = renderEnvelope(sub.version, { id: event._id, type: event.type, data: event.data, created_at: event.created_at });
+      const headers = {
+        'Content-Type': 'application/json',
+        'User-Agent': deps.userAgent,
+        ...signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets }),
+      };
+      const result = await post({ url: sub.url, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
+      return { ...result, url: sub.url };
+    },
+
+    /**
+     * Logs settled attempts in one write; each entry's id derives from its series and attempt
+     * number, so a retried call (or a replayed workflow) writes none twice.
+     */
+    async recordAttempts(entries: AttemptLogEntry[]): Promise<void> {
+      if (entries.length === 0) return;
+      try {
+        await attempts.collection.insertMany(entries.map(toAttemptDoc), { ordered: false });
+      } catch (err) {
+        // Entries already logged by an earlier try are fine; anything else is retried by Temporal.
+        if (err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === 11000)) return;
+        throw err;
+      }
+    },
+  };
+}
+
+export type AttemptActivities = ReturnType<typeof createAttemptActivities>;

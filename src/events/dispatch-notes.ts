@@ -1,0 +1,63 @@
+import type { Collection, Db } from 'mongodb';
+import type { OutboxSource } from './outbox';
+
+/**
+ * A note that an event may still need its workflow started: written before the write that
+ * creates the event, deleted once the workflow is started. The relay reads only these (a small
+ * collection keyed by id) instead of scanning outboxes and the event log, which FerretDB v1
+ * can only do by reading every document.
+ */
+export interface EventNote {
+  /** The event id. */
+  _id: string;
+  kind?: undefined;
+  /** Where the event waits until it is logged; absent for events logged directly (test events). */
+  source?: OutboxSource;
+  created_at: Date;
+}
+
+/** A redelivery or recovery accepted by the API, written before its workflow is started. */
+export interface RedeliveryNote {
+  /** The redelivery's workflow id. */
+  _id: string;
+  kind: 'redelivery';
+  event_id: string;
+  subscription_ids: string[];
+  created_at: Date;
+}
+
+export type DispatchNote = EventNote | RedeliveryNote;
+
+/** The `dispatch_notes` collection: what may still need a workflow started. */
+export class DispatchNotes {
+  readonly collection: Collection<DispatchNote>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<DispatchNote>('dispatch_notes');
+  }
+
+  /** Notes events about to be written (into `source`'s outbox, when given); idempotent per event. */
+  async announce(eventIds: readonly string[], source?: OutboxSource, at = new Date()): Promise<void> {
+    for (const id of eventIds) {
+      await this.collection.updateOne({ _id: id }, { $set: { ...(source ? { source } : {}), created_at: at } }, { upsert: true });
+    }
+  }
+
+  /** Notes accepted redeliveries before their workflows are started. */
+  async noteRedeliveries(notes: readonly RedeliveryNote[]): Promise<void> {
+    if (notes.length) await this.collection.insertMany([...notes]);
+  }
+
+  async remove(ids: readonly string[]): Promise<void> {
+    for (const id of ids) await this.collection.deleteOne({ _id: id });
+  }
+
+  /** Up to `limit` notes written before `before` (younger ones belong to requests still in flight). */
+  async due(before: Date, limit: number): Promise<DispatchNote[]> {
+    return this.collection.find({ created_at: { $lt: before } }).limit(limit).toArray();
+  }
+
+  async count(id: string): Promise<number> {
+    return this.collection.countDocuments({ _id: id });
+  }
+}

@@ -1,0 +1,25 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { EventDeliveryStatus } from './delivery-state';
+import type { DeliveryPolicy } from './retry-policy';
+
+export interface EventInput {
+  eventId: string;
+  eventType: string;
+  /** The subscriptions to deliver to: the event's fan-out snapshot, or a redelivery's choice. */
+  subscriptionIds: string[];
+  policy: DeliveryPolicy;
+  /** Most subscriptions one workflow delivers to itself; more are split into child workflows of at most this many. */
+  batchSize: number;
+  /** Id of the run's top workflow (a part's parent), naming the attempt series; the workflow's own id when absent. */
+  origin?: string;
+}
+
+/** Which deliveries `retryNow` wakes: one subscription's, or all waiting ones. */
+export interface RetryNow {
+  subscriptionId?: string;
+}
+
+/** Each subscription's delivery state, for the UI and the API. */
+export const deliveryStatusQuery = defineQuery<EventDeliveryStatus>('deliveryStatus');
+/** Skips the rest of the current wait of one subscription's delivery (or of every waiting one): the next attempt happens now. */
+export const retryNowSignal = defineSignal<[RetryNow?]>('retryNow');

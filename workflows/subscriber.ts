@@ -1,0 +1,101 @@
+import { condition, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { AttemptLogEntry } from '../activities/attempt';
+import { localActivityOptions } from './activity-options';
+import type { SubscriberStatus } from './delivery-state';
+import { seriesId } from './ids';
+import { type DeliveryPolicy, settleAttempt } from './retry-policy';
+
+const { postAttempt } = proxyLocalActivities<Activities>(localActivityOptions);
+
+// Disabling a subscription must happen, however long the database is away.
+const { disableSubscription } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+// Alerting retries for a while (an alert endpoint may be down), then gives up: the alert is
+// stored before the POST is tried, so administrators still find it through the API.
+const { raiseAlert } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 12 },
+});
+
+/** One subscription's delivery inside an event workflow. */
+export interface SubscriberDelivery {
+  eventId: string;
+  subscriptionId: string;
+  /** Id of the run's top workflow: with the subscription, it names the attempt series. */
+  origin: string;
+  policy: DeliveryPolicy;
+  /** Kept current for the status query and the search attributes. */
+  status: SubscriberStatus;
+  /** Logs a settled attempt; resolves once it is written. */
+  log: (entry: AttemptLogEntry) => Promise<void>;
+  /** A retryNow signal asked to end the current wait. */
+  wakeRequested: () => boolean;
+  clearWake: () => void;
+}
+
+/**
+ * Attempts the delivery until it is delivered, stopped, out of attempts or cancelled: each
+ * attempt one signed POST (a local activity), settled here by the pure retry policy, logged,
+ * then a durable wait before the next.
+ */
+export async function deliverToSubscriber(d: SubscriberDelivery): Promise<void> {
+  const { eventId, subscriptionId, policy, status } = d;
+  const series = seriesId(d.origin, subscriptionId);
+  for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
+    status.state = 'attempting';
+    delete status.nextAttemptAt;
+    // Drawn here, where Math.random is deterministic: the jitter replays as it was.
+    const random = Math.random();
+    const result = await postAttempt({ eventId, subscriptionId, attempt });
+    if (result.outcome === 'skipped') {
+      // Paused, disabled or deleted: pending retries stop here.
+      Object.assign(status, { state: 'cancelled', lastOutcome: 'skipped', lastError: result.reason });
+      delete status.lastStatusCode;
+      return;
+    }
+    status.attempts = attempt;
+    status.lastOutcome = result.outcome;
+    if ('statusCode' in result) {
+      status.lastStatusCode = result.statusCode;
+      delete status.lastError;
+    } else {
+      status.lastError = result.error;
+      delete status.lastStatusCode;
+    }
+    const settled = settleAttempt(policy, attempt, result, random);
+    const nextAttemptAt = settled.state === 'retrying' ? Date.now() + settled.delayMs : undefined;
+    await d.log({ eventId, subscriptionId, attempt, series, result, ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}), state: settled.state });
+
+    if (settled.verdict === 'gone') {
+      await disableSubscription({ subscriptionId, eventId, reason: `receiver answered 410 Gone to event ${eventId}` });
+    }
+    if (settled.state === 'failed') {
+      status.state = 'failed';
+      const last = 'statusCode' in result ? `${result.outcome} ${result.statusCode}` : result.outcome;
+      try {
+        await raiseAlert({
+          kind: 'delivery_failed',
+          subscriptionId,
+          eventId,
+          key: series,
+          message: `Delivery of ${eventId} to ${subscriptionId} failed after ${attempt} attempts (last: ${last})`,
+        });
+      } catch (err) {
+        log.error('admin alert could not be sent; it stays stored', { eventId, subscriptionId, error: String(err) });
+      }
+      return;
+    }
+    if (settled.state !== 'retrying') {
+      status.state = settled.state;
+      return;
+    }
+    status.state = 'retrying';
+    status.nextAttemptAt = nextAttemptAt;
+    await condition(d.wakeRequested, settled.delayMs);
+    d.clearWake();
+  }
+}
