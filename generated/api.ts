@@ -968,7 +968,16 @@ export interface components {
              * @description When the next attempt is scheduled; absent when no retry follows.
              */
             next_attempt_at?: string;
+            /** @description Where the delivery stood after this attempt. */
+            state: components["schemas"]["DeliveryAttemptState"];
         };
+        /**
+         * @description Where an event's delivery to a subscription stood after an attempt: `delivered` (2xx),
+         *     `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
+         *     administrator was alerted), `stopped` (a 4xx other than 408/429, or a refused URL: no retry).
+         * @enum {string}
+         */
+        DeliveryAttemptState: "delivered" | "retrying" | "failed" | "stopped";
         /** @description One page of delivery attempts. */
         DeliveryAttemptList: {
             /** @description Attempts on this page. */
