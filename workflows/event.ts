@@ -2,7 +2,7 @@ import { ApplicationFailure, proxyLocalActivities, setHandler, workflowInfo } fr
 import type { Activities } from '../activities';
 import type { AttemptLogEntry } from '../activities/attempt';
 import { localActivityOptions } from './activity-options';
-import { Batched } from './batched';
+import { AttemptLog } from './attempt-log';
 import { aggregateState, type EventDeliveryStatus, type SubscriberStatus, subscriptionsIn } from './delivery-state';
 import { deliverInParts } from './parts';
 import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
@@ -52,7 +52,7 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     for (const id of which?.subscriptionId ? [which.subscriptionId] : input.subscriptionIds) if (statuses[id]) wake.add(id);
   });
 
-  const attemptLog = new Batched<AttemptLogEntry>((entries) => recordAttempts(entries));
+  const attemptLog = new AttemptLog<AttemptLogEntry>((entries) => recordAttempts(entries));
   const searchAttributes = new SearchAttributeSync(statuses);
   await Promise.all(
     input.subscriptionIds.map((subscriptionId) =>
@@ -62,7 +62,7 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
         origin,
         policy: input.policy,
         status: statuses[subscriptionId]!,
-        log: (entry) => attemptLog.add(entry),
+        log: attemptLog,
         wakeRequested: () => wake.has(subscriptionId),
         clearWake: () => wake.delete(subscriptionId),
       }),

@@ -1,8 +1,8 @@
-import { ApplicationFailure, ChildWorkflowFailure, executeChild, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
-import { aggregateState, type EventDeliveryStatus, type SubscriberStatus } from './delivery-state';
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, getExternalWorkflowHandle, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { aggregateState, type EventDeliveryStatus, type SubscriberStatus, subscriptionsIn } from './delivery-state';
 import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
 import { partWorkflowId } from './ids';
-import { eventSearchAttributes } from './search-attributes';
+import { deliveryStateKey, eventSearchAttributes, failedKey, MAX_BATCH_SIZE } from './search-attributes';
 
 /** `items` in consecutive chunks of at most `size`. */
 export function chunk<T>(items: readonly T[], size: number): T[][] {
@@ -53,10 +53,14 @@ export async function deliverInParts(input: EventInput, workflow: (input: EventI
       executeChild(workflow, {
         workflowId: parts[k]!,
         args: [{ ...input, subscriptionIds: ids, origin }],
-        typedSearchAttributes: eventSearchAttributes({ eventId: input.eventId, eventType: input.eventType, subscriptionIds: ids }),
+        typedSearchAttributes: eventSearchAttributes({ eventId: input.eventId, eventType: input.eventType, subscriptionIds: ids }, input.batchSize),
       }),
     ),
   );
   ends.forEach((end, k) => Object.assign(statuses, partOutcome(chunks[k]!, end)));
-  return snapshot();
+  const final = snapshot();
+  const failed = subscriptionsIn(statuses, 'failed', 'stopped');
+  // The failed ids only when they fit one search attribute value; the parts carry them anyway.
+  upsertSearchAttributes([{ key: deliveryStateKey, value: final.state }, ...(failed.length && failed.length <= MAX_BATCH_SIZE ? [{ key: failedKey, value: failed }] : [])]);
+  return final;
 }

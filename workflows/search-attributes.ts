@@ -30,12 +30,16 @@ export const failedKey = defineSearchAttributeKey('WebhookFailedSubscriptionIds'
  */
 export const MAX_BATCH_SIZE = 64;
 
-/** The search attributes an event workflow starts with; one place for every starter. */
-export function eventSearchAttributes(input: { eventId: string; eventType: string; subscriptionIds: readonly string[] }): SearchAttributePair[] {
+/**
+ * The search attributes an event workflow starts with; one place for every starter. The
+ * subscription ids go on the workflow that delivers to them: a fan-out above `batchSize` leaves
+ * them to its parts.
+ */
+export function eventSearchAttributes(input: { eventId: string; eventType: string; subscriptionIds: readonly string[] }, batchSize: number): SearchAttributePair[] {
   return [
     { key: eventIdKey, value: input.eventId },
     { key: eventTypeKey, value: input.eventType },
     { key: deliveryStateKey, value: 'attempting' },
-    ...(input.subscriptionIds.length <= MAX_BATCH_SIZE ? [{ key: subscriptionIdsKey, value: [...input.subscriptionIds] }] : []),
+    ...(input.subscriptionIds.length <= Math.min(batchSize, MAX_BATCH_SIZE) ? [{ key: subscriptionIdsKey, value: [...input.subscriptionIds] }] : []),
   ];
 }

@@ -1,7 +1,8 @@
 import { condition, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { AttemptLogEntry } from '../activities/attempt';
+import type { AttemptLogEntry, MadeAttempt } from '../activities/attempt';
 import { localActivityOptions } from './activity-options';
+import type { AttemptLog } from './attempt-log';
 import type { SubscriberStatus } from './delivery-state';
 import { seriesId } from './ids';
 import { type DeliveryPolicy, settleAttempt } from './retry-policy';
@@ -30,8 +31,8 @@ export interface SubscriberDelivery {
   policy: DeliveryPolicy;
   /** Kept current for the status query and the search attributes. */
   status: SubscriberStatus;
-  /** Logs a settled attempt; resolves once it is written. */
-  log: (entry: AttemptLogEntry) => Promise<void>;
+  /** Where attempts are logged: told of each POST, and of how it settled. */
+  log: AttemptLog<AttemptLogEntry>;
   /** A retryNow signal asked to end the current wait. */
   wakeRequested: () => boolean;
   clearWake: () => void;
@@ -50,52 +51,59 @@ export async function deliverToSubscriber(d: SubscriberDelivery): Promise<void> 
     delete status.nextAttemptAt;
     // Drawn here, where Math.random is deterministic: the jitter replays as it was.
     const random = Math.random();
+    d.log.posting();
     const result = await postAttempt({ eventId, subscriptionId, attempt });
     if (result.outcome === 'skipped') {
+      await d.log.settled(undefined);
       // Paused, disabled or deleted: pending retries stop here.
       Object.assign(status, { state: 'cancelled', lastOutcome: 'skipped', lastError: result.reason });
       delete status.lastStatusCode;
       return;
     }
-    status.attempts = attempt;
-    status.lastOutcome = result.outcome;
-    if ('statusCode' in result) {
-      status.lastStatusCode = result.statusCode;
-      delete status.lastError;
-    } else {
-      status.lastError = result.error;
-      delete status.lastStatusCode;
-    }
     const settled = settleAttempt(policy, attempt, result, random);
     const nextAttemptAt = settled.state === 'retrying' ? Date.now() + settled.delayMs : undefined;
-    await d.log({ eventId, subscriptionId, attempt, series, result, ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}), state: settled.state });
-
-    if (settled.verdict === 'gone') {
-      await disableSubscription({ subscriptionId, eventId, reason: `receiver answered 410 Gone to event ${eventId}` });
-    }
-    if (settled.state === 'failed') {
-      status.state = 'failed';
-      const last = 'statusCode' in result ? `${result.outcome} ${result.statusCode}` : result.outcome;
-      try {
-        await raiseAlert({
-          kind: 'delivery_failed',
-          subscriptionId,
-          eventId,
-          key: series,
-          message: `Delivery of ${eventId} to ${subscriptionId} failed after ${attempt} attempts (last: ${last})`,
-        });
-      } catch (err) {
-        log.error('admin alert could not be sent; it stays stored', { eventId, subscriptionId, error: String(err) });
-      }
-      return;
-    }
+    // The state changes only once the attempt is logged (see AttemptLog): the search attributes follow it.
+    await d.log.settled({ eventId, subscriptionId, attempt, series, result, ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}), state: settled.state });
+    noteAttempt(status, attempt, result);
+    status.state = settled.state;
+    if (nextAttemptAt !== undefined) status.nextAttemptAt = nextAttemptAt;
     if (settled.state !== 'retrying') {
-      status.state = settled.state;
+      const last = 'statusCode' in result ? `${result.outcome} ${result.statusCode}` : result.outcome;
+      await afterLastAttempt(d, settled.verdict === 'gone', settled.state === 'failed' ? `${attempt} attempts (last: ${last})` : undefined);
       return;
     }
-    status.state = 'retrying';
-    status.nextAttemptAt = nextAttemptAt;
     await condition(d.wakeRequested, settled.delayMs);
     d.clearWake();
+  }
+}
+
+/** Records a made attempt's own outcome in the status. */
+function noteAttempt(status: SubscriberStatus, attempt: number, result: MadeAttempt): void {
+  status.attempts = attempt;
+  status.lastOutcome = result.outcome;
+  if ('statusCode' in result) {
+    status.lastStatusCode = result.statusCode;
+    delete status.lastError;
+  } else {
+    status.lastError = result.error;
+    delete status.lastStatusCode;
+  }
+}
+
+/** What follows a delivery's last attempt: the 410's disable, the alert when attempts ran out (`exhausted` says how). */
+async function afterLastAttempt(d: SubscriberDelivery, gone: boolean, exhausted: string | undefined): Promise<void> {
+  const { eventId, subscriptionId } = d;
+  if (gone) await disableSubscription({ subscriptionId, eventId, reason: `receiver answered 410 Gone to event ${eventId}` });
+  if (exhausted === undefined) return;
+  try {
+    await raiseAlert({
+      kind: 'delivery_failed',
+      subscriptionId,
+      eventId,
+      key: seriesId(d.origin, subscriptionId),
+      message: `Delivery of ${eventId} to ${subscriptionId} failed after ${exhausted}`,
+    });
+  } catch (err) {
+    log.error('admin alert could not be sent; it stays stored', { eventId, subscriptionId, error: String(err) });
   }
 }

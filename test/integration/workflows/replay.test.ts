@@ -1,11 +1,10 @@
-// Replays recorded workflow histories (test/fixtures/histories/, written by
-// `npm run histories:record`) against the current workflow code: `<scenario>.json` as workers
-// before the patches ran it, `<scenario>-v2.json` as the current code does.
+// Replays the committed workflow histories (test/fixtures/histories/, written by
+// `npm run histories:record`) against the current workflow code.
 //
-// When a workflow change makes this fail, that change would break workflows already running in
-// production (deliveries sleep for hours between attempts): version it with `patched()` from
-// @temporalio/workflow instead of re-recording the histories. Re-record only when no execution
-// of the old shape can exist in production any more (all have completed, or none was deployed).
+// Since 1.0, when a workflow change makes this fail, that change would break workflows already
+// running in production (deliveries sleep for hours between attempts): version it with
+// `patched()` from @temporalio/workflow, and record its new shape under a new name. Committed
+// histories are never re-recorded or removed.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,85 +13,54 @@ import { bundleWorkflowCode, Runtime, Worker, type WorkflowBundleWithSourceMap }
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { workflowsPath } from '../../../src/worker/create-worker';
-import type { DeliveryStatus } from '../../../workflows/delivery';
-import type { EventResult } from '../../../workflows/event';
+import type { EventDeliveryStatus } from '../../../workflows/delivery-state';
+import { historyScenarios, recordedWorkflowId } from './support/history-scenarios';
 import { type History, historyFromJSON } from './support/history-json';
 
 const historiesDir = fileURLToPath(new URL('../../fixtures/histories/', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const names = Object.keys(historyScenarios);
 
-type Recorded =
-  | { workflow: 'deliveryWorkflow'; /** How the delivery ended. */ state: DeliveryStatus['state'] }
-  | { workflow: 'eventWorkflow'; result: EventResult };
-
-const eventChildren = (eventId: string) => ['a', 'b'].map((s) => `delivery/${eventId}/sub_history_${s}`);
-
-/** The recorded scenarios, each in both shapes, and what each workflow returned. */
-const recorded: Record<string, Recorded> = {
-  'delivery-4xx.json': { workflow: 'deliveryWorkflow', state: 'stopped' },
-  'delivery-exhausted.json': { workflow: 'deliveryWorkflow', state: 'failed' },
-  'delivery-retry-then-success.json': { workflow: 'deliveryWorkflow', state: 'delivered' },
-  'delivery-success.json': { workflow: 'deliveryWorkflow', state: 'delivered' },
-  // Recorded with the code from before 'event-returns-once-children-started': it awaited its deliveries.
-  'event-fan-out.json': { workflow: 'eventWorkflow', result: { delivered: 1, stopped: 1 } },
-  // Since 'attempt-records-itself': one local activity per attempt.
-  'delivery-4xx-v2.json': { workflow: 'deliveryWorkflow', state: 'stopped' },
-  'delivery-exhausted-v2.json': { workflow: 'deliveryWorkflow', state: 'failed' },
-  'delivery-retry-then-success-v2.json': { workflow: 'deliveryWorkflow', state: 'delivered' },
-  'delivery-success-v2.json': { workflow: 'deliveryWorkflow', state: 'delivered' },
-  // Since 'event-returns-once-children-started': it returns once its deliveries started.
-  'event-fan-out-v2.json': { workflow: 'eventWorkflow', result: { started: 2, children: eventChildren('evt_history_event-fan-out-v2') } },
-};
-const files = Object.keys(recorded);
-/** The fixtures below wrap deliveryWorkflow only. */
-const deliveryFiles = files.filter((f) => recorded[f]!.workflow === 'deliveryWorkflow');
-
-function loadHistory(file: string): History {
-  return historyFromJSON(JSON.parse(readFileSync(join(historiesDir, file), 'utf8')));
+function loadHistory(name: string): History {
+  return historyFromJSON(JSON.parse(readFileSync(join(historiesDir, `${name}.json`), 'utf8')));
 }
 
-/** The workflow's return value, from the history's completion event. */
-function completedResult<T>(history: History): T {
+/** How the recorded workflow closed, and the status it closed with (its result, or its DeliveryFailed details). */
+function closing(history: History): { closes: 'completed' | 'failed'; status: EventDeliveryStatus } {
   const last = history.events?.at(-1);
-  const payload = last?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
-  if (!payload) throw new Error('history does not end with a completed workflow');
-  return defaultPayloadConverter.fromPayload<T>(payload);
+  const completed = last?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
+  if (completed) return { closes: 'completed', status: defaultPayloadConverter.fromPayload<EventDeliveryStatus>(completed) };
+  const failure = last?.workflowExecutionFailedEventAttributes?.failure;
+  const details = failure?.applicationFailureInfo?.details?.payloads?.[0];
+  if (failure?.applicationFailureInfo?.type === 'DeliveryFailed' && details) {
+    return { closes: 'failed', status: defaultPayloadConverter.fromPayload<EventDeliveryStatus>(details) };
+  }
+  throw new Error('history does not end with a completed workflow or a DeliveryFailed failure');
 }
-
-/** Whether the history records the patch (a marker, written only by code that took the new branch). */
-function hasPatchMarker(history: History, patchId: string): boolean {
-  return (history.events ?? []).some((e) => {
-    const attrs = e.markerRecordedEventAttributes;
-    if (attrs?.markerName !== 'core_patch') return false;
-    // Core's marker: details 'patch-data' = { id, deprecated }.
-    const data = attrs.details?.['patch-data']?.payloads?.[0];
-    return data ? defaultPayloadConverter.fromPayload<{ id: string }>(data).id === patchId : false;
-  });
-}
-
-const patchOf = { deliveryWorkflow: 'attempt-records-itself', eventWorkflow: 'event-returns-once-children-started' } as const;
 
 const bundle = (path: string): Promise<WorkflowBundleWithSourceMap> => bundleWorkflowCode({ workflowsPath: path, logger: Runtime.instance().logger });
 
-describe('the workflows replay their recorded histories', () => {
+describe('the event workflow replays every committed history', () => {
   let current: WorkflowBundleWithSourceMap;
   beforeAll(async () => {
     current = await bundle(workflowsPath);
   });
 
-  it('has every recorded scenario, in both shapes', () => {
-    expect(readdirSync(historiesDir).filter((f) => f.endsWith('.json')).sort()).toEqual([...files].sort());
+  it('has a history for every recorded scenario, and no other', () => {
+    expect(readdirSync(historiesDir).filter((f) => f.endsWith('.json')).sort()).toEqual(names.map((n) => `${n}.json`).sort());
   });
 
-  it.each(files)('replays %s without a determinism error', async (file) => {
-    const history = loadHistory(file);
-    const expected = recorded[file]!;
-    expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(expected.workflow);
-    // Old shapes must come from the old branch, new ones from the new: else this proves nothing.
-    expect(hasPatchMarker(history, patchOf[expected.workflow])).toBe(file.endsWith('-v2.json'));
-    if (expected.workflow === 'deliveryWorkflow') expect(completedResult<DeliveryStatus>(history).state).toBe(expected.state);
-    else expect(completedResult<EventResult>(history)).toEqual(expected.result);
-    await expect(Worker.runReplayHistory({ workflowBundle: current }, history, file)).resolves.toBeUndefined();
+  it.each(names)('replays %s without a determinism error', async (name) => {
+    const history = loadHistory(name);
+    const scenario = historyScenarios[name]!;
+    expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('eventWorkflow');
+    // The history is the scenario's: it closed as recorded, each delivery ending as expected.
+    const { closes, status } = closing(history);
+    expect(closes).toBe(scenario.closes);
+    const ends = Object.fromEntries(Object.entries(status.subscriptions).map(([id, s]) => [id.replace(/^sub_history_/, ''), s.state]));
+    const expected = scenario.keep === 'part-1' ? Object.fromEntries(Object.entries(scenario.expected).slice(0, scenario.batchSize)) : scenario.expected;
+    expect(ends).toEqual(expected);
+    await expect(Worker.runReplayHistory({ workflowBundle: current }, history, recordedWorkflowId(name))).resolves.toBeUndefined();
   });
 });
 
@@ -100,17 +68,15 @@ describe('the workflows replay their recorded histories', () => {
 describe('replay catches a change that would break running deliveries', () => {
   it('fails on an unversioned change to the command sequence', async () => {
     const changed = await bundle(fixture('unversioned-change.ts'));
-    for (const file of deliveryFiles) {
-      await expect(Worker.runReplayHistory({ workflowBundle: changed }, loadHistory(file), file), file).rejects.toBeInstanceOf(
-        DeterminismViolationError,
-      );
+    for (const name of names) {
+      await expect(Worker.runReplayHistory({ workflowBundle: changed }, loadHistory(name), recordedWorkflowId(name)), name).rejects.toBeInstanceOf(DeterminismViolationError);
     }
   });
 
   it('passes when the same change is versioned with patched()', async () => {
     const patched = await bundle(fixture('patched-change.ts'));
-    for (const file of deliveryFiles) {
-      await expect(Worker.runReplayHistory({ workflowBundle: patched }, loadHistory(file), file), file).resolves.toBeUndefined();
+    for (const name of names) {
+      await expect(Worker.runReplayHistory({ workflowBundle: patched }, loadHistory(name), recordedWorkflowId(name)), name).resolves.toBeUndefined();
     }
   });
 });

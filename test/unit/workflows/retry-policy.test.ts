@@ -68,28 +68,4 @@ describe('settleAttempt', () => {
   ] as const)('ends the series on %o: %s, %s, no wait', (outcome, verdict, state) => {
     expect(settleAttempt(policy, 1, outcome, 0.9)).toEqual({ verdict, state, delayMs: 0 });
   });
-
-  it("matches what deliveryWorkflow computed inline before 'attempt-records-itself'", () => {
-    const outcomes = [
-      { outcome: 'delivered', statusCode: 200 },
-      { outcome: 'http_error', statusCode: 404 },
-      { outcome: 'http_error', statusCode: 410 },
-      { outcome: 'http_error', statusCode: 429, retryAfterMs: 3 * 60 * minute },
-      { outcome: 'http_error', statusCode: 503 },
-      { outcome: 'network_error' },
-      { outcome: 'blocked' },
-    ];
-    for (const o of outcomes) {
-      for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
-        for (const random of [0, 0.37, 0.999]) {
-          // The pre-patch workflow code, verbatim in substance.
-          const verdict = verdictFor(o.outcome, o.statusCode);
-          const willRetry = verdict === 'retry' && attempt < policy.maxAttempts;
-          const delay = willRetry ? nextDelayMs(policy, attempt, random, o.retryAfterMs) : 0;
-          const final = verdict === 'delivered' ? 'delivered' : verdict === 'retry' ? (willRetry ? 'retrying' : 'failed') : 'stopped';
-          expect(settleAttempt(policy, attempt, o, random)).toEqual({ verdict, state: final, delayMs: delay });
-        }
-      }
-    }
-  });
 });

@@ -1,18 +1,18 @@
 import { activityInfo } from '@temporalio/activity';
 import type { Activities } from '../../../../activities';
-import { type AlertInput, type AttemptAndRecordInput, type AttemptInput, type AttemptResult, type RecordInput, settleIntoEntry } from '../../../../activities/delivery';
-import type { Settlement } from '../../../../workflows/retry-policy';
+import type { AlertInput } from '../../../../activities/alerts';
+import type { AttemptInput, AttemptLogEntry, AttemptResult, MadeAttempt } from '../../../../activities/attempt';
 
 /**
  * Fake activities for workflow tests: the real workflows run against them, they record every
- * call and answer from a script. Times are the activity's scheduled time as the server saw it,
- * which on the time-skipping server is the skipped (workflow) clock, not wall time.
+ * call and answer from a script. Times are the test server's (skipped) workflow clock when a
+ * `clock` is given, not wall time.
  */
 
 export const receiverUrl = 'https://receiver.example/hooks';
 
-/** A receiver's HTTP answer as attemptDelivery reports it. */
-export function http(statusCode: number, extra: { retryAfterMs?: number } = {}): AttemptResult {
+/** A receiver's HTTP answer as postAttempt reports it. */
+export function http(statusCode: number, extra: { retryAfterMs?: number } = {}): MadeAttempt {
   return {
     outcome: statusCode >= 200 && statusCode < 300 ? 'delivered' : 'http_error',
     statusCode,
@@ -24,6 +24,11 @@ export function http(statusCode: number, extra: { retryAfterMs?: number } = {}):
   };
 }
 
+/** A POST that got no answer. */
+export function failure(outcome: 'timeout' | 'network_error', error = outcome === 'timeout' ? 'no complete answer within 5000 ms' : 'ECONNREFUSED'): MadeAttempt {
+  return { outcome, error, startedAt: 0, durationMs: 1, url: receiverUrl };
+}
+
 /** An attempt the activity skipped without a POST (subscription paused, disabled or deleted). */
 export function skipped(reason: string): AttemptResult {
   return { outcome: 'skipped', reason };
@@ -32,22 +37,19 @@ export function skipped(reason: string): AttemptResult {
 export interface AttemptCall {
   input: AttemptInput;
   workflowId: string;
-  /** Server time (ms) when the workflow scheduled this attempt. */
-  scheduledAt: number;
-  /** The activity that made it: attemptAndRecord since the 'attempt-records-itself' patch, attemptDelivery before. */
-  via: 'attemptAndRecord' | 'attemptDelivery';
-  /** The workflow's jitter sample, passed to attemptAndRecord. */
-  random?: number;
+  /** Server time (ms) when the attempt ran. */
+  at: number;
 }
 
 export interface FakeCalls {
-  loadEventTargets: string[];
-  /** Every attempt, through either activity. */
-  attemptDelivery: AttemptCall[];
-  /** Every attempt log entry written, by attemptAndRecord itself or by the recordAttempt activity. */
-  recordAttempt: RecordInput[];
-  /** Calls of the recordAttempt activity alone: every entry before the patch, only fallbacks after it. */
-  recordAttemptActivity: RecordInput[];
+  /** Every attempt, in the order they ran. */
+  attempts: AttemptCall[];
+  /** How many attempts have been answered. */
+  answered: number;
+  /** Every attempt log entry written. */
+  logged: AttemptLogEntry[];
+  /** Each recordAttempts call: the entries written together. */
+  logWrites: AttemptLogEntry[][];
   disableSubscription: { subscriptionId: string; eventId: string; reason: string }[];
   raiseAlert: AlertInput[];
 }
@@ -55,60 +57,28 @@ export interface FakeCalls {
 export interface FakeScript {
   /** The answer to each attempt; `input.attempt` is the workflow's attempt number. */
   attempt: (input: AttemptInput, call: AttemptCall) => AttemptResult | Promise<AttemptResult>;
-  /** What loadEventTargets returns (eventWorkflow only). */
-  targets?: (eventId: string) => { type: string; subscriptionIds: string[] };
-  /** True when attemptAndRecord is to fail writing this attempt's log entry (it then returns `recorded: false`). */
-  recordFails?: (input: AttemptAndRecordInput) => boolean;
-  /** Replaces attemptAndRecord's settlement (default: settleAttempt, as the real activity). */
-  settle?: (input: AttemptAndRecordInput, result: Exclude<AttemptResult, { outcome: 'skipped' }>) => Settlement;
 }
 
 /** Builds fake activities answering from `script`; `calls` fills in as the workflows run. */
 export function fakeActivities(script: FakeScript, clock?: () => Promise<number>): { activities: Activities; calls: FakeCalls } {
-  const calls: FakeCalls = { loadEventTargets: [], attemptDelivery: [], recordAttempt: [], recordAttemptActivity: [], disableSubscription: [], raiseAlert: [] };
-  /** Both attempt activities: the call as recorded, and the script's answer. */
-  async function attempt(input: AttemptInput | AttemptAndRecordInput, via: AttemptCall['via']): Promise<{ call: AttemptCall; result: AttemptResult }> {
-    const info = activityInfo();
-    // The attempts are local activities: their info carries the worker's wall clock, so the
-    // test server's (skipped) time comes from `clock` when given.
-    const scheduledAt = clock ? await clock() : info.currentAttemptScheduledTimestampMs;
-    const call: AttemptCall = {
-      input: { eventId: input.eventId, subscriptionId: input.subscriptionId, attempt: input.attempt },
-      workflowId: info.workflowExecution?.workflowId ?? '',
-      scheduledAt,
-      via,
-      ...('random' in input ? { random: input.random } : {}),
-    };
-    calls.attemptDelivery.push(call);
-    const result = await script.attempt(input, call);
-    return { call, result: result.outcome === 'skipped' ? result : { ...result, startedAt: call.scheduledAt } };
-  }
+  const calls: FakeCalls = { attempts: [], answered: 0, logged: [], logWrites: [], disableSubscription: [], raiseAlert: [] };
   const activities: Activities = {
+    async postAttempt(input) {
+      const info = activityInfo();
+      // Local activities carry the worker's wall clock: the test server's time comes from `clock`.
+      const at = clock ? await clock() : Date.now();
+      const call: AttemptCall = { input, workflowId: info.workflowExecution?.workflowId ?? '', at };
+      calls.attempts.push(call);
+      const result = await script.attempt(input, call);
+      calls.answered++;
+      return result.outcome === 'skipped' ? result : { ...result, startedAt: at };
+    },
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async recordAttempts(entries) {
+      calls.logWrites.push(entries);
+      calls.logged.push(...entries);
+    },
     // Most fakes answer at once; `async` keeps the real activities' Promise signatures.
-    // eslint-disable-next-line @typescript-eslint/require-await
-    async loadEventTargets(eventId) {
-      calls.loadEventTargets.push(eventId);
-      if (!script.targets) throw new Error('this test scripted no loadEventTargets');
-      return script.targets(eventId);
-    },
-    async attemptDelivery(input) {
-      return (await attempt(input, 'attemptDelivery')).result;
-    },
-    // eslint-disable-next-line @typescript-eslint/require-await
-    async recordAttempt(input) {
-      calls.recordAttempt.push(input);
-      calls.recordAttemptActivity.push(input);
-    },
-    // As the real one: settles with the workflow's policy and sample, logs unless scripted to fail.
-    async attemptAndRecord(input) {
-      const { result } = await attempt(input, 'attemptAndRecord');
-      if (result.outcome === 'skipped') return { kind: 'skipped', reason: result.reason };
-      // The real activity reads the clock after the POST; here that is the server's (skipped) time.
-      const { entry, settled } = settleIntoEntry(input, result, clock ? await clock() : Date.now(), script.settle?.(input, result));
-      if (script.recordFails?.(input)) return { ...settled, recorded: false, recordError: 'scripted log write failure' };
-      calls.recordAttempt.push(entry);
-      return { ...settled, recorded: true };
-    },
     // eslint-disable-next-line @typescript-eslint/require-await
     async disableSubscription(input) {
       calls.disableSubscription.push(input);
@@ -120,7 +90,7 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
     },
     // eslint-disable-next-line @typescript-eslint/require-await
     async checkDatabase() {
-      throw new Error('checkDatabase is not part of delivery workflows');
+      throw new Error('checkDatabase is not part of event workflows');
     },
   };
   return { activities, calls };

@@ -11,7 +11,7 @@ import { searchAttributeTypes } from '../../../../workflows/search-attributes';
 export async function registerSearchAttributes(env: TestWorkflowEnvironment): Promise<void> {
   const searchAttributes = Object.fromEntries(
     Object.entries(searchAttributeTypes).map(([name, type]) => {
-      const encoded = encodeSearchAttributeIndexedValueType(type.toUpperCase() as Uppercase<typeof type>);
+      const encoded = encodeSearchAttributeIndexedValueType(type === 'KeywordList' ? 'KEYWORD_LIST' : (type.toUpperCase() as Uppercase<typeof type>));
       if (encoded === undefined) throw new Error(`no indexed value type for ${name}: ${type}`);
       return [name, encoded];
     }),

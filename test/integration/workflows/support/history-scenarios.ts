@@ -1,0 +1,67 @@
+import type { SubscriberState } from '../../../../workflows/delivery-state';
+import { eventWorkflowId, partWorkflowId } from '../../../../workflows/ids';
+import type { DeliveryPolicy } from '../../../../workflows/retry-policy';
+
+const minute = 60_000;
+const defaultPolicy: DeliveryPolicy = { scheduleMs: [1, 5, 15, 30, 60, 120].map((m) => m * minute), maxAttempts: 7, jitterRatio: 0.1 };
+const shortPolicy: DeliveryPolicy = { scheduleMs: [1 * minute, 5 * minute], maxAttempts: 5, jitterRatio: 0.1 };
+
+/** One recorded event-workflow run (test/fixtures/histories/<name>.json). */
+export interface HistoryScenario {
+  policy: DeliveryPolicy;
+  batchSize: number;
+  /** Per subscription (id suffix): what each attempt gets, the last repeating. */
+  answers: Record<string, Array<number | 'timeout' | 'network_error'>>;
+  /** How each subscription's delivery ends. */
+  expected: Record<string, SubscriberState>;
+  /** Whose history is kept: the event workflow's (default) or its first part's. */
+  keep?: 'part-1';
+  /** How the kept workflow closes. */
+  closes: 'completed' | 'failed';
+}
+
+/** The committed histories of the 1.0 shape; every one must replay from now on. */
+export const historyScenarios: Record<string, HistoryScenario> = {
+  'event-delivered': {
+    policy: defaultPolicy,
+    batchSize: 50,
+    answers: { a: [200], b: [204], c: [200] },
+    expected: { a: 'delivered', b: 'delivered', c: 'delivered' },
+    closes: 'completed',
+  },
+  'event-retry-then-success': { policy: defaultPolicy, batchSize: 50, answers: { a: [503, 503, 200] }, expected: { a: 'delivered' }, closes: 'completed' },
+  'event-exhausted': { policy: shortPolicy, batchSize: 50, answers: { a: [500] }, expected: { a: 'failed' }, closes: 'failed' },
+  'event-4xx': { policy: defaultPolicy, batchSize: 50, answers: { a: [400] }, expected: { a: 'stopped' }, closes: 'failed' },
+  'event-410': { policy: defaultPolicy, batchSize: 50, answers: { a: [410] }, expected: { a: 'stopped' }, closes: 'failed' },
+  'event-mixed': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [200], b: [503, 200], c: [400], d: ['timeout', 200], e: [410], f: ['network_error'] },
+    expected: { a: 'delivered', b: 'delivered', c: 'stopped', d: 'delivered', e: 'stopped', f: 'failed' },
+    closes: 'failed',
+  },
+  'event-partitioned': {
+    policy: defaultPolicy,
+    batchSize: 2,
+    answers: { a: [200], b: [503, 200], c: [200], d: [200], e: [200] },
+    expected: { a: 'delivered', b: 'delivered', c: 'delivered', d: 'delivered', e: 'delivered' },
+    closes: 'completed',
+  },
+  'event-partitioned-part': {
+    policy: defaultPolicy,
+    batchSize: 2,
+    answers: { a: [200], b: [503, 200], c: [200], d: [200], e: [200] },
+    expected: { a: 'delivered', b: 'delivered', c: 'delivered', d: 'delivered', e: 'delivered' },
+    keep: 'part-1',
+    closes: 'completed',
+  },
+};
+
+/** The event id a scenario is recorded with (fixed: a re-recording differs only in run ids and timestamps). */
+export const recordedEventId = (name: string): string => `evt_history_${name}`;
+
+/** The id of the workflow whose history a scenario keeps. */
+export function recordedWorkflowId(name: string): string {
+  const id = eventWorkflowId(recordedEventId(name));
+  return historyScenarios[name]?.keep === 'part-1' ? partWorkflowId(id, 1) : id;
+}
