@@ -725,6 +725,37 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "admin.alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Administrator alert (POSTed to ADMIN_ALERT_URL)
+         * @description Sent by the service to the operator's `ADMIN_ALERT_URL`, when it is configured, each time
+         *     an administrator alert is raised (the same alert `GET /api/webhooks/v1/alerts` lists):
+         *     an event's delivery failed after its attempts ran out, or the service disabled a
+         *     subscription. Implemented by the operator, not by subscribers.
+         *
+         *     **Signature.** Signed like deliveries, with `ADMIN_ALERT_SECRET` (`whsec_...`): `X-Signature`
+         *     and the Standard Webhooks headers, whose `webhook-id` is the alert `id`. The receiver kit
+         *     `verify` checks it like any delivery.
+         *
+         *     **Retries.** Any 2xx acknowledges the alert; it is not sent again. Any other answer, a
+         *     network error or a timeout: the POST is retried a bounded number of times with backoff.
+         *     The alert stays stored either way.
+         */
+        post: operations["adminAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1054,6 +1085,16 @@ export interface components {
             /** @description Cursor for the next page; absent on the last page. */
             next_cursor?: components["schemas"]["NextCursor"];
         };
+        /** @description Body of the POST to `ADMIN_ALERT_URL` (the `admin.alert` webhook). */
+        AlertNotification: {
+            /**
+             * @description What the POST carries; always `alert`.
+             * @constant
+             */
+            type: "alert";
+            /** @description The alert raised, as the alerts endpoint lists it. */
+            alert: components["schemas"]["Alert"];
+        };
         /**
          * @description ISO 4217 currency code.
          * @example EUR
@@ -1191,18 +1232,23 @@ export interface components {
             /** @description One entry per product. */
             data: components["schemas"]["StockLevel"][];
         };
-        /** @description Payload of order events. Receivers must ignore fields they do not know. */
+        /** @description Payload of `order.created`, and the order fields of `order.updated`. Receivers must ignore fields they do not know. */
         OrderEventData: {
             /** @description The order concerned. */
             order_id: number;
             /** @description Order total in currency units. */
             total: number;
             /** @description Currency of `total`. */
-            currency?: components["schemas"]["CurrencyCode"];
+            currency: components["schemas"]["CurrencyCode"];
             /** @description Order status after the change. */
-            status?: components["schemas"]["OrderStatus"];
+            status: components["schemas"]["OrderStatus"];
             /** @description The ordering user. */
-            user_id?: number;
+            user_id: number;
+        };
+        /** @description Payload of `order.updated`. The order as it is after the change, and the status it had before. Receivers must ignore fields they do not know. */
+        OrderUpdatedEventData: components["schemas"]["OrderEventData"] & {
+            /** @description Order status before the change. */
+            previous_status: components["schemas"]["OrderStatus"];
         };
         /** @description Payload of `webhook.test`. Receivers must ignore fields they do not know. */
         TestEventData: {
@@ -1232,8 +1278,8 @@ export interface components {
             event: "order.updated";
             /** @description Unique event id; drop duplicates by it. */
             id: components["schemas"]["EventId"];
-            /** @description The order. */
-            data: components["schemas"]["OrderEventData"];
+            /** @description The order after the change, and its previous status. */
+            data: components["schemas"]["OrderUpdatedEventData"];
         };
         /** @description v1 envelope of `webhook.test`. */
         WebhookTestEventV1: {
@@ -1288,8 +1334,8 @@ export interface components {
              * @description When the event occurred.
              */
             created_at: string;
-            /** @description The order. */
-            data: components["schemas"]["OrderEventData"];
+            /** @description The order after the change, and its previous status. */
+            data: components["schemas"]["OrderUpdatedEventData"];
         };
         /** @description v2 envelope of `webhook.test`. */
         WebhookTestEventV2: {
@@ -1453,6 +1499,11 @@ export interface components {
         XSignaturePrevious: string;
         /** @description Standard Webhooks message id; equals the envelope `id`. */
         WebhookId: components["schemas"]["EventId"];
+        /**
+         * @description Standard Webhooks message id of an alert POST; equals `alert.id`.
+         * @example alr_Xb7T2kQm9LpR4vNc8WdZ3hFs
+         */
+        AlertWebhookId: string;
         /**
          * @description Standard Webhooks timestamp, Unix seconds at which this attempt was signed.
          * @example 1736929800
@@ -2412,7 +2463,8 @@ export interface operations {
                  *         "total": 59.97,
                  *         "currency": "EUR",
                  *         "status": "paid",
-                 *         "user_id": 42
+                 *         "user_id": 42,
+                 *         "previous_status": "pending"
                  *       }
                  *     }
                  */
@@ -2666,6 +2718,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "order.updated",
+                 *       "id": "evt_Q4nH7sWc2Jd9LkX1Tg6M",
+                 *       "api_version": 2,
+                 *       "created_at": "2025-01-15T09:12:00Z",
+                 *       "data": {
+                 *         "order_id": 5012,
+                 *         "total": 59.97,
+                 *         "currency": "EUR",
+                 *         "status": "paid",
+                 *         "user_id": 42,
+                 *         "previous_status": "pending"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["OrderUpdatedEventV2"];
             };
         };
@@ -2741,6 +2809,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "webhook.test",
+                 *       "id": "evt_Z8cR5vN1bY6qPw3Ks0Hd",
+                 *       "api_version": 2,
+                 *       "created_at": "2025-01-15T08:45:00Z",
+                 *       "data": {
+                 *         "message": "This is a test event.",
+                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookTestEventV2"];
             };
         };
@@ -2775,6 +2855,74 @@ export interface operations {
             };
             /** @description Server error; the delivery is retried on the schedule. */
             "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    adminAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Signature": components["parameters"]["XSignature"];
+                /**
+                 * @description Standard Webhooks message id of an alert POST; equals `alert.id`.
+                 * @example alr_Xb7T2kQm9LpR4vNc8WdZ3hFs
+                 */
+                "webhook-id": components["parameters"]["AlertWebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, Unix seconds at which this attempt was signed.
+                 * @example 1736929800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description Identifies the sender, e.g. `WebhookService/1.0`.
+                 * @example WebhookService/1.0
+                 */
+                "User-Agent": components["parameters"]["UserAgent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "alert",
+                 *       "alert": {
+                 *         "id": "alr_Xb7T2kQm9LpR4vNc8WdZ3hFs",
+                 *         "kind": "delivery_failed",
+                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd",
+                 *         "event_id": "evt_9fK2mQ7xLp4RtV8wZb3N",
+                 *         "message": "Delivery of evt_9fK2mQ7xLp4RtV8wZb3N to sub_3kTzY8qLm2NvB7xRw9Pd failed after 7 attempts",
+                 *         "created_at": "2025-01-15T12:31:07Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AlertNotification"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged; the alert counts as notified. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged; the POST is retried. */
+            default: {
                 headers: {
                     [name: string]: unknown;
                 };
