@@ -1,12 +1,6 @@
 import type { Db } from 'mongodb';
+import type { DependencyState, Readiness } from '../http/schemas';
 import { withTimeout } from '../lib/timing';
-
-export type DependencyState = 'up' | 'down';
-
-export interface Readiness {
-  status: 'ready' | 'unavailable';
-  checks: { mongodb: DependencyState; temporal: DependencyState };
-}
 
 export interface ReadinessDeps {
   db: Db;

@@ -11,6 +11,7 @@ import type { SubscriptionDeps } from '../subscriptions/use-cases';
 import { eventCatalog } from '../webhooks/event-catalog';
 import { loadContract } from './contract';
 import { errorHandler, notFoundHandler } from './problem';
+import type { Health } from './schemas';
 import { deliveryRoutes } from './routes/deliveries';
 import { docsAssets, metaRoutes } from './routes/meta';
 import { resourceRoutes } from './routes/resources';
@@ -47,8 +48,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(docsAssets());
 
   // Liveness: the process is up and its event loop turns; no dependency is touched.
+  const alive: Health = { status: 'ok' };
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json(alive);
   });
   // Readiness: 503 names the dependency that is down, so orchestrators stop routing here.
   app.get('/readyz', async (_req, res) => {

@@ -1,22 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
+import type { FieldError, Problem } from './schemas';
 import { bearerChallenge } from './security';
-
-/** One offending field of a rejected request. */
-export interface FieldError {
-  path: string;
-  message: string;
-}
-
-/** RFC 9457 problem details, as the contract's Problem schema describes. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  instance?: string;
-  errors?: FieldError[];
-}
 
 /** A domain or HTTP error that maps to a problem+json response. */
 export class HttpProblem extends Error {

@@ -7,6 +7,8 @@ export type SubscriptionWithSecret = Schemas['SubscriptionWithSecret'];
 export type SubscriptionCreate = Schemas['SubscriptionCreate'];
 export type SubscriptionUpdate = Schemas['SubscriptionUpdate'];
 export type SubscriptionStatus = Schemas['SubscriptionStatus'];
+/** The envelope version a subscription's deliveries use, fixed by the path it was created under. */
+export type SubscriptionVersion = Subscription['version'];
 export type SubscriptionList = Schemas['SubscriptionList'];
 export type RotatedSecret = Schemas['RotatedSecret'];
 export type EventType = Schemas['EventType'];
@@ -16,6 +18,11 @@ export type DeliveryAttemptState = Schemas['DeliveryAttemptState'];
 export type DeliveryOutcome = Schemas['DeliveryOutcome'];
 export type Alert = Schemas['Alert'];
 export type Problem = Schemas['Problem'];
+/** One offending field of a rejected request (an item of `Problem.errors`). */
+export type FieldError = NonNullable<Problem['errors']>[number];
+export type Health = Schemas['Health'];
+export type Readiness = Schemas['Readiness'];
+export type DependencyState = Schemas['DependencyState'];
 export type CurrencyCode = Schemas['CurrencyCode'];
 export type User = Schemas['User'];
 export type OrderSummary = Schemas['OrderSummary'];
@@ -30,3 +37,6 @@ export type Order = Schemas['Order'];
 export type StockLevel = Schemas['StockLevel'];
 export type StockList = Schemas['StockList'];
 export type OrderEventData = Schemas['OrderEventData'];
+export type OrderUpdatedEventData = Schemas['OrderUpdatedEventData'];
+export type TestEventData = Schemas['TestEventData'];
+export type AlertNotification = Schemas['AlertNotification'];

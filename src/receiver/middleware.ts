@@ -1,14 +1,13 @@
 import express, { type RequestHandler, Router } from 'express';
+import type { Envelope } from '../webhooks/envelopes';
 import type { IdempotencyStore } from './idempotency';
 import { verify, type VerifyOptions, WebhookVerificationError } from './verify';
 
-/** The envelope every version shares. */
-export interface ReceivedEvent {
-  event: string;
-  id: string;
-  data: Record<string, unknown>;
-  [extra: string]: unknown;
-}
+/**
+ * A verified delivery: the contract's envelope of the subscription's version (v1 or v2) for one
+ * event type. Narrow on `event` to get that type's `data`.
+ */
+export type ReceivedEvent = Envelope;
 
 export interface ReceiverOptions extends VerifyOptions {
   /** The subscription's secret, or both during a rotation. */

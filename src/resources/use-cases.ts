@@ -1,17 +1,20 @@
 import { newId } from '../db/ids';
 import { newOutboxEvent, type OutboxEvent, type OutboxFlusher, type OutboxSource } from '../events/outbox';
-import { type FieldError, HttpProblem } from '../http/problem';
+import { HttpProblem } from '../http/problem';
 import type {
+  FieldError,
   Order,
   OrderCreate,
   OrderEventData,
   OrderStatus,
   OrderSummaryList,
   OrderUpdate,
+  OrderUpdatedEventData,
   ProductList,
   StockList,
   User,
 } from '../http/schemas';
+import type { QueryOf } from '../http/validated';
 import type { Logger } from '../logger';
 import {
   type OrderDoc,
@@ -52,16 +55,14 @@ function transitionConflict(detail: string, message: string): HttpProblem {
   return new HttpProblem(409, 'Invalid Status Transition', detail, [{ path: '/body/status', message }]);
 }
 
-/** Order event payload: the contract's `OrderEventData`, plus `previous_status` on a change. */
-function eventData(doc: OrderDoc, previous?: OrderStatus): OrderEventData & { previous_status?: OrderStatus } {
-  return {
-    order_id: doc.id,
-    total: doc.total,
-    currency: doc.currency,
-    status: doc.status,
-    user_id: doc.user_id,
-    ...(previous !== undefined ? { previous_status: previous } : {}),
-  };
+/** `data` of `order.created`: the contract's `OrderEventData`. */
+function createdEventData(doc: OrderDoc): OrderEventData {
+  return { order_id: doc.id, total: doc.total, currency: doc.currency, status: doc.status, user_id: doc.user_id };
+}
+
+/** `data` of `order.updated`: the contract's `OrderUpdatedEventData`, the order after the change and its `previous_status`. */
+function updatedEventData(doc: OrderDoc, previous: OrderStatus): OrderUpdatedEventData {
+  return { ...createdEventData(doc), previous_status: previous };
 }
 
 function orderSource(id: number): OutboxSource {
@@ -87,7 +88,7 @@ export async function getUser(deps: ResourceDeps, id: number): Promise<User> {
 export async function listUserOrders(
   deps: ResourceDeps,
   userId: number,
-  query: { limit?: number; fields?: string },
+  query: QueryOf<'listUserOrders'>,
 ): Promise<OrderSummaryList> {
   const fields = parseFields(query.fields);
   if (!(await deps.users.findById(userId))) throw userNotFound(userId);
@@ -95,7 +96,7 @@ export async function listUserOrders(
 }
 
 /** Up to `limit` products in id order, optionally matching one `filter` condition. */
-export async function listProducts(deps: ResourceDeps, query: { limit?: number; filter?: string }): Promise<ProductList> {
+export async function listProducts(deps: ResourceDeps, query: QueryOf<'listProducts'>): Promise<ProductList> {
   const filter = parseProductFilter(query.filter);
   const rows = await deps.products.list(filter, query.limit ?? defaultLimit);
   return { data: rows.map(toProduct) };
@@ -151,7 +152,7 @@ export async function createOrder(deps: ResourceDeps, input: OrderCreate): Promi
         outbox: [],
       };
       // The event goes in with the order, in one single-document write.
-      order.outbox.push(newOutboxEvent('order.created', eventData(order), now, eventId));
+      order.outbox.push(newOutboxEvent('order.created', createdEventData(order), now, eventId));
       return order;
     },
     (order) => deps.outbox.announce(order.outbox, orderSource(order.id)),
@@ -182,7 +183,7 @@ export async function updateOrder(deps: ResourceDeps, id: number, input: OrderUp
   }
   const now = deps.now?.() ?? new Date();
   const updated: OrderDoc = { ...current, status: to, updated_at: now };
-  const event = newOutboxEvent('order.updated', eventData(updated, from), now);
+  const event = newOutboxEvent('order.updated', updatedEventData(updated, from), now);
   await deps.outbox.announce([event], orderSource(id));
   if (!(await deps.orders.transition(id, from, to, event, now))) {
     // Best effort: a note left behind is dropped by the relay once it is old.

@@ -1,5 +1,5 @@
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
-import type { EventType, Subscription, SubscriptionStatus } from '../http/schemas';
+import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../http/schemas';
 
 /** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
 export interface StoredSecret {
@@ -15,7 +15,7 @@ export interface SubscriptionDoc {
   url: string;
   events: EventType[];
   status: SubscriptionStatus;
-  version: 1 | 2;
+  version: SubscriptionVersion;
   description?: string;
   /** Newest first. */
   secrets: StoredSecret[];

@@ -8,8 +8,10 @@ import type {
   SubscriptionCreate,
   SubscriptionList,
   SubscriptionUpdate,
+  SubscriptionVersion,
   SubscriptionWithSecret,
 } from '../http/schemas';
+import type { QueryOf } from '../http/validated';
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } from './repository';
 import { generateSigningSecret } from './secrets';
@@ -37,7 +39,7 @@ export async function createSubscription(
   deps: SubscriptionDeps,
   principal: Principal,
   input: SubscriptionCreate,
-  version: 1 | 2,
+  version: SubscriptionVersion,
 ): Promise<SubscriptionWithSecret> {
   await assertCallbackUrl(deps, input.url);
   const now = deps.now?.() ?? new Date();
@@ -62,7 +64,7 @@ export async function createSubscription(
 export async function listSubscriptions(
   deps: SubscriptionDeps,
   principal: Principal,
-  query: { limit?: number; cursor?: string },
+  query: QueryOf<'listSubscriptions'>,
 ): Promise<SubscriptionList> {
   const limit = query.limit ?? 20;
   const rows = await deps.subscriptions.listOwned(principal.ownerId, limit + 1, decodeCursor(query.cursor));

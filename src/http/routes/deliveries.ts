@@ -8,40 +8,31 @@ import {
   sendTestEvent,
 } from '../../deliveries/use-cases';
 import { principalOf } from '../security';
-import { intQuery, strQuery } from './subscriptions';
+import { validated } from '../validated';
 
 const base = '/api/webhooks/v1';
 
 /** Test events, delivery attempts, redelivery, recovery and admin alerts. */
 export function deliveryRoutes(deps: DeliveryDeps): Router {
   const r = Router();
-  r.post(`${base}/subscriptions/:id/test`, async (req, res) => {
-    res.status(202).json(await sendTestEvent(deps, principalOf(req), req.params.id));
+  r.post(`${base}/subscriptions/:subscription_id/test`, async (req, res) => {
+    res.status(202).json(await sendTestEvent(deps, principalOf(req), validated(req, 'sendTestEvent').path.subscription_id));
   });
-  r.get(`${base}/subscriptions/:id/attempts`, async (req, res) => {
-    const limit = intQuery(req, 'limit');
-    const cursor = strQuery(req, 'cursor');
-    const eventId = strQuery(req, 'event_id');
-    res.json(
-      await listAttempts(deps, principalOf(req), req.params.id, {
-        ...(limit ? { limit } : {}),
-        ...(cursor ? { cursor } : {}),
-        ...(eventId ? { eventId } : {}),
-      }),
-    );
+  r.get(`${base}/subscriptions/:subscription_id/attempts`, async (req, res) => {
+    const { path, query } = validated(req, 'listDeliveryAttempts');
+    const { event_id: eventId, ...page } = query;
+    res.json(await listAttempts(deps, principalOf(req), path.subscription_id, { ...page, ...(eventId ? { eventId } : {}) }));
   });
-  r.post(`${base}/events/:eventId/redeliver`, async (req, res) => {
-    const body = (req.body ?? {}) as { subscription_id?: string };
-    res.status(202).json(await redeliverEvent(deps, principalOf(req), req.params.eventId, body.subscription_id));
+  r.post(`${base}/events/:event_id/redeliver`, async (req, res) => {
+    const { path, body } = validated(req, 'redeliverEvent');
+    res.status(202).json(await redeliverEvent(deps, principalOf(req), path.event_id, body?.subscription_id));
   });
-  r.post(`${base}/subscriptions/:id/recover`, async (req, res) => {
-    const body = req.body as { since: string };
-    res.status(202).json(await recoverFailed(deps, principalOf(req), req.params.id, new Date(body.since)));
+  r.post(`${base}/subscriptions/:subscription_id/recover`, async (req, res) => {
+    const { path, body } = validated(req, 'recoverFailedDeliveries');
+    res.status(202).json(await recoverFailed(deps, principalOf(req), path.subscription_id, new Date(body.since)));
   });
   r.get(`${base}/alerts`, async (req, res) => {
-    const limit = intQuery(req, 'limit');
-    const cursor = strQuery(req, 'cursor');
-    res.json(await listAlerts(deps, { ...(limit ? { limit } : {}), ...(cursor ? { cursor } : {}) }));
+    res.json(await listAlerts(deps, validated(req, 'listAlerts').query));
   });
   return r;
 }

@@ -1,5 +1,4 @@
-import { type Request, Router } from 'express';
-import type { OrderCreate, OrderUpdate } from '../schemas';
+import { Router } from 'express';
 import {
   type ResourceDeps,
   createOrder,
@@ -10,12 +9,7 @@ import {
   listUserOrders,
   updateOrder,
 } from '../../resources/use-cases';
-import { intQuery, strQuery } from './subscriptions';
-
-/** A numeric path parameter the validator already checked (integer ≥ 1). */
-function intParam(req: Request, name: string): number {
-  return Number((req.params as Record<string, string>)[name]);
-}
+import { validated } from '../validated';
 
 const orders = '/api/orders';
 
@@ -23,30 +17,27 @@ const orders = '/api/orders';
 export function resourceRoutes(deps: ResourceDeps): Router {
   const r = Router();
   r.get('/api/users/:user_id', async (req, res) => {
-    res.json(await getUser(deps, intParam(req, 'user_id')));
+    const { path } = validated(req, 'getUser');
+    res.json(await getUser(deps, path.user_id));
   });
   r.get('/api/users/:user_id/orders', async (req, res) => {
-    const limit = intQuery(req, 'limit');
-    const fields = strQuery(req, 'fields');
-    res.json(
-      await listUserOrders(deps, intParam(req, 'user_id'), { ...(limit ? { limit } : {}), ...(fields !== undefined ? { fields } : {}) }),
-    );
+    const { path, query } = validated(req, 'listUserOrders');
+    res.json(await listUserOrders(deps, path.user_id, query));
   });
   r.get('/api/catalog/products', async (req, res) => {
-    const limit = intQuery(req, 'limit');
-    const filter = strQuery(req, 'filter');
-    res.json(await listProducts(deps, { ...(limit ? { limit } : {}), ...(filter !== undefined ? { filter } : {}) }));
+    res.json(await listProducts(deps, validated(req, 'listProducts').query));
   });
   // The app rewrites the bare /api/orders to the spec's /api/orders/ before routing.
   r.post(`${orders}/`, async (req, res) => {
-    const order = await createOrder(deps, req.body as OrderCreate);
+    const order = await createOrder(deps, validated(req, 'createOrder').body);
     res.status(201).location(`${orders}/${order.id}`).json(order);
   });
   r.get(`${orders}/:order_id`, async (req, res) => {
-    res.json(await getOrder(deps, intParam(req, 'order_id')));
+    res.json(await getOrder(deps, validated(req, 'getOrder').path.order_id));
   });
   r.patch(`${orders}/:order_id`, async (req, res) => {
-    res.json(await updateOrder(deps, intParam(req, 'order_id'), req.body as OrderUpdate));
+    const { path, body } = validated(req, 'updateOrder');
+    res.json(await updateOrder(deps, path.order_id, body));
   });
   r.get('/api/inventory/stock', async (_req, res) => {
     res.json(await listStock(deps));
