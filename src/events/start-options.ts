@@ -29,7 +29,7 @@ export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySetti
     // A finished run must not start again when its start is repeated (relay, concurrent dispatch).
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     args: [{ eventId: run.eventId, eventType: run.eventType, subscriptionIds: run.subscriptionIds, policy: settings.policy, batchSize: settings.batchSize }],
-    typedSearchAttributes: eventSearchAttributes(run),
+    typedSearchAttributes: eventSearchAttributes(run, settings.batchSize),
   };
 }
 
