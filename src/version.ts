@@ -1,2 +1,2 @@
 /** Sent as the User-Agent of every delivery, so receivers can recognise and allow-list us. */
-export const userAgent = 'WebhookService/0.1.0 (+https://github.com/webhook-service)';
+export const userAgent = 'WebhookService/1.0.0 (+https://github.com/webhook-service)';

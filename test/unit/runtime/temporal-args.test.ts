@@ -9,9 +9,8 @@ describe('temporal server start-dev arguments', () => {
     expect(args.slice(0, 2)).toEqual(['server', 'start-dev']);
     expect(args.join(' ')).toContain('--db-filename /d/temporal.sqlite');
     expect(args.join(' ')).toContain('--sqlite-pragma journal_mode=WAL --sqlite-pragma synchronous=NORMAL');
-    for (const sa of ['WebhookEventId', 'WebhookEventType', 'WebhookSubscriptionId', 'WebhookDeliveryState']) {
-      expect(args.join(' ')).toContain(`--search-attribute ${sa}=Keyword`);
-    }
+    for (const sa of ['WebhookEventId', 'WebhookEventType', 'WebhookDeliveryState']) expect(args).toContain(`${sa}=Keyword`);
+    for (const sa of ['WebhookSubscriptionIds', 'WebhookRetryingSubscriptionIds', 'WebhookFailedSubscriptionIds']) expect(args).toContain(`${sa}=KeywordList`);
     expect(args.join(' ')).toContain('--ui-port 8233');
     expect(args).not.toContain('--namespace');
   });
