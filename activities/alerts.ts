@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
-import { AlertRepository, alertId } from '../src/alerts/repository';
+import { AlertRepository, alertId, toAlert } from '../src/alerts/repository';
+import type { Alert, AlertNotification } from '../src/http/schemas';
 import { signatureHeaders } from '../src/webhooks/signature';
 import { type PostRequest, type PostResult, postWebhook } from './http-post';
 
@@ -17,7 +18,7 @@ export interface AlertActivityDeps {
 }
 
 export interface AlertInput {
-  kind: 'delivery_failed' | 'subscription_disabled';
+  kind: Alert['kind'];
   subscriptionId: string;
   eventId?: string;
   /** Distinguishes alerts of the same kind and subscription, e.g. the attempt series. */
@@ -42,17 +43,8 @@ export function createAlertActivities(deps: AlertActivityDeps) {
       created_at: now(),
     });
     if (!deps.alertUrl || stored.notified_at) return { id: stored._id, notified: Boolean(stored.notified_at) };
-    const body = JSON.stringify({
-      type: 'alert',
-      alert: {
-        id: stored._id,
-        kind: stored.kind,
-        subscription_id: stored.subscription_id,
-        event_id: stored.event_id,
-        message: stored.message,
-        created_at: stored.created_at.toISOString(),
-      },
-    });
+    const notification: AlertNotification = { type: 'alert', alert: toAlert(stored) };
+    const body = JSON.stringify(notification);
     const headers = {
       'Content-Type': 'application/json',
       'User-Agent': deps.userAgent,

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import type { DeliveryOutcome } from '../src/http/schemas';
 import { classifyAddress, createGuardedLookup } from '../src/webhooks/address-policy';
 
 /** What one POST to a receiver produced; returned as a value, never thrown. */
@@ -9,8 +10,8 @@ export type PostResult = {
   startedAt: number;
   durationMs: number;
 } & (
-  | { outcome: 'delivered' | 'http_error'; statusCode: number; responseExcerpt: string; retryAfterMs?: number }
-  | { outcome: 'timeout' | 'network_error' | 'blocked'; error: string }
+  | { outcome: Extract<DeliveryOutcome, 'delivered' | 'http_error'>; statusCode: number; responseExcerpt: string; retryAfterMs?: number }
+  | { outcome: Exclude<DeliveryOutcome, 'delivered' | 'http_error'>; error: string }
 );
 
 export interface PostRequest {

@@ -1,5 +1,6 @@
 import { newId } from '../db/ids';
 import type { EventType } from '../http/schemas';
+import type { EventData } from '../webhooks/envelopes';
 
 /**
  * An event in its source document's `outbox` array. Written in the same single-document write as
@@ -20,8 +21,11 @@ export interface OutboxSource {
   id: number;
 }
 
-/** A new event with a unique `evt_` id (or `id`, when the caller had to know it beforehand). */
-export function newOutboxEvent(type: EventType, data: Record<string, unknown>, now = new Date(), id = newId('evt', now.getTime())): OutboxEvent {
+/**
+ * A new event with a unique `evt_` id (or `id`, when the caller had to know it beforehand); its
+ * data has the contract's shape for its type.
+ */
+export function newOutboxEvent<T extends EventType>(type: T, data: EventData<T>, now = new Date(), id = newId('evt', now.getTime())): OutboxEvent {
   return { id, type, data, created_at: now };
 }
 
