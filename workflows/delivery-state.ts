@@ -10,12 +10,14 @@ export interface SubscriberStatus {
   attempts: number;
   /** Epoch ms of the next attempt while retrying. */
   nextAttemptAt?: number;
-  /** The last attempt's own outcome (`skipped` when it found the subscription paused, disabled or deleted). */
-  lastOutcome?: DeliveryOutcome | 'skipped';
+  /** The last attempt's own outcome. */
+  lastOutcome?: DeliveryOutcome;
   /** The last attempt's HTTP status; absent when it got no answer. */
   lastStatusCode?: number;
-  /** The last attempt's error, or why it was skipped. */
+  /** The last attempt's error, when it got no answer. */
   lastError?: string;
+  /** Why the delivery was cancelled: the subscription was paused, disabled or deleted before an attempt. */
+  cancelReason?: string;
 }
 
 /**

@@ -56,8 +56,7 @@ export async function deliverToSubscriber(d: SubscriberDelivery): Promise<void> 
     if (result.outcome === 'skipped') {
       await d.log.settled(undefined);
       // Paused, disabled or deleted: pending retries stop here.
-      Object.assign(status, { state: 'cancelled', lastOutcome: 'skipped', lastError: result.reason });
-      delete status.lastStatusCode;
+      Object.assign(status, { state: 'cancelled', cancelReason: result.reason });
       return;
     }
     const settled = settleAttempt(policy, attempt, result, random);
