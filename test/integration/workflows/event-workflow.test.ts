@@ -4,6 +4,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventWorkflowStartOptions } from '../../../src/events/start-options';
+import { withTimeout } from '../../../src/lib/timing';
 import { workflowsPath } from '../../../src/worker/create-worker';
 import type { EventDeliveryStatus } from '../../../workflows/delivery-state';
 import { deliveryStatusQuery, type EventInput, type eventWorkflow, retryNowSignal } from '../../../workflows/event';
@@ -40,21 +41,12 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-/** Rejects when `promise` takes longer than `ms` of real time. */
-function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms}ms of real time`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /** Runs `body` with a worker (the real workflows, these fakes) on a fresh task queue. */
 async function withWorker<T>(script: FakeScript, body: (taskQueue: string, calls: FakeCalls) => Promise<T>): Promise<T> {
   const taskQueue = `event-workflow-${randomUUID()}`;
   const { activities, calls } = fakeActivities(script, () => env.currentTimeMs());
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: bundle, activities });
-  return worker.runUntil(bounded(body(taskQueue, calls), runBoundMs, taskQueue));
+  return worker.runUntil(withTimeout(body(taskQueue, calls), runBoundMs, taskQueue));
 }
 
 function subscriptions(n: number): string[] {

@@ -20,6 +20,15 @@ export interface HistoryScenario {
   closes: 'completed' | 'failed';
 }
 
+/** Five subscriptions in parts of two: the parent's history, and its first part's. */
+const partitioned: HistoryScenario = {
+  policy: defaultPolicy,
+  batchSize: 2,
+  answers: { a: [200], b: [503, 200], c: [200], d: [200], e: [200] },
+  expected: { a: 'delivered', b: 'delivered', c: 'delivered', d: 'delivered', e: 'delivered' },
+  closes: 'completed',
+};
+
 /** The committed histories of the 1.0 shape; every one must replay from now on. */
 export const historyScenarios: Record<string, HistoryScenario> = {
   'event-delivered': {
@@ -40,21 +49,8 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     expected: { a: 'delivered', b: 'delivered', c: 'stopped', d: 'delivered', e: 'stopped', f: 'failed' },
     closes: 'failed',
   },
-  'event-partitioned': {
-    policy: defaultPolicy,
-    batchSize: 2,
-    answers: { a: [200], b: [503, 200], c: [200], d: [200], e: [200] },
-    expected: { a: 'delivered', b: 'delivered', c: 'delivered', d: 'delivered', e: 'delivered' },
-    closes: 'completed',
-  },
-  'event-partitioned-part': {
-    policy: defaultPolicy,
-    batchSize: 2,
-    answers: { a: [200], b: [503, 200], c: [200], d: [200], e: [200] },
-    expected: { a: 'delivered', b: 'delivered', c: 'delivered', d: 'delivered', e: 'delivered' },
-    keep: 'part-1',
-    closes: 'completed',
-  },
+  'event-partitioned': partitioned,
+  'event-partitioned-part': { ...partitioned, keep: 'part-1' },
 };
 
 /** The event id a scenario is recorded with (fixed: a re-recording differs only in run ids and timestamps). */
