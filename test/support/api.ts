@@ -10,9 +10,10 @@ import { prepareDatabase } from '../../src/db/indexes';
 import { createMongo, type Mongo } from '../../src/db/mongo';
 import type { EventDispatcher } from '../../src/events/dispatcher';
 import type { OutboxFlusher } from '../../src/events/outbox';
+import type { RelayDeps } from '../../src/events/relay';
 import { createApp, type AppDeps } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
-import { createAppDeps } from '../../src/services';
+import { createAppDeps, relayDeps } from '../../src/services';
 import { TemporalGateway } from '../../src/temporal/connection';
 import { NativeConnection, createWorker } from '../../src/worker/create-worker';
 
@@ -24,6 +25,8 @@ export interface TestApi {
   mongo: Mongo;
   temporal: TemporalGateway;
   dispatcher: EventDispatcher;
+  /** What a relay pass over this database needs: `relayOnce(api.relay, opts)`, as the worker's relay runs it. */
+  relay: RelayDeps;
   /** A typed client authenticated with a fresh key of `scopes`, owned by `ownerId`. */
   clientWith(scopes: Scope[], ownerId?: string): Promise<{ client: WebhookServiceClient; key: string; principal: Principal }>;
   /** A client with no key at all. */
@@ -55,7 +58,8 @@ export async function startTestApi(env: Record<string, string> = {}, opts: { out
   const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'api-test');
   await prepareDatabase(mongo.db);
   const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
-  const deps = createAppDeps({ db: mongo.db, temporal, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test'), config, ...opts });
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test');
+  const deps = createAppDeps({ db: mongo.db, temporal, logger, config, ...opts });
   const server: Server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -66,6 +70,7 @@ export async function startTestApi(env: Record<string, string> = {}, opts: { out
     mongo,
     temporal,
     dispatcher: deps.deliveries.dispatcher,
+    relay: relayDeps(mongo.db, deps.deliveries.dispatcher, logger),
     async clientWith(scopes, ownerId = 'owner-a') {
       const { key, principal } = await deps.apiKeys.create({ ownerId, name: 'test', scopes });
       return { client: createClient({ baseUrl, apiKey: key }), key, principal };

@@ -2,6 +2,8 @@ import { type Client, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { eventWorkflow } from '../../workflows';
 import type { EventDeliveryStatus } from '../../workflows/delivery-state';
+import { eventWorkflowId } from '../../workflows/ids';
+import { waitFor } from './wait';
 
 /** How an event workflow ended: its result, or the status a DeliveryFailed failure carries. */
 export async function eventOutcome(client: Client, workflowId: string): Promise<EventDeliveryStatus> {
@@ -12,4 +14,43 @@ export async function eventOutcome(client: Client, workflowId: string): Promise<
     if (cause instanceof ApplicationFailure && cause.type === 'DeliveryFailed' && cause.details?.[0]) return cause.details[0] as EventDeliveryStatus;
     throw err;
   }
+}
+
+/**
+ * Waits until Temporal's visibility lists `count` redelivery workflows of the event (found by its
+ * WebhookEventId search attribute, ids `event/<event id>/redelivery/<request id>`) and returns
+ * their ids, sorted.
+ */
+export async function redeliveryRuns(client: Client, eventId: string, count = 1, timeoutMs = 20_000): Promise<string[]> {
+  const prefix = `${eventWorkflowId(eventId)}/redelivery/`;
+  let ids: string[] = [];
+  await waitFor(async () => {
+    ids = [];
+    for await (const wf of client.workflow.list({ query: `WebhookEventId = '${eventId}'` })) if (wf.workflowId.startsWith(prefix)) ids.push(wf.workflowId);
+    return ids.length >= count;
+  }, timeoutMs, 200);
+  return ids.sort();
+}
+
+/** Event types of a workflow history (temporal.api.enums.v1.EventType) that tests wait for. */
+export const HistoryEvent = { TimerStarted: 17, TimerFired: 18 } as const;
+
+/** Waits until the workflow's history holds at least `count` events of `eventType`. */
+export async function waitForHistoryEvent(client: Client, workflowId: string, eventType: number, count = 1, timeoutMs = 60_000): Promise<void> {
+  await waitFor(async () => {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    return (history.events ?? []).filter((e) => Number(e.eventType) === eventType).length >= count;
+  }, timeoutMs, 200);
+}
+
+/**
+ * Terminates whatever still runs on `taskQueue` and returns those workflows' ids: a test asserts
+ * the list is empty, so one that leaves a workflow running on the shared server fails, and the
+ * workflow does not outlive it.
+ */
+export async function terminateLeftRunning(client: Client, taskQueue: string): Promise<string[]> {
+  const left: string[] = [];
+  for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) left.push(wf.workflowId);
+  await Promise.all(left.map((id) => client.workflow.getHandle(id).terminate('left running by a test').catch(() => undefined)));
+  return left.sort();
 }
