@@ -1,17 +1,15 @@
-import { ApplicationFailure } from '@temporalio/common';
-import type { Db } from 'mongodb';
+import { type BulkWriteResult, type Db, MongoBulkWriteError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { type DeliveryActivityDeps, createDeliveryActivities } from '../../../activities/delivery';
+import { type AttemptActivityDeps, type AttemptLogEntry, createAttemptActivities, type MadeAttempt, toAttemptDoc } from '../../../activities/attempt';
 import type { PostRequest, PostResult } from '../../../activities/http-post';
-import type { AttemptDoc } from '../../../src/deliveries/attempts';
+import { type AttemptDoc, attemptId } from '../../../src/deliveries/attempts';
 import type { EventDoc } from '../../../src/events/repository';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
-import { type DeliveryPolicy, nextDelayMs } from '../../../workflows/retry-policy';
+import { xSignature } from '../../../src/webhooks/signature';
 
 const now = new Date('2025-06-01T12:00:00.000Z');
-const minute = 60_000;
-const policy: DeliveryPolicy = { scheduleMs: [1, 5, 15, 30, 60, 120].map((m) => m * minute), maxAttempts: 7, jitterRatio: 0.1 };
-const series = 'delivery/evt_unit/sub_unit';
+const secret = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
+const series = 'event/evt_unit#sub_unit';
 
 const event: EventDoc = {
   _id: 'evt_unit',
@@ -29,27 +27,23 @@ function subscription(overrides: Partial<SubscriptionDoc> = {}): SubscriptionDoc
     events: ['order.created'],
     status: 'active',
     version: 1,
-    secrets: [{ secret: `whsec_${Buffer.alloc(24, 3).toString('base64')}`, created_at: now }],
+    secrets: [{ secret, created_at: now }],
     created_at: now,
     updated_at: now,
     ...overrides,
   };
 }
 
-/** How the fake attempts collection answers one insert. */
-type InsertAnswer = 'ok' | 'fail' | 'hang';
-
 /**
- * A fake Db: just the collection methods the delivery activities call, over in-memory
- * documents, counting reads. Inserts into `attempts` answer from `inserts` (then 'ok').
+ * A fake Db: just the collection methods the attempt activities call, over in-memory documents,
+ * counting reads. `insertMany` into `attempts` answers from `inserts` (then stores the batch).
  */
-function fakeDb(opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | null; inserts?: InsertAnswer[] } = {}) {
+function fakeDb(opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | null; inserts?: Array<(docs: AttemptDoc[]) => Promise<unknown>> } = {}) {
   const events = new Map((opts.events ?? [event]).map((e) => [e._id, e]));
   const state = { subscription: opts.subscription === undefined ? subscription() : opts.subscription };
   const reads = { events: 0, subscriptions: 0 };
   const inserts = [...(opts.inserts ?? [])];
-  const attempts: AttemptDoc[] = [];
-  let insertCalls = 0;
+  const batches: AttemptDoc[][] = [];
   const collections: Record<string, object> = {
     events: {
       findOne: (filter: { _id: string }) => {
@@ -64,19 +58,18 @@ function fakeDb(opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | nu
       },
     },
     attempts: {
-      insertOne: (doc: AttemptDoc) => {
-        insertCalls++;
-        const answer = inserts.shift() ?? 'ok';
-        if (answer === 'fail') return Promise.reject(new Error('connection reset by FerretDB'));
-        if (answer === 'hang') return new Promise<never>(() => {});
-        attempts.push(doc);
-        return Promise.resolve({ acknowledged: true, insertedId: doc._id });
+      insertMany: (docs: AttemptDoc[], options: { ordered?: boolean }) => {
+        expect(options).toEqual({ ordered: false });
+        const answer = inserts.shift();
+        if (answer) return answer(docs);
+        batches.push(docs);
+        return Promise.resolve({ acknowledged: true, insertedCount: docs.length });
       },
     },
   };
-  // Other collections (alerts) are only opened here: a method call on one fails the test.
+  // Other collections are only opened here: a method call on one fails the test.
   const db = { collection: (name: string) => collections[name] ?? {} } as unknown as Db;
-  return { db, reads, attempts, events, state, insertCalls: () => insertCalls };
+  return { db, reads, batches, events, state };
 }
 
 /** A receiver answering with `statusCodes` in turn (the last repeats); every request kept. */
@@ -96,91 +89,64 @@ function fakePost(...statusCodes: number[]) {
   return { post, requests };
 }
 
-function activities(db: Db, post: DeliveryActivityDeps['post'], extra: Partial<DeliveryActivityDeps> = {}) {
-  return createDeliveryActivities({
-    db,
-    allowPrivate: false,
-    timeoutMs: 1000,
-    userAgent: 'WebhookService/unit',
-    now: () => now,
-    post,
-    recordRetryDelaysMs: [0, 0],
-    ...extra,
-  });
+function activities(db: Db, post: AttemptActivityDeps['post'], extra: Partial<AttemptActivityDeps> = {}) {
+  return createAttemptActivities({ db, allowPrivate: false, timeoutMs: 1000, userAgent: 'WebhookService/unit', now: () => now, post, ...extra });
 }
 
-const attemptInput = (attempt: number, random = 0.5) => ({ eventId: event._id, subscriptionId: 'sub_unit', attempt, series, policy, random });
+const attemptInput = (attempt: number) => ({ eventId: event._id, subscriptionId: 'sub_unit', attempt });
 
-describe('attemptAndRecord', () => {
-  it('POSTs once, settles with the workflow policy and sample, and logs the attempt itself', async () => {
-    const { db, attempts } = fakeDb();
+/** A made attempt as postAttempt returns it. */
+function made(statusCode: number): MadeAttempt {
+  return {
+    startedAt: now.getTime(),
+    durationMs: 12,
+    outcome: statusCode < 300 ? 'delivered' : 'http_error',
+    statusCode,
+    responseExcerpt: `status ${statusCode}`,
+    url: 'https://receiver.example/hooks',
+  };
+}
+function entry(attempt: number, result: MadeAttempt, state: AttemptLogEntry['state'], nextAttemptAt?: number): AttemptLogEntry {
+  return { eventId: event._id, subscriptionId: 'sub_unit', attempt, series, result, state, ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}) };
+}
+
+/** A bulk insert refused for the given write error codes, as the driver reports it. */
+function bulkError(...codes: number[]): MongoBulkWriteError {
+  return new MongoBulkWriteError(
+    { message: `write errors: ${codes.join(', ')}`, code: codes[0]!, writeErrors: codes.map((code, index) => ({ code, index, errmsg: `E${code}` })) as never },
+    {} as BulkWriteResult,
+  );
+}
+
+describe('postAttempt', () => {
+  it('POSTs the signed envelope once to the subscription URL and returns the outcome as a value, logging nothing', async () => {
+    const { db, batches } = fakeDb();
     const { post, requests } = fakePost(503);
-    const result = await activities(db, post).attemptAndRecord(attemptInput(2, 0.5));
+    const result = await activities(db, post).postAttempt(attemptInput(2));
 
-    const delayMs = nextDelayMs(policy, 2, 0.5);
-    expect(delayMs).toBe(5 * minute + Math.floor(5 * minute * 0.05));
-    expect(result).toMatchObject({ kind: 'attempted', verdict: 'retry', state: 'retrying', delayMs, nextAttemptAt: now.getTime() + delayMs, recorded: true });
+    expect(result).toEqual({ startedAt: now.getTime(), durationMs: 12, outcome: 'http_error', statusCode: 503, responseExcerpt: 'ok', url: 'https://receiver.example/hooks' });
     expect(requests).toHaveLength(1);
-    expect(requests[0]!.url).toBe('https://receiver.example/hooks');
-    expect(attempts).toHaveLength(1);
-    expect(attempts[0]).toMatchObject({
-      event_id: event._id,
-      subscription_id: 'sub_unit',
-      series,
-      attempt: 2,
-      outcome: 'http_error',
-      status_code: 503,
-      state: 'retrying',
-      next_attempt_at: new Date(now.getTime() + delayMs),
-      url: 'https://receiver.example/hooks',
-    });
+    const req = requests[0]!;
+    expect(req).toMatchObject({ url: 'https://receiver.example/hooks', timeoutMs: 1000, allowPrivate: false });
+    expect(req.body).toBe(JSON.stringify({ event: 'order.created', id: event._id, data: event.data }));
+    expect(req.headers).toMatchObject({ 'Content-Type': 'application/json', 'User-Agent': 'WebhookService/unit', 'webhook-id': event._id });
+    expect(req.headers['webhook-timestamp']).toBe(String(Math.floor(now.getTime() / 1000)));
+    expect(req.headers['X-Signature']).toBe(xSignature(secret, req.body));
+    // The workflow settles the outcome and logs it with recordAttempts.
+    expect(batches).toEqual([]);
   });
 
-  it('logs a final state with no next attempt: delivered, stopped, 410 gone, and failed on the last attempt', async () => {
-    const cases = [
-      { code: 200, attempt: 1, verdict: 'delivered', state: 'delivered' },
-      { code: 400, attempt: 1, verdict: 'stop', state: 'stopped' },
-      { code: 410, attempt: 1, verdict: 'gone', state: 'stopped' },
-      { code: 503, attempt: policy.maxAttempts, verdict: 'retry', state: 'failed' },
-    ] as const;
-    for (const c of cases) {
-      const { db, attempts } = fakeDb();
-      const result = await activities(db, fakePost(c.code).post).attemptAndRecord(attemptInput(c.attempt));
-      expect(result, String(c.code)).toMatchObject({ kind: 'attempted', verdict: c.verdict, state: c.state, delayMs: 0, recorded: true });
-      expect(result, String(c.code)).not.toHaveProperty('nextAttemptAt');
-      expect(attempts[0], String(c.code)).toMatchObject({ state: c.state });
-      expect(attempts[0], String(c.code)).not.toHaveProperty('next_attempt_at');
-    }
-  });
-
-  it('returns recorded: false (no throw, no second POST) when the log write keeps failing', async () => {
-    const { db, attempts, insertCalls } = fakeDb({ inserts: ['fail', 'fail', 'fail', 'fail'] });
+  it('signs with the previous secret too while a rotation overlaps, not once it expired', async () => {
+    const previous = `whsec_${Buffer.alloc(24, 4).toString('base64')}`;
+    const rotated = (expiresAt: Date) => subscription({ secrets: [{ secret, created_at: now }, { secret: previous, created_at: now, expires_at: expiresAt }] });
+    const { db, state } = fakeDb({ subscription: rotated(new Date(now.getTime() + 1000)) });
     const { post, requests } = fakePost(200);
-    const result = await activities(db, post).attemptAndRecord(attemptInput(1));
-    expect(result).toMatchObject({ kind: 'attempted', state: 'delivered', recorded: false });
-    expect(result.kind === 'attempted' && result.recordError).toContain('connection reset');
-    // The first try and one per retry delay, then it gives up.
-    expect(insertCalls()).toBe(3);
-    expect(requests).toHaveLength(1);
-    expect(attempts).toHaveLength(0);
-  });
-
-  it('retries the log write in-process and reports recorded once one try lands', async () => {
-    const { db, attempts, insertCalls } = fakeDb({ inserts: ['fail', 'ok'] });
-    const { post, requests } = fakePost(200);
-    expect(await activities(db, post).attemptAndRecord(attemptInput(1))).toMatchObject({ recorded: true });
-    expect(insertCalls()).toBe(2);
-    expect(attempts).toHaveLength(1);
-    expect(requests).toHaveLength(1);
-  });
-
-  it('gives up on a log write that hangs after its timeout', async () => {
-    const { db } = fakeDb({ inserts: ['hang', 'hang', 'hang'] });
-    const started = Date.now();
-    const result = await activities(db, fakePost(200).post, { recordWriteTimeoutMs: 20 }).attemptAndRecord(attemptInput(1));
-    expect(result).toMatchObject({ recorded: false });
-    expect(result.kind === 'attempted' && result.recordError).toContain('no answer within 20 ms');
-    expect(Date.now() - started).toBeLessThan(2000);
+    const acts = activities(db, post);
+    await acts.postAttempt(attemptInput(1));
+    state.subscription = rotated(now);
+    await acts.postAttempt(attemptInput(2));
+    expect(requests[0]!.headers['X-Signature-Previous']).toBe(xSignature(previous, requests[0]!.body));
+    expect(requests[1]!.headers).not.toHaveProperty('X-Signature-Previous');
   });
 
   it.each([
@@ -188,25 +154,106 @@ describe('attemptAndRecord', () => {
     ['disabled', subscription({ status: 'disabled' }), 'subscription disabled'],
     ['deleted', null, 'subscription deleted'],
   ])('skips a %s subscription: no POST, nothing logged', async (_, sub, reason) => {
-    const { db, attempts, insertCalls } = fakeDb({ subscription: sub });
+    const { db, batches } = fakeDb({ subscription: sub });
     const { post, requests } = fakePost(200);
-    expect(await activities(db, post).attemptAndRecord(attemptInput(2))).toEqual({ kind: 'skipped', reason });
+    expect(await activities(db, post).postAttempt(attemptInput(2))).toEqual({ outcome: 'skipped', reason });
     expect(requests).toHaveLength(0);
-    expect(attempts).toHaveLength(0);
-    expect(insertCalls()).toBe(0);
+    expect(batches).toEqual([]);
+  });
+
+  it('skips an event that is not logged', async () => {
+    const { db } = fakeDb({ events: [] });
+    const { post, requests } = fakePost(200);
+    expect(await activities(db, post).postAttempt(attemptInput(1))).toEqual({ outcome: 'skipped', reason: 'event not found' });
+    expect(requests).toHaveLength(0);
+  });
+
+  it('lets a database failure throw, for Temporal to retry', async () => {
+    const { db } = fakeDb();
+    (db.collection('subscriptions') as unknown as { findOne: () => Promise<never> }).findOne = () => Promise.reject(new Error('connection reset by FerretDB'));
+    const { post, requests } = fakePost(200);
+    await expect(activities(db, post).postAttempt(attemptInput(1))).rejects.toThrow('connection reset');
+    expect(requests).toHaveLength(0);
   });
 });
 
-describe('the event cache of the delivery activities', () => {
-  it('reads an event once for the fan-out and every attempt, the subscription on every attempt', async () => {
+describe('recordAttempts', () => {
+  it('logs each settled attempt with the state and next attempt the workflow settled, in one write', async () => {
+    const { db, batches } = fakeDb();
+    const next = now.getTime() + 5 * 60_000;
+    const network: MadeAttempt = { startedAt: now.getTime(), durationMs: 5000, outcome: 'timeout', error: 'no answer within 5000 ms', url: 'https://receiver.example/hooks' };
+    await activities(db, fakePost().post).recordAttempts([entry(2, made(503), 'retrying', next), entry(3, network, 'retrying', next + 1), entry(4, made(200), 'delivered')]);
+
+    expect(batches).toHaveLength(1);
+    const [retrying, timedOut, delivered] = batches[0]!;
+    expect(retrying).toEqual({
+      _id: attemptId(series, 2),
+      event_id: event._id,
+      subscription_id: 'sub_unit',
+      series,
+      attempt: 2,
+      started_at: now,
+      duration_ms: 12,
+      outcome: 'http_error',
+      status_code: 503,
+      response_excerpt: 'status 503',
+      url: 'https://receiver.example/hooks',
+      next_attempt_at: new Date(next),
+      state: 'retrying',
+    });
+    expect(timedOut).toMatchObject({ attempt: 3, outcome: 'timeout', error: 'no answer within 5000 ms', next_attempt_at: new Date(next + 1), state: 'retrying' });
+    expect(timedOut).not.toHaveProperty('status_code');
+    expect(timedOut).not.toHaveProperty('response_excerpt');
+    expect(delivered).toMatchObject({ attempt: 4, outcome: 'delivered', status_code: 200, state: 'delivered' });
+    expect(delivered).not.toHaveProperty('next_attempt_at');
+  });
+
+  it.each([
+    [200, 'delivered'],
+    [400, 'stopped'],
+    [410, 'stopped'],
+    [503, 'failed'],
+  ] as const)('logs a final state with no next attempt: %i, %s', async (code, state) => {
+    const { db, batches } = fakeDb();
+    await activities(db, fakePost().post).recordAttempts([entry(7, made(code), state)]);
+    expect(batches[0]![0]).toMatchObject({ attempt: 7, status_code: code, state });
+    expect(batches[0]![0]).not.toHaveProperty('next_attempt_at');
+  });
+
+  it('writes nothing for an empty batch', async () => {
+    const { db, batches } = fakeDb({ inserts: [() => Promise.reject(new Error('must not be called'))] });
+    await activities(db, fakePost().post).recordAttempts([]);
+    expect(batches).toEqual([]);
+  });
+
+  it('keys each entry by its series and attempt, so a repeated write (a retry, a replay) is a duplicate, and takes that as done', async () => {
+    const e = entry(1, made(200), 'delivered');
+    expect(toAttemptDoc(e)._id).toBe(toAttemptDoc({ ...e, result: made(503) })._id);
+    expect(toAttemptDoc(e)._id).not.toBe(toAttemptDoc({ ...e, series: 'event/evt_unit/redelivery/rdl_1#sub_unit' })._id);
+    const { db } = fakeDb({ inserts: [() => Promise.reject(bulkError(11000, 11000))] });
+    await expect(activities(db, fakePost().post).recordAttempts([e, entry(2, made(200), 'delivered')])).resolves.toBeUndefined();
+  });
+
+  it('throws any other failure, for Temporal to retry the write', async () => {
+    const fails = async (error: Error) => {
+      const { db } = fakeDb({ inserts: [() => Promise.reject(error)] });
+      await expect(activities(db, fakePost().post).recordAttempts([entry(1, made(200), 'delivered')])).rejects.toBe(error);
+    };
+    await fails(new Error('connection reset by FerretDB'));
+    // Some entries were duplicates but another was refused: it is not written yet.
+    await fails(bulkError(11000, 121));
+  });
+});
+
+describe('the event cache of the attempt activities', () => {
+  it('reads an event once for every attempt, the subscription on every attempt', async () => {
     const { db, reads, state } = fakeDb();
     const { post, requests } = fakePost(503, 200);
     const acts = activities(db, post);
-    expect(await acts.loadEventTargets(event._id)).toEqual({ type: 'order.created', subscriptionIds: ['sub_unit'] });
-    await acts.attemptAndRecord(attemptInput(1));
+    await acts.postAttempt(attemptInput(1));
     // A changed URL applies to the next attempt: subscriptions are never cached.
     state.subscription = subscription({ url: 'https://moved.example/hooks' });
-    await acts.attemptDelivery({ eventId: event._id, subscriptionId: 'sub_unit', attempt: 2 });
+    expect(await acts.postAttempt(attemptInput(2))).toMatchObject({ outcome: 'delivered', url: 'https://moved.example/hooks' });
     expect(reads).toEqual({ events: 1, subscriptions: 2 });
     expect(requests.map((r) => r.url)).toEqual(['https://receiver.example/hooks', 'https://moved.example/hooks']);
     expect(requests[1]!.body).toBe(requests[0]!.body);
@@ -216,19 +263,28 @@ describe('the event cache of the delivery activities', () => {
     const { db, reads, events } = fakeDb({ events: [] });
     const { post, requests } = fakePost(200);
     const acts = activities(db, post);
-    expect(await acts.attemptAndRecord(attemptInput(1))).toEqual({ kind: 'skipped', reason: 'event not found' });
-    await expect(acts.loadEventTargets(event._id)).rejects.toSatisfy((e: unknown) => e instanceof ApplicationFailure && e.nonRetryable === true);
+    expect(await acts.postAttempt(attemptInput(1))).toEqual({ outcome: 'skipped', reason: 'event not found' });
     events.set(event._id, event);
-    expect(await acts.attemptAndRecord(attemptInput(1))).toMatchObject({ kind: 'attempted', state: 'delivered' });
-    expect(await acts.loadEventTargets(event._id)).toEqual({ type: 'order.created', subscriptionIds: ['sub_unit'] });
-    expect(reads.events).toBe(3);
-    expect(requests).toHaveLength(1);
+    expect(await acts.postAttempt(attemptInput(1))).toMatchObject({ outcome: 'delivered' });
+    expect(await acts.postAttempt(attemptInput(2))).toMatchObject({ outcome: 'delivered' });
+    expect(reads.events).toBe(2);
+    expect(requests).toHaveLength(2);
   });
 
   it('keeps one cache per activities instance (per worker)', async () => {
     const { db, reads } = fakeDb();
-    await activities(db, fakePost(200).post).loadEventTargets(event._id);
-    await activities(db, fakePost(200).post).loadEventTargets(event._id);
+    await activities(db, fakePost(200).post).postAttempt(attemptInput(1));
+    await activities(db, fakePost(200).post).postAttempt(attemptInput(1));
     expect(reads.events).toBe(2);
+  });
+
+  it('honours the configured cache size', async () => {
+    const other: EventDoc = { ...event, _id: 'evt_other' };
+    const { db, reads } = fakeDb({ events: [event, other] });
+    const acts = activities(db, fakePost(200).post, { eventCacheEntries: 1 });
+    await acts.postAttempt(attemptInput(1));
+    await acts.postAttempt({ ...attemptInput(1), eventId: other._id });
+    await acts.postAttempt(attemptInput(2)); // evicted by the other event
+    expect(reads.events).toBe(3);
   });
 });

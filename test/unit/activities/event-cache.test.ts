@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type CachedEvent, createEventCache } from '../../../activities/event-cache';
+import { createEventCache } from '../../../activities/event-cache';
+import type { EventDoc } from '../../../src/events/repository';
 
 const created = new Date('2025-06-01T12:00:00.000Z');
 
-function doc(id: string): CachedEvent & { dispatch_state: string } {
-  return { _id: id, type: 'order.created', data: { order_id: 1 }, created_at: created, subscription_ids: ['sub_1'], dispatch_state: 'pending' };
+/** A logged event as the event log holds it, with fields deliveries never read (owner, source). */
+function doc(id: string): EventDoc {
+  return { _id: id, type: 'order.created', data: { order_id: 1 }, created_at: created, owner_id: 'o', subscription_ids: ['sub_1'], source: { collection: 'orders', id: 1 } };
 }
 
 /** A loader over `known` ids that counts its reads per id. */

@@ -1,0 +1,176 @@
+import { type Db, MongoServerError } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { type AlertActivityDeps, type AlertInput, createAlertActivities } from '../../../activities/alerts';
+import type { PostRequest, PostResult } from '../../../activities/http-post';
+import { createSubscriptionActivities } from '../../../activities/subscription';
+import { type AlertDoc, alertId } from '../../../src/alerts/repository';
+import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
+import { standardWebhooksSignature, xSignature } from '../../../src/webhooks/signature';
+
+const now = new Date('2025-06-01T12:00:00.000Z');
+const alertSecret = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
+const alertUrl = 'https://ops.example/alerts';
+
+const failed: AlertInput = {
+  kind: 'delivery_failed',
+  subscriptionId: 'sub_unit',
+  eventId: 'evt_unit',
+  key: 'event/evt_unit#sub_unit',
+  message: 'Delivery of evt_unit to sub_unit failed after 7 attempts (last: http_error 503)',
+};
+
+/** A fake Db over in-memory alerts and subscriptions: the collection methods these activities call. */
+function fakeDb(subscription?: Pick<SubscriptionDoc, '_id' | 'status'> & Partial<SubscriptionDoc>) {
+  const alerts = new Map<string, AlertDoc>();
+  const subscriptions = new Map(subscription ? [[subscription._id, { ...subscription }]] : []);
+  const collections: Record<string, object> = {
+    alerts: {
+      insertOne: (doc: AlertDoc) => {
+        if (alerts.has(doc._id)) return Promise.reject(new MongoServerError({ message: 'E11000 duplicate key', code: 11000 }));
+        alerts.set(doc._id, { ...doc });
+        return Promise.resolve({ acknowledged: true, insertedId: doc._id });
+      },
+      findOne: (filter: { _id: string }) => Promise.resolve(alerts.get(filter._id) ?? null),
+      updateOne: (filter: { _id: string }, update: { $set: Partial<AlertDoc> }) => {
+        const doc = alerts.get(filter._id);
+        if (doc) Object.assign(doc, update.$set);
+        return Promise.resolve({ matchedCount: doc ? 1 : 0 });
+      },
+    },
+    subscriptions: {
+      updateOne: (filter: { _id: string; status: { $ne: string } }, update: { $set: Partial<SubscriptionDoc> }) => {
+        const doc = subscriptions.get(filter._id);
+        const matched = doc !== undefined && doc.status !== filter.status.$ne;
+        if (matched) Object.assign(doc, update.$set);
+        return Promise.resolve({ matchedCount: matched ? 1 : 0 });
+      },
+    },
+  };
+  const db = { collection: (name: string) => collections[name] ?? {} } as unknown as Db;
+  return { db, alerts, subscriptions };
+}
+
+/** An alert endpoint answering with `statusCodes` in turn (the last repeats); every request kept. */
+function fakePost(...statusCodes: number[]) {
+  const requests: PostRequest[] = [];
+  const post = (req: PostRequest): Promise<PostResult> => {
+    requests.push(req);
+    const statusCode = statusCodes[Math.min(requests.length, statusCodes.length) - 1] ?? 200;
+    return Promise.resolve({ startedAt: now.getTime(), durationMs: 3, outcome: statusCode < 300 ? 'delivered' : 'http_error', statusCode, responseExcerpt: '' });
+  };
+  return { post, requests };
+}
+
+function alertActivities(db: Db, post: AlertActivityDeps['post'], extra: Partial<AlertActivityDeps> = {}) {
+  return createAlertActivities({ db, allowPrivate: false, timeoutMs: 1000, userAgent: 'WebhookService/unit', alertUrl, alertSecret, now: () => now, post, ...extra });
+}
+
+describe('raiseAlert', () => {
+  it('stores the alert, then POSTs it signed to the alert URL and marks it notified', async () => {
+    const { db, alerts } = fakeDb();
+    const { post, requests } = fakePost(200);
+    const id = alertId('delivery_failed', 'sub_unit', failed.key);
+    expect(await alertActivities(db, post).raiseAlert(failed)).toEqual({ id, notified: true });
+
+    expect([...alerts.values()]).toEqual([
+      { _id: id, kind: 'delivery_failed', subscription_id: 'sub_unit', event_id: 'evt_unit', message: failed.message, created_at: now, notified_at: now },
+    ]);
+    expect(requests).toHaveLength(1);
+    const req = requests[0]!;
+    expect(req.url).toBe(alertUrl);
+    expect(JSON.parse(req.body)).toEqual({
+      type: 'alert',
+      alert: { id, kind: 'delivery_failed', subscription_id: 'sub_unit', event_id: 'evt_unit', message: failed.message, created_at: now.toISOString() },
+    });
+    const timestamp = Math.floor(now.getTime() / 1000);
+    expect(req.headers).toMatchObject({
+      'Content-Type': 'application/json',
+      'User-Agent': 'WebhookService/unit',
+      'X-Signature': xSignature(alertSecret, req.body),
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': standardWebhooksSignature(alertSecret, id, timestamp, req.body),
+    });
+  });
+
+  it('raised again (a retry, a replay) stores nothing new and POSTs nothing again', async () => {
+    const { db, alerts } = fakeDb();
+    const { post, requests } = fakePost(200);
+    const acts = alertActivities(db, post);
+    const first = await acts.raiseAlert(failed);
+    expect(await acts.raiseAlert({ ...failed, message: 'a later message' })).toEqual(first);
+    expect(alerts.size).toBe(1);
+    expect(alerts.get(first.id)!.message).toBe(failed.message);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('throws when the alert POST fails, so Temporal retries it; the alert stays stored meanwhile, and one retry notifies it', async () => {
+    const { db, alerts } = fakeDb();
+    const { post, requests } = fakePost(503, 200);
+    const acts = alertActivities(db, post);
+    await expect(acts.raiseAlert(failed)).rejects.toThrow('admin alert POST failed: HTTP 503');
+    const [stored] = alerts.values();
+    expect(stored).toMatchObject({ kind: 'delivery_failed', subscription_id: 'sub_unit' });
+    expect(stored).not.toHaveProperty('notified_at');
+
+    expect(await acts.raiseAlert(failed)).toEqual({ id: stored!._id, notified: true });
+    expect(alerts.size).toBe(1);
+    expect(stored!.notified_at).toEqual(now);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.body).toBe(requests[0]!.body);
+  });
+
+  it('without an alert URL, stores the alert only', async () => {
+    const { db, alerts } = fakeDb();
+    const { post, requests } = fakePost(200);
+    expect(await alertActivities(db, post, { alertUrl: undefined, alertSecret: undefined }).raiseAlert(failed)).toMatchObject({ notified: false });
+    expect(alerts.size).toBe(1);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('keeps alerts of different kinds, subscriptions or keys apart', () => {
+    const ids = new Set([
+      alertId('delivery_failed', 'sub_unit', 'series-1'),
+      alertId('delivery_failed', 'sub_unit', 'series-2'),
+      alertId('delivery_failed', 'sub_other', 'series-1'),
+      alertId('subscription_disabled', 'sub_unit', 'series-1'),
+    ]);
+    expect(ids.size).toBe(4);
+    expect(alertId('delivery_failed', 'sub_unit', 'series-1')).toBe(alertId('delivery_failed', 'sub_unit', 'series-1'));
+  });
+});
+
+describe('disableSubscription', () => {
+  function activities(subscription: Pick<SubscriptionDoc, '_id' | 'status'>) {
+    const { db, alerts, subscriptions } = fakeDb(subscription);
+    const { post, requests } = fakePost(200);
+    const raiseAlert = alertActivities(db, post).raiseAlert;
+    return { acts: createSubscriptionActivities({ db, now: () => now, raiseAlert }), alerts, subscriptions, requests };
+  }
+  const gone = { subscriptionId: 'sub_unit', eventId: 'evt_unit', reason: 'receiver answered 410 Gone to event evt_unit' };
+
+  it('disables the subscription with the reason and raises a subscription_disabled alert', async () => {
+    const { acts, alerts, subscriptions, requests } = activities({ _id: 'sub_unit', status: 'active' });
+    await acts.disableSubscription(gone);
+    expect(subscriptions.get('sub_unit')).toMatchObject({ status: 'disabled', disabled_reason: gone.reason, updated_at: now });
+    expect([...alerts.values()]).toEqual([
+      expect.objectContaining({
+        _id: alertId('subscription_disabled', 'sub_unit', 'evt_unit'),
+        kind: 'subscription_disabled',
+        event_id: 'evt_unit',
+        message: `Subscription sub_unit disabled: ${gone.reason}`,
+      }),
+    ]);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('run again (a retry after a failed alert), still raises the alert, once', async () => {
+    const { acts, alerts, subscriptions, requests } = activities({ _id: 'sub_unit', status: 'active' });
+    await acts.disableSubscription(gone);
+    await acts.disableSubscription({ ...gone, reason: 'another reason' });
+    // Already disabled: the first reason stays; the alert is the same one.
+    expect(subscriptions.get('sub_unit')!.disabled_reason).toBe(gone.reason);
+    expect(alerts.size).toBe(1);
+    expect(requests).toHaveLength(1);
+  });
+});
