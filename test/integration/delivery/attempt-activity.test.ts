@@ -1,14 +1,14 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDeliveryActivities } from '../../../activities/delivery';
+import { type AttemptLogEntry, createAttemptActivities } from '../../../activities/attempt';
 import { createMongo, type Mongo } from '../../../src/db/mongo';
 import type { AttemptDoc } from '../../../src/deliveries/attempts';
 import type { EventDoc } from '../../../src/events/repository';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 
-describe('attemptDelivery activity against a real receiver', () => {
+describe('attempt activities against a real receiver and database', () => {
   let mongo: Mongo;
   let receiver: TestReceiver;
   const secret = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
@@ -16,7 +16,8 @@ describe('attemptDelivery activity against a real receiver', () => {
 
   beforeAll(async () => {
     mongo = createMongo(inject('mongoUri'), `activity_${randomUUID().slice(0, 8)}`, 'activity-test');
-    receiver = await startReceiver((_req, res) => res.writeHead(200).end());
+    // Answers 200, or the status its URL asks for (`?status=503`).
+    receiver = await startReceiver((req, res) => res.writeHead(Number(new URL(req.url, 'http://receiver').searchParams.get('status') ?? 200)).end());
   });
   afterAll(async () => {
     await receiver.close();
@@ -24,10 +25,12 @@ describe('attemptDelivery activity against a real receiver', () => {
     await mongo.close();
   });
 
-  it('sends exactly the signed bytes: X-Signature and both Standard Webhooks signatures verify independently', async () => {
+  /** A subscription and an event of the test's own, stored. */
+  async function stored(overrides: Partial<SubscriptionDoc> = {}) {
     const now = new Date();
+    const tag = randomUUID().replaceAll('-', '').slice(0, 16);
     const sub: SubscriptionDoc = {
-      _id: 'sub_0000000000000000activity',
+      _id: `sub_${tag}`,
       owner_id: 'o',
       url: receiver.url,
       events: ['order.created'],
@@ -39,9 +42,10 @@ describe('attemptDelivery activity against a real receiver', () => {
       ],
       created_at: now,
       updated_at: now,
+      ...overrides,
     };
     const event: EventDoc = {
-      _id: 'evt_0000000000000000activity',
+      _id: `evt_${tag}`,
       type: 'order.created',
       data: { order_id: 7, total: 19.99, currency: 'EUR', status: 'pending', user_id: 1 },
       created_at: now,
@@ -49,11 +53,16 @@ describe('attemptDelivery activity against a real receiver', () => {
     };
     await mongo.db.collection<SubscriptionDoc>('subscriptions').insertOne(sub);
     await mongo.db.collection<EventDoc>('events').insertOne(event);
-    const acts = createDeliveryActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 2000, userAgent: 'WebhookService/test' });
+    return { sub, event, received: () => receiver.received.filter((r) => r.headers['webhook-id'] === event._id) };
+  }
+  const activities = () => createAttemptActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 2000, userAgent: 'WebhookService/test' });
 
-    const result = await acts.attemptDelivery({ eventId: event._id, subscriptionId: sub._id, attempt: 1 });
+  it('postAttempt sends exactly the signed bytes: X-Signature and both Standard Webhooks signatures verify independently', async () => {
+    const { sub, event, received } = await stored();
+    const result = await activities().postAttempt({ eventId: event._id, subscriptionId: sub._id, attempt: 1 });
     expect(result).toMatchObject({ outcome: 'delivered', statusCode: 200, url: receiver.url });
-    const got = receiver.received[0]!;
+    expect(received()).toHaveLength(1);
+    const got = received()[0]!;
     expect(got.body).toBe(JSON.stringify({ event: 'order.created', id: event._id, data: event.data }));
     // Independent verifier: plain node:crypto over the raw bytes received.
     const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(got.body, 'utf8')).digest('hex');
@@ -71,35 +80,44 @@ describe('attemptDelivery activity against a real receiver', () => {
     expect(new Webhook(previous).verify(got.body, headers)).toEqual(JSON.parse(got.body));
     expect(got.headers['user-agent']).toBe('WebhookService/test');
     expect(got.headers['content-type']).toBe('application/json');
+    // The POST logs nothing itself: the workflow settles it and logs it with recordAttempts.
+    expect(await mongo.db.collection<AttemptDoc>('attempts').countDocuments({ event_id: event._id })).toBe(0);
   });
 
-  it('attemptAndRecord POSTs once and logs the attempt with the state and next attempt it settled', async () => {
-    const acts = createDeliveryActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 2000, userAgent: 'x' });
-    const before = receiver.received.length;
-    const policy = { scheduleMs: [60_000], maxAttempts: 3, jitterRatio: 0.1 };
-    const series = `delivery/evt_0000000000000000activity/sub_0000000000000000activity/${randomUUID()}`;
-    const input = { eventId: 'evt_0000000000000000activity', subscriptionId: 'sub_0000000000000000activity', attempt: 3, series, policy, random: 0.25 };
-    const result = await acts.attemptAndRecord(input);
-    expect(result).toMatchObject({ kind: 'attempted', verdict: 'delivered', state: 'delivered', delayMs: 0, recorded: true });
-    expect(receiver.received).toHaveLength(before + 1);
-    const logged = await mongo.db.collection<AttemptDoc>('attempts').find({ series }).toArray();
-    expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ attempt: 3, outcome: 'delivered', status_code: 200, state: 'delivered', url: receiver.url });
-    expect(logged[0]).not.toHaveProperty('next_attempt_at');
-    // The fallback the workflow runs when the activity could not log: a repeat writes nothing new.
-    if (result.kind !== 'attempted') throw new Error('expected an attempt');
-    await acts.recordAttempt({ ...input, result: result.result, state: result.state });
-    expect(await mongo.db.collection<AttemptDoc>('attempts').countDocuments({ series })).toBe(1);
+  it('recordAttempts logs settled attempts in one write, with the state and next attempt the workflow settled; a repeat writes none twice', async () => {
+    const failing = `${receiver.url}?status=503`;
+    const { sub, event, received } = await stored({ url: failing });
+    const acts = activities();
+    const series = `event/${event._id}#${sub._id}`;
+    const first = await acts.postAttempt({ eventId: event._id, subscriptionId: sub._id, attempt: 3 });
+    // A changed URL applies to the next attempt.
+    await mongo.db.collection<SubscriptionDoc>('subscriptions').updateOne({ _id: sub._id }, { $set: { url: receiver.url } });
+    const second = await acts.postAttempt({ eventId: event._id, subscriptionId: sub._id, attempt: 4 });
+    if (first.outcome === 'skipped' || second.outcome === 'skipped') throw new Error('expected two POSTs');
+    expect(received()).toHaveLength(2);
+    const nextAttemptAt = Date.now() + 60_000;
+    const retrying: AttemptLogEntry = { eventId: event._id, subscriptionId: sub._id, attempt: 3, series, result: first, nextAttemptAt, state: 'retrying' };
+    const delivered: AttemptLogEntry = { eventId: event._id, subscriptionId: sub._id, attempt: 4, series, result: second, state: 'delivered' };
+
+    await acts.recordAttempts([retrying]);
+    // A retried or replayed call repeats what was written already: that entry is not written twice, the new one is.
+    await acts.recordAttempts([retrying, delivered]);
+    await acts.recordAttempts([retrying, delivered]);
+    await acts.recordAttempts([]);
+    const logged = await mongo.db.collection<AttemptDoc>('attempts').find({ series }).sort({ attempt: 1 }).toArray();
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatchObject({ attempt: 3, outcome: 'http_error', status_code: 503, state: 'retrying', url: failing, next_attempt_at: new Date(nextAttemptAt) });
+    expect(logged[1]).toMatchObject({ attempt: 4, outcome: 'delivered', status_code: 200, state: 'delivered', url: receiver.url });
+    expect(logged[1]).not.toHaveProperty('next_attempt_at');
+    expect(received()).toHaveLength(2);
   });
 
-  it('skips a paused subscription without sending anything', async () => {
-    await mongo.db.collection<SubscriptionDoc>('subscriptions').updateOne({ _id: 'sub_0000000000000000activity' }, { $set: { status: 'paused' } });
-    const before = receiver.received.length;
-    const acts = createDeliveryActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 2000, userAgent: 'x' });
-    expect(await acts.attemptDelivery({ eventId: 'evt_0000000000000000activity', subscriptionId: 'sub_0000000000000000activity', attempt: 2 })).toEqual({
+  it('postAttempt skips a paused subscription without sending anything', async () => {
+    const { sub, event, received } = await stored({ status: 'paused' });
+    expect(await activities().postAttempt({ eventId: event._id, subscriptionId: sub._id, attempt: 2 })).toEqual({
       outcome: 'skipped',
       reason: 'subscription paused',
     });
-    expect(receiver.received).toHaveLength(before);
+    expect(received()).toHaveLength(0);
   });
 });
