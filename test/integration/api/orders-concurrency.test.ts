@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OrderDoc, OrderRepository, orderKey } from '../../../src/resources/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, type TestApi } from '../../support/api';
 
@@ -25,5 +26,25 @@ describe('orders under concurrency', () => {
     const ids = new Set(results.map((r) => r.data!.id));
     expect(ids.size).toBe(60);
     expect(await api.mongo.db.collection('events').countDocuments({ type: 'order.created' })).toBe(60);
+  });
+
+  it('two API processes sharing the counter (each reserving blocks of ids) never hand out one id twice', async () => {
+    // Two repositories stand for two processes; FerretDB's findAndModify may give both the same block.
+    const processes = [new OrderRepository(api.mongo.db, 4), new OrderRepository(api.mongo.db, 4)];
+    const build = (id: number): OrderDoc => ({
+      _id: orderKey(id),
+      id,
+      user_id: 1,
+      status: 'pending',
+      items: [{ product_id: 1, quantity: 1, unit_price: 1 }],
+      total: 1,
+      currency: 'EUR',
+      date: new Date(),
+      updated_at: new Date(),
+      outbox: [],
+    });
+    const docs = await Promise.all(processes.flatMap((repo) => Array.from({ length: 30 }, () => repo.insertWithNextId(build))));
+    expect(new Set(docs.map((d) => d.id)).size).toBe(60);
+    expect(await api.mongo.db.collection('orders').countDocuments({ id: { $in: docs.map((d) => d.id) } })).toBe(60);
   });
 });
