@@ -1,13 +1,20 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { newOutboxEvent } from '../../../src/events/outbox';
+import { Client, Connection } from '@temporalio/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RedeliveryNote } from '../../../src/events/dispatch-notes';
+import { EventDispatcher } from '../../../src/events/dispatcher';
+import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
+import { type RelayDeps, relayOnce } from '../../../src/events/relay';
+import { createLogger } from '../../../src/logger';
 import { type OrderDoc, orderKey } from '../../../src/resources/repository';
 import { seedDemoData } from '../../../src/seed/seed';
+import { deliverySettings } from '../../../src/services';
 import { verify } from '../../../src/receiver';
 import type { ManagedProcess } from '../../../src/runtime/processes';
-import type { RunningTemporal } from '../../../src/runtime/temporal-dev-server';
-import { startTestApi, type TestApi } from '../../support/api';
+import { eventWorkflowId } from '../../../workflows/ids';
+import { startTestApi, startTestWorker, type TestApi } from '../../support/api';
+import { eventOutcome, HistoryEvent, terminateLeftRunning, waitForHistoryEvent } from '../../support/event-workflows';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 import { startPrivateTemporal, tempDir } from '../../support/servers';
 import { waitFor } from '../../support/wait';
@@ -16,12 +23,27 @@ import { startWorkerProcess } from '../../support/worker-process';
 const schedule = { DELIVERY_RETRY_SCHEDULE: '2s', DELIVERY_MAX_ATTEMPTS: '5', DELIVERY_JITTER: '0' };
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
+  // Every cleanup runs (no process is left behind); the first failure is reported.
+  const failures: unknown[] = [];
+  for (const c of cleanups.splice(0).reverse()) await c().catch((err: unknown) => failures.push(err));
+  if (failures.length) throw failures[0];
 });
 
 async function setup(env: Record<string, string> = {}) {
   const api = await startTestApi({ ...schedule, ...env });
-  cleanups.push(() => api.close());
+  cleanups.push(async () => {
+    try {
+      // Every workflow the test started has ended: nothing is left running on the shared server.
+      const connection = await Connection.connect({ address: api.config.temporal.connectAddress });
+      try {
+        expect(await terminateLeftRunning(new Client({ connection }), api.config.temporal.taskQueue)).toEqual([]);
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await api.close();
+    }
+  });
   await seedDemoData(api.mongo.db);
   return api;
 }
@@ -30,15 +52,45 @@ async function receiverAnswering(status: (n: number) => number) {
   cleanups.push(() => r.close());
   return r;
 }
+/** The real worker process; it runs the relay every 500 ms. */
 function worker(api: TestApi): ManagedProcess {
   const w = startWorkerProcess(api);
   cleanups.push(() => w.stop());
   return w;
 }
-async function subscribe(api: TestApi, receiver: TestReceiver) {
+async function subscribe(api: TestApi, receiver: TestReceiver, events: Array<'order.created' | 'order.updated' | 'webhook.test'> = ['order.created']) {
   const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write']);
-  const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['order.created'] } });
+  const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events } });
+  expect(sub.response.status).toBe(201);
   return { client, sub: sub.data! };
+}
+/** A Temporal client of its own, closed when the test ends. */
+async function temporalClient(address: string): Promise<Client> {
+  const connection = await Connection.connect({ address });
+  cleanups.push(() => connection.close());
+  return new Client({ connection });
+}
+/**
+ * What a crash right after an order's insert leaves: the note announcing its event (written
+ * before the insert), and the order with the event still in its outbox.
+ */
+async function orderLeftByACrash(api: TestApi, id: number): Promise<OutboxEvent> {
+  const event = newOutboxEvent('order.created', { order_id: id, total: 12.5, currency: 'EUR', status: 'pending', user_id: 1 });
+  await api.dispatcher.announce([event], { collection: 'orders', id });
+  const now = new Date();
+  await api.mongo.db.collection<OrderDoc>('orders').insertOne({
+    _id: orderKey(id),
+    id,
+    user_id: 1,
+    status: 'pending',
+    items: [{ product_id: 1, quantity: 1, unit_price: 12.5 }],
+    total: 12.5,
+    currency: 'EUR',
+    date: now,
+    updated_at: now,
+    outbox: [event],
+  });
+  return event;
 }
 
 describe('no event is lost', () => {
@@ -47,110 +99,225 @@ describe('no event is lost', () => {
     const receiver = await receiverAnswering((n) => (n === 1 ? 503 : 200));
     const { client, sub } = await subscribe(api, receiver);
     let w = worker(api);
-    await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }] } });
-    await waitFor(() => receiver.received.length === 1, 60_000);
+    const order = await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }] } });
+    const eventId = (await api.deps.resources.orders.outboxOf(order.data!.id))[0]!.id;
+    const temporal = await api.temporal.client();
+    // Attempt 1 (503) is in the workflow's history and its 2 s retry timer started.
+    await waitForHistoryEvent(temporal, eventWorkflowId(eventId), HistoryEvent.TimerStarted);
+    expect(receiver.received).toHaveLength(1);
 
     await w.kill(); // as a crash: no graceful shutdown
-    await new Promise((r) => setTimeout(r, 3000)); // past the 2 s retry: nobody is there to run it
+    // The retry is due (its timer fired on the server), but nobody is there to run it.
+    await waitForHistoryEvent(temporal, eventWorkflowId(eventId), HistoryEvent.TimerFired);
     expect(receiver.received).toHaveLength(1);
 
     w = worker(api);
-    await waitFor(() => receiver.received.length === 2, 60_000);
-    expect(verify(receiver.received[1]!.body, receiver.received[1]!.headers, sub.secret)).toMatchObject({ event: 'order.created' });
+    expect(await eventOutcome(temporal, eventWorkflowId(eventId))).toMatchObject({
+      state: 'delivered',
+      subscriptions: { [sub.id]: { state: 'delivered', attempts: 2, lastStatusCode: 200 } },
+    });
+    expect(receiver.received).toHaveLength(2);
+    expect(verify(receiver.received[1]!.body, receiver.received[1]!.headers, sub.secret)).toMatchObject({ event: 'order.created', id: eventId });
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
+    const attempts = await api.deps.deliveries.attempts.listForSubscription(sub.id, 10, {});
+    expect(attempts.map((a) => [a.attempt, a.status_code, a.state])).toEqual([
+      [2, 200, 'delivered'],
+      [1, 503, 'retrying'],
+    ]);
   });
 
   it('an order whose API process died before dispatch is delivered by the relay, found through its dispatch note', async () => {
     const api = await setup();
     const receiver = await receiverAnswering(() => 200);
-    await subscribe(api, receiver);
-    // What a crash right after the order's insert leaves: the note announcing the event (written
-    // before the insert), and the order with its event still in the outbox.
-    const event = newOutboxEvent('order.created', { order_id: 9001, total: 12.5, currency: 'EUR', status: 'pending', user_id: 1 });
-    const source = { collection: 'orders', id: 9001 } as const;
-    await api.dispatcher.announce([event], source);
-    const now = new Date();
-    await api.mongo.db.collection<OrderDoc>('orders').insertOne({
-      _id: orderKey(9001),
-      id: 9001,
-      user_id: 1,
-      status: 'pending',
-      items: [{ product_id: 1, quantity: 1, unit_price: 12.5 }],
-      total: 12.5,
-      currency: 'EUR',
-      date: now,
-      updated_at: now,
-      outbox: [event],
-    });
+    const { sub } = await subscribe(api, receiver);
+    const event = await orderLeftByACrash(api, 9001);
     worker(api);
-    await waitFor(() => receiver.received.length === 1, 60_000);
+    // The worker's relay notices the note and flushes the order's outbox.
+    await waitFor(async () => (await api.dispatcher.notes.count(event.id)) === 0, 60_000);
+    expect(await eventOutcome(await api.temporal.client(), eventWorkflowId(event.id))).toMatchObject({
+      state: 'delivered',
+      subscriptions: { [sub.id]: { state: 'delivered', attempts: 1 } },
+    });
+    expect(receiver.received).toHaveLength(1);
     expect(JSON.parse(receiver.received[0]!.body)).toEqual({ event: 'order.created', id: event.id, data: event.data });
-    // The outbox keeps the entry as the order's event record; the log has it, the note is gone.
+    // The outbox keeps the entry as the order's event record; the log has it.
     const order = await api.mongo.db.collection<OrderDoc>('orders').findOne({ _id: orderKey(9001) });
     expect(order!.outbox.map((e) => e.id)).toEqual([event.id]);
-    expect(await api.dispatcher.events.find(event.id)).toMatchObject({ type: 'order.created', source: { collection: 'orders', id: 9001 } });
-    await waitFor(async () => (await api.dispatcher.notes.countDocuments({ _id: event.id })) === 0, 10_000);
+    expect(await api.dispatcher.events.find(event.id)).toMatchObject({ type: 'order.created', source: { collection: 'orders', id: 9001 }, subscription_ids: [sub.id] });
   });
 
   it('a status change whose API process died before dispatch is delivered too', async () => {
     const api = await setup();
     const receiver = await receiverAnswering(() => 200);
-    const { client } = await api.clientWith(['webhooks:write', 'orders:write']);
-    await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['order.updated'] } });
+    const { sub } = await subscribe(api, receiver, ['order.updated']);
     // Demo order 7 is pending: the change and its event are written, the flush never runs.
     const event = newOutboxEvent('order.updated', { order_id: 7, total: 25.8, currency: 'EUR', status: 'paid', user_id: 3, previous_status: 'pending' });
     await api.dispatcher.announce([event], { collection: 'orders', id: 7 });
     expect(await api.deps.resources.orders.transition(7, 'pending', 'paid', event, new Date())).toBe(true);
     worker(api);
-    await waitFor(() => receiver.received.length === 1, 60_000);
+    await waitFor(async () => (await api.dispatcher.notes.count(event.id)) === 0, 60_000);
+    expect(await eventOutcome(await api.temporal.client(), eventWorkflowId(event.id))).toMatchObject({
+      state: 'delivered',
+      subscriptions: { [sub.id]: { state: 'delivered', attempts: 1 } },
+    });
+    expect(receiver.received).toHaveLength(1);
     expect(JSON.parse(receiver.received[0]!.body)).toEqual({ event: 'order.updated', id: event.id, data: event.data });
   });
 
   it('the relay drops a note whose write never happened, once it is old, and dispatches nothing for it', async () => {
     const api = await setup();
     // A crash between the note and the insert: the note names an order that was never written.
-    const event = newOutboxEvent('order.created', { order_id: 9002 });
+    const event = newOutboxEvent('order.created', { order_id: 9002, total: 1, currency: 'EUR', status: 'pending', user_id: 1 });
     await api.dispatcher.announce([event], { collection: 'orders', id: 9002 });
-    expect(await api.dispatcher.relayOnce({ graceMs: 0, abandonMs: 60_000, batch: 10 })).toEqual({ flushed: 1, dispatched: 0, abandoned: 0 });
-    expect(await api.dispatcher.notes.countDocuments({ _id: event.id })).toBe(1);
-    expect(await api.dispatcher.relayOnce({ graceMs: 0, abandonMs: 0, batch: 10 })).toEqual({ flushed: 1, dispatched: 0, abandoned: 1 });
-    expect(await api.dispatcher.notes.countDocuments({ _id: event.id })).toBe(0);
+    const nothing = { flushed: 0, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0 };
+    expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 60_000, batch: 10 })).toEqual(nothing);
+    expect(await api.dispatcher.notes.count(event.id)).toBe(1);
+    expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 0, batch: 10 })).toEqual({ ...nothing, abandoned: 1 });
+    expect(await api.dispatcher.notes.count(event.id)).toBe(0);
     expect(await api.dispatcher.events.find(event.id)).toBeUndefined();
   });
 
-  describe('Temporal down while an order is created', () => {
-    const dir = tempDir('outage');
-    let temporal: RunningTemporal | undefined;
-    afterAll(async () => {
-      await temporal?.stop();
-      rmSync(dir, { recursive: true, force: true });
+  it("a relay pass where one note's step fails still handles the others; the next pass handles that one", async () => {
+    const api = await setup();
+    const receiver = await receiverAnswering(() => 200);
+    const { sub } = await subscribe(api, receiver, ['order.created', 'webhook.test']);
+    const w = await startTestWorker(api); // no relay of its own: this test runs the passes
+    cleanups.push(() => w.stop());
+    // What Temporal being down leaves: a logged event and an accepted redelivery, neither started.
+    const down = new EventDispatcher({
+      db: api.mongo.db,
+      temporal: () => Promise.reject(new Error('Temporal unreachable')),
+      settings: deliverySettings(api.config),
+      logger: createLogger('silent', 'test'),
     });
+    const unreadable = await orderLeftByACrash(api, 9101);
+    const flushable = await orderLeftByACrash(api, 9102);
+    const logged = await down.emit(newOutboxEvent('webhook.test', { message: 'relay', subscription_id: sub.id }), { ownerId: 'owner-a', subscriptionIds: [sub.id] });
+    await down.redeliver([{ event: logged, subscriptionIds: [sub.id], requestId: 'rdl_relaytest' }]);
+    const redelivery = `${eventWorkflowId(logged._id)}/redelivery/rdl_relaytest`;
+    expect(await api.dispatcher.notes.count(logged._id)).toBe(1);
+    expect(await api.dispatcher.notes.count(redelivery)).toBe(1);
 
-    it('the order is still created, and its event is delivered once Temporal is back', async () => {
+    // Order 9101's outbox cannot be read during the first pass; its note is tried first.
+    const failing: RelayDeps = {
+      ...api.relay,
+      outboxes: { orders: (id) => (id === 9101 ? Promise.reject(new Error('outbox unreadable')) : api.relay.outboxes.orders(id)) },
+    };
+    const opts = { graceMs: 0, abandonMs: 60_000, batch: 10 };
+    expect(await relayOnce(failing, opts)).toEqual({ flushed: 1, dispatched: 1, redelivered: 1, abandoned: 0, failed: 1 });
+    expect(await api.dispatcher.notes.count(unreadable.id)).toBe(1);
+    expect(await api.dispatcher.events.find(unreadable.id)).toBeUndefined();
+    for (const id of [flushable.id, logged._id, redelivery]) expect(await api.dispatcher.notes.count(id), id).toBe(0);
+    const temporal = await api.temporal.client();
+    for (const id of [eventWorkflowId(flushable.id), eventWorkflowId(logged._id), redelivery]) {
+      expect(await eventOutcome(temporal, id), id).toMatchObject({ state: 'delivered', subscriptions: { [sub.id]: { state: 'delivered' } } });
+    }
+    await expect(temporal.workflow.getHandle(eventWorkflowId(unreadable.id)).describe()).rejects.toThrow(/not found/i);
+
+    expect(await relayOnce(api.relay, opts)).toEqual({ flushed: 1, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0 });
+    expect(await api.dispatcher.notes.count(unreadable.id)).toBe(0);
+    expect(await eventOutcome(temporal, eventWorkflowId(unreadable.id))).toMatchObject({ state: 'delivered', subscriptions: { [sub.id]: { state: 'delivered' } } });
+    const ids = receiver.received.map((r) => r.headers['webhook-id']);
+    expect(ids.sort()).toEqual([flushable.id, logged._id, logged._id, unreadable.id].sort());
+  });
+
+  describe('Temporal down', () => {
+    /** A private Temporal dev server, restartable on its port and data; stopped and removed when the test ends. */
+    async function privateTemporal() {
+      const dir = tempDir('outage');
       const dbFile = join(dir, 'temporal.sqlite');
-      temporal = await startPrivateTemporal(dbFile);
-      const port = Number(temporal.address.split(':')[1]);
+      let running = await startPrivateTemporal(dbFile);
+      const port = Number(running.address.split(':')[1]);
+      cleanups.push(async () => {
+        await running.stop();
+        rmSync(dir, { recursive: true, force: true });
+      });
+      return {
+        address: running.address,
+        stop: () => running.stop(),
+        async restart() {
+          running = await startPrivateTemporal(dbFile, port);
+        },
+      };
+    }
+
+    it('an order created meanwhile is still created, and its event is delivered once Temporal is back', async () => {
+      const temporal = await privateTemporal();
       const api = await setup({ TEMPORAL_ADDRESS: temporal.address });
       const receiver = await receiverAnswering(() => 200);
-      await subscribe(api, receiver);
+      const { sub } = await subscribe(api, receiver);
       const w = worker(api);
       const { client } = await api.clientWith(['orders:write']);
 
       await temporal.stop();
       const order = await client.POST('/api/orders/', { body: { user_id: 2, items: [{ product_id: 2, quantity: 2 }] } });
       expect(order.response.status).toBe(201);
-      const events = api.mongo.db.collection<{ _id: string; data: { order_id: number } }>('events');
-      const logged = await events.findOne({ 'data.order_id': order.data!.id });
-      expect(await api.dispatcher.notes.countDocuments({ _id: logged!._id })).toBe(1);
+      const eventId = (await api.deps.resources.orders.outboxOf(order.data!.id))[0]!.id;
+      // Logged with its fan-out, and noted for the relay: its workflow could not be started.
+      expect(await api.dispatcher.events.find(eventId)).toMatchObject({ subscription_ids: [sub.id] });
+      expect(await api.dispatcher.notes.count(eventId)).toBe(1);
       expect(receiver.received).toHaveLength(0);
 
-      temporal = await startPrivateTemporal(dbFile, port);
-      await waitFor(() => receiver.received.length === 1, 90_000).catch((err: unknown) => {
+      await temporal.restart();
+      await waitFor(async () => (await api.dispatcher.notes.count(eventId)) === 0, 90_000).catch((err: unknown) => {
         console.error(`worker exited=${w.hasExited}\n${w.recentOutput()}`);
         throw err;
       });
-      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'order.created', id: logged!._id });
-      await waitFor(async () => (await api.dispatcher.notes.countDocuments({ _id: logged!._id })) === 0, 10_000);
+      const outcome = await eventOutcome(await temporalClient(temporal.address), eventWorkflowId(eventId));
+      expect(outcome).toMatchObject({ state: 'delivered', subscriptions: { [sub.id]: { state: 'delivered', attempts: 1 } } });
+      expect(receiver.received).toHaveLength(1);
+      expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ event: 'order.created', id: eventId });
+    });
+
+    it('a redeliver and a recover accepted meanwhile answer 202 and are delivered by the relay once Temporal is back', async () => {
+      const temporal = await privateTemporal();
+      const api = await setup({ TEMPORAL_ADDRESS: temporal.address });
+      const healthy = await receiverAnswering(() => 200);
+      const refusing = await receiverAnswering((n) => (n === 1 ? 400 : 200));
+      const { client, sub: delivered } = await subscribe(api, healthy, ['webhook.test']);
+      const { sub: stopped } = await subscribe(api, refusing, ['webhook.test']);
+      const w = worker(api);
+      const since = new Date(Date.now() - 1000).toISOString();
+      const sendTest = async (subscriptionId: string) =>
+        (await client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/test', { params: { path: { subscription_id: subscriptionId } } })).data!.event_id;
+      const first = await sendTest(delivered.id);
+      const second = await sendTest(stopped.id);
+      const before = await temporalClient(temporal.address);
+      expect((await eventOutcome(before, eventWorkflowId(first))).state).toBe('delivered');
+      expect(await eventOutcome(before, eventWorkflowId(second))).toMatchObject({ state: 'failed', subscriptions: { [stopped.id]: { state: 'stopped' } } });
+
+      await temporal.stop();
+      const redelivered = await client.POST('/api/webhooks/v1/events/{event_id}/redeliver', { params: { path: { event_id: first } } });
+      expect(redelivered.response.status).toBe(202);
+      expect(redelivered.data).toEqual({ event_id: first, subscription_ids: [delivered.id] });
+      const recovered = await client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/recover', { params: { path: { subscription_id: stopped.id } }, body: { since } });
+      expect(recovered.response.status).toBe(202);
+      expect(recovered.data).toEqual({ event_ids: [second] });
+      // Accepted durably: each is noted under its workflow id for the relay; nothing was sent.
+      const notes = (await api.dispatcher.notes.collection.find({ kind: 'redelivery' }).toArray()).filter((n): n is RedeliveryNote => n.kind === 'redelivery');
+      expect(notes.map((n) => [n.event_id, n.subscription_ids]).sort()).toEqual(
+        [
+          [first, [delivered.id]],
+          [second, [stopped.id]],
+        ].sort(),
+      );
+      for (const note of notes) expect(note._id).toMatch(new RegExp(`^${eventWorkflowId(note.event_id)}/redelivery/`));
+      expect(healthy.received).toHaveLength(1);
+      expect(refusing.received).toHaveLength(1);
+
+      // The API does not retry: the worker's relay starts both once Temporal is back.
+      await temporal.restart();
+      await waitFor(async () => (await api.dispatcher.notes.collection.countDocuments({ kind: 'redelivery' })) === 0, 90_000).catch((err: unknown) => {
+        console.error(`worker exited=${w.hasExited}\n${w.recentOutput()}`);
+        throw err;
+      });
+      const after = await temporalClient(temporal.address);
+      for (const note of notes) {
+        expect(await eventOutcome(after, note._id)).toMatchObject({ eventId: note.event_id, state: 'delivered', subscriptions: { [note.subscription_ids[0]!]: { state: 'delivered', attempts: 1 } } });
+      }
+      expect(healthy.received.map((r) => r.headers['webhook-id'])).toEqual([first, first]);
+      expect(refusing.received.map((r) => r.headers['webhook-id'])).toEqual([second, second]);
     });
   });
 });
+
