@@ -12,6 +12,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           testTimeout: 20_000,
+          // Type-level tests (expectTypeOf, @ts-expect-error in *.test-d.ts) are checked by tsc, not run.
+          typecheck: { enabled: true, include: ['test/unit/**/*.test-d.ts'], tsconfig: 'test/tsconfig.typecheck.json' },
         },
       },
       {

@@ -1,10 +1,11 @@
 import { cannedClient } from '../../support/canned-client';
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { components } from '../../../src/client';
+
+// The type-level assertions are in client-types.test-d.ts (vitest typecheck); these run.
 
 type SubscriptionWithSecret = components['schemas']['SubscriptionWithSecret'];
 type Problem = components['schemas']['Problem'];
-type EventType = components['schemas']['EventType'];
 
 const created: SubscriptionWithSecret = {
   id: 'sub_3kTzY8qLm2NvB7xRw9Pd',
@@ -17,16 +18,12 @@ const created: SubscriptionWithSecret = {
   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 };
 
-
 describe('typed client: subscriptions', () => {
-  it('types the subscribe request and its responses from the contract', async () => {
+  it('sends the subscribe request and returns its response', async () => {
     const { client, sent } = cannedClient(created, 201);
     const res = await client.POST('/api/webhooks/v1/subscribe', {
       body: { url: 'https://erp.example.com/hooks/orders', events: ['order.created'] },
     });
-    expectTypeOf(res.data).toEqualTypeOf<SubscriptionWithSecret | undefined>();
-    expectTypeOf(res.error).toEqualTypeOf<Problem | undefined>();
-    expectTypeOf<NonNullable<typeof res.data>['events'][number]>().toEqualTypeOf<EventType>();
     expect(res.data).toEqual(created);
     expect(sent[0]!.method).toBe('POST');
     expect(sent[0]!.url).toBe('http://service.test/api/webhooks/v1/subscribe');
@@ -34,7 +31,7 @@ describe('typed client: subscriptions', () => {
     expect(await sent[0]!.json()).toEqual({ url: 'https://erp.example.com/hooks/orders', events: ['order.created'] });
   });
 
-  it('surfaces a problem document as a typed error', async () => {
+  it('surfaces a problem document as the error', async () => {
     const problem: Problem = {
       type: 'https://webhook-service.dev/problems/bad-request',
       title: 'Bad Request',
@@ -48,39 +45,26 @@ describe('typed client: subscriptions', () => {
     expect(res.error?.errors?.[0]?.path).toBe('/body/events/0');
   });
 
-  it('rejects subscribe bodies that do not match the contract at compile time', async () => {
+  it('does not validate at runtime: bodies the contract rejects (a type error, see the .test-d.ts) still go out', async () => {
     const { client, sent } = cannedClient(created, 201);
-    const unknownEvent = { url: 'https://example.com/hooks', events: ['nope'] };
-    const missingUrl = { events: ['order.created' as const] };
-    const numericUrl = { url: 42, events: ['order.created' as const] };
+    const id = created.id;
+    await client.POST('/api/webhooks/v1/subscribe', { body: { url: 'https://example.com/hooks', events: ['nope'] } as never });
+    await client.POST('/api/webhooks/v1/subscribe', { body: { events: ['order.created'] } as never });
+    await client.POST('/api/webhooks/v1/subscribe', { body: { url: 42, events: ['order.created'] } as never });
+    await client.POST('/api/webhooks/subscribe', { body: { url: 'https://example.com/hooks', events: ['order.deleted'] } as never });
+    await client.POST('/api/webhooks/v2/subscribe', { body: { url: 'https://example.com/hooks', events: ['webhook.test'], status: 'paused' } as never });
+    await client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: id } }, body: { status: 'disabled' } as never });
+    await client.PUT('/api/webhooks/v1/subscriptions/{subscription_id}' as never, { params: { path: { subscription_id: id } } } as never);
 
-    // @ts-expect-error 'nope' is not one of the contract's EventType values
-    await client.POST('/api/webhooks/v1/subscribe', { body: unknownEvent });
-    // @ts-expect-error url is required
-    await client.POST('/api/webhooks/v1/subscribe', { body: missingUrl });
-    // @ts-expect-error url is a string, not a number
-    await client.POST('/api/webhooks/v1/subscribe', { body: numericUrl });
-    // @ts-expect-error the same rules hold on the legacy alias
-    await client.POST('/api/webhooks/subscribe', { body: { url: 'https://example.com/hooks', events: ['order.deleted'] } });
-    // @ts-expect-error status cannot be set on create
-    await client.POST('/api/webhooks/v2/subscribe', { body: { url: 'https://example.com/hooks', events: ['webhook.test'], status: 'paused' } });
-    await client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', {
-      params: { path: { subscription_id: created.id } },
-      // @ts-expect-error the owner cannot set status disabled
-      body: { status: 'disabled' },
-    });
-    // @ts-expect-error the path has no such operation
-    await client.PUT('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: created.id } } });
-
-    // The types, not the runtime, reject them: the calls still went out.
     expect(sent.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
       'POST /api/webhooks/v1/subscribe',
       'POST /api/webhooks/v1/subscribe',
       'POST /api/webhooks/v1/subscribe',
       'POST /api/webhooks/subscribe',
       'POST /api/webhooks/v2/subscribe',
-      `PATCH /api/webhooks/v1/subscriptions/${created.id}`,
-      `PUT /api/webhooks/v1/subscriptions/${created.id}`,
+      `PATCH /api/webhooks/v1/subscriptions/${id}`,
+      `PUT /api/webhooks/v1/subscriptions/${id}`,
     ]);
+    expect(await sent[0]!.json()).toEqual({ url: 'https://example.com/hooks', events: ['nope'] });
   });
 });
