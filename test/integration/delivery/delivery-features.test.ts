@@ -169,7 +169,8 @@ describe('subscription features over real deliveries', () => {
     expect(await eventOutcome(temporal, eventWorkflowId(eventId))).toMatchObject({
       eventId,
       state: 'cancelled',
-      subscriptions: { [sub.id]: { state: 'cancelled', attempts: 1, lastOutcome: 'skipped', lastError: 'subscription paused' } },
+      // It keeps the last attempt's outcome and says why it was cancelled.
+      subscriptions: { [sub.id]: { state: 'cancelled', attempts: 1, lastOutcome: 'http_error', lastStatusCode: 503, cancelReason: 'subscription paused' } },
     });
     expect(r.received).toHaveLength(1);
     expect((await attemptsOf(client, sub.id)).map((a) => [a.attempt, a.status_code, a.state])).toEqual([[1, 503, 'retrying']]);
