@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import type { ActivityDeps } from '../../activities';
 import { inject } from 'vitest';
 import type { Principal } from '../../src/auth/api-keys';
 import type { Scope } from '../../src/auth/scopes';
@@ -88,8 +89,8 @@ export interface TestWorker {
   stop(): Promise<void>;
 }
 
-/** Runs the real worker in-process on the test API's database and task queue. */
-export async function startTestWorker(api: TestApi): Promise<TestWorker> {
+/** Runs the real worker in-process on the test API's database and task queue; `overrides` replace its activities' dependencies (e.g. a flaky database). */
+export async function startTestWorker(api: TestApi, overrides: Partial<ActivityDeps> = {}): Promise<TestWorker> {
   const connection = await NativeConnection.connect({ address: api.config.temporal.connectAddress });
   const worker = await createWorker({
     connection,
@@ -103,6 +104,7 @@ export async function startTestWorker(api: TestApi): Promise<TestWorker> {
       userAgent: 'WebhookService/test',
       alertUrl: api.config.delivery.alertUrl,
       alertSecret: api.config.delivery.alertSecret,
+      ...overrides,
     },
   });
   const running = worker.run();

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import type { Db } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RedeliveryNote } from '../../../src/events/dispatch-notes';
 import { EventDispatcher } from '../../../src/events/dispatcher';
@@ -221,6 +222,25 @@ describe('no event is lost', () => {
     expect(ids.sort()).toEqual([flushable.id, logged._id, logged._id, unreadable.id].sort());
   });
 
+  it('an attempt log write that fails (database briefly away) is retried alone: the POST is not repeated, the attempt is logged once', async () => {
+    const api = await setup();
+    const receiver = await receiverAnswering(() => 200);
+    const { sub } = await subscribe(api, receiver, ['webhook.test']);
+    const log = attemptLogFailing(api.mongo.db, 2);
+    const w = await startTestWorker(api, { db: log.db });
+    cleanups.push(() => w.stop());
+    const event = await api.dispatcher.emit(newOutboxEvent('webhook.test', { message: 'flaky log', subscription_id: sub.id }), { ownerId: 'owner-a', subscriptionIds: [sub.id] });
+    expect(await eventOutcome(await api.temporal.client(), eventWorkflowId(event._id))).toMatchObject({
+      state: 'delivered',
+      subscriptions: { [sub.id]: { state: 'delivered', attempts: 1 } },
+    });
+    // Two writes refused, the third landed; the receiver got one POST.
+    expect(log.writes()).toBe(3);
+    expect(receiver.received).toHaveLength(1);
+    const attempts = await api.deps.deliveries.attempts.listForSubscription(sub.id, 10, {});
+    expect(attempts.map((a) => [a.event_id, a.attempt, a.state])).toEqual([[event._id, 1, 'delivered']]);
+  });
+
   describe('Temporal down', () => {
     /** A private Temporal dev server, restartable on its port and data; stopped and removed when the test ends. */
     async function privateTemporal() {
@@ -321,3 +341,26 @@ describe('no event is lost', () => {
   });
 });
 
+/** `db`, except that its first `failures` writes to the attempt log fail as if the database were away; counts the writes. */
+function attemptLogFailing(db: Db, failures: number) {
+  let writes = 0;
+  const attempts = db.collection('attempts');
+  const flaky = new Proxy(attempts, {
+    get(target, prop) {
+      if (prop === 'insertMany') {
+        return (...args: Parameters<typeof attempts.insertMany>) =>
+          ++writes <= failures ? Promise.reject(new Error('connection reset by FerretDB')) : target.insertMany(...args);
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const wrapped = new Proxy(db, {
+    get(target, prop) {
+      if (prop === 'collection') return (name: string, ...rest: unknown[]) => (name === 'attempts' ? flaky : target.collection(name, ...(rest as [])));
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db: wrapped, writes: () => writes };
+}
