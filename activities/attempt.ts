@@ -74,17 +74,13 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const now = () => deps.now?.() ?? new Date();
   const post = deps.post ?? postWebhook;
 
-  return {
-    /**
-     * One attempt: reads the subscription as it is now (a changed URL or rotated secret applies
-     * to the next attempt), renders its envelope version, signs and POSTs. The HTTP outcome is
-     * a value for the workflow to settle; only infrastructure failures (the database) throw.
-     */
-    async postAttempt(input: AttemptInput): Promise<AttemptResult> {
-      const [event, sub] = await Promise.all([events.get(input.eventId), subscriptions.collection.findOne({ _id: input.subscriptionId })]);
-      if (!event) return { outcome: 'skipped', reason: 'event not found' };
-      if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
-      if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
+  /** What one attempt needs before its POST; a failure here (the database) throws, before any POST. */
+  async function prepare(input: AttemptInput): Promise<(() => Promise<AttemptResult>) | AttemptResult> {
+    const [event, sub] = await Promise.all([events.get(input.eventId), subscriptions.collection.findOne({ _id: input.subscriptionId })]);
+    if (!event) return { outcome: 'skipped', reason: 'event not found' };
+    if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
+    if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
+    return async () => {
       const at = now();
       const secrets = sub.secrets.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
       const body = renderEnvelope(sub.version, { id: event._id, type: event.type, data: event.data, created_at: event.created_at });
@@ -95,6 +91,20 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       };
       const result = await post({ url: sub.url, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
       return { ...result, url: sub.url };
+    };
+  }
+
+  return {
+    /**
+     * One round of attempts, concurrently: each reads its subscription as it is now (a changed
+     * URL or rotated secret applies to the next attempt), renders its envelope version, signs and
+     * POSTs. HTTP outcomes are values for the workflow to settle. Every read happens before any
+     * POST, so an infrastructure failure (the database) throws before anything was sent and a
+     * retry of the activity sends nothing twice.
+     */
+    async postAttempts(inputs: AttemptInput[]): Promise<AttemptResult[]> {
+      const prepared = await Promise.all(inputs.map(prepare));
+      return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
     },
 
     /**

@@ -1,8 +1,7 @@
 import { ApplicationFailure, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { AttemptLogEntry } from '../activities/attempt';
 import { localActivityOptions } from './activity-options';
-import { AttemptLog } from './attempt-log';
+import { AttemptRounds } from './attempt-rounds';
 import { aggregateState, type EventDeliveryStatus, type SubscriberStatus, subscriptionsIn } from './delivery-state';
 import { deliverInParts } from './parts';
 import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
@@ -12,7 +11,7 @@ import { deliverToSubscriber } from './subscriber';
 export type { EventInput, RetryNow } from './definitions';
 export { deliveryStatusQuery, retryNowSignal } from './definitions';
 
-const { recordAttempts } = proxyLocalActivities<Activities>(localActivityOptions);
+const { postAttempts, recordAttempts } = proxyLocalActivities<Activities>(localActivityOptions);
 
 /**
  * Delivers one event to every subscription of `input` concurrently: attempt 1 to all at once;
@@ -52,7 +51,7 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     for (const id of which?.subscriptionId ? [which.subscriptionId] : input.subscriptionIds) if (statuses[id]) wake.add(id);
   });
 
-  const attemptLog = new AttemptLog<AttemptLogEntry>((entries) => recordAttempts(entries));
+  const rounds = new AttemptRounds(postAttempts, recordAttempts);
   const searchAttributes = new SearchAttributeSync(statuses);
   await Promise.all(
     input.subscriptionIds.map((subscriptionId) =>
@@ -62,13 +61,13 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
         origin,
         policy: input.policy,
         status: statuses[subscriptionId]!,
-        log: attemptLog,
+        rounds,
         wakeRequested: () => wake.has(subscriptionId),
         clearWake: () => wake.delete(subscriptionId),
       }),
     ),
   );
-  await attemptLog.close();
+  await rounds.close();
   await searchAttributes.close();
   return snapshot();
 }

@@ -31,10 +31,13 @@ export class SearchAttributeSync {
   }
 
   private current(): Visible {
+    // A delivery making its next attempt still counts as retrying: no flapping upsert per retry.
+    const shown: Record<string, SubscriberStatus> = {};
+    for (const [id, s] of Object.entries(this.statuses)) shown[id] = s.state === 'attempting' && s.attempts > 0 ? { ...s, state: 'retrying' } : s;
     return {
-      state: aggregateState(Object.values(this.statuses).map((s) => s.state)),
-      retrying: subscriptionsIn(this.statuses, 'retrying'),
-      failed: subscriptionsIn(this.statuses, 'failed', 'stopped'),
+      state: aggregateState(Object.values(shown).map((s) => s.state)),
+      retrying: subscriptionsIn(shown, 'retrying'),
+      failed: subscriptionsIn(shown, 'failed', 'stopped'),
     };
   }
 

@@ -1,13 +1,10 @@
-import { condition, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { condition, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { AttemptLogEntry, MadeAttempt } from '../activities/attempt';
-import { localActivityOptions } from './activity-options';
-import type { AttemptLog } from './attempt-log';
+import type { MadeAttempt } from '../activities/attempt';
+import type { AttemptRounds } from './attempt-rounds';
 import type { SubscriberStatus } from './delivery-state';
 import { seriesId } from './ids';
 import { type DeliveryPolicy, settleAttempt } from './retry-policy';
-
-const { postAttempt } = proxyLocalActivities<Activities>(localActivityOptions);
 
 // Disabling a subscription must happen, however long the database is away.
 const { disableSubscription } = proxyActivities<Activities>({
@@ -31,8 +28,8 @@ export interface SubscriberDelivery {
   policy: DeliveryPolicy;
   /** Kept current for the status query and the search attributes. */
   status: SubscriberStatus;
-  /** Where attempts are logged: told of each POST, and of how it settled. */
-  log: AttemptLog<AttemptLogEntry>;
+  /** Makes the attempts (in rounds with the event's other deliveries) and logs them. */
+  rounds: AttemptRounds;
   /** A retryNow signal asked to end the current wait. */
   wakeRequested: () => boolean;
   clearWake: () => void;
@@ -40,7 +37,7 @@ export interface SubscriberDelivery {
 
 /**
  * Attempts the delivery until it is delivered, stopped, out of attempts or cancelled: each
- * attempt one signed POST (a local activity), settled here by the pure retry policy, logged,
+ * attempt one signed POST (in a round of the event's attempts), settled here by the pure retry policy, logged,
  * then a durable wait before the next.
  */
 export async function deliverToSubscriber(d: SubscriberDelivery): Promise<void> {
@@ -51,18 +48,17 @@ export async function deliverToSubscriber(d: SubscriberDelivery): Promise<void> 
     delete status.nextAttemptAt;
     // Drawn here, where Math.random is deterministic: the jitter replays as it was.
     const random = Math.random();
-    d.log.posting();
-    const result = await postAttempt({ eventId, subscriptionId, attempt });
+    const result = await d.rounds.attempt({ eventId, subscriptionId, attempt });
     if (result.outcome === 'skipped') {
-      await d.log.settled(undefined);
+      await d.rounds.settled(undefined);
       // Paused, disabled or deleted: pending retries stop here.
       Object.assign(status, { state: 'cancelled', cancelReason: result.reason });
       return;
     }
     const settled = settleAttempt(policy, attempt, result, random);
     const nextAttemptAt = settled.state === 'retrying' ? Date.now() + settled.delayMs : undefined;
-    // The state changes only once the attempt is logged (see AttemptLog): the search attributes follow it.
-    await d.log.settled({ eventId, subscriptionId, attempt, series, result, ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}), state: settled.state });
+    // The state changes only once the attempt is logged (see AttemptRounds): the search attributes follow it.
+    await d.rounds.settled({ eventId, subscriptionId, attempt, series, result, ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}), state: settled.state });
     noteAttempt(status, attempt, result);
     status.state = settled.state;
     if (nextAttemptAt !== undefined) status.nextAttemptAt = nextAttemptAt;

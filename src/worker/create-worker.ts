@@ -10,9 +10,18 @@ export interface CreateWorkerOptions {
   namespace: string;
   taskQueue: string;
   deps: ActivityDeps;
+  /**
+   * Workflow tasks and local activities this worker runs at once (default 500). An event's
+   * workflow task stays open while its round of POSTs runs, so a receiver slow to answer holds
+   * one slot up to DELIVERY_TIMEOUT: the SDK's defaults (40 and 100) would let a few slow
+   * receivers hold up every other event.
+   */
+  concurrency?: number;
   /** Pre-built bundle (tests reuse one across workers). */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
+
+const defaultConcurrency = 500;
 
 /** Creates the delivery worker: our workflows plus activities bound to real dependencies. */
 export function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
@@ -23,6 +32,8 @@ export function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
     identity: opts.deps.workerIdentity,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
     activities: createActivities(opts.deps),
+    maxConcurrentWorkflowTaskExecutions: opts.concurrency ?? defaultConcurrency,
+    maxConcurrentLocalActivityExecutions: opts.concurrency ?? defaultConcurrency,
   });
 }
 

@@ -57,9 +57,9 @@ describe('attempt activities against a real receiver and database', () => {
   }
   const activities = () => createAttemptActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 2000, userAgent: 'WebhookService/test' });
 
-  it('postAttempt sends exactly the signed bytes: X-Signature and both Standard Webhooks signatures verify independently', async () => {
+  it('postAttempts sends exactly the signed bytes: X-Signature and both Standard Webhooks signatures verify independently', async () => {
     const { sub, event, received } = await stored();
-    const result = await activities().postAttempt({ eventId: event._id, subscriptionId: sub._id, attempt: 1 });
+    const result = await activities().postAttempts([{ eventId: event._id, subscriptionId: sub._id, attempt: 1 }]).then(([r]) => r!);
     expect(result).toMatchObject({ outcome: 'delivered', statusCode: 200, url: receiver.url });
     expect(received()).toHaveLength(1);
     const got = received()[0]!;
@@ -89,10 +89,10 @@ describe('attempt activities against a real receiver and database', () => {
     const { sub, event, received } = await stored({ url: failing });
     const acts = activities();
     const series = `event/${event._id}#${sub._id}`;
-    const first = await acts.postAttempt({ eventId: event._id, subscriptionId: sub._id, attempt: 3 });
+    const first = await acts.postAttempts([{ eventId: event._id, subscriptionId: sub._id, attempt: 3 }]).then(([r]) => r!);
     // A changed URL applies to the next attempt.
     await mongo.db.collection<SubscriptionDoc>('subscriptions').updateOne({ _id: sub._id }, { $set: { url: receiver.url } });
-    const second = await acts.postAttempt({ eventId: event._id, subscriptionId: sub._id, attempt: 4 });
+    const second = await acts.postAttempts([{ eventId: event._id, subscriptionId: sub._id, attempt: 4 }]).then(([r]) => r!);
     if (first.outcome === 'skipped' || second.outcome === 'skipped') throw new Error('expected two POSTs');
     expect(received()).toHaveLength(2);
     const nextAttemptAt = Date.now() + 60_000;
@@ -112,9 +112,9 @@ describe('attempt activities against a real receiver and database', () => {
     expect(received()).toHaveLength(2);
   });
 
-  it('postAttempt skips a paused subscription without sending anything', async () => {
+  it('postAttempts skips a paused subscription without sending anything', async () => {
     const { sub, event, received } = await stored({ status: 'paused' });
-    expect(await activities().postAttempt({ eventId: event._id, subscriptionId: sub._id, attempt: 2 })).toEqual({
+    expect(await activities().postAttempts([{ eventId: event._id, subscriptionId: sub._id, attempt: 2 }]).then(([r]) => r!)).toEqual({
       outcome: 'skipped',
       reason: 'subscription paused',
     });

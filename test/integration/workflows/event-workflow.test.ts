@@ -231,7 +231,7 @@ describe('eventWorkflow retry schedule (time-skipping server)', () => {
 });
 
 describe('eventWorkflow across subscribers (time-skipping server)', () => {
-  it('delivers to every subscriber concurrently, each retrying on its own, logs the first attempts in one write, and its history replays', async () => {
+  it('delivers to every subscriber concurrently, each retrying on its own, sends and logs the first attempts as one round, and its history replays', async () => {
     const subs = subscriptions(5);
     const [ok, flaky, rejecting, slow, gone] = subs as [string, string, string, string, string];
     const answers: Record<string, (attempt: number) => ReturnType<typeof http>> = {
@@ -258,7 +258,8 @@ describe('eventWorkflow across subscribers (time-skipping server)', () => {
       expect(firsts).toHaveLength(5);
       expect(Math.max(...firsts.map((c) => c.at)) - Math.min(...firsts.map((c) => c.at))).toBeLessThan(minute);
       expect(calls.attempts.slice(0, 5).every((c) => c.input.attempt === 1)).toBe(true);
-      // The five first attempts were logged in one write, once none was in flight.
+      // The five first attempts went out in one round, and were logged in one write once all had ended.
+      expect(calls.rounds[0]).toEqual(subs);
       expect(calls.logWrites[0]!.map((e) => e.attempt)).toEqual([1, 1, 1, 1, 1]);
       expect(calls.logged).toHaveLength(8);
       expect(calls.disableSubscription.map((d) => d.subscriptionId)).toEqual([gone]);

@@ -95,7 +95,7 @@ function activities(db: Db, post: AttemptActivityDeps['post'], extra: Partial<At
 
 const attemptInput = (attempt: number) => ({ eventId: event._id, subscriptionId: 'sub_unit', attempt });
 
-/** A made attempt as postAttempt returns it. */
+/** A made attempt as postAttempts returns it. */
 function made(statusCode: number): MadeAttempt {
   return {
     startedAt: now.getTime(),
@@ -118,11 +118,11 @@ function bulkError(...codes: number[]): MongoBulkWriteError {
   );
 }
 
-describe('postAttempt', () => {
+describe('postAttempts', () => {
   it('POSTs the signed envelope once to the subscription URL and returns the outcome as a value, logging nothing', async () => {
     const { db, batches } = fakeDb();
     const { post, requests } = fakePost(503);
-    const result = await activities(db, post).postAttempt(attemptInput(2));
+    const result = await activities(db, post).postAttempts([attemptInput(2)]).then(([r]) => r!);
 
     expect(result).toEqual({ startedAt: now.getTime(), durationMs: 12, outcome: 'http_error', statusCode: 503, responseExcerpt: 'ok', url: 'https://receiver.example/hooks' });
     expect(requests).toHaveLength(1);
@@ -142,9 +142,9 @@ describe('postAttempt', () => {
     const { db, state } = fakeDb({ subscription: rotated(new Date(now.getTime() + 1000)) });
     const { post, requests } = fakePost(200);
     const acts = activities(db, post);
-    await acts.postAttempt(attemptInput(1));
+    await acts.postAttempts([attemptInput(1)]).then(([r]) => r!);
     state.subscription = rotated(now);
-    await acts.postAttempt(attemptInput(2));
+    await acts.postAttempts([attemptInput(2)]).then(([r]) => r!);
     expect(requests[0]!.headers['X-Signature-Previous']).toBe(xSignature(previous, requests[0]!.body));
     expect(requests[1]!.headers).not.toHaveProperty('X-Signature-Previous');
   });
@@ -156,7 +156,7 @@ describe('postAttempt', () => {
   ])('skips a %s subscription: no POST, nothing logged', async (_, sub, reason) => {
     const { db, batches } = fakeDb({ subscription: sub });
     const { post, requests } = fakePost(200);
-    expect(await activities(db, post).postAttempt(attemptInput(2))).toEqual({ outcome: 'skipped', reason });
+    expect(await activities(db, post).postAttempts([attemptInput(2)]).then(([r]) => r!)).toEqual({ outcome: 'skipped', reason });
     expect(requests).toHaveLength(0);
     expect(batches).toEqual([]);
   });
@@ -164,7 +164,7 @@ describe('postAttempt', () => {
   it('skips an event that is not logged', async () => {
     const { db } = fakeDb({ events: [] });
     const { post, requests } = fakePost(200);
-    expect(await activities(db, post).postAttempt(attemptInput(1))).toEqual({ outcome: 'skipped', reason: 'event not found' });
+    expect(await activities(db, post).postAttempts([attemptInput(1)]).then(([r]) => r!)).toEqual({ outcome: 'skipped', reason: 'event not found' });
     expect(requests).toHaveLength(0);
   });
 
@@ -172,7 +172,7 @@ describe('postAttempt', () => {
     const { db } = fakeDb();
     (db.collection('subscriptions') as unknown as { findOne: () => Promise<never> }).findOne = () => Promise.reject(new Error('connection reset by FerretDB'));
     const { post, requests } = fakePost(200);
-    await expect(activities(db, post).postAttempt(attemptInput(1))).rejects.toThrow('connection reset');
+    await expect(activities(db, post).postAttempts([attemptInput(1)]).then(([r]) => r!)).rejects.toThrow('connection reset');
     expect(requests).toHaveLength(0);
   });
 });
@@ -250,10 +250,10 @@ describe('the event cache of the attempt activities', () => {
     const { db, reads, state } = fakeDb();
     const { post, requests } = fakePost(503, 200);
     const acts = activities(db, post);
-    await acts.postAttempt(attemptInput(1));
+    await acts.postAttempts([attemptInput(1)]).then(([r]) => r!);
     // A changed URL applies to the next attempt: subscriptions are never cached.
     state.subscription = subscription({ url: 'https://moved.example/hooks' });
-    expect(await acts.postAttempt(attemptInput(2))).toMatchObject({ outcome: 'delivered', url: 'https://moved.example/hooks' });
+    expect(await acts.postAttempts([attemptInput(2)]).then(([r]) => r!)).toMatchObject({ outcome: 'delivered', url: 'https://moved.example/hooks' });
     expect(reads).toEqual({ events: 1, subscriptions: 2 });
     expect(requests.map((r) => r.url)).toEqual(['https://receiver.example/hooks', 'https://moved.example/hooks']);
     expect(requests[1]!.body).toBe(requests[0]!.body);
@@ -263,18 +263,18 @@ describe('the event cache of the attempt activities', () => {
     const { db, reads, events } = fakeDb({ events: [] });
     const { post, requests } = fakePost(200);
     const acts = activities(db, post);
-    expect(await acts.postAttempt(attemptInput(1))).toEqual({ outcome: 'skipped', reason: 'event not found' });
+    expect(await acts.postAttempts([attemptInput(1)]).then(([r]) => r!)).toEqual({ outcome: 'skipped', reason: 'event not found' });
     events.set(event._id, event);
-    expect(await acts.postAttempt(attemptInput(1))).toMatchObject({ outcome: 'delivered' });
-    expect(await acts.postAttempt(attemptInput(2))).toMatchObject({ outcome: 'delivered' });
+    expect(await acts.postAttempts([attemptInput(1)]).then(([r]) => r!)).toMatchObject({ outcome: 'delivered' });
+    expect(await acts.postAttempts([attemptInput(2)]).then(([r]) => r!)).toMatchObject({ outcome: 'delivered' });
     expect(reads.events).toBe(2);
     expect(requests).toHaveLength(2);
   });
 
   it('keeps one cache per activities instance (per worker)', async () => {
     const { db, reads } = fakeDb();
-    await activities(db, fakePost(200).post).postAttempt(attemptInput(1));
-    await activities(db, fakePost(200).post).postAttempt(attemptInput(1));
+    await activities(db, fakePost(200).post).postAttempts([attemptInput(1)]).then(([r]) => r!);
+    await activities(db, fakePost(200).post).postAttempts([attemptInput(1)]).then(([r]) => r!);
     expect(reads.events).toBe(2);
   });
 
@@ -282,9 +282,9 @@ describe('the event cache of the attempt activities', () => {
     const other: EventDoc = { ...event, _id: 'evt_other' };
     const { db, reads } = fakeDb({ events: [event, other] });
     const acts = activities(db, fakePost(200).post, { eventCacheEntries: 1 });
-    await acts.postAttempt(attemptInput(1));
-    await acts.postAttempt({ ...attemptInput(1), eventId: other._id });
-    await acts.postAttempt(attemptInput(2)); // evicted by the other event
+    await acts.postAttempts([attemptInput(1)]).then(([r]) => r!);
+    await acts.postAttempts([{ ...attemptInput(1), eventId: other._id }]).then(([r]) => r!);
+    await acts.postAttempts([attemptInput(2)]).then(([r]) => r!); // evicted by the other event
     expect(reads.events).toBe(3);
   });
 });

@@ -46,6 +46,8 @@ export interface FakeCalls {
   attempts: AttemptCall[];
   /** How many attempts have been answered. */
   answered: number;
+  /** Each postAttempts call: the subscriptions of the attempts sent together. */
+  rounds: string[][];
   /** Every attempt log entry written. */
   logged: AttemptLogEntry[];
   /** Each recordAttempts call: the entries written together. */
@@ -61,17 +63,22 @@ export interface FakeScript {
 
 /** Builds fake activities answering from `script`; `calls` fills in as the workflows run. */
 export function fakeActivities(script: FakeScript, clock?: () => Promise<number>): { activities: Activities; calls: FakeCalls } {
-  const calls: FakeCalls = { attempts: [], answered: 0, logged: [], logWrites: [], disableSubscription: [], raiseAlert: [] };
+  const calls: FakeCalls = { attempts: [], answered: 0, rounds: [], logged: [], logWrites: [], disableSubscription: [], raiseAlert: [] };
   const activities: Activities = {
-    async postAttempt(input) {
+    async postAttempts(inputs) {
       const info = activityInfo();
       // Local activities carry the worker's wall clock: the test server's time comes from `clock`.
       const at = clock ? await clock() : Date.now();
-      const call: AttemptCall = { input, workflowId: info.workflowExecution?.workflowId ?? '', at };
-      calls.attempts.push(call);
-      const result = await script.attempt(input, call);
-      calls.answered++;
-      return result.outcome === 'skipped' ? result : { ...result, startedAt: at };
+      calls.rounds.push(inputs.map((i) => i.subscriptionId));
+      return Promise.all(
+        inputs.map(async (input) => {
+          const call: AttemptCall = { input, workflowId: info.workflowExecution?.workflowId ?? '', at };
+          calls.attempts.push(call);
+          const result = await script.attempt(input, call);
+          calls.answered++;
+          return result.outcome === 'skipped' ? result : { ...result, startedAt: at };
+        }),
+      );
     },
     // eslint-disable-next-line @typescript-eslint/require-await
     async recordAttempts(entries) {
