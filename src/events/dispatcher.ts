@@ -14,6 +14,8 @@ export interface DispatcherDeps {
   temporal: () => Promise<Client>;
   settings: DeliverySettings;
   logger: Logger;
+  /** Longest a workflow start may take before it is left to the relay (default 2 s). */
+  startDeadlineMs?: number;
 }
 
 /** A redelivery to start: the event and the subscriptions, under a request id. */
@@ -119,8 +121,14 @@ export class EventDispatcher implements OutboxFlusher {
     await this.notes.remove([note._id]);
   }
 
+  /**
+   * Starts a run's workflow, giving up after `startDeadlineMs`: the caller (a request, or the
+   * relay) must not wait out the client's own retries while Temporal is down; the note stays,
+   * and the relay starts it later (a start is idempotent).
+   */
   private async start(run: EventRun): Promise<void> {
-    await startEventWorkflow(await this.deps.temporal(), run, this.deps.settings);
+    const client = await this.deps.temporal();
+    await client.withDeadline(Date.now() + (this.deps.startDeadlineMs ?? 2000), () => startEventWorkflow(client, run, this.deps.settings));
   }
 }
 
