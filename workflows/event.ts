@@ -1,17 +1,12 @@
-import { ApplicationFailure, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities';
-import { localActivityOptions } from './activity-options';
-import { AttemptRounds } from './attempt-rounds';
+import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
 import { aggregateState, type EventDeliveryStatus, type SubscriberStatus, subscriptionsIn } from './delivery-state';
 import { deliverInParts } from './parts';
 import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
 import { SearchAttributeSync } from './search-attribute-sync';
-import { deliverToSubscriber } from './subscriber';
+import { deliverInRounds } from './rounds';
 
 export type { EventInput, RetryNow } from './definitions';
 export { deliveryStatusQuery, retryNowSignal } from './definitions';
-
-const { postAttempts, recordAttempts } = proxyLocalActivities<Activities>(localActivityOptions);
 
 /**
  * Delivers one event to every subscription of `input` concurrently: attempt 1 to all at once;
@@ -51,24 +46,17 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     for (const id of which?.subscriptionId ? [which.subscriptionId] : input.subscriptionIds) if (statuses[id]) wake.add(id);
   });
 
-  const rounds = new AttemptRounds(postAttempts, recordAttempts);
   const searchAttributes = new SearchAttributeSync(statuses);
-  await Promise.all(
-    input.subscriptionIds.map((subscriptionId) =>
-      deliverToSubscriber({
-        eventId: input.eventId,
-        subscriptionId,
-        origin,
-        policy: input.policy,
-        status: statuses[subscriptionId]!,
-        rounds,
-        wakeRequested: () => wake.has(subscriptionId),
-        clearWake: () => wake.delete(subscriptionId),
-      }),
-    ),
-  );
-  await rounds.close();
-  await searchAttributes.close();
+  await deliverInRounds({
+    eventId: input.eventId,
+    subscriptionIds: input.subscriptionIds,
+    policy: input.policy,
+    origin,
+    statuses,
+    wake,
+    afterRound: () => searchAttributes.sync(),
+  });
+  searchAttributes.sync();
   return snapshot();
 }
 

@@ -1,4 +1,4 @@
-import { condition, upsertSearchAttributes } from '@temporalio/workflow';
+import { upsertSearchAttributes } from '@temporalio/workflow';
 import { aggregateState, type SubscriberStatus, subscriptionsIn } from './delivery-state';
 import { deliveryStateKey, failedKey, retryingKey } from './search-attributes';
 
@@ -11,23 +11,26 @@ interface Visible {
 const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
- * Keeps the event workflow's state, retrying and failed search attributes current: upserted
- * once per activation in which they changed (each upsert is a history event), never otherwise.
+ * Keeps the event workflow's state, retrying and failed search attributes current: each
+ * {@link sync} upserts what changed since the last one (each upsert is a history event), or
+ * nothing.
  */
 export class SearchAttributeSync {
   /** What the starter set (see eventSearchAttributes). */
   private shown: Visible = { state: 'attempting', retrying: [], failed: [] };
-  private closed = false;
-  private readonly loop: Promise<void>;
 
-  constructor(private readonly statuses: Record<string, SubscriberStatus>) {
-    this.loop = this.run();
-  }
+  constructor(private readonly statuses: Record<string, SubscriberStatus>) {}
 
-  /** Upserts the final values and stops. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.loop;
+  sync(): void {
+    const now = this.current();
+    const changes = [
+      ...(now.state !== this.shown.state ? [{ key: deliveryStateKey, value: now.state }] : []),
+      // An empty list is removed rather than stored, so "is set" filters work.
+      ...(!same(now.retrying, this.shown.retrying) ? [{ key: retryingKey, value: now.retrying.length ? now.retrying : null }] : []),
+      ...(!same(now.failed, this.shown.failed) ? [{ key: failedKey, value: now.failed.length ? now.failed : null }] : []),
+    ];
+    if (changes.length > 0) upsertSearchAttributes(changes);
+    this.shown = now;
   }
 
   private current(): Visible {
@@ -39,26 +42,5 @@ export class SearchAttributeSync {
       retrying: subscriptionsIn(shown, 'retrying'),
       failed: subscriptionsIn(shown, 'failed', 'stopped'),
     };
-  }
-
-  private changed(now: Visible): boolean {
-    return now.state !== this.shown.state || !same(now.retrying, this.shown.retrying) || !same(now.failed, this.shown.failed);
-  }
-
-  private async run(): Promise<void> {
-    for (;;) {
-      await condition(() => this.closed || this.changed(this.current()));
-      const now = this.current();
-      if (this.changed(now)) {
-        upsertSearchAttributes([
-          ...(now.state !== this.shown.state ? [{ key: deliveryStateKey, value: now.state }] : []),
-          // An empty list is removed rather than stored, so "is set" filters work.
-          ...(!same(now.retrying, this.shown.retrying) ? [{ key: retryingKey, value: now.retrying.length ? now.retrying : null }] : []),
-          ...(!same(now.failed, this.shown.failed) ? [{ key: failedKey, value: now.failed.length ? now.failed : null }] : []),
-        ]);
-        this.shown = now;
-      }
-      if (this.closed) return;
-    }
   }
 }
