@@ -31,8 +31,14 @@ export type DispatchNote = EventNote | RedeliveryNote;
 /** The `dispatch_notes` collection: what may still need a workflow started. */
 export class DispatchNotes {
   readonly collection: Collection<DispatchNote>;
+  private readonly forgotten = new Set<string>();
+  private sweep: NodeJS.Timeout | undefined;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /** Told when a batched removal failed (the relay cleans up). */
+    private readonly onSweepError: (err: unknown) => void = () => {},
+  ) {
     this.collection = db.collection<DispatchNote>('dispatch_notes');
   }
 
@@ -50,6 +56,21 @@ export class DispatchNotes {
 
   async remove(ids: readonly string[]): Promise<void> {
     for (const id of ids) await this.collection.deleteOne({ _id: id });
+  }
+
+  /**
+   * Removes the note of a dispatched event soon, together with the others dispatched meanwhile
+   * (one write for many). Nobody waits for it: a note left by a failed or lost removal only makes
+   * the relay start the workflow again, which is a no-op, and remove it then.
+   */
+  forget(id: string): void {
+    this.forgotten.add(id);
+    this.sweep ??= setTimeout(() => {
+      const ids = [...this.forgotten];
+      this.forgotten.clear();
+      this.sweep = undefined;
+      this.collection.deleteMany({ _id: { $in: ids } }).catch((err: unknown) => this.onSweepError(err));
+    }, 20);
   }
 
   /** Up to `limit` notes written before `before` (younger ones belong to requests still in flight). */

@@ -38,7 +38,7 @@ export class EventDispatcher implements OutboxFlusher {
 
   constructor(private readonly deps: DispatcherDeps) {
     this.events = new EventRepository(deps.db);
-    this.notes = new DispatchNotes(deps.db);
+    this.notes = new DispatchNotes(deps.db, (err) => deps.logger.warn({ err }, 'dispatch notes not removed; the relay will'));
     this.subscriptions = new SubscriptionRepository(deps.db);
   }
 
@@ -57,8 +57,8 @@ export class EventDispatcher implements OutboxFlusher {
    * Logs and dispatches events just written into `source`'s outbox. The outbox keeps them: no
    * write to the source, which in FerretDB v1 costs a scan of its collection.
    */
-  async flush(source: OutboxSource, events: readonly OutboxEvent[]): Promise<void> {
-    for (const event of events) await this.dispatch(await this.log(event, { source }));
+  async flush(source: OutboxSource, events: readonly OutboxEvent[], note: 'remove' | 'forget' = 'forget'): Promise<void> {
+    for (const event of events) await this.dispatch(await this.log(event, { source }), note);
   }
 
   /**
@@ -83,13 +83,15 @@ export class EventDispatcher implements OutboxFlusher {
 
   /**
    * Starts the logged event's workflow (a second start is a no-op; an event nobody subscribed
-   * to starts none), then deletes its note: no note means dispatched.
+   * to starts none), then lets its note go: no note means dispatched. Requests `forget` it (one
+   * batched removal for many); the relay removes it before going on.
    */
-  async dispatch(event: Pick<EventDoc, '_id' | 'type' | 'subscription_ids'>): Promise<void> {
+  async dispatch(event: Pick<EventDoc, '_id' | 'type' | 'subscription_ids'>, note: 'remove' | 'forget' = 'forget'): Promise<void> {
     if (event.subscription_ids.length > 0) {
       await this.start({ eventId: event._id, eventType: event.type, subscriptionIds: event.subscription_ids });
     }
-    await this.notes.remove([event._id]);
+    if (note === 'remove') await this.notes.remove([event._id]);
+    else this.notes.forget(event._id);
   }
 
   /**

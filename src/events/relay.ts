@@ -63,7 +63,7 @@ export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abando
     await attempt(waiting[0]!, async () => {
       const wanted = new Set(waiting.map((n) => n._id));
       const written = (await deps.outboxes[source.collection](source.id)).filter((e) => wanted.has(e.id));
-      await dispatcher.flush(source, written);
+      await dispatcher.flush(source, written, 'remove');
       for (const e of written) handled.add(e.id);
       pass.flushed += written.length;
     });
@@ -75,7 +75,7 @@ export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abando
       const event = await dispatcher.events.find(note._id);
       if (event) {
         // Logged, then the dispatch failed (e.g. Temporal was down): start it now.
-        await dispatcher.dispatch(event);
+        await dispatcher.dispatch(event, 'remove');
         pass.dispatched++;
       } else if (note.created_at.getTime() < now - opts.abandonMs) {
         // Announced, never logged, and long past any request: the write it announced did not happen.

@@ -124,7 +124,8 @@ describe('delivery end to end: API → outbox → Temporal → worker → receiv
       subscriptionIds: [],
     });
     expect(await api.dispatcher.events.find(event._id)).toMatchObject({ subscription_ids: [] });
-    expect(await api.dispatcher.notes.count(event._id)).toBe(0);
+    // Its note goes with the next batched removal.
+    await waitFor(async () => (await api.dispatcher.notes.count(event._id)) === 0, 5000);
     const client = await api.temporal.client();
     await expect(client.workflow.getHandle(eventWorkflowId(event._id)).describe()).rejects.toThrow(/not found/i);
   });

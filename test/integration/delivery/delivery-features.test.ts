@@ -11,6 +11,7 @@ import { deliveryStateKey, failedKey } from '../../../workflows/search-attribute
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { eventOutcome, redeliveryRuns, terminateLeftRunning } from '../../support/event-workflows';
 import { type Received, startReceiver, type TestReceiver } from '../../support/receiver';
+import { waitFor } from '../../support/wait';
 
 type Attempt = components['schemas']['DeliveryAttempt'];
 type EventType = components['schemas']['EventType'];
@@ -144,7 +145,7 @@ describe('subscription features over real deliveries', () => {
     // The event goes to the subscriptions active when it happened: not the paused one (the only
     // one here), so it was dispatched without starting any delivery.
     expect(await api.dispatcher.events.find(whilePaused.eventId)).toMatchObject({ subscription_ids: [] });
-    expect(await api.dispatcher.notes.count(whilePaused.eventId)).toBe(0);
+    await waitFor(async () => (await api.dispatcher.notes.count(whilePaused.eventId)) === 0, 5000);
     await expect(temporal.workflow.getHandle(eventWorkflowId(whilePaused.eventId)).describe()).rejects.toThrow(/not found/i);
     expect(r.received).toHaveLength(0);
 
