@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { OutboxEvent } from '../events/outbox';
@@ -89,22 +90,35 @@ export function toStockLevel(doc: StockDoc): StockLevel {
   return { product_id: doc.product_id, sku: doc.sku, quantity: doc.quantity, updated_at: doc.updated_at.toISOString() };
 }
 
+/**
+ * Users and products are reference data (no route changes them), read on every order: each
+ * process keeps what it read for a few seconds. FerretDB v1 scans a collection for an integer
+ * `_id`, so these reads were a third of an order's database time.
+ */
+const referenceTtlMs = 5000;
+
 /** Users by numeric id. */
 export class UserRepository {
   readonly collection: Collection<UserDoc>;
+  private readonly recent = new LRUCache<number, UserDoc>({ max: 10_000, ttl: referenceTtlMs });
 
   constructor(db: Db) {
     this.collection = db.collection<UserDoc>('users');
   }
 
   async findById(id: number): Promise<UserDoc | undefined> {
-    return (await this.collection.findOne({ _id: id })) ?? undefined;
+    const hit = this.recent.get(id);
+    if (hit) return hit;
+    const doc = (await this.collection.findOne({ _id: id })) ?? undefined;
+    if (doc) this.recent.set(id, doc);
+    return doc;
   }
 }
 
 /** Catalog products, always in id order. */
 export class ProductRepository {
   readonly collection: Collection<ProductDoc>;
+  private readonly recent = new LRUCache<number, ProductDoc>({ max: 10_000, ttl: referenceTtlMs });
 
   constructor(db: Db) {
     this.collection = db.collection<ProductDoc>('products');
@@ -115,9 +129,15 @@ export class ProductRepository {
     return this.collection.find(query).sort({ _id: 1 }).limit(limit).toArray();
   }
 
-  /** The products among `ids` that exist (in no particular order). */
+  /** The products among `ids` that exist (in no particular order); recently read ones from memory. */
   async findByIds(ids: readonly number[]): Promise<ProductDoc[]> {
-    return this.collection.find({ _id: { $in: [...new Set(ids)] } }).toArray();
+    const wanted = [...new Set(ids)];
+    const hits = wanted.flatMap((id) => this.recent.get(id) ?? []);
+    const missing = wanted.filter((id) => !this.recent.has(id));
+    if (missing.length === 0) return hits;
+    const read = await this.collection.find({ _id: { $in: missing } }).toArray();
+    for (const doc of read) this.recent.set(doc._id, doc);
+    return [...hits, ...read];
   }
 }
 
