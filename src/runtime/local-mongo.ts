@@ -30,7 +30,9 @@ export function localMongoArgs(opts: LocalMongoOptions): string[] {
     '--handler',
     'sqlite',
     '--sqlite-url',
-    `file:${opts.dataDir}/`,
+    // WAL (FerretDB's default) with synchronous=NORMAL: no fsync per commit, and a process crash
+    // loses nothing (only an OS crash may lose the last commits), as for the embedded Temporal.
+    `file:${opts.dataDir}/?_pragma=synchronous(normal)`,
     '--log-level',
     'error',
   ];

@@ -27,7 +27,7 @@ func main() {
 	// Flag names match FerretDB's own binary, so either can be used interchangeably.
 	listen := flag.String("listen-addr", "127.0.0.1:27017", "TCP address to listen on")
 	handler := flag.String("handler", "sqlite", "backend handler; only sqlite is built in")
-	sqliteURL := flag.String("sqlite-url", "file:data/", "SQLite directory URI, e.g. file:/abs/dir/")
+	sqliteURL := flag.String("sqlite-url", "file:data/", "SQLite directory URI, e.g. file:/abs/dir/?_pragma=synchronous(normal)")
 	logLevel := flag.String("log-level", "warn", "log level: debug, info, warn or error")
 	flag.Parse()
 
@@ -41,8 +41,13 @@ func main() {
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
-	// The SQLite backend wants an existing directory and a URI ending in a slash.
-	dir := strings.TrimSuffix(strings.TrimPrefix(*sqliteURL, "file:"), "/")
+	// The SQLite backend wants an existing directory and a URI whose path ends in a slash;
+	// a query (e.g. ?_pragma=synchronous(normal)) is passed on as it is.
+	path, query, _ := strings.Cut(*sqliteURL, "?")
+	if query != "" {
+		query = "?" + query
+	}
+	dir := strings.TrimSuffix(strings.TrimPrefix(path, "file:"), "/")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fail(1, "cannot create data directory %s: %v", dir, err)
 	}
@@ -50,7 +55,7 @@ func main() {
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener:  ferretdb.ListenerConfig{TCP: *listen},
 		Handler:   "sqlite",
-		SQLiteURL: "file:" + dir + "/",
+		SQLiteURL: "file:" + dir + "/" + query,
 		Logger:    logger,
 	})
 	if err != nil {
