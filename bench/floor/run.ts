@@ -4,7 +4,7 @@
  * activity (and optionally one search-attribute upsert). Its deliveries/s is a ceiling for the
  * service's on this machine. All on loopback; bounded in count and time; stops by itself.
  *
- *   npm run bench:floor -- [--events 200] [--subs 5] [--await] [--no-upsert] [--flat] [--inflight 16] [--fast-sqlite]
+ *   npm run bench:floor -- [--shape event|children] [--events 200] [--subs 5] [--await] [--no-upsert] [--flat] [--inflight 16] [--fast-sqlite]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { resolveBinary, temporalCli } from '../../src/runtime/binaries';
 import { getFreePort } from '../../src/runtime/ports';
 import { startTemporalDevServer } from '../../src/runtime/temporal-dev-server';
 import { processCpuSeconds } from '../lib/proc';
+import { eventSearchAttributes } from '../../workflows/search-attributes';
 import * as activities from './activities';
 
 const { values: o } = parseArgs({
@@ -27,6 +28,7 @@ const { values: o } = parseArgs({
     await: { type: 'boolean', default: false },
     'no-upsert': { type: 'boolean', default: false },
     flat: { type: 'boolean', default: false },
+    shape: { type: 'string', default: 'event' },
     'fast-sqlite': { type: 'boolean', default: false },
     'max-seconds': { type: 'string', default: '300' },
     idle: { type: 'string', default: '0' },
@@ -82,7 +84,8 @@ try {
     for (let i = 0; i < Number(o.idle); i++) {
       const before = activities.completions.times.length;
       const t = performance.now();
-      await client.workflow.start('floorParent', { taskQueue, workflowId: `idle-${i}`, args: [{ id: `idle-${i}`, children: subs, awaitResults: o.await, upsert: !o['no-upsert'], attrs: Number(o.attrs) }] });
+      if (o.shape === 'event') await client.workflow.start('floorEvent', { taskQueue, workflowId: `idle-${i}`, args: [{ id: `idle-${i}`, subs, upsert: !o['no-upsert'] }] });
+      else await client.workflow.start('floorParent', { taskQueue, workflowId: `idle-${i}`, args: [{ id: `idle-${i}`, children: subs, awaitResults: o.await, upsert: !o['no-upsert'], attrs: Number(o.attrs) }] });
       const deadline = performance.now() + 10_000;
       while (activities.completions.times.length < before + subs && performance.now() < deadline) await new Promise((r) => setTimeout(r, 1));
       for (const x of activities.completions.times.slice(before)) lat.push(x - t);
@@ -102,6 +105,13 @@ try {
       const i = next++;
       if (o.flat) {
         await client.workflow.start('floorChild', { taskQueue, workflowId: `flat-${i}`, args: [!o['no-upsert']] });
+      } else if (o.shape === 'event') {
+        await client.workflow.start('floorEvent', {
+          taskQueue,
+          workflowId: `evt-${i}`,
+          args: [{ id: `evt-${i}`, subs, upsert: !o['no-upsert'] }],
+          typedSearchAttributes: eventSearchAttributes({ eventId: `evt-${i}`, eventType: 'order.created', subscriptionIds: Array.from({ length: subs }, (_, k) => `sub_${k}`) }, 64),
+        });
       } else {
         await client.workflow.start('floorParent', {
           taskQueue,
@@ -119,7 +129,7 @@ try {
   const selfCpu = process.cpuUsage(cpu0.self);
   const temporalCpu = processCpuSeconds(temporalPid) - cpu0.temporal;
   const done = activities.completions.children;
-  const shape = o.flat ? 'flat (client starts each delivery workflow)' : `parent + ${subs} children${o.await ? ' (parent awaits results)' : ''}`;
+  const shape = o.flat ? 'flat (client starts each delivery workflow)' : o.shape === 'event' ? `one workflow per event, ${subs} deliveries in one local activity + a log write` : `parent + ${subs} children${o.await ? ' (parent awaits results)' : ''}`;
   console.log(`shape: ${shape}; upsert: ${!o['no-upsert']}; sqlite: ${o['fast-sqlite'] ? 'WAL+OFF' : 'WAL+NORMAL'}`);
   console.log(`children done ${done}/${total} in ${elapsed.toFixed(1)} s (starts issued in ${(startedIn / 1000).toFixed(1)} s): ${(done / elapsed).toFixed(1)} deliveries/s`);
   console.log(

@@ -28,3 +28,16 @@ export async function floorParent(input: { id: string; children: number; awaitRe
   );
   if (input.awaitResults) await Promise.all(handles.map((h) => h.result()));
 }
+
+const { touchAll } = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '1 minute' });
+
+/**
+ * The service's 1.0 shape alone: one workflow per event whose round is one local activity for
+ * all M deliveries, then one local activity for the round's log write, then one upsert of the
+ * final state.
+ */
+export async function floorEvent(input: { id: string; subs: number; upsert: boolean }): Promise<void> {
+  await touchAll(Array.from({ length: input.subs }, (_, i) => `${input.id}/${i}`));
+  await touchAll([`${input.id}/log`]);
+  if (input.upsert) upsertSearchAttributes([{ key: stateKey, value: 'delivered' }]);
+}
