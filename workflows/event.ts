@@ -9,9 +9,9 @@ export type { EventInput, RetryNow } from './definitions';
 export { deliveryStatusQuery, retryNowSignal } from './definitions';
 
 /**
- * Delivers one event to every subscription of `input` concurrently: attempt 1 to all at once;
- * each one that must retry sleeps on a durable timer through its interval (with jitter, or the
- * receiver's longer Retry-After) and tries again, in this same workflow. 2xx delivered; 4xx
+ * Delivers one event to every subscription of `input`, in rounds (see rounds.ts): attempt 1 to
+ * all at once; each one that must retry waits on a durable timer through its interval (with
+ * jitter, or the receiver's longer Retry-After) and tries again, in this same workflow. 2xx delivered; 4xx
  * stops (410 also disables the subscription); 3xx, 5xx, 408, 429, timeouts and network errors
  * retry; when attempts run out the delivery fails and an administrator is alerted once.
  * Above `batchSize` subscriptions the work is split into child workflows running this same code.
