@@ -10,7 +10,6 @@ COPY generated ./generated
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
-COPY tools ./tools
 USER node
 EXPOSE 3000
 CMD ["npx", "tsx", "src/entry/api.ts"]
