@@ -1,0 +1,58 @@
+/** What every scenario gets, and the small helpers they share. */
+import { randomBytes } from 'node:crypto';
+import type { ApiClient } from './api-client';
+import type { BenchOptions } from './options';
+import type { CpuMeter, CpuUsage } from './proc';
+import type { ReceiverProcess } from './receiver-client';
+import type { Stack } from './stack';
+import { nowMs, sleep } from './stats';
+
+export interface Ctx {
+  stack: Stack;
+  api: ApiClient;
+  receiver: ReceiverProcess;
+  /** Receiver tag (path segment) → subscription id, for the scenario's subscriptions. */
+  subs: Map<string, string>;
+  meter: CpuMeter;
+  opts: BenchOptions;
+  log: (line: string) => void;
+}
+
+/** Waits until no workflow is running, so one scenario's tail does not load the next. */
+export async function quiesce(ctx: Ctx, label: string): Promise<void> {
+  const client = await ctx.stack.temporal.client();
+  let deadline = nowMs() + ctx.opts.drainTimeout * 1000;
+  let last = Infinity;
+  for (;;) {
+    const { count } = await client.workflow.count('ExecutionStatus="Running"');
+    if (count === 0) return;
+    if (count < last) {
+      last = count;
+      deadline = nowMs() + ctx.opts.drainTimeout * 1000;
+    }
+    if (nowMs() > deadline) throw new Error(`${label}: ${count} workflows still running, none finished for ${ctx.opts.drainTimeout}s`);
+    await sleep(250);
+  }
+}
+
+export function serviceCpu(u: CpuUsage): number {
+  return ['worker', 'api', 'temporal', 'db'].reduce((s, r) => s + (u.perRole[r] ?? 0), 0);
+}
+
+export const rate = (count: number, ms: number) => Math.round((count / (ms / 1000)) * 10) / 10;
+export const r3 = (v: number) => Math.round(v * 1000) / 1000;
+
+export async function createSubscription(ctx: Ctx, tag: string, secret: string): Promise<string> {
+  const res = await ctx.api.request('POST', '/api/webhooks/v1/subscribe', {
+    url: `${ctx.receiver.url}/hook/${tag}`,
+    events: ['order.created'],
+    secret,
+    description: `bench ${tag}`,
+  });
+  const id = (res.body as { id?: unknown } | undefined)?.id;
+  if (res.status !== 201 || typeof id !== 'string') throw new Error(`subscribe failed: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+  return id;
+}
+
+export const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+

@@ -1,0 +1,212 @@
+/** What a run of orders delivered: counted at the receiver and in the database, checked, timed. */
+import { eventWorkflowId } from '../../workflows/ids';
+import type { OrderResult } from './api-client';
+import type { Ctx } from './context';
+import { VoidRun } from './lifecycle';
+import { historyBreakdown } from './history';
+import type { ArrivalRecord } from './receiver-protocol';
+import { type Summary, nowMs, sleep, summarize } from './stats';
+
+export interface DeliveryOutcome {
+  emitted: number;
+  ordersOk: number;
+  ordersFailed: number;
+  firstOrderError: string | undefined;
+  delivered: number;
+  failed: number;
+  duplicates: number;
+  retriedAttempts: number;
+  timedOut: boolean;
+  arrivals: ArrivalRecord[];
+  /** event id → order POST start (epoch ms), order id, event created_at. */
+  events: Map<string, { orderId: number; postStart: number; createdAt: number }>;
+  badSignatures: string[];
+  verified: number;
+}
+
+interface EventDocLite {
+  _id: string;
+  created_at: Date;
+  source?: { id: number };
+}
+
+/** Event ids logged for the given orders (the API logs them before answering 201; retried until all are there). */
+export async function eventsForOrders(ctx: Ctx, orders: OrderResult[], timeoutMs = 30_000): Promise<DeliveryOutcome['events']> {
+  const byOrder = new Map(orders.filter((o) => o.ok).map((o) => [o.orderId!, o]));
+  const deadline = nowMs() + timeoutMs;
+  for (;;) {
+    const docs = await ctx.stack.db
+      .collection<EventDocLite>('events')
+      .find({ 'source.id': { $in: [...byOrder.keys()] } }, { projection: { _id: 1, created_at: 1, source: 1 } })
+      .toArray();
+    if (docs.length >= byOrder.size || nowMs() > deadline) {
+      const out: DeliveryOutcome['events'] = new Map();
+      for (const d of docs) {
+        const o = byOrder.get(d.source!.id);
+        if (!o) continue;
+        out.set(d._id, {
+          orderId: o.orderId!,
+          postStart: o.startedAt,
+          createdAt: d.created_at.getTime(),
+        });
+      }
+      return out;
+    }
+    await sleep(200);
+  }
+}
+
+/** (event, subscription) pairs that ended failed or stopped, from the attempts and alerts collections. */
+async function failedPairs(ctx: Ctx, eventIds: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  const attempts = await ctx.stack.db
+    .collection<{ event_id: string; subscription_id: string }>('attempts')
+    .find({ event_id: { $in: eventIds }, state: { $in: ['failed', 'stopped'] } }, { projection: { event_id: 1, subscription_id: 1 } })
+    .toArray();
+  for (const a of attempts) out.add(`${a.event_id}|${a.subscription_id}`);
+  const alerts = await ctx.stack.db
+    .collection<{ event_id?: string; subscription_id: string }>('alerts')
+    .find({ kind: 'delivery_failed', event_id: { $in: eventIds } }, { projection: { event_id: 1, subscription_id: 1 } })
+    .toArray();
+  for (const a of alerts) out.add(`${a.event_id}|${a.subscription_id}`);
+  return out;
+}
+
+/**
+ * Waits until every expected (event, subscription) is delivered at the receiver or failed in
+ * the database, or the drain timeout passes; then collects what arrived.
+ */
+export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders: OrderResult[]): Promise<DeliveryOutcome> {
+  const m = ctx.subs.size;
+  const emitted = ordersAttempted * m;
+  const events = await eventsForOrders(ctx, orders);
+  const eventIds = [...events.keys()];
+  await ctx.receiver.request({ type: 'expect', eventIds });
+  // Gives up only after --drain-timeout seconds without any delivery completing (a stall, not a slow drain).
+  let deadline = nowMs() + ctx.opts.drainTimeout * 1000;
+  let done = -1;
+  let failed = new Set<string>();
+  let lastDbCheck = nowMs();
+  let timedOut = false;
+  for (;;) {
+    const p = await ctx.receiver.request({ type: 'progress' });
+    if (p.seenExpected + failed.size >= eventIds.length * m) break;
+    if (p.seenExpected + failed.size > done) {
+      done = p.seenExpected + failed.size;
+      deadline = nowMs() + ctx.opts.drainTimeout * 1000;
+    }
+    if (nowMs() - lastDbCheck > 2000) {
+      failed = await failedPairs(ctx, eventIds);
+      lastDbCheck = nowMs();
+      continue;
+    }
+    if (nowMs() > deadline) {
+      timedOut = true;
+      break;
+    }
+    await sleep(50);
+  }
+  failed = await failedPairs(ctx, eventIds);
+  const dump = await ctx.receiver.request({ type: 'dump' }, 60_000);
+  const tags = new Set(ctx.subs.keys());
+  const arrivals = dump.arrivals.filter((a) => events.has(a.eventId) && tags.has(a.tag));
+  const delivered = new Set(arrivals.map((a) => `${a.eventId}|${ctx.subs.get(a.tag)}`));
+  const union = new Set([...delivered, ...failed]);
+  const retriedAttempts = await ctx.stack.db
+    .collection('attempts')
+    .countDocuments({ event_id: { $in: eventIds }, outcome: { $ne: 'delivered' } });
+  const ordersOk = orders.filter((x) => x.ok).length;
+  return {
+    emitted,
+    ordersOk,
+    ordersFailed: ordersAttempted - ordersOk,
+    firstOrderError: orders.find((x) => !x.ok)?.error,
+    delivered: delivered.size,
+    failed: union.size - delivered.size,
+    duplicates: arrivals.reduce((s, a) => s + a.n - 1, 0),
+    retriedAttempts,
+    timedOut,
+    arrivals,
+    events,
+    badSignatures: dump.badSignatures,
+    verified: dump.verified,
+  };
+}
+
+/**
+ * Voids the bench when a delivery went missing or a signature did not verify. `strict` (the
+ * throughput run) counts every order sent: emitted = N × M. Otherwise (ingest and latency runs)
+ * emitted counts the orders the API accepted, and rejected orders are reported, not voided:
+ * they are an API error (see the E11000 note in bench/README.md), not a lost delivery.
+ */
+export function checkComplete(ctx: Ctx, name: string, o: DeliveryOutcome, strict: boolean): void {
+  const problems: string[] = [];
+  const expected = strict ? o.emitted : o.ordersOk * (o.emitted / Math.max(1, o.ordersOk + o.ordersFailed));
+  if (!strict && o.ordersFailed) ctx.log(`${name}: WARNING ${o.ordersFailed} order POSTs were rejected after retrying (${o.firstOrderError ?? ''}); measured over the ${o.ordersOk} accepted`);
+  if (o.delivered + o.failed !== expected) {
+    const why = [
+      o.ordersFailed ? `${o.ordersFailed} order POSTs failed (${o.firstOrderError ?? ''})` : '',
+      o.events.size < o.ordersOk ? `${o.ordersOk - o.events.size} events not in the event log` : '',
+      o.timedOut ? `gave up after ${ctx.opts.drainTimeout}s without progress` : '',
+    ].filter(Boolean);
+    problems.push(`delivered ${o.delivered} + failed ${o.failed} ≠ emitted ${expected}${why.length ? ` (${why.join('; ')})` : ''}`);
+  }
+  if (o.badSignatures.length) problems.push(`signatures that did not verify: ${o.badSignatures.slice(0, 3).join('; ')}`);
+  if (problems.length) throw new VoidRun(`${name}: ${problems.join('; ')}`);
+}
+
+/** Delivery latencies (ms) from the order POST start and from the event's created_at to the receiver's first byte. */
+export function latencies(o: DeliveryOutcome): { fromPost: Summary; fromCreated: Summary } {
+  const fromPost: number[] = [];
+  const fromCreated: number[] = [];
+  for (const a of o.arrivals) {
+    const e = o.events.get(a.eventId);
+    if (!e) continue;
+    fromPost.push(a.t - e.postStart);
+    fromCreated.push(a.t - e.createdAt);
+  }
+  return { fromPost: summarize(fromPost), fromCreated: summarize(fromCreated) };
+}
+
+/**
+ * Where the time goes, per delivery (medians, ms): POST start → event logged (created_at) →
+ * event workflow started (its start time in Temporal) → attempt's POST started
+ * (attempts.started_at) → receiver.
+ */
+export async function breakdown(ctx: Ctx, o: DeliveryOutcome): Promise<Record<string, Summary>> {
+  const eventIds = [...o.events.keys()];
+  const client = await ctx.stack.temporal.client();
+  const workflowStart = new Map<string, number>();
+  for await (const wf of client.workflow.list({ query: `WorkflowType = 'eventWorkflow'` })) workflowStart.set(wf.workflowId, wf.startTime.getTime());
+  const dispatchedAt = (eventId: string) => workflowStart.get(eventWorkflowId(eventId));
+  const attempts = await ctx.stack.db
+    .collection<{ event_id: string; subscription_id: string; attempt: number; started_at: Date }>('attempts')
+    .find({ event_id: { $in: eventIds }, attempt: 1 }, { projection: { event_id: 1, subscription_id: 1, started_at: 1 } })
+    .toArray();
+  const started = new Map(attempts.map((a) => [`${a.event_id}|${a.subscription_id}`, a.started_at.getTime()]));
+  const seg: Record<string, number[]> = { 'post→logged': [], 'logged→dispatched': [], 'dispatched→attempt': [], 'attempt→receiver': [] };
+  for (const [id, e] of o.events) {
+    seg['post→logged']!.push(e.createdAt - e.postStart);
+    const d = dispatchedAt(id);
+    if (d !== undefined) seg['logged→dispatched']!.push(d - e.createdAt);
+  }
+  for (const a of o.arrivals) {
+    const e = o.events.get(a.eventId);
+    const s = started.get(`${a.eventId}|${ctx.subs.get(a.tag)}`);
+    if (!e || s === undefined) continue;
+    const d = dispatchedAt(a.eventId);
+    if (d !== undefined) seg['dispatched→attempt']!.push(s - d);
+    seg['attempt→receiver']!.push(a.t - s);
+  }
+  return Object.fromEntries(Object.entries(seg).map(([k, v]) => [k, summarize(v)]));
+}
+
+/** Temporal history gaps of up to 20 event workflows of the run (each delivers to all its subscribers), evenly spread. */
+export async function sampleHistories(ctx: Ctx, o: DeliveryOutcome) {
+  const client = await ctx.stack.temporal.client();
+  const events = [...o.events.keys()];
+  const pick = <T>(list: T[], n: number) => list.filter((_, i) => i % Math.max(1, Math.floor(list.length / n)) === 0).slice(0, n);
+  const event = await historyBreakdown(client, pick(events, 20).map(eventWorkflowId));
+  return { delivery: event, event };
+}
+
