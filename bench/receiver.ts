@@ -3,7 +3,8 @@
  * channel) so its event loop and CPU are separate from the load generator's: arrival times
  * are not delayed by the bench process generating load, and its CPU is not counted as service CPU.
  *
- * It answers every POST to /hook/<tag> with 200 and records, per (webhook-id, tag), the time
+ * It answers every POST to /hook/<tag> with 200 (or as told: a status for all, no answer for
+ * some tags) and records, per (webhook-id, tag), the time
  * the request's headers were parsed (≈ first byte on loopback: a delivery is one small
  * packet) as epoch ms (performance.timeOrigin + performance.now(), comparable across processes
  * on this machine). Every `sampleEvery`-th delivery is verified with the receiver kit.
@@ -35,6 +36,11 @@ let malformed = 0;
 
 const key = (eventId: string, tag: string) => `${eventId}|${tag}`;
 
+// How POSTs are answered (see the `answer` request); held responses are dropped when it changes.
+let answerStatus = 200;
+let hang = new Set<string>();
+const held: http.ServerResponse[] = [];
+
 const server = http.createServer((req, res) => {
   const t = now();
   const tag = req.url?.startsWith('/hook/') ? req.url.slice('/hook/'.length) : undefined;
@@ -46,6 +52,14 @@ const server = http.createServer((req, res) => {
     if (req.method !== 'POST' || !tag || !eventId) {
       malformed++;
       res.writeHead(400).end();
+      return;
+    }
+    if (hang.has(tag)) {
+      held.push(res);
+      return;
+    }
+    if (answerStatus !== 200) {
+      res.writeHead(answerStatus, { 'Retry-After': '1' }).end();
       return;
     }
     total++;
@@ -81,6 +95,12 @@ process.on('message', (raw: ReceiverRequest) => {
     case 'configure':
       for (const [tag, secret] of Object.entries(msg.secrets)) secrets.set(tag, secret);
       sampleEvery = Math.max(1, msg.sampleEvery);
+      reply({ type: 'ok', id: msg.id });
+      break;
+    case 'answer':
+      answerStatus = msg.status;
+      hang = new Set(msg.hang);
+      for (const res of held.splice(0)) res.destroy();
       reply({ type: 'ok', id: msg.id });
       break;
     case 'reset':

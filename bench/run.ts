@@ -20,8 +20,12 @@ import { gitDescribe, report } from './lib/report';
 import type { BenchResults } from './lib/results';
 import { background } from './lib/scenarios/background';
 import { baseline } from './lib/scenarios/baseline';
+import { fanOut } from './lib/scenarios/fan-outs';
 import { fixedRate } from './lib/scenarios/fixed-rate';
+import { floor } from './lib/scenarios/floor';
 import { ingest } from './lib/scenarios/ingest';
+import { outageDrain } from './lib/scenarios/outage';
+import { slowReceiver } from './lib/scenarios/slow-receiver';
 import { throughput } from './lib/scenarios/throughput';
 import { warmUp } from './lib/scenarios/warm-up';
 import { startStack } from './lib/stack';
@@ -32,6 +36,9 @@ const opts = parseOptions();
 const benchStart = nowMs();
 const log = (line: string) => process.stderr.write(`[bench +${((nowMs() - benchStart) / 1000).toFixed(1)}s] ${line}\n`);
 const life = createLifecycle(opts.maxSeconds, log);
+
+/** The fan-outs measured besides M: 1 and 50 subscriptions per event. */
+const fanOutsOtherThan = (m: number) => [1, 50].filter((x) => x !== m);
 
 async function main(): Promise<number> {
   const results: BenchResults = {
@@ -115,8 +122,30 @@ async function main(): Promise<number> {
       results.idle = await fixedRate(ctx, 1, opts.idleEvents, 'idle latency, events 1 s apart');
       save();
     }
+    if (want('fanouts')) {
+      results.fanOuts = {};
+      for (const m of fanOutsOtherThan(opts.subs)) {
+        results.fanOuts[m] = await fanOut(ctx, m);
+        save();
+      }
+    }
+    if (want('slow')) {
+      results.slowReceiver = await slowReceiver(ctx);
+      save();
+    }
+    if (want('outage')) {
+      results.outage = await outageDrain(ctx);
+      save();
+    }
     results.background = await background(ctx);
     save();
+    if (want('floor')) {
+      // Last: it starts a Temporal dev server of its own while the service idles.
+      const fanOuts: NonNullable<BenchResults['floor']>['fanOuts'] = {};
+      for (const m of want('fanouts') ? fanOutsOtherThan(opts.subs) : []) fanOuts[m] = await floor(ctx, Math.max(40, Math.round(1000 / m)), m);
+      results.floor = { event: await floor(ctx, opts.events, opts.subs), children: await floor(ctx, opts.events, opts.subs, 'children'), fanOuts };
+      save();
+    }
   } catch (err) {
     if (err instanceof VoidRun) {
       results.void = err.message;

@@ -38,16 +38,19 @@ export interface BenchOptions {
   nodeOptions: string | undefined;
   /** Write CPU profiles of the API and worker main threads to .data/bench/profiles/ (inspector, at exit). */
   profile: boolean;
-  /** Which scenarios run, in this fixed order: ingest0, baseline, ingest, throughput, rate, idle. */
+  /** Seconds the receiver answers 503 in the outage scenario. */
+  outage: number;
+  /** Which scenarios run, in this fixed order: ingest0, baseline, ingest, throughput, rate, idle, fanouts, slow, outage, floor. */
   scenarios: string[];
 }
 
-export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle'];
+export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'slow', 'outage', 'floor'];
 
 const spec = {
   events: { env: 'BENCH_EVENTS', def: 200, min: 1, max: 100_000 },
   subs: { env: 'BENCH_SUBS', def: 5, min: 1, max: 50 },
-  rate: { env: 'BENCH_RATE', def: 50, min: 1, max: 10_000 },
+  rate: { env: 'BENCH_RATE', def: 100, min: 1, max: 10_000 },
+  outage: { env: 'BENCH_OUTAGE', def: 60, min: 5, max: 600 },
   duration: { env: 'BENCH_DURATION', def: 20, min: 1, max: 600 },
   ingest: { env: 'BENCH_INGEST', def: 100, min: 1, max: 100_000 },
   concurrency: { env: 'BENCH_CONCURRENCY', def: 8, min: 1, max: 256 },
@@ -107,6 +110,7 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env): B
     baselineConcurrency: Math.round(num('baselineConcurrency')),
     sampleEvery: Math.round(num('sampleEvery')),
     drainTimeout: num('drainTimeout'),
+    outage: num('outage'),
     maxSeconds: num('maxSeconds'),
     fastSqlite: bool(values['fast-sqlite'] as boolean | undefined, env.BENCH_FAST_SQLITE),
     relayInterval: (values['relay-interval'] as string | undefined) ?? env.BENCH_RELAY_INTERVAL ?? '1s',

@@ -3,6 +3,8 @@
 export type ReceiverRequest =
   | { type: 'configure'; id: number; secrets: Record<string, string>; sampleEvery: number }
   | { type: 'reset'; id: number }
+  /** How to answer from now on: `status` to every POST (200 normally, 503 for an outage); never to tags in `hang`. */
+  | { type: 'answer'; id: number; status: number; hang: string[] }
   | { type: 'expect'; id: number; eventIds: string[] }
   | { type: 'progress'; id: number }
   | { type: 'dump'; id: number }

@@ -37,7 +37,8 @@ export function gitDescribe(repoRoot: string): { commit?: string; dirtyFiles?: n
 
 /** Adds the targets and ratios to `results`, and prints the table. */
 export function report(results: BenchResults, run: { repoRoot?: string; dbDescription: string; externalTemporal: string | undefined; outFile: string }): void {
-  const { ingestNoSubscriptions: ing0, ingestWithSubscriptions: ingM, throughput: tp, fixedRate: fr, idle, baseline: base } = results;
+  const { ingestNoSubscriptions: ing0, ingestWithSubscriptions: ingM, throughput: tp, fixedRate: fr, idle, baseline: base, floor: fl } = results;
+  const m50 = results.fanOuts?.['50'];
 
   const targets = [
     // The 1.0 targets (issue 8) for M=5; M=50 aims at 500 deliveries/s.
@@ -47,6 +48,8 @@ export function report(results: BenchResults, run: { repoRoot?: string; dbDescri
     ...(ing0 ? [{ target: 'ingest with 0 subscriptions ≥ 200 orders/s', value: ing0.requestsPerSecond, pass: ing0.requestsPerSecond >= 200, unit: 'orders/s' }] : []),
     ...(ing0 ? [{ target: 'API CPU ≤ 4 ms per order', value: ing0.apiCpuMsPerRequest, pass: ing0.apiCpuMsPerRequest <= 4, unit: 'ms' }] : []),
     ...(ingM ? [{ target: 'ingest with M subscriptions ≥ 80 orders/s', value: ingM.requestsPerSecond, pass: ingM.requestsPerSecond >= 80, unit: 'orders/s' }] : []),
+    ...(tp && fl ? [{ target: 'throughput ≥ 0.6 × the floor', value: tp.deliveriesPerSecond / fl.event.deliveriesPerSecond, pass: tp.deliveriesPerSecond >= 0.6 * fl.event.deliveriesPerSecond, unit: '× floor' }] : []),
+    ...(m50 ? [{ target: 'throughput with 50 subscriptions ≥ 500 deliveries/s', value: m50.deliveriesPerSecond, pass: m50.deliveriesPerSecond >= 500, unit: 'deliveries/s' }] : []),
     ...(fr ? [{ target: `p99 ≤ 1 s at ${results.options.rate} deliveries/s`, value: fr.latencyFromPostMs.p99, pass: fr.latencyFromPostMs.p99 <= 1000, unit: 'ms' }] : []),
   ];
   results.targets = targets;
@@ -54,6 +57,7 @@ export function report(results: BenchResults, run: { repoRoot?: string; dbDescri
     ...(tp && base ? { throughputServiceOverBaseline: r3(tp.deliveriesPerSecond / base.deliveriesPerSecond) } : {}),
     ...(idle && base ? { idleP50ServiceOverBaselineSingle: r3(idle.latencyFromPostMs.p50 / base.singleDeliveryLatencyMs.p50) } : {}),
     ...(tp && base ? { cpuPerDeliveryServiceOverBaseline: r3(tp.serviceCpuMsPerDelivery / base.benchCpuMsPerDelivery) } : {}),
+    ...(tp && fl ? { throughputServiceOverFloor: r3(tp.deliveriesPerSecond / fl.event.deliveriesPerSecond) } : {}),
   };
   results.ratios = ratios;
 
@@ -87,6 +91,20 @@ export function report(results: BenchResults, run: { repoRoot?: string; dbDescri
     rows.push(['e. baseline single delivery', `p50 ${fmt(base.singleDeliveryLatencyMs.p50, 2)} ms`, lat(base.singleDeliveryLatencyMs)]);
   }
   const bg = results.background;
+  for (const [m, f] of Object.entries(results.fanOuts ?? {})) {
+    rows.push([`b. throughput, ${m} subs`, `${fmt(f.deliveriesPerSecond)} del/s`, `${f.events} events × ${f.subscriptions} subs; delivered ${f.delivered}, failed ${f.failed}, dups ${f.duplicates}; ${fmt(f.serviceCpuMsPerDelivery, 2)} CPU-ms/delivery${fl?.fanOuts[m] ? `; floor ${fmt(fl.fanOuts[m].deliveriesPerSecond)} del/s` : ''}`]);
+  }
+  const slow = results.slowReceiver;
+  if (slow) {
+    rows.push(['b. slow receiver', `${fmt(slow.ratio, 2)}×`, `healthy ${slow.healthySubscriptions} subs: ${fmt(slow.without.deliveriesPerSecond)} del/s alone, ${fmt(slow.withSlow.deliveriesPerSecond)} del/s beside one that never answers; p99 ${fmt(slow.without.latencyFromPostMs.p99, 0)} → ${fmt(slow.withSlow.latencyFromPostMs.p99, 0)} ms`]);
+  }
+  const out = results.outage;
+  if (out) {
+    rows.push(['b. drain after an outage', `${fmt(out.drainSeconds)} s`, `receiver 503 for ${out.outageSeconds} s while ${out.events} events arrived; delivered ${out.delivered}, failed ${out.failed}, dups ${out.duplicates}; ${out.failedAttemptsDuringOutage} attempts failed meanwhile`]);
+  }
+  if (fl) {
+    rows.push(['f. Temporal floor', `${fmt(fl.event.deliveriesPerSecond)} del/s`, `the 1.0 shape alone, ${fl.event.events} × ${fl.event.subs}: ${fmt(fl.event.cpuMsPerDelivery, 2)} CPU-ms/delivery; pre-1.0 shape (child per subscription) ${fmt(fl.children.deliveriesPerSecond)} del/s, ${fmt(fl.children.cpuMsPerDelivery, 2)} CPU-ms${tp ? `; service/floor ${fmt(tp.deliveriesPerSecond / fl.event.deliveriesPerSecond, 2)}×` : ''}`]);
+  }
   if (bg) {
     rows.push(['background CPU, no load', `${fmt(['worker', 'api', 'temporal', 'db'].reduce((a, k) => a + (bg.cpuMsPerSecondByRole[k] ?? 0), 0), 0)} ms/s`, `${Object.entries(bg.cpuMsPerSecondByRole).map(([k, v]) => `${k} ${fmt(v, 0)}`).join(', ')} CPU-ms per second, with ${bg.orders} orders and ${bg.events} events stored; relay query ${fmt(bg.dbProbeMs.relayNotes)} ms, order by id ${fmt(bg.dbProbeMs.orderById)} ms, event by id ${fmt(bg.dbProbeMs.eventById)} ms, update by id ${fmt(bg.dbProbeMs.eventUpdateById)} ms`]);
   }

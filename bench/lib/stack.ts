@@ -122,9 +122,9 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
     CALLBACK_ALLOW_PRIVATE: 'true',
     RELAY_INTERVAL: opts.relayInterval,
-    // Short retries, so a failed attempt resolves (delivered or failed) within the bench.
-    DELIVERY_RETRY_SCHEDULE: '1s,2s,5s',
-    DELIVERY_MAX_ATTEMPTS: '5',
+    // Short retries that still outlast the outage scenario's 60 s (about 2 min in all), so it drains, not fails.
+    DELIVERY_RETRY_SCHEDULE: '1s,2s,5s,10s,20s',
+    DELIVERY_MAX_ATTEMPTS: '10',
     DELIVERY_TIMEOUT: '5s',
     SEED_DEMO_DATA: 'false',
   };

@@ -11,17 +11,18 @@ export interface CreateWorkerOptions {
   taskQueue: string;
   deps: ActivityDeps;
   /**
-   * Workflow tasks and local activities this worker runs at once (default 500). An event's
+   * Workflow tasks and local activities this worker runs at once (default 200). An event's
    * workflow task stays open while its round of POSTs runs, so a receiver slow to answer holds
-   * one slot up to DELIVERY_TIMEOUT: the SDK's defaults (40 and 100) would let a few slow
-   * receivers hold up every other event.
+   * one slot up to DELIVERY_TIMEOUT: with the SDK's defaults (40 and 100) a few slow receivers
+   * held up every other event. Far more (500) let an overloaded worker queue tasks past their
+   * 10 s timeout, and the retried tasks POSTed again (npm run bench, 1000 events × 1).
    */
   concurrency?: number;
   /** Pre-built bundle (tests reuse one across workers). */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
-const defaultConcurrency = 500;
+const defaultConcurrency = 200;
 
 /** Creates the delivery worker: our workflows plus activities bound to real dependencies. */
 export function createWorker(opts: CreateWorkerOptions): Promise<Worker> {

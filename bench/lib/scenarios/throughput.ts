@@ -5,24 +5,27 @@ import { awaitDeliveries, checkComplete, latencies, sampleHistories } from '../o
 import { CpuMeter } from '../proc';
 import { nowMs } from '../stats';
 
-export async function throughput(ctx: Ctx) {
-  const n = ctx.opts.events;
+/**
+ * `n` events (default --events) to every subscription of `ctx.subs`, from C concurrent clients;
+ * then, unless `settle` is false, waits until no workflow runs any more.
+ */
+export async function throughput(ctx: Ctx, n = ctx.opts.events, label = 'throughput', settle = true) {
   await ctx.receiver.request({ type: 'reset' });
-  ctx.log(`throughput: ${n} events × ${ctx.subs.size} subscriptions = ${n * ctx.subs.size} deliveries (${ctx.opts.concurrency} concurrent clients)`);
+  ctx.log(`${label}: ${n} events × ${ctx.subs.size} subscriptions = ${n * ctx.subs.size} deliveries (${ctx.opts.concurrency} concurrent clients)`);
   const cpu0 = ctx.meter.snapshot();
   const t0 = nowMs();
   const orders = await closedLoop(n, ctx.opts.concurrency, () => ctx.api.createOrder());
   const postsDone = nowMs();
   const o = await awaitDeliveries(ctx, n, orders);
   const cpu = CpuMeter.diff(cpu0, ctx.meter.snapshot());
-  checkComplete(ctx, 'throughput', o, true);
+  checkComplete(ctx, label, o, true);
   const first = Math.min(...orders.map((x) => x.startedAt));
   const last = Math.max(...o.arrivals.map((a) => a.t));
   const svc = serviceCpu(cpu);
   const ours = Object.values(cpu.perRole).reduce((a, b) => a + b, 0);
   const lat = latencies(o);
   const temporalHops = await sampleHistories(ctx, o);
-  await quiesce(ctx, 'throughput');
+  if (settle) await quiesce(ctx, label);
   return {
     events: n,
     subscriptions: ctx.subs.size,
