@@ -6,8 +6,8 @@ import type * as activities from './activities';
 
 const { touch } = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '1 minute' });
 const stateKey = defineSearchAttributeKey('WebhookDeliveryState', 'KEYWORD');
-// The other attributes the real delivery workflows start with (--attrs 4).
-const extraKeys = ['WebhookEventId', 'WebhookEventType', 'WebhookSubscriptionId'].map((k) => defineSearchAttributeKey(k, 'KEYWORD'));
+// Start attributes of the pre-1.0 delivery children that are still registered (--attrs 3).
+const extraKeys = ['WebhookEventId', 'WebhookEventType'].map((k) => defineSearchAttributeKey(k, 'KEYWORD'));
 
 export async function floorChild(upsert: boolean): Promise<void> {
   await touch(workflowInfo().workflowId);
