@@ -1,30 +1,28 @@
 /**
  * `npm run bench`: end-to-end performance of the webhook service on this machine, all on
  * loopback. Starts its own embedded servers, API, worker and receiver; runs the scenarios of
- * bench/README.md (bench/lib/scenarios/); prints a table and writes JSON to
- * .data/bench/latest.json. Exits 0 unless a run is VOID (a delivery went missing) or the bench
- * itself failed. Every loop is bounded in count and time, and a watchdog stops everything
- * after --max-seconds.
+ * bench/README.md (bench/lib/scenarios/) in a fixed order, the Temporal floor last; prints a
+ * report with the 1.0 targets and writes JSON to .data/bench/latest.json. Exits 0 unless a run
+ * is VOID (a delivery went missing or a signature did not verify) or the bench itself failed.
+ * Every loop is bounded in count and time, and a watchdog stops everything after --max-seconds.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiClient } from './lib/api-client';
 import { type Ctx, createSubscription, newSecret } from './lib/context';
 import { createLifecycle, VoidRun } from './lib/lifecycle';
-import { parseOptions } from './lib/options';
+import { parseOptions, type Scenario } from './lib/options';
 import { CpuMeter, loadAverage } from './lib/proc';
 import { ReceiverProcess } from './lib/receiver-client';
-import { gitDescribe, report } from './lib/report';
-import type { BenchResults } from './lib/results';
+import { gitDescribe, report, writeResults } from './lib/report';
+import { type BenchResults, newResults } from './lib/results';
 import { background } from './lib/scenarios/background';
 import { baseline } from './lib/scenarios/baseline';
-import { fanOut } from './lib/scenarios/fan-outs';
-import { fixedRate } from './lib/scenarios/fixed-rate';
+import { fanOut, fanOutEvents } from './lib/scenarios/fan-outs';
 import { floor } from './lib/scenarios/floor';
 import { ingest } from './lib/scenarios/ingest';
-import { outageDrain } from './lib/scenarios/outage';
+import { fixedRate } from './lib/scenarios/latency';
+import { outageDrain } from './lib/scenarios/outage-drain';
 import { slowReceiver } from './lib/scenarios/slow-receiver';
 import { throughput } from './lib/scenarios/throughput';
 import { warmUp } from './lib/scenarios/warm-up';
@@ -32,44 +30,87 @@ import { startStack } from './lib/stack';
 import { nowMs } from './lib/stats';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const opts = parseOptions();
+const opts = (() => {
+  try {
+    return parseOptions();
+  } catch (err) {
+    // A bad option is the caller's mistake: its message, not a stack.
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(64);
+  }
+})();
 const benchStart = nowMs();
 const log = (line: string) => process.stderr.write(`[bench +${((nowMs() - benchStart) / 1000).toFixed(1)}s] ${line}\n`);
 const life = createLifecycle(opts.maxSeconds, log);
+const want = (name: Scenario) => opts.scenarios.includes(name);
 
 /** The fan-outs measured besides M: 1 and 50 subscriptions per event. */
-const fanOutsOtherThan = (m: number) => [1, 50].filter((x) => x !== m);
+const otherFanOuts = [1, 50].filter((x) => x !== opts.subs);
+
+/** Runs the chosen scenarios in order, saving the results after each. */
+async function runScenarios(ctx: Ctx, results: BenchResults, save: () => void): Promise<void> {
+  log('warm-up (first deliveries also wait for the worker to bundle its workflows)');
+  const w0 = nowMs();
+  await warmUp(ctx);
+  log(`warm-up done in ${((nowMs() - w0) / 1000).toFixed(1)}s`);
+  if (opts.profile) {
+    for (const pid of [ctx.stack.pids.api, ctx.stack.pids.worker]) if (pid) process.kill(pid, 'SIGUSR2');
+    log('profiling the API and worker main threads from now on; profiles are written to .data/bench/profiles/ when they stop');
+  }
+  // The M subscriptions of the measured runs, created after the 0-subscription ingest run.
+  const secrets: Record<string, string> = {};
+  for (let i = 0; i < opts.subs; i++) secrets[`s${i}`] = newSecret();
+  await ctx.receiver.request({ type: 'configure', secrets, sampleEvery: opts.sampleEvery });
+  const step = async <T>(name: Scenario, run: () => Promise<T>, keep: (r: T) => void) => {
+    if (!want(name)) return;
+    keep(await run());
+    save();
+  };
+
+  await step('ingest0', () => ingest(ctx, 'ingest, 0 subscriptions'), (r) => (results.ingestNoSubscriptions = r));
+  for (const [tag, secret] of Object.entries(secrets)) ctx.subs.set(tag, await createSubscription(ctx, tag, secret));
+  await step('baseline', () => baseline(ctx), (r) => (results.baseline = r));
+  await step('ingest', () => ingest(ctx, `ingest, ${opts.subs} subscriptions`), (r) => (results.ingestWithSubscriptions = r));
+  await step('throughput', () => throughput(ctx), (r) => (results.throughput = r));
+  const perSecond = opts.rate / opts.subs;
+  const count = Math.max(2, Math.round(perSecond * opts.duration));
+  await step('rate', () => fixedRate(ctx, perSecond, count, `latency at ${opts.rate} deliveries/s`), (r) => (results.fixedRate = r));
+  await step('idle', () => fixedRate(ctx, 1, opts.idleEvents, 'idle latency, events 1 s apart'), (r) => (results.idle = r));
+  for (const m of otherFanOuts) await step('fanouts', () => fanOut(ctx, m), (r) => ((results.fanOuts ??= {})[m] = r));
+  await step('slow', () => slowReceiver(ctx), (r) => (results.slowReceiver = r));
+  await step('outage', () => outageDrain(ctx), (r) => (results.outage = r));
+  await step('background', () => background(ctx), (r) => (results.background = r));
+  // Last: each floor run starts a Temporal dev server of its own while the service idles.
+  await step(
+    'floor',
+    async () => {
+      const fanOuts: NonNullable<BenchResults['floor']>['fanOuts'] = {};
+      for (const m of want('fanouts') ? otherFanOuts : []) fanOuts[m] = await floor(ctx, fanOutEvents(ctx, m), m);
+      const event = await floor(ctx, opts.events, opts.subs);
+      // The pre-1.0 shape, for comparison; a smoke run leaves it out.
+      return { event, fanOuts, ...(opts.quick ? {} : { children: await floor(ctx, opts.events, opts.subs, 'children') }) };
+    },
+    (r) => (results.floor = r),
+  );
+}
 
 async function main(): Promise<number> {
-  const results: BenchResults = {
-    date: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      model: cpus()[0]?.model,
-      memoryGiB: Math.round(totalmem() / 2 ** 30),
-      node: process.version,
-      loadAverageAtStart: loadAverage(),
-    },
-    options: opts,
-    git: gitDescribe(root),
-  };
+  const results = newResults(opts, gitDescribe(root));
   const outFile = resolve(root, opts.out);
-  const save = () => {
-    mkdirSync(dirname(outFile), { recursive: true });
-    writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
-  };
+  const save = () => writeResults(outFile, results);
 
-  log(`starting embedded servers (fastSqlite ${opts.fastSqlite}), API, worker and receiver`);
+  log(`starting embedded servers (fastSqlite ${opts.fastSqlite}), API, worker and receiver; scenarios ${opts.scenarios.join(',')}${opts.quick ? ' (quick)' : ''}`);
   const stack = await startStack(opts, life.cleanups, log);
   const receiver = await ReceiverProcess.start();
   life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });
   const api = new ApiClient(stack.apiUrl, stack.apiKey, Math.max(64, opts.concurrency));
   life.cleanups.push({ name: 'api client', fn: () => api.close() });
+  // Service processes with their descendants; the bench process alone (the others are its descendants).
   const meter = new CpuMeter(
     () => ({ ...stack.pids, receiver: receiver.pid }),
     () => ({ bench: process.pid }),
   );
-  const ctx: Ctx = { stack, api, receiver, subs: new Map(), meter, opts, log };
+  const ctx: Ctx = { stack, api, receiver, subs: new Map(), meter, opts, log, ledger: [] };
   results.stack = {
     database: stack.dbDescription,
     temporal: 'Temporal CLI v1.5.1 dev server (SQLite file, headless)',
@@ -80,89 +121,19 @@ async function main(): Promise<number> {
   };
   log(`up: ${stack.dbDescription}; API ${stack.apiUrl}; receiver ${receiver.url}; pids ${JSON.stringify({ ...stack.pids, receiver: receiver.pid })}`);
 
-  const want = (name: string) => opts.scenarios.includes(name);
   try {
-    log('warm-up (first deliveries also wait for the worker to bundle its workflows)');
-    const w0 = nowMs();
-    await warmUp(ctx);
-    log(`warm-up done in ${((nowMs() - w0) / 1000).toFixed(1)}s`);
-    if (opts.profile) {
-      for (const pid of [stack.pids.api, stack.pids.worker]) if (pid) process.kill(pid, 'SIGUSR2');
-      log('profiling the API and worker main threads from now on; profiles are written to .data/bench/profiles/ when they stop');
-    }
-
-    // Subscriptions for the measured runs (created after the 0-subscription ingest run).
-    const secrets: Record<string, string> = {};
-    for (let i = 0; i < opts.subs; i++) secrets[`s${i}`] = newSecret();
-    await receiver.request({ type: 'configure', secrets, sampleEvery: opts.sampleEvery });
-
-    if (want('ingest0')) {
-      results.ingestNoSubscriptions = await ingest(ctx, 'ingest, 0 subscriptions');
-      save();
-    }
-    for (const [tag, secret] of Object.entries(secrets)) ctx.subs.set(tag, await createSubscription(ctx, tag, secret));
-    if (want('baseline')) {
-      results.baseline = await baseline(ctx);
-      save();
-    }
-    if (want('ingest')) {
-      results.ingestWithSubscriptions = await ingest(ctx, `ingest, ${opts.subs} subscriptions`);
-      save();
-    }
-    if (want('throughput')) {
-      results.throughput = await throughput(ctx);
-      save();
-    }
-    if (want('rate')) {
-      const eventsPerSecond = opts.rate / opts.subs;
-      results.fixedRate = await fixedRate(ctx, eventsPerSecond, Math.max(2, Math.round(eventsPerSecond * opts.duration)), `latency at ${opts.rate} deliveries/s`);
-      save();
-    }
-    if (want('idle')) {
-      results.idle = await fixedRate(ctx, 1, opts.idleEvents, 'idle latency, events 1 s apart');
-      save();
-    }
-    if (want('fanouts')) {
-      results.fanOuts = {};
-      for (const m of fanOutsOtherThan(opts.subs)) {
-        results.fanOuts[m] = await fanOut(ctx, m);
-        save();
-      }
-    }
-    if (want('slow')) {
-      results.slowReceiver = await slowReceiver(ctx);
-      save();
-    }
-    if (want('outage')) {
-      results.outage = await outageDrain(ctx);
-      save();
-    }
-    results.background = await background(ctx);
-    save();
-    if (want('floor')) {
-      // Last: it starts a Temporal dev server of its own while the service idles.
-      const fanOuts: NonNullable<BenchResults['floor']>['fanOuts'] = {};
-      for (const m of want('fanouts') ? fanOutsOtherThan(opts.subs) : []) fanOuts[m] = await floor(ctx, Math.max(40, Math.round(1000 / m)), m);
-      results.floor = { event: await floor(ctx, opts.events, opts.subs), children: await floor(ctx, opts.events, opts.subs, 'children'), fanOuts };
-      save();
-    }
+    await runScenarios(ctx, results, save);
   } catch (err) {
-    if (err instanceof VoidRun) {
-      results.void = err.message;
-      results.machine = { ...results.machine, loadAverageAtEnd: loadAverage() };
-      results.serviceOutput = stack.outputLines;
-      save();
-      process.stdout.write(`\nVOID: ${err.message}\nPartial results in ${outFile}\n`);
-      return 1;
-    }
-    throw err;
+    // A VOID run still gets its report (what ran, and the unaccounted deliveries); anything else is a bench failure.
+    if (!(err instanceof VoidRun)) throw err;
+    results.void = err.message;
   }
-  results.machine = { ...results.machine, loadAverageAtEnd: loadAverage() };
+  results.accounting = ctx.ledger;
+  results.machine.loadAverageAtEnd = loadAverage();
   results.serviceOutput = stack.outputLines;
-
   report(results, { dbDescription: stack.dbDescription, externalTemporal: stack.config.temporal.address, outFile });
   save();
-  return 0;
+  return results.void ? 1 : 0;
 }
 
 let code = 1;

@@ -136,7 +136,7 @@ export async function runFloor(partial: Partial<FloorOptions> = {}, log: (line: 
       worker.shutdown();
       await running;
     });
-    return await measure(o, new Client({ connection }), taskQueue, temporal.process.pid!, timeLeft, log);
+    return await measure(o, new Client({ connection }), taskQueue, temporal.process.pid!, timeLeft);
   } finally {
     for (const step of undo.reverse()) {
       try {
@@ -149,7 +149,7 @@ export async function runFloor(partial: Partial<FloorOptions> = {}, log: (line: 
 }
 
 /** Warm-up, the optional idle run, then the throughput run; `timeLeft` bounds every wait. */
-async function measure(o: FloorOptions, client: Client, taskQueue: string, temporalPid: number, timeLeft: () => number, log: (line: string) => void): Promise<FloorResult> {
+async function measure(o: FloorOptions, client: Client, taskQueue: string, temporalPid: number, timeLeft: () => number): Promise<FloorResult> {
   const total = o.events * o.subs;
   // One start per event (or per delivery with --flat), in the chosen shape.
   const startOne = (i: number, prefix: string) => {
@@ -193,7 +193,6 @@ async function measure(o: FloorOptions, client: Client, taskQueue: string, tempo
     idleLatencyMs = { p50: round2(lat[Math.floor(lat.length / 2)] ?? Number.NaN), max: round2(lat.at(-1) ?? Number.NaN), count: lat.length };
   }
 
-  log(`${o.events} events × ${o.subs}, shape ${o.flat ? 'flat' : o.shape}`);
   await sleep(300);
   resetCompletions();
   const cpu0 = { temporal: processCpuSeconds(temporalPid), self: process.cpuUsage() };

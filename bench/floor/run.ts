@@ -38,6 +38,7 @@ if (!floorShapes.includes(v.shape as FloorShape)) {
   process.stderr.write(`--shape must be one of ${floorShapes.join(', ')}, got ${v.shape}\n`);
   process.exit(64);
 }
+process.stderr.write(`[floor] ${v.events} events × ${v.subs} subscriptions, shape ${v.flat ? 'flat' : v.shape}, on a dev server of its own\n`);
 const r = await runFloor(
   {
     shape: v.shape as FloorShape,

@@ -16,6 +16,18 @@ export interface Ctx {
   meter: CpuMeter;
   opts: BenchOptions;
   log: (line: string) => void;
+  /** Every checked run's count, for the "zero deliveries unaccounted" target. */
+  ledger: LedgerEntry[];
+}
+
+/** What one run emitted and what became of it. */
+export interface LedgerEntry {
+  run: string;
+  /** Deliveries owed: accepted orders × subscriptions. */
+  expected: number;
+  delivered: number;
+  failed: number;
+  duplicates: number;
 }
 
 /** Waits until no workflow is running, so one scenario's tail does not load the next. */
@@ -35,13 +47,17 @@ export async function quiesce(ctx: Ctx, label: string): Promise<void> {
   }
 }
 
+/** CPU-seconds of the service's own processes (Temporal + worker + database + API). */
 export function serviceCpu(u: CpuUsage): number {
   return ['worker', 'api', 'temporal', 'db'].reduce((s, r) => s + (u.perRole[r] ?? 0), 0);
 }
 
+/** Per second, one decimal. */
 export const rate = (count: number, ms: number) => Math.round((count / (ms / 1000)) * 10) / 10;
+/** Three decimals. */
 export const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
+/** Subscribes the receiver's `/hook/<tag>` to order.created with `secret`; returns the subscription id. */
 export async function createSubscription(ctx: Ctx, tag: string, secret: string): Promise<string> {
   const res = await ctx.api.request('POST', '/api/webhooks/v1/subscribe', {
     url: `${ctx.receiver.url}/hook/${tag}`,
@@ -54,5 +70,6 @@ export async function createSubscription(ctx: Ctx, tag: string, secret: string):
   return id;
 }
 
+/** A fresh signing secret in the service's format. */
 export const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 

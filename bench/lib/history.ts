@@ -1,7 +1,8 @@
 /**
- * Where a delivery's time goes inside Temporal, from a sample of workflow histories: the gap
+ * Where an event's time goes inside Temporal, from a sample of workflow histories: the gap
  * between consecutive events, grouped by what the gap is (a task waiting for a worker slot or
- * poller, the worker running a task, an activity running, a child being started).
+ * poller, the worker running a task with its local activities, a retry timer, a part being
+ * started).
  */
 import type { Client } from '@temporalio/client';
 import { type Summary, summarize } from './stats';
@@ -9,12 +10,17 @@ import { type Summary, summarize } from './stats';
 const names: Record<number, string> = {
   1: 'started',
   2: 'completed',
+  3: 'failed',
   5: 'wft-scheduled',
   6: 'wft-started',
   7: 'wft-completed',
   10: 'activity-scheduled',
   11: 'activity-started',
   12: 'activity-completed',
+  17: 'timer-started',
+  18: 'timer-fired',
+  25: 'marker',
+  26: 'signaled',
   29: 'child-initiated',
   31: 'child-started',
   32: 'child-completed',
@@ -25,7 +31,8 @@ const names: Record<number, string> = {
 const meaning: Record<string, string> = {
   'started→wft-scheduled': 'workflow started → first task scheduled',
   'wft-scheduled→wft-started': 'workflow task waits for a worker (queue)',
-  'wft-started→wft-completed': 'worker runs a workflow task (incl. RPC)',
+  'wft-started→wft-completed': 'worker runs a workflow task (incl. local activities and RPC)',
+  'timer-started→timer-fired': 'waits for a retry (durable timer)',
   'activity-scheduled→activity-started': 'activity task waits for a worker (queue)',
   'activity-started→activity-completed': 'activity runs (incl. RPC)',
 };
@@ -44,6 +51,7 @@ export interface HistoryBreakdown {
   workflowTasksPerWorkflow: number;
 }
 
+/** Fetches each workflow's history and sums its gaps by kind. */
 export async function historyBreakdown(client: Client, workflowIds: string[]): Promise<HistoryBreakdown> {
   const gaps = new Map<string, number[]>();
   const totals: number[] = [];

@@ -1,10 +1,19 @@
-/** Bench options: CLI flags (`npm run bench -- --events 100`) override BENCH_* variables, which override defaults. */
+/**
+ * Bench options: CLI flags (`npm run bench -- --events 100`) override BENCH_* variables, which
+ * override the defaults; `--quick` swaps in smaller defaults for a smoke run.
+ */
 import { parseArgs } from 'node:util';
 
+/** Every scenario, in the fixed order they run. */
+export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'slow', 'outage', 'background', 'floor'] as const;
+export type Scenario = (typeof allScenarios)[number];
+
 export interface BenchOptions {
-  /** Throughput run: events (orders) … */
+  /** Events of the throughput runs at M and at 1 subscription, and of the slow-receiver runs. */
   events: number;
-  /** … each fanned out to this many subscriptions. */
+  /** Events of the 50-subscription throughput run. */
+  wideEvents: number;
+  /** M, subscriptions per event of the main runs. */
   subs: number;
   /** Offered delivery rate of the latency run, deliveries/s (events/s = rate / subs). */
   rate: number;
@@ -20,16 +29,22 @@ export interface BenchOptions {
   baselineConcurrency: number;
   /** Verify every n-th delivery's signature at the receiver. */
   sampleEvery: number;
+  /** Seconds the receiver answers 503 in the outage scenario. */
+  outage: number;
+  /** Seconds of the no-load CPU measurement. */
+  background: number;
+  /** A scenario gives up (and is VOID) after this many seconds without any delivery completing. */
+  drainTimeout: number;
+  /** Hard limit for the whole bench, seconds: everything is stopped after it. */
+  maxSeconds: number;
+  /** Smaller defaults for a smoke run (under 2 minutes on 2 cores). */
+  quick: boolean;
   /** Temporal dev server SQLite with WAL + synchronous=OFF (the tests' setting). */
   fastSqlite: boolean;
   /** RELAY_INTERVAL of the worker. */
   relayInterval: string;
   /** LOG_LEVEL of the API and worker. */
   logLevel: string;
-  /** A scenario gives up (and is VOID) after this many seconds without any delivery completing. */
-  drainTimeout: number;
-  /** Hard limit for the whole bench, seconds: everything is stopped after it. */
-  maxSeconds: number;
   /** Where the JSON results go. */
   out: string;
   /** Print the service processes' output. */
@@ -38,87 +53,108 @@ export interface BenchOptions {
   nodeOptions: string | undefined;
   /** Write CPU profiles of the API and worker main threads to .data/bench/profiles/ (inspector, at exit). */
   profile: boolean;
-  /** Seconds the receiver answers 503 in the outage scenario. */
-  outage: number;
-  /** Which scenarios run, in this fixed order: ingest0, baseline, ingest, throughput, rate, idle, fanouts, slow, outage, floor. */
-  scenarios: string[];
+  /** Which scenarios run (a subset of {@link allScenarios}, always in that order). */
+  scenarios: Scenario[];
 }
 
-export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'slow', 'outage', 'floor'];
+type NumericOption = Exclude<{ [K in keyof BenchOptions]: BenchOptions[K] extends number ? K : never }[keyof BenchOptions], undefined>;
 
-const spec = {
-  events: { env: 'BENCH_EVENTS', def: 200, min: 1, max: 100_000 },
-  subs: { env: 'BENCH_SUBS', def: 5, min: 1, max: 50 },
-  rate: { env: 'BENCH_RATE', def: 100, min: 1, max: 10_000 },
-  outage: { env: 'BENCH_OUTAGE', def: 60, min: 5, max: 600 },
-  duration: { env: 'BENCH_DURATION', def: 20, min: 1, max: 600 },
-  ingest: { env: 'BENCH_INGEST', def: 100, min: 1, max: 100_000 },
-  concurrency: { env: 'BENCH_CONCURRENCY', def: 8, min: 1, max: 256 },
-  idleEvents: { env: 'BENCH_IDLE_EVENTS', def: 10, min: 1, max: 1000 },
-  baselineConcurrency: { env: 'BENCH_BASELINE_CONCURRENCY', def: 16, min: 1, max: 256 },
-  sampleEvery: { env: 'BENCH_SAMPLE_EVERY', def: 10, min: 1, max: 1_000_000 },
-  drainTimeout: { env: 'BENCH_DRAIN_TIMEOUT', def: 60, min: 5, max: 3600 },
-  maxSeconds: { env: 'BENCH_MAX_SECONDS', def: 900, min: 30, max: 7200 },
-} as const;
+/** Numeric options: variable, default, `--quick` default, bounds, help. */
+const numeric: Record<NumericOption, { env: string; def: number; quick?: number; min: number; max: number; help: string }> = {
+  events: { env: 'BENCH_EVENTS', def: 200, quick: 20, min: 1, max: 100_000, help: 'events of the throughput runs at M and M=1 and of the slow-receiver runs' },
+  wideEvents: { env: 'BENCH_WIDE_EVENTS', def: 40, quick: 4, min: 1, max: 10_000, help: 'events of the M=50 throughput run' },
+  subs: { env: 'BENCH_SUBS', def: 5, min: 1, max: 50, help: 'M, subscriptions per event' },
+  rate: { env: 'BENCH_RATE', def: 100, min: 1, max: 10_000, help: 'offered deliveries/s of the latency run' },
+  duration: { env: 'BENCH_DURATION', def: 20, quick: 3, min: 1, max: 600, help: 'seconds of the latency run' },
+  ingest: { env: 'BENCH_INGEST', def: 100, quick: 20, min: 1, max: 100_000, help: 'orders per ingest run' },
+  concurrency: { env: 'BENCH_CONCURRENCY', def: 8, min: 1, max: 256, help: 'C, concurrent API clients' },
+  idleEvents: { env: 'BENCH_IDLE_EVENTS', def: 10, quick: 3, min: 1, max: 1000, help: 'events of the idle run, 1 s apart' },
+  baselineConcurrency: { env: 'BENCH_BASELINE_CONCURRENCY', def: 16, min: 1, max: 256, help: 'concurrency of the in-process baseline' },
+  sampleEvery: { env: 'BENCH_SAMPLE_EVERY', def: 10, min: 1, max: 1_000_000, help: 'verify every n-th signature at the receiver' },
+  outage: { env: 'BENCH_OUTAGE', def: 60, quick: 5, min: 5, max: 600, help: 'seconds the receiver answers 503' },
+  background: { env: 'BENCH_BACKGROUND', def: 10, quick: 2, min: 1, max: 600, help: 'seconds of the no-load CPU measurement' },
+  drainTimeout: { env: 'BENCH_DRAIN_TIMEOUT', def: 60, min: 5, max: 3600, help: 'VOID after this many seconds without a delivery completing' },
+  maxSeconds: { env: 'BENCH_MAX_SECONDS', def: 900, quick: 300, min: 30, max: 7200, help: 'hard limit: everything is stopped, exit 2' },
+};
 
 const flagName = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
+/** The usage text of `--help`. */
+function usage(): string {
+  const lines = Object.entries(numeric).map(([k, s]) => `  --${flagName(k)} <n>  ${s.help} (${s.env}, default ${s.def}${s.quick !== undefined ? `, --quick ${s.quick}` : ''})`);
+  return [
+    'usage: npm run bench -- [options]',
+    '  --quick  smaller defaults for a smoke run (BENCH_QUICK=true)',
+    `  --scenarios <list>  run only these (BENCH_SCENARIOS; of ${allScenarios.join(',')})`,
+    '  --skip <list>  run all but these (BENCH_SKIP)',
+    ...lines,
+    '  --fast-sqlite  Temporal SQLite WAL + synchronous=OFF (BENCH_FAST_SQLITE=true)',
+    '  --relay-interval <d>  RELAY_INTERVAL of the worker (BENCH_RELAY_INTERVAL, default 1s)',
+    '  --log-level <l>  LOG_LEVEL of API and worker (BENCH_LOG_LEVEL, default warn)',
+    '  --out <file>  JSON results (BENCH_OUT, default .data/bench/latest.json)',
+    '  --node-options <opts>  NODE_OPTIONS of the API and worker (BENCH_NODE_OPTIONS)',
+    '  --profile  CPU profiles of API and worker in .data/bench/profiles/ (BENCH_PROFILE=true)',
+    '  --verbose  print the service processes\' output (BENCH_VERBOSE=true)',
+    '',
+  ].join('\n');
+}
+
+/** A comma-separated list of scenario names, checked. */
+function scenarioList(raw: string, flag: string): Scenario[] {
+  const names = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  const unknown = names.filter((x) => !(allScenarios as readonly string[]).includes(x));
+  if (unknown.length) throw new Error(`--${flag} takes a comma-separated subset of ${allScenarios.join(',')}; unknown: ${unknown.join(',')}`);
+  return names as Scenario[];
+}
+
+/** Reads the options; prints usage and exits on `--help`; throws on a bad value. */
 export function parseOptions(argv = process.argv.slice(2), env = process.env): BenchOptions {
-  const options: Record<string, { type: 'string' | 'boolean' }> = {
+  const flags: Record<string, { type: 'string' | 'boolean' }> = {
+    quick: { type: 'boolean' },
+    scenarios: { type: 'string' },
+    skip: { type: 'string' },
     'fast-sqlite': { type: 'boolean' },
     'relay-interval': { type: 'string' },
     'log-level': { type: 'string' },
     out: { type: 'string' },
-    verbose: { type: 'boolean' },
-    scenarios: { type: 'string' },
     'node-options': { type: 'string' },
     profile: { type: 'boolean' },
+    verbose: { type: 'boolean' },
     help: { type: 'boolean' },
   };
-  for (const k of Object.keys(spec)) options[flagName(k)] = { type: 'string' };
-  const { values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+  for (const k of Object.keys(numeric)) flags[flagName(k)] = { type: 'string' };
+  const { values } = parseArgs({ args: argv, options: flags, strict: true, allowPositionals: false });
   if (values.help) {
-    const lines = Object.entries(spec).map(([k, s]) => `  --${flagName(k)} <n>  (${s.env}, default ${s.def})`);
-    process.stdout.write(
-      `usage: npm run bench -- [options]\n${lines.join('\n')}\n  --fast-sqlite  (BENCH_FAST_SQLITE=true)\n  --relay-interval <d>  (BENCH_RELAY_INTERVAL, default 1s)\n  --log-level <l>  (BENCH_LOG_LEVEL, default warn)\n  --out <file>  (BENCH_OUT, default .data/bench/latest.json)\n  --scenarios <list>  (BENCH_SCENARIOS, default ${allScenarios.join(',')})\n  --node-options <opts>  (BENCH_NODE_OPTIONS: NODE_OPTIONS of the API and worker, e.g. --cpu-prof)\n  --profile  (BENCH_PROFILE=true: CPU profiles of API and worker in .data/bench/profiles/)\n  --verbose\n`,
-    );
+    process.stdout.write(usage());
     process.exit(0);
   }
-  const num = (k: keyof typeof spec): number => {
-    const s = spec[k];
-    const raw = (values[flagName(k)] as string | undefined) ?? env[s.env];
-    if (raw === undefined || raw === '') return s.def;
+  const str = (flag: string, variable: string): string | undefined => (values[flag] as string | undefined) ?? (env[variable] || undefined);
+  const bool = (flag: string, variable: string) => (values[flag] as boolean | undefined) ?? (env[variable] === 'true' || env[variable] === '1');
+  const quick = bool('quick', 'BENCH_QUICK');
+  const num = (k: NumericOption): number => {
+    const s = numeric[k];
+    const raw = str(flagName(k), s.env);
+    if (raw === undefined) return quick && s.quick !== undefined ? s.quick : s.def;
     const v = Number(raw);
     if (!Number.isFinite(v) || v < s.min || v > s.max) throw new Error(`--${flagName(k)} / ${s.env} must be a number from ${s.min} to ${s.max}, got ${raw}`);
     return v;
   };
-  const scenarios = ((values.scenarios as string | undefined) ?? env.BENCH_SCENARIOS ?? allScenarios.join(','))
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
-  const unknown = scenarios.filter((x) => !allScenarios.includes(x));
-  if (unknown.length || !scenarios.length) throw new Error(`--scenarios takes a comma-separated subset of ${allScenarios.join(',')}; got ${unknown.join(',') || 'none'}`);
-  const bool = (flag: boolean | undefined, raw: string | undefined) => flag ?? (raw === 'true' || raw === '1');
+  const only = scenarioList(str('scenarios', 'BENCH_SCENARIOS') ?? allScenarios.join(','), 'scenarios');
+  const skip = scenarioList(str('skip', 'BENCH_SKIP') ?? '', 'skip');
+  const scenarios = allScenarios.filter((x) => only.includes(x) && !skip.includes(x));
+  if (!scenarios.length) throw new Error('--scenarios and --skip leave no scenario to run');
+  const ints = Object.fromEntries(Object.keys(numeric).map((k) => [k, num(k as NumericOption)])) as Record<NumericOption, number>;
+  for (const k of ['events', 'wideEvents', 'subs', 'ingest', 'concurrency', 'idleEvents', 'baselineConcurrency', 'sampleEvery'] as const) ints[k] = Math.round(ints[k]);
   return {
-    events: Math.round(num('events')),
-    subs: Math.round(num('subs')),
-    rate: num('rate'),
-    duration: num('duration'),
-    ingest: Math.round(num('ingest')),
-    concurrency: Math.round(num('concurrency')),
-    idleEvents: Math.round(num('idleEvents')),
-    baselineConcurrency: Math.round(num('baselineConcurrency')),
-    sampleEvery: Math.round(num('sampleEvery')),
-    drainTimeout: num('drainTimeout'),
-    outage: num('outage'),
-    maxSeconds: num('maxSeconds'),
-    fastSqlite: bool(values['fast-sqlite'] as boolean | undefined, env.BENCH_FAST_SQLITE),
-    relayInterval: (values['relay-interval'] as string | undefined) ?? env.BENCH_RELAY_INTERVAL ?? '1s',
-    logLevel: (values['log-level'] as string | undefined) ?? env.BENCH_LOG_LEVEL ?? 'warn',
-    out: (values.out as string | undefined) ?? env.BENCH_OUT ?? '.data/bench/latest.json',
-    verbose: bool(values.verbose as boolean | undefined, env.BENCH_VERBOSE),
+    ...ints,
+    quick,
+    fastSqlite: bool('fast-sqlite', 'BENCH_FAST_SQLITE'),
+    relayInterval: str('relay-interval', 'BENCH_RELAY_INTERVAL') ?? '1s',
+    logLevel: str('log-level', 'BENCH_LOG_LEVEL') ?? 'warn',
+    out: str('out', 'BENCH_OUT') ?? '.data/bench/latest.json',
+    nodeOptions: str('node-options', 'BENCH_NODE_OPTIONS'),
+    profile: bool('profile', 'BENCH_PROFILE'),
+    verbose: bool('verbose', 'BENCH_VERBOSE'),
     scenarios,
-    profile: bool(values.profile as boolean | undefined, env.BENCH_PROFILE),
-    nodeOptions: (values['node-options'] as string | undefined) ?? env.BENCH_NODE_OPTIONS,
   };
 }

@@ -3,7 +3,7 @@ import { eventWorkflowId } from '../../workflows/ids';
 import type { OrderResult } from './api-client';
 import type { Ctx } from './context';
 import { VoidRun } from './lifecycle';
-import { historyBreakdown } from './history';
+import { type HistoryBreakdown, historyBreakdown } from './history';
 import type { ArrivalRecord } from './receiver-protocol';
 import { type Summary, nowMs, sleep, summarize } from './stats';
 
@@ -142,6 +142,7 @@ export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders:
 export function checkComplete(ctx: Ctx, name: string, o: DeliveryOutcome, strict: boolean): void {
   const problems: string[] = [];
   const expected = strict ? o.emitted : o.ordersOk * (o.emitted / Math.max(1, o.ordersOk + o.ordersFailed));
+  ctx.ledger.push({ run: name, expected, delivered: o.delivered, failed: o.failed, duplicates: o.duplicates });
   if (!strict && o.ordersFailed) ctx.log(`${name}: WARNING ${o.ordersFailed} order POSTs were rejected after retrying (${o.firstOrderError ?? ''}); measured over the ${o.ordersOk} accepted`);
   if (o.delivered + o.failed !== expected) {
     const why = [
@@ -201,12 +202,14 @@ export async function breakdown(ctx: Ctx, o: DeliveryOutcome): Promise<Record<st
   return Object.fromEntries(Object.entries(seg).map(([k, v]) => [k, summarize(v)]));
 }
 
-/** Temporal history gaps of up to 20 event workflows of the run (each delivers to all its subscribers), evenly spread. */
-export async function sampleHistories(ctx: Ctx, o: DeliveryOutcome) {
+/**
+ * Temporal history gaps of up to 20 of the run's event workflows, evenly spread: each delivers
+ * to all its subscribers itself, so its history is the whole of the event's time in Temporal.
+ */
+export async function sampleHistories(ctx: Ctx, o: DeliveryOutcome): Promise<HistoryBreakdown> {
   const client = await ctx.stack.temporal.client();
   const events = [...o.events.keys()];
-  const pick = <T>(list: T[], n: number) => list.filter((_, i) => i % Math.max(1, Math.floor(list.length / n)) === 0).slice(0, n);
-  const event = await historyBreakdown(client, pick(events, 20).map(eventWorkflowId));
-  return { delivery: event, event };
+  const step = Math.max(1, Math.floor(events.length / 20));
+  return historyBreakdown(client, events.filter((_, i) => i % step === 0).slice(0, 20).map(eventWorkflowId));
 }
 

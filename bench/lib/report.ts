@@ -1,28 +1,19 @@
-/** The report: one row per measure, the targets, and the ratios; printed and kept in the results. */
+/** The report: one row per measure, the ratios, the targets and the machine; and the JSON file. */
 import { execFileSync } from 'node:child_process';
-import { cpus } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { HistoryBreakdown } from './history';
-import { loadAverage } from './proc';
 import type { BenchResults } from './results';
-import { r3 } from './context';
 import type { Summary } from './stats';
+import { ratios, targets, unaccounted } from './targets';
 
 type Row = [string, string, string];
 
-function table(rows: Row[]): string {
-  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: Row) => `  ${r[0].padEnd(w[0]!)}  ${r[1].padStart(w[1]!)}  ${r[2]}`;
-  return rows.map(line).join('\n');
+/** Writes the results as JSON (after every scenario, so a crash keeps what was measured). */
+export function writeResults(file: string, results: BenchResults): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 }
-
-const fmt = (v: number | undefined, digits = 1) => (v === undefined || Number.isNaN(v) ? '–' : v.toFixed(digits));
-const hops = (h: HistoryBreakdown) =>
-  `${h.workflowTasksPerWorkflow} workflow tasks each; ` +
-  Object.entries(h.gaps)
-    .slice(0, 4)
-    .map(([k, v]) => `${k}: p50 ${fmt(v.p50)} ms (${fmt(v.sharePercent, 0)}%)`)
-    .join('; ');
-const lat = (s: Summary) => `p50 ${fmt(s.p50)}  p90 ${fmt(s.p90)}  p99 ${fmt(s.p99)}  max ${fmt(s.max)} ms (n=${s.count})`;
 
 /** The commit measured, and whether the tree had local changes (others edit concurrently). */
 export function gitDescribe(repoRoot: string): { commit?: string; dirtyFiles?: number } {
@@ -35,96 +26,100 @@ export function gitDescribe(repoRoot: string): { commit?: string; dirtyFiles?: n
   }
 }
 
-/** Adds the targets and ratios to `results`, and prints the table. */
-export function report(results: BenchResults, run: { repoRoot?: string; dbDescription: string; externalTemporal: string | undefined; outFile: string }): void {
-  const { ingestNoSubscriptions: ing0, ingestWithSubscriptions: ingM, throughput: tp, fixedRate: fr, idle, baseline: base, floor: fl } = results;
-  const m50 = results.fanOuts?.['50'];
+function table(rows: Row[]): string {
+  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => `  ${r[0].padEnd(w[0]!)}  ${r[1].padStart(w[1]!)}  ${r[2]}`).join('\n');
+}
 
-  const targets = [
-    // The 1.0 targets (issue 8) for M=5; M=50 aims at 500 deliveries/s.
-    ...(tp ? [{ target: 'throughput ≥ 150 deliveries/s', value: tp.deliveriesPerSecond, pass: tp.deliveriesPerSecond >= 150, unit: 'deliveries/s' }] : []),
-    ...(tp ? [{ target: 'CPU per delivery ≤ 10 ms', value: tp.serviceCpuMsPerDelivery, pass: tp.serviceCpuMsPerDelivery <= 10, unit: 'ms' }] : []),
-    ...(idle ? [{ target: 'idle p50 ≤ 60 ms', value: idle.latencyFromPostMs.p50, pass: idle.latencyFromPostMs.p50 <= 60, unit: 'ms' }] : []),
-    ...(ing0 ? [{ target: 'ingest with 0 subscriptions ≥ 200 orders/s', value: ing0.requestsPerSecond, pass: ing0.requestsPerSecond >= 200, unit: 'orders/s' }] : []),
-    ...(ing0 ? [{ target: 'API CPU ≤ 4 ms per order', value: ing0.apiCpuMsPerRequest, pass: ing0.apiCpuMsPerRequest <= 4, unit: 'ms' }] : []),
-    ...(ingM ? [{ target: 'ingest with M subscriptions ≥ 80 orders/s', value: ingM.requestsPerSecond, pass: ingM.requestsPerSecond >= 80, unit: 'orders/s' }] : []),
-    ...(tp && fl ? [{ target: 'throughput ≥ 0.6 × the floor', value: tp.deliveriesPerSecond / fl.event.deliveriesPerSecond, pass: tp.deliveriesPerSecond >= 0.6 * fl.event.deliveriesPerSecond, unit: '× floor' }] : []),
-    ...(m50 ? [{ target: 'throughput with 50 subscriptions ≥ 500 deliveries/s', value: m50.deliveriesPerSecond, pass: m50.deliveriesPerSecond >= 500, unit: 'deliveries/s' }] : []),
-    ...(fr ? [{ target: `p99 ≤ 1 s at ${results.options.rate} deliveries/s`, value: fr.latencyFromPostMs.p99, pass: fr.latencyFromPostMs.p99 <= 1000, unit: 'ms' }] : []),
-  ];
-  results.targets = targets;
-  const ratios = {
-    ...(tp && base ? { throughputServiceOverBaseline: r3(tp.deliveriesPerSecond / base.deliveriesPerSecond) } : {}),
-    ...(idle && base ? { idleP50ServiceOverBaselineSingle: r3(idle.latencyFromPostMs.p50 / base.singleDeliveryLatencyMs.p50) } : {}),
-    ...(tp && base ? { cpuPerDeliveryServiceOverBaseline: r3(tp.serviceCpuMsPerDelivery / base.benchCpuMsPerDelivery) } : {}),
-    ...(tp && fl ? { throughputServiceOverFloor: r3(tp.deliveriesPerSecond / fl.event.deliveriesPerSecond) } : {}),
-  };
-  results.ratios = ratios;
+const fmt = (v: number | undefined, digits = 1) => (v === undefined || Number.isNaN(v) ? '–' : v.toFixed(digits));
+const lat = (s: Summary) => `p50 ${fmt(s.p50)}  p90 ${fmt(s.p90)}  p99 ${fmt(s.p99)}  max ${fmt(s.max)} ms (n=${s.count})`;
+const hops = (h: HistoryBreakdown) =>
+  `${h.workflowTasksPerWorkflow} workflow tasks each; ` +
+  Object.entries(h.gaps)
+    .slice(0, 4)
+    .map(([k, v]) => `${k}: p50 ${fmt(v.p50)} ms (${fmt(v.sharePercent, 0)}%)`)
+    .join('; ');
+const segments = (b: Record<string, Summary>) => `${Object.entries(b).map(([k, v]) => `${k} ${fmt(v.p50)}`).join(', ')} ms`;
+const roles = (perRole: Record<string, number>, digits: number) => Object.entries(perRole).map(([k, v]) => `${k} ${fmt(v, digits)}`).join(', ');
 
-  const rows: Row[] = [['Scenario', 'Value', 'Detail']];
-  if (ing0) {
-    rows.push(['a. ingest, 0 subs', `${fmt(ing0.requestsPerSecond)} req/s`, `${ing0.ok}/${ing0.orders} orders, C=${results.options.concurrency}; latency ${lat(ing0.latencyMs)}; API CPU ${fmt(ing0.apiCpuMsPerRequest, 2)} ms/req; HTTP 500 retried ${ing0.http500Retried}`]);
-  }
+/** One row per measure that ran, in scenario order. */
+function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
+  const out: Row[] = [['Scenario', 'Value', 'Detail']];
+  const { ingestNoSubscriptions: ing0, ingestWithSubscriptions: ingM, throughput: tp, fixedRate: fr, idle, baseline: base, floor: fl } = r;
+  const o = r.options;
+  if (ing0) out.push(['a. ingest, 0 subs', `${fmt(ing0.requestsPerSecond)} orders/s`, `${ing0.ok}/${ing0.orders} orders, C=${o.concurrency}; latency ${lat(ing0.latencyMs)}; API CPU ${fmt(ing0.apiCpuMsPerRequest, 2)} ms/order; HTTP 500 retried ${ing0.http500Retried}`]);
   if (ingM) {
     const d = ingM.deliveries as { deliveriesPerSecond: number } | undefined;
-    rows.push(['a. ingest, M subs', `${fmt(ingM.requestsPerSecond)} req/s`, `${ingM.ok}/${ingM.orders} orders × ${results.options.subs} subs; latency ${lat(ingM.latencyMs)}; HTTP 500 retried ${ingM.http500Retried}; deliveries meanwhile ${fmt(d?.deliveriesPerSecond)}/s`]);
+    out.push(['a. ingest, M subs', `${fmt(ingM.requestsPerSecond)} orders/s`, `${ingM.ok}/${ingM.orders} orders × ${o.subs} subs; latency ${lat(ingM.latencyMs)}; API CPU ${fmt(ingM.apiCpuMsPerRequest, 2)} ms/order; HTTP 500 retried ${ingM.http500Retried}; deliveries meanwhile ${fmt(d?.deliveriesPerSecond)}/s`]);
   }
   if (tp) {
-    rows.push(['b. throughput', `${fmt(tp.deliveriesPerSecond)} del/s`, `${tp.events} events × ${tp.subscriptions} subs = ${tp.emitted}; delivered ${tp.delivered}, failed ${tp.failed}, dups ${tp.duplicates}, retried attempts ${tp.retriedAttempts}; first event → last delivery ${fmt(tp.firstEventToLastDeliverySeconds, 2)} s`]);
-    rows.push(['b. latency in throughput run', `p50 ${fmt(tp.latencyFromPostMs.p50, 0)} ms`, lat(tp.latencyFromPostMs)]);
-    rows.push(['b. event workflow time', `p50 ${fmt(tp.temporalHops.delivery.total.p50, 0)} ms`, hops(tp.temporalHops.delivery)]);
+    out.push([`b. throughput, M=${tp.subscriptions}`, `${fmt(tp.deliveriesPerSecond)} del/s`, `${tp.events} events × ${tp.subscriptions} subs = ${tp.emitted}; delivered ${tp.delivered}, failed ${tp.failed}, dups ${tp.duplicates}, retried attempts ${tp.retriedAttempts}; first event → last delivery ${fmt(tp.firstEventToLastDeliverySeconds, 2)} s`]);
+    out.push(['b. latency in throughput run', `p50 ${fmt(tp.latencyFromPostMs.p50, 0)} ms`, lat(tp.latencyFromPostMs)]);
+    out.push(['b. event workflow time', `p50 ${fmt(tp.temporalHops.total.p50, 0)} ms`, hops(tp.temporalHops)]);
+  }
+  for (const [m, f] of Object.entries(r.fanOuts ?? {})) {
+    const floorHere = fl?.fanOuts[m];
+    out.push([`b. throughput, M=${m}`, `${fmt(f.deliveriesPerSecond)} del/s`, `${f.events} events × ${f.subscriptions} subs; delivered ${f.delivered}, failed ${f.failed}, dups ${f.duplicates}; ${fmt(f.serviceCpuMsPerDelivery, 2)} CPU-ms/delivery${floorHere ? `; floor ${fmt(floorHere.deliveriesPerSecond)} del/s, service/floor ${fmt(ratio[`throughputServiceOverFloorM${m}`], 2)}×` : ''}`]);
   }
   if (fr) {
-    rows.push(['c. latency at fixed rate', `p99 ${fmt(fr.latencyFromPostMs.p99, 0)} ms`, `${fmt(fr.offeredDeliveriesPerSecond)} del/s offered (${fmt(fr.achievedOfferedDeliveriesPerSecond)} sent, ${fmt(fr.completedDeliveriesPerSecond)} completed) for ${results.options.duration}s; ${lat(fr.latencyFromPostMs)}; HTTP 500 retried ${fr.http500Retried}, orders rejected after 60 s of retries ${fr.ordersRejected}`]);
-    rows.push(['c. event workflow time', `p50 ${fmt(fr.temporalHops.delivery.total.p50, 0)} ms`, hops(fr.temporalHops.delivery)]);
-    rows.push(['c. fixed-rate breakdown (p50)', '', `${Object.entries(fr.breakdownMs).map(([k, v]) => `${k} ${fmt(v.p50)}`).join(', ')} ms`]);
+    out.push(['c. latency at fixed rate', `p99 ${fmt(fr.latencyFromPostMs.p99, 0)} ms`, `${fmt(fr.offeredDeliveriesPerSecond)} del/s offered (${fmt(fr.achievedOfferedDeliveriesPerSecond)} sent, ${fmt(fr.completedDeliveriesPerSecond)} completed) for ${o.duration}s; ${lat(fr.latencyFromPostMs)}; HTTP 500 retried ${fr.http500Retried}, orders rejected ${fr.ordersRejected}`]);
+    out.push(['c. event workflow time', `p50 ${fmt(fr.temporalHops.total.p50, 0)} ms`, hops(fr.temporalHops)]);
+    out.push(['c. fixed-rate breakdown (p50)', '', segments(fr.breakdownMs)]);
   }
   if (idle) {
-    rows.push(['c. idle latency', `p50 ${fmt(idle.latencyFromPostMs.p50, 0)} ms`, `${idle.events} events 1 s apart × ${idle.subscriptions} subs; ${lat(idle.latencyFromPostMs)}; POST ${lat(idle.postLatencyMs)}`]);
-    rows.push(['c. idle breakdown (p50)', '', `${Object.entries(idle.breakdownMs).map(([k, v]) => `${k} ${fmt(v.p50)}`).join(', ')} ms`]);
+    out.push(['c. idle latency', `p50 ${fmt(idle.latencyFromPostMs.p50, 0)} ms`, `${idle.events} events 1 s apart × ${idle.subscriptions} subs; ${lat(idle.latencyFromPostMs)}; POST ${lat(idle.postLatencyMs)}`]);
+    out.push(['c. idle breakdown (p50)', '', segments(idle.breakdownMs)]);
   }
-  if (tp) {
-    rows.push(['d. CPU per delivery', `${fmt(tp.serviceCpuMsPerDelivery, 2)} ms`, `worker+API+Temporal+DB over the throughput run: ${Object.entries(tp.cpuMsPerDeliveryByRole).map(([k, v]) => `${k} ${fmt(v, 2)}`).join(', ')} ms; other processes on the machine ${fmt(tp.otherProcessesCpuSeconds)} CPU-s of ${fmt(tp.cpu.machineTotalSeconds)}`]);
-  }
+  if (tp) out.push(['d. CPU per delivery', `${fmt(tp.serviceCpuMsPerDelivery, 2)} ms`, `worker+API+Temporal+DB over the throughput run: ${roles(tp.cpuMsPerDeliveryByRole, 2)} ms; other processes on the machine ${fmt(tp.otherProcessesCpuSeconds)} CPU-s of ${fmt(tp.cpu.machineTotalSeconds)}`]);
   if (base) {
-    rows.push(['e. baseline throughput', `${fmt(base.deliveriesPerSecond)} del/s`, `in-process sign+POST, concurrency ${base.concurrency}; latency ${lat(base.latencyMs)}; ${fmt(base.benchCpuMsPerDelivery, 3)} CPU-ms/delivery`]);
-    rows.push(['e. baseline single delivery', `p50 ${fmt(base.singleDeliveryLatencyMs.p50, 2)} ms`, lat(base.singleDeliveryLatencyMs)]);
+    out.push(['e. baseline throughput', `${fmt(base.deliveriesPerSecond)} del/s`, `in-process sign+POST, concurrency ${base.concurrency}; latency ${lat(base.latencyMs)}; ${fmt(base.benchCpuMsPerDelivery, 3)} CPU-ms/delivery`]);
+    out.push(['e. baseline single delivery', `p50 ${fmt(base.singleDeliveryLatencyMs.p50, 2)} ms`, lat(base.singleDeliveryLatencyMs)]);
   }
-  const bg = results.background;
-  for (const [m, f] of Object.entries(results.fanOuts ?? {})) {
-    rows.push([`b. throughput, ${m} subs`, `${fmt(f.deliveriesPerSecond)} del/s`, `${f.events} events × ${f.subscriptions} subs; delivered ${f.delivered}, failed ${f.failed}, dups ${f.duplicates}; ${fmt(f.serviceCpuMsPerDelivery, 2)} CPU-ms/delivery${fl?.fanOuts[m] ? `; floor ${fmt(fl.fanOuts[m].deliveriesPerSecond)} del/s` : ''}`]);
-  }
-  const slow = results.slowReceiver;
-  if (slow) {
-    rows.push(['b. slow receiver', `${fmt(slow.ratio, 2)}×`, `healthy ${slow.healthySubscriptions} subs: ${fmt(slow.without.deliveriesPerSecond)} del/s alone, ${fmt(slow.withSlow.deliveriesPerSecond)} del/s beside one that never answers; p99 ${fmt(slow.without.latencyFromPostMs.p99, 0)} → ${fmt(slow.withSlow.latencyFromPostMs.p99, 0)} ms`]);
-  }
-  const out = results.outage;
-  if (out) {
-    rows.push(['b. drain after an outage', `${fmt(out.drainSeconds)} s`, `receiver 503 for ${out.outageSeconds} s while ${out.events} events arrived; delivered ${out.delivered}, failed ${out.failed}, dups ${out.duplicates}; ${out.failedAttemptsDuringOutage} attempts failed meanwhile`]);
-  }
+  const slow = r.slowReceiver;
+  if (slow) out.push(['b. slow receiver', `${fmt(slow.ratio, 2)}×`, `healthy ${slow.healthySubscriptions} subs: ${fmt(slow.without.deliveriesPerSecond)} del/s alone, ${fmt(slow.withSlow.deliveriesPerSecond)} del/s beside one that never answers; p99 ${fmt(slow.without.latencyFromPostMs.p99, 0)} → ${fmt(slow.withSlow.latencyFromPostMs.p99, 0)} ms`]);
+  const outage = r.outage;
+  if (outage) out.push(['b. drain after an outage', `${fmt(outage.drainSeconds)} s`, `receiver 503 for ${outage.outageSeconds} s while ${outage.events} events arrived; delivered ${outage.delivered}, failed ${outage.failed}, dups ${outage.duplicates}; ${outage.failedAttemptsDuringOutage} attempts failed meanwhile`]);
   if (fl) {
-    rows.push(['f. Temporal floor', `${fmt(fl.event.deliveriesPerSecond)} del/s`, `the 1.0 shape alone, ${fl.event.events} × ${fl.event.subs}: ${fmt(fl.event.cpuMsPerDelivery, 2)} CPU-ms/delivery; pre-1.0 shape (child per subscription) ${fmt(fl.children.deliveriesPerSecond)} del/s, ${fmt(fl.children.cpuMsPerDelivery, 2)} CPU-ms${tp ? `; service/floor ${fmt(tp.deliveriesPerSecond / fl.event.deliveriesPerSecond, 2)}×` : ''}`]);
+    const pre = fl.children ? `; pre-1.0 shape (a child per subscription) ${fmt(fl.children.deliveriesPerSecond)} del/s, ${fmt(fl.children.cpuMsPerDelivery, 2)} CPU-ms` : '';
+    out.push(['f. Temporal floor', `${fmt(fl.event.deliveriesPerSecond)} del/s`, `the service's shape alone, ${fl.event.events} × ${fl.event.subs}: ${fmt(fl.event.cpuMsPerDelivery, 2)} CPU-ms/delivery (Temporal ${fmt(fl.event.temporalCpuMsPerDelivery, 2)}, worker ${fmt(fl.event.workerCpuMsPerDelivery, 2)})${pre}`]);
   }
+  const bg = r.background;
   if (bg) {
-    rows.push(['background CPU, no load', `${fmt(['worker', 'api', 'temporal', 'db'].reduce((a, k) => a + (bg.cpuMsPerSecondByRole[k] ?? 0), 0), 0)} ms/s`, `${Object.entries(bg.cpuMsPerSecondByRole).map(([k, v]) => `${k} ${fmt(v, 0)}`).join(', ')} CPU-ms per second, with ${bg.orders} orders and ${bg.events} events stored; relay query ${fmt(bg.dbProbeMs.relayNotes)} ms, order by id ${fmt(bg.dbProbeMs.orderById)} ms, event by id ${fmt(bg.dbProbeMs.eventById)} ms, update by id ${fmt(bg.dbProbeMs.eventUpdateById)} ms`]);
+    const total = ['worker', 'api', 'temporal', 'db'].reduce((a, k) => a + (bg.cpuMsPerSecondByRole[k] ?? 0), 0);
+    out.push(['background CPU, no load', `${fmt(total, 0)} ms/s`, `${roles(bg.cpuMsPerSecondByRole, 0)} CPU-ms per second, with ${bg.orders} orders and ${bg.events} events stored; relay query ${fmt(bg.dbProbeMs.relayNotes)} ms, order by id ${fmt(bg.dbProbeMs.orderById)} ms, event by id ${fmt(bg.dbProbeMs.eventById)} ms, update by id ${fmt(bg.dbProbeMs.eventUpdateById)} ms`]);
   }
-  if (Object.keys(ratios).length) {
-    rows.push([
-      'e. ratios service/baseline',
-      ratios.throughputServiceOverBaseline !== undefined ? `${fmt(ratios.throughputServiceOverBaseline, 4)}×` : '',
-      [
-        ratios.throughputServiceOverBaseline !== undefined ? `throughput ${fmt(ratios.throughputServiceOverBaseline, 4)}×` : '',
-        ratios.idleP50ServiceOverBaselineSingle !== undefined ? `idle p50 ${fmt(ratios.idleP50ServiceOverBaselineSingle, 0)}×` : '',
-        ratios.cpuPerDeliveryServiceOverBaseline !== undefined ? `CPU/delivery ${fmt(ratios.cpuPerDeliveryServiceOverBaseline, 0)}×` : '',
-      ].filter(Boolean).join(', '),
-    ]);
+  const x = (name: string, label: string, digits: number) => (ratio[name] !== undefined ? `${label} ${fmt(ratio[name], digits)}×` : '');
+  const baselineRatios = [x('throughputServiceOverBaseline', 'throughput', 4), x('idleP50ServiceOverBaselineSingle', 'idle p50', 0), x('cpuPerDeliveryServiceOverBaseline', 'CPU/delivery', 0)].filter(Boolean);
+  if (baselineRatios.length) out.push(['e. ratios service/baseline', '', baselineRatios.join(', ')]);
+  const floorRatios = [
+    x('throughputServiceOverFloor', `throughput M=${o.subs}`, 2),
+    ...Object.keys(r.fanOuts ?? {}).map((m) => x(`throughputServiceOverFloorM${m}`, `M=${m}`, 2)),
+    x('cpuPerDeliveryServiceOverFloor', 'CPU/delivery', 1),
+  ].filter(Boolean);
+  if (floorRatios.length) out.push(['f. ratios service/floor', fmt(ratio.throughputServiceOverFloor, 2) === '–' ? '' : `${fmt(ratio.throughputServiceOverFloor, 2)}×`, floorRatios.join(', ')]);
+  if (r.accounting?.length) {
+    const dups = r.accounting.reduce((s, e) => s + e.duplicates, 0);
+    const owed = r.accounting.reduce((s, e) => s + e.expected, 0);
+    out.push(['deliveries unaccounted', String(unaccounted(r.accounting)), `of ${owed} owed in ${r.accounting.length} checked runs; ${dups} duplicates`]);
   }
+  return out;
+}
+
+/** Adds the targets and ratios to `results`, and prints the report. */
+export function report(results: BenchResults, run: { dbDescription: string; externalTemporal: string | undefined; outFile: string }): void {
+  const ratio = ratios(results);
+  results.ratios = ratio;
+  results.targets = targets(results);
+  const m = results.machine;
+  const o = results.options;
+  const stack = run.externalTemporal ? `external Temporal at ${run.externalTemporal} (TEMPORAL_ADDRESS; its CPU is not counted)` : `Temporal dev server SQLite fastSqlite=${o.fastSqlite}`;
   process.stdout.write(
-    `\nWebhook service bench — ${new Date().toISOString()} — ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, commit ${results.git.commit?.slice(0, 7) ?? '?'}${results.git.dirtyFiles ? ` + ${results.git.dirtyFiles} changed files` : ''}\n` +
-      `Stack: ${run.dbDescription.replace(/, data in .*/, '')}; ${run.externalTemporal ? `external Temporal at ${run.externalTemporal} (TEMPORAL_ADDRESS; its CPU is not counted)` : `Temporal dev server SQLite fastSqlite=${results.options.fastSqlite}`}; LOG_LEVEL=${results.options.logLevel}, RELAY_INTERVAL=${results.options.relayInterval}\n` +
-      `Load average at start ${results.machine.loadAverageAtStart.join(' ')}, at end ${loadAverage().join(' ')}\n\n` +
-      `${table(rows)}\n\nTargets (informational):\n` +
-      targets.map((t) => `  ${t.pass ? 'PASS' : 'MISS'}  ${t.target}: ${fmt(t.value)} ${t.unit}`).join('\n') +
+    `\nWebhook service bench — ${results.date} — commit ${results.git.commit?.slice(0, 7) ?? '?'}${results.git.dirtyFiles ? ` + ${results.git.dirtyFiles} changed files` : ''}${o.quick ? ' — QUICK (smoke run, not for figures)' : ''}\n` +
+      `Machine: ${m.cpus} cores (${m.model ?? 'CPU'}), ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageAtStart.join(' ')} at start, ${(m.loadAverageAtEnd ?? []).join(' ')} at end\n` +
+      `Stack: ${run.dbDescription.replace(/, data in .*/, '')}; ${stack}; LOG_LEVEL=${o.logLevel}, RELAY_INTERVAL=${o.relayInterval}\n` +
+      (results.void ? `\nVOID: ${results.void}\n` : '') +
+      `\n${table(rows(results, ratio))}\n\nTargets (1.0; informational, the exit code only says VOID):\n` +
+      results.targets.map((t) => `  ${t.pass ? 'PASS' : 'MISS'}  ${t.target}: ${fmt(t.value, t.unit === '× floor' ? 2 : t.unit === 'deliveries' ? 0 : 1)} ${t.unit}`).join('\n') +
       `\n\nJSON: ${run.outFile}\n`,
   );
 }

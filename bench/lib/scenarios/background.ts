@@ -4,12 +4,12 @@ import { CpuMeter } from '../proc';
 import { sleep, summarize } from '../stats';
 
 /**
- * CPU the service burns with nothing to do, over 10 s at the end: the relay's passes (every
- * RELAY_INTERVAL) and the servers' own timers. Reported with the collection sizes, since the
- * relay's queries scan orders and events.
+ * CPU the service burns with nothing to do, over `--background` seconds near the end: the
+ * relay's passes (every RELAY_INTERVAL) and the servers' own timers. Reported with the
+ * collection sizes and what single database operations take at that size.
  */
 export async function background(ctx: Ctx) {
-  const seconds = 10;
+  const seconds = ctx.opts.background;
   ctx.log(`background: ${seconds} s with no load`);
   const cpu0 = ctx.meter.snapshot();
   await sleep(seconds * 1000);

@@ -2,10 +2,12 @@
 import { type Ctx, createSubscription, newSecret } from '../context';
 import { throughput } from './throughput';
 
+/** Events of the throughput run at `m` subscriptions per event: `--wide-events` for wide fan-outs, else `--events`. */
+export const fanOutEvents = (ctx: Pick<Ctx, 'opts'>, m: number) => (m >= 20 ? ctx.opts.wideEvents : ctx.opts.events);
+
 /**
- * Runs the throughput scenario with `m` subscriptions per event (events scaled so the run
- * holds about 1000 deliveries, at least 40 events), then deletes those subscriptions and
- * restores the scenario's own.
+ * Runs the throughput scenario with `m` subscriptions per event of their own (the scenario's
+ * own are paused meanwhile), then deletes them and makes the scenario's own active again.
  */
 export async function fanOut(ctx: Ctx, m: number) {
   const own = ctx.subs;
@@ -18,7 +20,7 @@ export async function fanOut(ctx: Ctx, m: number) {
   for (const [tag, secret] of Object.entries(secrets)) subs.set(tag, await createSubscription(ctx, tag, secret));
   ctx.subs = subs;
   try {
-    return await throughput(ctx, Math.max(40, Math.round(1000 / m)));
+    return await throughput(ctx, fanOutEvents(ctx, m), `throughput, ${m} subscriptions`);
   } finally {
     ctx.subs = own;
     for (const id of subs.values()) await ctx.api.request('DELETE', `/api/webhooks/v1/subscriptions/${id}`);
@@ -26,6 +28,7 @@ export async function fanOut(ctx: Ctx, m: number) {
   }
 }
 
+/** Pauses or resumes one subscription. */
 async function setStatus(ctx: Ctx, id: string, status: 'active' | 'paused'): Promise<void> {
   const res = await ctx.api.request('PATCH', `/api/webhooks/v1/subscriptions/${id}`, { status });
   if (res.status !== 200) throw new Error(`setting subscription ${id} ${status} failed: HTTP ${res.status}`);

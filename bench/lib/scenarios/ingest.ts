@@ -7,6 +7,11 @@ import { awaitDeliveries, checkComplete, eventsForOrders } from '../outcome';
 import { CpuMeter } from '../proc';
 import { nowMs, sleep, summarize } from '../stats';
 
+/**
+ * `--ingest` orders from C concurrent clients to the subscriptions of `ctx.subs` (none or M):
+ * orders/s, latency and the API's CPU per order; with subscriptions, also the deliveries
+ * meanwhile, checked like any run.
+ */
 export async function ingest(ctx: Ctx, label: string) {
   await ctx.receiver.request({ type: 'reset' });
   ctx.log(`${label}: ${ctx.opts.ingest} orders, ${ctx.opts.concurrency} concurrent clients, ${ctx.subs.size} subscriptions`);

@@ -1,11 +1,14 @@
-/** Scenario c: latency at a fixed offered rate (and idle, at 1 event/s). */
+/** Scenario c: latency at a fixed offered rate (`rate`), and idle latency at 1 event/s (`idle`). */
 import type { OrderResult } from '../api-client';
 import { type Ctx, quiesce, r3, rate, serviceCpu } from '../context';
 import { awaitDeliveries, breakdown, checkComplete, latencies, sampleHistories } from '../outcome';
 import { CpuMeter } from '../proc';
 import { nowMs, sleep, summarize } from '../stats';
 
-/** Open loop: orders at fixed times, whatever the service does. */
+/**
+ * Open loop: `count` orders at fixed times, `eventsPerSecond` apart, whatever the service does;
+ * latency from each order POST's start to the receiver's first byte, and where it goes.
+ */
 export async function fixedRate(ctx: Ctx, eventsPerSecond: number, count: number, label: string) {
   await ctx.receiver.request({ type: 'reset' });
   const interval = 1000 / eventsPerSecond;
