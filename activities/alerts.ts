@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { AlertRepository, alertId, toAlert } from '../src/alerts/repository';
 import type { Alert, AlertNotification } from '../src/http/schemas';
+import type { WorkerMetrics } from '../src/telemetry/metrics';
 import { signatureHeaders } from '../src/webhooks/signature';
 import { type PostRequest, type PostResult, postWebhook } from './http-post';
 
@@ -15,6 +16,8 @@ export interface AlertActivityDeps {
   alertSecret?: string | undefined;
   now?: () => Date;
   post?: (req: PostRequest) => Promise<PostResult>;
+  /** Counts raised alerts (absent: not counted). */
+  metrics?: WorkerMetrics | undefined;
 }
 
 export interface AlertInput {
@@ -34,7 +37,7 @@ export function createAlertActivities(deps: AlertActivityDeps) {
 
   /** Stored first, so administrators find it through the API even when the POST keeps failing. */
   async function raiseAlert(input: AlertInput): Promise<{ id: string; notified: boolean }> {
-    const stored = await alerts.raise({
+    const { stored, created } = await alerts.raise({
       _id: alertId(input.kind, input.subscriptionId, input.key),
       kind: input.kind,
       subscription_id: input.subscriptionId,
@@ -42,6 +45,7 @@ export function createAlertActivities(deps: AlertActivityDeps) {
       message: input.message,
       created_at: now(),
     });
+    if (created) deps.metrics?.alertsRaised.inc({ kind: input.kind });
     if (!deps.alertUrl || stored.notified_at) return { id: stored._id, notified: Boolean(stored.notified_at) };
     const notification: AlertNotification = { type: 'alert', alert: toAlert(stored) };
     const body = JSON.stringify(notification);

@@ -4,6 +4,8 @@ import { EventRepository } from '../src/events/repository';
 import { SubscriptionRepository } from '../src/subscriptions/repository';
 import { renderEnvelope } from '../src/webhooks/envelopes';
 import { signatureHeaders } from '../src/webhooks/signature';
+import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
+import { eventWorkflowId, seriesId } from '../workflows/ids';
 import type { AttemptState } from '../workflows/retry-policy';
 import { createEventCache } from './event-cache';
 import { type PostRequest, type PostResult, postWebhook } from './http-post';
@@ -21,6 +23,8 @@ export interface AttemptActivityDeps {
   post?: (req: PostRequest) => Promise<PostResult>;
   /** Most events kept in the per-worker event cache (default 4096). */
   eventCacheEntries?: number;
+  /** Counts logged attempts and finished deliveries (absent: not counted). */
+  metrics?: WorkerMetrics | undefined;
 }
 
 export interface AttemptInput {
@@ -94,6 +98,23 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     };
   }
 
+  /** Counts attempts as they are logged: each once, however often the log write is retried. */
+  async function countAttempts(logged: readonly AttemptLogEntry[]): Promise<void> {
+    const m = deps.metrics;
+    if (!m) return;
+    for (const { result, state, attempt, eventId, subscriptionId, series } of logged) {
+      m.attempts.inc({ outcome: result.outcome, status_class: statusClass('statusCode' in result ? result.statusCode : undefined) });
+      m.attemptDuration.observe({ outcome: result.outcome }, result.durationMs / 1000);
+      if (state !== 'retrying') m.deliveriesFinished.inc({ state });
+      if (state === 'failed') m.deliveriesExhausted.inc();
+      // The event's own first attempt (not a redelivery's): how long the event waited for it.
+      if (attempt === 1 && series === seriesId(eventWorkflowId(eventId), subscriptionId)) {
+        const event = await events.get(eventId).catch(() => undefined);
+        if (event) m.firstAttemptLag.observe(Math.max(0, result.startedAt - event.created_at.getTime()) / 1000);
+      }
+    }
+  }
+
   return {
     /**
      * One round of attempts, concurrently: each reads its subscription as it is now (a changed
@@ -117,9 +138,12 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         await attempts.collection.insertMany(entries.map(toAttemptDoc), { ordered: false });
       } catch (err) {
         // Entries already logged by an earlier try are fine; anything else is retried by Temporal.
-        if (err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === 11000)) return;
-        throw err;
+        if (!(err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === 11000))) throw err;
+        const logged = new Set([err.writeErrors].flat().map((e) => e.index));
+        await countAttempts(entries.filter((_, i) => !logged.has(i)));
+        return;
       }
+      await countAttempts(entries);
     },
   };
 }

@@ -44,6 +44,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this API process
+         * @description The API process's metrics in the Prometheus text exposition format (version 0.0.4):
+         *     `http_request_duration_seconds` by method, route template and status code,
+         *     `webhook_events_emitted_total` by event type, and the Node.js process metrics. Labels
+         *     never carry ids or URLs. Delivery metrics and the Temporal SDK's are on the worker's own
+         *     `/metrics` (`WORKER_METRICS_PORT`, default 9464). Public unless the server sets
+         *     `METRICS_TOKEN`; then it needs `Authorization: Bearer <METRICS_TOKEN>` (not an API key).
+         *     Absent (404) when the server runs with `METRICS_ENABLED=false`.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1619,6 +1645,43 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP webhook_events_emitted_total Events written to the event log, by event type.
+                     *     # TYPE webhook_events_emitted_total counter
+                     *     webhook_events_emitted_total{event_type="order.created",component="api"} 3
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description The server sets `METRICS_TOKEN` and the request did not send it as a bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
         };
     };
     getOpenApiDocument: {

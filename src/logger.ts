@@ -1,8 +1,15 @@
 import { pino, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export type { Logger };
 
-/** Structured JSON logs; one logger per process, named after its component. */
-export function createLogger(level: string, component: string): Logger {
-  return pino({ level, base: { service: 'webhook-service', component } });
+/** `json`: one JSON object a line, for log shippers; `pretty`: coloured lines for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty';
+
+/** One logger per process, named after its component. */
+export function createLogger(level: string, component: string, format: LogFormat = 'json'): Logger {
+  const options = { level, base: { service: 'webhook-service', component } };
+  if (format === 'json') return pino(options);
+  // In-process and synchronous: lines keep their order with the supervisor's own output.
+  return pino(options, PinoPretty({ sync: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
 }

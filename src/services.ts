@@ -9,6 +9,7 @@ import type { RelayDeps } from './events/relay';
 import type { DeliverySettings } from './events/start-options';
 import type { AppDeps } from './http/app';
 import type { Logger } from './logger';
+import type { ApiMetrics, WorkerMetrics } from './telemetry/metrics';
 import { OrderRepository, ProductRepository, StockRepository, UserRepository } from './resources/repository';
 import { SubscriptionRepository } from './subscriptions/repository';
 import type { TemporalGateway } from './temporal/connection';
@@ -20,9 +21,9 @@ export function deliverySettings(config: Pick<Config, 'delivery' | 'temporal'>):
 }
 
 /** The relay's view of the database: the dispatcher, and each source collection's outbox. */
-export function relayDeps(db: Db, dispatcher: EventDispatcher, logger: Logger): RelayDeps {
+export function relayDeps(db: Db, dispatcher: EventDispatcher, logger: Logger, metrics?: WorkerMetrics): RelayDeps {
   const orders = new OrderRepository(db);
-  return { dispatcher, outboxes: { orders: (id) => orders.outboxOf(id) }, logger };
+  return { dispatcher, outboxes: { orders: (id) => orders.outboxOf(id) }, logger, ...(metrics ? { metrics } : {}) };
 }
 
 /** Composition root of the API: repositories and use-case dependencies over one database. */
@@ -30,14 +31,16 @@ export function createAppDeps(input: {
   db: Db;
   temporal: TemporalGateway;
   logger: Logger;
-  config: Pick<Config, 'api' | 'delivery' | 'temporal'>;
+  config: Pick<Config, 'api' | 'delivery' | 'temporal'> & Partial<Pick<Config, 'metrics'>>;
   /** Overrides the dispatcher as the orders' outbox flusher (tests). */
   outbox?: OutboxFlusher;
+  /** The API's metrics, served at /metrics (absent: no /metrics). */
+  metrics?: ApiMetrics;
 }): AppDeps {
   const { db, config } = input;
   const allowPrivate = config.api.allowPrivateCallbacks;
   const temporalClient = () => input.temporal.client();
-  const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: deliverySettings(config), logger: input.logger });
+  const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: deliverySettings(config), logger: input.logger, metrics: input.metrics });
   const subscriptions = new SubscriptionRepository(db);
   return {
     db,
@@ -64,5 +67,7 @@ export function createAppDeps(input: {
     },
     validateResponses: config.api.validateResponses,
     bodyLimit: config.api.bodyLimit,
+    metrics: input.metrics,
+    metricsToken: config.metrics?.token,
   };
 }

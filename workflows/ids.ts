@@ -6,8 +6,8 @@ export function eventWorkflowId(eventId: string): string {
 }
 
 /** Workflow id of a redelivery or recovery request's delivery of one event: a new attempt series. */
-export function redeliveryWorkflowId(eventId: string, requestId: string): string {
-  return `event/${eventId}/redelivery/${requestId}`;
+export function redeliveryWorkflowId(eventId: string, redeliveryId: string): string {
+  return `event/${eventId}/redelivery/${redeliveryId}`;
 }
 
 /** Workflow id of part `index` (from 1) of a large fan-out started by workflow `parentId`. */

@@ -39,9 +39,10 @@ export class AlertRepository {
   }
 
   /** Stores the alert unless it exists; returns the stored one. */
-  async raise(doc: AlertDoc): Promise<AlertDoc> {
-    await insertIfAbsent(this.collection, doc);
-    return (await this.collection.findOne({ _id: doc._id }))!;
+  /** Stores the alert unless stored already; the stored one, and whether this call stored it. */
+  async raise(doc: AlertDoc): Promise<{ stored: AlertDoc; created: boolean }> {
+    const created = await insertIfAbsent(this.collection, doc);
+    return { stored: (await this.collection.findOne({ _id: doc._id }))!, created };
   }
 
   async markNotified(id: string, at = new Date()): Promise<void> {

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseDuration, parseDurationList } from './durations';
+import type { LogFormat } from '../logger';
 import type { DeliveryPolicy } from '../../workflows/retry-policy';
 import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
 
@@ -25,6 +26,7 @@ const optionalString = z
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: optionalString.pipe(z.enum(['json', 'pretty']).optional()),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port(3000),
   DATA_DIR: z.string().min(1).default('.data'),
@@ -70,6 +72,14 @@ export const envSchema = z.object({
   DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(MAX_BATCH_SIZE).default(50),
   ADMIN_ALERT_URL: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
   ADMIN_ALERT_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{24,}$/, 'must be whsec_ + base64').optional()),
+  METRICS_ENABLED: bool(true),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters (use a random value)').optional()),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]/, 'must be an http(s):// URL').optional()),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]/, 'must be an http(s):// URL').optional()),
+  OTEL_TRACES_EXPORTER: optionalString.pipe(z.enum(['otlp', 'none']).optional()),
+  OTEL_SDK_DISABLED: bool(false),
+  OTEL_SERVICE_NAME: z.string().min(1).default('webhook-service'),
   RELAY_INTERVAL: z
     .string()
     .default('5s')
@@ -93,6 +103,8 @@ const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
 export interface Config {
   env: Env['NODE_ENV'];
   logLevel: Env['LOG_LEVEL'];
+  /** LOG_FORMAT, or pretty when stdout is a terminal and JSON otherwise. */
+  logFormat: LogFormat;
   http: { host: string; port: number };
   dataDir: string;
   mongo: {
@@ -128,6 +140,15 @@ export interface Config {
   };
   /** Load demo data into an empty database at `npm start`. */
   seedDemoData: boolean;
+  metrics: {
+    /** Off: no /metrics anywhere and nothing counted. */
+    enabled: boolean;
+    /** When set, `GET /metrics` on the API requires `Authorization: Bearer <token>`. */
+    token: string | undefined;
+    /** Port of the worker's `/metrics` (on HOST); 0: none. */
+    workerPort: number;
+  };
+  tracing: TracingConfig;
   delivery: {
     policy: DeliveryPolicy;
     /** Most subscriptions one event workflow delivers to itself; larger fan-outs are split into parts of this size. */
@@ -144,7 +165,7 @@ export interface Config {
  * Parses and validates the environment once, failing fast with the variable's name.
  * Entry points call this; nothing else reads `process.env`.
  */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal = process.stdout.isTTY === true): Config {
   const parsed = refinedEnvSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
@@ -154,6 +175,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (isTerminal ? 'pretty' : 'json'),
     http: { host: e.HOST, port: e.PORT },
     dataDir: resolve(e.DATA_DIR),
     mongo: {
@@ -182,6 +204,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       bodyLimit: e.REQUEST_BODY_LIMIT,
     },
     seedDemoData: e.SEED_DEMO_DATA,
+    metrics: { enabled: e.METRICS_ENABLED, token: e.METRICS_TOKEN, workerPort: e.METRICS_ENABLED ? e.WORKER_METRICS_PORT : 0 },
+    tracing: tracingConfig(e),
     delivery: {
       policy: { scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER },
       batchSize: e.DELIVERY_BATCH_SIZE,
@@ -191,4 +215,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       relayIntervalMs: e.RELAY_INTERVAL,
     },
   };
+}
+
+/** Where traces go: nowhere unless an OTLP endpoint is configured (the standard OTEL_* variables). */
+export type TracingConfig = { enabled: false } | { enabled: true; serviceName: string; url: string };
+
+function tracingConfig(e: Env): TracingConfig {
+  const exporter = e.OTEL_TRACES_EXPORTER ?? 'otlp';
+  const url = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (e.OTEL_EXPORTER_OTLP_ENDPOINT ? `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` : undefined);
+  if (e.OTEL_SDK_DISABLED || exporter !== 'otlp' || !url) return { enabled: false };
+  return { enabled: true, serviceName: e.OTEL_SERVICE_NAME, url };
 }

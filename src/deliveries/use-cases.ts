@@ -23,13 +23,13 @@ async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: s
 }
 
 /** Sends a `webhook.test` event to one of the caller's active subscriptions. */
-export async function sendTestEvent(deps: DeliveryDeps, principal: Principal, subscriptionId: string): Promise<{ event_id: string }> {
+export async function sendTestEvent(deps: DeliveryDeps, principal: Principal, subscriptionId: string, requestId?: string): Promise<{ event_id: string }> {
   const sub = await ownedSubscription(deps, principal, subscriptionId);
   if (sub.status !== 'active') {
     throw new HttpProblem(409, 'Subscription Not Active', `Subscription ${subscriptionId} is ${sub.status}; activate it to receive test events.`);
   }
   const event = await deps.dispatcher.emit(
-    newOutboxEvent('webhook.test', { message: 'This is a test event from the webhook service.', subscription_id: subscriptionId }),
+    newOutboxEvent('webhook.test', { message: 'This is a test event from the webhook service.', subscription_id: subscriptionId }, { requestId }),
     { ownerId: principal.ownerId, subscriptionIds: [subscriptionId] },
   );
   return { event_id: event._id };
@@ -64,6 +64,7 @@ export async function redeliverEvent(
   principal: Principal,
   eventId: string,
   subscriptionId?: string,
+  requestId?: string,
 ): Promise<{ event_id: string; subscription_ids: string[] }> {
   const event = await deps.dispatcher.events.find(eventId);
   const targeted = event?.subscription_ids ?? [];
@@ -77,7 +78,7 @@ export async function redeliverEvent(
   if (!event || owned.length === 0) {
     throw new HttpProblem(404, 'Not Found', subscriptionId ? `Event ${eventId} was not sent to subscription ${subscriptionId}` : `No event ${eventId}`);
   }
-  await deps.dispatcher.redeliver([{ event, subscriptionIds: owned, requestId: newId('rdl') }]);
+  await deps.dispatcher.redeliver([{ event, subscriptionIds: owned, redeliveryId: newId('rdl'), ...(requestId ? { requestId } : {}) }]);
   return { event_id: eventId, subscription_ids: owned };
 }
 
@@ -90,6 +91,7 @@ export async function recoverFailed(
   principal: Principal,
   subscriptionId: string,
   since: Date,
+  requestId?: string,
 ): Promise<{ event_ids: string[] }> {
   await ownedSubscription(deps, principal, subscriptionId);
   const failed = await deps.attempts.collection
@@ -107,8 +109,8 @@ export async function recoverFailed(
   );
   const eventIds = candidates.filter((id) => !delivered.has(id));
   const events = await deps.dispatcher.events.collection.find({ _id: { $in: eventIds } }, { projection: { type: 1 } }).toArray();
-  const requestId = newId('rcv');
-  await deps.dispatcher.redeliver(events.map((event) => ({ event, subscriptionIds: [subscriptionId], requestId })));
+  const redeliveryId = newId('rcv');
+  await deps.dispatcher.redeliver(events.map((event) => ({ event, subscriptionIds: [subscriptionId], redeliveryId, ...(requestId ? { requestId } : {}) })));
   return { event_ids: events.map((e) => e._id) };
 }
 

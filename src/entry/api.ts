@@ -4,15 +4,16 @@ import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { createApp } from '../http/app';
 import { createLogger } from '../logger';
+import { createApiMetrics } from '../telemetry/metrics';
 import { createAppDeps } from '../services';
 import { TemporalGateway } from '../temporal/connection';
 import { runUntilSignal } from './shutdown';
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel, 'api');
+const logger = createLogger(config.logLevel, 'api', config.logFormat);
 const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api');
 const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
-const deps = createAppDeps({ db: mongo.db, temporal, logger, config });
+const deps = createAppDeps({ db: mongo.db, temporal, logger, config, ...(config.metrics.enabled ? { metrics: createApiMetrics() } : {}) });
 // Fails fast (and the supervisor restarts us) when the database is unreachable at start.
 await prepareDatabase(mongo.db);
 if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);

@@ -8,7 +8,7 @@ import { createLogger } from '../logger';
 import { runUntilSignal } from './shutdown';
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel, 'servers');
+const logger = createLogger(config.logLevel, 'servers', config.logFormat);
 try {
   const servers = await startLocalServers(config, {
     log: (line) => logger.info(line),

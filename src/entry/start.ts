@@ -19,7 +19,7 @@ import { describeSeed, seedDemoData } from '../seed/seed';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const config = loadConfig();
-const logger = createLogger(config.logLevel, 'supervisor');
+const logger = createLogger(config.logLevel, 'supervisor', config.logFormat);
 
 function fail(message: string): never {
   logger.fatal(message);
@@ -45,6 +45,7 @@ watchParent(() => {
 
 try {
   await assertPortFree(config.http.port, 'PORT', 'API', config.http.host);
+  if (config.metrics.workerPort !== 0) await assertPortFree(config.metrics.workerPort, 'WORKER_METRICS_PORT', 'worker metrics', config.http.host);
   const plan = await planLocalServers(config, {
     log: (line) => logger.info(line),
     serverOutput: (server, line) => process.stdout.write(`[${server}] ${line}\n`),
@@ -80,6 +81,8 @@ try {
     MONGODB_URI: plan.mongoUri,
     TEMPORAL_ADDRESS: plan.temporalAddress,
     ADMIN_API_KEY: adminKey,
+    // Children write into our pipe: they log in the format this terminal (or LOG_FORMAT) asks for.
+    LOG_FORMAT: config.logFormat,
     // Children exit if this supervisor dies without stopping them (e.g. SIGKILL).
     WEBHOOK_SUPERVISOR_PID: String(process.pid),
   };
@@ -108,6 +111,7 @@ try {
     `  API            ${base}`,
     `  API reference  ${base}/docs  (contract: ${base}/openapi.json)`,
     `  Health         ${base}/healthz  ${base}/readyz`,
+    ...(config.metrics.enabled ? [`  Metrics        ${base}/metrics (API)${config.metrics.workerPort !== 0 ? `  http://${host}:${config.metrics.workerPort}/metrics (worker)` : ''}${config.metrics.token ? '  (Bearer METRICS_TOKEN)' : ''}`] : []),
     `  Temporal       ${plan.temporalAddress} (namespace ${config.temporal.namespace})`,
     ...(plan.temporalUiUrl ? [`  Temporal UI    ${plan.temporalUiUrl}`] : []),
     `  MongoDB        ${plan.mongoDescription}`,

@@ -7,6 +7,11 @@ import { EventDispatcher } from '../events/dispatcher';
 import { startRelay } from '../events/relay';
 import { deliverySettings, relayDeps } from '../services';
 import { createLogger } from '../logger';
+import { DispatchNotes } from '../events/dispatch-notes';
+import { getFreePort } from '../runtime/ports';
+import { relayBacklog, retryingDeliveries } from '../telemetry/delivery-gauges';
+import { createWorkerMetrics } from '../telemetry/metrics';
+import { startMetricsServer } from '../worker/metrics-server';
 import { TemporalGateway } from '../temporal/connection';
 import { userAgent } from '../version';
 import { Runtime, bundleWorkflowCode } from '@temporalio/worker';
@@ -16,8 +21,11 @@ import { installWorkerRuntime } from '../worker/runtime-logger';
 import { supervisorPid, watchParent } from './shutdown';
 
 const config = loadConfig();
-const logger = createLogger(config.logLevel, 'worker');
-installWorkerRuntime(logger, config.logLevel);
+const logger = createLogger(config.logLevel, 'worker', config.logFormat);
+const metricsOn = config.metrics.workerPort !== 0;
+// The SDK's exporter listens on a private loopback port; our /metrics appends what it serves.
+const sdkMetricsPort = metricsOn ? await getFreePort() : undefined;
+installWorkerRuntime(logger, config.logLevel, sdkMetricsPort ? `127.0.0.1:${sdkMetricsPort}` : undefined);
 const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker');
 await prepareDatabase(mongo.db);
 
@@ -30,8 +38,31 @@ const stopping = new Promise<void>((resolve) => {
 
 // The relay re-dispatches what a crash or a Temporal outage left behind.
 const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
-const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.client(), settings: deliverySettings(config), logger });
-const relay = startRelay(relayDeps(mongo.db, dispatcher, logger), config.delivery.relayIntervalMs);
+const metrics = metricsOn
+  ? createWorkerMetrics({
+      retrying: retryingDeliveries(() => temporal.client(), config.temporal.taskQueue),
+      relayBacklog: relayBacklog(new DispatchNotes(mongo.db), config.delivery.relayIntervalMs),
+    })
+  : undefined;
+const metricsServer = metrics
+  ? await startMetricsServer({
+      host: config.http.host,
+      port: config.metrics.workerPort,
+      registry: metrics.registry,
+      sdkMetricsUrl: `http://127.0.0.1:${sdkMetricsPort}/metrics`,
+      token: config.metrics.token,
+    }).catch((err: NodeJS.ErrnoException) => {
+      logger.fatal(
+        err.code === 'EADDRINUSE'
+          ? `Port ${config.metrics.workerPort} (worker metrics) is already in use. Stop whatever is listening there, or set WORKER_METRICS_PORT to a free port (0: no worker metrics).`
+          : err.message,
+      );
+      process.exit(1);
+    })
+  : undefined;
+if (metricsServer) logger.info({ port: config.metrics.workerPort, host: config.http.host }, 'worker metrics listening');
+const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
+const relay = startRelay(relayDeps(mongo.db, dispatcher, logger, metrics), config.delivery.relayIntervalMs);
 
 // Bundled once: a worker rebuilt after a Temporal outage reuses it.
 const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger });
@@ -54,10 +85,12 @@ await runWorkerUntilStopped({
         userAgent,
         alertUrl: config.delivery.alertUrl,
         alertSecret: config.delivery.alertSecret,
+        metrics,
       },
     }),
 });
 await relay.stop();
+metricsServer?.close();
 await Promise.all([temporal.close(), mongo.close()]);
 logger.info('worker stopped');
 process.exit(0);

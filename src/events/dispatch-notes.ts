@@ -24,6 +24,8 @@ export interface RedeliveryNote {
   event_id: string;
   subscription_ids: string[];
   created_at: Date;
+  /** The API request that asked for it (X-Request-Id). */
+  request_id?: string;
 }
 
 export type DispatchNote = EventNote | RedeliveryNote;

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import { redeliveryWorkflowId } from '../../workflows/ids';
 import type { Logger } from '../logger';
+import type { EventMetrics } from '../telemetry/metrics';
 import { SubscriptionRepository } from '../subscriptions/repository';
 import { DispatchNotes, type RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxFlusher, OutboxSource } from './outbox';
@@ -16,13 +17,17 @@ export interface DispatcherDeps {
   logger: Logger;
   /** Longest a workflow start may take before it is left to the relay (default 2 s). */
   startDeadlineMs?: number;
+  /** Counts logged events (absent: not counted). */
+  metrics?: EventMetrics | undefined;
 }
 
-/** A redelivery to start: the event and the subscriptions, under a request id. */
+/** A redelivery to start: the event and the subscriptions, under a redelivery id (one per API call). */
 export interface Redelivery {
   event: Pick<EventDoc, '_id' | 'type'>;
   subscriptionIds: string[];
-  requestId: string;
+  redeliveryId: string;
+  /** The API request that asked for it (X-Request-Id). */
+  requestId?: string;
 }
 
 /**
@@ -76,8 +81,16 @@ export class EventDispatcher implements OutboxFlusher {
   /** Writes the event to the log with its fan-out snapshot: the subscriptions active when it happened. */
   private async log(event: OutboxEvent, extra: Partial<EventDoc>): Promise<EventDoc> {
     const subscriptionIds = extra.subscription_ids ?? (await this.subscriptions.activeSubscriberIds(event.type, event.created_at));
-    const doc: EventDoc = { _id: event.id, type: event.type, data: event.data, created_at: event.created_at, ...extra, subscription_ids: subscriptionIds };
-    await this.events.insertOnce(doc);
+    const doc: EventDoc = {
+      _id: event.id,
+      type: event.type,
+      data: event.data,
+      created_at: event.created_at,
+      ...(event.request_id ? { request_id: event.request_id } : {}),
+      ...extra,
+      subscription_ids: subscriptionIds,
+    };
+    if (await this.events.insertOnce(doc)) this.deps.metrics?.eventsEmitted.inc({ event_type: doc.type });
     return doc;
   }
 
@@ -86,9 +99,14 @@ export class EventDispatcher implements OutboxFlusher {
    * to starts none), then lets its note go: no note means dispatched. Requests `forget` it (one
    * batched removal for many); the relay removes it before going on.
    */
-  async dispatch(event: Pick<EventDoc, '_id' | 'type' | 'subscription_ids'>, note: 'remove' | 'forget' = 'forget'): Promise<void> {
+  async dispatch(event: Pick<EventDoc, '_id' | 'type' | 'subscription_ids' | 'request_id'>, note: 'remove' | 'forget' = 'forget'): Promise<void> {
     if (event.subscription_ids.length > 0) {
-      await this.start({ eventId: event._id, eventType: event.type, subscriptionIds: event.subscription_ids });
+      await this.start({
+        eventId: event._id,
+        eventType: event.type,
+        subscriptionIds: event.subscription_ids,
+        ...(event.request_id ? { requestId: event.request_id } : {}),
+      });
     }
     if (note === 'remove') await this.notes.remove([event._id]);
     else this.notes.forget(event._id);
@@ -101,11 +119,12 @@ export class EventDispatcher implements OutboxFlusher {
   async redeliver(redeliveries: readonly Redelivery[]): Promise<void> {
     const at = new Date();
     const notes: RedeliveryNote[] = redeliveries.map((r) => ({
-      _id: redeliveryWorkflowId(r.event._id, r.requestId),
+      _id: redeliveryWorkflowId(r.event._id, r.redeliveryId),
       kind: 'redelivery',
       event_id: r.event._id,
       subscription_ids: r.subscriptionIds,
       created_at: at,
+      ...(r.requestId ? { request_id: r.requestId } : {}),
     }));
     await this.notes.noteRedeliveries(notes);
     const types = new Map(redeliveries.map((r) => [r.event._id, r.event.type]));
@@ -119,7 +138,13 @@ export class EventDispatcher implements OutboxFlusher {
 
   /** Starts a noted redelivery's workflow and deletes the note. */
   async startRedelivery(note: RedeliveryNote, eventType: string): Promise<void> {
-    await this.start({ eventId: note.event_id, eventType, subscriptionIds: note.subscription_ids, workflowId: note._id });
+    await this.start({
+      eventId: note.event_id,
+      eventType,
+      subscriptionIds: note.subscription_ids,
+      workflowId: note._id,
+      ...(note.request_id ? { requestId: note.request_id } : {}),
+    });
     await this.notes.remove([note._id]);
   }
 

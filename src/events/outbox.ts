@@ -13,6 +13,8 @@ export interface OutboxEvent {
   type: EventType;
   data: Record<string, unknown>;
   created_at: Date;
+  /** The API request that caused it (its X-Request-Id): one id from the request log to the workflow. */
+  request_id?: string;
 }
 
 /** A document whose `outbox` may hold events: the collection and the order's number. */
@@ -21,12 +23,17 @@ export interface OutboxSource {
   id: number;
 }
 
-/**
- * A new event with a unique `evt_` id (or `id`, when the caller had to know it beforehand); its
- * data has the contract's shape for its type.
- */
-export function newOutboxEvent<T extends EventType>(type: T, data: EventData<T>, now = new Date(), id = newId('evt', now.getTime())): OutboxEvent {
-  return { id, type, data, created_at: now };
+/** How a new event came about: when, under which id (when the caller had to know it beforehand), from which request. */
+export interface EventOrigin {
+  now?: Date;
+  id?: string;
+  requestId?: string | undefined;
+}
+
+/** A new event with a unique `evt_` id unless given one; its data has the contract's shape for its type. */
+export function newOutboxEvent<T extends EventType>(type: T, data: EventData<T>, origin: EventOrigin = {}): OutboxEvent {
+  const now = origin.now ?? new Date();
+  return { id: origin.id ?? newId('evt', now.getTime()), type, data, created_at: now, ...(origin.requestId ? { request_id: origin.requestId } : {}) };
 }
 
 /**

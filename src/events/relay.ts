@@ -1,4 +1,5 @@
 import type { Logger } from '../logger';
+import type { WorkerMetrics } from '../telemetry/metrics';
 import type { EventDispatcher } from './dispatcher';
 import type { EventNote, RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxSource } from './outbox';
@@ -11,6 +12,8 @@ export interface RelayDeps {
   /** Outbox readers by source collection. */
   outboxes: Record<OutboxSource['collection'], OutboxReader>;
   logger: Logger;
+  /** Times each pass (absent: not timed). */
+  metrics?: Pick<WorkerMetrics, 'relayPassDuration'>;
 }
 
 export interface RelayPass {
@@ -109,6 +112,7 @@ export function startRelay(deps: RelayDeps, intervalMs: number): { stop: () => P
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const pass = async () => {
+    const timed = deps.metrics?.relayPassDuration.startTimer();
     try {
       // A note is abandoned only long after any request could still be writing its event.
       const r = await relayOnce(deps, { graceMs: intervalMs, abandonMs: Math.max(60_000, 10 * intervalMs), batch: 200 });
@@ -116,6 +120,8 @@ export function startRelay(deps: RelayDeps, intervalMs: number): { stop: () => P
       if (r.abandoned) deps.logger.info(r, 'relay dropped notes of writes that never happened');
     } catch (err) {
       deps.logger.warn({ err }, 'relay pass failed; retrying next interval');
+    } finally {
+      timed?.();
     }
   };
   const schedule = () => {

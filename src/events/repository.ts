@@ -13,6 +13,8 @@ export interface EventDoc {
   owner_id?: string;
   subscription_ids: string[];
   source?: OutboxSource;
+  /** The API request that emitted it (X-Request-Id). */
+  request_id?: string;
 }
 
 export class EventRepository {
@@ -22,9 +24,9 @@ export class EventRepository {
     this.collection = db.collection<EventDoc>('events');
   }
 
-  /** Inserts unless already logged (a re-flushed outbox entry); idempotent by event id. */
-  async insertOnce(doc: EventDoc): Promise<void> {
-    await insertIfAbsent(this.collection, doc);
+  /** Inserts unless already logged (a re-flushed outbox entry); idempotent by event id. True when this call logged it. */
+  insertOnce(doc: EventDoc): Promise<boolean> {
+    return insertIfAbsent(this.collection, doc);
   }
 
   async find(id: string): Promise<EventDoc | undefined> {

@@ -19,6 +19,8 @@ export interface EventRun {
   subscriptionIds: string[];
   /** Default: the event's own workflow id. */
   workflowId?: string;
+  /** The API request behind it, kept in the workflow's memo: the Temporal UI shows the id the request log has. */
+  requestId?: string;
 }
 
 /** The start options of an event workflow; the one definition every starter (API, relay, tests, tools) uses. */
@@ -30,6 +32,7 @@ export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySetti
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     args: [{ eventId: run.eventId, eventType: run.eventType, subscriptionIds: run.subscriptionIds, policy: settings.policy, batchSize: settings.batchSize }],
     typedSearchAttributes: eventSearchAttributes(run, settings.batchSize),
+    ...(run.requestId ? { memo: { requestId: run.requestId } } : {}),
   };
 }
 

@@ -10,7 +10,10 @@ import type { ResourceDeps } from '../resources/use-cases';
 import type { SubscriptionDeps } from '../subscriptions/use-cases';
 import { eventCatalog } from '../webhooks/event-catalog';
 import { loadContract } from './contract';
+import type { ApiMetrics } from '../telemetry/metrics';
+import { httpMetrics, metricsEndpoint } from './metrics';
 import { errorHandler, notFoundHandler } from './problem';
+import { assignRequestId } from './request-id';
 import type { Health } from './schemas';
 import { deliveryRoutes } from './routes/deliveries';
 import { docsAssets, metaRoutes } from './routes/meta';
@@ -30,6 +33,10 @@ export interface AppDeps {
   validateResponses: boolean;
   /** Largest accepted request body; larger ones get 413. */
   bodyLimit?: string;
+  /** Served at `GET /metrics`; requests are timed into it. */
+  metrics?: ApiMetrics | undefined;
+  /** When set, `GET /metrics` requires it as a bearer token. */
+  metricsToken?: string | undefined;
 }
 
 /** Builds the Express app; entry points and tests inject real or fake dependencies. */
@@ -37,7 +44,10 @@ export function createApp(deps: AppDeps): Express {
   const contract = loadContract();
   const app = express();
   app.disable('x-powered-by');
-  app.use(pinoHttp({ logger: deps.logger, autoLogging: { ignore: (req) => req.url === '/healthz' } }));
+  if (deps.metrics) app.use(httpMetrics(deps.metrics));
+  app.use(pinoHttp({ logger: deps.logger, genReqId: assignRequestId, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' } }));
+  // Scrapers get their own token, not an API key; before the validator like the probes.
+  if (deps.metrics) app.get('/metrics', metricsEndpoint(deps.metrics, deps.metricsToken));
 
   // The spec writes POST /api/orders/ with a trailing slash; accept the bare form as the same operation.
   app.use((req, _res, next) => {

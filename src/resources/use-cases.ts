@@ -106,7 +106,7 @@ export async function listProducts(deps: ResourceDeps, query: QueryOf<'listProdu
  * Creates a `pending` order priced from the catalog. Everything is checked before anything is
  * written (not even an id is drawn); the order and its `order.created` event are one insert.
  */
-export async function createOrder(deps: ResourceDeps, input: OrderCreate): Promise<Order> {
+export async function createOrder(deps: ResourceDeps, input: OrderCreate, requestId?: string): Promise<Order> {
   const [user, products] = await Promise.all([
     deps.users.findById(input.user_id),
     deps.products.findByIds(input.items.map((i) => i.product_id)),
@@ -152,7 +152,7 @@ export async function createOrder(deps: ResourceDeps, input: OrderCreate): Promi
         outbox: [],
       };
       // The event goes in with the order, in one single-document write.
-      order.outbox.push(newOutboxEvent('order.created', createdEventData(order), now, eventId));
+      order.outbox.push(newOutboxEvent('order.created', createdEventData(order), { now, id: eventId, requestId }));
       return order;
     },
     (order) => deps.outbox.announce(order.outbox, orderSource(order.id)),
@@ -172,7 +172,7 @@ export async function getOrder(deps: ResourceDeps, id: number): Promise<Order> {
  * without an event; a change and its `order.updated` event are one conditional update, which
  * gives 409 when the order changed between the read and the write.
  */
-export async function updateOrder(deps: ResourceDeps, id: number, input: OrderUpdate): Promise<Order> {
+export async function updateOrder(deps: ResourceDeps, id: number, input: OrderUpdate, requestId?: string): Promise<Order> {
   const current = await deps.orders.findById(id);
   if (!current) throw orderNotFound(id);
   const from = current.status;
@@ -183,7 +183,7 @@ export async function updateOrder(deps: ResourceDeps, id: number, input: OrderUp
   }
   const now = deps.now?.() ?? new Date();
   const updated: OrderDoc = { ...current, status: to, updated_at: now };
-  const event = newOutboxEvent('order.updated', updatedEventData(updated, from), now);
+  const event = newOutboxEvent('order.updated', updatedEventData(updated, from), { now, requestId });
   await deps.outbox.announce([event], orderSource(id));
   if (!(await deps.orders.transition(id, from, to, event, now))) {
     // Best effort: a note left behind is dropped by the relay once it is old.

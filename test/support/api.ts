@@ -15,6 +15,7 @@ import type { RelayDeps } from '../../src/events/relay';
 import { createApp, type AppDeps } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
 import { createAppDeps, relayDeps } from '../../src/services';
+import type { ApiMetrics } from '../../src/telemetry/metrics';
 import { TemporalGateway } from '../../src/temporal/connection';
 import { NativeConnection, createWorker } from '../../src/worker/create-worker';
 
@@ -46,7 +47,7 @@ export const inertOutbox: OutboxFlusher = {
  * Starts the app on a private database and task queue (one per test file) with response
  * validation on, so every response in every test is checked against the contract.
  */
-export async function startTestApi(env: Record<string, string> = {}, opts: { outbox?: OutboxFlusher } = {}): Promise<TestApi> {
+export async function startTestApi(env: Record<string, string> = {}, opts: { outbox?: OutboxFlusher; metrics?: ApiMetrics } = {}): Promise<TestApi> {
   const config = loadConfig({
     CALLBACK_ALLOW_PRIVATE: 'true',
     VALIDATE_RESPONSES: 'true',

@@ -24,6 +24,8 @@ export function startWorkerProcess(api: TestApi, env: Record<string, string> = {
       DELIVERY_TIMEOUT: '2s',
       RELAY_INTERVAL: '500ms',
       LOG_LEVEL: 'warn',
+      // Several workers run at once in some tests: no fixed metrics port unless a test asks for one.
+      WORKER_METRICS_PORT: '0',
       ...env,
     },
   });

@@ -8,6 +8,7 @@ import {
   sendTestEvent,
 } from '../../deliveries/use-cases';
 import { principalOf } from '../security';
+import { requestIdOf } from '../request-id';
 import { validated } from '../validated';
 
 const base = '/api/webhooks/v1';
@@ -16,7 +17,7 @@ const base = '/api/webhooks/v1';
 export function deliveryRoutes(deps: DeliveryDeps): Router {
   const r = Router();
   r.post(`${base}/subscriptions/:subscription_id/test`, async (req, res) => {
-    res.status(202).json(await sendTestEvent(deps, principalOf(req), validated(req, 'sendTestEvent').path.subscription_id));
+    res.status(202).json(await sendTestEvent(deps, principalOf(req), validated(req, 'sendTestEvent').path.subscription_id, requestIdOf(req)));
   });
   r.get(`${base}/subscriptions/:subscription_id/attempts`, async (req, res) => {
     const { path, query } = validated(req, 'listDeliveryAttempts');
@@ -25,11 +26,11 @@ export function deliveryRoutes(deps: DeliveryDeps): Router {
   });
   r.post(`${base}/events/:event_id/redeliver`, async (req, res) => {
     const { path, body } = validated(req, 'redeliverEvent');
-    res.status(202).json(await redeliverEvent(deps, principalOf(req), path.event_id, body?.subscription_id));
+    res.status(202).json(await redeliverEvent(deps, principalOf(req), path.event_id, body?.subscription_id, requestIdOf(req)));
   });
   r.post(`${base}/subscriptions/:subscription_id/recover`, async (req, res) => {
     const { path, body } = validated(req, 'recoverFailedDeliveries');
-    res.status(202).json(await recoverFailed(deps, principalOf(req), path.subscription_id, new Date(body.since)));
+    res.status(202).json(await recoverFailed(deps, principalOf(req), path.subscription_id, new Date(body.since), requestIdOf(req)));
   });
   r.get(`${base}/alerts`, async (req, res) => {
     res.json(await listAlerts(deps, validated(req, 'listAlerts').query));

@@ -9,6 +9,7 @@ import {
   listUserOrders,
   updateOrder,
 } from '../../resources/use-cases';
+import { requestIdOf } from '../request-id';
 import { validated } from '../validated';
 
 const orders = '/api/orders';
@@ -29,7 +30,7 @@ export function resourceRoutes(deps: ResourceDeps): Router {
   });
   // The app rewrites the bare /api/orders to the spec's /api/orders/ before routing.
   r.post(`${orders}/`, async (req, res) => {
-    const order = await createOrder(deps, validated(req, 'createOrder').body);
+    const order = await createOrder(deps, validated(req, 'createOrder').body, requestIdOf(req));
     res.status(201).location(`${orders}/${order.id}`).json(order);
   });
   r.get(`${orders}/:order_id`, async (req, res) => {
@@ -37,7 +38,7 @@ export function resourceRoutes(deps: ResourceDeps): Router {
   });
   r.patch(`${orders}/:order_id`, async (req, res) => {
     const { path, body } = validated(req, 'updateOrder');
-    res.json(await updateOrder(deps, path.order_id, body));
+    res.json(await updateOrder(deps, path.order_id, body, requestIdOf(req)));
   });
   r.get('/api/inventory/stock', async (_req, res) => {
     res.json(await listStock(deps));

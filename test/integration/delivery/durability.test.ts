@@ -194,7 +194,7 @@ describe('no event is lost', () => {
     const unreadable = await orderLeftByACrash(api, 9101);
     const flushable = await orderLeftByACrash(api, 9102);
     const logged = await down.emit(newOutboxEvent('webhook.test', { message: 'relay', subscription_id: sub.id }), { ownerId: 'owner-a', subscriptionIds: [sub.id] });
-    await down.redeliver([{ event: logged, subscriptionIds: [sub.id], requestId: 'rdl_relaytest' }]);
+    await down.redeliver([{ event: logged, subscriptionIds: [sub.id], redeliveryId: 'rdl_relaytest' }]);
     const redelivery = `${eventWorkflowId(logged._id)}/redelivery/rdl_relaytest`;
     expect(await api.dispatcher.notes.count(logged._id)).toBe(1);
     expect(await api.dispatcher.notes.count(redelivery)).toBe(1);

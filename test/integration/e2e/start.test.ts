@@ -53,6 +53,7 @@ describe('npm start: embedded mode', () => {
       MONGO_PORT: String(await getFreePort()),
       TEMPORAL_PORT: String(await getFreePort()),
       TEMPORAL_UI_PORT: String(await getFreePort()),
+      WORKER_METRICS_PORT: String(await getFreePort()),
     };
     const env = { ...ports, DATA_DIR: dataDir };
     const first = start(env);
@@ -67,6 +68,12 @@ describe('npm start: embedded mode', () => {
     const ui = await fetch(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`);
     expect(ui.status).toBe(200);
     expect(await ui.text()).toContain('<html');
+    // Both metrics endpoints are up and announced; the worker's carries the Temporal SDK's own.
+    expect(first.output()).toContain(`${base}/metrics (API)  http://127.0.0.1:${ports.WORKER_METRICS_PORT}/metrics (worker)`);
+    expect(await (await fetch(`${base}/metrics`)).text()).toContain('http_request_duration_seconds_bucket');
+    const workerMetrics = await (await fetch(`http://127.0.0.1:${ports.WORKER_METRICS_PORT}/metrics`)).text();
+    expect(workerMetrics).toContain('webhook_delivery_attempts_total');
+    expect(workerMetrics).toMatch(/^temporal_/m);
 
     const mongo = new MongoClient(`mongodb://127.0.0.1:${ports.MONGO_PORT}/`);
     await mongo.db('start_test').collection<{ _id: string }>('marks').insertOne({ _id: 'first-run' });

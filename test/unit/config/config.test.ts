@@ -64,3 +64,40 @@ describe('delivery configuration', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`\\n  ${name}: `));
   });
 });
+
+describe('observability configuration', () => {
+  it('logs pretty to a terminal and JSON elsewhere, unless LOG_FORMAT says which', () => {
+    expect(loadConfig({}, true).logFormat).toBe('pretty');
+    expect(loadConfig({}, false).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+  });
+
+  it('serves metrics by default (worker on 9464) and turns both off with METRICS_ENABLED=false', () => {
+    expect(loadConfig({}).metrics).toEqual({ enabled: true, token: undefined, workerPort: 9464 });
+    expect(loadConfig({ WORKER_METRICS_PORT: '0' }).metrics.workerPort).toBe(0);
+    expect(loadConfig({ METRICS_ENABLED: 'false' }).metrics).toMatchObject({ enabled: false, workerPort: 0 });
+  });
+
+  it('traces only when an OTLP endpoint is set, honouring the standard switches', () => {
+    expect(loadConfig({}).tracing).toEqual({ enabled: false });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      enabled: true,
+      serviceName: 'webhook-service',
+      url: 'http://collector:4318/v1/traces',
+    });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/custom', OTEL_SERVICE_NAME: 'hooks' }).tracing).toMatchObject({ url: 'http://c:4318/custom', serviceName: 'hooks' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing.enabled).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
+  });
+
+  it.each([
+    [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    [{ WORKER_METRICS_PORT: '70000' }, 'WORKER_METRICS_PORT'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+    [{ OTEL_TRACES_EXPORTER: 'jaeger' }, 'OTEL_TRACES_EXPORTER'],
+  ])('rejects %o naming the variable', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`\\n  ${name}: `));
+  });
+});

@@ -1,0 +1,27 @@
+import type { Client } from '@temporalio/client';
+import type { DispatchNotes } from '../events/dispatch-notes';
+import { retryingKey } from '../../workflows/search-attributes';
+import type { GaugeSource } from './metrics';
+
+/**
+ * Deliveries waiting for a retry, read from Temporal visibility: the event workflows of the
+ * task queue that list retrying subscriptions, summed. At most `maxWorkflows` are read per
+ * scrape, so a huge backlog reads as that bound rather than stalling the scrape.
+ */
+export function retryingDeliveries(client: () => Promise<Client>, taskQueue: string, maxWorkflows = 10_000): GaugeSource {
+  const query = `TaskQueue = '${taskQueue.replace(/'/g, "\\'")}' AND ExecutionStatus = 'Running' AND ${retryingKey.name} IS NOT NULL`;
+  return async () => {
+    let total = 0;
+    let seen = 0;
+    for await (const run of (await client()).workflow.list({ query, pageSize: 1000 })) {
+      total += run.typedSearchAttributes.get(retryingKey)?.length ?? 0;
+      if (++seen >= maxWorkflows) break;
+    }
+    return total;
+  };
+}
+
+/** Dispatch notes older than `graceMs`: events and redeliveries the relay has yet to start. */
+export function relayBacklog(notes: DispatchNotes, graceMs: number): GaugeSource {
+  return () => notes.collection.countDocuments({ created_at: { $lt: new Date(Date.now() - graceMs) } });
+}
