@@ -7,7 +7,9 @@ import { signatureHeaders } from '../src/webhooks/signature';
 import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
 import { eventWorkflowId, seriesId } from '../workflows/ids';
 import type { AttemptState } from '../workflows/retry-policy';
+import type { Tracer } from '@opentelemetry/api';
 import { createEventCache } from './event-cache';
+import { tracedPost } from './traced-post';
 import { type PostRequest, type PostResult, postWebhook } from './http-post';
 
 /** What the attempt activities touch; tests inject their own. */
@@ -25,6 +27,8 @@ export interface AttemptActivityDeps {
   eventCacheEntries?: number;
   /** Counts logged attempts and finished deliveries (absent: not counted). */
   metrics?: WorkerMetrics | undefined;
+  /** Traces each POST and sends `traceparent` (absent: no tracing). */
+  tracer?: Tracer | undefined;
 }
 
 export interface AttemptInput {
@@ -76,7 +80,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const subscriptions = new SubscriptionRepository(deps.db);
   const attempts = new AttemptRepository(deps.db);
   const now = () => deps.now?.() ?? new Date();
-  const post = deps.post ?? postWebhook;
+  const post = deps.tracer ? tracedPost(deps.tracer, deps.post ?? postWebhook) : (deps.post ?? postWebhook);
 
   /** What one attempt needs before its POST; a failure here (the database) throws, before any POST. */
   async function prepare(input: AttemptInput): Promise<(() => Promise<AttemptResult>) | AttemptResult> {

@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import type { Db } from 'mongodb';
 import { AlertRepository } from './alerts/repository';
 import { ApiKeyRepository } from './auth/api-keys';
@@ -36,6 +37,8 @@ export function createAppDeps(input: {
   outbox?: OutboxFlusher;
   /** The API's metrics, served at /metrics (absent: no /metrics). */
   metrics?: ApiMetrics;
+  /** Traces requests (absent: no tracing). */
+  tracer?: Tracer;
 }): AppDeps {
   const { db, config } = input;
   const allowPrivate = config.api.allowPrivateCallbacks;
@@ -69,5 +72,6 @@ export function createAppDeps(input: {
     bodyLimit: config.api.bodyLimit,
     metrics: input.metrics,
     metricsToken: config.metrics?.token,
+    tracer: input.tracer,
   };
 }

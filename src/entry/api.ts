@@ -5,15 +5,25 @@ import { createMongo } from '../db/mongo';
 import { createApp } from '../http/app';
 import { createLogger } from '../logger';
 import { createApiMetrics } from '../telemetry/metrics';
+import { tracingFromConfig } from '../telemetry/tracing';
 import { createAppDeps } from '../services';
 import { TemporalGateway } from '../temporal/connection';
 import { runUntilSignal } from './shutdown';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'api', config.logFormat);
-const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api');
-const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
-const deps = createAppDeps({ db: mongo.db, temporal, logger, config, ...(config.metrics.enabled ? { metrics: createApiMetrics() } : {}) });
+// First, so the database client and the Temporal client are traced from the start.
+const tracing = tracingFromConfig(config.tracing, 'api');
+const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api', tracing?.tracer);
+const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined });
+const deps = createAppDeps({
+  db: mongo.db,
+  temporal,
+  logger,
+  config,
+  ...(config.metrics.enabled ? { metrics: createApiMetrics() } : {}),
+  ...(tracing ? { tracer: tracing.tracer } : {}),
+});
 // Fails fast (and the supervisor restarts us) when the database is unreachable at start.
 await prepareDatabase(mongo.db);
 if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);
@@ -33,5 +43,5 @@ server.on('error', (err: NodeJS.ErrnoException) => {
 
 await runUntilSignal(logger, async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await Promise.all([mongo.close(), temporal.close()]);
+  await Promise.all([mongo.close(), temporal.close(), tracing?.shutdown()]);
 });

@@ -15,7 +15,8 @@ import { startMetricsServer } from '../worker/metrics-server';
 import { TemporalGateway } from '../temporal/connection';
 import { userAgent } from '../version';
 import { Runtime, bundleWorkflowCode } from '@temporalio/worker';
-import { createWorker, workflowsPath } from '../worker/create-worker';
+import { createWorker, tracingWorkflowInterceptors, workflowsPath } from '../worker/create-worker';
+import { tracingFromConfig } from '../telemetry/tracing';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
 import { supervisorPid, watchParent } from './shutdown';
@@ -26,7 +27,8 @@ const metricsOn = config.metrics.workerPort !== 0;
 // The SDK's exporter listens on a private loopback port; our /metrics appends what it serves.
 const sdkMetricsPort = metricsOn ? await getFreePort() : undefined;
 installWorkerRuntime(logger, config.logLevel, sdkMetricsPort ? `127.0.0.1:${sdkMetricsPort}` : undefined);
-const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker');
+const tracing = tracingFromConfig(config.tracing, 'worker');
+const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker', tracing?.tracer);
 await prepareDatabase(mongo.db);
 
 const stopping = new Promise<void>((resolve) => {
@@ -37,7 +39,7 @@ const stopping = new Promise<void>((resolve) => {
 });
 
 // The relay re-dispatches what a crash or a Temporal outage left behind.
-const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
+const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined });
 const metrics = metricsOn
   ? createWorkerMetrics({
       retrying: retryingDeliveries(() => temporal.client(), config.temporal.taskQueue),
@@ -65,7 +67,11 @@ const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.
 const relay = startRelay(relayDeps(mongo.db, dispatcher, logger, metrics), config.delivery.relayIntervalMs);
 
 // Bundled once: a worker rebuilt after a Temporal outage reuses it.
-const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger });
+const workflowBundle = await bundleWorkflowCode({
+  workflowsPath,
+  ...(tracing ? { workflowInterceptorModules: tracingWorkflowInterceptors } : {}),
+  logger: Runtime.instance().logger,
+});
 logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker starting');
 await runWorkerUntilStopped({
   address: config.temporal.connectAddress,
@@ -77,6 +83,7 @@ await runWorkerUntilStopped({
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       workflowBundle,
+      tracing,
       deps: {
         db: mongo.db,
         workerIdentity: `worker@${hostname()}:${process.pid}`,
@@ -91,6 +98,6 @@ await runWorkerUntilStopped({
 });
 await relay.stop();
 metricsServer?.close();
-await Promise.all([temporal.close(), mongo.close()]);
+await Promise.all([temporal.close(), mongo.close(), tracing?.shutdown()]);
 logger.info('worker stopped');
 process.exit(0);

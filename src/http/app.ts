@@ -11,7 +11,9 @@ import type { SubscriptionDeps } from '../subscriptions/use-cases';
 import { eventCatalog } from '../webhooks/event-catalog';
 import { loadContract } from './contract';
 import type { ApiMetrics } from '../telemetry/metrics';
+import type { Tracer } from '@opentelemetry/api';
 import { httpMetrics, metricsEndpoint } from './metrics';
+import { httpTracing } from './tracing';
 import { errorHandler, notFoundHandler } from './problem';
 import { assignRequestId } from './request-id';
 import type { Health } from './schemas';
@@ -37,6 +39,8 @@ export interface AppDeps {
   metrics?: ApiMetrics | undefined;
   /** When set, `GET /metrics` requires it as a bearer token. */
   metricsToken?: string | undefined;
+  /** Traces requests with it (absent: no tracing, no cost). */
+  tracer?: Tracer | undefined;
 }
 
 /** Builds the Express app; entry points and tests inject real or fake dependencies. */
@@ -45,6 +49,8 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
+  const tracing = deps.tracer ? httpTracing(deps.tracer) : undefined;
+  if (tracing) app.use(tracing.start);
   app.use(pinoHttp({ logger: deps.logger, genReqId: assignRequestId, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' } }));
   // Scrapers get their own token, not an API key; before the validator like the probes.
   if (deps.metrics) app.get('/metrics', metricsEndpoint(deps.metrics, deps.metricsToken));
@@ -55,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use(express.json({ limit: deps.bodyLimit ?? '64kb', type: ['application/json', 'application/*+json'] }));
+  if (tracing) app.use(tracing.resume);
   app.use(docsAssets());
 
   // Liveness: the process is up and its event loop turns; no dependency is touched.

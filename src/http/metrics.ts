@@ -6,7 +6,7 @@ import { problem, sendProblem } from './problem';
 const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** The route label: the contract's path template, else the Express route, never the raw URL. */
-function routeOf(req: Request, status: number): string {
+export function routeOf(req: Request, status: number): string {
   const template = (req as Request & { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
   if (template) return template;
   const route = (req.route as { path?: unknown } | undefined)?.path;

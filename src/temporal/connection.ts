@@ -1,4 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, type ClientOptions, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 
 /**
  * A Temporal client that connects lazily and retries on next use, so the API starts and
@@ -11,6 +12,8 @@ export class TemporalGateway {
   constructor(
     private readonly address: string,
     private readonly namespace: string,
+    /** Starts and signals carry the active trace into the workflow (the worker must trace too). */
+    private readonly opts: { traced?: boolean } = {},
   ) {}
 
   /** The connected client; rejects if Temporal cannot be reached right now. */
@@ -18,7 +21,8 @@ export class TemporalGateway {
     this.pending ??= Connection.connect({ address: this.address, connectTimeout: 2000 }).then(
       (connection) => {
         this.connection = connection;
-        return new Client({ connection, namespace: this.namespace });
+        const interceptors: ClientOptions['interceptors'] = this.opts.traced ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : {};
+        return new Client({ connection, namespace: this.namespace, interceptors });
       },
       (err: unknown) => {
         this.pending = undefined;

@@ -1,9 +1,15 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { type ActivityDeps, createActivities } from '../../activities';
+import type { Tracing } from '../telemetry/tracing';
 
 /** Path of the workflow bundle entry, bundled by the worker at start. */
 export const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+
+/** The workflow interceptors that trace workflows; bundle them (`workflowInterceptorModules`) only when tracing. */
+export const tracingWorkflowInterceptors = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
 
 export interface CreateWorkerOptions {
   connection: NativeConnection;
@@ -18,8 +24,10 @@ export interface CreateWorkerOptions {
    * 10 s timeout, and the retried tasks POSTed again (npm run bench, 1000 events × 1).
    */
   concurrency?: number;
-  /** Pre-built bundle (tests reuse one across workers). */
+  /** Pre-built bundle (tests reuse one across workers); bundled with {@link tracingWorkflowInterceptors} when tracing. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Traces workflows and activities into this process's tracing (absent: no tracing, no cost). */
+  tracing?: Tracing | undefined;
 }
 
 const defaultConcurrency = 200;
@@ -32,7 +40,17 @@ export function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
     taskQueue: opts.taskQueue,
     identity: opts.deps.workerIdentity,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath }),
-    activities: createActivities(opts.deps),
+    activities: createActivities({ ...opts.deps, ...(opts.tracing ? { tracer: opts.tracing.tracer } : {}) }),
+    ...(opts.tracing
+      ? {
+          interceptors: {
+            workflowModules: tracingWorkflowInterceptors,
+            activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })],
+          },
+          // Workflow spans are made in the sandbox and exported here, never during replay.
+          sinks: { exporter: makeWorkflowExporter(opts.tracing.spanProcessor, opts.tracing.resource) },
+        }
+      : {}),
     maxConcurrentWorkflowTaskExecutions: opts.concurrency ?? defaultConcurrency,
     maxConcurrentLocalActivityExecutions: opts.concurrency ?? defaultConcurrency,
   });

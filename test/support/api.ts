@@ -16,6 +16,7 @@ import { createApp, type AppDeps } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
 import { createAppDeps, relayDeps } from '../../src/services';
 import type { ApiMetrics } from '../../src/telemetry/metrics';
+import type { Tracing } from '../../src/telemetry/tracing';
 import { TemporalGateway } from '../../src/temporal/connection';
 import { NativeConnection, createWorker } from '../../src/worker/create-worker';
 
@@ -47,7 +48,10 @@ export const inertOutbox: OutboxFlusher = {
  * Starts the app on a private database and task queue (one per test file) with response
  * validation on, so every response in every test is checked against the contract.
  */
-export async function startTestApi(env: Record<string, string> = {}, opts: { outbox?: OutboxFlusher; metrics?: ApiMetrics } = {}): Promise<TestApi> {
+export async function startTestApi(
+  env: Record<string, string> = {},
+  opts: { outbox?: OutboxFlusher; metrics?: ApiMetrics; tracing?: Tracing } = {},
+): Promise<TestApi> {
   const config = loadConfig({
     CALLBACK_ALLOW_PRIVATE: 'true',
     VALIDATE_RESPONSES: 'true',
@@ -57,11 +61,12 @@ export async function startTestApi(env: Record<string, string> = {}, opts: { out
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     ...env,
   });
-  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'api-test');
+  const { tracing, ...rest } = opts;
+  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'api-test', tracing?.tracer);
   await prepareDatabase(mongo.db);
-  const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace);
+  const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test');
-  const deps = createAppDeps({ db: mongo.db, temporal, logger, config, ...opts });
+  const deps = createAppDeps({ db: mongo.db, temporal, logger, config, ...rest, ...(tracing ? { tracer: tracing.tracer } : {}) });
   const server: Server = createApp(deps).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -91,12 +96,13 @@ export interface TestWorker {
 }
 
 /** Runs the real worker in-process on the test API's database and task queue; `overrides` replace its activities' dependencies (e.g. a flaky database). */
-export async function startTestWorker(api: TestApi, overrides: Partial<ActivityDeps> = {}): Promise<TestWorker> {
+export async function startTestWorker(api: TestApi, overrides: Partial<ActivityDeps> = {}, tracing?: Tracing): Promise<TestWorker> {
   const connection = await NativeConnection.connect({ address: api.config.temporal.connectAddress });
   const worker = await createWorker({
     connection,
     namespace: api.config.temporal.namespace,
     taskQueue: api.config.temporal.taskQueue,
+    tracing,
     deps: {
       db: api.mongo.db,
       workerIdentity: 'test-worker',

@@ -1,0 +1,37 @@
+import { context, propagation, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import type { PostRequest, PostResult } from './http-post';
+
+/**
+ * Wraps a POST in a client span that continues the active trace and sends it on as W3C
+ * `traceparent` (and `tracestate`), so a receiver's own tracing joins the delivery's trace.
+ * The URL's query is left out of the span: callback URLs may carry tokens there.
+ */
+export function tracedPost(tracer: Tracer, post: (req: PostRequest) => Promise<PostResult>): (req: PostRequest) => Promise<PostResult> {
+  return (req) => {
+    const url = URL.canParse(req.url) ? new URL(req.url) : undefined;
+    return tracer.startActiveSpan(
+      'POST',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'http.request.method': 'POST',
+          ...(url ? { 'server.address': url.hostname, 'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)), 'url.path': url.pathname } : {}),
+        },
+      },
+      async (span) => {
+        const headers = { ...req.headers };
+        propagation.inject(context.active(), headers);
+        try {
+          const result = await post({ ...req, headers });
+          span.setAttribute('webhook.outcome', result.outcome);
+          if ('statusCode' in result) span.setAttribute('http.response.status_code', result.statusCode);
+          if (result.outcome !== 'delivered') span.setStatus({ code: SpanStatusCode.ERROR, message: 'error' in result ? result.error : `HTTP ${result.statusCode}` });
+          return result;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  };
+}
+
