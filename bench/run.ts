@@ -22,6 +22,7 @@ import { fanOut, fanOutEvents } from './lib/scenarios/fan-outs';
 import { floor } from './lib/scenarios/floor';
 import { ingest } from './lib/scenarios/ingest';
 import { fixedRate } from './lib/scenarios/latency';
+import { metricsCost } from './lib/scenarios/metrics-cost';
 import { outageDrain } from './lib/scenarios/outage-drain';
 import { slowReceiver } from './lib/scenarios/slow-receiver';
 import { throughput } from './lib/scenarios/throughput';
@@ -80,6 +81,7 @@ async function runScenarios(ctx: Ctx, results: BenchResults, save: () => void): 
   await step('slow', () => slowReceiver(ctx), (r) => (results.slowReceiver = r));
   await step('outage', () => outageDrain(ctx), (r) => (results.outage = r));
   await step('background', () => background(ctx), (r) => (results.background = r));
+  await step('metrics', () => metricsCost(ctx), (r) => (results.metricsCost = r));
   // Last: each floor run starts a Temporal dev server of its own while the service idles.
   await step(
     'floor',

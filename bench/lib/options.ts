@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 
 /** Every scenario, in the fixed order they run. */
-export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'slow', 'outage', 'background', 'floor'] as const;
+export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'slow', 'outage', 'background', 'metrics', 'floor'] as const;
 export type Scenario = (typeof allScenarios)[number];
 
 export interface BenchOptions {
@@ -74,7 +74,7 @@ const numeric: Record<NumericOption, { env: string; def: number; quick?: number;
   outage: { env: 'BENCH_OUTAGE', def: 60, quick: 5, min: 5, max: 600, help: 'seconds the receiver answers 503' },
   background: { env: 'BENCH_BACKGROUND', def: 10, quick: 2, min: 1, max: 600, help: 'seconds of the no-load CPU measurement' },
   drainTimeout: { env: 'BENCH_DRAIN_TIMEOUT', def: 60, min: 5, max: 3600, help: 'VOID after this many seconds without a delivery completing' },
-  maxSeconds: { env: 'BENCH_MAX_SECONDS', def: 900, quick: 300, min: 30, max: 7200, help: 'hard limit: everything is stopped, exit 2' },
+  maxSeconds: { env: 'BENCH_MAX_SECONDS', def: 1200, quick: 300, min: 30, max: 7200, help: 'hard limit: everything is stopped, exit 2' },
 };
 
 const flagName = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

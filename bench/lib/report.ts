@@ -88,6 +88,15 @@ function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
     const total = ['worker', 'api', 'temporal', 'db'].reduce((a, k) => a + (bg.cpuMsPerSecondByRole[k] ?? 0), 0);
     out.push(['background CPU, no load', `${fmt(total, 0)} ms/s`, `${roles(bg.cpuMsPerSecondByRole, 0)} CPU-ms per second, with ${bg.orders} orders and ${bg.events} events stored; relay query ${fmt(bg.dbProbeMs.relayNotes)} ms, order by id ${fmt(bg.dbProbeMs.orderById)} ms, event by id ${fmt(bg.dbProbeMs.eventById)} ms, update by id ${fmt(bg.dbProbeMs.eventUpdateById)} ms`]);
   }
+  const mc = r.metricsCost;
+  if (mc) {
+    out.push([
+      'metrics cost (on ÷ off)',
+      `${fmt(mc.throughputRatio, 3)}× del/s, ${fmt(mc.cpuPerDeliveryRatio, 3)}× CPU`,
+      `${mc.runs.length / 2} pairs (A-B B-A) of ${mc.events} events × ${mc.subscriptions} subs, pairs' on ÷ off ${mc.throughputRatios.join(', ')} del/s and ${mc.cpuPerDeliveryRatios.join(', ')} CPU; medians off ${fmt(mc.off.deliveriesPerSecond)} del/s ${fmt(mc.off.serviceCpuMsPerDelivery, 2)} CPU-ms, on (scraped every 5 s) ${fmt(mc.on.deliveriesPerSecond)} del/s ${fmt(mc.on.serviceCpuMsPerDelivery, 2)} CPU-ms; spread among the off runs ${fmt((mc.noiseOffThroughput ?? 0) * 100, 0)} % del/s, ${fmt((mc.noiseOffCpu ?? 0) * 100, 0)} % CPU`,
+    ]);
+    out.push(['metrics: one scrape of both', `${fmt(mc.scrape.serviceCpuMsPerScrape, 1)} CPU-ms`, `at no load, ${mc.scrape.scrapes} scrapes: ${roles(mc.scrape.cpuMsPerScrapeByRole, 2)} ms; ${fmt(mc.scrape.bytesPerScrape / 1024, 0)} KiB per scrape`]);
+  }
   const x = (name: string, label: string, digits: number) => (ratio[name] !== undefined ? `${label} ${fmt(ratio[name], digits)}×` : '');
   const baselineRatios = [x('throughputServiceOverBaseline', 'throughput', 4), x('idleP50ServiceOverBaselineSingle', 'idle p50', 0), x('cpuPerDeliveryServiceOverBaseline', 'CPU/delivery', 0)].filter(Boolean);
   if (baselineRatios.length) out.push(['e. ratios service/baseline', '', baselineRatios.join(', ')]);

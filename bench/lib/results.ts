@@ -8,6 +8,7 @@ import type { background } from './scenarios/background';
 import type { baseline } from './scenarios/baseline';
 import type { fanOut } from './scenarios/fan-outs';
 import type { ingest } from './scenarios/ingest';
+import type { metricsCost } from './scenarios/metrics-cost';
 import type { fixedRate } from './scenarios/latency';
 import type { outageDrain } from './scenarios/outage-drain';
 import type { slowReceiver } from './scenarios/slow-receiver';
@@ -42,6 +43,8 @@ export interface BenchResults {
   slowReceiver?: Result<typeof slowReceiver>;
   outage?: Result<typeof outageDrain>;
   background?: Result<typeof background>;
+  /** Throughput and CPU per delivery with metrics off and on, alternated. */
+  metricsCost?: Result<typeof metricsCost>;
   /** The floor of the service's shape at the same N × M and at the other fan-outs, and of the pre-1.0 shape. */
   floor?: { event: FloorResult; children?: FloorResult; fanOuts: Record<string, FloorResult> };
   /** Every checked run: deliveries owed, delivered, failed, duplicated. */

@@ -39,6 +39,10 @@ export interface Stack {
   serviceEnv: Record<string, string>;
   /** Output lines per service process (at LOG_LEVEL=warn: warnings and errors), and how many contained E11000. */
   outputLines: Record<string, { lines: number; duplicateKey: number }>;
+  /** The worker's /metrics. */
+  workerMetricsUrl: string;
+  /** Stops the API and the worker and starts them again with `env` over the service's own (e.g. METRICS_ENABLED=false). */
+  restartServices(env: Record<string, string>): Promise<void>;
 }
 
 /** Something to undo at the end, newest first. */
@@ -54,6 +58,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
   const uiPort = await getFreePort();
   const mongoPort = await getFreePort();
   const apiPort = await getFreePort();
+  const workerMetricsPort = await getFreePort();
 
   const passthrough: Record<string, string> = {};
   // MONGODB_URI / TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE): measure against those servers instead
@@ -114,6 +119,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     LOG_LEVEL: opts.logLevel,
     HOST: '127.0.0.1',
     PORT: String(apiPort),
+    WORKER_METRICS_PORT: String(workerMetricsPort),
     DATA_DIR: dataDir,
     MONGODB_URI: plan.mongoUri,
     MONGODB_DB: config.mongo.dbName,
@@ -140,14 +146,14 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
   }
   const quiet = ['warn', 'error', 'fatal', 'silent'].includes(opts.logLevel);
   const outputLines: Stack['outputLines'] = {};
-  const nodeProcess = (name: string, entry: string) => {
-    const count = (outputLines[name] = { lines: 0, duplicateKey: 0 });
+  const nodeProcess = (name: string, entry: string, extraEnv: Record<string, string>) => {
+    const count = (outputLines[name] ??= { lines: 0, duplicateKey: 0 });
     const p = new ManagedProcess({
       name,
       command: process.execPath,
       args: ['--import', 'tsx', entry],
       cwd: root,
-      env: { ...env, ...serviceEnv, ...(nodeOptions.length ? { NODE_OPTIONS: nodeOptions.join(' '), BENCH_PROFILE_NAME: name } : {}) },
+      env: { ...env, ...serviceEnv, ...extraEnv, ...(nodeOptions.length ? { NODE_OPTIONS: nodeOptions.join(' '), BENCH_PROFILE_NAME: name } : {}) },
       onLine: (line) => {
         count.lines++;
         if (line.includes('E11000')) count.duplicateKey++;
@@ -159,19 +165,23 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     cleanups.push({ name, fn: () => p.stop(20_000) });
     return p;
   };
-  const worker = nodeProcess('worker', 'src/entry/worker.ts');
-  const api = nodeProcess('api', 'src/entry/api.ts');
   const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (api.hasExited) throw new Error(`the API exited during start-up:\n${api.recentOutput()}`);
-    if (worker.hasExited) throw new Error(`the worker exited during start-up:\n${worker.recentOutput()}`);
-    const ok = await fetch(`${apiUrl}/readyz`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`the API was not ready within 120 s:\n${api.recentOutput()}`);
-    await sleep(250);
-  }
-  return {
+  const startServices = async (extraEnv: Record<string, string>) => {
+    const worker = nodeProcess('worker', 'src/entry/worker.ts', extraEnv);
+    const api = nodeProcess('api', 'src/entry/api.ts', extraEnv);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      if (api.hasExited) throw new Error(`the API exited during start-up:\n${api.recentOutput()}`);
+      if (worker.hasExited) throw new Error(`the worker exited during start-up:\n${worker.recentOutput()}`);
+      const ok = await fetch(`${apiUrl}/readyz`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error(`the API was not ready within 120 s:\n${api.recentOutput()}`);
+      await sleep(250);
+    }
+    return { api, worker };
+  };
+  let services = await startServices({});
+  const stack: Stack = {
     dataDir,
     config,
     apiUrl,
@@ -179,11 +189,19 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     db: mongo.db,
     temporal,
     dbDescription: plan.mongoDescription,
-    pids: { worker: worker.pid, api: api.pid, temporal: pidOf('temporal'), db: pidOf('ferretdb') ?? pidOf('mongod') },
-    processes: [worker, api, ...servers.map((s) => s.process)],
+    pids: { worker: services.worker.pid, api: services.api.pid, temporal: pidOf('temporal'), db: pidOf('ferretdb') ?? pidOf('mongod') },
+    processes: [services.worker, services.api, ...servers.map((s) => s.process)],
     serviceEnv,
     outputLines,
+    workerMetricsUrl: `http://127.0.0.1:${workerMetricsPort}/metrics`,
+    async restartServices(extraEnv) {
+      await Promise.all([services.api.stop(20_000), services.worker.stop(20_000)]);
+      services = await startServices(extraEnv);
+      Object.assign(stack.pids, { worker: services.worker.pid, api: services.api.pid });
+      stack.processes.splice(0, 2, services.worker, services.api);
+    },
   };
+  return stack;
 }
 
 /**

@@ -35,3 +35,6 @@ export function summarize(values: readonly number[]): Summary {
 export const nowMs = (): number => performance.timeOrigin + performance.now();
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The nearest-rank median. */
+export const median = (values: readonly number[]): number => percentile([...values].sort((a, b) => a - b), 0.5);

@@ -26,6 +26,11 @@ export function targets(r: BenchResults): Target[] {
   add('API CPU per order, 0 subscriptions ≤ 4 ms', ing0?.apiCpuMsPerRequest, 'ms', (v) => v <= 4);
   add(`API CPU per order, ${m} subscriptions ≤ 4 ms`, ingM?.apiCpuMsPerRequest, 'ms', (v) => v <= 4);
   add('throughput at M=50 ≥ 500 deliveries/s', r.fanOuts?.['50']?.deliveriesPerSecond, 'deliveries/s', (v) => v >= 500);
+  // Within noise: the larger of 10 % and the spread the runs without metrics showed among themselves.
+  const mc = r.metricsCost;
+  const noise = (spread: number | undefined) => Math.max(0.1, spread ?? 0);
+  add('metrics on: throughput within noise of metrics off', mc?.throughputRatio, '× off', (v) => v >= 1 - noise(mc?.noiseOffThroughput));
+  add('metrics on: CPU per delivery within noise of metrics off', mc?.cpuPerDeliveryRatio, '× off', (v) => v <= 1 + noise(mc?.noiseOffCpu));
   if (r.accounting?.length) add('zero deliveries unaccounted', unaccounted(r.accounting), 'deliveries', (v) => v === 0);
   return out;
 }
