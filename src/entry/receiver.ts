@@ -7,7 +7,7 @@ import express from 'express';
 import { z } from 'zod';
 import { createMongo } from '../db/mongo';
 import { createLogger } from '../logger';
-import { MongoIdempotencyStore, webhookReceiver } from '../receiver';
+import { webhookReceiver } from '../receiver';
 import { runUntilSignal } from './shutdown';
 
 const env = z
@@ -31,7 +31,7 @@ app.use(
   '/webhooks',
   webhookReceiver({
     secret: RECEIVER_PREVIOUS_SECRET ? [RECEIVER_SECRET, RECEIVER_PREVIOUS_SECRET] : RECEIVER_SECRET,
-    store: new MongoIdempotencyStore(mongo.db),
+    db: mongo.db,
     handle: (event) => {
       // A real receiver would enqueue the work here; the example prints the verified envelope.
       console.log(`verified ${event.event} ${event.id}: ${JSON.stringify(event)}`);

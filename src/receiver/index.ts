@@ -1,4 +1,4 @@
 // The receiver kit: verify deliveries, drop duplicates, acknowledge fast.
 export { verify, WebhookVerificationError, type HeaderSource, type VerifyOptions } from './verify';
-export { webhookReceiver, type ReceivedEvent, type ReceiverOptions } from './middleware';
+export { webhookReceiver, type Dedupe, type ReceivedEvent, type ReceiverOptions } from './middleware';
 export { MemoryIdempotencyStore, MongoIdempotencyStore, type IdempotencyStore } from './idempotency';

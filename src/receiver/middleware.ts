@@ -1,6 +1,7 @@
 import express, { type RequestHandler, Router } from 'express';
+import type { Db } from 'mongodb';
 import type { Envelope } from '../webhooks/envelopes';
-import type { IdempotencyStore } from './idempotency';
+import { type IdempotencyStore, MongoIdempotencyStore } from './idempotency';
 import { verify, type VerifyOptions, WebhookVerificationError } from './verify';
 
 /**
@@ -9,11 +10,18 @@ import { verify, type VerifyOptions, WebhookVerificationError } from './verify';
  */
 export type ReceivedEvent = Envelope;
 
-export interface ReceiverOptions extends VerifyOptions {
+/**
+ * How repeats are recognised (the sender retries, so one event can arrive more than once): a
+ * database (`db`, the default store: {@link MongoIdempotencyStore}), a store of your own, or
+ * explicitly none (`dedupe: false`: every delivery is processed, repeats included).
+ */
+export type Dedupe = { db: Db; store?: never; dedupe?: true } | { store: IdempotencyStore; db?: never; dedupe?: true } | { dedupe: false; db?: never; store?: never };
+
+export type ReceiverOptions = VerifyOptions & Dedupe & ReceiverHandlers;
+
+interface ReceiverHandlers {
   /** The subscription's secret, or both during a rotation. */
   secret: string | readonly string[];
-  /** Remembers processed ids (default: none, every delivery is processed). */
-  store?: IdempotencyStore;
   /** Processes a verified, first-seen event, after the 200 was sent. */
   handle: (event: ReceivedEvent) => Promise<void>;
   /** Told about processing failures (the event is released for a redelivery). */
@@ -22,10 +30,13 @@ export interface ReceiverOptions extends VerifyOptions {
 
 /**
  * Express middleware for a webhook endpoint: reads the raw body, answers 401 and processes
- * nothing when the signature is wrong, acknowledges duplicates without reprocessing, and
- * acknowledges at once, processing asynchronously (senders expect an answer within 5 s).
+ * nothing unless the timestamped signature verifies (see {@link VerifyOptions.scheme}),
+ * acknowledges duplicates without reprocessing, and acknowledges at once, processing
+ * asynchronously (senders expect an answer within 5 s).
  */
 export function webhookReceiver(opts: ReceiverOptions): Router {
+  const store: IdempotencyStore | undefined = opts.store ?? (opts.db ? new MongoIdempotencyStore(opts.db) : undefined);
+  if (!store && opts.dedupe !== false) throw new TypeError('webhookReceiver needs db (repeats are recognised in MongoDB) or store; dedupe: false processes repeats too');
   const router = Router();
   const handler: RequestHandler = async (req, res) => {
     let event: ReceivedEvent;
@@ -36,7 +47,7 @@ export function webhookReceiver(opts: ReceiverOptions): Router {
       res.status(401).type('application/problem+json').json({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: err.message });
       return;
     }
-    if (opts.store && !(await opts.store.claim(event.id))) {
+    if (store && !(await store.claim(event.id))) {
       res.status(200).json({ received: true, duplicate: true });
       return;
     }
@@ -44,7 +55,7 @@ export function webhookReceiver(opts: ReceiverOptions): Router {
     setImmediate(() => {
       opts.handle(event).catch(async (err: unknown) => {
         opts.onError?.(err, event);
-        await opts.store?.release(event.id);
+        await store?.release(event.id);
       });
     });
   };

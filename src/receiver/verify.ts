@@ -24,6 +24,14 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 export interface VerifyOptions {
+  /**
+   * Which signature to require. `standard-webhooks` (default): `webhook-id`,
+   * `webhook-timestamp` and `webhook-signature`, the timestamp within the tolerance, so a
+   * captured delivery cannot be replayed later. `x-signature`: the seed's `X-Signature:
+   * sha256=<hex>` over the body alone, for receivers that know only that scheme; it carries no
+   * time, so a captured delivery verifies forever: deduplicate by event id.
+   */
+  scheme?: 'standard-webhooks' | 'x-signature';
   /** Reject `webhook-timestamp` further than this from now, in seconds (default 300). */
   toleranceSeconds?: number;
   /** Clock, for tests. */
@@ -32,8 +40,10 @@ export interface VerifyOptions {
 
 /**
  * Verifies a delivery against one secret or several (during a rotation) and returns the parsed
- * envelope. With Standard Webhooks headers present, their signature and timestamp are checked
- * (replay protection); otherwise `X-Signature`. Comparisons are constant-time.
+ * envelope. By default it requires the Standard Webhooks headers and checks their signature and
+ * timestamp (replay protection); a delivery without them is refused, never verified by
+ * `X-Signature` instead, unless `scheme: 'x-signature'` asks for exactly that. Comparisons are
+ * constant-time.
  */
 export function verify<T = unknown>(rawBody: string | Buffer, headers: HeaderSource, secret: string | readonly string[], opts: VerifyOptions = {}): T {
   const secrets = typeof secret === 'string' ? [secret] : secret;
@@ -43,7 +53,8 @@ export function verify<T = unknown>(rawBody: string | Buffer, headers: HeaderSou
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
 
-  if (id && timestamp && signatures) {
+  if ((opts.scheme ?? 'standard-webhooks') === 'standard-webhooks') {
+    if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature header');
     const ts = Number(timestamp);
     if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError('invalid webhook-timestamp');
     const now = Math.floor((opts.now?.() ?? Date.now()) / 1000);
@@ -55,9 +66,10 @@ export function verify<T = unknown>(rawBody: string | Buffer, headers: HeaderSou
     });
     if (!ok) throw new WebhookVerificationError('no matching signature');
   } else {
-    const presented = header(headers, 'x-signature');
-    if (!presented) throw new WebhookVerificationError('missing signature headers');
-    if (!secrets.some((s) => safeEqual(presented, xSignature(s, body)))) throw new WebhookVerificationError('no matching signature');
+    // During a rotation the old secret's signature comes as X-Signature-Previous.
+    const presented = [header(headers, 'x-signature'), header(headers, 'x-signature-previous')].filter((v): v is string => Boolean(v));
+    if (!presented.length) throw new WebhookVerificationError('missing x-signature header');
+    if (!secrets.some((s) => presented.some((p) => safeEqual(p, xSignature(s, body))))) throw new WebhookVerificationError('no matching signature');
   }
   try {
     return JSON.parse(body) as T;

@@ -46,9 +46,24 @@ describe('signatures', () => {
     expect(() => verify(body.replace('{}', '{"x":1}'), h, kat.secret, { now: () => now })).toThrow(WebhookVerificationError);
     expect(() => verify(body, h, 'whsec_' + Buffer.alloc(24).toString('base64'), { now: () => now })).toThrow('no matching signature');
     expect(() => verify(body, h, kat.secret, { now: () => now + 301_000 })).toThrow('webhook-timestamp too old or too new');
-    // Only X-Signature (the seed's scheme): verified on its own.
-    expect(verify(body, { 'x-signature': xSignature(kat.secret, body) }, kat.secret)).toEqual(JSON.parse(body));
-    expect(() => verify(body, { 'x-signature': 'sha256=' + '0'.repeat(64) }, kat.secret)).toThrow('no matching signature');
-    expect(() => verify(body, {}, kat.secret)).toThrow('missing signature headers');
+  });
+
+  it('refuses a delivery whose timestamped headers were stripped, however good its X-Signature', () => {
+    const now = 1_700_000_000_000;
+    const body = '{"event":"webhook.test","id":"evt_0000000000000000abcd","data":{}}';
+    const headers = signatureHeaders({ id: 'evt_0000000000000000abcd', timestamp: now / 1000, body, secrets: [kat.secret] }) as unknown as Record<string, string>;
+    const stripped = { 'x-signature': headers['X-Signature'] ?? headers['x-signature'] ?? '' };
+    expect(stripped['x-signature']).toBe(xSignature(kat.secret, body));
+    expect(() => verify(body, stripped, kat.secret, { now: () => now })).toThrow('missing webhook-id, webhook-timestamp or webhook-signature header');
+    expect(() => verify(body, { ...headers, 'webhook-timestamp': undefined }, kat.secret, { now: () => now })).toThrow(WebhookVerificationError);
+    expect(() => verify(body, {}, kat.secret)).toThrow('missing webhook-id, webhook-timestamp or webhook-signature header');
+  });
+
+  it("verifies the seed's X-Signature alone only when asked to", () => {
+    const body = '{"event":"webhook.test","id":"evt_0000000000000000abcd","data":{}}';
+    const xOnly = { scheme: 'x-signature' } as const;
+    expect(verify(body, { 'x-signature': xSignature(kat.secret, body) }, kat.secret, xOnly)).toEqual(JSON.parse(body));
+    expect(() => verify(body, { 'x-signature': 'sha256=' + '0'.repeat(64) }, kat.secret, xOnly)).toThrow('no matching signature');
+    expect(() => verify(body, {}, kat.secret, xOnly)).toThrow('missing x-signature header');
   });
 });
