@@ -2,6 +2,7 @@ import { type Db, MongoBulkWriteError } from 'mongodb';
 import { type AttemptDoc, AttemptRepository, attemptId } from '../src/deliveries/attempts';
 import { EventRepository } from '../src/events/repository';
 import { SubscriptionRepository } from '../src/subscriptions/repository';
+import { SecretBox } from '../src/subscriptions/secret-box';
 import { renderEnvelope } from '../src/webhooks/envelopes';
 import { signatureHeaders } from '../src/webhooks/signature';
 import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
@@ -29,6 +30,8 @@ export interface AttemptActivityDeps {
   metrics?: WorkerMetrics | undefined;
   /** Traces each POST and sends `traceparent` (absent: no tracing). */
   tracer?: Tracer | undefined;
+  /** Opens the stored signing secrets (absent: they are stored in plaintext). */
+  secretBox?: SecretBox | undefined;
 }
 
 export interface AttemptInput {
@@ -80,6 +83,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const subscriptions = new SubscriptionRepository(deps.db);
   const attempts = new AttemptRepository(deps.db);
   const now = () => deps.now?.() ?? new Date();
+  const box = deps.secretBox ?? new SecretBox(undefined);
   const post = deps.tracer ? tracedPost(deps.tracer, deps.post ?? postWebhook) : (deps.post ?? postWebhook);
 
   /** What one attempt needs before its POST; a failure here (the database) throws, before any POST. */
@@ -88,9 +92,11 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
     if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
+    // Opened here, with the reads: a secret that cannot be opened fails the round before any POST.
+    const stored = sub.secrets.map((s) => ({ ...s, secret: box.open(s.secret, sub._id) }));
     return async () => {
       const at = now();
-      const secrets = sub.secrets.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
+      const secrets = stored.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
       const body = renderEnvelope(sub.version, { id: event._id, type: event.type, data: event.data, created_at: event.created_at });
       const headers = {
         'Content-Type': 'application/json',

@@ -118,7 +118,7 @@ async function main(): Promise<number> {
     temporal: 'Temporal CLI v1.5.1 dev server (SQLite file, headless)',
     fastSqlite: opts.fastSqlite,
     dataDir: stack.dataDir,
-    serviceEnv: Object.fromEntries(Object.entries(stack.serviceEnv).filter(([k]) => !['MONGODB_URI', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'PORT'].includes(k))),
+    serviceEnv: Object.fromEntries(Object.entries(stack.serviceEnv).filter(([k]) => !['MONGODB_URI', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'PORT', 'SECRET_ENCRYPTION_KEY'].includes(k))),
     receiver: 'separate node:http process (bench/receiver.ts)',
   };
   log(`up: ${stack.dbDescription}; API ${stack.apiUrl}; receiver ${receiver.url}; pids ${JSON.stringify({ ...stack.pids, receiver: receiver.pid })}`);

@@ -13,12 +13,18 @@ import type { Logger } from './logger';
 import type { ApiMetrics, WorkerMetrics } from './telemetry/metrics';
 import { OrderRepository, ProductRepository, StockRepository, UserRepository } from './resources/repository';
 import { SubscriptionRepository } from './subscriptions/repository';
+import { SecretBox } from './subscriptions/secret-box';
 import type { TemporalGateway } from './temporal/connection';
 import { checkCallbackUrl } from './webhooks/callback-url';
 
 /** The delivery settings every event workflow starts with. */
 export function deliverySettings(config: Pick<Config, 'delivery' | 'temporal'>): DeliverySettings {
   return { taskQueue: config.temporal.taskQueue, policy: config.delivery.policy, batchSize: config.delivery.batchSize };
+}
+
+/** The box sealing signing secrets at rest with the configured keys (none: plaintext). */
+export function secretBox(config: Partial<Pick<Config, 'secretKeys'>>): SecretBox {
+  return new SecretBox(config.secretKeys?.current, config.secretKeys?.previous);
 }
 
 /** The relay's view of the database: the dispatcher, and each source collection's outbox. */
@@ -32,7 +38,7 @@ export function createAppDeps(input: {
   db: Db;
   temporal: TemporalGateway;
   logger: Logger;
-  config: Pick<Config, 'api' | 'delivery' | 'temporal'> & Partial<Pick<Config, 'metrics'>>;
+  config: Pick<Config, 'api' | 'delivery' | 'temporal'> & Partial<Pick<Config, 'metrics' | 'secretKeys'>>;
   /** Overrides the dispatcher as the orders' outbox flusher (tests). */
   outbox?: OutboxFlusher;
   /** The API's metrics, served at /metrics (absent: no /metrics). */
@@ -52,6 +58,7 @@ export function createAppDeps(input: {
     apiKeys: new ApiKeyRepository(db),
     subscriptions: {
       subscriptions,
+      secrets: secretBox(config),
       checkUrl: (raw) => checkCallbackUrl(raw, { allowPrivate }),
     },
     resources: {

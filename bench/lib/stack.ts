@@ -133,6 +133,8 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     DELIVERY_MAX_ATTEMPTS: '10',
     DELIVERY_TIMEOUT: '5s',
     SEED_DEMO_DATA: 'false',
+    // Production requires secrets sealed at rest: a throw-away key for the run.
+    SECRET_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
   };
   // --profile: a preload (plain ESM, it runs before tsx is registered) that profiles the main thread
   // with the inspector and writes the profile when the process exits.

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseDuration, parseDurationList } from './durations';
 import type { LogFormat } from '../logger';
+import { parseSecretKey, type SecretKey } from '../subscriptions/secret-box';
 import type { DeliveryPolicy } from '../../workflows/retry-policy';
 import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
 
@@ -80,6 +81,17 @@ export const envSchema = z.object({
   OTEL_TRACES_EXPORTER: optionalString.pipe(z.enum(['otlp', 'none']).optional()),
   OTEL_SDK_DISABLED: bool(false),
   OTEL_SERVICE_NAME: z.string().min(1).default('webhook-service'),
+  SECRET_ENCRYPTION_KEY: optionalString.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const key = parseSecretKey(v);
+    if (typeof key === 'string') ctx.addIssue({ code: 'custom', message: key });
+    return typeof key === 'string' ? undefined : key;
+  }),
+  SECRET_ENCRYPTION_KEYS: optionalString.transform((v, ctx) => {
+    const keys = (v ?? '').split(',').filter((k) => k.trim() !== '').map(parseSecretKey);
+    for (const k of keys) if (typeof k === 'string') ctx.addIssue({ code: 'custom', message: `each ${k}` });
+    return keys.filter((k): k is SecretKey => typeof k !== 'string');
+  }),
   RELAY_INTERVAL: z
     .string()
     .default('5s')
@@ -94,6 +106,10 @@ export type Env = z.infer<typeof envSchema>;
 
 // Alert POSTs are signed like deliveries, so a URL without a secret is a configuration error.
 const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
+  // Signing secrets at rest in plaintext are readable by anyone who can read the database.
+  if (e.NODE_ENV === 'production' && !e.SECRET_ENCRYPTION_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['SECRET_ENCRYPTION_KEY'], message: 'is required when NODE_ENV=production (<key id>:<base64 of 32 random bytes>)' });
+  }
   if (e.ADMIN_ALERT_URL && !e.ADMIN_ALERT_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['ADMIN_ALERT_SECRET'], message: 'is required when ADMIN_ALERT_URL is set' });
   }
@@ -149,6 +165,8 @@ export interface Config {
     workerPort: number;
   };
   tracing: TracingConfig;
+  /** Keys sealing signing secrets at rest: the current one seals, every one opens. */
+  secretKeys: { current: SecretKey | undefined; previous: SecretKey[] };
   delivery: {
     policy: DeliveryPolicy;
     /** Most subscriptions one event workflow delivers to itself; larger fan-outs are split into parts of this size. */
@@ -206,6 +224,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
     seedDemoData: e.SEED_DEMO_DATA,
     metrics: { enabled: e.METRICS_ENABLED, token: e.METRICS_TOKEN, workerPort: e.METRICS_ENABLED ? e.WORKER_METRICS_PORT : 0 },
     tracing: tracingConfig(e),
+    secretKeys: { current: e.SECRET_ENCRYPTION_KEY, previous: e.SECRET_ENCRYPTION_KEYS },
     delivery: {
       policy: { scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER },
       batchSize: e.DELIVERY_BATCH_SIZE,

@@ -7,6 +7,7 @@ import { createLogger } from '../logger';
 import { createApiMetrics } from '../telemetry/metrics';
 import { tracingFromConfig } from '../telemetry/tracing';
 import { createAppDeps } from '../services';
+import { sealStoredSecrets } from '../subscriptions/seal-secrets';
 import { TemporalGateway } from '../temporal/connection';
 import { runUntilSignal } from './shutdown';
 
@@ -26,6 +27,9 @@ const deps = createAppDeps({
 });
 // Fails fast (and the supervisor restarts us) when the database is unreachable at start.
 await prepareDatabase(mongo.db);
+// Secrets stored before SECRET_ENCRYPTION_KEY was set, or under an older key, are sealed now.
+const resealed = await sealStoredSecrets(deps.subscriptions.subscriptions.collection, deps.subscriptions.secrets);
+if (resealed > 0) logger.info({ subscriptions: resealed }, 'sealed stored signing secrets under the current key');
 if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);
 const app = createApp(deps);
 

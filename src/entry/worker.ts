@@ -5,7 +5,7 @@ import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { EventDispatcher } from '../events/dispatcher';
 import { startRelay } from '../events/relay';
-import { deliverySettings, relayDeps } from '../services';
+import { deliverySettings, relayDeps, secretBox } from '../services';
 import { createLogger } from '../logger';
 import { DispatchNotes } from '../events/dispatch-notes';
 import { getFreePort } from '../runtime/ports';
@@ -93,6 +93,7 @@ await runWorkerUntilStopped({
         alertUrl: config.delivery.alertUrl,
         alertSecret: config.delivery.alertSecret,
         metrics,
+        secretBox: secretBox(config),
       },
     }),
 });

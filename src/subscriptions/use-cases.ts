@@ -14,10 +14,13 @@ import type {
 import type { QueryOf } from '../http/validated';
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } from './repository';
+import type { SecretBox } from './secret-box';
 import { generateSigningSecret } from './secrets';
 
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
+  /** Seals signing secrets before they are stored. */
+  secrets: SecretBox;
   /** Checks a callback URL (scheme, credentials, private or metadata addresses). */
   checkUrl: (raw: string) => ReturnType<typeof checkCallbackUrl>;
   now?: () => Date;
@@ -44,15 +47,16 @@ export async function createSubscription(
   await assertCallbackUrl(deps, input.url);
   const now = deps.now?.() ?? new Date();
   const secret = input.secret ?? generateSigningSecret();
+  const id = newId('sub');
   const doc: SubscriptionDoc = {
-    _id: newId('sub'),
+    _id: id,
     owner_id: principal.ownerId,
     url: input.url,
     events: [...input.events],
     status: 'active',
     version,
     ...(input.description !== undefined ? { description: input.description } : {}),
-    secrets: [{ secret, created_at: now }],
+    secrets: [{ secret: deps.secrets.seal(secret, id), created_at: now }],
     created_at: now,
     updated_at: now,
   };
@@ -130,7 +134,7 @@ export async function rotateSecret(
   const previous = current.secrets[0];
   const secret = generateSigningSecret();
   // Older secrets still inside their own overlap are dropped: one previous secret at a time.
-  const secrets = [{ secret, created_at: now }, ...(previous ? [{ ...previous, expires_at: expiresAt }] : [])];
+  const secrets = [{ secret: deps.secrets.seal(secret, id), created_at: now }, ...(previous ? [{ ...previous, expires_at: expiresAt }] : [])];
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, { secrets, updated_at: now });
   if (!updated) throw notFound(id);
   return { secret, previous_secret_expires_at: expiresAt.toISOString() };

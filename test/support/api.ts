@@ -111,6 +111,7 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       userAgent: 'WebhookService/test',
       alertUrl: api.config.delivery.alertUrl,
       alertSecret: api.config.delivery.alertSecret,
+      secretBox: api.deps.subscriptions.secrets,
       ...overrides,
     },
   });

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verify } from '../../../src/receiver';
+import { seedDemoData } from '../../../src/seed/seed';
+import { sealStoredSecrets } from '../../../src/subscriptions/seal-secrets';
+import { parseSecretKey, SecretBox, type SecretKey } from '../../../src/subscriptions/secret-box';
+import { generateSigningSecret } from '../../../src/subscriptions/secrets';
+import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
+import { startReceiver, type TestReceiver } from '../../support/receiver';
+import { waitFor } from '../../support/wait';
+
+const oldKey = `k1:${randomBytes(32).toString('base64')}`;
+const newKey = `k2:${randomBytes(32).toString('base64')}`;
+
+describe('signing secrets at rest: sealed with AES-256-GCM, rotated keys, existing secrets migrated', () => {
+  let api: TestApi;
+  let worker: TestWorker;
+  let receiver: TestReceiver;
+
+  beforeAll(async () => {
+    api = await startTestApi({ SECRET_ENCRYPTION_KEY: newKey, SECRET_ENCRYPTION_KEYS: oldKey });
+    await seedDemoData(api.mongo.db);
+    worker = await startTestWorker(api);
+    receiver = await startReceiver((_req, res) => res.writeHead(200).end());
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await receiver?.close();
+    await api?.close();
+  });
+
+  const raw = async (id: string) => JSON.stringify(await api.mongo.db.collection('subscriptions').findOne({ _id: id as never }));
+  /** What a secret looks like in any encoding a careless store could use. */
+  const traces = (secret: string) => [secret, secret.slice(6), Buffer.from(secret.slice(6), 'base64').toString('hex')];
+
+  it('stores no secret the API handed out, before or after a rotation, and deliveries verify with them', async () => {
+    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write']);
+    const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['order.created'] } });
+    expect(sub.response.status).toBe(201);
+    const { id, secret } = sub.data!;
+    const rotated = await client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/rotate-secret', { params: { path: { subscription_id: id } } });
+    expect(rotated.response.status).toBe(200);
+
+    const stored = await raw(id);
+    for (const s of [secret, rotated.data!.secret]) for (const t of traces(s)) expect(stored).not.toContain(t);
+    expect(stored.match(/enc:v1:k2:/g)).toHaveLength(2);
+
+    const order = await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }] } });
+    expect(order.response.status).toBe(201);
+    await waitFor(() => receiver.received.length === 1, 20_000);
+    const got = receiver.received[0]!;
+    // Both the new secret and the previous one (still in its overlap) sign the delivery.
+    expect(verify(got.body, got.headers, rotated.data!.secret)).toMatchObject({ event: 'order.created' });
+    expect(verify(got.body, got.headers, secret)).toMatchObject({ event: 'order.created' });
+    await client.DELETE('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: id } } });
+  });
+
+  it('seals secrets stored in plaintext or under the old key, and deliveries still verify with them', async () => {
+    const collection = api.deps.subscriptions.subscriptions.collection;
+    const plain = generateSigningSecret();
+    const underOld = generateSigningSecret();
+    const k1 = parseSecretKey(oldKey) as SecretKey;
+    const now = new Date();
+    const doc = (id: string, stored: string) => ({
+      _id: id,
+      owner_id: 'legacy',
+      url: receiver.url,
+      events: ['order.created' as const],
+      status: 'active' as const,
+      version: 1 as const,
+      secrets: [{ secret: stored, created_at: now }],
+      created_at: now,
+      updated_at: now,
+    });
+    await collection.insertMany([doc('sub_legacyplain0000000001', plain), doc('sub_legacyoldkey000000001', new SecretBox(k1).seal(underOld, 'sub_legacyoldkey000000001'))]);
+
+    expect(await sealStoredSecrets(collection, api.deps.subscriptions.secrets)).toBe(2);
+    expect(await sealStoredSecrets(collection, api.deps.subscriptions.secrets)).toBe(0);
+    const plainDoc = await raw('sub_legacyplain0000000001');
+    const oldDoc = await raw('sub_legacyoldkey000000001');
+    for (const t of traces(plain)) expect(plainDoc).not.toContain(t);
+    expect([plainDoc, oldDoc].every((d) => d.includes('enc:v1:k2:') && !d.includes('enc:v1:k1:'))).toBe(true);
+
+    receiver.received.length = 0;
+    const { client } = await api.clientWith(['orders:write']);
+    expect((await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 2, quantity: 1 }] } })).response.status).toBe(201);
+    await waitFor(() => receiver.received.length === 2, 20_000);
+    const bySecret = (s: string) => receiver.received.filter((r) => {
+      try {
+        return Boolean(verify(r.body, r.headers, s));
+      } catch {
+        return false;
+      }
+    });
+    expect([bySecret(plain).length, bySecret(underOld).length]).toEqual([1, 1]);
+  });
+});
