@@ -4,8 +4,8 @@ import type { Alert, AlertNotification } from '../src/http/schemas';
 import type { WorkerMetrics } from '../src/telemetry/metrics';
 import { signatureHeaders } from '../src/webhooks/signature';
 import type { Tracer } from '@opentelemetry/api';
-import { type PostRequest, type PostResult, postWebhook } from './http-post';
-import { tracedPost } from './traced-post';
+import type { PostRequest, PostResult } from './http-post';
+import { poster } from './traced-post';
 
 /** What alerting touches; tests inject their own. */
 export interface AlertActivityDeps {
@@ -36,7 +36,7 @@ export interface AlertInput {
 export function createAlertActivities(deps: AlertActivityDeps) {
   const alerts = new AlertRepository(deps.db);
   const now = () => deps.now?.() ?? new Date();
-  const post = deps.tracer ? tracedPost(deps.tracer, deps.post ?? postWebhook) : (deps.post ?? postWebhook);
+  const post = poster(deps);
 
   /** Stored first, so administrators find it through the API even when the POST keeps failing. */
   async function raiseAlert(input: AlertInput): Promise<{ id: string; notified: boolean }> {

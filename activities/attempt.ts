@@ -10,8 +10,8 @@ import { eventWorkflowId, seriesId } from '../workflows/ids';
 import type { AttemptState } from '../workflows/retry-policy';
 import type { Tracer } from '@opentelemetry/api';
 import { createEventCache } from './event-cache';
-import { tracedPost } from './traced-post';
-import { type PostRequest, type PostResult, postWebhook } from './http-post';
+import { poster } from './traced-post';
+import type { PostRequest, PostResult } from './http-post';
 
 /** What the attempt activities touch; tests inject their own. */
 export interface AttemptActivityDeps {
@@ -22,7 +22,7 @@ export interface AttemptActivityDeps {
   timeoutMs: number;
   userAgent: string;
   now?: () => Date;
-  /** Sends one POST; {@link postWebhook} unless a test injects its own. */
+  /** Sends one POST; postWebhook unless a test injects its own. */
   post?: (req: PostRequest) => Promise<PostResult>;
   /** Most events kept in the per-worker event cache (default 4096). */
   eventCacheEntries?: number;
@@ -84,7 +84,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const attempts = new AttemptRepository(deps.db);
   const now = () => deps.now?.() ?? new Date();
   const box = deps.secretBox ?? new SecretBox(undefined);
-  const post = deps.tracer ? tracedPost(deps.tracer, deps.post ?? postWebhook) : (deps.post ?? postWebhook);
+  const post = poster(deps);
 
   /** What one attempt needs before its POST; a failure here (the database) throws, before any POST. */
   async function prepare(input: AttemptInput): Promise<(() => Promise<AttemptResult>) | AttemptResult> {

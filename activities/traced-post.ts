@@ -1,5 +1,11 @@
 import { context, propagation, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
-import type { PostRequest, PostResult } from './http-post';
+import { type PostRequest, type PostResult, postWebhook } from './http-post';
+
+/** The POST an activity uses: the injected one or {@link postWebhook}, traced when a tracer is given. */
+export function poster(deps: { post?: ((req: PostRequest) => Promise<PostResult>) | undefined; tracer?: Tracer | undefined }): (req: PostRequest) => Promise<PostResult> {
+  const post = deps.post ?? postWebhook;
+  return deps.tracer ? tracedPost(deps.tracer, post) : post;
+}
 
 /**
  * Wraps a POST in a client span that continues the active trace and sends it on as W3C

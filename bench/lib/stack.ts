@@ -20,6 +20,7 @@ import { TemporalGateway } from '../../src/temporal/connection';
 import { planLocalServers } from '../../src/runtime/local-servers';
 import { getFreePort } from '../../src/runtime/ports';
 import { ManagedProcess } from '../../src/runtime/processes';
+import { SecretBox } from '../../src/subscriptions/secret-box';
 import type { BenchOptions } from './options';
 import { sleep } from './stats';
 
@@ -41,6 +42,8 @@ export interface Stack {
   outputLines: Record<string, { lines: number; duplicateKey: number }>;
   /** The worker's /metrics. */
   workerMetricsUrl: string;
+  /** Opens the signing secrets the service stored (sealed under the run's throw-away key). */
+  secretBox: SecretBox;
   /** Stops the API and the worker and starts them again with `env` over the service's own (e.g. METRICS_ENABLED=false). */
   restartServices(env: Record<string, string>): Promise<void>;
 }
@@ -111,6 +114,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
   const temporal = new TemporalGateway(plan.temporalAddress, config.temporal.namespace);
   cleanups.push({ name: 'bench temporal client', fn: () => temporal.close() });
 
+  const secretKey = randomBytes(32);
   // The service reads only its own variables: drop any the caller's shell sets, then set ours.
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(envSchema.shape)) delete env[k];
@@ -134,7 +138,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     DELIVERY_TIMEOUT: '5s',
     SEED_DEMO_DATA: 'false',
     // Production requires secrets sealed at rest: a throw-away key for the run.
-    SECRET_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
+    SECRET_ENCRYPTION_KEY: `bench:${secretKey.toString('base64')}`,
   };
   // --profile: a preload (plain ESM, it runs before tsx is registered) that profiles the main thread
   // with the inspector and writes the profile when the process exits.
@@ -196,6 +200,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     serviceEnv,
     outputLines,
     workerMetricsUrl: `http://127.0.0.1:${workerMetricsPort}/metrics`,
+    secretBox: new SecretBox({ id: 'bench', key: secretKey }),
     async restartServices(extraEnv) {
       await Promise.all([services.api.stop(20_000), services.worker.stop(20_000)]);
       services = await startServices(extraEnv);

@@ -6,12 +6,12 @@ import { problem, sendProblem } from './problem';
 const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** The route label: the contract's path template, else the Express route, never the raw URL. */
-export function routeOf(req: Request, status: number): string {
+export function routeOf(req: Request): string {
   const template = (req as Request & { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
   if (template) return template;
   const route = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof route === 'string') return route;
-  return status === 404 ? 'unmatched' : 'static';
+  return req.originalUrl.startsWith('/docs/assets/') ? '/docs/assets/*' : 'unmatched';
 }
 
 /** Times every request into `http_request_duration_seconds` once its response is sent. */
@@ -19,7 +19,7 @@ export function httpMetrics(metrics: ApiMetrics): RequestHandler {
   return (req, res, next) => {
     const end = metrics.httpRequestDuration.startTimer();
     res.once('finish', () => {
-      end({ method: methods.has(req.method) ? req.method : 'other', route: routeOf(req, res.statusCode), status_code: String(res.statusCode) });
+      end({ method: methods.has(req.method) ? req.method : 'other', route: routeOf(req), status_code: String(res.statusCode) });
     });
     next();
   };

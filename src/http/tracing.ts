@@ -16,7 +16,7 @@ export function httpTracing(tracer: Tracer): { start: RequestHandler; resume: Re
     const ctx = trace.setSpan(parent, span);
     spans.set(req, ctx);
     res.once('finish', () => {
-      const route = routeOf(req, res.statusCode);
+      const route = routeOf(req);
       span.updateName(`${req.method} ${route}`);
       span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
       if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

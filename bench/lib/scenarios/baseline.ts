@@ -16,7 +16,7 @@ export async function baseline(ctx: Ctx) {
     .collection<{ _id: string; secrets: Array<{ secret: string }> }>('subscriptions')
     .find({ _id: { $in: [...secrets.values()] } })
     .toArray()) as Array<{ _id: string; secrets: Array<{ secret: string }> }>;
-  for (const [tag, id] of secrets) secretOf.set(tag, subSecrets.find((s) => s._id === id)!.secrets[0]!.secret);
+  for (const [tag, id] of secrets) secretOf.set(tag, ctx.stack.secretBox.open(subSecrets.find((s) => s._id === id)!.secrets[0]!.secret, id));
   const run = async (prefix: string, events: number) => {
     await ctx.receiver.request({ type: 'reset' });
     const jobs = Array.from({ length: events * tags.length }, (_, i) => ({ event: `evt_${prefix}_${Math.floor(i / tags.length)}`, tag: tags[i % tags.length]! }));
