@@ -114,14 +114,21 @@ export async function runFloor(partial: Partial<FloorOptions> = {}, log: (line: 
       explicitPath: process.env.TEMPORAL_CLI_PATH,
       cacheDir: process.env.BINARY_CACHE_DIR ?? join(process.env.HOME ?? '/root', '.cache/webhook-service'),
     });
-    const temporal = await startTemporalDevServer({
-      binary: binary.path,
-      port: await getFreePort(),
-      uiPort: await getFreePort(),
-      dbFile: join(dir, 'temporal.db'),
-      namespace: 'default',
-      headless: true,
-      fastSqlite: o.fastSqlite,
+    const start = async () =>
+      startTemporalDevServer({
+        binary: binary.path,
+        port: await getFreePort(),
+        uiPort: await getFreePort(),
+        dbFile: join(dir, 'temporal.db'),
+        namespace: 'default',
+        headless: true,
+        fastSqlite: o.fastSqlite,
+      });
+    // The dev server picks its HTTP port by probing: under load an outgoing connection can take it
+    // first ("address already in use"). Another start gets other ports.
+    const temporal = await start().catch((err: Error) => {
+      if (!/address already in use/.test(err.message)) throw err;
+      return start();
     });
     undo.push(() => temporal.stop());
     const connection = await Connection.connect({ address: temporal.address });
