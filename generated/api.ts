@@ -1391,6 +1391,7 @@ export interface components {
         SubscriptionCreated: {
             headers: {
                 Location: components["headers"]["Location"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1504,6 +1505,16 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Makes a retried request safe (Stripe's semantics): the first request with a key runs and
+         *     its response is kept for 24 hours per key and API-key owner; a repeat with the same
+         *     method, path and body gets that response again, with `Idempotent-Replayed: true`, and
+         *     changes nothing. The same key with a different request gets 422; a repeat while the first
+         *     is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
+         *     repeat runs again. Use a random value, e.g. a UUID.
+         * @example 3f0c9b8e-6a1d-4d2f-9a57-2f1e0f6c1b7a
+         */
+        IdempotencyKey: string;
         /** @description Maximum number of items to return (1 to 100). */
         Limit: number;
         /** @description Opaque cursor from a previous page's `next_cursor`. */
@@ -1564,6 +1575,8 @@ export interface components {
         };
     };
     headers: {
+        /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`; nothing was done again. */
+        IdempotentReplayed: "true";
         /**
          * @description Path of the created resource.
          * @example /api/webhooks/v1/subscriptions/sub_3kTzY8qLm2NvB7xRw9Pd
@@ -1731,7 +1744,18 @@ export interface operations {
     createSubscriptionLegacy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retried request safe (Stripe's semantics): the first request with a key runs and
+                 *     its response is kept for 24 hours per key and API-key owner; a repeat with the same
+                 *     method, path and body gets that response again, with `Idempotent-Replayed: true`, and
+                 *     changes nothing. The same key with a different request gets 422; a repeat while the first
+                 *     is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
+                 *     repeat runs again. Use a random value, e.g. a UUID.
+                 * @example 3f0c9b8e-6a1d-4d2f-9a57-2f1e0f6c1b7a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1741,8 +1765,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1750,7 +1776,18 @@ export interface operations {
     createSubscriptionV1: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retried request safe (Stripe's semantics): the first request with a key runs and
+                 *     its response is kept for 24 hours per key and API-key owner; a repeat with the same
+                 *     method, path and body gets that response again, with `Idempotent-Replayed: true`, and
+                 *     changes nothing. The same key with a different request gets 422; a repeat while the first
+                 *     is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
+                 *     repeat runs again. Use a random value, e.g. a UUID.
+                 * @example 3f0c9b8e-6a1d-4d2f-9a57-2f1e0f6c1b7a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1760,8 +1797,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1769,7 +1808,18 @@ export interface operations {
     createSubscriptionV2: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retried request safe (Stripe's semantics): the first request with a key runs and
+                 *     its response is kept for 24 hours per key and API-key owner; a repeat with the same
+                 *     method, path and body gets that response again, with `Idempotent-Replayed: true`, and
+                 *     changes nothing. The same key with a different request gets 422; a repeat while the first
+                 *     is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
+                 *     repeat runs again. Use a random value, e.g. a UUID.
+                 * @example 3f0c9b8e-6a1d-4d2f-9a57-2f1e0f6c1b7a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1779,8 +1829,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1956,7 +2008,18 @@ export interface operations {
     sendTestEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retried request safe (Stripe's semantics): the first request with a key runs and
+                 *     its response is kept for 24 hours per key and API-key owner; a repeat with the same
+                 *     method, path and body gets that response again, with `Idempotent-Replayed: true`, and
+                 *     changes nothing. The same key with a different request gets 422; a repeat while the first
+                 *     is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
+                 *     repeat runs again. Use a random value, e.g. a UUID.
+                 * @example 3f0c9b8e-6a1d-4d2f-9a57-2f1e0f6c1b7a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Subscription identifier. */
                 subscription_id: components["parameters"]["SubscriptionIdPath"];
@@ -1968,6 +2031,7 @@ export interface operations {
             /** @description The test event is stored and its delivery scheduled. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1979,6 +2043,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2022,7 +2087,18 @@ export interface operations {
     redeliverEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retried request safe (Stripe's semantics): the first request with a key runs and
+                 *     its response is kept for 24 hours per key and API-key owner; a repeat with the same
+                 *     method, path and body gets that response again, with `Idempotent-Replayed: true`, and
+                 *     changes nothing. The same key with a different request gets 422; a repeat while the first
+                 *     is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
+                 *     repeat runs again. Use a random value, e.g. a UUID.
+                 * @example 3f0c9b8e-6a1d-4d2f-9a57-2f1e0f6c1b7a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Event identifier. */
                 event_id: components["parameters"]["EventIdPath"];
@@ -2043,6 +2119,7 @@ export interface operations {
             /** @description Redelivery scheduled. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2053,8 +2130,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2062,7 +2141,18 @@ export interface operations {
     recoverFailedDeliveries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retried request safe (Stripe's semantics): the first request with a key runs and
+                 *     its response is kept for 24 hours per key and API-key owner; a repeat with the same
+                 *     method, path and body gets that response again, with `Idempotent-Replayed: true`, and
+                 *     changes nothing. The same key with a different request gets 422; a repeat while the first
+                 *     is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
+                 *     repeat runs again. Use a random value, e.g. a UUID.
+                 * @example 3f0c9b8e-6a1d-4d2f-9a57-2f1e0f6c1b7a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Subscription identifier. */
                 subscription_id: components["parameters"]["SubscriptionIdPath"];
@@ -2083,6 +2173,7 @@ export interface operations {
             /** @description Redelivery of the failed events scheduled. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2093,8 +2184,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2255,7 +2348,18 @@ export interface operations {
     createOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retried request safe (Stripe's semantics): the first request with a key runs and
+                 *     its response is kept for 24 hours per key and API-key owner; a repeat with the same
+                 *     method, path and body gets that response again, with `Idempotent-Replayed: true`, and
+                 *     changes nothing. The same key with a different request gets 422; a repeat while the first
+                 *     is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
+                 *     repeat runs again. Use a random value, e.g. a UUID.
+                 * @example 3f0c9b8e-6a1d-4d2f-9a57-2f1e0f6c1b7a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2283,6 +2387,7 @@ export interface operations {
             /** @description The created order. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2293,6 +2398,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];

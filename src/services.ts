@@ -14,6 +14,7 @@ import type { ApiMetrics, WorkerMetrics } from './telemetry/metrics';
 import { OrderRepository, ProductRepository, StockRepository, UserRepository } from './resources/repository';
 import { SubscriptionRepository } from './subscriptions/repository';
 import { SecretBox } from './subscriptions/secret-box';
+import { IdempotencyStore } from './idempotency/store';
 import type { TemporalGateway } from './temporal/connection';
 import { checkCallbackUrl } from './webhooks/callback-url';
 
@@ -51,6 +52,7 @@ export function createAppDeps(input: {
   const temporalClient = () => input.temporal.client();
   const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: deliverySettings(config), logger: input.logger, metrics: input.metrics });
   const subscriptions = new SubscriptionRepository(db);
+  const box = secretBox(config);
   return {
     db,
     temporal: input.temporal,
@@ -58,7 +60,7 @@ export function createAppDeps(input: {
     apiKeys: new ApiKeyRepository(db),
     subscriptions: {
       subscriptions,
-      secrets: secretBox(config),
+      secrets: box,
       checkUrl: (raw) => checkCallbackUrl(raw, { allowPrivate }),
     },
     resources: {
@@ -80,5 +82,6 @@ export function createAppDeps(input: {
     metrics: input.metrics,
     metricsToken: config.metrics?.token,
     tracer: input.tracer,
+    idempotency: new IdempotencyStore(db, box),
   };
 }

@@ -12,6 +12,8 @@ import { eventCatalog } from '../webhooks/event-catalog';
 import { loadContract } from './contract';
 import type { ApiMetrics } from '../telemetry/metrics';
 import type { Tracer } from '@opentelemetry/api';
+import type { IdempotencyStore } from '../idempotency/store';
+import { idempotency, idempotentPaths } from './idempotency';
 import { httpMetrics, metricsEndpoint } from './metrics';
 import { httpTracing } from './tracing';
 import { errorHandler, notFoundHandler } from './problem';
@@ -41,6 +43,8 @@ export interface AppDeps {
   metricsToken?: string | undefined;
   /** Traces requests with it (absent: no tracing, no cost). */
   tracer?: Tracer | undefined;
+  /** Keeps the responses of requests sent with an Idempotency-Key. */
+  idempotency: IdempotencyStore;
 }
 
 /** Builds the Express app; entry points and tests inject real or fake dependencies. */
@@ -89,6 +93,8 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
+  // After the validator: a key is only claimed by a valid, authenticated request.
+  app.post(idempotentPaths, idempotency(deps.idempotency, deps.logger));
   app.use(metaRoutes(contract, eventCatalog(contract)));
   app.use(subscriptionRoutes(deps.subscriptions));
   app.use(resourceRoutes(deps.resources));

@@ -1,0 +1,63 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from '../logger';
+import { type IdempotencyStore, requestFingerprint } from '../idempotency/store';
+import { HttpProblem } from './problem';
+import { principalOf } from './security';
+
+/** The operations that take an `Idempotency-Key` (the contract's IdempotencyKey parameter). */
+export const idempotentPaths = [
+  '/api/orders/',
+  '/api/webhooks/subscribe',
+  '/api/webhooks/v1/subscribe',
+  '/api/webhooks/v2/subscribe',
+  '/api/webhooks/v1/subscriptions/:subscription_id/test',
+  '/api/webhooks/v1/events/:event_id/redeliver',
+  '/api/webhooks/v1/subscriptions/:subscription_id/recover',
+];
+
+/**
+ * Stripe's idempotency keys, after the contract has validated the request and authenticated its
+ * caller: the first request with a key runs and its response is kept; a repeat with the same
+ * request gets that response with `Idempotent-Replayed: true` and runs nothing; the same key
+ * with another request is a 422, and a repeat while the first runs a 409. A 5xx is not kept.
+ */
+export function idempotency(store: IdempotencyStore, logger: Logger): RequestHandler {
+  return async (req, res, next) => {
+    const key = req.header('idempotency-key');
+    if (key === undefined) return next();
+    const owner = principalOf(req).ownerId;
+    const claim = await store.claim(owner, key, requestFingerprint(req.method, req.path, req.body));
+    if (claim.kind === 'mismatch') {
+      throw new HttpProblem(422, 'Idempotency Key Reused', 'This Idempotency-Key was used with a different request; use a new key for a new request', [
+        { path: '/header/Idempotency-Key', message: 'already used with a different method, path or body' },
+      ]);
+    }
+    if (claim.kind === 'running') {
+      res.setHeader('Retry-After', '1');
+      throw new HttpProblem(409, 'Request In Progress', 'A request with this Idempotency-Key is still running; retry shortly to get its response');
+    }
+    if (claim.kind === 'done') {
+      res.setHeader('Idempotent-Replayed', 'true');
+      if (claim.location) res.location(claim.location);
+      res.status(claim.status).type(claim.status >= 400 ? 'application/problem+json' : 'application/json').json(claim.body);
+      return;
+    }
+    // Claimed: run the request, keeping what it answers.
+    let body: unknown;
+    const json = res.json.bind(res);
+    res.json = (value: unknown) => {
+      body = value;
+      return json(value);
+    };
+    res.once('finish', () => {
+      const location = res.getHeader('location');
+      const kept =
+        res.statusCode >= 500
+          ? store.release(owner, key)
+          : store.complete(owner, key, { status: res.statusCode, body, ...(typeof location === 'string' ? { location } : {}) });
+      // Until the record is fixed (5 min), repeats get 409: never a second run.
+      kept.catch((err: unknown) => logger.warn({ err }, 'idempotent response not stored'));
+    });
+    next();
+  };
+}
