@@ -42,22 +42,19 @@ export function idempotency(store: IdempotencyStore, logger: Logger): RequestHan
       res.status(claim.status).type(claim.status >= 400 ? 'application/problem+json' : 'application/json').json(claim.body);
       return;
     }
-    // Claimed: run the request, keeping what it answers.
-    let body: unknown;
+    // Claimed: run the request. Its response is stored before it is sent, so a client that
+    // retries as soon as it has the answer gets it replayed, never a 409.
     const json = res.json.bind(res);
     res.json = (value: unknown) => {
-      body = value;
-      return json(value);
-    };
-    res.once('finish', () => {
       const location = res.getHeader('location');
       const kept =
         res.statusCode >= 500
           ? store.release(owner, key)
-          : store.complete(owner, key, { status: res.statusCode, body, ...(typeof location === 'string' ? { location } : {}) });
-      // Until the record is fixed (5 min), repeats get 409: never a second run.
-      kept.catch((err: unknown) => logger.warn({ err }, 'idempotent response not stored'));
-    });
+          : store.complete(owner, key, { status: res.statusCode, body: value, ...(typeof location === 'string' ? { location } : {}) });
+      // Not stored (the database is away): repeats get 409 until the claim is abandoned (5 min), never a second run.
+      void kept.catch((err: unknown) => logger.warn({ err }, 'idempotent response not stored')).finally(() => json(value));
+      return res;
+    };
     next();
   };
 }
