@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { getFreePort, isPortFree } from '../../../src/runtime/ports';
 import { descendants, isAlive } from '../../support/processes';
 import { tempDir } from '../../support/servers';
+import { waitFor } from '../../support/wait';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -71,9 +72,10 @@ describe('npm start: embedded mode', () => {
     // Both metrics endpoints are up and announced; the worker's carries the Temporal SDK's own.
     expect(first.output()).toContain(`${base}/metrics (API)  http://127.0.0.1:${ports.WORKER_METRICS_PORT}/metrics (worker)`);
     expect(await (await fetch(`${base}/metrics`)).text()).toContain('http_request_duration_seconds_bucket');
-    const workerMetrics = await (await fetch(`http://127.0.0.1:${ports.WORKER_METRICS_PORT}/metrics`)).text();
-    expect(workerMetrics).toContain('webhook_delivery_attempts_total');
-    expect(workerMetrics).toMatch(/^temporal_/m);
+    const workerMetrics = () => fetch(`http://127.0.0.1:${ports.WORKER_METRICS_PORT}/metrics`).then((r) => r.text());
+    expect(await workerMetrics()).toContain('webhook_delivery_attempts_total');
+    // The SDK's own metrics appear once its worker polls (after bundling the workflows).
+    await waitFor(async () => /^temporal_/m.test(await workerMetrics()), 60_000, 500);
 
     const mongo = new MongoClient(`mongodb://127.0.0.1:${ports.MONGO_PORT}/`);
     await mongo.db('start_test').collection<{ _id: string }>('marks').insertOne({ _id: 'first-run' });
