@@ -48,4 +48,20 @@ describe('typed client: subscriptions', () => {
     // @ts-expect-error the path has no such operation
     await client.PUT('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: 'sub_3kTzY8qLm2NvB7xRw9Pd' } } });
   });
+
+  it('takes an Idempotency-Key on the operations that keep responses, and only there', async () => {
+    const order = { user_id: 1, items: [{ product_id: 1, quantity: 1 }] };
+    await client.POST('/api/orders/', { params: { header: { 'Idempotency-Key': 'retry-1' } }, body: order });
+    await client.POST('/api/webhooks/v1/events/{event_id}/redeliver', {
+      params: { path: { event_id: 'evt_0000000000000000000000' }, header: { 'Idempotency-Key': 'retry-2' } },
+      body: {},
+    });
+    // @ts-expect-error the key is a string
+    await client.POST('/api/orders/', { params: { header: { 'Idempotency-Key': 42 } }, body: order });
+    await client.PATCH('/api/orders/{order_id}', {
+      // @ts-expect-error changing an order takes no Idempotency-Key (a repeated status change is already a no-op)
+      params: { path: { order_id: 1 }, header: { 'Idempotency-Key': 'retry-3' } },
+      body: { status: 'paid' },
+    });
+  });
 });
