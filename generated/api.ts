@@ -121,7 +121,7 @@ export interface paths {
         put?: never;
         /**
          * Create a subscription (unversioned path, alias of v1)
-         * @description The unversioned path written in the service specification. It is an exact alias of `POST /api/webhooks/v1/subscribe`; the subscription is created with `version` 1 and receives v1 envelopes (`{event, id, data}`). The generated signing secret (or the one supplied) is returned once, in this response only. Requires scope `webhooks:write`.
+         * @description The unversioned path written in the service specification. It is an exact alias of `POST /api/webhooks/v1/subscribe`; the subscription is created with `version` 1 and receives v1 envelopes (`{event, id, data}`). The generated signing secret (or the one supplied) is returned once, in this response only. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         post: operations["createSubscriptionLegacy"];
         delete?: never;
@@ -141,7 +141,7 @@ export interface paths {
         put?: never;
         /**
          * Create a v1 subscription
-         * @description Registers a callback URL for a list of event types. The subscription is created with `version` 1 and `status` `active`, and its deliveries use the v1 envelope `{event, id, data}`. If `secret` is omitted the service generates one; either way the secret is returned once, in this response only, and is used to sign every delivery. The callback URL must be absolute http(s) (HTTPS recommended) and must not point at private or loopback addresses unless the operator allows it. Requires scope `webhooks:write`.
+         * @description Registers a callback URL for a list of event types. The subscription is created with `version` 1 and `status` `active`, and its deliveries use the v1 envelope `{event, id, data}`. If `secret` is omitted the service generates one; either way the secret is returned once, in this response only, and is used to sign every delivery. The callback URL must be absolute http(s) (HTTPS recommended) and must not point at private or loopback addresses unless the operator allows it. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         post: operations["createSubscriptionV1"];
         delete?: never;
@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Create a v2 subscription
-         * @description Same as the v1 operation, but the subscription is created with `version` 2 and its deliveries use the v2 envelope, which adds `api_version` (2) and `created_at` to `{event, id, data}`. Management of v2 subscriptions (list, get, update, delete, rotate, test, attempts) uses the `/api/webhooks/v1/` paths. Requires scope `webhooks:write`.
+         * @description Same as the v1 operation, but the subscription is created with `version` 2 and its deliveries use the v2 envelope, which adds `api_version` (2) and `created_at` to `{event, id, data}`. Management of v2 subscriptions (list, get, update, delete, rotate, test, attempts) uses the `/api/webhooks/v1/` paths. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         post: operations["createSubscriptionV2"];
         delete?: never;
@@ -216,7 +216,7 @@ export interface paths {
         head?: never;
         /**
          * Update a subscription
-         * @description Changes the URL, event list, description or status of a subscription. Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. The subscription's envelope `version` cannot be changed. Requires scope `webhooks:write`.
+         * @description Changes the URL, event list, description or status of a subscription. Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. The subscription's envelope `version` cannot be changed. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         patch: operations["updateSubscription"];
         trace?: never;
@@ -411,7 +411,7 @@ export interface paths {
         };
         /**
          * List a user's orders
-         * @description Returns up to `limit` orders of the user, newest first. `fields` selects which of `id`, `total` and `date` each item carries (comma-separated, e.g. `fields=id,total`); without `fields` all three are returned. Unknown users give 404. Requires scope `resources:read`.
+         * @description Returns up to `limit` of the user's orders that the caller's owner created (every owner's with an `admin` key), newest first. `fields` selects which of `id`, `total` and `date` each item carries (comma-separated, e.g. `fields=id,total`); without `fields` all three are returned. Unknown users give 404. Requires scope `resources:read`.
          */
         get: operations["listUserOrders"];
         put?: never;
@@ -474,7 +474,7 @@ export interface paths {
         };
         /**
          * Get an order
-         * @description Returns one order with its items, total and status. Unknown orders give 404. Requires scope `resources:read`.
+         * @description Returns one order with its items, total and status. Unknown orders, and orders another owner's key created, give 404 (an `admin` key reads every order). Requires scope `resources:read`.
          */
         get: operations["getOrder"];
         put?: never;
@@ -484,7 +484,7 @@ export interface paths {
         head?: never;
         /**
          * Change an order's status
-         * @description Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Setting the status the order already has is a no-op that returns the order and emits nothing. Requires scope `orders:write`.
+         * @description Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
          */
         patch: operations["updateOrder"];
         trace?: never;
@@ -1073,6 +1073,8 @@ export interface components {
             name: components["schemas"]["EventType"];
             /** @description When the event is emitted. */
             description: string;
+            /** @description Scopes a key needs, besides `webhooks:write`, to subscribe to this type (its data must not reach a key that could not read it through the API); `admin` satisfies every scope. */
+            required_scopes: ("webhooks:read" | "webhooks:write" | "resources:read" | "orders:write" | "admin")[];
             /** @description JSON Schema of the event's `data` payload. */
             schema: {
                 [key: string]: unknown;

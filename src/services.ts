@@ -17,6 +17,8 @@ import { SecretBox } from './subscriptions/secret-box';
 import { IdempotencyStore } from './idempotency/store';
 import type { TemporalGateway } from './temporal/connection';
 import { checkCallbackUrl } from './webhooks/callback-url';
+import { eventCatalog, eventScopes } from './webhooks/event-catalog';
+import { loadContract } from './http/contract';
 
 /** The delivery settings every event workflow starts with. */
 export function deliverySettings(config: Pick<Config, 'delivery' | 'temporal'>): DeliverySettings {
@@ -62,6 +64,7 @@ export function createAppDeps(input: {
       subscriptions,
       secrets: box,
       checkUrl: (raw) => checkCallbackUrl(raw, { allowPrivate }),
+      eventScopes: eventScopes(eventCatalog(loadContract())),
     },
     resources: {
       users: new UserRepository(db),

@@ -26,6 +26,9 @@ interface ApiKeyDoc {
 
 const KEY_PREFIX = 'whk_';
 
+/** Owner of the ADMIN_API_KEY, and of the demo data's orders. */
+export const ADMIN_OWNER = 'admin';
+
 /** SHA-256 hex of a presented key; only hashes are stored. */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -74,7 +77,7 @@ export class ApiKeyRepository {
     // The unique index on `hash` makes a second insert of the same key a no-op.
     await insertIfAbsent(this.keys, {
       _id: newId('key'),
-      owner_id: 'admin',
+      owner_id: ADMIN_OWNER,
       name: 'bootstrap admin (ADMIN_API_KEY)',
       scopes: ['admin'],
       hash: hashApiKey(key),

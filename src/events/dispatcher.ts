@@ -80,7 +80,7 @@ export class EventDispatcher implements OutboxFlusher {
 
   /** Writes the event to the log with its fan-out snapshot: the subscriptions active when it happened. */
   private async log(event: OutboxEvent, extra: Partial<EventDoc>): Promise<EventDoc> {
-    const subscriptionIds = extra.subscription_ids ?? (await this.subscriptions.activeSubscriberIds(event.type, event.created_at));
+    const subscriptionIds = extra.subscription_ids ?? (await this.subscriptions.activeSubscriberIds(event.type, event.created_at, event.owner_id));
     const doc: EventDoc = {
       _id: event.id,
       type: event.type,

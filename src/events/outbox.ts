@@ -15,6 +15,8 @@ export interface OutboxEvent {
   created_at: Date;
   /** The API request that caused it (its X-Request-Id): one id from the request log to the workflow. */
   request_id?: string;
+  /** Whose data it carries: only that owner's subscriptions, and those made with admin keys, get it. */
+  owner_id?: string;
 }
 
 /** A document whose `outbox` may hold events: the collection and the order's number. */
@@ -28,12 +30,20 @@ export interface EventOrigin {
   now?: Date;
   id?: string;
   requestId?: string | undefined;
+  ownerId?: string;
 }
 
 /** A new event with a unique `evt_` id unless given one; its data has the contract's shape for its type. */
 export function newOutboxEvent<T extends EventType>(type: T, data: EventData<T>, origin: EventOrigin = {}): OutboxEvent {
   const now = origin.now ?? new Date();
-  return { id: origin.id ?? newId('evt', now.getTime()), type, data, created_at: now, ...(origin.requestId ? { request_id: origin.requestId } : {}) };
+  return {
+    id: origin.id ?? newId('evt', now.getTime()),
+    type,
+    data,
+    created_at: now,
+    ...(origin.requestId ? { request_id: origin.requestId } : {}),
+    ...(origin.ownerId !== undefined ? { owner_id: origin.ownerId } : {}),
+  };
 }
 
 /**

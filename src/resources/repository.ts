@@ -39,6 +39,8 @@ export interface OrderDoc {
   _id: string;
   /** The order's number, as the API shows it. */
   id: number;
+  /** Owner of the API key that created it: other owners see a 404 (admin keys see all). */
+  owner_id: string;
   user_id: number;
   status: OrderStatus;
   items: OrderItemDoc[];
@@ -217,7 +219,8 @@ export class OrderRepository {
    * A user's orders, newest first (creation time, then id), carrying only `fields`: the
    * sort keys need not be projected, the database sorts before it projects.
    */
-  async listSummariesOf(userId: number, fields: ReadonlySet<SummaryField>, limit: number): Promise<OrderSummary[]> {
+  /** The user's newest orders, of `ownerId` only when given. */
+  async listSummariesOf(userId: number, fields: ReadonlySet<SummaryField>, limit: number, ownerId?: string): Promise<OrderSummary[]> {
     const projection = {
       _id: 0,
       ...(fields.has('id') ? { id: 1 } : {}),
@@ -225,7 +228,7 @@ export class OrderRepository {
       ...(fields.has('date') ? { date: 1 } : {}),
     };
     const rows = await this.collection
-      .find({ user_id: userId }, { projection })
+      .find({ user_id: userId, ...(ownerId !== undefined ? { owner_id: ownerId } : {}) }, { projection })
       .sort({ date: -1, id: -1 })
       .limit(limit)
       .toArray();

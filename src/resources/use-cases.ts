@@ -1,3 +1,5 @@
+import type { Principal } from '../auth/api-keys';
+import { listingOwner, mayAccess } from '../auth/ownership';
 import { newId } from '../db/ids';
 import { newOutboxEvent, type OutboxEvent, type OutboxFlusher, type OutboxSource } from '../events/outbox';
 import { HttpProblem } from '../http/problem';
@@ -84,15 +86,23 @@ export async function getUser(deps: ResourceDeps, id: number): Promise<User> {
   return toUser(doc);
 }
 
-/** Up to `limit` of the user's orders, newest first, carrying only the selected `fields`. */
+/** Up to `limit` of the user's orders the caller may see, newest first, carrying only the selected `fields`. */
 export async function listUserOrders(
   deps: ResourceDeps,
+  caller: Principal,
   userId: number,
   query: QueryOf<'listUserOrders'>,
 ): Promise<OrderSummaryList> {
   const fields = parseFields(query.fields);
   if (!(await deps.users.findById(userId))) throw userNotFound(userId);
-  return { data: await deps.orders.listSummariesOf(userId, fields, query.limit ?? defaultLimit) };
+  return { data: await deps.orders.listSummariesOf(userId, fields, query.limit ?? defaultLimit, listingOwner(caller)) };
+}
+
+/** The order, when `caller` may see it; another owner's order is as absent as a missing one. */
+async function findAccessible(deps: ResourceDeps, caller: Principal, id: number): Promise<OrderDoc> {
+  const doc = await deps.orders.findById(id);
+  if (!doc || !mayAccess(caller, doc.owner_id)) throw orderNotFound(id);
+  return doc;
 }
 
 /** Up to `limit` products in id order, optionally matching one `filter` condition. */
@@ -106,7 +116,7 @@ export async function listProducts(deps: ResourceDeps, query: QueryOf<'listProdu
  * Creates a `pending` order priced from the catalog. Everything is checked before anything is
  * written (not even an id is drawn); the order and its `order.created` event are one insert.
  */
-export async function createOrder(deps: ResourceDeps, input: OrderCreate, requestId?: string): Promise<Order> {
+export async function createOrder(deps: ResourceDeps, caller: Principal, input: OrderCreate, requestId?: string): Promise<Order> {
   const [user, products] = await Promise.all([
     deps.users.findById(input.user_id),
     deps.products.findByIds(input.items.map((i) => i.product_id)),
@@ -142,6 +152,7 @@ export async function createOrder(deps: ResourceDeps, input: OrderCreate, reques
       const order: OrderDoc = {
         _id: orderKey(id),
         id,
+        owner_id: caller.ownerId,
         user_id: input.user_id,
         status: 'pending',
         items,
@@ -152,7 +163,7 @@ export async function createOrder(deps: ResourceDeps, input: OrderCreate, reques
         outbox: [],
       };
       // The event goes in with the order, in one single-document write.
-      order.outbox.push(newOutboxEvent('order.created', createdEventData(order), { now, id: eventId, requestId }));
+      order.outbox.push(newOutboxEvent('order.created', createdEventData(order), { now, id: eventId, requestId, ownerId: order.owner_id }));
       return order;
     },
     (order) => deps.outbox.announce(order.outbox, orderSource(order.id)),
@@ -161,10 +172,8 @@ export async function createOrder(deps: ResourceDeps, input: OrderCreate, reques
   return toOrder(doc);
 }
 
-export async function getOrder(deps: ResourceDeps, id: number): Promise<Order> {
-  const doc = await deps.orders.findById(id);
-  if (!doc) throw orderNotFound(id);
-  return toOrder(doc);
+export async function getOrder(deps: ResourceDeps, caller: Principal, id: number): Promise<Order> {
+  return toOrder(await findAccessible(deps, caller, id));
 }
 
 /**
@@ -172,9 +181,8 @@ export async function getOrder(deps: ResourceDeps, id: number): Promise<Order> {
  * without an event; a change and its `order.updated` event are one conditional update, which
  * gives 409 when the order changed between the read and the write.
  */
-export async function updateOrder(deps: ResourceDeps, id: number, input: OrderUpdate, requestId?: string): Promise<Order> {
-  const current = await deps.orders.findById(id);
-  if (!current) throw orderNotFound(id);
+export async function updateOrder(deps: ResourceDeps, caller: Principal, id: number, input: OrderUpdate, requestId?: string): Promise<Order> {
+  const current = await findAccessible(deps, caller, id);
   const from = current.status;
   const to = input.status;
   if (from === to) return toOrder(current);
@@ -183,7 +191,7 @@ export async function updateOrder(deps: ResourceDeps, id: number, input: OrderUp
   }
   const now = deps.now?.() ?? new Date();
   const updated: OrderDoc = { ...current, status: to, updated_at: now };
-  const event = newOutboxEvent('order.updated', updatedEventData(updated, from), { now, requestId });
+  const event = newOutboxEvent('order.updated', updatedEventData(updated, from), { now, requestId, ownerId: current.owner_id });
   await deps.outbox.announce([event], orderSource(id));
   if (!(await deps.orders.transition(id, from, to, event, now))) {
     // Best effort: a note left behind is dropped by the relay once it is old.

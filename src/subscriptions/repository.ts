@@ -22,6 +22,8 @@ export interface SubscriptionDoc {
   created_at: Date;
   updated_at: Date;
   disabled_reason?: string;
+  /** Made with an admin key: gets every owner's events, not only its owner's. */
+  all_owners?: true;
 }
 
 /** The API shape of a stored subscription (no secrets). */
@@ -77,9 +79,13 @@ export class SubscriptionRepository {
     return result ?? undefined;
   }
 
-  /** Ids of the subscriptions an event of `type` emitted at `at` goes to: active, subscribed to it, created by then. */
-  async activeSubscriberIds(type: EventType, at: Date): Promise<string[]> {
-    const rows = await this.collection.find({ events: type, status: 'active', created_at: { $lte: at } }, { projection: { _id: 1 } }).toArray();
+  /**
+   * Ids of the subscriptions an event of `type` emitted at `at` goes to: active, subscribed to
+   * it, created by then and, for an event carrying `dataOwner`'s data, that owner's or an admin key's.
+   */
+  async activeSubscriberIds(type: EventType, at: Date, dataOwner?: string): Promise<string[]> {
+    const owners: Filter<SubscriptionDoc> = dataOwner !== undefined ? { $or: [{ owner_id: dataOwner }, { all_owners: true }] } : {};
+    const rows = await this.collection.find({ events: type, status: 'active', created_at: { $lte: at }, ...owners }, { projection: { _id: 1 } }).toArray();
     return rows.map((s) => s._id);
   }
 

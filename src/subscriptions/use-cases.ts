@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/api-keys';
+import { missingScopes } from '../auth/scopes';
 import { newId } from '../db/ids';
 import { decodeCursor, toPage } from '../http/pagination';
 import { HttpProblem } from '../http/problem';
@@ -23,6 +24,8 @@ export interface SubscriptionDeps {
   secrets: SecretBox;
   /** Checks a callback URL (scheme, credentials, private or metadata addresses). */
   checkUrl: (raw: string) => ReturnType<typeof checkCallbackUrl>;
+  /** Scopes each event type needs from a subscribing key (the catalogue's `required_scopes`). */
+  eventScopes: ReadonlyMap<string, readonly string[]>;
   now?: () => Date;
 }
 
@@ -37,6 +40,17 @@ async function assertCallbackUrl(deps: SubscriptionDeps, url: string): Promise<v
   }
 }
 
+/** 403 unless the key may receive every event type it subscribes to: its data must not reach a key that could not read it. */
+function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events: readonly string[]): void {
+  const errors = events.flatMap((type, i) => {
+    const missing = missingScopes(principal.scopes, deps.eventScopes.get(type) ?? []);
+    return missing.length ? [{ path: `/body/events/${i}`, message: `${type} needs the scope ${missing.join(', ')}` }] : [];
+  });
+  if (errors.length) {
+    throw new HttpProblem(403, 'Forbidden', `This API key may not subscribe to ${errors.map((e) => e.message).join('; ')}`, errors);
+  }
+}
+
 /** Creates a subscription under the envelope version of the path it was called on. */
 export async function createSubscription(
   deps: SubscriptionDeps,
@@ -44,6 +58,7 @@ export async function createSubscription(
   input: SubscriptionCreate,
   version: SubscriptionVersion,
 ): Promise<SubscriptionWithSecret> {
+  assertEventScopes(deps, principal, input.events);
   await assertCallbackUrl(deps, input.url);
   const now = deps.now?.() ?? new Date();
   const secret = input.secret ?? generateSigningSecret();
@@ -51,6 +66,7 @@ export async function createSubscription(
   const doc: SubscriptionDoc = {
     _id: id,
     owner_id: principal.ownerId,
+    ...(principal.scopes.includes('admin') ? { all_owners: true as const } : {}),
     url: input.url,
     events: [...input.events],
     status: 'active',
@@ -93,6 +109,7 @@ export async function updateSubscription(
 ): Promise<Subscription> {
   const current = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!current) throw notFound(id);
+  if (input.events !== undefined) assertEventScopes(deps, principal, input.events);
   if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
   if (input.status === 'paused' && current.status === 'disabled') {
     throw new HttpProblem(

@@ -5,6 +5,7 @@ interface CatalogEntry {
   name: EventTypeInfo['name'];
   description: string;
   data_schema: string;
+  required_scopes: EventTypeInfo['required_scopes'];
 }
 
 /**
@@ -17,6 +18,12 @@ export function eventCatalog(contract: OpenApiDocument): EventTypeInfo[] {
   return entries.map((e) => ({
     name: e.name,
     description: e.description,
+    required_scopes: e.required_scopes,
     schema: inlineRefs({ $ref: e.data_schema }, contract) as Record<string, unknown>,
   }));
+}
+
+/** For each event type, the scopes a key needs to subscribe to it (besides webhooks:write). */
+export function eventScopes(catalog: readonly EventTypeInfo[]): ReadonlyMap<EventTypeInfo['name'], readonly string[]> {
+  return new Map(catalog.map((e) => [e.name, e.required_scopes]));
 }

@@ -212,8 +212,8 @@ describe('authentication and authorization', () => {
 
   describe("another owner's subscription is invisible", () => {
     it('answers 404 on GET, PATCH, DELETE, rotate-secret, test, attempts and recover, and changes nothing', async () => {
-      const { client: owner } = await api.clientWith(['webhooks:read', 'webhooks:write'], 'owner-a');
-      const { key: otherKey } = await api.clientWith(['webhooks:read', 'webhooks:write'], 'owner-b');
+      const { client: owner } = await api.clientWith(['webhooks:read', 'webhooks:write', 'resources:read'], 'owner-a');
+      const { key: otherKey } = await api.clientWith(['webhooks:read', 'webhooks:write', 'resources:read'], 'owner-b');
       const created = await owner.POST('/api/webhooks/v1/subscribe', { body: { url: hook, events: ['order.created'] } });
       const id = created.data!.id;
       const subs = api.mongo.db.collection<SubscriptionDoc>('subscriptions');
@@ -251,8 +251,8 @@ describe('authentication and authorization', () => {
     });
 
     it("answers 404 when redelivering another owner's event", async () => {
-      const { client: owner } = await api.clientWith(['webhooks:write'], 'owner-c');
-      const { key: otherKey } = await api.clientWith(['webhooks:write'], 'owner-d');
+      const { client: owner } = await api.clientWith(['webhooks:write', 'resources:read'], 'owner-c');
+      const { key: otherKey } = await api.clientWith(['webhooks:write', 'resources:read'], 'owner-d');
       const created = await owner.POST('/api/webhooks/v1/subscribe', { body: { url: hook, events: ['order.created'] } });
       const sent = await owner.POST('/api/webhooks/v1/subscriptions/{subscription_id}/test', {
         params: { path: { subscription_id: created.data!.id } },

@@ -77,7 +77,7 @@ describe('bad input: rejected with a problem naming the field, nothing written',
     await seedDemoData(api.mongo.db);
     ({ key } = await api.clientWith(['webhooks:read', 'webhooks:write', 'resources:read', 'orders:write']));
     ({ key: admin } = await api.clientWith(['admin']));
-    ({ key: strictKey } = await strict.clientWith(['webhooks:read', 'webhooks:write']));
+    ({ key: strictKey } = await strict.clientWith(['webhooks:read', 'webhooks:write', 'resources:read']));
     const created = await send(api, key, 'POST', `${v1}/subscribe`, { url: hook, events: ['order.created'] });
     expect(created.status).toBe(201);
     subId = (created.body as unknown as { id: string }).id;

@@ -13,8 +13,8 @@ describe('Idempotency-Key: a retried POST runs once', () => {
   beforeAll(async () => {
     api = await startTestApi({ SECRET_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}` });
     await seedDemoData(api.mongo.db);
-    key = (await api.clientWith(['orders:write', 'webhooks:write', 'webhooks:read'], 'owner-idem-a')).key;
-    otherKey = (await api.clientWith(['orders:write', 'webhooks:write', 'webhooks:read'], 'owner-idem-b')).key;
+    key = (await api.clientWith(['orders:write', 'webhooks:write', 'resources:read', 'webhooks:read'], 'owner-idem-a')).key;
+    otherKey = (await api.clientWith(['orders:write', 'webhooks:write', 'resources:read', 'webhooks:read'], 'owner-idem-b')).key;
   });
   afterAll(async () => {
     await terminateLeftRunning(await api.temporal.client(), api.config.temporal.taskQueue);

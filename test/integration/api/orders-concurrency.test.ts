@@ -14,7 +14,7 @@ describe('orders under concurrency', () => {
   });
 
   it('creates every one of 60 concurrent orders with distinct ids, and logs each event once', async () => {
-    const { client } = await api.clientWith(['orders:write', 'webhooks:write']);
+    const { client } = await api.clientWith(['orders:write', 'webhooks:write', 'resources:read']);
     await client.POST('/api/webhooks/v1/subscribe', { body: { url: 'http://127.0.0.1:9/x', events: ['order.created'] } });
     const results = await Promise.all(
       Array.from({ length: 60 }, (_, i) => client.POST('/api/orders/', { body: { user_id: 1 + (i % 5), items: [{ product_id: 1 + (i % 12), quantity: 1 }] } })),
@@ -34,6 +34,7 @@ describe('orders under concurrency', () => {
     const build = (id: number): OrderDoc => ({
       _id: orderKey(id),
       id,
+      owner_id: 'test',
       user_id: 1,
       status: 'pending',
       items: [{ product_id: 1, quantity: 1, unit_price: 1 }],

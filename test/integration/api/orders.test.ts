@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { components } from '../../../generated/api';
+import { ADMIN_OWNER } from '../../../src/auth/api-keys';
 import { createClient, type WebhookServiceClient } from '../../../src/client';
 import { loadConfig } from '../../../src/config/config';
 import type { OutboxFlusher } from '../../../src/events/outbox';
@@ -203,9 +204,13 @@ describe('orders API: create, read, change status, outbox', () => {
       expect(res.data).toEqual(created);
     });
 
-    it('returns a demo order', async () => {
-      const res = await client.GET('/api/orders/{order_id}', { params: { path: { order_id: 1 } } });
+    it("returns a demo order to the operator's keys; to another owner it does not exist", async () => {
+      const { client: operator } = await api.clientWith(['resources:read'], ADMIN_OWNER);
+      const res = await operator.GET('/api/orders/{order_id}', { params: { path: { order_id: 1 } } });
       expect(res.data).toMatchObject({ id: 1, user_id: 1, status: 'delivered', total: 68.88, currency: 'EUR' });
+      const hidden = await client.GET('/api/orders/{order_id}', { params: { path: { order_id: 1 } } });
+      expect(hidden.response.status).toBe(404);
+      expect(hidden.error).toMatchObject({ status: 404, detail: 'No order 1' });
     });
 
     it('gives 404 for an unknown order and 400 for a non-numeric id', async () => {

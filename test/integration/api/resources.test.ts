@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { components } from '../../../generated/api';
 import type { WebhookServiceClient } from '../../../src/client';
+import { ADMIN_OWNER } from '../../../src/auth/api-keys';
 import { demoOrders, demoProducts, demoStock, demoUsers } from '../../../src/seed/demo-data';
 import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, type TestApi } from '../../support/api';
@@ -18,7 +19,8 @@ describe('resources API: users, their orders, catalog, stock', () => {
   beforeAll(async () => {
     api = await startTestApi();
     expect(await seedDemoData(api.mongo.db)).toBe(true);
-    ({ client, key } = await api.clientWith(['resources:read']));
+    // The demo orders belong to the operator's owner: a read-only key of that owner sees them.
+    ({ client, key } = await api.clientWith(['resources:read'], ADMIN_OWNER));
   });
   afterAll(async () => {
     await api.close();
@@ -96,6 +98,16 @@ describe('resources API: users, their orders, catalog, stock', () => {
     it('honours limit', async () => {
       const res = await client.GET('/api/users/{user_id}/orders', { params: { path: { user_id: 1 }, query: { limit: 2, fields: 'id' } } });
       expect(res.data!.data).toEqual([{ id: 4 }, { id: 3 }]);
+    });
+
+    it("lists only the caller's owner's orders: another owner sees none of the user's, an admin key all", async () => {
+      const { client: stranger } = await api.clientWith(['resources:read'], 'globex');
+      const theirs = await stranger.GET('/api/users/{user_id}/orders', { params: { path: { user_id: 1 } } });
+      expect(theirs.response.status).toBe(200);
+      expect(theirs.data).toEqual({ data: [] });
+      const { client: admin } = await api.clientWith(['admin'], 'ops');
+      const all = await admin.GET('/api/users/{user_id}/orders', { params: { path: { user_id: 1 }, query: { fields: 'id' } } });
+      expect(all.data!.data).toEqual([{ id: 4 }, { id: 3 }, { id: 2 }, { id: 1 }]);
     });
 
     it('gives an empty list for a user without orders', async () => {

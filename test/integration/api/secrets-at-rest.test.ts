@@ -34,7 +34,7 @@ describe('signing secrets at rest: sealed with AES-256-GCM, rotated keys, existi
   const traces = (secret: string) => [secret, secret.slice(6), Buffer.from(secret.slice(6), 'base64').toString('hex')];
 
   it('stores no secret the API handed out, before or after a rotation, and deliveries verify with them', async () => {
-    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write']);
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write']);
     const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['order.created'] } });
     expect(sub.response.status).toBe(201);
     const { id, secret } = sub.data!;

@@ -17,7 +17,7 @@ describe('subscriptions API', () => {
   });
 
   it('creates on the spec path, v1 and v2, returning the secret only on creation', async () => {
-    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read']);
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read']);
     const legacy = await client.POST('/api/webhooks/subscribe', { body: { url: hook, events: ['order.created'] } });
     expect(legacy.response.status).toBe(201);
     expectTypeOf(legacy.data!).toEqualTypeOf<SubscriptionWithSecret>();
@@ -43,15 +43,15 @@ describe('subscriptions API', () => {
   });
 
   it('keeps a caller-provided secret', async () => {
-    const { client } = await api.clientWith(['webhooks:write']);
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read']);
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const res = await client.POST('/api/webhooks/v1/subscribe', { body: { url: hook, events: ['webhook.test'], secret } });
     expect(res.data!.secret).toBe(secret);
   });
 
   it('lists only the caller’s own subscriptions, newest first, with cursor pagination', async () => {
-    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read'], 'owner-list');
-    const { client: other } = await api.clientWith(['webhooks:write'], 'owner-other');
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read'], 'owner-list');
+    const { client: other } = await api.clientWith(['webhooks:write', 'resources:read'], 'owner-other');
     await other.POST('/api/webhooks/v1/subscribe', { body: { url: hook, events: ['order.created'] } });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -71,7 +71,7 @@ describe('subscriptions API', () => {
   });
 
   it('pauses, resumes, changes url and events, and deletes', async () => {
-    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read']);
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read']);
     const created = await client.POST('/api/webhooks/v1/subscribe', { body: { url: hook, events: ['order.created'] } });
     const path = { subscription_id: created.data!.id };
     const paused = await client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', {
@@ -94,7 +94,7 @@ describe('subscriptions API', () => {
   });
 
   it('rotates the secret, keeping the previous one for the requested overlap', async () => {
-    const { client } = await api.clientWith(['webhooks:write']);
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read']);
     const created = await client.POST('/api/webhooks/v1/subscribe', { body: { url: hook, events: ['order.created'] } });
     const before = Date.now();
     const rotated = await client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/rotate-secret', {

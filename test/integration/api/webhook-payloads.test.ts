@@ -58,7 +58,7 @@ describe('delivered webhook payloads match the contract', () => {
   }
 
   it('sends v1 and v2 envelopes of order.created, order.updated and webhook.test, and alerts, exactly as described', async () => {
-    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write'], 'owner-payloads');
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write'], 'owner-payloads');
     const subscribe = async (version: SubscriptionVersion, url: string, events: EventType[]) => {
       const res = await client.POST(version === 1 ? '/api/webhooks/v1/subscribe' : '/api/webhooks/v2/subscribe', { body: { url, events } });
       expect(res.response.status).toBe(201);

@@ -41,7 +41,7 @@ describe('delivery end to end: API → outbox → Temporal → worker → receiv
   });
 
   async function subscribe(receiver: TestReceiver, events: Array<'order.created' | 'order.updated'> = ['order.created']) {
-    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write'], `owner-${randomUUID().slice(0, 8)}`);
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write'], `owner-${randomUUID().slice(0, 8)}`);
     const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events } });
     expect(sub.response.status).toBe(201);
     subscriptions.push({ client, id: sub.data!.id });

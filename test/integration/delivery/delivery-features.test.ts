@@ -61,7 +61,7 @@ describe('subscription features over real deliveries', () => {
   const answering = (status: (n: number) => number) => receiver((n, _req, res) => res.writeHead(status(n)).end());
   /** A client of an owner of the test's own. */
   async function owner(ownerId = `owner-${randomUUID().slice(0, 8)}`) {
-    return (await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write'], ownerId)).client;
+    return (await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write'], ownerId)).client;
   }
   async function subscribe(client: WebhookServiceClient, url: string, events: EventType[], version: 'v1' | 'v2' = 'v1') {
     const res = await client.POST(`/api/webhooks/${version}/subscribe`, { body: { url, events } });

@@ -60,7 +60,7 @@ function worker(api: TestApi): ManagedProcess {
   return w;
 }
 async function subscribe(api: TestApi, receiver: TestReceiver, events: Array<'order.created' | 'order.updated' | 'webhook.test'> = ['order.created']) {
-  const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write']);
+  const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write']);
   const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events } });
   expect(sub.response.status).toBe(201);
   return { client, sub: sub.data! };
@@ -82,6 +82,7 @@ async function orderLeftByACrash(api: TestApi, id: number): Promise<OutboxEvent>
   await api.mongo.db.collection<OrderDoc>('orders').insertOne({
     _id: orderKey(id),
     id,
+    owner_id: 'test',
     user_id: 1,
     status: 'pending',
     items: [{ product_id: 1, quantity: 1, unit_price: 12.5 }],

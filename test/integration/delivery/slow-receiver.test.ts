@@ -33,7 +33,7 @@ describe('a receiver that never answers does not hold up the others (real Tempor
     const slow = await startReceiver((_req, res) => held.push(res));
     const healthy = await Promise.all([0, 1, 2].map(() => startReceiver((_req, res) => res.writeHead(200).end())));
     receivers.push(slow, ...healthy);
-    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write'], 'owner-slow');
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write'], 'owner-slow');
     const subscribe = async (r: TestReceiver) => (await client.POST('/api/webhooks/v1/subscribe', { body: { url: r.url, events: ['order.created'] } })).data!.id;
     const slowSub = await subscribe(slow);
     for (const r of healthy) await subscribe(r);

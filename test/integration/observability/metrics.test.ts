@@ -43,7 +43,7 @@ describe('metrics: both /metrics endpoints move by exactly what happened', () =>
     return r;
   }
   async function subscribe(url: string, events: Array<'order.created' | 'webhook.test'>) {
-    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write'], `owner-${randomUUID().slice(0, 8)}`);
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write'], `owner-${randomUUID().slice(0, 8)}`);
     const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url, events } });
     expect(sub.response.status).toBe(201);
     return { client, id: sub.data!.id };

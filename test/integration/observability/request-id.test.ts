@@ -14,7 +14,7 @@ describe('request ids: one id from the request log to the Temporal UI', () => {
   beforeAll(async () => {
     api = await startTestApi();
     await seedDemoData(api.mongo.db);
-    const owner = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write']);
+    const owner = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write']);
     key = owner.key;
     const sub = await owner.client.POST('/api/webhooks/v1/subscribe', { body: { url: 'http://127.0.0.1:9/hooks', events: ['order.created'] } });
     subscriptionId = sub.data!.id;

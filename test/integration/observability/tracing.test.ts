@@ -48,7 +48,7 @@ describe('tracing: one trace from POST /api/orders/ to the receiver', () => {
   }
 
   it('spans the request, its database writes, the workflow start, the workflow, the attempt activity and the POST, whose traceparent the receiver gets', async () => {
-    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'orders:write']);
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write']);
     const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['order.created'] } });
     expect(sub.response.status).toBe(201);
     exporter.reset();

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { Principal } from '../../../src/auth/api-keys';
 import type { OutboxEvent, OutboxFlusher, OutboxSource } from '../../../src/events/outbox';
 import { HttpProblem } from '../../../src/http/problem';
 import { createLogger } from '../../../src/logger';
@@ -11,9 +12,12 @@ import type {
   UserDoc,
   UserRepository,
 } from '../../../src/resources/repository';
-import { type ResourceDeps, createOrder, updateOrder } from '../../../src/resources/use-cases';
+import { type ResourceDeps, createOrder, getOrder, updateOrder } from '../../../src/resources/use-cases';
 
 const now = new Date('2025-06-01T12:00:00.000Z');
+const owner: Principal = { keyId: 'key_a', ownerId: 'acme', scopes: ['orders:write'] };
+const stranger: Principal = { keyId: 'key_b', ownerId: 'globex', scopes: ['orders:write'] };
+const admin: Principal = { keyId: 'key_c', ownerId: 'ops', scopes: ['admin'] };
 const ada: UserDoc = { _id: 1, name: 'Ada Lovelace', email: 'ada@example.com', created_at: now };
 const products: ProductDoc[] = [
   { _id: 1, sku: 'BK-001', name: 'Book', category: 'books', price: 12.99, currency: 'EUR' },
@@ -24,6 +28,7 @@ function order(status: OrderDoc['status']): OrderDoc {
   return {
     _id: '7',
     id: 7,
+    owner_id: 'acme',
     user_id: 1,
     status,
     items: [{ product_id: 1, quantity: 1, unit_price: 12.99 }],
@@ -98,7 +103,7 @@ async function problemOf(p: Promise<unknown>): Promise<HttpProblem> {
 describe('createOrder', () => {
   it('prices from the catalog, stores one order.created event, announced before the insert, and flushes', async () => {
     const { deps, inserted, calls } = fakeDeps();
-    const created = await createOrder(deps, { user_id: 1, items: [{ product_id: 1, quantity: 3 }] });
+    const created = await createOrder(deps, owner, { user_id: 1, items: [{ product_id: 1, quantity: 3 }] });
     expect(created).toEqual({
       id: 1,
       user_id: 1,
@@ -118,13 +123,14 @@ describe('createOrder', () => {
       },
     ]);
     expect(inserted[0]!._id).toBe('1');
+    expect(inserted[0]!.owner_id).toBe('acme');
     expect(calls).toEqual(['announce order.created orders/1', 'insert 1', `flush orders/1 ${inserted[0]!.outbox[0]!.id}`]);
   });
 
   it('reports the unknown user and every unknown product in one 422, drawing no id', async () => {
     const { deps, inserted, nextSeq } = fakeDeps();
     const p = await problemOf(
-      createOrder(deps, { user_id: 9, items: [{ product_id: 1, quantity: 1 }, { product_id: 77, quantity: 1 }, { product_id: 78, quantity: 2 }] }),
+      createOrder(deps, owner, { user_id: 9, items: [{ product_id: 1, quantity: 1 }, { product_id: 77, quantity: 1 }, { product_id: 78, quantity: 2 }] }),
     );
     expect(p.status).toBe(422);
     expect(p.errors!.map((e) => e.path)).toEqual(['/body/user_id', '/body/items/1/product_id', '/body/items/2/product_id']);
@@ -134,7 +140,7 @@ describe('createOrder', () => {
 
   it('refuses items priced in different currencies with a 422', async () => {
     const { deps, inserted, nextSeq } = fakeDeps();
-    const p = await problemOf(createOrder(deps, { user_id: 1, items: [{ product_id: 1, quantity: 1 }, { product_id: 2, quantity: 1 }] }));
+    const p = await problemOf(createOrder(deps, owner, { user_id: 1, items: [{ product_id: 1, quantity: 1 }, { product_id: 2, quantity: 1 }] }));
     expect(p.status).toBe(422);
     expect(p.errors).toEqual([{ path: '/body/items', message: expect.any(String) as unknown }]);
     expect(inserted).toEqual([]);
@@ -144,7 +150,7 @@ describe('createOrder', () => {
   it('still returns the order when the flush fails', async () => {
     const { deps, inserted, flush } = fakeDeps();
     flush.mockRejectedValueOnce(new Error('dispatcher down'));
-    const created = await createOrder(deps, { user_id: 1, items: [{ product_id: 1, quantity: 1 }] });
+    const created = await createOrder(deps, owner, { user_id: 1, items: [{ product_id: 1, quantity: 1 }] });
     expect(created.id).toBe(1);
     expect(inserted).toHaveLength(1);
   });
@@ -153,7 +159,7 @@ describe('createOrder', () => {
 describe('updateOrder', () => {
   it('moves the order with one conditional transition carrying order.updated and previous_status', async () => {
     const { deps, transitions, calls } = fakeDeps({ stored: [order('pending')] });
-    const updated = await updateOrder(deps, 7, { status: 'paid' });
+    const updated = await updateOrder(deps, owner, 7, { status: 'paid' });
     expect(updated.status).toBe('paid');
     expect(transitions).toEqual([
       {
@@ -171,14 +177,14 @@ describe('updateOrder', () => {
 
   it('is a no-op without an event or flush for the same status', async () => {
     const { deps, transitions, calls } = fakeDeps({ stored: [order('paid')] });
-    expect((await updateOrder(deps, 7, { status: 'paid' })).status).toBe('paid');
+    expect((await updateOrder(deps, owner, 7, { status: 'paid' })).status).toBe('paid');
     expect(transitions).toEqual([]);
     expect(calls).toEqual([]);
   });
 
   it('gives 409 naming the move when it is not allowed', async () => {
     const { deps, transitions } = fakeDeps({ stored: [order('delivered')] });
-    const p = await problemOf(updateOrder(deps, 7, { status: 'pending' }));
+    const p = await problemOf(updateOrder(deps, owner, 7, { status: 'pending' }));
     expect(p.status).toBe(409);
     expect(p.errors).toEqual([{ path: '/body/status', message: 'delivered → pending is not allowed' }]);
     expect(transitions).toEqual([]);
@@ -186,7 +192,7 @@ describe('updateOrder', () => {
 
   it('gives 409 when the order changed between the read and the conditional write, withdrawing its note', async () => {
     const { deps, calls } = fakeDeps({ stored: [order('pending')], transitionMatches: false });
-    const p = await problemOf(updateOrder(deps, 7, { status: 'paid' }));
+    const p = await problemOf(updateOrder(deps, owner, 7, { status: 'paid' }));
     expect(p.status).toBe(409);
     expect(p.errors![0]!.message).toContain('pending → paid');
     expect(calls).toEqual(['announce order.updated orders/7', 'transition 7', 'withdraw order.updated']);
@@ -194,6 +200,25 @@ describe('updateOrder', () => {
 
   it('gives 404 for an unknown order', async () => {
     const { deps } = fakeDeps();
-    expect((await problemOf(updateOrder(deps, 8, { status: 'paid' }))).status).toBe(404);
+    expect((await problemOf(updateOrder(deps, owner, 8, { status: 'paid' }))).status).toBe(404);
+  });
+
+  it("gives another owner the same 404 as an unknown order, and changes nothing; an admin key may change it", async () => {
+    const { deps, transitions, calls } = fakeDeps({ stored: [order('pending')] });
+    const p = await problemOf(updateOrder(deps, stranger, 7, { status: 'paid' }));
+    expect([p.status, p.message]).toEqual([404, 'No order 7']);
+    expect(transitions).toEqual([]);
+    expect(calls).toEqual([]);
+    expect((await updateOrder(deps, admin, 7, { status: 'paid' })).status).toBe('paid');
+  });
+});
+
+describe('getOrder', () => {
+  it("answers the owner and an admin key, and another owner 404", async () => {
+    const { deps } = fakeDeps({ stored: [order('paid')] });
+    expect((await getOrder(deps, owner, 7)).id).toBe(7);
+    expect((await getOrder(deps, admin, 7)).id).toBe(7);
+    const p = await problemOf(getOrder(deps, stranger, 7));
+    expect([p.status, p.message]).toEqual([404, 'No order 7']);
   });
 });
