@@ -225,7 +225,7 @@ describe('order events need resources:read', () => {
 
     const events = await api.mongo.db.collection('events').find({ 'data.order_id': order.data!.id }).sort({ created_at: 1 }).toArray();
     expect(events.map((e) => e.type)).toEqual(['order.created', 'order.updated']);
-    const adminMade = (await api.mongo.db.collection('subscriptions').find({ all_owners: true }).toArray()).map((sub) => sub._id as unknown as string);
+    const adminMade = (await api.mongo.db.collection<{ _id: string }>('subscriptions').find({ all_owners: true }).toArray()).map((sub) => sub._id);
     expect(adminMade).toContain(operators);
     for (const e of events) {
       const targeted = e.subscription_ids as string[];
