@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../../generated/api';
 import type { Scope } from '../../../src/auth/scopes';
+import type { EventDoc } from '../../../src/events/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, type TestApi } from '../../support/api';
 
@@ -223,15 +224,15 @@ describe('order events need resources:read', () => {
     const paid = await ops.PATCH('/api/orders/{order_id}', { params: { path: { order_id: order.data!.id } }, body: { status: 'paid' } });
     expect(paid.response.status).toBe(200);
 
-    const events = await api.mongo.db.collection('events').find({ 'data.order_id': order.data!.id }).sort({ created_at: 1 }).toArray();
+    const events = await api.mongo.db.collection<EventDoc>('events').find({ 'data.order_id': order.data!.id }).sort({ created_at: 1 }).toArray();
     expect(events.map((e) => e.type)).toEqual(['order.created', 'order.updated']);
     const adminMade = (await api.mongo.db.collection<{ _id: string }>('subscriptions').find({ all_owners: true }).toArray()).map((sub) => sub._id);
     expect(adminMade).toContain(operators);
     for (const e of events) {
-      const targeted = e.subscription_ids as string[];
-      expect(targeted, e.type as string).toContain(mine);
-      expect(targeted, e.type as string).toContain(operators);
-      expect(targeted, e.type as string).not.toContain(theirs);
+      const targeted = e.subscription_ids;
+      expect(targeted, e.type).toContain(mine);
+      expect(targeted, e.type).toContain(operators);
+      expect(targeted, e.type).not.toContain(theirs);
       // Nothing of any other owner's either: only acme's own and admin keys' subscriptions.
       expect(targeted.filter((id) => id !== mine && !adminMade.includes(id)), e.type as string).toEqual([]);
     }
