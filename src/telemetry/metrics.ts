@@ -75,13 +75,25 @@ export function createApiMetrics(): ApiMetrics {
  */
 export function createWorkerMetrics(sources: { retrying: GaugeSource; relayBacklog: GaugeSource }): WorkerMetrics {
   const registry = processRegistry('worker');
+  const readFailures = new Counter({
+    name: 'webhook_metrics_read_failures_total',
+    help: 'Scrapes that could not read a gauge from its durable source (Temporal, MongoDB), by gauge.',
+    labelNames: ['gauge'],
+    registers: [registry],
+  });
   const gaugeFrom = (name: string, help: string, read: GaugeSource) =>
     new Gauge({
       name,
       help,
       registers: [registry],
       async collect() {
-        this.set(await read());
+        // A source that is away (Temporal restarting) must not fail the whole scrape: the value is unknown, NaN.
+        try {
+          this.set(await read());
+        } catch {
+          this.set(Number.NaN);
+          readFailures.inc({ gauge: name });
+        }
       },
     });
   gaugeFrom('webhook_deliveries_retrying', 'Deliveries waiting for their next attempt after a failed one.', sources.retrying);
