@@ -38,6 +38,19 @@ export function createAlertActivities(deps: AlertActivityDeps) {
   const now = () => deps.now?.() ?? new Date();
   const post = poster(deps);
 
+  /** POSTs `body` to ADMIN_ALERT_URL signed with ADMIN_ALERT_SECRET under message id `id`; throws unless acknowledged. */
+  async function notifyOperator(id: string, body: string): Promise<void> {
+    if (!deps.alertUrl) return;
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': deps.userAgent,
+      ...signatureHeaders({ id, timestamp: Math.floor(now().getTime() / 1000), body, secrets: [deps.alertSecret ?? ''] }),
+    };
+    const result = await post({ url: deps.alertUrl, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
+    // Throwing lets Temporal retry the notification.
+    if (result.outcome !== 'delivered') throw new Error(`operator notification POST failed: ${'error' in result ? result.error : `HTTP ${result.statusCode}`}`);
+  }
+
   /** Stored first, so administrators find it through the API even when the POST keeps failing. */
   async function raiseAlert(input: AlertInput): Promise<{ id: string; notified: boolean }> {
     const { stored, created } = await alerts.raise({
@@ -51,18 +64,11 @@ export function createAlertActivities(deps: AlertActivityDeps) {
     if (created) deps.metrics?.alertsRaised.inc({ kind: input.kind });
     if (!deps.alertUrl || stored.notified_at) return { id: stored._id, notified: Boolean(stored.notified_at) };
     const notification: AlertNotification = { type: 'alert', alert: toAlert(stored) };
-    const body = JSON.stringify(notification);
-    const headers = {
-      'Content-Type': 'application/json',
-      'User-Agent': deps.userAgent,
-      ...signatureHeaders({ id: stored._id, timestamp: Math.floor(now().getTime() / 1000), body, secrets: [deps.alertSecret ?? ''] }),
-    };
-    const result = await post({ url: deps.alertUrl, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
-    // Throwing lets Temporal retry the notification; the stored alert is not duplicated.
-    if (result.outcome !== 'delivered') throw new Error(`admin alert POST failed: ${'error' in result ? result.error : `HTTP ${result.statusCode}`}`);
+    // A retry after a failed POST finds the alert stored, not notified, and POSTs again: never a second alert.
+    await notifyOperator(stored._id, JSON.stringify(notification));
     await alerts.markNotified(stored._id, now());
     return { id: stored._id, notified: true };
   }
 
-  return { raiseAlert };
+  return { raiseAlert, notifyOperator };
 }

@@ -10,6 +10,8 @@ import { eventWorkflowId, seriesId } from '../workflows/ids';
 import type { AttemptState } from '../workflows/retry-policy';
 import type { Tracer } from '@opentelemetry/api';
 import { createEventCache } from './event-cache';
+import { EndpointHealth } from './endpoint-health';
+import { InFlight } from './in-flight';
 import { poster } from './traced-post';
 import type { PostRequest, PostResult } from './http-post';
 
@@ -32,6 +34,10 @@ export interface AttemptActivityDeps {
   tracer?: Tracer | undefined;
   /** Opens the stored signing secrets (absent: they are stored in plaintext). */
   secretBox?: SecretBox | undefined;
+  /** A subscription whose every attempt failed for this long is reported for disabling (absent or 0: never). */
+  disableAfterMs?: number | undefined;
+  /** POSTs this worker sends to one subscription at once, unless it sets `max_in_flight` (absent or 0: no bound). */
+  maxInFlight?: number | undefined;
 }
 
 export interface AttemptInput {
@@ -43,8 +49,16 @@ export interface AttemptInput {
 /** A POST that was made: its result and the URL it went to. */
 export type MadeAttempt = PostResult & { url: string };
 
-/** A POST that happened, or why none did (the subscription is gone, paused or disabled). */
-export type AttemptResult = MadeAttempt | { outcome: 'skipped'; reason: string };
+/**
+ * A POST that happened, or why none did: `skipped` for good (the subscription is gone, paused or
+ * disabled), `deferred` for now (its endpoint has `max_in_flight` POSTs running; not an attempt).
+ */
+export type AttemptResult = MadeAttempt | { outcome: 'skipped'; reason: string } | { outcome: 'deferred'; reason: string };
+
+/** What logging a round found: subscriptions whose every attempt failed for longer than allowed, still active. */
+export interface RecordedRound {
+  failing: Array<{ subscriptionId: string; since: number }>;
+}
 
 /** One attempt as the workflow settled it, for the attempt log. */
 export interface AttemptLogEntry extends AttemptInput {
@@ -85,6 +99,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const now = () => deps.now?.() ?? new Date();
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
+  const inFlight = new InFlight();
+  const health = new EndpointHealth(subscriptions.collection, deps.disableAfterMs ?? 0, now);
 
   /** What one attempt needs before its POST; a failure here (the database) throws, before any POST. */
   async function prepare(input: AttemptInput): Promise<(() => Promise<AttemptResult>) | AttemptResult> {
@@ -92,9 +108,11 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
     if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
+    health.seen(sub);
     // Opened here, with the reads: a secret that cannot be opened fails the round before any POST.
     const stored = sub.secrets.map((s) => ({ ...s, secret: box.open(s.secret, sub._id) }));
-    return async () => {
+    const limit = sub.max_in_flight ?? deps.maxInFlight ?? 0;
+    const send = async (): Promise<MadeAttempt> => {
       const at = now();
       const secrets = stored.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
       const body = renderEnvelope(sub.version, { id: event._id, type: event.type, data: event.data, created_at: event.created_at });
@@ -105,6 +123,15 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       };
       const result = await post({ url: sub.url, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
       return { ...result, url: sub.url };
+    };
+    return async () => {
+      // Checked and taken in the same tick as the POST starts: no other round can slip in between.
+      if (!inFlight.take(sub._id, limit)) return { outcome: 'deferred', reason: `${limit} POSTs to this subscription in flight (max_in_flight)` };
+      try {
+        return await send();
+      } finally {
+        inFlight.release(sub._id);
+      }
     };
   }
 
@@ -140,20 +167,21 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
 
     /**
      * Logs settled attempts in one write; each entry's id derives from its series and attempt
-     * number, so a retried call (or a replayed workflow) writes none twice.
+     * number, so a retried call (or a replayed workflow) writes none twice. Then updates each
+     * subscription's failure streak and reports those failing for longer than allowed.
      */
-    async recordAttempts(entries: AttemptLogEntry[]): Promise<void> {
-      if (entries.length === 0) return;
+    async recordAttempts(entries: AttemptLogEntry[]): Promise<RecordedRound> {
+      if (entries.length === 0) return { failing: [] };
       try {
         await attempts.collection.insertMany(entries.map(toAttemptDoc), { ordered: false });
+        await countAttempts(entries);
       } catch (err) {
         // Entries already logged by an earlier try are fine; anything else is retried by Temporal.
         if (!(err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === 11000))) throw err;
         const logged = new Set([err.writeErrors].flat().map((e) => e.index));
         await countAttempts(entries.filter((_, i) => !logged.has(i)));
-        return;
       }
-      await countAttempts(entries);
+      return health.track(entries);
     },
   };
 }

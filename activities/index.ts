@@ -19,11 +19,12 @@ export interface DiagnosticsResult {
 
 /** Builds every activity implementation the worker registers: all I/O of a delivery lives here. */
 export function createActivities(deps: ActivityDeps) {
-  const alerts = createAlertActivities(deps);
+  // notifyOperator is a helper of the activities, not one the workflows call.
+  const { raiseAlert, notifyOperator } = createAlertActivities(deps);
   return {
     ...createAttemptActivities(deps),
-    ...alerts,
-    ...createSubscriptionActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), raiseAlert: alerts.raiseAlert }),
+    raiseAlert,
+    ...createSubscriptionActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), raiseAlert, notifyOperator }),
 
     /** Proves the worker reaches MongoDB: pings it and reports the round trip. */
     async checkDatabase(): Promise<DiagnosticsResult> {

@@ -782,6 +782,33 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "subscription.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational webhook, a subscription was disabled (POSTed to ADMIN_ALERT_URL)
+         * @description Sent by the service to the operator's `ADMIN_ALERT_URL`, when it is configured, when it
+         *     disables a subscription: its receiver answered 410 Gone, or every delivery to it failed for
+         *     `ENDPOINT_DISABLE_AFTER` (default 5 days). Beside the `admin.alert` of kind
+         *     `subscription_disabled`, for tools that act on it (e.g. tell the endpoint's owner).
+         *     Setting the subscription's `status` to `active` re-enables it.
+         *
+         *     **Signature.** Signed like deliveries, with `ADMIN_ALERT_SECRET`; `webhook-id` is stable per
+         *     disable, so a repeated POST is recognisable. **Retries**: as for `admin.alert`.
+         */
+        post: operations["subscriptionDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -882,6 +909,8 @@ export interface components {
             secret?: components["schemas"]["SigningSecret"];
             /** @description Optional free text, at most 500 characters. */
             description?: components["schemas"]["SubscriptionDescription"];
+            /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
+            max_in_flight?: components["schemas"]["MaxInFlight"];
         };
         /** @description Fields to change; at least one. */
         SubscriptionUpdate: {
@@ -896,6 +925,8 @@ export interface components {
             status?: "active" | "paused";
             /** @description New free text. */
             description?: components["schemas"]["SubscriptionDescription"];
+            /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
+            max_in_flight?: components["schemas"]["MaxInFlight"];
         };
         /** @description A webhook subscription. The signing secret is never included. */
         Subscription: {
@@ -926,6 +957,13 @@ export interface components {
             updated_at: string;
             /** @description Why the service disabled the subscription; present only while `status` is `disabled`. */
             disabled_reason?: string;
+            /** @description Most POSTs a worker sends to this subscription at once, when set for it. */
+            max_in_flight?: components["schemas"]["MaxInFlight"];
+            /**
+             * Format: date-time
+             * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
+             */
+            failing_since?: string;
         };
         /** @description A subscription as returned on creation, with its signing secret. The secret is shown only here. */
         SubscriptionWithSecret: {
@@ -956,9 +994,22 @@ export interface components {
             updated_at: string;
             /** @description Why the service disabled the subscription; present only while `status` is `disabled`. */
             disabled_reason?: string;
+            /** @description Most POSTs a worker sends to this subscription at once, when set for it. */
+            max_in_flight?: components["schemas"]["MaxInFlight"];
+            /**
+             * Format: date-time
+             * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
+             */
+            failing_since?: string;
             /** @description The signing secret; store it now, it is not shown again. */
             secret: components["schemas"]["SigningSecret"];
         };
+        /**
+         * @description Most POSTs one worker sends to the subscription at once. An attempt that would exceed it is
+         *     not made yet: it waits a moment (growing, up to 30 s) and is not counted as an attempt, so
+         *     one slow endpoint cannot take a worker's capacity from the others.
+         */
+        MaxInFlight: number;
         /** @description One page of subscriptions. */
         SubscriptionList: {
             /** @description Subscriptions on this page. */
@@ -1122,6 +1173,35 @@ export interface components {
             type: "alert";
             /** @description The alert raised, as the alerts endpoint lists it. */
             alert: components["schemas"]["Alert"];
+        };
+        /** @description Body of the `subscription.disabled` operational webhook. */
+        SubscriptionDisabledNotification: {
+            /**
+             * @description What happened; always `subscription.disabled`.
+             * @constant
+             */
+            type: "subscription.disabled";
+            /**
+             * Format: date-time
+             * @description When the subscription was disabled.
+             */
+            timestamp: string;
+            /** @description The subscription and why it was disabled. */
+            data: {
+                /** @description The disabled subscription. */
+                subscription_id: components["schemas"]["SubscriptionId"];
+                /** @description Owner of the API key that created it. */
+                owner_id: string;
+                /** @description Its callback URL. */
+                url: components["schemas"]["CallbackUrl"];
+                /** @description Why it was disabled (as its `disabled_reason`). */
+                reason: string;
+                /**
+                 * Format: date-time
+                 * @description Since when every delivery to it failed, when that is why.
+                 */
+                failing_since?: string;
+            };
         };
         /**
          * @description ISO 4217 currency code.
@@ -1543,6 +1623,11 @@ export interface components {
          * @example alr_Xb7T2kQm9LpR4vNc8WdZ3hFs
          */
         AlertWebhookId: string;
+        /**
+         * @description Standard Webhooks message id of an operational webhook, stable per occurrence.
+         * @example op_subscription.disabled_sub_3kTzY8qLm2NvB7xRw9Pd_evt_9fK2mQ7xLp4RtV8wZb3N
+         */
+        OperationalWebhookId: string;
         /**
          * @description Standard Webhooks timestamp, Unix seconds at which this attempt was signed.
          * @example 1736929800
@@ -3086,6 +3171,74 @@ export interface operations {
         };
         responses: {
             /** @description Acknowledged; the alert counts as notified. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged; the POST is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    subscriptionDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Signature": components["parameters"]["XSignature"];
+                /**
+                 * @description Standard Webhooks message id of an operational webhook, stable per occurrence.
+                 * @example op_subscription.disabled_sub_3kTzY8qLm2NvB7xRw9Pd_evt_9fK2mQ7xLp4RtV8wZb3N
+                 */
+                "webhook-id": components["parameters"]["OperationalWebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, Unix seconds at which this attempt was signed.
+                 * @example 1736929800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description Identifies the sender, e.g. `WebhookService/1.0`.
+                 * @example WebhookService/1.0
+                 */
+                "User-Agent": components["parameters"]["UserAgent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "subscription.disabled",
+                 *       "timestamp": "2025-01-20T08:00:00Z",
+                 *       "data": {
+                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd",
+                 *         "owner_id": "acme",
+                 *         "url": "https://erp.example.com/hooks/orders",
+                 *         "reason": "every delivery failed since 2025-01-15T08:00:00.000Z",
+                 *         "failing_since": "2025-01-15T08:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubscriptionDisabledNotification"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. The body is ignored. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;

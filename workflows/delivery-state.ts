@@ -18,6 +18,8 @@ export interface SubscriberStatus {
   lastError?: string;
   /** Why the delivery was cancelled: the subscription was paused, disabled or deleted before an attempt. */
   cancelReason?: string;
+  /** Times an attempt was put off because the endpoint had max_in_flight POSTs running. */
+  deferrals?: number;
 }
 
 /**

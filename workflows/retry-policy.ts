@@ -31,6 +31,18 @@ export function nextDelayMs(policy: DeliveryPolicy, attempt: number, random: num
   return jittered;
 }
 
+/** Longest wait of an attempt put off by max_in_flight. */
+export const MAX_DEFERRAL_MS = 30_000;
+
+/**
+ * The wait of an attempt put off by its endpoint's max_in_flight for the `deferrals`-th time:
+ * 1 s doubling to 30 s, stretched by up to half at random so deferred attempts spread out.
+ */
+export function deferralDelayMs(deferrals: number, random: number): number {
+  const base = Math.min(MAX_DEFERRAL_MS, 1000 * 2 ** Math.min(deferrals - 1, 5));
+  return base + Math.floor(base * 0.5 * random);
+}
+
 /** What a receiver's answer means for the delivery, per the spec's outcome table. */
 export type Verdict = 'delivered' | 'stop' | 'gone' | 'retry';
 

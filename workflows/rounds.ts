@@ -1,10 +1,13 @@
-import { condition, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { condition, log, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { AttemptLogEntry, MadeAttempt } from '../activities/attempt';
 import { localActivityOptions } from './activity-options';
 import type { SubscriberStatus } from './delivery-state';
 import { seriesId } from './ids';
-import { type DeliveryPolicy, type Settlement, settleAttempt } from './retry-policy';
+import { type DeliveryPolicy, type Settlement, deferralDelayMs, settleAttempt } from './retry-policy';
+
+/** Disables subscriptions whose every delivery failed for ENDPOINT_DISABLE_AFTER (new in 1.1: histories before it never report any). */
+export const DISABLE_FAILING_ENDPOINTS = 'disable-failing-endpoints';
 
 const { postAttempts, recordAttempts } = proxyLocalActivities<Activities>(localActivityOptions);
 
@@ -35,10 +38,11 @@ export interface Rounds {
   afterRound: () => void;
 }
 
-/** An attempt waiting for its turn: which one, and when it falls due (workflow time). */
+/** An attempt waiting for its turn: which one, when it falls due (workflow time), how often max_in_flight put it off. */
 interface Due {
   attempt: number;
   at: number;
+  deferrals?: number;
 }
 
 /**
@@ -53,6 +57,7 @@ export async function deliverInRounds(r: Rounds): Promise<void> {
   const pending = new Map<string, Due>(r.subscriptionIds.map((id) => [id, { attempt: 1, at: Date.now() }]));
   // The 410's disable and the exhausted delivery's alert run beside the rounds.
   const followUps: Promise<void>[] = [];
+  const disabling = new Set<string>();
   while (pending.size > 0) {
     const now = Date.now();
     const due = [...pending].filter(([id, d]) => d.at <= now || r.wake.has(id));
@@ -80,12 +85,20 @@ export async function deliverInRounds(r: Rounds): Promise<void> {
         pending.delete(id);
         return;
       }
+      if (result.outcome === 'deferred') {
+        // Its endpoint has max_in_flight POSTs running: the same attempt, a little later, not logged.
+        const deferrals = (d.deferrals ?? 0) + 1;
+        const at = Date.now() + deferralDelayMs(deferrals, randoms[i]!);
+        Object.assign(r.statuses[id]!, { state: 'retrying', nextAttemptAt: at, deferrals: (r.statuses[id]!.deferrals ?? 0) + 1 });
+        pending.set(id, { attempt: d.attempt, at, deferrals });
+        return;
+      }
       const settlement = settleAttempt(r.policy, d.attempt, result, randoms[i]!);
       const nextAttemptAt = settlement.state === 'retrying' ? Date.now() + settlement.delayMs : undefined;
       settled.push({ id, attempt: d.attempt, result, settlement, ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}) });
     });
     if (settled.length > 0) {
-      await recordAttempts(
+      const recorded = await recordAttempts(
         settled.map(
           (s): AttemptLogEntry => ({
             eventId: r.eventId,
@@ -98,6 +111,15 @@ export async function deliverInRounds(r: Rounds): Promise<void> {
           }),
         ),
       );
+      // Replayed histories from before 1.1 have no result here.
+      const failing = (recorded?.failing ?? []).filter((f) => !disabling.has(f.subscriptionId));
+      if (failing.length > 0 && patched(DISABLE_FAILING_ENDPOINTS)) {
+        for (const f of failing) {
+          disabling.add(f.subscriptionId);
+          const reason = `every delivery failed since ${new Date(f.since).toISOString()}`;
+          followUps.push(disableSubscription({ subscriptionId: f.subscriptionId, eventId: r.eventId, reason, failingSince: f.since }));
+        }
+      }
     }
     for (const s of settled) {
       const status = r.statuses[s.id]!;

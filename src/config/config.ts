@@ -92,6 +92,16 @@ export const envSchema = z.object({
     for (const k of keys) if (typeof k === 'string') ctx.addIssue({ code: 'custom', message: `each ${k}` });
     return keys.filter((k): k is SecretKey => typeof k !== 'string');
   }),
+  ENDPOINT_DISABLE_AFTER: z
+    .string()
+    .default('5d')
+    .transform((v, ctx) => {
+      if (v.trim() === 'off') return 0;
+      const ms = parseDuration(v);
+      if (ms === undefined || ms < 1000) ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 1s (e.g. 5d, 12h) or off' });
+      return ms ?? 0;
+    }),
+  DELIVERY_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1000).default(20),
   RELAY_INTERVAL: z
     .string()
     .default('5s')
@@ -176,6 +186,10 @@ export interface Config {
     alertSecret: string | undefined;
     /** How often the relay looks for events a crash or an outage left behind. */
     relayIntervalMs: number;
+    /** A subscription whose every delivery failed for this long is disabled; 0: never. */
+    disableAfterMs: number;
+    /** POSTs one worker runs at once to one subscription, unless the subscription sets its own; 0: no bound. */
+    maxInFlight: number;
   };
 }
 
@@ -232,6 +246,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       alertUrl: e.ADMIN_ALERT_URL,
       alertSecret: e.ADMIN_ALERT_SECRET,
       relayIntervalMs: e.RELAY_INTERVAL,
+      disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
+      maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
     },
   };
 }

@@ -1,8 +1,8 @@
-const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** Parses `500ms`, `5s`, `15m` or `2h` into milliseconds; undefined when malformed. */
+/** Parses `500ms`, `5s`, `15m`, `2h` or `5d` into milliseconds; undefined when malformed. */
 export function parseDuration(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(text.trim());
   return m ? Math.round(Number(m[1]) * units[m[2]!]!) : undefined;
 }
 

@@ -92,6 +92,8 @@ await runWorkerUntilStopped({
         userAgent,
         alertUrl: config.delivery.alertUrl,
         alertSecret: config.delivery.alertSecret,
+        disableAfterMs: config.delivery.disableAfterMs,
+        maxInFlight: config.delivery.maxInFlight,
         metrics,
         secretBox: secretBox(config),
       },

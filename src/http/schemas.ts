@@ -40,3 +40,4 @@ export type OrderEventData = Schemas['OrderEventData'];
 export type OrderUpdatedEventData = Schemas['OrderUpdatedEventData'];
 export type TestEventData = Schemas['TestEventData'];
 export type AlertNotification = Schemas['AlertNotification'];
+export type SubscriptionDisabledNotification = Schemas['SubscriptionDisabledNotification'];

@@ -24,6 +24,10 @@ export interface SubscriptionDoc {
   disabled_reason?: string;
   /** Made with an admin key: gets every owner's events, not only its owner's. */
   all_owners?: true;
+  /** Most POSTs a worker sends to it at once (absent: the service default). */
+  max_in_flight?: number;
+  /** Start of the current streak of failed attempts; unset by a delivered one. */
+  failing_since?: Date;
 }
 
 /** The API shape of a stored subscription (no secrets). */
@@ -38,6 +42,8 @@ export function toSubscription(doc: SubscriptionDoc): Subscription {
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
     ...(doc.status === 'disabled' && doc.disabled_reason ? { disabled_reason: doc.disabled_reason } : {}),
+    ...(doc.max_in_flight !== undefined ? { max_in_flight: doc.max_in_flight } : {}),
+    ...(doc.failing_since ? { failing_since: doc.failing_since.toISOString() } : {}),
   };
 }
 

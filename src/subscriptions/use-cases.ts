@@ -72,6 +72,7 @@ export async function createSubscription(
     status: 'active',
     version,
     ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.max_in_flight !== undefined ? { max_in_flight: input.max_in_flight } : {}),
     secrets: [{ secret: deps.secrets.seal(secret, id), created_at: now }],
     created_at: now,
     updated_at: now,
@@ -124,7 +125,9 @@ export async function updateSubscription(
   if (input.events !== undefined) set.events = [...input.events];
   if (input.description !== undefined) set.description = input.description;
   if (input.status !== undefined) set.status = input.status;
-  const unset: Array<keyof SubscriptionDoc> = input.status === 'active' ? ['disabled_reason'] : [];
+  if (input.max_in_flight !== undefined) set.max_in_flight = input.max_in_flight;
+  // Re-enabling starts a fresh streak: one more failure must not disable it again at once.
+  const unset: Array<keyof SubscriptionDoc> = input.status === 'active' && current.status === 'disabled' ? ['disabled_reason', 'failing_since'] : [];
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
   if (!updated) throw notFound(id);
   return toSubscription(updated);

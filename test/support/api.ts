@@ -111,6 +111,8 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       userAgent: 'WebhookService/test',
       alertUrl: api.config.delivery.alertUrl,
       alertSecret: api.config.delivery.alertSecret,
+      disableAfterMs: api.config.delivery.disableAfterMs,
+      maxInFlight: api.config.delivery.maxInFlight,
       secretBox: api.deps.subscriptions.secrets,
       ...overrides,
     },

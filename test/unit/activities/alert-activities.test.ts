@@ -44,6 +44,7 @@ function fakeDb(subscription?: Pick<SubscriptionDoc, '_id' | 'status'> & Partial
         if (matched) Object.assign(doc, update.$set);
         return Promise.resolve({ matchedCount: matched ? 1 : 0 });
       },
+      findOne: (filter: { _id: string }) => Promise.resolve(subscriptions.get(filter._id) ?? null),
     },
   };
   const db = { collection: (name: string) => collections[name] ?? {} } as unknown as Db;
@@ -108,7 +109,7 @@ describe('raiseAlert', () => {
     const { db, alerts } = fakeDb();
     const { post, requests } = fakePost(503, 200);
     const acts = alertActivities(db, post);
-    await expect(acts.raiseAlert(failed)).rejects.toThrow('admin alert POST failed: HTTP 503');
+    await expect(acts.raiseAlert(failed)).rejects.toThrow('operator notification POST failed: HTTP 503');
     const [stored] = alerts.values();
     expect(stored).toMatchObject({ kind: 'delivery_failed', subscription_id: 'sub_unit' });
     expect(stored).not.toHaveProperty('notified_at');
@@ -145,7 +146,7 @@ describe('disableSubscription', () => {
     const { db, alerts, subscriptions } = fakeDb(subscription);
     const { post, requests } = fakePost(200);
     const raiseAlert = alertActivities(db, post).raiseAlert;
-    return { acts: createSubscriptionActivities({ db, now: () => now, raiseAlert }), alerts, subscriptions, requests };
+    return { acts: createSubscriptionActivities({ db, now: () => now, raiseAlert, notifyOperator: () => Promise.resolve() }), alerts, subscriptions, requests };
   }
   const gone = { subscriptionId: 'sub_unit', eventId: 'evt_unit', reason: 'receiver answered 410 Gone to event evt_unit' };
 
@@ -162,6 +163,44 @@ describe('disableSubscription', () => {
       }),
     ]);
     expect(requests).toHaveLength(1);
+  });
+
+  it('sends the subscription.disabled operational webhook with a stable id, and why', async () => {
+    const { db } = fakeDb({ _id: 'sub_unit', status: 'active', owner_id: 'o', url: 'https://receiver.example/hooks' });
+    const sent: Array<{ id: string; body: unknown }> = [];
+    const acts = createSubscriptionActivities({
+      db,
+      now: () => now,
+      raiseAlert: () => Promise.resolve(),
+      notifyOperator: (id, body) => {
+        sent.push({ id, body: JSON.parse(body) as unknown });
+        return Promise.resolve();
+      },
+    });
+    const since = Date.parse('2025-05-27T00:00:00.000Z');
+    await acts.disableSubscription({ ...gone, reason: 'every delivery failed since 2025-05-27T00:00:00.000Z', failingSince: since });
+    await acts.disableSubscription({ ...gone, reason: 'every delivery failed since 2025-05-27T00:00:00.000Z', failingSince: since });
+    expect(sent).toHaveLength(2);
+    expect(sent[0]!.id).toBe('op_subscription.disabled_sub_unit_evt_unit');
+    expect(sent[1]!.id).toBe(sent[0]!.id);
+    expect(sent[0]!.body).toEqual({
+      type: 'subscription.disabled',
+      timestamp: now.toISOString(),
+      data: { subscription_id: 'sub_unit', owner_id: 'o', url: 'https://receiver.example/hooks', reason: 'every delivery failed since 2025-05-27T00:00:00.000Z', failing_since: '2025-05-27T00:00:00.000Z' },
+    });
+  });
+
+  it('gives up notifying after its tries but keeps the disable: the workflow is not held forever by a dead alert URL', async () => {
+    const { db, subscriptions } = fakeDb({ _id: 'sub_unit', status: 'active' });
+    const failing = () => Promise.reject(new Error('operator notification POST failed: HTTP 503'));
+    const strict = createSubscriptionActivities({ db, now: () => now, raiseAlert: failing, notifyOperator: failing });
+    await expect(strict.disableSubscription(gone)).rejects.toThrow('HTTP 503');
+    expect(subscriptions.get('sub_unit')!.status).toBe('disabled');
+    // Outside Temporal the try is the first: with one try allowed, the failure is only logged.
+    const warnings: string[] = [];
+    const lenient = createSubscriptionActivities({ db, now: () => now, raiseAlert: failing, notifyOperator: failing, notifyAttempts: 1, logger: { warn: (_o, msg) => warnings.push(msg) } });
+    await expect(lenient.disableSubscription(gone)).resolves.toBeUndefined();
+    expect(warnings).toHaveLength(1);
   });
 
   it('run again (a retry after a failed alert), still raises the alert, once', async () => {

@@ -56,6 +56,10 @@ function fakeDb(opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | nu
         reads.subscriptions++;
         return Promise.resolve(state.subscription && state.subscription._id === filter._id ? state.subscription : null);
       },
+      // The failure-streak bookkeeping after a log write (tested against the real database in endpoint-health.test.ts).
+      updateMany: () => Promise.resolve({ matchedCount: 0 }),
+      updateOne: () => Promise.resolve({ matchedCount: 0 }),
+      find: () => ({ toArray: () => Promise.resolve([]) }),
     },
     attempts: {
       insertMany: (docs: AttemptDoc[], options: { ordered?: boolean }) => {
@@ -231,7 +235,7 @@ describe('recordAttempts', () => {
     expect(toAttemptDoc(e)._id).toBe(toAttemptDoc({ ...e, result: made(503) })._id);
     expect(toAttemptDoc(e)._id).not.toBe(toAttemptDoc({ ...e, series: 'event/evt_unit/redelivery/rdl_1#sub_unit' })._id);
     const { db } = fakeDb({ inserts: [() => Promise.reject(bulkError(11000, 11000))] });
-    await expect(activities(db, fakePost().post).recordAttempts([e, entry(2, made(200), 'delivered')])).resolves.toBeUndefined();
+    await expect(activities(db, fakePost().post).recordAttempts([e, entry(2, made(200), 'delivered')])).resolves.toEqual({ failing: [] });
   });
 
   it('throws any other failure, for Temporal to retry the write', async () => {

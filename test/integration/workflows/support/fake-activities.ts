@@ -84,6 +84,7 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
     async recordAttempts(entries) {
       calls.logWrites.push(entries);
       calls.logged.push(...entries);
+      return { failing: [] };
     },
     // Most fakes answer at once; `async` keeps the real activities' Promise signatures.
     // eslint-disable-next-line @typescript-eslint/require-await
