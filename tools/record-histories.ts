@@ -20,7 +20,7 @@ import { withTimeout } from '../src/lib/timing';
 import { workflowsPath } from '../src/worker/create-worker';
 import { eventOutcome } from '../test/support/event-workflows';
 import { createTimeSkippingEnv } from '../test/support/time-skipping';
-import { failure, fakeActivities, http } from '../test/integration/workflows/support/fake-activities';
+import { deferred, failure, fakeActivities, http, skipped } from '../test/integration/workflows/support/fake-activities';
 import { historyToJSON } from '../test/integration/workflows/support/history-json';
 import { historyScenarios, type HistoryScenario, recordedEventId, recordedWorkflowId } from '../test/integration/workflows/support/history-scenarios';
 import { registerSearchAttributes } from '../test/integration/workflows/support/search-attributes';
@@ -63,10 +63,18 @@ async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBund
   const subscriptionIds = Object.keys(scenario.answers).map((s) => `sub_history_${s}`);
   const { activities, calls } = fakeActivities({
     attempt: ({ attempt, subscriptionId }) => {
+      if (calls.disableSubscription.some((d) => d.subscriptionId === subscriptionId)) return skipped('subscription disabled');
       const answers = scenario.answers[subscriptionId.replace(/^sub_history_/, '')] ?? [500];
-      const answer = answers[Math.min(attempt, answers.length) - 1] ?? 500;
-      return typeof answer === 'number' ? http(answer) : failure(answer);
+      // A put-off attempt keeps its number: its answers are taken in order of the calls instead.
+      const index = Math.min(calls.attempts.filter((c) => c.input.subscriptionId === subscriptionId).length, answers.length) - 1;
+      const answer = answers.some((a) => a === 'deferred') ? answers[index] : answers[Math.min(attempt, answers.length) - 1];
+      if (answer === 'deferred') return deferred();
+      return typeof answer === 'number' ? http(answer) : answer ? failure(answer) : http(500);
     },
+    failing: (entries) =>
+      entries
+        .filter((e) => e.attempt >= (scenario.failingAfter?.[e.subscriptionId.replace(/^sub_history_/, '')] ?? Infinity))
+        .map((e) => ({ subscriptionId: e.subscriptionId, since: 0 })),
   });
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities });
   return worker.runUntil(async () => {

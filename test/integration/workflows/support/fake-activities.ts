@@ -1,7 +1,7 @@
 import { activityInfo } from '@temporalio/activity';
 import type { Activities } from '../../../../activities';
 import type { AlertInput } from '../../../../activities/alerts';
-import type { AttemptInput, AttemptLogEntry, AttemptResult, MadeAttempt } from '../../../../activities/attempt';
+import type { AttemptInput, AttemptLogEntry, AttemptResult, MadeAttempt, RecordedRound } from '../../../../activities/attempt';
 
 /**
  * Fake activities for workflow tests: the real workflows run against them, they record every
@@ -27,6 +27,11 @@ export function http(statusCode: number, extra: { retryAfterMs?: number } = {}):
 /** A POST that got no answer. */
 export function failure(outcome: 'timeout' | 'network_error', error = outcome === 'timeout' ? 'no complete answer within 5000 ms' : 'ECONNREFUSED'): MadeAttempt {
   return { outcome, error, startedAt: 0, durationMs: 1, url: receiverUrl };
+}
+
+/** An attempt max_in_flight put off (not an attempt). */
+export function deferred(): AttemptResult {
+  return { outcome: 'deferred', reason: '1 POSTs to this subscription in flight (max_in_flight)' };
 }
 
 /** An attempt the activity skipped without a POST (subscription paused, disabled or deleted). */
@@ -59,6 +64,8 @@ export interface FakeCalls {
 export interface FakeScript {
   /** The answer to each attempt; `input.attempt` is the workflow's attempt number. */
   attempt: (input: AttemptInput, call: AttemptCall) => AttemptResult | Promise<AttemptResult>;
+  /** What logging a round reports as failing too long (default: none). */
+  failing?: (entries: AttemptLogEntry[]) => RecordedRound['failing'];
 }
 
 /** Builds fake activities answering from `script`; `calls` fills in as the workflows run. */
@@ -84,7 +91,7 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
     async recordAttempts(entries) {
       calls.logWrites.push(entries);
       calls.logged.push(...entries);
-      return { failing: [] };
+      return { failing: script.failing?.(entries) ?? [] };
     },
     // Most fakes answer at once; `async` keeps the real activities' Promise signatures.
     // eslint-disable-next-line @typescript-eslint/require-await

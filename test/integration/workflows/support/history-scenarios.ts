@@ -10,8 +10,10 @@ const shortPolicy: DeliveryPolicy = { scheduleMs: [1 * minute, 5 * minute], maxA
 export interface HistoryScenario {
   policy: DeliveryPolicy;
   batchSize: number;
-  /** Per subscription (id suffix): what each attempt gets, the last repeating. */
-  answers: Record<string, Array<number | 'timeout' | 'network_error'>>;
+  /** Per subscription (id suffix): what each attempt gets, the last repeating (`deferred`: max_in_flight put it off). */
+  answers: Record<string, Array<number | 'timeout' | 'network_error' | 'deferred'>>;
+  /** Per subscription: from the log of this attempt on, it is reported failing for longer than ENDPOINT_DISABLE_AFTER. */
+  failingAfter?: Record<string, number>;
   /** How each subscription's delivery ends. */
   expected: Record<string, SubscriberState>;
   /** Whose history is kept: the event workflow's (default) or its first part's. */
@@ -51,6 +53,15 @@ export const historyScenarios: Record<string, HistoryScenario> = {
   },
   'event-partitioned': partitioned,
   'event-partitioned-part': { ...partitioned, keep: 'part-1' },
+  // 1.1: an endpoint failing too long is disabled (behind the disable-failing-endpoints patch); an attempt put off by max_in_flight.
+  'event-disable-failing': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [503], b: ['deferred', 'deferred', 200] },
+    failingAfter: { a: 2 },
+    expected: { a: 'cancelled', b: 'delivered' },
+    closes: 'completed',
+  },
 };
 
 /** The event id a scenario is recorded with (fixed: a re-recording differs only in run ids and timestamps). */
