@@ -83,7 +83,7 @@ describe('failing endpoints are isolated', () => {
     // The operator gets the alert and the operational webhook, both signed with ADMIN_ALERT_SECRET.
     await waitFor(() => alerts.received.some((r) => r.body.includes(sub.id) && r.body.includes('subscription.disabled')), 10_000);
     const posted = alerts.received.find((r) => r.body.includes('"type":"subscription.disabled"') && r.body.includes(sub.id))!;
-    const notification = verify(posted.body, posted.headers, alertSecret) as unknown as SubscriptionDisabledNotification;
+    const notification = verify<SubscriptionDisabledNotification>(posted.body, posted.headers, alertSecret);
     expect(notification).toEqual({
       type: 'subscription.disabled',
       timestamp: expect.any(String) as unknown,
