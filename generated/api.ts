@@ -1390,6 +1390,8 @@ export interface components {
         /** @description The subscription, with its signing secret (shown only in this response). */
         SubscriptionCreated: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 Location: components["headers"]["Location"];
                 "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
@@ -1401,6 +1403,8 @@ export interface components {
         /** @description The request does not match the contract (body, query, path or header); nothing was changed. `errors` names the offending fields. */
         BadRequest: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1434,6 +1438,8 @@ export interface components {
         /** @description The API key lacks the scope this operation requires. */
         Forbidden: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1443,6 +1449,8 @@ export interface components {
         /** @description The resource named in the path does not exist (or was deleted). */
         NotFound: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1452,6 +1460,8 @@ export interface components {
         /** @description The change conflicts with the resource's current state (e.g. a status move that is not allowed). */
         Conflict: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1479,15 +1489,46 @@ export interface components {
         /** @description The body is well-formed but refers to things that do not exist (e.g. an unknown user or product); nothing was changed. */
         UnprocessableContent: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The API key has used its rate limit for this operation's scope (`RATE_LIMITS`); nothing was done. Retry after `Retry-After` seconds. The problem's `errors` names the `authorization` header (the key whose budget is spent). */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://webhook-service.dev/problems/too-many-requests",
+                 *       "title": "Too Many Requests",
+                 *       "status": 429,
+                 *       "detail": "This API key used its rate limit 'orders:write' (60 requests per 60 s); retry in 12 s",
+                 *       "instance": "/api/orders/",
+                 *       "errors": [
+                 *         {
+                 *           "path": "/headers/authorization",
+                 *           "message": "this API key has no requests left of 'orders:write' (60 requests per 60 s) for 12 s"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description An unexpected error; nothing is guaranteed to have changed. Safe to retry idempotent requests. */
         InternalError: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1497,6 +1538,8 @@ export interface components {
         /** @description A dependency (MongoDB or Temporal) is unavailable; retry later. */
         ServiceUnavailable: {
             headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -1575,6 +1618,21 @@ export interface components {
         };
     };
     headers: {
+        /**
+         * @description The rate limit this operation is charged to, as draft-ietf-httpapi-ratelimit-headers writes it: the policy name (`default` or the scope), `q` requests per `w` seconds, counted per API key. Absent when the server runs with `RATE_LIMIT_ENABLED=false`.
+         * @example "default";q=60000;w=60
+         */
+        RateLimitPolicy: string;
+        /**
+         * @description What is left of that policy for this API key: `r` requests remaining in the window, `t` seconds until it resets (draft-ietf-httpapi-ratelimit-headers). Absent when the server runs with `RATE_LIMIT_ENABLED=false`.
+         * @example "default";r=59999;t=60
+         */
+        RateLimit: string;
+        /**
+         * @description Seconds until the API key's budget for this operation has requests again.
+         * @example 12
+         */
+        RetryAfter: string;
         /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`; nothing was done again. */
         IdempotentReplayed: "true";
         /**
@@ -1769,6 +1827,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1801,6 +1860,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1833,6 +1893,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1854,6 +1915,8 @@ export interface operations {
             /** @description One page of subscriptions. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1863,6 +1926,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1882,6 +1946,8 @@ export interface operations {
             /** @description The subscription. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1892,6 +1958,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1911,6 +1978,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1919,6 +1988,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1948,6 +2018,8 @@ export interface operations {
             /** @description The updated subscription. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1961,6 +2033,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1989,6 +2062,8 @@ export interface operations {
             /** @description The new secret and when the previous one stops signing. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2001,6 +2076,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2031,6 +2107,8 @@ export interface operations {
             /** @description The test event is stored and its delivery scheduled. */
             202: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2044,6 +2122,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2070,6 +2149,8 @@ export interface operations {
             /** @description One page of delivery attempts. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2080,6 +2161,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2119,6 +2201,8 @@ export interface operations {
             /** @description Redelivery scheduled. */
             202: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2134,6 +2218,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2173,6 +2258,8 @@ export interface operations {
             /** @description Redelivery of the failed events scheduled. */
             202: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -2188,6 +2275,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2204,6 +2292,8 @@ export interface operations {
             /** @description The event catalogue. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2213,6 +2303,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2233,6 +2324,8 @@ export interface operations {
             /** @description One page of alerts. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2242,6 +2335,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2261,6 +2355,8 @@ export interface operations {
             /** @description The user. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2271,6 +2367,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2298,6 +2395,8 @@ export interface operations {
             /** @description The user's orders, limited to the selected fields. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2308,6 +2407,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2332,6 +2432,8 @@ export interface operations {
             /** @description Matching products. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2341,6 +2443,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2387,6 +2490,8 @@ export interface operations {
             /** @description The created order. */
             201: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -2402,6 +2507,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2421,6 +2527,8 @@ export interface operations {
             /** @description The order. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2431,6 +2539,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2459,6 +2568,8 @@ export interface operations {
             /** @description The updated order. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2472,6 +2583,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2488,6 +2600,8 @@ export interface operations {
             /** @description Stock levels. */
             200: {
                 headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2497,6 +2611,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
