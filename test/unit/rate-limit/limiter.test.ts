@@ -17,6 +17,8 @@ function memoryCounter(p: RateLimitPolicy, calls: number[]): RateLimitCounter {
       const total = (used.get(key) ?? 0) + points;
       used.set(key, total);
       const res = new RateLimiterRes(Math.max(p.requests - total, 0), 12_300, total);
+      // rate-limiter-flexible rejects with its RateLimiterRes, not an Error, when the budget is spent.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return total > p.requests ? Promise.reject(res) : Promise.resolve(res);
     },
   };
