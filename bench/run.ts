@@ -8,6 +8,8 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config/config';
+import { describeRateLimits } from '../src/config/rate-limits';
 import { ApiClient } from './lib/api-client';
 import { type Ctx, createSubscription, newSecret } from './lib/context';
 import { createLifecycle, VoidRun } from './lib/lifecycle';
@@ -96,6 +98,12 @@ async function runScenarios(ctx: Ctx, results: BenchResults, save: () => void): 
   );
 }
 
+/** The service's rate limits as its API processes read them from the bench's environment. */
+function rateLimitsOf(serviceEnv: Record<string, string>): string {
+  const { enabled, policies } = loadConfig(serviceEnv, false).api.rateLimit;
+  return enabled ? `on, ${describeRateLimits(policies)} per API key and scope` : 'off (RATE_LIMIT_ENABLED=false)';
+}
+
 async function main(): Promise<number> {
   const results = newResults(opts, gitDescribe(root));
   const outFile = resolve(root, opts.out);
@@ -120,6 +128,7 @@ async function main(): Promise<number> {
     dataDir: stack.dataDir,
     serviceEnv: Object.fromEntries(Object.entries(stack.serviceEnv).filter(([k]) => !['MONGODB_URI', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'PORT', 'SECRET_ENCRYPTION_KEY'].includes(k))),
     receiver: 'separate node:http process (bench/receiver.ts)',
+    rateLimits: rateLimitsOf(stack.serviceEnv),
   };
   log(`up: ${stack.dbDescription}; API ${stack.apiUrl}; receiver ${receiver.url}; pids ${JSON.stringify({ ...stack.pids, receiver: receiver.pid })}`);
 
@@ -133,7 +142,7 @@ async function main(): Promise<number> {
   results.accounting = ctx.ledger;
   results.machine.loadAverageAtEnd = loadAverage();
   results.serviceOutput = stack.outputLines;
-  report(results, { dbDescription: stack.dbDescription, externalTemporal: stack.config.temporal.address, outFile });
+  report(results, { dbDescription: stack.dbDescription, externalTemporal: stack.config.temporal.address, rateLimits: rateLimitsOf(stack.serviceEnv), outFile });
   save();
   return results.void ? 1 : 0;
 }

@@ -15,6 +15,7 @@ import { OrderRepository, ProductRepository, StockRepository, UserRepository } f
 import { SubscriptionRepository } from './subscriptions/repository';
 import { SecretBox } from './subscriptions/secret-box';
 import { IdempotencyStore } from './idempotency/store';
+import { mongoRateLimiter } from './rate-limit/limiter';
 import type { TemporalGateway } from './temporal/connection';
 import { checkCallbackUrl } from './webhooks/callback-url';
 import { eventCatalog, eventScopes } from './webhooks/event-catalog';
@@ -86,5 +87,6 @@ export function createAppDeps(input: {
     metricsToken: config.metrics?.token,
     tracer: input.tracer,
     idempotency: new IdempotencyStore(db, box),
+    rateLimiter: config.api.rateLimit.enabled ? mongoRateLimiter(db, config.api.rateLimit.policies, input.logger) : undefined,
   };
 }

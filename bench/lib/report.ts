@@ -115,7 +115,7 @@ function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
 }
 
 /** Adds the targets and ratios to `results`, and prints the report. */
-export function report(results: BenchResults, run: { dbDescription: string; externalTemporal: string | undefined; outFile: string }): void {
+export function report(results: BenchResults, run: { dbDescription: string; externalTemporal: string | undefined; rateLimits: string; outFile: string }): void {
   const ratio = ratios(results);
   results.ratios = ratio;
   results.targets = targets(results);
@@ -126,6 +126,7 @@ export function report(results: BenchResults, run: { dbDescription: string; exte
     `\nWebhook service bench — ${results.date} — commit ${results.git.commit?.slice(0, 7) ?? '?'}${results.git.dirtyFiles ? ` + ${results.git.dirtyFiles} changed files` : ''}${o.quick ? ' — QUICK (smoke run, not for figures)' : ''}\n` +
       `Machine: ${m.cpus} cores (${m.model ?? 'CPU'}), ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageAtStart.join(' ')} at start${m.loadAverageAtEnd ? `, ${m.loadAverageAtEnd.join(' ')} at end` : ''}\n` +
       `Stack: ${run.dbDescription.replace(/, data in .*/, '')}; ${stack}; LOG_LEVEL=${o.logLevel}, RELAY_INTERVAL=${o.relayInterval}\n` +
+      `Rate limits: ${run.rateLimits}\n` +
       (results.void ? `\nVOID: ${results.void}\n` : '') +
       `\n${table(rows(results, ratio))}\n\nTargets (1.0; informational, the exit code only says VOID):\n` +
       results.targets.map((t) => `  ${t.pass ? 'PASS' : 'MISS'}  ${t.target}: ${fmt(t.value, t.unit === '× floor' ? 2 : t.unit === 'deliveries' ? 0 : 1)} ${t.unit}`).join('\n') +

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseDuration, parseDurationList } from './durations';
+import { DEFAULT_RATE_LIMITS, parseRateLimits, type RateLimitPolicies } from './rate-limits';
 import type { LogFormat } from '../logger';
 import { parseSecretKey, type SecretKey } from '../subscriptions/secret-box';
 import type { DeliveryPolicy } from '../../workflows/retry-policy';
@@ -52,6 +53,15 @@ export const envSchema = z.object({
   VALIDATE_RESPONSES: z.enum(['true', 'false', '1', '0']).optional(),
   REQUEST_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 64kb').default('64kb'),
   SEED_DEMO_DATA: bool(true),
+  RATE_LIMIT_ENABLED: bool(true),
+  RATE_LIMITS: z
+    .string()
+    .default(DEFAULT_RATE_LIMITS)
+    .transform((v, ctx) => {
+      const policies = parseRateLimits(v);
+      if (typeof policies === 'string') ctx.addIssue({ code: 'custom', message: policies });
+      return typeof policies === 'string' ? undefined : policies;
+    }),
   DELIVERY_RETRY_SCHEDULE: z
     .string()
     .default('1m,5m,15m,30m,60m,120m')
@@ -163,6 +173,8 @@ export interface Config {
     /** Validate responses against the contract (default: on outside production). */
     validateResponses: boolean;
     bodyLimit: string;
+    /** Requests each API key may make per window, per scope; off: no limit and no RateLimit headers. */
+    rateLimit: { enabled: boolean; policies: RateLimitPolicies };
   };
   /** Load demo data into an empty database at `npm start`. */
   seedDemoData: boolean;
@@ -234,6 +246,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       validateResponses:
         e.VALIDATE_RESPONSES === undefined ? e.NODE_ENV !== 'production' : ['true', '1'].includes(e.VALIDATE_RESPONSES),
       bodyLimit: e.REQUEST_BODY_LIMIT,
+      rateLimit: { enabled: e.RATE_LIMIT_ENABLED, policies: e.RATE_LIMITS! },
     },
     seedDemoData: e.SEED_DEMO_DATA,
     metrics: { enabled: e.METRICS_ENABLED, token: e.METRICS_TOKEN, workerPort: e.METRICS_ENABLED ? e.WORKER_METRICS_PORT : 0 },

@@ -13,6 +13,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('products').createIndex({ category: 1 }, { name: 'category' }),
     db.collection('products').createIndex({ sku: 1 }, { unique: true, name: 'sku_unique' }),
     db.collection('stock').createIndex({ product_id: 1 }, { unique: true, name: 'product_unique' }),
+    // rate-limiter-flexible's upsert counts on it to keep one counter per key (see src/rate-limit).
+    db.collection('rate_limits').createIndex({ key: 1 }, { unique: true, name: 'key_unique' }),
   ]);
 }
 

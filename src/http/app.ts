@@ -24,6 +24,7 @@ import { docsAssets, metaRoutes } from './routes/meta';
 import { resourceRoutes } from './routes/resources';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { apiKeyHandler } from './security';
+import type { ApiRateLimiter } from '../rate-limit/limiter';
 
 export interface AppDeps {
   db: Db;
@@ -45,6 +46,8 @@ export interface AppDeps {
   tracer?: Tracer | undefined;
   /** Keeps the responses of requests sent with an Idempotency-Key. */
   idempotency: IdempotencyStore;
+  /** Charges each authenticated request to its key's budget (absent: no rate limits). */
+  rateLimiter?: ApiRateLimiter | undefined;
 }
 
 /** Builds the Express app; entry points and tests inject real or fake dependencies. */
@@ -85,7 +88,7 @@ export function createApp(deps: AppDeps): Express {
       apiSpec: structuredClone(contract) as unknown as string,
       validateRequests: { allErrors: true },
       validateResponses: deps.validateResponses ? { onError: undefined } : false,
-      validateSecurity: { handlers: { apiKey: apiKeyHandler(deps.apiKeys) } },
+      validateSecurity: { handlers: { apiKey: apiKeyHandler(deps.apiKeys, deps.rateLimiter) } },
       validateFormats: true,
       ignorePaths: /^\/docs\/assets\//,
       // Match the rewritten URL (bare /api/orders → /api/orders/ above), not req.originalUrl.

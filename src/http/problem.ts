@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
 import type { FieldError, Problem } from './schemas';
+import { rateLimitRefusal } from './rate-limit';
 import { bearerChallenge } from './security';
 
 /** A domain or HTTP error that maps to a problem+json response. */
@@ -52,11 +53,13 @@ function headersOf(err: unknown): Record<string, string> {
 
 /**
  * Maps every error (validator, body parser, domain) to problem+json; hides internals on 5xx.
- * 401 and 403 carry a `WWW-Authenticate: Bearer` challenge (RFC 6750), 405 its `Allow` list.
+ * 401 and 403 carry a `WWW-Authenticate: Bearer` challenge (RFC 6750), 405 its `Allow` list;
+ * a request over its rate limit is a 429 (its headers are already set by the security handler).
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    const p = toProblem(err, req);
+    const refusal = rateLimitRefusal(req);
+    const p = refusal ? problem(429, 'Too Many Requests', refusal.detail, [refusal.error]) : toProblem(err, req);
     if (p.status >= 500) logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
     if (p.status < 500) for (const [name, value] of Object.entries(headersOf(err))) res.setHeader(name, value);
     if (p.status === 401 || p.status === 403) res.setHeader('WWW-Authenticate', bearerChallenge(req, p.status));
@@ -129,6 +132,7 @@ function titleFor(status: number): string {
     413: 'Payload Too Large',
     415: 'Unsupported Media Type',
     422: 'Unprocessable Content',
+    429: 'Too Many Requests',
   };
   return titles[status] ?? 'Client Error';
 }

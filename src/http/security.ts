@@ -1,6 +1,8 @@
 import type { Request } from 'express';
 import type { ApiKeyRepository, Principal } from '../auth/api-keys';
 import { missingScopes } from '../auth/scopes';
+import type { ApiRateLimiter } from '../rate-limit/limiter';
+import { markRateLimited, setRateLimitHeaders } from './rate-limit';
 
 const principals = new WeakMap<Request, Principal>();
 
@@ -18,11 +20,17 @@ class AuthError extends Error {
   }
 }
 
+/** Over budget: the validator turns any handler error into its own, so the 429 is noted on the request. */
+class RateLimitedError extends Error {
+  readonly status = 429;
+}
+
 /**
  * The validator's handler for the contract's `apiKey` scheme: authenticates the bearer key
- * against the stored hashes, then checks the operation's scopes (401 unknown key, 403 scope).
+ * against the stored hashes, charges the request to the key's budget for the operation's scope
+ * (429 when spent), then checks the scopes (401 unknown key, 403 scope).
  */
-export function apiKeyHandler(keys: ApiKeyRepository) {
+export function apiKeyHandler(keys: ApiKeyRepository, limiter?: ApiRateLimiter) {
   return async (req: Request, requiredScopes: string[]): Promise<boolean> => {
     const match = /^Bearer[ ]+([\x21-\x7e]+)$/i.exec(req.headers.authorization ?? '');
     if (!match) {
@@ -33,6 +41,13 @@ export function apiKeyHandler(keys: ApiKeyRepository) {
     if (!principal) {
       failures.set(req, { error: 'invalid_token' });
       throw new AuthError(401, 'API key is not valid');
+    }
+    // Charged once the key is known, before the scope check: a key probing forbidden operations pays too.
+    const verdict = await limiter?.charge(principal.keyId, requiredScopes[0]);
+    if (verdict && req.res) setRateLimitHeaders(req.res, verdict);
+    if (verdict && !verdict.allowed) {
+      markRateLimited(req, verdict);
+      throw new RateLimitedError('rate limit exceeded');
     }
     const missing = missingScopes(principal.scopes, requiredScopes);
     if (missing.length) {
