@@ -33,6 +33,8 @@ export function webhookName(version: SubscriptionVersion, type: EventType): stri
 
 /** The `webhooks` entry the admin alert POST is described by. */
 export const alertWebhook = 'admin.alert';
+/** The `webhooks` entry of the operational webhook sent when a subscription is disabled. */
+export const disabledWebhook = 'subscription.disabled';
 
 function operation(name: string): WebhookOperation {
   const op = webhooksOf(loadContract())[name]?.post;

@@ -5,7 +5,7 @@ import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { type Received, startReceiver, type TestReceiver } from '../../support/receiver';
 import { waitFor } from '../../support/wait';
-import { alertWebhook, bodyErrors, headerErrors, webhookName } from '../../support/webhook-schemas';
+import { alertWebhook, bodyErrors, disabledWebhook, headerErrors, webhookName } from '../../support/webhook-schemas';
 
 const alertSecret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
 const eventTypes: EventType[] = ['order.created', 'order.updated', 'webhook.test'];
@@ -115,8 +115,11 @@ describe('delivered webhook payloads match the contract', () => {
       }
     }
 
-    await waitFor(() => alertReceiver.received.length >= 2, 30_000);
-    const alerts = alertReceiver.received.map((r) => {
+    // Two alerts, and the operational webhook of the 410's disable: each as its contract entry says.
+    await waitFor(() => alertReceiver.received.length >= 3, 30_000);
+    const isAlert = (r: Received) => (JSON.parse(r.body) as { type: string }).type === 'alert';
+    const alertPosts = alertReceiver.received.filter(isAlert);
+    const alerts = alertPosts.map((r) => {
       expectMatchesContract(alertWebhook, r, alertSecret);
       return (JSON.parse(r.body) as { alert: { id: string; kind: string; subscription_id: string } }).alert;
     });
@@ -126,6 +129,10 @@ describe('delivered webhook payloads match the contract', () => {
         ['subscription_disabled', gone.id],
       ].sort(),
     );
-    alertReceiver.received.forEach((r, i) => expect(r.headers['webhook-id']).toBe(alerts[i]!.id));
+    alertPosts.forEach((r, i) => expect(r.headers['webhook-id']).toBe(alerts[i]!.id));
+    const operational = alertReceiver.received.filter((r) => !isAlert(r));
+    expect(operational).toHaveLength(1);
+    expectMatchesContract(disabledWebhook, operational[0]!, alertSecret);
+    expect(JSON.parse(operational[0]!.body)).toMatchObject({ type: 'subscription.disabled', data: { subscription_id: gone.id } });
   });
 });

@@ -3,7 +3,7 @@ import { loadContract } from '../../../src/http/contract';
 import type { EventType, SubscriptionVersion } from '../../../src/http/schemas';
 import { type EventData, type TypedEvent, renderEnvelope } from '../../../src/webhooks/envelopes';
 import {
-  alertWebhook,
+  alertWebhook, disabledWebhook,
   bodyErrors,
   headerErrors,
   webhookBodySchema,
@@ -34,8 +34,8 @@ function rendered(version: SubscriptionVersion, event: TypedEvent): Json {
 const cases = versions.flatMap((version) => events.map((event) => ({ version, event, name: webhookName(version, event.type) })));
 
 describe('the contract describes every outgoing webhook', () => {
-  it('has one webhooks entry per envelope version and event type, plus the admin alert', () => {
-    expect(webhookNames().sort()).toEqual([...cases.map((c) => c.name), alertWebhook].sort());
+  it('has one webhooks entry per envelope version and event type, plus the admin alert and the operational webhook', () => {
+    expect(webhookNames().sort()).toEqual([...cases.map((c) => c.name), alertWebhook, disabledWebhook].sort());
   });
 
   it('gives each event type the same data schema in the event catalogue and in every envelope version', () => {
