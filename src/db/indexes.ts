@@ -13,6 +13,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('products').createIndex({ category: 1 }, { name: 'category' }),
     db.collection('products').createIndex({ sku: 1 }, { unique: true, name: 'sku_unique' }),
     db.collection('stock').createIndex({ product_id: 1 }, { unique: true, name: 'product_unique' }),
+    // Retention finds what has aged past its cutoff by these dates.
+    db.collection('attempts').createIndex({ started_at: 1 }, { name: 'started_at' }),
+    db.collection('events').createIndex({ created_at: 1 }, { name: 'created_at' }),
   ]);
 }
 

@@ -19,6 +19,7 @@ import { createWorker, tracingWorkflowInterceptors, workflowsPath } from '../wor
 import { tracingFromConfig } from '../telemetry/tracing';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
+import { installRetentionSchedule } from '../retention/install-schedule';
 import { supervisorPid, watchParent } from './shutdown';
 
 const config = loadConfig();
@@ -65,6 +66,8 @@ const metricsServer = metrics
 if (metricsServer) logger.info({ port: config.metrics.workerPort, host: config.http.host }, 'worker metrics listening');
 const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
 const relay = startRelay(relayDeps(mongo.db, dispatcher, logger, metrics), config.delivery.relayIntervalMs);
+// Every worker makes sure of the schedule; creating it is idempotent, so racing workers are fine.
+const retention = installRetentionSchedule({ config, client: () => temporal.client(), logger, stopping });
 
 // Bundled once: a worker rebuilt after a Temporal outage reuses it.
 const workflowBundle = await bundleWorkflowCode({
@@ -98,6 +101,7 @@ await runWorkerUntilStopped({
     }),
 });
 await relay.stop();
+await retention;
 metricsServer?.close();
 await Promise.all([temporal.close(), mongo.close(), tracing?.shutdown()]);
 logger.info('worker stopped');

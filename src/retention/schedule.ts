@@ -1,0 +1,72 @@
+import { isDeepStrictEqual } from 'node:util';
+import { type Client, type ScheduleDescription, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
+import type { RetentionInput, retentionWorkflow } from '../../workflows/retention';
+
+/** The one retention schedule of a namespace, visible under Schedules in the Temporal UI. */
+export const RETENTION_SCHEDULE_ID = 'webhook-retention';
+
+export interface RetentionSchedule {
+  taskQueue: string;
+  /** How often a pass starts. */
+  intervalMs: number;
+  input: RetentionInput;
+}
+
+/** What a schedule looks like when it matches `want`: the interval, the workflow and its input, SKIP on overlap. */
+function matches(desc: ScheduleDescription, want: RetentionSchedule): boolean {
+  const interval = desc.spec.intervals ?? [];
+  return (
+    interval.length === 1 &&
+    interval[0]?.every === want.intervalMs &&
+    (desc.spec.calendars?.length ?? 0) === 0 &&
+    desc.action.type === 'startWorkflow' &&
+    desc.action.workflowType === 'retentionWorkflow' &&
+    desc.action.taskQueue === want.taskQueue &&
+    isDeepStrictEqual(desc.action.args, [want.input]) &&
+    desc.policies.overlap === ScheduleOverlapPolicy.SKIP
+  );
+}
+
+function options(want: RetentionSchedule) {
+  return {
+    spec: { intervals: [{ every: want.intervalMs }] },
+    action: { type: 'startWorkflow' as const, workflowType: 'retentionWorkflow' as unknown as typeof retentionWorkflow, workflowId: RETENTION_SCHEDULE_ID, taskQueue: want.taskQueue, args: [want.input] as [RetentionInput] },
+    // A pass still running when the next is due: the next is skipped, never run beside it.
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
+  };
+}
+
+/**
+ * Creates the retention schedule, or brings an existing one to `want`; idempotent, so every worker
+ * runs it at start and several racing are fine (a lost create race turns into a compare).
+ */
+export async function ensureRetentionSchedule(client: Client, want: RetentionSchedule): Promise<'created' | 'updated' | 'unchanged'> {
+  const handle = client.schedule.getHandle(RETENTION_SCHEDULE_ID);
+  const current = await handle.describe().catch((err: unknown) => {
+    if (err instanceof ScheduleNotFoundError) return undefined;
+    throw err;
+  });
+  if (!current) {
+    try {
+      await client.schedule.create({ scheduleId: RETENTION_SCHEDULE_ID, ...options(want) });
+      return 'created';
+    } catch (err) {
+      if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      return ensureRetentionSchedule(client, want);
+    }
+  }
+  if (matches(current, want)) return 'unchanged';
+  await handle.update((previous) => ({ ...previous, ...options(want), state: { paused: previous.state.paused, note: previous.state.note } }));
+  return 'updated';
+}
+
+/** Deletes the retention schedule (RETENTION_DAYS=off); true when there was one. */
+export async function removeRetentionSchedule(client: Client): Promise<boolean> {
+  try {
+    await client.schedule.getHandle(RETENTION_SCHEDULE_ID).delete();
+    return true;
+  } catch (err) {
+    if (err instanceof ScheduleNotFoundError) return false;
+    throw err;
+  }
+}
