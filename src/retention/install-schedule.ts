@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../config/config';
 import type { Logger } from '../logger';
 import { deliverySpanMs } from './delivery-span';
-import { ensureRetentionSchedule, removeRetentionSchedule, type RetentionSchedule } from './schedule';
+import { ensureRetentionSchedule, removeRetentionSchedule, type RetentionSchedule, retentionScheduleId } from './schedule';
 
 /** The retention schedule this configuration asks for; undefined when RETENTION_DAYS=off. */
 export function retentionSchedule(config: Config): RetentionSchedule | undefined {
@@ -25,8 +25,8 @@ export async function installRetentionSchedule(opts: { config: Config; client: (
       const client = await opts.client();
       if (want) {
         const done = await ensureRetentionSchedule(client, want);
-        opts.logger.info({ schedule: done, retentionDays: want.input.retentionDays, everyMs: want.intervalMs }, 'retention schedule ready');
-      } else if (await removeRetentionSchedule(client)) {
+        opts.logger.info({ scheduleId: retentionScheduleId(want.taskQueue), schedule: done, retentionDays: want.input.retentionDays, everyMs: want.intervalMs }, 'retention schedule ready');
+      } else if (await removeRetentionSchedule(client, opts.config.temporal.taskQueue)) {
         opts.logger.info('retention off: schedule removed');
       }
       return;

@@ -2,8 +2,16 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Client, type ScheduleDescription, ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy } from '@temporalio/client';
 import type { RetentionInput, retentionWorkflow } from '../../workflows/retention';
 
-/** The one retention schedule of a namespace, visible under Schedules in the Temporal UI. */
+/** The retention schedule of the default task queue, visible under Schedules in the Temporal UI. */
 export const RETENTION_SCHEDULE_ID = 'webhook-retention';
+
+/**
+ * The schedule's id: `webhook-retention`, or `webhook-retention-<task queue>` for another task
+ * queue, so deployments (and test runs) sharing a namespace each keep their own database clean.
+ */
+export function retentionScheduleId(taskQueue: string): string {
+  return taskQueue === 'webhook-deliveries' ? RETENTION_SCHEDULE_ID : `${RETENTION_SCHEDULE_ID}-${taskQueue}`;
+}
 
 export interface RetentionSchedule {
   taskQueue: string;
@@ -30,7 +38,7 @@ function matches(desc: ScheduleDescription, want: RetentionSchedule): boolean {
 function options(want: RetentionSchedule) {
   return {
     spec: { intervals: [{ every: want.intervalMs }] },
-    action: { type: 'startWorkflow' as const, workflowType: 'retentionWorkflow' as unknown as typeof retentionWorkflow, workflowId: RETENTION_SCHEDULE_ID, taskQueue: want.taskQueue, args: [want.input] as [RetentionInput] },
+    action: { type: 'startWorkflow' as const, workflowType: 'retentionWorkflow' as unknown as typeof retentionWorkflow, workflowId: retentionScheduleId(want.taskQueue), taskQueue: want.taskQueue, args: [want.input] as [RetentionInput] },
     // A pass still running when the next is due: the next is skipped, never run beside it.
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
   };
@@ -41,14 +49,15 @@ function options(want: RetentionSchedule) {
  * runs it at start and several racing are fine (a lost create race turns into a compare).
  */
 export async function ensureRetentionSchedule(client: Client, want: RetentionSchedule): Promise<'created' | 'updated' | 'unchanged'> {
-  const handle = client.schedule.getHandle(RETENTION_SCHEDULE_ID);
+  const scheduleId = retentionScheduleId(want.taskQueue);
+  const handle = client.schedule.getHandle(scheduleId);
   const current = await handle.describe().catch((err: unknown) => {
     if (err instanceof ScheduleNotFoundError) return undefined;
     throw err;
   });
   if (!current) {
     try {
-      await client.schedule.create({ scheduleId: RETENTION_SCHEDULE_ID, ...options(want) });
+      await client.schedule.create({ scheduleId, ...options(want) });
       return 'created';
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
@@ -60,10 +69,10 @@ export async function ensureRetentionSchedule(client: Client, want: RetentionSch
   return 'updated';
 }
 
-/** Deletes the retention schedule (RETENTION_DAYS=off); true when there was one. */
-export async function removeRetentionSchedule(client: Client): Promise<boolean> {
+/** Deletes the task queue's retention schedule (RETENTION_DAYS=off); true when there was one. */
+export async function removeRetentionSchedule(client: Client, taskQueue: string): Promise<boolean> {
   try {
-    await client.schedule.getHandle(RETENTION_SCHEDULE_ID).delete();
+    await client.schedule.getHandle(retentionScheduleId(taskQueue)).delete();
     return true;
   } catch (err) {
     if (err instanceof ScheduleNotFoundError) return false;
