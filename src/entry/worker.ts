@@ -67,7 +67,8 @@ if (metricsServer) logger.info({ port: config.metrics.workerPort, host: config.h
 const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
 const relay = startRelay(relayDeps(mongo.db, dispatcher, logger, metrics), config.delivery.relayIntervalMs);
 // Every worker makes sure of the schedule; creating it is idempotent, so racing workers are fine.
-const retention = installRetentionSchedule({ config, client: () => temporal.client(), logger, stopping });
+// Not awaited at exit: a call stuck on a Temporal outage must not hold up a stop.
+void installRetentionSchedule({ config, client: () => temporal.client(), logger, stopping });
 
 // Bundled once: a worker rebuilt after a Temporal outage reuses it.
 const workflowBundle = await bundleWorkflowCode({
@@ -101,7 +102,6 @@ await runWorkerUntilStopped({
     }),
 });
 await relay.stop();
-await retention;
 metricsServer?.close();
 await Promise.all([temporal.close(), mongo.close(), tracing?.shutdown()]);
 logger.info('worker stopped');
