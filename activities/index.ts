@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { type AlertActivityDeps, createAlertActivities } from './alerts';
 import { type AttemptActivityDeps, createAttemptActivities } from './attempt';
+import { createRetentionActivities } from './retention';
 import { createSubscriptionActivities } from './subscription';
 
 /** What activities need from the outside world; tests inject fakes. */
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAttemptActivities(deps),
     raiseAlert,
     ...createSubscriptionActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), raiseAlert, notifyOperator }),
+    ...createRetentionActivities({ db: deps.db }),
 
     /** Proves the worker reaches MongoDB: pings it and reports the round trip. */
     async checkDatabase(): Promise<DiagnosticsResult> {

@@ -26,6 +26,7 @@ import { ingest } from './lib/scenarios/ingest';
 import { fixedRate } from './lib/scenarios/latency';
 import { metricsCost } from './lib/scenarios/metrics-cost';
 import { outageDrain } from './lib/scenarios/outage-drain';
+import { retention } from './lib/scenarios/retention';
 import { slowReceiver } from './lib/scenarios/slow-receiver';
 import { throughput } from './lib/scenarios/throughput';
 import { warmUp } from './lib/scenarios/warm-up';
@@ -83,6 +84,7 @@ async function runScenarios(ctx: Ctx, results: BenchResults, save: () => void): 
   await step('slow', () => slowReceiver(ctx), (r) => (results.slowReceiver = r));
   await step('outage', () => outageDrain(ctx), (r) => (results.outage = r));
   await step('background', () => background(ctx), (r) => (results.background = r));
+  await step('retention', () => retention(ctx), (r) => (results.retention = r));
   await step('metrics', () => metricsCost(ctx), (r) => (results.metricsCost = r));
   // Last: each floor run starts a Temporal dev server of its own while the service idles.
   await step(

@@ -1,5 +1,6 @@
 // Records workflow histories for the replay tests (test/integration/workflows/replay.test.ts):
-// the real event workflow on the Temporal time-skipping test server, with scripted fake activities.
+// the real event and retention workflows on the Temporal time-skipping test server, with scripted
+// fake activities.
 //
 //   npm run histories:record                     records every missing history file
 //   npm run histories:record -- event-mixed      only these (file names without .json)
@@ -23,14 +24,16 @@ import { createTimeSkippingEnv } from '../test/support/time-skipping';
 import { deferred, failure, fakeActivities, http, skipped } from '../test/integration/workflows/support/fake-activities';
 import { historyToJSON } from '../test/integration/workflows/support/history-json';
 import { historyScenarios, type HistoryScenario, recordedEventId, recordedWorkflowId } from '../test/integration/workflows/support/history-scenarios';
+import { recordedRetentionWorkflowId, type RetentionHistoryScenario, retentionHistoryScenarios } from '../test/integration/workflows/support/retention-history-scenarios';
 import { registerSearchAttributes } from '../test/integration/workflows/support/search-attributes';
+import type { retentionWorkflow } from '../workflows/retention';
 
 const defaultDir = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { force: { type: 'boolean', default: false }, out: { type: 'string' } } });
   const dir = values.out ? resolve(values.out) : defaultDir;
-  const names = Object.keys(historyScenarios);
+  const names = [...Object.keys(historyScenarios), ...Object.keys(retentionHistoryScenarios)];
   const wanted = positionals.map((p) => p.replace(/\.json$/, ''));
   const unknown = wanted.filter((w) => !names.includes(w));
   if (unknown.length) throw new Error(`no such scenario: ${unknown.join(', ')} (known: ${names.join(', ')})`);
@@ -45,8 +48,9 @@ async function main(): Promise<void> {
   try {
     await registerSearchAttributes(env);
     for (const name of selected) {
-      const { workflowId, summary } = await record(env, workflowBundle, name, historyScenarios[name]!);
-      const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+      const retention = retentionHistoryScenarios[name];
+      const { workflowId, runId, summary } = retention ? await recordRetention(env, workflowBundle, name, retention) : await record(env, workflowBundle, name, historyScenarios[name]!);
+      const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
       const file = join(dir, `${name}.json`);
       writeFileSync(file, `${historyToJSON(history)}\n`);
       console.log(`${name}.json: ${summary}, ${history.events?.length ?? 0} events -> ${file}`);
@@ -54,6 +58,27 @@ async function main(): Promise<void> {
   } finally {
     await env.teardown();
   }
+}
+
+/** Runs one retention scenario to its end; returns the workflow and run whose history is kept. */
+async function recordRetention(env: TestWorkflowEnvironment, workflowBundle: WorkflowBundleWithSourceMap, name: string, scenario: RetentionHistoryScenario) {
+  const taskQueue = `record-histories-${name}`;
+  const { activities, calls } = fakeActivities({
+    attempt: () => ({ outcome: 'skipped', reason: 'not part of retention' }),
+    deleteExpired: ({ collection }) => {
+      const made = calls.deleteExpired.filter((c) => c.collection === collection).length;
+      return { deleted: scenario.perCall, batches: 1, more: made < scenario.calls[collection] };
+    },
+  });
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities });
+  return worker.runUntil(async () => {
+    const workflowId = recordedRetentionWorkflowId(name);
+    const handle = await env.client.workflow.start<typeof retentionWorkflow>('retentionWorkflow', { taskQueue, workflowId, args: [scenario.input] });
+    const result = await withTimeout(handle.result(), 60_000, name);
+    if (JSON.stringify(result.deleted) !== JSON.stringify(scenario.expected)) throw new Error(`${name}: deleted ${JSON.stringify(result.deleted)}, expected ${JSON.stringify(scenario.expected)}`);
+    const runId = scenario.closes === 'continued-as-new' ? handle.firstExecutionRunId : undefined;
+    return { workflowId, runId, summary: `${calls.deleteExpired.length} deleteExpired call(s), deleted ${JSON.stringify(result.deleted)}` };
+  });
 }
 
 /** Runs one scenario to its end; returns the id of the workflow whose history is kept. */
@@ -85,7 +110,7 @@ async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBund
     for (const [sub, expected] of Object.entries(scenario.expected)) {
       if (ends[sub] !== expected) throw new Error(`${name}: ${sub} ended ${ends[sub]}, expected ${expected}`);
     }
-    return { workflowId: recordedWorkflowId(name), summary: `${calls.attempts.length} attempt(s), ended ${outcome.state} (${JSON.stringify(ends)})` };
+    return { workflowId: recordedWorkflowId(name), runId: undefined, summary: `${calls.attempts.length} attempt(s), ended ${outcome.state} (${JSON.stringify(ends)})` };
   });
 }
 

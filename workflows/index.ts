@@ -1,3 +1,4 @@
 // The worker's workflow bundle entry: every workflow the task queue serves.
 export { diagnosticsWorkflow } from './diagnostics';
 export { eventWorkflow } from './event';
+export { retentionWorkflow } from './retention';

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 
 /** Every scenario, in the fixed order they run. */
-export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'slow', 'outage', 'background', 'metrics', 'floor'] as const;
+export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'slow', 'outage', 'background', 'retention', 'metrics', 'floor'] as const;
 export type Scenario = (typeof allScenarios)[number];
 
 export interface BenchOptions {
@@ -33,6 +33,10 @@ export interface BenchOptions {
   outage: number;
   /** Seconds of the no-load CPU measurement. */
   background: number;
+  /** Old attempts the retention scenario inserts, then deletes in one pass. */
+  retentionDocs: number;
+  /** RETENTION_BATCH_SIZE of the worker: documents per delete round. */
+  retentionBatch: number;
   /** A scenario gives up (and is VOID) after this many seconds without any delivery completing. */
   drainTimeout: number;
   /** Hard limit for the whole bench, seconds: everything is stopped after it. */
@@ -73,6 +77,8 @@ const numeric: Record<NumericOption, { env: string; def: number; quick?: number;
   sampleEvery: { env: 'BENCH_SAMPLE_EVERY', def: 10, min: 1, max: 1_000_000, help: 'verify every n-th signature at the receiver' },
   outage: { env: 'BENCH_OUTAGE', def: 60, quick: 5, min: 5, max: 600, help: 'seconds the receiver answers 503' },
   background: { env: 'BENCH_BACKGROUND', def: 10, quick: 2, min: 1, max: 600, help: 'seconds of the no-load CPU measurement' },
+  retentionDocs: { env: 'BENCH_RETENTION_DOCS', def: 100_000, quick: 5000, min: 1000, max: 1_000_000, help: 'old attempts one retention pass deletes' },
+  retentionBatch: { env: 'BENCH_RETENTION_BATCH', def: 1000, min: 10, max: 10_000, help: 'RETENTION_BATCH_SIZE of the worker' },
   drainTimeout: { env: 'BENCH_DRAIN_TIMEOUT', def: 60, min: 5, max: 3600, help: 'VOID after this many seconds without a delivery completing' },
   maxSeconds: { env: 'BENCH_MAX_SECONDS', def: 1200, quick: 300, min: 30, max: 7200, help: 'hard limit: everything is stopped, exit 2' },
 };

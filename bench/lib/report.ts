@@ -88,6 +88,14 @@ function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
     const total = ['worker', 'api', 'temporal', 'db'].reduce((a, k) => a + (bg.cpuMsPerSecondByRole[k] ?? 0), 0);
     out.push(['background CPU, no load', `${fmt(total, 0)} ms/s`, `${roles(bg.cpuMsPerSecondByRole, 0)} CPU-ms per second, with ${bg.orders} orders and ${bg.events} events stored; relay query ${fmt(bg.dbProbeMs.relayNotes)} ms, order by id ${fmt(bg.dbProbeMs.orderById)} ms, event by id ${fmt(bg.dbProbeMs.eventById)} ms, update by id ${fmt(bg.dbProbeMs.eventUpdateById)} ms`]);
   }
+  const ret = r.retention;
+  if (ret) {
+    out.push([
+      'retention pass',
+      `${fmt(ret.docsPerSecond, 0)} docs/s`,
+      `${ret.deleted.attempts} old attempts (of ${ret.attemptsStored}) and ${ret.deleted.events} events deleted in ${ret.batches} rounds, ${fmt(ret.passSeconds)} s; CPU-s ${roles(ret.cpuSecondsByRole, 2)}; order p50/p99 ${fmt(ret.orderLatencyBeforeMs.p50)}/${fmt(ret.orderLatencyBeforeMs.p99)} ms before, ${fmt(ret.orderLatencyDuringMs.p50)}/${fmt(ret.orderLatencyDuringMs.p99)} ms during (${ret.orderLatencyDuringMs.count} orders)`,
+    ]);
+  }
   const mc = r.metricsCost;
   if (mc) {
     out.push([

@@ -11,6 +11,7 @@ import type { ingest } from './scenarios/ingest';
 import type { metricsCost } from './scenarios/metrics-cost';
 import type { fixedRate } from './scenarios/latency';
 import type { outageDrain } from './scenarios/outage-drain';
+import type { retention } from './scenarios/retention';
 import type { slowReceiver } from './scenarios/slow-receiver';
 import type { throughput } from './scenarios/throughput';
 
@@ -43,6 +44,8 @@ export interface BenchResults {
   slowReceiver?: Result<typeof slowReceiver>;
   outage?: Result<typeof outageDrain>;
   background?: Result<typeof background>;
+  /** One retention pass over old attempts: its duration, rate and CPU, order latency before and during it. */
+  retention?: Result<typeof retention>;
   /** Throughput and CPU per delivery with metrics off and on, alternated. */
   metricsCost?: Result<typeof metricsCost>;
   /** The floor of the service's shape at the same N × M and at the other fan-outs, and of the pre-1.0 shape. */

@@ -7,6 +7,7 @@ import type { LogFormat } from '../logger';
 import { parseSecretKey, type SecretKey } from '../subscriptions/secret-box';
 import type { DeliveryPolicy } from '../../workflows/retry-policy';
 import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
+import { DAY_MS, deliverySpanMs } from '../retention/delivery-span';
 
 /** Thrown when the environment does not describe a valid configuration. */
 export class ConfigError extends Error {
@@ -120,6 +121,25 @@ export const envSchema = z.object({
       if (ms === undefined || ms < 100) ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 100ms' });
       return ms ?? 0;
     }),
+  RETENTION_DAYS: z
+    .string()
+    .trim()
+    .default('30')
+    .transform((v, ctx) => {
+      if (v === 'off') return undefined;
+      const days = /^\d+$/.test(v) ? Number(v) : NaN;
+      if (!(days >= 1 && days <= 36_500)) ctx.addIssue({ code: 'custom', message: 'must be a whole number of days from 1 to 36500, or off' });
+      return days;
+    }),
+  RETENTION_INTERVAL: z
+    .string()
+    .default('1h')
+    .transform((v, ctx) => {
+      const ms = parseDuration(v);
+      if (ms === undefined || ms < 60_000) ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 1m' });
+      return ms ?? 0;
+    }),
+  RETENTION_BATCH_SIZE: z.coerce.number().int().min(10).max(10_000).default(1000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -132,6 +152,11 @@ const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
   }
   if (e.ADMIN_ALERT_URL && !e.ADMIN_ALERT_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['ADMIN_ALERT_SECRET'], message: 'is required when ADMIN_ALERT_URL is set' });
+  }
+  // A delivery still retrying must find its event and keep its attempts.
+  const spanMs = deliverySpanMs({ scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER });
+  if (e.RETENTION_DAYS !== undefined && e.RETENTION_DAYS * DAY_MS <= spanMs) {
+    ctx.addIssue({ code: 'custom', path: ['RETENTION_DAYS'], message: `must be longer than a delivery's retries last (${Math.ceil(spanMs / DAY_MS)} days with DELIVERY_RETRY_SCHEDULE and DELIVERY_MAX_ATTEMPTS)` });
   }
 });
 
@@ -203,6 +228,15 @@ export interface Config {
     /** POSTs one worker runs at once to one subscription, unless the subscription sets its own; 0: no bound. */
     maxInFlight: number;
   };
+  /** Deletion of old attempts and events by the `webhook-retention` Temporal Schedule. */
+  retention: {
+    /** Attempts and events older than this many days are deleted; undefined (RETENTION_DAYS=off): kept forever, no schedule. */
+    days: number | undefined;
+    /** How often the schedule starts a pass. */
+    intervalMs: number;
+    /** Documents one find-and-delete round handles at most. */
+    batchSize: number;
+  };
 }
 
 /**
@@ -262,6 +296,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
     },
+    retention: { days: e.RETENTION_DAYS, intervalMs: e.RETENTION_INTERVAL, batchSize: e.RETENTION_BATCH_SIZE },
   };
 }
 

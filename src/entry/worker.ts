@@ -19,6 +19,7 @@ import { createWorker, tracingWorkflowInterceptors, workflowsPath } from '../wor
 import { tracingFromConfig } from '../telemetry/tracing';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
+import { installRetentionSchedule } from '../retention/install-schedule';
 import { supervisorPid, watchParent } from './shutdown';
 
 const config = loadConfig();
@@ -65,6 +66,9 @@ const metricsServer = metrics
 if (metricsServer) logger.info({ port: config.metrics.workerPort, host: config.http.host }, 'worker metrics listening');
 const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
 const relay = startRelay(relayDeps(mongo.db, dispatcher, logger, metrics), config.delivery.relayIntervalMs);
+// Every worker makes sure of the schedule; creating it is idempotent, so racing workers are fine.
+// Not awaited at exit: a call stuck on a Temporal outage must not hold up a stop.
+void installRetentionSchedule({ config, client: () => temporal.client(), logger, stopping });
 
 // Bundled once: a worker rebuilt after a Temporal outage reuses it.
 const workflowBundle = await bundleWorkflowCode({

@@ -14,12 +14,15 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { workflowsPath } from '../../../src/worker/create-worker';
 import type { EventDeliveryStatus } from '../../../workflows/delivery-state';
+import type { RetentionResult } from '../../../workflows/retention';
 import { historyScenarios, recordedWorkflowId } from './support/history-scenarios';
+import { recordedRetentionWorkflowId, retentionHistoryScenarios } from './support/retention-history-scenarios';
 import { type History, historyFromJSON } from './support/history-json';
 
 const historiesDir = fileURLToPath(new URL('../../fixtures/histories/', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const names = Object.keys(historyScenarios);
+const retentionNames = Object.keys(retentionHistoryScenarios);
 
 function loadHistory(name: string): History {
   return historyFromJSON(JSON.parse(readFileSync(join(historiesDir, `${name}.json`), 'utf8')));
@@ -47,7 +50,7 @@ describe('the event workflow replays every committed history', () => {
   });
 
   it('has a history for every recorded scenario, and no other', () => {
-    expect(readdirSync(historiesDir).filter((f) => f.endsWith('.json')).sort()).toEqual(names.map((n) => `${n}.json`).sort());
+    expect(readdirSync(historiesDir).filter((f) => f.endsWith('.json')).sort()).toEqual([...names, ...retentionNames].map((n) => `${n}.json`).sort());
   });
 
   it.each(names)('replays %s without a determinism error', async (name) => {
@@ -61,6 +64,35 @@ describe('the event workflow replays every committed history', () => {
     const expected = scenario.keep === 'part-1' ? Object.fromEntries(Object.entries(scenario.expected).slice(0, scenario.batchSize)) : scenario.expected;
     expect(ends).toEqual(expected);
     await expect(Worker.runReplayHistory({ workflowBundle: current }, history, recordedWorkflowId(name))).resolves.toBeUndefined();
+  });
+});
+
+describe('the retention workflow replays every committed history', () => {
+  let current: WorkflowBundleWithSourceMap;
+  beforeAll(async () => {
+    current = await bundle(workflowsPath);
+  });
+
+  it.each(retentionNames)('replays %s without a determinism error', async (name) => {
+    const history = loadHistory(name);
+    const scenario = retentionHistoryScenarios[name]!;
+    expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('retentionWorkflow');
+    // The history is the scenario's: it closed as recorded.
+    const last = history.events?.at(-1);
+    if (scenario.closes === 'continued-as-new') {
+      expect(last?.workflowExecutionContinuedAsNewEventAttributes?.workflowType?.name).toBe('retentionWorkflow');
+    } else {
+      const result = last?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
+      expect(result && defaultPayloadConverter.fromPayload<RetentionResult>(result).deleted).toEqual(scenario.expected);
+    }
+    await expect(Worker.runReplayHistory({ workflowBundle: current }, history, recordedRetentionWorkflowId(name))).resolves.toBeUndefined();
+  });
+
+  it('fails on an unversioned change to its command sequence', async () => {
+    const changed = await bundle(fixture('unversioned-retention-change.ts'));
+    for (const name of retentionNames) {
+      await expect(Worker.runReplayHistory({ workflowBundle: changed }, loadHistory(name), recordedRetentionWorkflowId(name)), name).rejects.toBeInstanceOf(DeterminismViolationError);
+    }
   });
 });
 

@@ -2,6 +2,8 @@ import { activityInfo } from '@temporalio/activity';
 import type { Activities } from '../../../../activities';
 import type { AlertInput } from '../../../../activities/alerts';
 import type { AttemptInput, AttemptLogEntry, AttemptResult, MadeAttempt, RecordedRound } from '../../../../activities/attempt';
+import type { DeleteExpiredInput } from '../../../../activities/retention';
+import type { PurgeResult } from '../../../../src/retention/purge';
 
 /**
  * Fake activities for workflow tests: the real workflows run against them, they record every
@@ -59,6 +61,7 @@ export interface FakeCalls {
   logWrites: AttemptLogEntry[][];
   disableSubscription: { subscriptionId: string; eventId: string; reason: string }[];
   raiseAlert: AlertInput[];
+  deleteExpired: DeleteExpiredInput[];
 }
 
 export interface FakeScript {
@@ -66,11 +69,13 @@ export interface FakeScript {
   attempt: (input: AttemptInput, call: AttemptCall) => AttemptResult | Promise<AttemptResult>;
   /** What logging a round reports as failing too long (default: none). */
   failing?: (entries: AttemptLogEntry[]) => RecordedRound['failing'];
+  /** The answer to each retention call (default: nothing to delete). */
+  deleteExpired?: (input: DeleteExpiredInput, call: number) => PurgeResult;
 }
 
 /** Builds fake activities answering from `script`; `calls` fills in as the workflows run. */
 export function fakeActivities(script: FakeScript, clock?: () => Promise<number>): { activities: Activities; calls: FakeCalls } {
-  const calls: FakeCalls = { attempts: [], answered: 0, rounds: [], logged: [], logWrites: [], disableSubscription: [], raiseAlert: [] };
+  const calls: FakeCalls = { attempts: [], answered: 0, rounds: [], logged: [], logWrites: [], disableSubscription: [], raiseAlert: [], deleteExpired: [] };
   const activities: Activities = {
     async postAttempts(inputs) {
       const info = activityInfo();
@@ -106,6 +111,11 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
     // eslint-disable-next-line @typescript-eslint/require-await
     async checkDatabase() {
       throw new Error('checkDatabase is not part of event workflows');
+    },
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async deleteExpired(input) {
+      calls.deleteExpired.push(input);
+      return script.deleteExpired?.(input, calls.deleteExpired.length) ?? { deleted: 0, batches: 0, more: false };
     },
   };
   return { activities, calls };

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
+import { type CommandStartedEvent, MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AttemptDoc } from '../../../src/deliveries/attempts';
+import type { EventDoc } from '../../../src/events/repository';
+import { deliverySpanMs } from '../../../src/retention/delivery-span';
+import { purgeOlderThan } from '../../../src/retention/purge';
+import { ensureRetentionSchedule, removeRetentionSchedule, retentionScheduleId, type RetentionSchedule } from '../../../src/retention/schedule';
+import type { ManagedProcess } from '../../../src/runtime/processes';
+import type { RetentionResult } from '../../../workflows/retention';
+import { startTestApi, type TestApi } from '../../support/api';
+import { waitFor } from '../../support/wait';
+import { startWorkerProcess } from '../../support/worker-process';
+
+// Retention on the real database and Temporal: the bounded delete rounds, the schedule every
+// worker installs, and a pass it runs through the real worker.
+
+const dayMs = 24 * 60 * 60 * 1000;
+const hourMs = 60 * 60 * 1000;
+
+function attempt(id: string, ageMs: number): AttemptDoc {
+  return {
+    _id: id,
+    event_id: `evt_${id}`,
+    subscription_id: 'sub_retention',
+    series: `series_${id}`,
+    attempt: 1,
+    started_at: new Date(Date.now() - ageMs),
+    duration_ms: 3,
+    outcome: 'delivered',
+    status_code: 200,
+    url: 'https://receiver.example/hooks',
+    state: 'delivered',
+  };
+}
+
+function event(id: string, ageMs: number): EventDoc {
+  return { _id: id, type: 'order.created', data: { order_id: 1 }, created_at: new Date(Date.now() - ageMs), subscription_ids: ['sub_retention'] };
+}
+
+const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}_${String(i).padStart(3, '0')}`);
+
+describe('purgeOlderThan on the real database', () => {
+  let mongo: MongoClient;
+  const commands: CommandStartedEvent[] = [];
+  const dbName = `retention_${randomUUID().slice(0, 8)}`;
+
+  beforeAll(() => {
+    // Command monitoring shows what really goes to the database, round by round.
+    mongo = new MongoClient(inject('mongoUri'), { monitorCommands: true });
+    mongo.on('commandStarted', (e) => commands.push(e));
+  });
+  afterAll(async () => {
+    await mongo.db(dbName).dropDatabase();
+    await mongo.close();
+  });
+
+  it('deletes what is older than the cutoff in rounds of at most the batch size, and keeps what is recent', async () => {
+    const db = mongo.db(dbName);
+    await db.collection<AttemptDoc>('attempts').insertMany([...ids('old', 35).map((id) => attempt(id, 40 * dayMs)), ...ids('new', 5).map((id) => attempt(id, dayMs))]);
+    commands.length = 0;
+    const r = await purgeOlderThan(db, { collection: 'attempts', before: new Date(Date.now() - 30 * dayMs), batchSize: 10, maxBatches: 100, budgetMs: 60_000 });
+    expect(r).toEqual({ deleted: 35, batches: 4, more: false });
+    const deletes = commands.filter((c) => c.commandName === 'delete');
+    const deleted = deletes.map((c) => (c.command.deletes as { q: { _id: { $in: string[] } } }[]).map((d) => d.q._id.$in.length));
+    expect(deleted).toEqual([[10], [10], [10], [5]]);
+    const finds = commands.filter((c) => c.commandName === 'find');
+    expect(finds.map((c) => c.command.limit as number)).toEqual([10, 10, 10, 10]);
+    expect((await db.collection('attempts').find().toArray()).map((d) => d._id).sort()).toEqual(ids('new', 5));
+  });
+
+  it('stops after maxBatches rounds and says there is more', async () => {
+    const db = mongo.db(dbName);
+    await db.collection<EventDoc>('events').insertMany(ids('evt', 35).map((id) => event(id, 40 * dayMs)));
+    const first = await purgeOlderThan(db, { collection: 'events', before: new Date(Date.now() - 30 * dayMs), batchSize: 10, maxBatches: 2, budgetMs: 60_000 });
+    expect(first).toEqual({ deleted: 20, batches: 2, more: true });
+    expect(await db.collection('events').countDocuments()).toBe(15);
+    const rest = await purgeOlderThan(db, { collection: 'events', before: new Date(Date.now() - 30 * dayMs), batchSize: 10, maxBatches: 100, budgetMs: 60_000 });
+    expect(rest).toEqual({ deleted: 15, batches: 2, more: false });
+  });
+});
+
+describe('the retention schedule', () => {
+  let connection: Connection;
+  let client: Client;
+  const created: string[] = [];
+  beforeAll(async () => {
+    connection = await Connection.connect({ address: inject('temporalAddress') });
+    client = new Client({ connection });
+  });
+  afterAll(async () => {
+    for (const taskQueue of created) await removeRetentionSchedule(client, taskQueue);
+    await connection.close();
+  });
+
+  it('is made once by racing workers, updated when the configuration changes, and removed when retention is off', async () => {
+    const taskQueue = `retention-${randomUUID()}`;
+    created.push(taskQueue);
+    const want: RetentionSchedule = { taskQueue, intervalMs: hourMs, input: { retentionDays: 30, eventGraceMs: 1000, batchSize: 100 } };
+    expect((await Promise.all([1, 2, 3].map(() => ensureRetentionSchedule(client, want)))).sort()).toEqual(['created', 'unchanged', 'unchanged']);
+    expect(await ensureRetentionSchedule(client, want)).toBe('unchanged');
+    expect(await ensureRetentionSchedule(client, { ...want, intervalMs: 2 * hourMs })).toBe('updated');
+    const desc = await client.schedule.getHandle(retentionScheduleId(taskQueue)).describe();
+    expect(desc.spec.intervals?.map((i) => i.every)).toEqual([2 * hourMs]);
+    expect(await ensureRetentionSchedule(client, { ...want, intervalMs: 2 * hourMs, input: { ...want.input, retentionDays: 7 } })).toBe('updated');
+    expect((await client.schedule.getHandle(retentionScheduleId(taskQueue)).describe()).action).toMatchObject({ args: [{ ...want.input, retentionDays: 7 }] });
+    expect(await removeRetentionSchedule(client, taskQueue)).toBe(true);
+    expect(await removeRetentionSchedule(client, taskQueue)).toBe(false);
+  });
+});
+
+describe('retention through the real worker', () => {
+  let api: TestApi;
+  let connection: Connection;
+  let client: Client;
+  const workers: ManagedProcess[] = [];
+  beforeAll(async () => {
+    api = await startTestApi();
+    connection = await Connection.connect({ address: inject('temporalAddress') });
+    client = new Client({ connection });
+  });
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await removeRetentionSchedule(client, api.config.temporal.taskQueue);
+    await connection.close();
+    await api.close();
+  });
+
+  const workerEnv = { RETENTION_BATCH_SIZE: '10', LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
+
+  it('installs the schedule at start; a second worker leaves it as it is; a pass deletes old attempts and events only', async () => {
+    const taskQueue = api.config.temporal.taskQueue;
+    const handle = client.schedule.getHandle(retentionScheduleId(taskQueue));
+    workers.push(startWorkerProcess(api, workerEnv));
+    await waitFor(() => workers[0]!.recentOutput().includes('"schedule":"created"'), 90_000, 250);
+    const first = await handle.describe();
+    expect(first.spec.intervals?.map((i) => i.every)).toEqual([hourMs]);
+    expect(first.policies.overlap).toBe(ScheduleOverlapPolicy.SKIP);
+    expect(first.action).toMatchObject({
+      type: 'startWorkflow',
+      workflowType: 'retentionWorkflow',
+      taskQueue,
+      args: [{ retentionDays: 30, eventGraceMs: deliverySpanMs(api.config.delivery.policy), batchSize: 10 }],
+    });
+
+    workers.push(startWorkerProcess(api, workerEnv));
+    await waitFor(() => workers[1]!.recentOutput().includes('"schedule":"unchanged"'), 90_000, 250);
+    const second = await handle.describe();
+    expect(second.info.createdAt).toEqual(first.info.createdAt);
+    expect(second.info.lastUpdatedAt).toBeUndefined();
+    expect(workers.map((w) => w.hasExited)).toEqual([false, false]);
+
+    const db = api.mongo.db;
+    await db.collection<AttemptDoc>('attempts').insertMany([...ids('old', 35).map((id) => attempt(id, 41 * dayMs)), ...ids('new', 3).map((id) => attempt(id, dayMs))]);
+    await db.collection<EventDoc>('events').insertMany([
+      ...ids('evt_old', 35).map((id) => event(id, 41 * dayMs)),
+      ...ids('evt_new', 2).map((id) => event(id, dayMs)),
+      // Past the attempts' cutoff but within the events' grace (the longest a delivery retries): kept.
+      event('evt_grace', 30 * dayMs + hourMs),
+    ]);
+    // Old documents of collections retention must never touch (dispatch notes are the relay's to drop).
+    const untouched = ['orders', 'subscriptions', 'alerts'];
+    const old = new Date(Date.now() - 41 * dayMs);
+    for (const name of untouched) await db.collection<{ _id: string; created_at: Date; date: Date }>(name).insertOne({ _id: `${name}_old`, created_at: old, date: old });
+    await handle.trigger();
+    let workflowId: string | undefined;
+    await waitFor(async () => {
+      const action = (await handle.describe()).info.recentActions[0]?.action;
+      workflowId = action?.workflow.workflowId;
+      return workflowId !== undefined;
+    }, 60_000, 250);
+    const result = await client.workflow.getHandle<() => Promise<RetentionResult>>(workflowId!).result();
+    expect(result).toMatchObject({ deleted: { attempts: 35, events: 35 }, batches: 8 });
+    expect((await db.collection('attempts').find().toArray()).map((d) => d._id).sort()).toEqual(ids('new', 3));
+    expect((await db.collection('events').find().toArray()).map((d) => d._id).sort()).toEqual(['evt_grace', ...ids('evt_new', 2)].sort());
+    for (const name of untouched) expect(await db.collection<{ _id: string }>(name).findOne({ _id: `${name}_old` }), name).not.toBeNull();
+  });
+
+  it('a worker with RETENTION_DAYS=off removes the schedule', async () => {
+    const handle = client.schedule.getHandle(retentionScheduleId(api.config.temporal.taskQueue));
+    await handle.describe();
+    workers.push(startWorkerProcess(api, { ...workerEnv, RETENTION_DAYS: 'off' }));
+    await waitFor(() => workers[2]!.recentOutput().includes('retention off: schedule removed'), 90_000, 250);
+    await expect(handle.describe()).rejects.toThrow(/not found/i);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/config';
+import { DAY_MS, deliverySpanMs } from '../../../src/retention/delivery-span';
+import { retentionSchedule } from '../../../src/retention/install-schedule';
+
+describe('retention configuration', () => {
+  it('keeps 30 days, passes hourly in rounds of 1000 by default', () => {
+    expect(loadConfig({}).retention).toEqual({ days: 30, intervalMs: 3_600_000, batchSize: 1000 });
+  });
+
+  it('reads the three variables, and off turns retention off', () => {
+    expect(loadConfig({ RETENTION_DAYS: '7', RETENTION_INTERVAL: '15m', RETENTION_BATCH_SIZE: '50' }).retention).toEqual({ days: 7, intervalMs: 900_000, batchSize: 50 });
+    expect(loadConfig({ RETENTION_DAYS: 'off' }).retention.days).toBeUndefined();
+  });
+
+  it.each([
+    [{ RETENTION_DAYS: '0' }, 'RETENTION_DAYS'],
+    [{ RETENTION_DAYS: '1.5' }, 'RETENTION_DAYS'],
+    [{ RETENTION_DAYS: '-3' }, 'RETENTION_DAYS'],
+    [{ RETENTION_DAYS: 'never' }, 'RETENTION_DAYS'],
+    [{ RETENTION_INTERVAL: '30s' }, 'RETENTION_INTERVAL'],
+    [{ RETENTION_INTERVAL: 'hourly' }, 'RETENTION_INTERVAL'],
+    [{ RETENTION_BATCH_SIZE: '5' }, 'RETENTION_BATCH_SIZE'],
+    [{ RETENTION_BATCH_SIZE: '20000' }, 'RETENTION_BATCH_SIZE'],
+    // Ten attempts a day apart retry for 9.9 days: 3 days of retention would delete running deliveries' events.
+    [{ RETENTION_DAYS: '3', DELIVERY_RETRY_SCHEDULE: '24h', DELIVERY_MAX_ATTEMPTS: '10' }, 'RETENTION_DAYS'],
+  ])('rejects %o naming the variable', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`\\n  ${name}: `));
+  });
+
+  it('accepts retention longer than the retries, and off with any schedule', () => {
+    expect(loadConfig({ RETENTION_DAYS: '11', DELIVERY_RETRY_SCHEDULE: '24h', DELIVERY_MAX_ATTEMPTS: '10' }).retention.days).toBe(11);
+    expect(loadConfig({ RETENTION_DAYS: 'off', DELIVERY_RETRY_SCHEDULE: '24h', DELIVERY_MAX_ATTEMPTS: '10' }).retention.days).toBeUndefined();
+  });
+});
+
+describe('deliverySpanMs', () => {
+  it('sums the waits of every retry, each stretched by the full jitter, the last wait repeating', () => {
+    const minute = 60_000;
+    // The default: 1+5+15+30+60+120 minutes, plus 10 %: 254.1 minutes, under the 4 hours and a quarter.
+    expect(deliverySpanMs({ scheduleMs: [1, 5, 15, 30, 60, 120].map((m) => m * minute), maxAttempts: 7, jitterRatio: 0.1 })).toBe(15_246_000);
+    expect(deliverySpanMs({ scheduleMs: [minute, 2 * minute], maxAttempts: 5, jitterRatio: 0 })).toBe(7 * minute);
+    expect(deliverySpanMs({ scheduleMs: [DAY_MS], maxAttempts: 1, jitterRatio: 0.5 })).toBe(0);
+  });
+});
+
+describe('retentionSchedule', () => {
+  it('is what the worker installs: the interval, the task queue, and the pass input with the delivery span as events grace', () => {
+    const config = loadConfig({ TEMPORAL_TASK_QUEUE: 'q1', RETENTION_DAYS: '10', RETENTION_INTERVAL: '2h', RETENTION_BATCH_SIZE: '100' });
+    expect(retentionSchedule(config)).toEqual({
+      taskQueue: 'q1',
+      intervalMs: 7_200_000,
+      input: { retentionDays: 10, eventGraceMs: deliverySpanMs(config.delivery.policy), batchSize: 100 },
+    });
+    expect(retentionSchedule(loadConfig({ RETENTION_DAYS: 'off' }))).toBeUndefined();
+  });
+});
