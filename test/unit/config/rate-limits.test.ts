@@ -39,7 +39,7 @@ describe('RATE_LIMITS', () => {
     ['default=5/500ms', 'whole seconds from 1s to 24h'],
     ['default=5/1.5s', 'whole seconds from 1s to 24h'],
     ['default=5/25h', 'whole seconds from 1s to 24h'],
-    ['default=5/1d', 'whole seconds from 1s to 24h'],
+    ['default=5/2d', 'whole seconds from 1s to 24h'],
   ])('refuses %s', (text, message) => {
     expect(parseRateLimits(text)).toContain(message);
     expect(() => loadConfig({ RATE_LIMITS: text })).toThrow(ConfigError);

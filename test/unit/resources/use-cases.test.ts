@@ -120,6 +120,8 @@ describe('createOrder', () => {
         type: 'order.created',
         data: { order_id: 1, total: 38.97, currency: 'EUR', status: 'pending', user_id: 1 },
         created_at: now,
+        // Whose data it is: only acme's (and admin keys') subscriptions get it.
+        owner_id: 'acme',
       },
     ]);
     expect(inserted[0]!._id).toBe('1');
