@@ -89,6 +89,8 @@ describe('orders API: create, read, change status, outbox', () => {
         created_at: new Date(order.date),
         // The request's id, as its response and its log lines carry it.
         request_id: res.response.headers.get('x-request-id'),
+        // Whose data it carries: the owner of the key that ordered.
+        owner_id: 'owner-a',
       });
       // The first order of this API process reserved a block of 16 ids with one counter write.
       expect(await snapshot()).toEqual({ orders: before.orders + 1, seq: before.seq! + 16 });
@@ -243,6 +245,7 @@ describe('orders API: create, read, change status, outbox', () => {
         data: { order_id: created.id, total: 37, currency: 'EUR', status: 'paid', previous_status: 'pending', user_id: 1 },
         created_at: new Date(res.data!.updated_at),
         request_id: res.response.headers.get('x-request-id'),
+        owner_id: 'owner-a',
       });
       expect(doc.outbox[1]!.id).not.toBe(doc.outbox[0]!.id);
 

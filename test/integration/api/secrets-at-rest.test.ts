@@ -63,7 +63,8 @@ describe('signing secrets at rest: sealed with AES-256-GCM, rotated keys, existi
     const now = new Date();
     const doc = (id: string, stored: string) => ({
       _id: id,
-      owner_id: 'legacy',
+      // The owner of the key that orders below: an order's events reach its owner's subscriptions.
+      owner_id: 'owner-a',
       url: receiver.url,
       events: ['order.created' as const],
       status: 'active' as const,

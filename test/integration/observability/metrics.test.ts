@@ -42,8 +42,9 @@ describe('metrics: both /metrics endpoints move by exactly what happened', () =>
     receivers.push(r);
     return r;
   }
-  async function subscribe(url: string, events: Array<'order.created' | 'webhook.test'>) {
-    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write'], `owner-${randomUUID().slice(0, 8)}`);
+  /** Subscribes `url` for `owner` (a new one by default): an order reaches its owner's subscriptions only. */
+  async function subscribe(url: string, events: Array<'order.created' | 'webhook.test'>, owner = `owner-${randomUUID().slice(0, 8)}`) {
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read', 'webhooks:read', 'orders:write'], owner);
     const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url, events } });
     expect(sub.response.status).toBe(201);
     return { client, id: sub.data!.id };
@@ -61,9 +62,10 @@ describe('metrics: both /metrics endpoints move by exactly what happened', () =>
     const ok = await receiver(() => 200);
     const flaky = await receiver((n) => (n === 1 ? 503 : 200));
     const down = await receiver(() => 500);
-    const { client } = await subscribe(ok.url, ['order.created']);
-    await subscribe(flaky.url, ['order.created']);
-    const exhausted = await subscribe(down.url, ['order.created']);
+    const owner = `owner-${randomUUID().slice(0, 8)}`;
+    const { client } = await subscribe(ok.url, ['order.created'], owner);
+    await subscribe(flaky.url, ['order.created'], owner);
+    const exhausted = await subscribe(down.url, ['order.created'], owner);
     const [apiBefore, workerBefore] = await Promise.all([apiScrape(), workerScrape()]);
 
     const order = await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }] } });
