@@ -74,6 +74,35 @@ export function countRefusals(load: Pick<LoadResult, 'sends'>, faults: readonly 
   return r;
 }
 
+/** One slice of the load: what was sent in it and what became of it. */
+export interface Slice {
+  /** Seconds from the load's start to the slice's start. */
+  fromS: number;
+  sent: number;
+  accepted: number;
+  refused: number;
+  /** Median and largest latency of the accepted ones, ms. */
+  p50Ms: number | undefined;
+  maxMs: number | undefined;
+}
+
+/** The load in `sliceS`-second slices, to see when refusals and slow answers happened. */
+export function timeline(load: Pick<LoadResult, 'sends' | 'startedAt'>, sliceS: number): Slice[] {
+  const slices: Array<{ sent: number; refused: number; latencies: number[] }> = [];
+  for (const s of load.sends) {
+    const i = Math.max(0, Math.floor((s.sentAt - load.startedAt) / 1000 / sliceS));
+    for (let k = slices.length; k <= i; k++) slices.push({ sent: 0, refused: 0, latencies: [] });
+    const slice = slices[i]!;
+    slice.sent++;
+    if (s.refused) slice.refused++;
+    else slice.latencies.push(s.latencyMs);
+  }
+  return slices.map((x, i) => {
+    const sorted = x.latencies.sort((a, b) => a - b);
+    return { fromS: i * sliceS, sent: x.sent, accepted: sorted.length, refused: x.refused, p50Ms: sorted[Math.ceil(sorted.length / 2) - 1], maxMs: sorted.at(-1) };
+  });
+}
+
 export interface LoadHeld {
   askedRate: number;
   /** Sends per second over the load window. */
@@ -92,11 +121,13 @@ export function loadHeld(load: LoadResult, askedRate: number, accepted: number):
 }
 
 /** Why the run fails (empty: it passed). */
-export function verdict(x: { deliveries: Deliveries; load: LoadHeld; faults: readonly FaultRecord[]; badSignatures: number; drained: boolean }): string[] {
+export function verdict(x: { deliveries: Deliveries; load: LoadHeld; faults: readonly FaultRecord[]; badSignatures: number; drained: boolean; minAccepted: number }): string[] {
   const reasons: string[] = [];
   if (x.deliveries.lost > 0) reasons.push(`${x.deliveries.lost} deliveries lost (accepted orders whose event did not reach every subscriber${x.drained ? '' : ' within the drain window'})`);
   if (!x.load.held) reasons.push(`the load was not held: ${x.load.sentRate}/s sent of ${x.load.askedRate}/s asked (the load generator fell behind)`);
-  else if (x.load.acceptedRate < x.load.askedRate * 0.5) reasons.push(`the service accepted only ${x.load.acceptedRate}/s of ${x.load.askedRate}/s asked: more than half the load was refused`);
+  else if (x.load.acceptedRate < x.load.askedRate * x.minAccepted) {
+    reasons.push(`the service accepted only ${x.load.acceptedRate}/s of ${x.load.askedRate}/s asked (under --min-accepted ${x.minAccepted}): the load was not held`);
+  }
   for (const f of x.faults) if (f.error) reasons.push(`${describeFault(f)}: did not recover (${f.error})`);
   if (x.badSignatures > 0) reasons.push(`${x.badSignatures} signatures did not verify`);
   return reasons;

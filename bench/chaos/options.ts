@@ -21,6 +21,8 @@ export interface ChaosOptions {
   drainTimeoutS: number;
   /** Per-request timeout of the order POSTs, seconds: a slower answer counts as refused. */
   requestTimeoutS: number;
+  /** The run fails when fewer than this share of the asked rate was accepted (0 turns the check off). */
+  minAccepted: number;
   /** Which worker and API process each fault hits (0 or 1), and the order of the kill faults. */
   seed: number;
   /** Hard limit for the whole program, seconds: everything is stopped after it. */
@@ -44,6 +46,7 @@ const flags = {
   'drain-timeout': { type: 'string', env: 'CHAOS_DRAIN_TIMEOUT', fallback: '300s', seconds: true },
   'request-timeout': { type: 'string', env: 'CHAOS_REQUEST_TIMEOUT', fallback: '10s', seconds: true },
   seed: { type: 'string', env: 'CHAOS_SEED', fallback: '1' },
+  'min-accepted': { type: 'string', env: 'CHAOS_MIN_ACCEPTED', fallback: '0.5' },
   'max-seconds': { type: 'string', env: 'CHAOS_MAX_SECONDS', fallback: '1200' },
 } as const;
 
@@ -55,6 +58,7 @@ export const usage = `npm run chaos -- [options]
   --down 5s                how long a killed process stays down before its restart
   --drain-timeout 300s     after the load, wait at most this long for every delivery
   --request-timeout 10s    an order POST slower than this counts as refused
+  --min-accepted 0.5       fail when less than this share of the asked rate was accepted (0: never)
   --seed 1                 which worker/API is killed, and the order of the kill faults
   --max-seconds 1200       hard limit: everything is stopped, exit 2
   --out file.json          also write the report as JSON
@@ -71,6 +75,12 @@ function seconds(name: string, text: string): number {
 function positive(name: string, text: string, integer: boolean): number {
   const v = Number(text);
   if (!Number.isFinite(v) || v <= 0 || (integer && !Number.isInteger(v))) throw new Error(`--${name}: "${text}" must be a positive ${integer ? 'integer' : 'number'}`);
+  return v;
+}
+
+function share(text: string): number {
+  const v = Number(text);
+  if (!Number.isFinite(v) || v < 0 || v > 1) throw new Error(`--min-accepted: "${text}" must be a number from 0 to 1`);
   return v;
 }
 
@@ -105,6 +115,7 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
     drainTimeoutS: seconds('drain-timeout', raw('drain-timeout')),
     requestTimeoutS: seconds('request-timeout', raw('request-timeout')),
     seed: positive('seed', raw('seed'), true),
+    minAccepted: share(raw('min-accepted')),
     maxSeconds: positive('max-seconds', raw('max-seconds'), true),
     // Short, so a receiver down for 60 s gets its backlog within the drain window (sum: 3 min 8 s over 10 attempts).
     retrySchedule: '1s,2s,5s,10s,20s,30s,30s,30s,60s',

@@ -1,7 +1,7 @@
 /** The chaos run's report: a plain-text summary on stdout, and the same as JSON on request. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Deliveries, LoadHeld, Refusals } from './accounting';
+import type { Deliveries, LoadHeld, Refusals, Slice } from './accounting';
 import { describeFault, type FaultRecord } from './faults';
 import type { UnexpectedExit } from './stack';
 
@@ -24,6 +24,8 @@ export interface ChaosReport {
   /** Evidence for the first lost deliveries. */
   lostEvidence: string[];
   serviceOutputLines: Record<string, number>;
+  notableLines: Record<string, Record<string, number>>;
+  timeline: Slice[];
   failures: string[];
 }
 
@@ -64,6 +66,9 @@ export function printReport(r: ChaosReport): void {
   row('signatures', `${r.signaturesVerified} verified, ${r.badSignatures.length} bad`);
   row('unexpected exits', r.unexpectedExits.length ? r.unexpectedExits.map((e) => `${e.role} (code ${e.code}, ${e.signal})`).join(', ') : 'none');
   row('service warnings/errors', Object.entries(r.serviceOutputLines).map(([k, v]) => `${k} ${v}`).join(', ') || 'none');
+  for (const [label, counts] of Object.entries(r.notableLines)) row(`  ${label}`, Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', '));
+  out.push('  timeline (sent, accepted, refused; accepted latency p50/max):');
+  for (const t of r.timeline) out.push(`    +${String(t.fromS).padStart(4)}s  ${String(t.sent).padStart(4)} ${String(t.accepted).padStart(4)} ${String(t.refused).padStart(4)}   ${t.p50Ms ?? '—'}/${t.maxMs ?? '—'} ms`);
   if (r.lostEvidence.length) {
     out.push('  lost deliveries, first ones:');
     for (const l of r.lostEvidence) out.push(`    ${l}`);

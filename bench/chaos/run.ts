@@ -15,7 +15,7 @@ import { ApiClient } from '../lib/api-client';
 import { createLifecycle } from '../lib/lifecycle';
 import { loadAverage } from '../lib/proc';
 import { nowMs, sleep } from '../lib/stats';
-import { countDeliveries, countRefusals, loadHeld, verdict } from './accounting';
+import { countDeliveries, countRefusals, loadHeld, timeline, verdict } from './accounting';
 import { awaitDrain, diagnoseLost, owedEvents } from './drain';
 import { planFaults, runFaults } from './faults';
 import { runLoad } from './load';
@@ -87,7 +87,7 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
   const deliveries = countDeliveries(owed, subscriptionIds, receipts.firstArrival);
   const { lostByOrder, lastArrival, ...counts } = deliveries;
   const held = loadHeld(load, opts.rate, accepted.length);
-  const failures = verdict({ deliveries, load: held, faults, badSignatures: receipts.badSignatures.length, drained });
+  const failures = verdict({ deliveries, load: held, faults, badSignatures: receipts.badSignatures.length, drained, minAccepted: opts.minAccepted });
   const lostEvidence: string[] = [];
   for (const l of lostByOrder.slice(0, 10)) {
     lostEvidence.push(await diagnoseLost(stack.db, stack.temporal, l.orderId, l.eventId, l.subscriptionIds).catch((err: Error) => `order ${l.orderId}: diagnosis failed: ${err.message}`));
@@ -103,6 +103,7 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
       requestTimeout: `${opts.requestTimeoutS}s`,
       drainTimeout: `${opts.drainTimeoutS}s`,
       seed: opts.seed,
+      minAccepted: opts.minAccepted,
     },
     database: stack.dbDescription,
     loadAverage: { start: loadAverageAtStart, end: loadAverage() },
@@ -119,6 +120,8 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
     unexpectedExits: stack.unexpectedExits,
     lostEvidence,
     serviceOutputLines: stack.outputLines,
+    notableLines: stack.notableLines,
+    timeline: timeline(load, opts.durationS > 90 ? 10 : 5),
     failures,
   };
   printReport(report);

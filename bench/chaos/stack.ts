@@ -26,6 +26,15 @@ import type { ChaosOptions } from './options';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Service output worth counting: what explains refusals and duplicates. */
+export const notable: Record<string, string> = {
+  // A workflow task (with its round of local-activity POSTs) ran past the server's task timeout: its round runs again.
+  'workflow task timed out': 'Task not found when completing',
+  'workflow task over 5 s': 'TMPRL1104',
+  'workflow start deferred to the relay': 'Failed to start Workflow',
+  E11000: 'E11000',
+};
+
 /** The parts the run kills and starts again. */
 export type Role = 'api-0' | 'api-1' | 'worker-0' | 'worker-1' | 'temporal' | 'database';
 
@@ -50,6 +59,8 @@ export interface ChaosStack {
   unexpectedExits: UnexpectedExit[];
   /** Output lines per role (LOG_LEVEL=warn: warnings and errors). */
   outputLines: Record<string, number>;
+  /** Lines with a {@link notable} pattern, per pattern and role. */
+  notableLines: Record<string, Record<string, number>>;
   /** SIGKILLs the role's process and its descendants, as a crash would. */
   kill(role: Role): Promise<void>;
   /** Starts the role again (same port, same data) and waits until it answers. */
@@ -111,6 +122,7 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
     SECRET_ENCRYPTION_KEY: `chaos:${randomBytes(32).toString('base64')}`,
   };
   const outputLines: Record<string, number> = {};
+  const notableLines: Record<string, Record<string, number>> = {};
   const nodeUnit = (name: Role, entry: string, extra: Record<string, string>): Unit => ({
     name,
     start: () => {
@@ -122,6 +134,11 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
         env: { ...env, ...serviceEnv, ...extra },
         onLine: (line) => {
           const n = (outputLines[name] = (outputLines[name] ?? 0) + 1);
+          for (const [label, pattern] of Object.entries(notable)) {
+            if (!line.includes(pattern)) continue;
+            const counts = (notableLines[label] ??= {});
+            counts[name] = (counts[name] ?? 0) + 1;
+          }
           // The first few warnings per process are shown; a repeated error would flood the output.
           if (opts.verbose || n <= 5) process.stderr.write(`[${name}] ${line.slice(0, 400)}\n`);
         },
@@ -212,6 +229,7 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
     serviceEnv,
     unexpectedExits,
     outputLines,
+    notableLines,
     kill,
     start,
     pids: () => Object.fromEntries([...running].map(([role, r]) => [role, r.proc?.hasExited ? undefined : r.proc?.pid])),
