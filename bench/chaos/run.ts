@@ -22,6 +22,7 @@ import { runLoad } from './load';
 import { parseOptions, usage } from './options';
 import { collectReceipts, receiverDown, receiverUp, startSubscribers, type Subscriber } from './receivers';
 import { type ChaosReport, faultRows, printReport, writeReport } from './report';
+import type { Cleanup } from '../lib/stack';
 import { type ChaosStack, startChaosStack } from './stack';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -129,6 +130,29 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
   return failures;
 }
 
+/**
+ * Starts the stack; when another process took one of its free ports before it bound it (these
+ * machines run other stacks at the same time), stops what started and tries again on new ports.
+ */
+async function startOnFreePorts(): Promise<ChaosStack> {
+  for (let attempt = 1; ; attempt++) {
+    const own: Cleanup[] = [];
+    const undo = async () => {
+      for (const c of own.splice(0).reverse()) await Promise.resolve(c.fn()).catch((err: Error) => log(`cleanup of ${c.name} failed: ${err.message}`));
+    };
+    const entry: Cleanup = { name: 'chaos stack', fn: undo };
+    life.cleanups.push(entry);
+    try {
+      return await startChaosStack(opts, own, log);
+    } catch (err) {
+      life.cleanups.splice(life.cleanups.indexOf(entry), 1);
+      await undo();
+      if (attempt >= 3 || !/already in use|EADDRINUSE/.test(String(err))) throw err;
+      log(`a port was taken by another process meanwhile; starting again on new ports (${String(err).split('\n')[1] ?? ''})`);
+    }
+  }
+}
+
 function commandOf(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
@@ -141,7 +165,7 @@ let code = 1;
 try {
   const loadAverageAtStart = loadAverage();
   log(`starting embedded servers, 2 API processes, 2 workers and ${opts.subscriptions} receivers (load average ${loadAverageAtStart.join(' ')})`);
-  const stack = await startChaosStack(opts, life.cleanups, log);
+  const stack = await startOnFreePorts();
   const apis = stack.apiUrls.map((url) => new ApiClient(url, stack.apiKey, 1024));
   life.cleanups.push({ name: 'api clients', fn: () => apis.forEach((a) => a.close()) });
   const subs = await startSubscribers(opts.subscriptions, apis[0]!, life.cleanups);

@@ -192,17 +192,18 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
     if (pid) for (const d of descendants(pid)) killQuietly(d);
     await r.proc.kill();
   };
-  // Stopped in reverse start order: services before their servers.
   const order: Role[] = ['database', 'temporal', 'worker-0', 'worker-1', 'api-0', 'api-1'];
+  const stop = async (role: Role) => {
+    const r = running.get(role);
+    if (!r?.proc || r.proc.hasExited) return;
+    r.expectedExit = true;
+    await r.stop?.();
+  };
+  // The APIs, then the workers, then the servers: each pair at once (a worker's graceful stop can take seconds).
   cleanups.push({
     name: 'service processes and servers',
     fn: async () => {
-      for (const role of [...order].reverse()) {
-        const r = running.get(role);
-        if (!r?.proc || r.proc.hasExited) continue;
-        r.expectedExit = true;
-        await r.stop?.();
-      }
+      for (const pair of [['api-0', 'api-1'], ['worker-0', 'worker-1'], ['temporal', 'database']] as Role[][]) await Promise.all(pair.map(stop));
     },
   });
   await Promise.all([start('database'), start('temporal')]);
