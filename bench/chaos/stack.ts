@@ -10,18 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from 'mongodb';
-import { ApiKeyRepository } from '../../src/auth/api-keys';
-import { envSchema, loadConfig } from '../../src/config/config';
-import { prepareDatabase } from '../../src/db/indexes';
-import { createMongo } from '../../src/db/mongo';
+import { loadConfig } from '../../src/config/config';
 import { planLocalServers } from '../../src/runtime/local-servers';
 import { getFreePort } from '../../src/runtime/ports';
 import { ManagedProcess, waitUntilReady } from '../../src/runtime/processes';
 import type { Unit } from '../../src/runtime/supervisor';
-import { seedDemoData } from '../../src/seed/seed';
-import { TemporalGateway } from '../../src/temporal/connection';
+import type { TemporalGateway } from '../../src/temporal/connection';
 import { descendants } from '../../tools/lib/proc-tree';
-import type { Cleanup } from '../lib/stack';
+import { type Cleanup, runClients, serviceEnvironment } from '../lib/stack';
 import type { ChaosOptions } from './options';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -100,26 +96,18 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
   const temporalUnit = byName('temporal');
   if (!dbUnit || !temporalUnit) throw new Error('the embedded servers were not planned (is MONGODB_URI or TEMPORAL_ADDRESS set?)');
 
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(envSchema.shape)) delete env[k];
+  const { env, serviceEnv: base } = serviceEnvironment(plan, config, dataDir);
   const serviceEnv: Record<string, string> = {
-    NODE_ENV: 'production',
+    ...base,
     LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    MONGODB_URI: plan.mongoUri,
-    MONGODB_DB: config.mongo.dbName,
-    TEMPORAL_ADDRESS: plan.temporalAddress,
-    TEMPORAL_NAMESPACE: config.temporal.namespace,
-    TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
-    CALLBACK_ALLOW_PRIVATE: 'true',
     RELAY_INTERVAL: '1s',
     DELIVERY_RETRY_SCHEDULE: opts.retrySchedule,
     DELIVERY_MAX_ATTEMPTS: String(opts.maxAttempts),
     DELIVERY_TIMEOUT: '5s',
-    SEED_DEMO_DATA: 'false',
     // Production requires secrets sealed at rest: a throw-away key for the run.
     SECRET_ENCRYPTION_KEY: `chaos:${randomBytes(32).toString('base64')}`,
+    // The APIs and workers exit by themselves should this process die without stopping them.
+    WEBHOOK_SUPERVISOR_PID: String(process.pid),
   };
   const outputLines: Record<string, number> = {};
   const notableLines: Record<string, Record<string, number>> = {};
@@ -207,24 +195,14 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
     },
   });
   await Promise.all([start('database'), start('temporal')]);
-  const mongo = createMongo(plan.mongoUri, config.mongo.dbName, 'webhook-chaos');
-  cleanups.push({ name: 'chaos mongo client', fn: () => mongo.close() });
-  await prepareDatabase(mongo.db);
-  await seedDemoData(mongo.db);
-  const { key } = await new ApiKeyRepository(mongo.db).create({
-    ownerId: 'chaos',
-    name: 'chaos',
-    scopes: ['orders:write', 'resources:read', 'webhooks:read', 'webhooks:write'],
-  });
-  const temporal = new TemporalGateway(plan.temporalAddress, config.temporal.namespace);
-  cleanups.push({ name: 'chaos temporal client', fn: () => temporal.close() });
+  const { db, apiKey, temporal } = await runClients({ plan, config, owner: 'chaos', dropDatabase: false }, cleanups);
   for (const role of order.slice(2)) await start(role);
 
   return {
     dataDir,
     apiUrls,
-    apiKey: key,
-    db: mongo.db,
+    apiKey,
+    db,
     temporal,
     dbDescription: plan.mongoDescription,
     serviceEnv,
