@@ -82,6 +82,47 @@ export async function awaitDrain(subs: readonly Subscriber[], eventIds: string[]
   }
 }
 
+/**
+ * Where each missing delivery stands, counted per subscription pair: still on its way (its
+ * dispatch note waits for the relay, or its workflow runs), its workflow closed, or gone (no
+ * note and no workflow: nothing will ever deliver it, the real loss). Bounded by `timeoutMs`;
+ * what it had no time for is `unchecked`.
+ */
+export async function classifyMissing(
+  db: Db,
+  temporal: TemporalGateway,
+  missing: ReadonlyArray<{ eventId: string | undefined; subscriptionIds: string[]; logged: boolean }>,
+  timeoutMs: number,
+): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const add = (state: string, n: number) => (counts[state] = (counts[state] ?? 0) + n);
+  const deadline = nowMs() + timeoutMs;
+  const client = await temporal.client();
+  for (const m of missing) {
+    if (!m.eventId) {
+      add('GONE: accepted order without an event in its outbox', m.subscriptionIds.length);
+      continue;
+    }
+    if (nowMs() > deadline) {
+      add('unchecked (no time left)', m.subscriptionIds.length);
+      continue;
+    }
+    const note = await db.collection<DispatchNote>('dispatch_notes').findOne({ _id: m.eventId }, { projection: { _id: 1 } });
+    if (note) {
+      add(`on its way: dispatch note waiting for the relay${m.logged ? '' : ' (event not logged yet)'}`, m.subscriptionIds.length);
+      continue;
+    }
+    const status = await client.workflow
+      .getHandle(eventWorkflowId(m.eventId))
+      .describe()
+      .then((d) => d.status.name, (err: Error) => (err.name === 'WorkflowNotFoundError' ? 'none' : `unknown (${err.name})`));
+    if (status === 'RUNNING') add('on its way: workflow running', m.subscriptionIds.length);
+    else if (status === 'none') add(m.logged ? 'GONE: logged, no dispatch note, no workflow' : 'GONE: not logged, no dispatch note', m.subscriptionIds.length);
+    else add(`workflow ${status}`, m.subscriptionIds.length);
+  }
+  return counts;
+}
+
 /** What the service recorded about one missing (event, subscription) delivery. */
 export async function diagnoseLost(db: Db, temporal: TemporalGateway, orderId: number, eventId: string | undefined, subscriptionIds: string[]): Promise<string> {
   if (!eventId) return `order ${orderId}: no order.created event in its outbox (order ${(await db.collection<OrderDoc>('orders').countDocuments({ _id: orderKey(orderId) })) ? 'exists' : 'missing'})`;

@@ -18,9 +18,15 @@ export interface ChaosReport {
   signaturesVerified: number;
   badSignatures: string[];
   drained: boolean;
+  /** When the receivers were last counted (evidence times after it mean: delivered late). */
+  drainClosedAt: string;
+  /** Delivery workflows still running when the drain window closed (-1: unknown). */
+  stillRunning: number;
   /** Seconds from the load's end to the last owed delivery's arrival. */
   drainTimeS: number | undefined;
   unexpectedExits: UnexpectedExit[];
+  /** Where the lost deliveries stand when the run ends: on their way (late), closed, or gone. */
+  lostStates: Record<string, number>;
   /** Evidence for the first lost deliveries. */
   lostEvidence: string[];
   serviceOutputLines: Record<string, number>;
@@ -58,8 +64,11 @@ export function printReport(r: ChaosReport): void {
   row('expected deliveries', r.deliveries.expected);
   row('delivered (unique)', r.deliveries.delivered);
   row('LOST', r.deliveries.lost);
+  for (const [state, n] of Object.entries(r.lostStates)) row(`  ${state}`, n);
   row('duplicates', `${r.duplicates} (receipts beyond the first per webhook-id and subscription)`);
   row('drain time', r.drainTimeS !== undefined ? `${r.drainTimeS}s from the load's end to the last delivery${r.drained ? '' : ' (NOT drained)'}` : '—');
+  if (!r.drained) row('drain window closed at', r.drainClosedAt);
+  if (!r.drained) row('workflows still running', `${r.stillRunning < 0 ? 'unknown' : r.stillRunning} when the drain window closed (a lost delivery with its workflow still running is late, not given up)`);
   row('events not logged', r.deliveries.notLogged);
   row('snapshot mismatches', r.deliveries.snapshotMismatches);
   row('delivered, not confirmed', `${r.deliveries.unconfirmedDelivered} (orders written but refused to the client, e.g. by a timeout)`);

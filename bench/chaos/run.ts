@@ -16,7 +16,7 @@ import { createLifecycle } from '../lib/lifecycle';
 import { loadAverage } from '../lib/proc';
 import { nowMs, sleep } from '../lib/stats';
 import { countDeliveries, countRefusals, loadHeld, timeline, verdict } from './accounting';
-import { awaitDrain, diagnoseLost, owedEvents } from './drain';
+import { awaitDrain, classifyMissing, diagnoseLost, owedEvents } from './drain';
 import { planFaults, runFaults } from './faults';
 import { runLoad } from './load';
 import { parseOptions, usage } from './options';
@@ -83,14 +83,20 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
   const owed = await owedEvents(stack.db, accepted.map((s) => s.orderId!));
   const eventIds = owed.map((o) => o.eventId).filter((e): e is string => e !== undefined);
   const drained = await awaitDrain(subs, eventIds, eventIds.length * subs.length, opts.drainTimeoutS, log);
+  const drainClosedAt = new Date().toISOString();
+  // Not drained: say whether the service is still working on it (late) or has given up (lost for good).
+  const stillRunning = drained ? 0 : await stack.temporal.client().then((c) => c.workflow.count('ExecutionStatus="Running"')).then((c) => c.count, () => -1);
   const receipts = await collectReceipts(subs);
   const subscriptionIds = subs.map((s) => s.subscriptionId);
   const deliveries = countDeliveries(owed, subscriptionIds, receipts.firstArrival);
   const { lostByOrder, lastArrival, ...counts } = deliveries;
   const held = loadHeld(load, opts.rate, accepted.length);
   const failures = verdict({ deliveries, load: held, faults, badSignatures: receipts.badSignatures.length, drained, minAccepted: opts.minAccepted });
+  const logged = new Set(owed.filter((o) => o.snapshot).map((o) => o.orderId));
+  const lostStates = lostByOrder.length ? await classifyMissing(stack.db, stack.temporal, lostByOrder.map((l) => ({ ...l, logged: logged.has(l.orderId) })), 60_000).catch((err: Error) => ({ [`unknown: ${err.message}`]: counts.lost })) : {};
   const lostEvidence: string[] = [];
-  for (const l of lostByOrder.slice(0, 10)) {
+  // A few, in full: on an overloaded FerretDB the attempts query scans the collection.
+  for (const l of lostByOrder.slice(0, 5)) {
     lostEvidence.push(await diagnoseLost(stack.db, stack.temporal, l.orderId, l.eventId, l.subscriptionIds).catch((err: Error) => `order ${l.orderId}: diagnosis failed: ${err.message}`));
   }
   const report: ChaosReport = {
@@ -117,8 +123,11 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
     signaturesVerified: receipts.verified,
     badSignatures: receipts.badSignatures,
     drained,
+    drainClosedAt,
+    stillRunning,
     drainTimeS: lastArrival !== undefined ? Math.max(0, Math.round((lastArrival - loadEnd) / 100) / 10) : undefined,
     unexpectedExits: stack.unexpectedExits,
+    lostStates,
     lostEvidence,
     serviceOutputLines: stack.outputLines,
     notableLines: stack.notableLines,
