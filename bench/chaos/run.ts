@@ -93,10 +93,12 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
   const held = loadHeld(load, opts.rate, accepted.length);
   const failures = verdict({ deliveries, load: held, faults, badSignatures: receipts.badSignatures.length, drained, minAccepted: opts.minAccepted });
   const logged = new Set(owed.filter((o) => o.snapshot).map((o) => o.orderId));
-  const lostStates = lostByOrder.length ? await classifyMissing(stack.db, stack.temporal, lostByOrder.map((l) => ({ ...l, logged: logged.has(l.orderId) })), 60_000).catch((err: Error) => ({ [`unknown: ${err.message}`]: counts.lost })) : {};
+  const lostStates = lostByOrder.length ? await classifyMissing(stack.db, stack.temporal, lostByOrder.map((l) => ({ ...l, logged: logged.has(l.orderId) })), 30_000).catch((err: Error) => ({ [`unknown: ${err.message}`]: counts.lost })) : {};
   const lostEvidence: string[] = [];
-  // A few, in full: on an overloaded FerretDB the attempts query scans the collection.
+  // A few, in full, for at most 30 s: on an overloaded FerretDB the attempts query scans the collection.
+  const evidenceUntil = nowMs() + 30_000;
   for (const l of lostByOrder.slice(0, 5)) {
+    if (nowMs() > evidenceUntil) break;
     lostEvidence.push(await diagnoseLost(stack.db, stack.temporal, l.orderId, l.eventId, l.subscriptionIds).catch((err: Error) => `order ${l.orderId}: diagnosis failed: ${err.message}`));
   }
   const report: ChaosReport = {
