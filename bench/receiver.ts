@@ -40,6 +40,8 @@ const key = (eventId: string, tag: string) => `${eventId}|${tag}`;
 let answerStatus = 200;
 let hang = new Set<string>();
 const held: http.ServerResponse[] = [];
+/** The port it listens on, kept so that `up` after `down` reopens the same address. */
+let port = 0;
 
 const server = http.createServer((req, res) => {
   const t = now();
@@ -139,6 +141,16 @@ process.on('message', (raw: ReceiverRequest) => {
         malformed,
       });
       break;
+    case 'down':
+      for (const res of held.splice(0)) res.destroy();
+      server.close();
+      server.closeAllConnections();
+      reply({ type: 'ok', id: msg.id });
+      break;
+    case 'up':
+      // Same port as before, so the subscription's URL works again.
+      server.listen(port, '127.0.0.1', () => reply({ type: 'ok', id: msg.id }));
+      break;
     case 'stop':
       server.close();
       server.closeAllConnections();
@@ -154,5 +166,6 @@ process.on('SIGTERM', () => process.exit(0));
 process.on('SIGINT', () => process.exit(0));
 
 server.listen(0, '127.0.0.1', () => {
-  reply({ type: 'listening', id: 0, port: (server.address() as AddressInfo).port });
+  port = (server.address() as AddressInfo).port;
+  reply({ type: 'listening', id: 0, port });
 });

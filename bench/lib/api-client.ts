@@ -72,8 +72,9 @@ export class ApiClient {
    * with jittered exponential backoff for up to `retryForMs`, as a client would: on the embedded
    * FerretDB, concurrent creates draw the same order id and fail with E11000 before anything is
    * written (see bench/README.md). `latencyMs` covers all tries; `retries` counts them.
+   * `timeoutMs` bounds each try (the chaos run counts a slow answer as refused).
    */
-  async createOrder(retryForMs = 60_000): Promise<OrderResult> {
+  async createOrder(retryForMs = 60_000, timeoutMs = 30_000): Promise<OrderResult> {
     const n = this.seq++;
     const body = {
       user_id: (n % 5) + 1,
@@ -87,7 +88,7 @@ export class ApiClient {
     let retries = 0;
     for (;;) {
       try {
-        const res = await this.request('POST', '/api/orders/', body);
+        const res = await this.request('POST', '/api/orders/', body, timeoutMs);
         const latencyMs = performance.now() - t0;
         const id = (res.body as { id?: unknown } | undefined)?.id;
         if (res.status === 201 && typeof id === 'number') return { ok: true, status: res.status, orderId: id, startedAt, latencyMs, retries };

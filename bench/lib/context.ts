@@ -58,7 +58,7 @@ export const rate = (count: number, ms: number) => Math.round((count / (ms / 100
 export const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
 /** Subscribes the receiver's `/hook/<tag>` to order.created with `secret`; returns the subscription id. */
-export async function createSubscription(ctx: Ctx, tag: string, secret: string): Promise<string> {
+export async function createSubscription(ctx: Pick<Ctx, 'api' | 'receiver'>, tag: string, secret: string): Promise<string> {
   const res = await ctx.api.request('POST', '/api/webhooks/v1/subscribe', {
     url: `${ctx.receiver.url}/hook/${tag}`,
     events: ['order.created'],

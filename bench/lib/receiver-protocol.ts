@@ -8,7 +8,11 @@ export type ReceiverRequest =
   | { type: 'expect'; id: number; eventIds: string[] }
   | { type: 'progress'; id: number }
   | { type: 'dump'; id: number }
-  | { type: 'stop'; id: number };
+  | { type: 'stop'; id: number }
+  /** Closes the listening socket and every connection (senders get connection refused) until `up`. */
+  | { type: 'down'; id: number }
+  /** Listens again on the same port after `down`. */
+  | { type: 'up'; id: number };
 
 export interface ArrivalRecord {
   eventId: string;

@@ -17,7 +17,7 @@ import { prepareDatabase } from '../../src/db/indexes';
 import { createMongo } from '../../src/db/mongo';
 import { seedDemoData } from '../../src/seed/seed';
 import { TemporalGateway } from '../../src/temporal/connection';
-import { planLocalServers } from '../../src/runtime/local-servers';
+import { type LocalServerPlan, planLocalServers } from '../../src/runtime/local-servers';
 import { getFreePort } from '../../src/runtime/ports';
 import { ManagedProcess } from '../../src/runtime/processes';
 import { SecretBox } from '../../src/subscriptions/secret-box';
@@ -100,44 +100,22 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
   const servers = started.map((r) => (r as PromiseFulfilledResult<{ name: string; process: ManagedProcess }>).value);
   const pidOf = (name: string) => servers.find((s) => s.name === name)?.process.pid;
 
-  const mongo = createMongo(plan.mongoUri, config.mongo.dbName, 'webhook-bench');
-  cleanups.push({ name: 'bench mongo client', fn: () => mongo.close() });
   // On an external server the run's database is dropped at the end (embedded ones go with DATA_DIR).
-  if (config.mongo.uri) cleanups.push({ name: 'bench database', fn: () => mongo.db.dropDatabase().then(() => undefined) });
-  await prepareDatabase(mongo.db);
-  await seedDemoData(mongo.db);
-  const { key } = await new ApiKeyRepository(mongo.db).create({
-    ownerId: 'bench',
-    name: 'bench',
-    scopes: ['orders:write', 'resources:read', 'webhooks:read', 'webhooks:write'],
-  });
-  const temporal = new TemporalGateway(plan.temporalAddress, config.temporal.namespace);
-  cleanups.push({ name: 'bench temporal client', fn: () => temporal.close() });
+  const { db, apiKey: key, temporal } = await runClients({ plan, config, owner: 'bench', dropDatabase: config.mongo.uri !== undefined }, cleanups);
 
   const secretKey = randomBytes(32);
-  // The service reads only its own variables: drop any the caller's shell sets, then set ours.
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(envSchema.shape)) delete env[k];
+  const { env, serviceEnv: base } = serviceEnvironment(plan, config, dataDir);
   const serviceEnv: Record<string, string> = {
-    NODE_ENV: 'production',
+    ...base,
     LOG_LEVEL: opts.logLevel,
-    HOST: '127.0.0.1',
     PORT: String(apiPort),
     WORKER_METRICS_PORT: String(workerMetricsPort),
-    DATA_DIR: dataDir,
-    MONGODB_URI: plan.mongoUri,
-    MONGODB_DB: config.mongo.dbName,
-    TEMPORAL_ADDRESS: plan.temporalAddress,
-    TEMPORAL_NAMESPACE: config.temporal.namespace,
-    TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
-    CALLBACK_ALLOW_PRIVATE: 'true',
     RELAY_INTERVAL: opts.relayInterval,
     RETENTION_BATCH_SIZE: String(opts.retentionBatch),
     // Short retries that still outlast the outage scenario's 60 s (about 2 min in all), so it drains, not fails.
     DELIVERY_RETRY_SCHEDULE: '1s,2s,5s,10s,20s',
     DELIVERY_MAX_ATTEMPTS: '10',
     DELIVERY_TIMEOUT: '5s',
-    SEED_DEMO_DATA: 'false',
     // Production requires secrets sealed at rest: a throw-away key for the run.
     SECRET_ENCRYPTION_KEY: `bench:${secretKey.toString('base64')}`,
   };
@@ -193,7 +171,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     config,
     apiUrl,
     apiKey: key,
-    db: mongo.db,
+    db,
     temporal,
     dbDescription: plan.mongoDescription,
     pids: { worker: services.worker.pid, api: services.api.pid, temporal: pidOf('temporal'), db: pidOf('ferretdb') ?? pidOf('mongod') },
@@ -210,6 +188,53 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     },
   };
   return stack;
+}
+
+/**
+ * The environment of a run's API and worker processes: the caller's, without any variable the
+ * service reads (the caller's shell must not change the run), and the service's variables
+ * for the servers in `plan`, in production mode on loopback, with private callback URLs allowed.
+ */
+export function serviceEnvironment(plan: Pick<LocalServerPlan, 'mongoUri' | 'temporalAddress'>, config: Config, dataDir: string): { env: NodeJS.ProcessEnv; serviceEnv: Record<string, string> } {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(envSchema.shape)) delete env[k];
+  const serviceEnv: Record<string, string> = {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    MONGODB_URI: plan.mongoUri,
+    MONGODB_DB: config.mongo.dbName,
+    TEMPORAL_ADDRESS: plan.temporalAddress,
+    TEMPORAL_NAMESPACE: config.temporal.namespace,
+    TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
+    CALLBACK_ALLOW_PRIVATE: 'true',
+    SEED_DEMO_DATA: 'false',
+  };
+  return { env, serviceEnv };
+}
+
+/**
+ * A run's own clients of the servers in `plan`: the database prepared and seeded with the demo
+ * data, an API key for `owner` with every scope but admin, and a Temporal client; each closed
+ * (and with `dropDatabase`, the database dropped) by the cleanups.
+ */
+export async function runClients(
+  run: { plan: Pick<LocalServerPlan, 'mongoUri' | 'temporalAddress'>; config: Config; owner: string; dropDatabase: boolean },
+  cleanups: Cleanup[],
+): Promise<{ db: Db; apiKey: string; temporal: TemporalGateway }> {
+  const mongo = createMongo(run.plan.mongoUri, run.config.mongo.dbName, `webhook-${run.owner}`);
+  cleanups.push({ name: `${run.owner} mongo client`, fn: () => mongo.close() });
+  if (run.dropDatabase) cleanups.push({ name: `${run.owner} database`, fn: () => mongo.db.dropDatabase().then(() => undefined) });
+  await prepareDatabase(mongo.db);
+  await seedDemoData(mongo.db);
+  const { key } = await new ApiKeyRepository(mongo.db).create({
+    ownerId: run.owner,
+    name: run.owner,
+    scopes: ['orders:write', 'resources:read', 'webhooks:read', 'webhooks:write'],
+  });
+  const temporal = new TemporalGateway(run.plan.temporalAddress, run.config.temporal.namespace);
+  cleanups.push({ name: `${run.owner} temporal client`, fn: () => temporal.close() });
+  return { db: mongo.db, apiKey: key, temporal };
 }
 
 /**

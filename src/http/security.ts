@@ -25,6 +25,14 @@ class RateLimitedError extends Error {
   readonly status = 429;
 }
 
+/** The API key could not be checked: a server error (500), never a 401. */
+export class KeyStoreError extends Error {
+  readonly status = 500;
+  constructor(cause: unknown) {
+    super(`API key lookup failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}
+
 /**
  * The validator's handler for the contract's `apiKey` scheme: authenticates the bearer key
  * against the stored hashes, charges the request to the key's budget for the operation's scope
@@ -37,7 +45,11 @@ export function apiKeyHandler(keys: ApiKeyRepository, limiter?: ApiRateLimiter) 
       failures.set(req, { error: 'invalid_request' });
       throw new AuthError(401, 'Authorization header must be "Bearer <api key>"');
     }
-    const principal = await keys.authenticate(match[1]!);
+    const principal = await keys.authenticate(match[1]!).catch((err: unknown) => {
+      // The key store failed (e.g. MongoDB is down), not the key: the validator would answer a
+      // status-less error with 401, telling a client whose key is valid that it is not.
+      throw new KeyStoreError(err);
+    });
     if (!principal) {
       failures.set(req, { error: 'invalid_token' });
       throw new AuthError(401, 'API key is not valid');

@@ -1,0 +1,150 @@
+/**
+ * After the load: finds the event of every accepted order (in the order's outbox, written with
+ * the order), waits until every one reached every subscriber or the drain window passes, and
+ * for what is missing gathers the evidence: the logged event and its snapshot, its dispatch
+ * note, its workflow and the attempts logged for it.
+ */
+import type { Db } from 'mongodb';
+import type { AttemptDoc } from '../../src/deliveries/attempts';
+import type { DispatchNote } from '../../src/events/dispatch-notes';
+import type { EventDoc } from '../../src/events/repository';
+import { type OrderDoc, orderKey } from '../../src/resources/repository';
+import type { TemporalGateway } from '../../src/temporal/connection';
+import { eventWorkflowId } from '../../workflows/ids';
+import { nowMs, sleep } from '../lib/stats';
+import { arrivedSoFar, expectEvents, type Subscriber } from './receivers';
+
+/** An accepted order's event, and the snapshot it was logged with (absent: never logged). */
+export interface OwedEvent {
+  orderId: number;
+  eventId: string | undefined;
+  snapshot: string[] | undefined;
+}
+
+/** Retries a read while the database may still be coming back (bounded). */
+async function withRetry<T>(what: string, fn: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+  const deadline = nowMs() + timeoutMs;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (nowMs() > deadline) throw new Error(`${what}: ${(err as Error).message}`);
+      await sleep(1000);
+    }
+  }
+}
+
+/** The order.created event of each accepted order, from its outbox, with the event log's snapshot. */
+export async function owedEvents(db: Db, orderIds: readonly number[]): Promise<OwedEvent[]> {
+  const out: OwedEvent[] = [];
+  for (let i = 0; i < orderIds.length; i += 500) {
+    const chunk = orderIds.slice(i, i + 500);
+    const orders = await withRetry('reading the accepted orders', () =>
+      db
+        .collection<OrderDoc>('orders')
+        .find({ _id: { $in: chunk.map(orderKey) } }, { projection: { outbox: 1 } })
+        .toArray(),
+    );
+    const eventOf = new Map(orders.map((o) => [o._id, o.outbox.find((e) => e.type === 'order.created')?.id]));
+    const ids = [...eventOf.values()].filter((e): e is string => e !== undefined);
+    const logged = await withRetry('reading the event log', () =>
+      db
+        .collection<EventDoc>('events')
+        .find({ _id: { $in: ids } }, { projection: { subscription_ids: 1 } })
+        .toArray(),
+    );
+    const snapshots = new Map(logged.map((e) => [e._id, e.subscription_ids]));
+    for (const orderId of chunk) {
+      const eventId = eventOf.get(orderKey(orderId));
+      out.push({ orderId, eventId, snapshot: eventId ? snapshots.get(eventId) : undefined });
+    }
+  }
+  return out;
+}
+
+/**
+ * Polls the receivers until `owed` pairs arrived or `timeoutS` passed; returns whether all did.
+ * Logs progress every 10 s.
+ */
+export async function awaitDrain(subs: readonly Subscriber[], eventIds: string[], owed: number, timeoutS: number, log: (line: string) => void): Promise<boolean> {
+  await expectEvents(subs, eventIds);
+  const deadline = nowMs() + timeoutS * 1000;
+  let lastLog = nowMs();
+  for (;;) {
+    const arrived = await arrivedSoFar(subs);
+    if (arrived >= owed) return true;
+    if (nowMs() > deadline) return false;
+    if (nowMs() - lastLog > 10_000) {
+      lastLog = nowMs();
+      log(`drain: ${arrived}/${owed} deliveries arrived`);
+    }
+    await sleep(500);
+  }
+}
+
+/**
+ * Where each missing delivery stands, counted per subscription pair: still on its way (its
+ * dispatch note waits for the relay, or its workflow runs), its workflow closed, or gone (no
+ * note and no workflow: nothing will ever deliver it, the real loss). Bounded by `timeoutMs`;
+ * what it had no time for is `unchecked`.
+ */
+export async function classifyMissing(
+  db: Db,
+  temporal: TemporalGateway,
+  missing: ReadonlyArray<{ eventId: string | undefined; subscriptionIds: string[]; logged: boolean }>,
+  timeoutMs: number,
+): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const add = (state: string, n: number) => (counts[state] = (counts[state] ?? 0) + n);
+  const deadline = nowMs() + timeoutMs;
+  const client = await temporal.client();
+  for (const m of missing) {
+    if (!m.eventId) {
+      add('GONE: accepted order without an event in its outbox', m.subscriptionIds.length);
+      continue;
+    }
+    if (nowMs() > deadline) {
+      add('unchecked (no time left)', m.subscriptionIds.length);
+      continue;
+    }
+    const note = await db.collection<DispatchNote>('dispatch_notes').findOne({ _id: m.eventId }, { projection: { _id: 1 } });
+    if (note) {
+      add(`on its way: dispatch note waiting for the relay${m.logged ? '' : ' (event not logged yet)'}`, m.subscriptionIds.length);
+      continue;
+    }
+    const status = await client.workflow
+      .getHandle(eventWorkflowId(m.eventId))
+      .describe()
+      .then((d) => d.status.name, (err: Error) => (err.name === 'WorkflowNotFoundError' ? 'none' : `unknown (${err.name})`));
+    if (status === 'RUNNING') add('on its way: workflow running', m.subscriptionIds.length);
+    else if (status === 'none') add(m.logged ? 'GONE: logged, no dispatch note, no workflow' : 'GONE: not logged, no dispatch note', m.subscriptionIds.length);
+    else add(`workflow ${status}`, m.subscriptionIds.length);
+  }
+  return counts;
+}
+
+/** What the service recorded about one missing (event, subscription) delivery. */
+export async function diagnoseLost(db: Db, temporal: TemporalGateway, orderId: number, eventId: string | undefined, subscriptionIds: string[]): Promise<string> {
+  if (!eventId) return `order ${orderId}: no order.created event in its outbox (order ${(await db.collection<OrderDoc>('orders').countDocuments({ _id: orderKey(orderId) })) ? 'exists' : 'missing'})`;
+  const parts: string[] = [`order ${orderId} event ${eventId} → ${subscriptionIds.join(',')}`];
+  const event = await db.collection<EventDoc>('events').findOne({ _id: eventId });
+  parts.push(event ? `logged at ${event.created_at.toISOString()} with snapshot [${event.subscription_ids.join(',')}]` : 'not in the event log');
+  const note = await db.collection<DispatchNote>('dispatch_notes').findOne({ _id: eventId });
+  parts.push(note ? `dispatch note still there (created ${note.created_at.toISOString()})` : 'no dispatch note');
+  try {
+    const client = await temporal.client();
+    const d = await client.workflow.getHandle(eventWorkflowId(eventId)).describe();
+    parts.push(`workflow ${d.status.name}${d.closeTime ? ` closed ${d.closeTime.toISOString()}` : ''}, history length ${d.historyLength}`);
+  } catch (err) {
+    parts.push(`workflow: ${(err as Error).name}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const attempts = await db
+    .collection<AttemptDoc>('attempts')
+    .find({ event_id: eventId, subscription_id: { $in: subscriptionIds } })
+    .toArray();
+  for (const a of attempts.sort((x, y) => x.attempt - y.attempt)) {
+    parts.push(`attempt ${a.attempt} to ${a.subscription_id}: ${a.outcome}${a.status_code ? ` ${a.status_code}` : ''}${a.error ? ` (${a.error.slice(0, 80)})` : ''} → ${a.state}`);
+  }
+  if (!attempts.length) parts.push('no attempts logged');
+  return parts.join('; ');
+}

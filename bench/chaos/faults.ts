@@ -1,0 +1,98 @@
+/**
+ * The faults of a run, one at a time, spread over the load: SIGKILL a worker, an API process,
+ * the database and the Temporal server, each started again after a short time on the same port
+ * and data; then one receiver refuses connections for the outage. The plan scales with the
+ * run's length, so a 60 s run still injects all five.
+ */
+import { nowMs, sleep } from '../lib/stats';
+import type { Role } from './stack';
+
+export type FaultKind = 'worker' | 'api' | 'database' | 'temporal' | 'receiver';
+
+export interface PlannedFault {
+  kind: FaultKind;
+  /** The role killed, or the receiver's index. */
+  target: Role | number;
+  /** Seconds after the load starts. */
+  atS: number;
+  /** Seconds it stays down before it is started again (the receiver: the outage). */
+  downS: number;
+}
+
+export interface FaultRecord extends PlannedFault {
+  /** Epoch ms. */
+  injectedAt: number;
+  /** When the restart (or the receiver's `up`) began. */
+  restartAt?: number;
+  /** When it answered again. */
+  recoveredAt?: number;
+  error?: string;
+}
+
+/**
+ * Lays the five faults over `durationS`: a short lead-in, four kill slots of equal length (each
+ * kill near the start of its slot, down for `downS` at most 40 % of the slot, so it recovers well
+ * before the next), then the receiver outage (at most a third of the run), then a short tail.
+ */
+export function planFaults(durationS: number, opts: { receiverOutageS: number; downS: number; seed: number; receivers: number }): PlannedFault[] {
+  const lead = Math.max(3, durationS * 0.05);
+  const tail = Math.max(3, durationS * 0.05);
+  const outage = Math.min(opts.receiverOutageS, durationS / 3);
+  const slot = (durationS - lead - tail - outage) / 4;
+  const down = Math.min(opts.downS, slot * 0.4);
+  const pick = opts.seed % 2;
+  const kills: Array<[FaultKind, Role]> = [
+    ['worker', `worker-${pick}` as Role],
+    ['api', `api-${1 - pick}` as Role],
+    ['database', 'database'],
+    ['temporal', 'temporal'],
+  ];
+  const round1 = (v: number) => Math.round(v * 10) / 10;
+  const faults: PlannedFault[] = kills.map(([kind, target], i) => ({ kind, target, atS: round1(lead + i * slot), downS: round1(down) }));
+  faults.push({ kind: 'receiver', target: opts.seed % opts.receivers, atS: round1(lead + 4 * slot), downS: round1(outage) });
+  return faults;
+}
+
+export interface FaultActions {
+  kill(role: Role): Promise<void>;
+  start(role: Role): Promise<void>;
+  receiverDown(index: number): Promise<void>;
+  receiverUp(index: number): Promise<void>;
+}
+
+/**
+ * Injects the planned faults in order from `startedAt` (epoch ms). Each waits for the previous
+ * one's recovery, so they never overlap; one that recovers late pushes the next back, and the
+ * records hold the real times.
+ */
+export async function runFaults(plan: readonly PlannedFault[], startedAt: number, actions: FaultActions, log: (line: string) => void): Promise<FaultRecord[]> {
+  const records: FaultRecord[] = [];
+  for (const f of plan) {
+    const wait = startedAt + f.atS * 1000 - nowMs();
+    if (wait > 0) await sleep(wait);
+    const rec: FaultRecord = { ...f, injectedAt: nowMs() };
+    records.push(rec);
+    const name = describeFault(f);
+    const at = () => `+${((nowMs() - startedAt) / 1000).toFixed(1)}s`;
+    try {
+      log(`${at()} fault: ${name} (down ${f.downS}s)`);
+      if (typeof f.target === 'number') await actions.receiverDown(f.target);
+      else await actions.kill(f.target);
+      await sleep(f.downS * 1000);
+      rec.restartAt = nowMs();
+      if (typeof f.target === 'number') await actions.receiverUp(f.target);
+      else await actions.start(f.target);
+      rec.recoveredAt = nowMs();
+      log(`${at()} recovered: ${name} (${((rec.recoveredAt - rec.restartAt) / 1000).toFixed(1)}s to answer again)`);
+    } catch (err) {
+      rec.error = (err as Error).message.split('\n')[0];
+      log(`${at()} fault ${name} did not recover: ${(err as Error).message}`);
+    }
+  }
+  return records;
+}
+
+/** `SIGKILL worker-0`, `receiver s2 refuses connections`. */
+export function describeFault(f: PlannedFault): string {
+  return typeof f.target === 'number' ? `receiver s${f.target} refuses connections` : `SIGKILL ${f.target}`;
+}

@@ -1,0 +1,204 @@
+/**
+ * `npm run chaos`: the fault and soak run of issue 11. Starts its own stack on loopback (embedded
+ * Temporal and database, two API processes, two workers, one receiver per subscription), puts a
+ * steady order load on it while it SIGKILLs a worker, an API process, the database and Temporal
+ * one at a time (each started again on the same port and data) and takes one receiver down;
+ * then waits for the backlog and checks that every accepted order's event reached every
+ * subscriber. Exits 1 when a delivery was lost, the load was not held or a fault did not
+ * recover; 2 at the time limit. A program, never a test: nothing in `npm test` runs it.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { descendants, statFields } from '../../tools/lib/proc-tree';
+import { ApiClient } from '../lib/api-client';
+import { createLifecycle } from '../lib/lifecycle';
+import { loadAverage } from '../lib/proc';
+import { nowMs, sleep } from '../lib/stats';
+import { countDeliveries, countRefusals, loadHeld, timeline, verdict } from './accounting';
+import { awaitDrain, classifyMissing, diagnoseLost, owedEvents } from './drain';
+import { planFaults, runFaults } from './faults';
+import { runLoad } from './load';
+import { parseOptions, usage } from './options';
+import { collectReceipts, receiverDown, receiverUp, startSubscribers, type Subscriber } from './receivers';
+import { type ChaosReport, faultRows, printReport, writeReport } from './report';
+import type { Cleanup } from '../lib/stack';
+import { type ChaosStack, startChaosStack } from './stack';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const parsed = (() => {
+  try {
+    return parseOptions();
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${usage}\n`);
+    process.exit(64);
+  }
+})();
+if (parsed === 'help') {
+  process.stdout.write(`${usage}\n`);
+  process.exit(0);
+}
+const opts = parsed;
+const t0 = nowMs();
+const log = (line: string) => process.stderr.write(`[chaos +${((nowMs() - t0) / 1000).toFixed(1)}s] ${line}\n`);
+const life = createLifecycle(opts.maxSeconds, log);
+
+/** A few orders through each API until every receiver has them: JIT, the workers' workflow bundles, pools. */
+async function warmUp(apis: ApiClient[], subs: Subscriber[]): Promise<void> {
+  for (const api of apis) for (let i = 0; i < 2; i++) {
+    const r = await api.createOrder(10_000);
+    if (!r.ok) throw new Error(`warm-up order failed: HTTP ${r.status} ${r.error}`);
+  }
+  const deadline = nowMs() + 180_000;
+  for (const s of subs) {
+    while ((await s.receiver.request({ type: 'progress' })).unique < 2 * apis.length) {
+      if (nowMs() > deadline) throw new Error(`warm-up: receiver ${s.tag} did not get its deliveries within 180 s; are the workers polling?`);
+      await sleep(200);
+    }
+    await s.receiver.request({ type: 'reset' });
+  }
+}
+
+async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], loadAverageAtStart: number[]): Promise<string[]> {
+  const plan = planFaults(opts.durationS, { receiverOutageS: opts.receiverOutageS, downS: opts.downS, seed: opts.seed, receivers: subs.length });
+  log(`load: ${opts.rate} orders/s × ${subs.length} subscriptions for ${opts.durationS}s; faults at ${plan.map((f) => `+${f.atS}s`).join(', ')}`);
+  const loadStart = nowMs();
+  const [load, faults] = await Promise.all([
+    runLoad(apis, opts, log),
+    runFaults(
+      plan,
+      loadStart,
+      {
+        kill: (role) => stack.kill(role),
+        start: (role) => stack.start(role),
+        receiverDown: (i) => receiverDown(subs[i]!),
+        receiverUp: (i) => receiverUp(subs[i]!),
+      },
+      log,
+    ),
+  ]);
+  const loadEnd = load.endedAt;
+  const accepted = load.sends.filter((s) => s.orderId !== undefined);
+  log(`load done: ${load.sends.length} sent, ${accepted.length} accepted; waiting for the backlog (at most ${opts.drainTimeoutS}s)`);
+  const owed = await owedEvents(stack.db, accepted.map((s) => s.orderId!));
+  const eventIds = owed.map((o) => o.eventId).filter((e): e is string => e !== undefined);
+  const drained = await awaitDrain(subs, eventIds, eventIds.length * subs.length, opts.drainTimeoutS, log);
+  const drainClosedAt = new Date().toISOString();
+  // Not drained: say whether the service is still working on it (late) or has given up (lost for good).
+  const stillRunning = drained ? 0 : await stack.temporal.client().then((c) => c.workflow.count('ExecutionStatus="Running"')).then((c) => c.count, () => -1);
+  const receipts = await collectReceipts(subs);
+  const subscriptionIds = subs.map((s) => s.subscriptionId);
+  const deliveries = countDeliveries(owed, subscriptionIds, receipts.firstArrival);
+  const { lostByOrder, lastArrival, ...counts } = deliveries;
+  const held = loadHeld(load, opts.rate, accepted.length);
+  const failures = verdict({ deliveries, load: held, faults, badSignatures: receipts.badSignatures.length, drained, minAccepted: opts.minAccepted });
+  const logged = new Set(owed.filter((o) => o.snapshot).map((o) => o.orderId));
+  const lostStates = lostByOrder.length ? await classifyMissing(stack.db, stack.temporal, lostByOrder.map((l) => ({ ...l, logged: logged.has(l.orderId) })), 30_000).catch((err: Error) => ({ [`unknown: ${err.message}`]: counts.lost })) : {};
+  const lostEvidence: string[] = [];
+  // A few, in full, for at most 30 s: on an overloaded FerretDB the attempts query scans the collection.
+  const evidenceUntil = nowMs() + 30_000;
+  for (const l of lostByOrder.slice(0, 5)) {
+    if (nowMs() > evidenceUntil) break;
+    lostEvidence.push(await diagnoseLost(stack.db, stack.temporal, l.orderId, l.eventId, l.subscriptionIds).catch((err: Error) => `order ${l.orderId}: diagnosis failed: ${err.message}`));
+  }
+  const report: ChaosReport = {
+    settings: {
+      duration: `${opts.durationS}s`,
+      rate: opts.rate,
+      subscriptions: subs.length,
+      receiverOutage: `${plan.at(-1)!.downS}s`,
+      retrySchedule: opts.retrySchedule,
+      maxAttempts: opts.maxAttempts,
+      requestTimeout: `${opts.requestTimeoutS}s`,
+      drainTimeout: `${opts.drainTimeoutS}s`,
+      seed: opts.seed,
+      minAccepted: opts.minAccepted,
+    },
+    database: stack.dbDescription,
+    loadAverage: { start: loadAverageAtStart, end: loadAverage() },
+    load: { ...held, planned: load.planned, sent: load.sends.length, skipped: load.skipped, maxLagMs: load.maxLagMs, durationS: opts.durationS },
+    faults: faultRows(faults, loadStart),
+    accepted: accepted.length,
+    refused: countRefusals(load, faults),
+    deliveries: counts,
+    duplicates: receipts.duplicates,
+    signaturesVerified: receipts.verified,
+    badSignatures: receipts.badSignatures,
+    drained,
+    drainClosedAt,
+    stillRunning,
+    drainTimeS: lastArrival !== undefined ? Math.max(0, Math.round((lastArrival - loadEnd) / 100) / 10) : undefined,
+    unexpectedExits: stack.unexpectedExits,
+    lostStates,
+    lostEvidence,
+    serviceOutputLines: stack.outputLines,
+    notableLines: stack.notableLines,
+    timeline: timeline(load, opts.durationS > 90 ? 10 : 5),
+    failures,
+  };
+  printReport(report);
+  if (opts.out) writeReport(resolve(root, opts.out), report);
+  return failures;
+}
+
+/**
+ * Starts the stack; when another process took one of its free ports before it bound it (these
+ * machines run other stacks at the same time), stops what started and tries again on new ports.
+ */
+async function startOnFreePorts(): Promise<ChaosStack> {
+  for (let attempt = 1; ; attempt++) {
+    const own: Cleanup[] = [];
+    const undo = async () => {
+      for (const c of own.splice(0).reverse()) await Promise.resolve(c.fn()).catch((err: Error) => log(`cleanup of ${c.name} failed: ${err.message}`));
+    };
+    const entry: Cleanup = { name: 'chaos stack', fn: undo };
+    life.cleanups.push(entry);
+    try {
+      return await startChaosStack(opts, own, log);
+    } catch (err) {
+      life.cleanups.splice(life.cleanups.indexOf(entry), 1);
+      await undo();
+      if (attempt >= 3 || !/already in use|EADDRINUSE/.test(String(err))) throw err;
+      log(`a port was taken by another process meanwhile; starting again on new ports (${String(err).split('\n')[1] ?? ''})`);
+    }
+  }
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+let code = 1;
+try {
+  const loadAverageAtStart = loadAverage();
+  log(`starting embedded servers, 2 API processes, 2 workers and ${opts.subscriptions} receivers (load average ${loadAverageAtStart.join(' ')})`);
+  const stack = await startOnFreePorts();
+  const apis = stack.apiUrls.map((url) => new ApiClient(url, stack.apiKey, 1024));
+  life.cleanups.push({ name: 'api clients', fn: () => apis.forEach((a) => a.close()) });
+  const subs = await startSubscribers(opts.subscriptions, apis[0]!, life.cleanups);
+  log(`up: ${stack.dbDescription}; APIs ${stack.apiUrls.join(', ')}; pids ${JSON.stringify(stack.pids())}; warming up`);
+  await warmUp(apis, subs);
+  code = (await main(stack, subs, apis, loadAverageAtStart)).length ? 1 : 0;
+} catch (err) {
+  if (life.forcedExit() === undefined) log(`chaos run failed: ${(err as Error).stack ?? String(err)}`);
+  code = 1;
+} finally {
+  life.disarm();
+  if (life.forcedExit() === undefined) log('stopping everything');
+  await life.cleanup();
+}
+// Nothing may outlive the run: anything still below this process (but tsx's own esbuild helper) is reported and killed.
+const left = descendants(process.pid).filter((pid) => statFields(pid)?.[0] !== undefined && !commandOf(pid).includes('esbuild'));
+for (const pid of left) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone meanwhile
+  }
+}
+log(left.length ? `processes left behind and killed: ${left.join(', ')}` : 'no process left behind');
+process.exit(life.forcedExit() ?? (left.length && code === 0 ? 1 : code));
