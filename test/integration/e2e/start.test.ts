@@ -44,7 +44,18 @@ describe('npm start: embedded mode', () => {
   const dataDir = tempDir('start');
   const running: Started[] = [];
   afterAll(() => {
-    for (const s of running) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    // A test that failed half-way leaves a supervisor with servers below it: kill the whole tree,
+    // or the servers outlive the run (SIGKILL of the supervisor alone orphans them).
+    for (const s of running) {
+      if (s.child.exitCode !== null || s.child.pid === undefined) continue;
+      for (const pid of [...descendants(s.child.pid), s.child.pid]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+      }
+    }
     rmSync(dataDir, { recursive: true, force: true });
   });
 
