@@ -139,7 +139,7 @@ export const envSchema = z.object({
       if (ms === undefined || ms < 60_000) ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 1m' });
       return ms ?? 0;
     }),
-  RETENTION_BATCH_SIZE: z.coerce.number().int().min(10).max(10_000).default(1000),
+  RETENTION_BATCH_SIZE: z.coerce.number().int().min(10).max(10_000).default(5000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -27,24 +27,33 @@ export interface PurgeResult {
 }
 
 /**
- * Deletes documents older than `before` in rounds of at most `batchSize`: finds their ids by
- * the indexed date, then deletes exactly those ids. FerretDB v1 has no limit on deleteMany, and
- * the rounds keep each write (and the locks a MongoDB delete holds) small. Safe to re-run:
- * a pass that crashed resumes by deleting what is still older than `before`.
+ * Deletes documents older than `before` in rounds of at most `batchSize`: finds the oldest
+ * `batchSize` by the indexed date, then deletes exactly those as "dated before the last of them,
+ * or one of the few that share its date". FerretDB v1 scans the collection for any filter and
+ * checks `$in` against every document (an `_id: {$in: batch}` round cost 7.3 s at 100k, and grows
+ * with the batch), while a date bound costs one scan whatever the batch, so rounds can be large.
+ * Safe to re-run: a pass that crashed resumes by deleting what is still older than `before`.
  */
 export async function purgeOlderThan(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
   const field = retainedCollections[opts.collection];
-  const collection = db.collection<{ _id: string }>(opts.collection);
+  const collection = db.collection<{ _id: string } & Record<string, unknown>>(opts.collection);
   const started = performance.now();
   let deleted = 0;
   let batches = 0;
   while (batches < opts.maxBatches && performance.now() - started < opts.budgetMs) {
-    const ids = (await collection.find({ [field]: { $lt: opts.before } }, { projection: { _id: 1 } }).limit(opts.batchSize).toArray()).map((d) => d._id);
-    if (ids.length === 0) return { deleted, batches, more: false };
-    deleted += (await collection.deleteMany({ _id: { $in: ids } })).deletedCount;
+    const rows = await collection
+      .find({ [field]: { $lt: opts.before } }, { projection: { _id: 1, [field]: 1 } })
+      .sort({ [field]: 1, _id: 1 })
+      .limit(opts.batchSize)
+      .toArray();
+    const last = rows.at(-1)?.[field];
+    if (!(last instanceof Date)) return { deleted, batches, more: false };
+    // Every document dated before `last` is in `rows` (they are the oldest); of those dated `last`, only these.
+    const tied = rows.filter((r) => (r[field] as Date).getTime() === last.getTime()).map((r) => r._id);
+    deleted += (await collection.deleteMany({ $or: [{ [field]: { $lt: last } }, { _id: { $in: tied } }] })).deletedCount;
     batches++;
     opts.onBatch?.(deleted);
-    if (ids.length < opts.batchSize) return { deleted, batches, more: false };
+    if (rows.length < opts.batchSize) return { deleted, batches, more: false };
   }
   return { deleted, batches, more: true };
 }

@@ -44,12 +44,16 @@ const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `
 describe('purgeOlderThan on the real database', () => {
   let mongo: MongoClient;
   const commands: CommandStartedEvent[] = [];
+  const deletedPerRound: number[] = [];
   const dbName = `retention_${randomUUID().slice(0, 8)}`;
 
   beforeAll(() => {
     // Command monitoring shows what really goes to the database, round by round.
     mongo = new MongoClient(inject('mongoUri'), { monitorCommands: true });
     mongo.on('commandStarted', (e) => commands.push(e));
+    mongo.on('commandSucceeded', (e) => {
+      if (e.commandName === 'delete') deletedPerRound.push((e.reply as { n: number }).n);
+    });
   });
   afterAll(async () => {
     await mongo.db(dbName).dropDatabase();
@@ -60,14 +64,24 @@ describe('purgeOlderThan on the real database', () => {
     const db = mongo.db(dbName);
     await db.collection<AttemptDoc>('attempts').insertMany([...ids('old', 35).map((id) => attempt(id, 40 * dayMs)), ...ids('new', 5).map((id) => attempt(id, dayMs))]);
     commands.length = 0;
+    deletedPerRound.length = 0;
     const r = await purgeOlderThan(db, { collection: 'attempts', before: new Date(Date.now() - 30 * dayMs), batchSize: 10, maxBatches: 100, budgetMs: 60_000 });
     expect(r).toEqual({ deleted: 35, batches: 4, more: false });
-    const deletes = commands.filter((c) => c.commandName === 'delete');
-    const deleted = deletes.map((c) => (c.command.deletes as { q: { _id: { $in: string[] } } }[]).map((d) => d.q._id.$in.length));
-    expect(deleted).toEqual([[10], [10], [10], [5]]);
+    // Each round deleted exactly what its find returned: the oldest 10, then the last 5.
+    expect(deletedPerRound).toEqual([10, 10, 10, 5]);
     const finds = commands.filter((c) => c.commandName === 'find');
     expect(finds.map((c) => c.command.limit as number)).toEqual([10, 10, 10, 10]);
     expect((await db.collection('attempts').find().toArray()).map((d) => d._id).sort()).toEqual(ids('new', 5));
+  });
+
+  it('deletes exactly the batch when many documents share one date', async () => {
+    const db = mongo.db(dbName);
+    const at = new Date(Date.now() - 40 * dayMs);
+    await db.collection<AttemptDoc>('attempts').insertMany(ids('tie', 25).map((id) => ({ ...attempt(id, 0), started_at: at })));
+    deletedPerRound.length = 0;
+    const r = await purgeOlderThan(db, { collection: 'attempts', before: new Date(Date.now() - 30 * dayMs), batchSize: 10, maxBatches: 100, budgetMs: 60_000 });
+    expect(r).toEqual({ deleted: 25, batches: 3, more: false });
+    expect(deletedPerRound).toEqual([10, 10, 5]);
   });
 
   it('stops after maxBatches rounds and says there is more', async () => {

@@ -4,8 +4,8 @@ import { DAY_MS, deliverySpanMs } from '../../../src/retention/delivery-span';
 import { retentionSchedule } from '../../../src/retention/install-schedule';
 
 describe('retention configuration', () => {
-  it('keeps 30 days, passes hourly in rounds of 1000 by default', () => {
-    expect(loadConfig({}).retention).toEqual({ days: 30, intervalMs: 3_600_000, batchSize: 1000 });
+  it('keeps 30 days, passes hourly in rounds of 5000 by default', () => {
+    expect(loadConfig({}).retention).toEqual({ days: 30, intervalMs: 3_600_000, batchSize: 5000 });
   });
 
   it('reads the three variables, and off turns retention off', () => {
