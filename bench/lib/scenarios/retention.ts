@@ -30,7 +30,8 @@ export async function retention(ctx: Ctx) {
         subscription_id: 'sub_bench_retention',
         series: `series_bench_retention_${i + k}`,
         attempt: 1,
-        started_at: old,
+        // Spread over 14 hours, as real attempts are (the rounds bound a batch by its last date).
+        started_at: new Date(old.getTime() + (i + k) * 500),
         duration_ms: 12,
         outcome: 'delivered',
         status_code: 200,
