@@ -25,6 +25,20 @@ const optionalString = z
   .trim()
   .optional()
   .transform((v) => (v === '' ? undefined : v));
+/**
+ * A duration variable (`500ms`, `5s`, `15m`, `2h`, `5d`) in milliseconds, from `minMs` to `maxMs`;
+ * with `off`, the word `off` reads as 0. `range` words the bounds in the error.
+ */
+const duration = (fallback: string, minMs: number, maxMs: number, range: string, off = false) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      if (off && v.trim() === 'off') return 0;
+      const ms = parseDuration(v);
+      if (ms === undefined || ms < minMs || ms > maxMs) ctx.addIssue({ code: 'custom', message: `must be a duration ${range}${off ? ' or off' : ''}` });
+      return ms ?? 0;
+    });
 /** Every environment variable the service reads, with its default. `.env.example` mirrors this. */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -72,14 +86,7 @@ export const envSchema = z.object({
       return list ?? [];
     }),
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(5).max(10).default(7),
-  DELIVERY_TIMEOUT: z
-    .string()
-    .default('5s')
-    .transform((v, ctx) => {
-      const ms = parseDuration(v);
-      if (ms === undefined || ms < 100 || ms > 60_000) ctx.addIssue({ code: 'custom', message: 'must be a duration from 100ms to 60s' });
-      return ms ?? 0;
-    }),
+  DELIVERY_TIMEOUT: duration('5s', 100, 60_000, 'from 100ms to 60s'),
   DELIVERY_JITTER: z.coerce.number().min(0).max(1).default(0.1),
   DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(MAX_BATCH_SIZE).default(50),
   ADMIN_ALERT_URL: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
@@ -103,24 +110,9 @@ export const envSchema = z.object({
     for (const k of keys) if (typeof k === 'string') ctx.addIssue({ code: 'custom', message: `each ${k}` });
     return keys.filter((k): k is SecretKey => typeof k !== 'string');
   }),
-  ENDPOINT_DISABLE_AFTER: z
-    .string()
-    .default('5d')
-    .transform((v, ctx) => {
-      if (v.trim() === 'off') return 0;
-      const ms = parseDuration(v);
-      if (ms === undefined || ms < 1000) ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 1s (e.g. 5d, 12h) or off' });
-      return ms ?? 0;
-    }),
+  ENDPOINT_DISABLE_AFTER: duration('5d', 1000, Infinity, 'of at least 1s (e.g. 5d, 12h)', true),
   DELIVERY_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1000).default(20),
-  RELAY_INTERVAL: z
-    .string()
-    .default('5s')
-    .transform((v, ctx) => {
-      const ms = parseDuration(v);
-      if (ms === undefined || ms < 100) ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 100ms' });
-      return ms ?? 0;
-    }),
+  RELAY_INTERVAL: duration('5s', 100, Infinity, 'of at least 100ms'),
   RETENTION_DAYS: z
     .string()
     .trim()
@@ -131,14 +123,7 @@ export const envSchema = z.object({
       if (!(days >= 1 && days <= 36_500)) ctx.addIssue({ code: 'custom', message: 'must be a whole number of days from 1 to 36500, or off' });
       return days;
     }),
-  RETENTION_INTERVAL: z
-    .string()
-    .default('1h')
-    .transform((v, ctx) => {
-      const ms = parseDuration(v);
-      if (ms === undefined || ms < 60_000) ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 1m' });
-      return ms ?? 0;
-    }),
+  RETENTION_INTERVAL: duration('1h', 60_000, Infinity, 'of at least 1m'),
   RETENTION_BATCH_SIZE: z.coerce.number().int().min(10).max(10_000).default(5000),
 });
 
