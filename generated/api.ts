@@ -110,6 +110,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscriber portal
+         * @description Returns the subscriber portal, an HTML page that manages one owner's webhooks through this API. Open it with the link from `POST /api/webhooks/v1/portal-sessions` (`/portal#token=...`); without a valid token in the fragment it says so. No authentication and no scope required for the page itself.
+         */
+        get: operations["getPortal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/subscribe": {
         parameters: {
             query?: never;
@@ -330,6 +350,79 @@ export interface paths {
          * @description Redelivers every event whose delivery to this subscription failed (retries exhausted or stopped by a 4xx) at or after `since`, each with a fresh retry schedule and its original event `id`. Use it after fixing a receiver outage or re-enabling a disabled subscription. Returns the ids of the events scheduled. Requires scope `webhooks:write`.
          */
         post: operations["recoverFailedDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/v1/subscriptions/{subscription_id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription identifier. */
+                subscription_id: components["parameters"]["SubscriptionIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Delivery statistics
+         * @description Counts this subscription's delivery attempts per hour over the last `hours` hours (24 by default), with how many were delivered and the latency of the answers (median and 95th percentile of `duration_ms`), oldest hour first; every hour of the window is present, empty ones with zero attempts. Requires scope `webhooks:read`.
+         */
+        get: operations["getSubscriptionStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/v1/portal-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a subscriber portal session
+         * @description Returns a short-lived link to the subscriber portal (`/portal`) for one owner, to hand to
+         *     that owner's people (your customer) so they manage their own webhooks without an API key.
+         *     The session token travels in the link's URL fragment, which browsers never send to a
+         *     server, and is never logged. It grants only: read and manage that owner's subscriptions,
+         *     read their delivery attempts and statistics, redeliver, recover and send test events —
+         *     and only what the creating key itself could do (its `webhooks:*` scopes; `order.*` events
+         *     only if it has `resources:read`). A session opened by an `admin` key for the `admin` owner
+         *     is an administrator session: it also reads the alerts, and the portal links to the
+         *     Temporal UI. An `admin` key may open a session for any owner; any other key only for its
+         *     own (`owner_id` omitted or equal to its owner; another gives 403). The token cannot open
+         *     further sessions. Requires scope `webhooks:write`.
+         */
+        post: operations["createPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/v1/portal-sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling portal session
+         * @description Describes the portal session whose token is presented (owner, expiry, what it grants, and for an administrator session where the Temporal UI is). The portal calls it first, so an expired or altered link gets a clear 401 before anything else. Portal session tokens only.
+         */
+        get: operations["getCurrentPortalSession"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1136,6 +1229,117 @@ export interface components {
             /** @description Every event type. */
             data: components["schemas"]["EventTypeInfo"][];
         };
+        /** @description Whom the portal session is for and how long it lasts. */
+        PortalSessionCreate: {
+            /** @description The owner whose webhooks the session manages; the calling key's owner when omitted. Only an `admin` key may name another owner. */
+            owner_id?: string;
+            /**
+             * @description Lifetime of the session, in seconds (1 hour by default, at most 24 hours).
+             * @default 3600
+             */
+            expires_in: number;
+        };
+        /** @description A portal session and its link. */
+        PortalSession: {
+            /** @description Session identifier, for logs and audits (the token is never logged). */
+            id: string;
+            /** @description The owner whose webhooks the session manages. */
+            owner_id: string;
+            /**
+             * Format: uri
+             * @description The portal link, `<base>/portal#token=<token>`; the base is the server's `PUBLIC_URL`, or the address this request was made to.
+             */
+            url: string;
+            /** @description The session token alone (the `portalSession` bearer credential), for a portal you host yourself. */
+            token: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working.
+             */
+            expires_at: string;
+            /** @description True for an administrator session (alerts and Temporal UI links). */
+            admin: boolean;
+        };
+        /** @description The calling portal session. */
+        PortalSessionInfo: {
+            /** @description Session identifier. */
+            id: string;
+            /** @description The owner whose webhooks the session manages. */
+            owner_id: string;
+            /**
+             * Format: date-time
+             * @description When the session ends.
+             */
+            expires_at: string;
+            /** @description True for an administrator session. */
+            admin: boolean;
+            /** @description What the session may do, as `portalSession` scopes (`webhooks:read`, `webhooks:write`, `alerts:read`) plus `resources:read` when it may subscribe to `order.*` events. */
+            grants: ("webhooks:read" | "webhooks:write" | "alerts:read" | "resources:read")[];
+            /**
+             * Format: uri
+             * @description The Temporal UI's address (administrator sessions, when the server knows it), to link to delivery workflows.
+             */
+            temporal_ui_url?: string;
+            /** @description The Temporal namespace the delivery workflows run in (administrator sessions). */
+            temporal_namespace?: string;
+        };
+        /** @description Hourly delivery statistics of one subscription. */
+        SubscriptionStats: {
+            /** @description The subscription. */
+            subscription_id: components["schemas"]["SubscriptionId"];
+            /**
+             * Format: date-time
+             * @description Start of the window (the start of the oldest bucket).
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the window (now).
+             */
+            to: string;
+            /**
+             * @description Length of each bucket, in seconds.
+             * @constant
+             */
+            bucket_seconds: 3600;
+            /** @description One bucket per hour, oldest first. */
+            buckets: components["schemas"]["StatsBucket"][];
+            /** @description The whole window. */
+            totals: components["schemas"]["StatsTotals"];
+        };
+        /** @description Attempts started in one hour. */
+        StatsBucket: {
+            /**
+             * Format: date-time
+             * @description Start of the hour.
+             */
+            start: string;
+            /** @description Attempts started in this hour. */
+            attempts: number;
+            /** @description Attempts answered with 2xx. */
+            delivered: number;
+            /** @description Attempts that were not delivered (any other outcome). */
+            failed: number;
+            /** @description Median `duration_ms` of the hour's attempts; absent when there were none. */
+            latency_p50_ms?: number;
+            /** @description 95th percentile of `duration_ms`; absent when there were none. */
+            latency_p95_ms?: number;
+        };
+        /** @description Totals over the window. */
+        StatsTotals: {
+            /** @description Attempts in the window. */
+            attempts: number;
+            /** @description Attempts answered with 2xx. */
+            delivered: number;
+            /** @description Attempts not delivered. */
+            failed: number;
+            /** @description delivered ÷ attempts; absent when there were no attempts. */
+            success_rate?: number;
+            /** @description Median `duration_ms` over the window; absent when there were no attempts. */
+            latency_p50_ms?: number;
+            /** @description 95th percentile of `duration_ms` over the window; absent when there were no attempts. */
+            latency_p95_ms?: number;
+        };
         /** @description An alert raised for administrators. */
         Alert: {
             /** @description Alert identifier. */
@@ -1508,7 +1712,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Missing, malformed or unknown API key. */
+        /** @description Missing, malformed or unknown API key, or an expired or altered portal session token. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -1886,6 +2090,28 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getPortal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createSubscriptionLegacy: {
         parameters: {
             query?: never;
@@ -2223,6 +2449,10 @@ export interface operations {
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only attempts for this event. */
                 event_id?: components["schemas"]["EventId"];
+                /** @description Only attempts with this outcome (e.g. `http_error` to see what a failing receiver answered). */
+                outcome?: components["schemas"]["DeliveryOutcome"];
+                /** @description Only attempts after which the delivery stood in this state (e.g. `retrying` or `failed`). */
+                state?: components["schemas"]["DeliveryAttemptState"];
             };
             header?: never;
             path: {
@@ -2365,6 +2595,107 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSubscriptionStats: {
+        parameters: {
+            query?: {
+                /** @description Length of the window, in hours, ending now (1 to 168). */
+                hours?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Subscription identifier. */
+                subscription_id: components["parameters"]["SubscriptionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Hourly delivery statistics. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "owner_id": "customer-42",
+                 *       "expires_in": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["PortalSessionCreate"];
+            };
+        };
+        responses: {
+            /** @description The session, with its link. Hand the `url` to the person who will use it. */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCurrentPortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSessionInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listEventTypes: {
