@@ -10,6 +10,9 @@ COPY generated ./generated
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
+# The subscriber portal's bundle (dist/portal), served at /portal; its build tools are runtime dependencies.
+COPY tools/build-portal.ts ./tools/build-portal.ts
+RUN npx tsx tools/build-portal.ts
 USER node
 EXPOSE 3000
 CMD ["npx", "tsx", "src/entry/api.ts"]

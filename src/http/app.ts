@@ -21,6 +21,7 @@ import { assignRequestId } from './request-id';
 import type { Health } from './schemas';
 import { deliveryRoutes } from './routes/deliveries';
 import { docsAssets, metaRoutes } from './routes/meta';
+import { portalRoutes } from './routes/portal';
 import { resourceRoutes } from './routes/resources';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { apiKeyHandler } from './security';
@@ -70,6 +71,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(express.json({ limit: deps.bodyLimit ?? '64kb', type: ['application/json', 'application/*+json'] }));
   if (tracing) app.use(tracing.resume);
   app.use(docsAssets());
+  // The portal page and its bundle are static files, not API operations: outside the validator like the docs.
+  app.use(portalRoutes());
 
   // Liveness: the process is up and its event loop turns; no dependency is touched.
   const alive: Health = { status: 'ok' };

@@ -1,0 +1,57 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { formatTime } from './format';
+
+/** A signing secret to show once: after create, or after a rotation with its overlap. */
+export interface ShownSecret {
+  subscriptionId: string;
+  secret: string;
+  kind: 'created' | 'rotated';
+  /** Until when the previous secret keeps signing (rotations). */
+  previousExpiresAt?: string;
+}
+
+/** Shows a new signing secret once, with a copy button; focus moves to it so it is not missed. */
+export function SecretNotice({ shown, onDismiss }: { shown: ShownSecret; onDismiss: () => void }) {
+  const [copied, setCopied] = useState<string | undefined>();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [shown]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(shown.secret);
+      setCopied('Copied to the clipboard.');
+    } catch {
+      setCopied('Copying is not allowed here: select the secret and copy it by hand.');
+    }
+  };
+
+  return (
+    <article class="secret" data-testid="secret-notice" aria-labelledby="secret-heading">
+      <h2 id="secret-heading" tabIndex={-1} ref={heading}>
+        {shown.kind === 'created' ? 'Your signing secret' : 'Your new signing secret'}
+      </h2>
+      <p>
+        <strong>Copy it now: you will not see it again.</strong> Your receiver uses it to verify each delivery's signature.
+      </p>
+      <label>
+        Signing secret
+        <input type="text" readOnly value={shown.secret} data-testid="secret-value" onFocus={(e) => e.currentTarget.select()} />
+      </label>
+      {shown.kind === 'rotated' && shown.previousExpiresAt && (
+        <p data-testid="rotation-overlap">
+          The previous secret keeps signing each delivery too (a second signature) until {formatTime(shown.previousExpiresAt)}: switch your receiver
+          to the new one before then.
+        </p>
+      )}
+      <div class="actions">
+        <button type="button" onClick={() => void copy()}>
+          Copy secret
+        </button>
+        <button type="button" class="secondary" onClick={onDismiss}>
+          I have stored it
+        </button>
+      </div>
+      <p role="status">{copied}</p>
+    </article>
+  );
+}

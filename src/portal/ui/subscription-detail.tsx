@@ -1,0 +1,164 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { WebhookServiceClient } from '../../client';
+import { idempotencyKey, outcome } from './api';
+import { AttemptsPanel } from './attempts-panel';
+import { formatTime } from './format';
+import type { ShownSecret } from './secret-notice';
+import { StatsPanel } from './stats-panel';
+import { SubscriptionForm } from './subscription-form';
+import { temporalWorkflowsUrl, type TemporalUi } from './temporal-links';
+import type { EventTypeInfo, Subscription } from './types';
+
+interface Props {
+  client: WebhookServiceClient;
+  subscription: Subscription;
+  eventTypes: EventTypeInfo[] | string;
+  canWrite: boolean;
+  temporal: TemporalUi | undefined;
+  onChanged: (s: Subscription) => void;
+  onDeleted: (id: string) => void;
+  onSecret: (s: ShownSecret) => void;
+  onBack: () => void;
+}
+
+// The old secret keeps signing for a day (the contract's default), so receivers can switch over.
+const previousSecretOverlapS = 86_400;
+
+type Notice = { tone: 'ok' | 'error'; text: string } | undefined;
+
+/** One subscription: its settings and actions, its 24-hour chart and its delivery attempts. */
+export function SubscriptionDetail({ client, subscription: s, eventTypes, canWrite, temporal, onChanged, onDeleted, onSecret, onBack }: Props) {
+  const [editing, setEditing] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice>();
+  // Bumped after a test send so the attempts panel polls for the new attempt.
+  const [activity, setActivity] = useState(0);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const path = { params: { path: { subscription_id: s.id } } };
+
+  const run = async <T,>(call: () => Promise<{ ok: true; data: T } | { ok: false; message: string }>, done: (data: T) => string) => {
+    setBusy(true);
+    setNotice(undefined);
+    const r = await call();
+    setBusy(false);
+    setNotice(r.ok ? { tone: 'ok', text: done(r.data) } : { tone: 'error', text: r.message });
+    return r.ok;
+  };
+
+  const setStatus = (status: 'active' | 'paused') =>
+    run(
+      () => outcome(client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { ...path, body: { status } })),
+      (updated) => {
+        onChanged(updated);
+        return status === 'paused' ? 'Paused: no deliveries start until you resume.' : 'Active: deliveries resume.';
+      },
+    );
+  const sendTest = () =>
+    run(
+      () => outcome(client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/test', { params: { path: { subscription_id: s.id }, header: { 'Idempotency-Key': idempotencyKey() } } })),
+      (r) => {
+        setActivity((n) => n + 1);
+        return `Test event ${r.event_id} sent.`;
+      },
+    );
+  const rotate = () =>
+    run(
+      () => outcome(client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/rotate-secret', { ...path, body: { expire_previous_in_seconds: previousSecretOverlapS } })),
+      (r) => {
+        onSecret({ subscriptionId: s.id, secret: r.secret, kind: 'rotated', previousExpiresAt: r.previous_secret_expires_at });
+        return `Secret rotated; the previous one keeps signing until ${formatTime(r.previous_secret_expires_at)}.`;
+      },
+    );
+  const remove = async () => {
+    const ok = await run(
+      () => outcome(client.DELETE('/api/webhooks/v1/subscriptions/{subscription_id}', path)),
+      () => 'Deleted.',
+    );
+    if (ok) onDeleted(s.id);
+  };
+
+  return (
+    <section aria-labelledby="detail-heading" data-testid="subscription-detail">
+      <button type="button" class="outline secondary" onClick={onBack}>
+        ← All subscriptions
+      </button>
+      <h1 id="detail-heading" tabIndex={-1} ref={heading} class="wrap">
+        {s.url}
+      </h1>
+      <p>
+        <span class={`status status-${s.status}`} data-testid="subscription-status">
+          {s.status}
+        </span>{' '}
+        · events {s.events.join(', ')} · envelope v{s.version} · <code>{s.id}</code>
+      </p>
+      {s.description && <p>{s.description}</p>}
+      {s.disabled_reason && <p class="error">Disabled by the service: {s.disabled_reason}</p>}
+      {s.failing_since && <p class="error">Every delivery has failed since {formatTime(s.failing_since)}.</p>}
+      {temporal && (
+        <p>
+          <a href={temporalWorkflowsUrl(temporal, { subscriptionId: s.id })} target="_blank" rel="noreferrer">
+            Delivery workflows of this subscription in the Temporal UI
+          </a>
+        </p>
+      )}
+      {canWrite && !editing && (
+        <div class="actions" role="group" aria-label="Subscription actions">
+          <button type="button" disabled={busy} onClick={() => void sendTest()}>
+            Send test event
+          </button>
+          {s.status === 'active' ? (
+            <button type="button" class="secondary" disabled={busy} onClick={() => void setStatus('paused')}>
+              Pause
+            </button>
+          ) : (
+            <button type="button" class="secondary" disabled={busy} onClick={() => void setStatus('active')}>
+              {s.status === 'disabled' ? 'Re-enable' : 'Resume'}
+            </button>
+          )}
+          <button type="button" class="secondary" disabled={busy} onClick={() => setEditing(true)}>
+            Edit
+          </button>
+          <button type="button" class="secondary" disabled={busy} onClick={() => void rotate()}>
+            Rotate secret
+          </button>
+          <button type="button" class="contrast" disabled={busy} onClick={() => setConfirmDelete(true)}>
+            Delete
+          </button>
+        </div>
+      )}
+      {confirmDelete && (
+        <article aria-labelledby="confirm-delete" data-testid="confirm-delete">
+          <p id="confirm-delete">Delete this subscription? Pending retries are abandoned and it cannot be undone.</p>
+          <div class="actions">
+            <button type="button" class="contrast" onClick={() => void remove()} autoFocus>
+              Yes, delete
+            </button>
+            <button type="button" class="secondary" onClick={() => setConfirmDelete(false)}>
+              Keep it
+            </button>
+          </div>
+        </article>
+      )}
+      <p role="status" class={notice?.tone === 'error' ? 'error' : 'ok'} data-testid="detail-notice">
+        {notice?.text}
+      </p>
+      {editing && (
+        <SubscriptionForm
+          client={client}
+          eventTypes={eventTypes}
+          editing={s}
+          onCancel={() => setEditing(false)}
+          onSaved={(updated) => {
+            setEditing(false);
+            onChanged(updated);
+            setNotice({ tone: 'ok', text: 'Saved.' });
+          }}
+        />
+      )}
+      <StatsPanel client={client} subscriptionId={s.id} refresh={activity} />
+      <AttemptsPanel client={client} subscriptionId={s.id} canWrite={canWrite} temporal={temporal} activity={activity} onActivity={() => setActivity((n) => n + 1)} />
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState } from 'preact/hooks';
+import type { WebhookServiceClient } from '../../client';
+import { idempotencyKey, outcome } from './api';
+import { EventTypePicker } from './event-type-picker';
+import type { EventType, EventTypeInfo, Subscription } from './types';
+
+interface Props {
+  client: WebhookServiceClient;
+  eventTypes: EventTypeInfo[] | string;
+  /** The subscription to edit; absent: create a new one. */
+  editing?: Subscription;
+  onSaved: (s: Subscription, secret?: string) => void;
+  onCancel: () => void;
+}
+
+/** Creates a subscription (v1 or v2 envelope) or edits one's URL, events and description. */
+export function SubscriptionForm({ client, eventTypes, editing, onSaved, onCancel }: Props) {
+  const [url, setUrl] = useState(editing?.url ?? '');
+  const [description, setDescription] = useState(editing?.description ?? '');
+  const [events, setEvents] = useState<EventType[]>(editing?.events ?? []);
+  const [version, setVersion] = useState<'1' | '2'>('1');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!events.length) return setError('Choose at least one event type.');
+    setBusy(true);
+    setError(undefined);
+    if (editing) {
+      const r = await outcome(
+        client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', {
+          params: { path: { subscription_id: editing.id } },
+          body: { url, events, description },
+        }),
+      );
+      setBusy(false);
+      if (r.ok) onSaved(r.data);
+      else setError(r.message);
+      return;
+    }
+    const body = { url, events, ...(description ? { description } : {}) };
+    const headers = { 'Idempotency-Key': idempotencyKey() };
+    const r = await outcome(
+      version === '2' ? client.POST('/api/webhooks/v2/subscribe', { body, params: { header: headers } }) : client.POST('/api/webhooks/v1/subscribe', { body, params: { header: headers } }),
+    );
+    setBusy(false);
+    if (!r.ok) return setError(r.message);
+    const { secret, ...subscription } = r.data;
+    onSaved(subscription, secret);
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} aria-labelledby="sub-form-heading" data-testid="subscription-form">
+      <h2 id="sub-form-heading">{editing ? 'Edit subscription' : 'New subscription'}</h2>
+      <label>
+        Endpoint URL
+        <input type="url" name="url" required maxLength={2048} placeholder="https://example.com/webhooks" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+      </label>
+      <label>
+        Description
+        <input type="text" name="description" maxLength={500} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+      </label>
+      <EventTypePicker eventTypes={eventTypes} selected={events} onChange={setEvents} />
+      {!editing && (
+        <fieldset>
+          <legend>Envelope version</legend>
+          <label>
+            <input type="radio" name="version" value="1" checked={version === '1'} onChange={() => setVersion('1')} />
+            v1: <code>{'{event, id, data}'}</code>
+          </label>
+          <label>
+            <input type="radio" name="version" value="2" checked={version === '2'} onChange={() => setVersion('2')} />
+            v2: v1 plus <code>api_version</code> and <code>created_at</code>
+          </label>
+        </fieldset>
+      )}
+      {error && (
+        <p role="alert" class="error" data-testid="form-error">
+          {error}
+        </p>
+      )}
+      <div class="actions">
+        <button type="submit" aria-busy={busy} disabled={busy}>
+          {editing ? 'Save changes' : 'Create subscription'}
+        </button>
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

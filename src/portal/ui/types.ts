@@ -1,0 +1,21 @@
+import type { components } from '../../client';
+
+// The server's aliases of the contract's schemas (type-only: nothing of the server reaches the bundle).
+export type {
+  Alert,
+  DeliveryAttempt,
+  DeliveryAttemptState,
+  DeliveryOutcome,
+  EventType,
+  EventTypeInfo,
+  Problem,
+  Subscription,
+  SubscriptionWithSecret,
+} from '../../http/schemas';
+
+type Schemas = components['schemas'];
+/** Contract types only the portal names. */
+export type PortalSessionInfo = Schemas['PortalSessionInfo'];
+export type SubscriptionStats = Schemas['SubscriptionStats'];
+export type StatsBucket = Schemas['StatsBucket'];
+export type StatsTotals = Schemas['StatsTotals'];
