@@ -8,7 +8,9 @@ export type LogFormat = 'json' | 'pretty';
 
 /** One logger per process, named after its component. */
 export function createLogger(level: string, component: string, format: LogFormat = 'json'): Logger {
-  const options = { level, base: { service: 'webhook-service', component } };
+  // Bearer credentials (API keys, portal session tokens) never reach a log line.
+  const redact = { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' };
+  const options = { level, base: { service: 'webhook-service', component }, redact };
   if (format === 'json') return pino(options);
   // In-process and synchronous: lines keep their order with the supervisor's own output.
   return pino(options, PinoPretty({ sync: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
