@@ -106,20 +106,39 @@ function requireScopes(req: Request, granted: string[], required: string[], who:
   }
 }
 
+type Scheme = 'apiKey' | 'portalSession';
+
+/** The scopes the operation asks of `scheme`, or undefined when it does not accept that scheme. */
+function schemeScopes(req: Request, scheme: Scheme): string[] | undefined {
+  const security = (req as Request & { openapi?: { schema?: { security?: Record<string, string[]>[] } } }).openapi?.schema?.security;
+  return security?.find((requirement) => scheme in requirement)?.[scheme];
+}
+
+/**
+ * Checks the authenticated caller against the operation, whichever scheme's handler asks: every
+ * handler of an operation runs and the validator answers the first one's error, so each answers
+ * for the credential actually presented (a portal token's missing grant, not "use an API key").
+ */
+async function authorize(req: Request, scheme: Scheme, requiredScopes: string[], credentials: Credentials): Promise<true> {
+  const principal = await authenticate(req, requiredScopes[0], credentials);
+  const presented: Scheme = principal.portal ? 'portalSession' : 'apiKey';
+  const scopes = presented === scheme ? requiredScopes : schemeScopes(req, presented);
+  if (!scopes) {
+    throw new AuthError(403, principal.portal ? 'a portal session token cannot call this operation; use an API key' : 'this operation takes a portal session token, not an API key');
+  }
+  requireScopes(req, principal.scopes, scopes, principal.portal ? 'portal session' : 'API key');
+  principals.set(req, principal);
+  return true;
+}
+
 /**
  * The validator's handler for the contract's `apiKey` scheme: authenticates the bearer key
  * against the stored hashes, charges the request to the key's budget for the operation's scope
  * (429 when spent), then checks the scopes (401 unknown key, 403 scope). A portal session
- * token gets 403 here: it is accepted only where an operation lists `portalSession`.
+ * token is accepted only where the operation also lists `portalSession`.
  */
 export function apiKeyHandler(credentials: Credentials) {
-  return async (req: Request, requiredScopes: string[]): Promise<boolean> => {
-    const principal = await authenticate(req, requiredScopes[0], credentials);
-    if (principal.portal) throw new AuthError(403, 'a portal session token cannot call this operation; use an API key');
-    requireScopes(req, principal.scopes, requiredScopes, 'API key');
-    principals.set(req, principal);
-    return true;
-  };
+  return (req: Request, requiredScopes: string[]): Promise<boolean> => authorize(req, 'apiKey', requiredScopes, credentials);
 }
 
 /**
@@ -127,13 +146,7 @@ export function apiKeyHandler(credentials: Credentials) {
  * token (401 otherwise) whose grants include the operation's scopes (403 otherwise).
  */
 export function portalSessionHandler(credentials: Credentials) {
-  return async (req: Request, requiredScopes: string[]): Promise<boolean> => {
-    const principal = await authenticate(req, requiredScopes[0], credentials);
-    if (!principal.portal) throw new AuthError(403, 'this operation takes a portal session token, not an API key');
-    requireScopes(req, principal.scopes, requiredScopes, 'portal session');
-    principals.set(req, principal);
-    return true;
-  };
+  return (req: Request, requiredScopes: string[]): Promise<boolean> => authorize(req, 'portalSession', requiredScopes, credentials);
 }
 
 /**
