@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { type DestinationStream, pino, type Logger } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 
 export type { Logger };
@@ -7,9 +7,11 @@ export type { Logger };
 export type LogFormat = 'json' | 'pretty';
 
 /** One logger per process, named after its component. */
-export function createLogger(level: string, component: string, format: LogFormat = 'json'): Logger {
-  const options = { level, base: { service: 'webhook-service', component } };
-  if (format === 'json') return pino(options);
+export function createLogger(level: string, component: string, format: LogFormat = 'json', destination?: DestinationStream): Logger {
+  // Bearer credentials (API keys, portal session tokens) never reach a log line.
+  const redact = { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' };
+  const options = { level, base: { service: 'webhook-service', component }, redact };
+  if (format === 'json') return destination ? pino(options, destination) : pino(options);
   // In-process and synchronous: lines keep their order with the supervisor's own output.
   return pino(options, PinoPretty({ sync: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
 }

@@ -20,6 +20,8 @@ import type { TemporalGateway } from './temporal/connection';
 import { checkCallbackUrl } from './webhooks/callback-url';
 import { eventCatalog, eventScopes } from './webhooks/event-catalog';
 import { loadContract } from './http/contract';
+import { PortalSessions } from './portal/sessions';
+import { portalSigningKey } from './portal/signing-key';
 
 /** The delivery settings every event workflow starts with. */
 export function deliverySettings(config: Pick<Config, 'delivery' | 'temporal'>): DeliverySettings {
@@ -88,5 +90,12 @@ export function createAppDeps(input: {
     tracer: input.tracer,
     idempotency: new IdempotencyStore(db, box),
     rateLimiter: config.api.rateLimit.enabled ? mongoRateLimiter(db, config.api.rateLimit.policies, input.logger) : undefined,
+    portal: {
+      sessions: new PortalSessions(() => portalSigningKey(db, config.api.portal.sessionSecret)),
+      logger: input.logger,
+      publicUrl: config.api.portal.publicUrl,
+      temporalUiUrl: config.api.portal.temporalUiUrl,
+      temporalNamespace: config.temporal.namespace,
+    },
   };
 }

@@ -2,13 +2,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { newId } from '../db/ids';
 import { insertIfAbsent } from '../db/insert-if-absent';
+import type { PortalSession } from '../portal/sessions';
 import type { Scope } from './scopes';
 
 /** Who is calling: the key's owner sees only their own subscriptions. */
 export interface Principal {
+  /** The API key's id, or the portal session's: what rate limits are charged to. */
   keyId: string;
   ownerId: string;
+  /** The key's scopes, or a portal session's grants. */
   scopes: string[];
+  /** Set when the caller holds a portal session token rather than an API key. */
+  portal?: PortalSession;
 }
 
 interface ApiKeyDoc {

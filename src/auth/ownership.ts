@@ -9,3 +9,11 @@ export function mayAccess(principal: Pick<Principal, 'ownerId' | 'scopes'>, owne
 export function listingOwner(principal: Pick<Principal, 'ownerId' | 'scopes'>): string | undefined {
   return principal.scopes.includes('admin') ? undefined : principal.ownerId;
 }
+
+/**
+ * True when what `principal` subscribes receives every owner's events (`all_owners`): admin keys,
+ * and administrator portal sessions acting for them.
+ */
+export function actsForAllOwners(principal: Pick<Principal, 'scopes' | 'portal'>): boolean {
+  return principal.scopes.includes('admin') || principal.portal?.admin === true;
+}

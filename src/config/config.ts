@@ -65,6 +65,9 @@ export const envSchema = z.object({
     z.string().min(24, 'must be at least 24 characters (use a random value)').optional(),
   ),
   CALLBACK_ALLOW_PRIVATE: bool(false),
+  PUBLIC_URL: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]+\/?$/, 'must be an http(s) origin like https://hooks.example.com').optional()),
+  PORTAL_SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters (use a random value)').optional()),
+  TEMPORAL_UI_URL: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]/, 'must be an http(s):// URL').optional()),
   VALIDATE_RESPONSES: z.enum(['true', 'false', '1', '0']).optional(),
   REQUEST_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 64kb').default('64kb'),
   SEED_DEMO_DATA: bool(true),
@@ -185,6 +188,14 @@ export interface Config {
     bodyLimit: string;
     /** Requests each API key may make per window, per scope; off: no limit and no RateLimit headers. */
     rateLimit: { enabled: boolean; policies: RateLimitPolicies };
+    portal: {
+      /** Origin of portal links (PUBLIC_URL); the request's own origin when unset. */
+      publicUrl: string | undefined;
+      /** Signs portal session tokens (PORTAL_SESSION_SECRET); a random key kept in the database when unset. */
+      sessionSecret: string | undefined;
+      /** The Temporal UI that administrator sessions link to: TEMPORAL_UI_URL, or the embedded dev server's. */
+      temporalUiUrl: string | undefined;
+    };
   };
   /** Load demo data into an empty database at `npm start`. */
   seedDemoData: boolean;
@@ -266,6 +277,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
         e.VALIDATE_RESPONSES === undefined ? e.NODE_ENV !== 'production' : ['true', '1'].includes(e.VALIDATE_RESPONSES),
       bodyLimit: e.REQUEST_BODY_LIMIT,
       rateLimit: { enabled: e.RATE_LIMIT_ENABLED, policies: e.RATE_LIMITS! },
+      portal: {
+        publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+        sessionSecret: e.PORTAL_SESSION_SECRET,
+        temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/$/, '') ?? (e.TEMPORAL_ADDRESS ? undefined : `http://localhost:${e.TEMPORAL_UI_PORT}`),
+      },
     },
     seedDemoData: e.SEED_DEMO_DATA,
     metrics: { enabled: e.METRICS_ENABLED, token: e.METRICS_TOKEN, workerPort: e.METRICS_ENABLED ? e.WORKER_METRICS_PORT : 0 },

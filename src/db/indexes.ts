@@ -15,6 +15,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     db.collection('stock').createIndex({ product_id: 1 }, { unique: true, name: 'product_unique' }),
     // rate-limiter-flexible's upsert counts on it to keep one counter per key (see src/rate-limit).
     db.collection('rate_limits').createIndex({ key: 1 }, { unique: true, name: 'key_unique' }),
+    // A subscription's attempts, newest first (listing, statistics).
+    db.collection('attempts').createIndex({ subscription_id: 1, started_at: -1 }, { name: 'subscription_newest' }),
     // Retention finds what has aged past its cutoff by these dates.
     db.collection('attempts').createIndex({ started_at: 1 }, { name: 'started_at' }),
     db.collection('events').createIndex({ created_at: 1 }, { name: 'created_at' }),

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
-import type { DeliveryAttempt, DeliveryAttemptState } from '../http/schemas';
+import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../http/schemas';
+import type { AttemptSample } from './stats';
 
 /** One logged delivery attempt. */
 export interface AttemptDoc {
@@ -27,6 +28,13 @@ export interface AttemptDoc {
 export function attemptId(series: string, attempt: number): string {
   const digest = createHash('sha256').update(`${series}#${attempt}`).digest('base64url').replace(/[-_]/g, '');
   return `att_${digest.slice(0, 24)}`;
+}
+
+/** Narrows an attempt listing; every field optional. */
+export interface AttemptFilter {
+  eventId?: string;
+  outcome?: DeliveryOutcome;
+  state?: DeliveryAttemptState;
 }
 
 export function toDeliveryAttempt(doc: AttemptDoc): DeliveryAttempt {
@@ -59,8 +67,13 @@ export class AttemptRepository {
   }
 
   /** Newest first; paginated by (started_at, _id) via the last id seen. */
-  async listForSubscription(subscriptionId: string, limit: number, opts: { eventId?: string; after?: AttemptDoc }): Promise<AttemptDoc[]> {
-    const filter: Filter<AttemptDoc> = { subscription_id: subscriptionId, ...(opts.eventId ? { event_id: opts.eventId } : {}) };
+  async listForSubscription(subscriptionId: string, limit: number, opts: AttemptFilter & { after?: AttemptDoc }): Promise<AttemptDoc[]> {
+    const filter: Filter<AttemptDoc> = {
+      subscription_id: subscriptionId,
+      ...(opts.eventId ? { event_id: opts.eventId } : {}),
+      ...(opts.outcome ? { outcome: opts.outcome } : {}),
+      ...(opts.state ? { state: opts.state } : {}),
+    };
     if (opts.after) {
       filter.$or = [
         { started_at: { $lt: opts.after.started_at } },
@@ -68,6 +81,15 @@ export class AttemptRepository {
       ];
     }
     return this.collection.find(filter).sort({ started_at: -1, _id: -1 }).limit(limit).toArray();
+  }
+
+  /** Start, duration and outcome of the subscription's attempts started at or after `from`, at most `cap` of them (newest kept). */
+  async samplesSince(subscriptionId: string, from: Date, cap: number): Promise<AttemptSample[]> {
+    return this.collection
+      .find({ subscription_id: subscriptionId, started_at: { $gte: from } }, { projection: { _id: 0, started_at: 1, duration_ms: 1, outcome: 1 } })
+      .sort({ started_at: -1 })
+      .limit(cap)
+      .toArray();
   }
 
   async find(id: string): Promise<AttemptDoc | undefined> {

@@ -5,9 +5,10 @@ import type { EventDispatcher } from '../events/dispatcher';
 import { newOutboxEvent } from '../events/outbox';
 import { decodeCursor, toPage } from '../http/pagination';
 import { HttpProblem } from '../http/problem';
-import type { Alert, DeliveryAttempt } from '../http/schemas';
+import type { Alert, DeliveryAttempt, SubscriptionStats } from '../http/schemas';
 import type { SubscriptionRepository } from '../subscriptions/repository';
-import { type AttemptRepository, toDeliveryAttempt } from './attempts';
+import { type AttemptFilter, type AttemptRepository, toDeliveryAttempt } from './attempts';
+import { hourlyStats, statsWindowStart } from './stats';
 
 export interface DeliveryDeps {
   subscriptions: SubscriptionRepository;
@@ -40,17 +41,30 @@ export async function listAttempts(
   deps: DeliveryDeps,
   principal: Principal,
   subscriptionId: string,
-  query: { limit?: number; cursor?: string; eventId?: string },
+  query: AttemptFilter & { limit?: number; cursor?: string },
 ): Promise<{ data: DeliveryAttempt[]; next_cursor?: string }> {
   await ownedSubscription(deps, principal, subscriptionId);
-  const limit = query.limit ?? 20;
-  const afterId = decodeCursor(query.cursor);
+  const { limit = 20, cursor, ...filter } = query;
+  const afterId = decodeCursor(cursor);
   const after = afterId ? await deps.attempts.find(afterId) : undefined;
-  const rows = await deps.attempts.listForSubscription(subscriptionId, limit + 1, {
-    ...(query.eventId ? { eventId: query.eventId } : {}),
-    ...(after ? { after } : {}),
-  });
+  const rows = await deps.attempts.listForSubscription(subscriptionId, limit + 1, { ...filter, ...(after ? { after } : {}) });
   return toPage(rows.map(toDeliveryAttempt), limit);
+}
+
+/** Most attempts one statistics answer reads; beyond it the oldest hours are undercounted. */
+export const STATS_SAMPLE_CAP = 100_000;
+
+/** Hourly attempt counts and latency of the caller's subscription over the last `hours` hours. */
+export async function subscriptionStats(
+  deps: DeliveryDeps,
+  principal: Principal,
+  subscriptionId: string,
+  hours: number,
+  now: Date = new Date(),
+): Promise<SubscriptionStats> {
+  await ownedSubscription(deps, principal, subscriptionId);
+  const samples = await deps.attempts.samplesSince(subscriptionId, statsWindowStart(now, hours), STATS_SAMPLE_CAP);
+  return hourlyStats(subscriptionId, samples, now, hours);
 }
 
 /**

@@ -24,7 +24,9 @@ import { docsAssets, metaRoutes } from './routes/meta';
 import { portalRoutes } from './routes/portal';
 import { resourceRoutes } from './routes/resources';
 import { subscriptionRoutes } from './routes/subscriptions';
-import { apiKeyHandler } from './security';
+import { apiKeyHandler, type Credentials, portalSessionHandler } from './security';
+import type { PortalDeps } from '../portal/use-cases';
+import { portalSessionRoutes } from './routes/portal-sessions';
 import type { ApiRateLimiter } from '../rate-limit/limiter';
 
 export interface AppDeps {
@@ -49,6 +51,8 @@ export interface AppDeps {
   idempotency: IdempotencyStore;
   /** Charges each authenticated request to its key's budget (absent: no rate limits). */
   rateLimiter?: ApiRateLimiter | undefined;
+  /** Subscriber portal sessions: minted by keys, accepted where the contract lists `portalSession`. */
+  portal: PortalDeps;
 }
 
 /** Builds the Express app; entry points and tests inject real or fake dependencies. */
@@ -85,13 +89,14 @@ export function createApp(deps: AppDeps): Express {
     res.status(readiness.status === 'ready' ? 200 : 503).json(readiness);
   });
 
+  const credentials: Credentials = { keys: deps.apiKeys, portal: deps.portal.sessions, limiter: deps.rateLimiter };
   app.use(
     OpenApiValidator.middleware({
       // The validator resolves and annotates the document it is given: hand it a copy.
       apiSpec: structuredClone(contract) as unknown as string,
       validateRequests: { allErrors: true },
       validateResponses: deps.validateResponses ? { onError: undefined } : false,
-      validateSecurity: { handlers: { apiKey: apiKeyHandler(deps.apiKeys, deps.rateLimiter) } },
+      validateSecurity: { handlers: { apiKey: apiKeyHandler(credentials), portalSession: portalSessionHandler(credentials) } },
       validateFormats: true,
       ignorePaths: /^\/docs\/assets\//,
       // Match the rewritten URL (bare /api/orders → /api/orders/ above), not req.originalUrl.
@@ -105,6 +110,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(subscriptionRoutes(deps.subscriptions));
   app.use(resourceRoutes(deps.resources));
   app.use(deliveryRoutes(deps.deliveries));
+  app.use(portalSessionRoutes(deps.portal));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

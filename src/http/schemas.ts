@@ -17,6 +17,10 @@ export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 export type DeliveryAttemptState = Schemas['DeliveryAttemptState'];
 export type DeliveryOutcome = Schemas['DeliveryOutcome'];
 export type Alert = Schemas['Alert'];
+export type SubscriptionStats = Schemas['SubscriptionStats'];
+export type PortalSession = Schemas['PortalSession'];
+export type PortalSessionCreate = Schemas['PortalSessionCreate'];
+export type PortalSessionInfo = Schemas['PortalSessionInfo'];
 export type Problem = Schemas['Problem'];
 /** One offending field of a rejected request (an item of `Problem.errors`). */
 export type FieldError = NonNullable<Problem['errors']>[number];

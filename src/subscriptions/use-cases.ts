@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/api-keys';
+import { actsForAllOwners } from '../auth/ownership';
 import { missingScopes } from '../auth/scopes';
 import { newId } from '../db/ids';
 import { decodeCursor, toPage } from '../http/pagination';
@@ -66,7 +67,7 @@ export async function createSubscription(
   const doc: SubscriptionDoc = {
     _id: id,
     owner_id: principal.ownerId,
-    ...(principal.scopes.includes('admin') ? { all_owners: true as const } : {}),
+    ...(actsForAllOwners(principal) ? { all_owners: true as const } : {}),
     url: input.url,
     events: [...input.events],
     status: 'active',

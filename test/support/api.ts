@@ -14,6 +14,8 @@ import type { OutboxFlusher } from '../../src/events/outbox';
 import type { RelayDeps } from '../../src/events/relay';
 import { createApp, type AppDeps } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
+import { type PortalGrant, PortalSessions } from '../../src/portal/sessions';
+import { portalSigningKey } from '../../src/portal/signing-key';
 import { createAppDeps, relayDeps } from '../../src/services';
 import type { ApiMetrics } from '../../src/telemetry/metrics';
 import type { Tracing } from '../../src/telemetry/tracing';
@@ -34,7 +36,10 @@ export interface TestApi {
   clientWith(scopes: Scope[], ownerId?: string): Promise<{ client: WebhookServiceClient; key: string; principal: Principal }>;
   /** A client with no key at all. */
   anonymous(): WebhookServiceClient;
-  close(): Promise<void>;
+  /** A portal session token signed with this API's key that expired: an hour-long link handed out yesterday. */
+  expiredPortalToken(ownerId: string, opts?: { admin?: boolean }): Promise<string>;
+  /** Stops the API and drops its database, unless another test API shares it (`keepDatabase`). */
+  close(opts?: { keepDatabase?: boolean }): Promise<void>;
 }
 
 /** An outbox that announces, withdraws and flushes nothing: tests that look at stored outboxes as written. */
@@ -83,9 +88,14 @@ export async function startTestApi(
       return { client: createClient({ baseUrl, apiKey: key }), key, principal };
     },
     anonymous: () => createClient({ baseUrl }),
-    async close() {
+    async expiredPortalToken(ownerId, opts = {}) {
+      const issuedYesterday = new PortalSessions(() => portalSigningKey(mongo.db, config.api.portal.sessionSecret), { now: () => new Date(Date.now() - 86_400_000) });
+      const grants: PortalGrant[] = ['webhooks:read', 'webhooks:write', ...(opts.admin ? (['alerts:read'] as const) : [])];
+      return (await issuedYesterday.issue({ ownerId, grants, admin: opts.admin ?? false, expiresInSeconds: 3600 })).token;
+    },
+    async close({ keepDatabase = false } = {}) {
       await new Promise((r) => server.close(r));
-      await mongo.db.dropDatabase();
+      if (!keepDatabase) await mongo.db.dropDatabase();
       await Promise.all([mongo.close(), temporal.close()]);
     },
   };

@@ -6,6 +6,7 @@ import {
   recoverFailed,
   redeliverEvent,
   sendTestEvent,
+  subscriptionStats,
 } from '../../deliveries/use-cases';
 import { principalOf } from '../security';
 import { requestIdOf } from '../request-id';
@@ -21,8 +22,12 @@ export function deliveryRoutes(deps: DeliveryDeps): Router {
   });
   r.get(`${base}/subscriptions/:subscription_id/attempts`, async (req, res) => {
     const { path, query } = validated(req, 'listDeliveryAttempts');
-    const { event_id: eventId, ...page } = query;
-    res.json(await listAttempts(deps, principalOf(req), path.subscription_id, { ...page, ...(eventId ? { eventId } : {}) }));
+    const { event_id: eventId, ...rest } = query;
+    res.json(await listAttempts(deps, principalOf(req), path.subscription_id, { ...rest, ...(eventId ? { eventId } : {}) }));
+  });
+  r.get(`${base}/subscriptions/:subscription_id/stats`, async (req, res) => {
+    const { path, query } = validated(req, 'getSubscriptionStats');
+    res.json(await subscriptionStats(deps, principalOf(req), path.subscription_id, query.hours ?? 24));
   });
   r.post(`${base}/events/:event_id/redeliver`, async (req, res) => {
     const { path, body } = validated(req, 'redeliverEvent');

@@ -8,15 +8,15 @@ const keys = (authenticate: ApiKeyRepository['authenticate']) => ({ authenticate
 
 describe('apiKeyHandler', () => {
   it('answers a failed key lookup (database down) with a server error, not a 401 for a valid key', async () => {
-    const handler = apiKeyHandler(keys(() => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:27017'))));
+    const handler = apiKeyHandler({ keys: keys(() => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:27017"))) });
     const refusal = handler(request(), ['orders:write']);
     await expect(refusal).rejects.toBeInstanceOf(KeyStoreError);
     await expect(refusal).rejects.toMatchObject({ status: 500, message: 'API key lookup failed: connect ECONNREFUSED 127.0.0.1:27017' });
   });
 
   it('still answers an unknown key with 401 and a missing scope with 403', async () => {
-    await expect(apiKeyHandler(keys(() => Promise.resolve(undefined)))(request(), [])).rejects.toMatchObject({ status: 401 });
+    await expect(apiKeyHandler({ keys: keys(() => Promise.resolve(undefined)) })(request(), [])).rejects.toMatchObject({ status: 401 });
     const reader = keys(() => Promise.resolve({ keyId: 'k', ownerId: 'o', scopes: ['resources:read'] }));
-    await expect(apiKeyHandler(reader)(request(), ['orders:write'])).rejects.toMatchObject({ status: 403 });
+    await expect(apiKeyHandler({ keys: reader })(request(), ['orders:write'])).rejects.toMatchObject({ status: 403 });
   });
 });

@@ -1,0 +1,19 @@
+import { Router } from 'express';
+import { createPortalSession, currentPortalSession, type PortalDeps } from '../../portal/use-cases';
+import { principalOf } from '../security';
+import { validated } from '../validated';
+
+const base = '/api/webhooks/v1/portal-sessions';
+
+/** Opening portal sessions (API keys) and describing the current one (portal tokens). */
+export function portalSessionRoutes(deps: PortalDeps): Router {
+  const r = Router();
+  r.post(base, async (req, res) => {
+    const { body } = validated(req, 'createPortalSession');
+    res.status(201).json(await createPortalSession(deps, principalOf(req), body, `${req.protocol}://${req.get('host') ?? 'localhost'}`));
+  });
+  r.get(`${base}/current`, (req, res) => {
+    res.json(currentPortalSession(deps, principalOf(req)));
+  });
+  return r;
+}

@@ -1,0 +1,114 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Token prefix: tells a portal session token from an API key (`whk_`) at a glance and in secret scanners. */
+export const PORTAL_TOKEN_PREFIX = 'whps_';
+
+/** What a portal session may do: `portalSession` scopes, plus `resources:read` to subscribe to `order.*` events. */
+export type PortalGrant = 'webhooks:read' | 'webhooks:write' | 'alerts:read' | 'resources:read';
+
+/** A verified portal session, as its token states it. */
+export interface PortalSession {
+  id: string;
+  ownerId: string;
+  grants: PortalGrant[];
+  /** An administrator session: alerts and Temporal UI links. */
+  admin: boolean;
+  expiresAt: Date;
+}
+
+/** Why a token was refused; `message` is safe to show to the holder. */
+export class PortalTokenError extends Error {
+  constructor(
+    readonly reason: 'malformed' | 'signature' | 'expired',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The signed claims, with short keys: the token travels in a URL. */
+interface Claims {
+  sid: string;
+  own: string;
+  g: PortalGrant[];
+  adm: boolean;
+  exp: number;
+}
+
+/** The signing key, or how to load it (from the database, once, on first use). */
+export type PortalKeySource = Buffer | (() => Promise<Buffer>);
+
+/**
+ * Issues and verifies portal session tokens: `whps_<claims>.<HMAC-SHA256>`, base64url. Stateless,
+ * so every API process checks a token without a database read; a session ends when it expires.
+ */
+export class PortalSessions {
+  private readonly now: () => Date;
+  private key: Promise<Buffer> | undefined;
+
+  /** @param source a key of at least 32 bytes shared by every API process; `now` is injectable for tests. */
+  constructor(
+    private readonly source: PortalKeySource,
+    options: { now?: () => Date } = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** A new session for `ownerId` lasting `expiresInSeconds`, and its token. */
+  async issue(input: { ownerId: string; grants: PortalGrant[]; admin: boolean; expiresInSeconds: number }): Promise<{ session: PortalSession; token: string }> {
+    const expiresAt = new Date(Math.floor(this.now().getTime() / 1000 + input.expiresInSeconds) * 1000);
+    const claims: Claims = { sid: `ps_${randomBytes(12).toString('hex')}`, own: input.ownerId, g: [...input.grants], adm: input.admin, exp: expiresAt.getTime() / 1000 };
+    const body = PORTAL_TOKEN_PREFIX + Buffer.from(JSON.stringify(claims)).toString('base64url');
+    return { session: toSession(claims), token: `${body}.${await this.sign(body)}` };
+  }
+
+  /** The session a token carries; rejects with PortalTokenError when it is malformed, altered or expired. */
+  async verify(token: string): Promise<PortalSession> {
+    const dot = token.lastIndexOf('.');
+    if (!token.startsWith(PORTAL_TOKEN_PREFIX) || dot < 0) throw new PortalTokenError('malformed', 'portal session token is malformed');
+    const body = token.slice(0, dot);
+    const given = Buffer.from(token.slice(dot + 1), 'base64url');
+    const expected = Buffer.from(await this.sign(body), 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new PortalTokenError('signature', 'portal session token is not valid');
+    }
+    const claims = parseClaims(body.slice(PORTAL_TOKEN_PREFIX.length));
+    if (!claims) throw new PortalTokenError('malformed', 'portal session token is malformed');
+    const session = toSession(claims);
+    if (session.expiresAt <= this.now()) {
+      throw new PortalTokenError('expired', `portal session expired at ${session.expiresAt.toISOString()}; ask for a new link`);
+    }
+    return session;
+  }
+
+  private keyBytes(): Promise<Buffer> {
+    const source = this.source;
+    this.key ??= (Buffer.isBuffer(source) ? Promise.resolve(source) : source()).then((k) => {
+      if (k.length < 32) throw new Error('portal session key must be at least 32 bytes');
+      return k;
+    });
+    // A failed load (database away) is retried by the next request, not remembered.
+    this.key.catch(() => (this.key = undefined));
+    return this.key;
+  }
+
+  private async sign(body: string): Promise<string> {
+    return createHmac('sha256', await this.keyBytes()).update(body).digest('base64url');
+  }
+}
+
+function toSession(c: Claims): PortalSession {
+  return { id: c.sid, ownerId: c.own, grants: [...c.g], admin: c.adm, expiresAt: new Date(c.exp * 1000) };
+}
+
+/** Signed claims are trusted, but still checked for shape so a key change never yields a half session. */
+function parseClaims(encoded: string): Claims | undefined {
+  try {
+    const c = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as Partial<Claims>;
+    const ok =
+      typeof c.sid === 'string' && typeof c.own === 'string' && typeof c.adm === 'boolean' && typeof c.exp === 'number' && Array.isArray(c.g);
+    return ok ? (c as Claims) : undefined;
+  } catch {
+    return undefined;
+  }
+}

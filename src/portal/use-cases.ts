@@ -1,0 +1,63 @@
+import { ADMIN_OWNER, type Principal } from '../auth/api-keys';
+import { HttpProblem } from '../http/problem';
+import type { PortalSession, PortalSessionCreate, PortalSessionInfo } from '../http/schemas';
+import type { Logger } from '../logger';
+import type { PortalGrant, PortalSessions } from './sessions';
+
+export interface PortalDeps {
+  sessions: PortalSessions;
+  logger: Logger;
+  /** Origin of portal links; the request's own origin when unset. */
+  publicUrl: string | undefined;
+  /** Where administrator sessions link to delivery workflows. */
+  temporalUiUrl: string | undefined;
+  temporalNamespace: string;
+}
+
+/** The portal scopes a key can hand on: what it holds itself, never more. */
+const delegable: PortalGrant[] = ['webhooks:read', 'webhooks:write', 'resources:read'];
+
+/**
+ * Opens a portal session for the caller's owner, or (admin keys) any owner. The session grants
+ * the caller's own `webhooks:*` and `resources:read` scopes; an admin key's session for the
+ * admin owner is an administrator session, which also reads alerts.
+ */
+export async function createPortalSession(
+  deps: PortalDeps,
+  principal: Principal,
+  body: PortalSessionCreate | undefined,
+  requestOrigin: string,
+): Promise<PortalSession> {
+  const isAdmin = principal.scopes.includes('admin');
+  const ownerId = body?.owner_id ?? principal.ownerId;
+  if (ownerId !== principal.ownerId && !isAdmin) {
+    throw new HttpProblem(403, 'Forbidden', `Only an admin key may open a portal session for another owner (this key's owner is ${principal.ownerId}).`);
+  }
+  const admin = isAdmin && ownerId === ADMIN_OWNER;
+  const grants: PortalGrant[] = [...delegable.filter((g) => isAdmin || principal.scopes.includes(g)), ...(admin ? (['alerts:read'] as const) : [])];
+  const { session, token } = await deps.sessions.issue({ ownerId, grants, admin, expiresInSeconds: body?.expires_in ?? 3600 });
+  // The token is a credential: logged by id only.
+  deps.logger.info({ portalSession: session.id, ownerId, admin, byKey: principal.keyId, expiresAt: session.expiresAt }, 'portal session opened');
+  return {
+    id: session.id,
+    owner_id: ownerId,
+    url: `${deps.publicUrl ?? requestOrigin}/portal#token=${token}`,
+    token,
+    expires_at: session.expiresAt.toISOString(),
+    admin,
+  };
+}
+
+/** What the calling portal session is and may do, for the portal to lay itself out. */
+export function currentPortalSession(deps: PortalDeps, principal: Principal): PortalSessionInfo {
+  const session = principal.portal;
+  if (!session) throw new HttpProblem(403, 'Forbidden', 'This operation takes a portal session token, not an API key.');
+  return {
+    id: session.id,
+    owner_id: session.ownerId,
+    expires_at: session.expiresAt.toISOString(),
+    admin: session.admin,
+    grants: session.grants,
+    ...(session.admin && deps.temporalUiUrl ? { temporal_ui_url: deps.temporalUiUrl, temporal_namespace: deps.temporalNamespace } : {}),
+  };
+}

@@ -1,0 +1,31 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { components, Envelope, EnvelopeV1, EnvelopeV2, WebhookPayload, webhooks } from '../../../clients/typescript/src';
+import { verify } from '../../../clients/typescript/src/receiver';
+
+// Type-level tests of the client package's payload types, run by vitest's typecheck (and tsc).
+
+type Schemas = components['schemas'];
+
+describe('client package: webhook payload types', () => {
+  it("names each webhook's body by its name in the contract's webhooks section", () => {
+    expectTypeOf<WebhookPayload<'order.created'>>().toEqualTypeOf<Schemas['OrderCreatedEventV1']>();
+    expectTypeOf<WebhookPayload<'order.updated.v2'>>().toEqualTypeOf<Schemas['OrderUpdatedEventV2']>();
+    expectTypeOf<WebhookPayload<'admin.alert'>>().toEqualTypeOf<Schemas['AlertNotification']>();
+    expectTypeOf<WebhookPayload<'subscription.disabled'>>().toEqualTypeOf<Schemas['SubscriptionDisabledNotification']>();
+    // @ts-expect-error no such webhook in the contract
+    expectTypeOf<WebhookPayload<'order.deleted'>>().toBeNever();
+  });
+
+  it('has one envelope type per subscription version, each the union of that version’s webhooks', () => {
+    expectTypeOf<EnvelopeV1>().toEqualTypeOf<WebhookPayload<'order.created' | 'order.updated' | 'webhook.test'>>();
+    expectTypeOf<EnvelopeV2>().toEqualTypeOf<WebhookPayload<'order.created.v2' | 'order.updated.v2' | 'webhook.test.v2'>>();
+    expectTypeOf<Envelope>().toEqualTypeOf<EnvelopeV1 | EnvelopeV2>();
+    expectTypeOf<keyof webhooks>().toEqualTypeOf<
+      'order.created' | 'order.updated' | 'webhook.test' | 'order.created.v2' | 'order.updated.v2' | 'webhook.test.v2' | 'admin.alert' | 'subscription.disabled'
+    >();
+  });
+
+  it('lets verify return the payload type asked for', () => {
+    expectTypeOf(verify<EnvelopeV2>('{}', {}, 'whsec_x')).toEqualTypeOf<EnvelopeV2>();
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { PortalSessions, PortalTokenError } from '../../../src/portal/sessions';
+
+const key = Buffer.alloc(32, 7);
+const grants = ['webhooks:read', 'webhooks:write'] as const;
+
+describe('PortalSessions', () => {
+  it('verifies the token it issued, with its owner, grants and expiry', async () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    const sessions = new PortalSessions(key, { now: () => now });
+    const { session, token } = await sessions.issue({ ownerId: 'customer-1', grants: [...grants], admin: false, expiresInSeconds: 3600 });
+    expect(token).toMatch(/^whps_[\w-]+\.[\w-]{43}$/);
+    expect(session.expiresAt.toISOString()).toBe('2026-01-01T01:00:00.000Z');
+    expect(await sessions.verify(token)).toEqual(session);
+  });
+
+  it('refuses a token once it expires, naming when', async () => {
+    let now = new Date('2026-01-01T00:00:00Z');
+    const sessions = new PortalSessions(key, { now: () => now });
+    const { token } = await sessions.issue({ ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 });
+    now = new Date('2026-01-01T00:01:00Z');
+    const refusal = await sessions.verify(token).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(PortalTokenError);
+    expect(refusal).toMatchObject({ reason: 'expired' });
+    expect((refusal as PortalTokenError).message).toContain('expired at 2026-01-01T00:01:00.000Z');
+  });
+
+  it('refuses a token signed with another key or with altered claims', async () => {
+    const { token } = await new PortalSessions(Buffer.alloc(32, 8)).issue({ ownerId: 'o', grants: [...grants], admin: true, expiresInSeconds: 60 });
+    const sessions = new PortalSessions(key);
+    await expect(sessions.verify(token)).rejects.toMatchObject({ reason: 'signature' });
+    const [body, sig] = (await sessions.issue({ ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 })).token.split('.');
+    const claims = JSON.parse(Buffer.from(body!.slice(5), 'base64url').toString()) as object;
+    const promoted = `whps_${Buffer.from(JSON.stringify({ ...claims, adm: true })).toString('base64url')}.${sig}`;
+    await expect(sessions.verify(promoted)).rejects.toMatchObject({ reason: 'signature' });
+  });
+
+  it('refuses malformed tokens without throwing anything but PortalTokenError', async () => {
+    const sessions = new PortalSessions(key);
+    for (const bad of ['whk_abc', 'whps_', 'whps_abc', 'whps_.x', `whps_${Buffer.from('[]').toString('base64url')}.AAAA`]) {
+      await expect(sessions.verify(bad), bad).rejects.toBeInstanceOf(PortalTokenError);
+    }
+  });
+
+  it('loads its key once, retries a failed load, and refuses keys shorter than 32 bytes', async () => {
+    let loads = 0;
+    const sessions = new PortalSessions(() => {
+      loads += 1;
+      return loads === 1 ? Promise.reject(new Error('database away')) : Promise.resolve(key);
+    });
+    const input = { ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 };
+    await expect(sessions.issue(input)).rejects.toThrow('database away');
+    const { token } = await sessions.issue(input);
+    await sessions.verify(token);
+    expect(loads).toBe(2);
+    await expect(new PortalSessions(Buffer.alloc(16)).issue(input)).rejects.toThrow('at least 32 bytes');
+  });
+});
