@@ -19,6 +19,7 @@ const page = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="referrer" content="no-referrer">
   <title>Webhooks portal</title>
+  <link rel="icon" href="data:,">
   <link rel="stylesheet" href="/portal/assets/portal.css">
   <script type="module" src="/portal/assets/portal.js"></script>
 </head>

@@ -1,0 +1,249 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../../generated/api';
+import type { WebhookServiceClient } from '../../../src/client';
+import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
+import { launchChromium, watchPage, type ExpectedFailure } from '../../support/browser';
+import { startReceiver, type TestReceiver } from '../../support/receiver';
+
+// Browser globals of the functions passed to page.evaluate: this file compiles for Node, they run in Chromium.
+interface PageElement {
+  tabIndex: number;
+  labels?: { length: number } | null;
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+  outerHTML: string;
+}
+declare const document: {
+  documentElement: { scrollWidth: number };
+  activeElement: PageElement | null;
+  querySelectorAll(selector: string): Iterable<PageElement>;
+};
+declare const sessionStorage: { getItem(key: string): string | null };
+declare const navigator: { clipboard: { readText(): Promise<string> } };
+
+const shots = 'test-results/portal';
+const desktop = { width: 1280, height: 800 };
+const phone = { width: 360, height: 740 };
+const current = '/api/webhooks/v1/portal-sessions/current';
+// Bounded waits for deliveries through the real worker and Temporal.
+const deliveryWait = { timeout: 45_000, interval: 250 };
+
+describe('the subscriber portal in a real browser', () => {
+  let api: TestApi;
+  let worker: TestWorker;
+  let receiver: TestReceiver;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let answer = 200;
+  const pages: { page: Page; problems: string[] }[] = [];
+
+  async function mint(client: WebhookServiceClient, body: Partial<components['schemas']['PortalSessionCreate']> = {}) {
+    const { data, error, response } = await client.POST('/api/webhooks/v1/portal-sessions', { body: body as components['schemas']['PortalSessionCreate'] });
+    expect(response.status, JSON.stringify(error)).toBe(201);
+    return data!;
+  }
+
+  async function openPage(expected: ExpectedFailure[] = []): Promise<Page> {
+    const p = await context.newPage();
+    const found = watchPage(p, expected);
+    pages.push({ page: p, problems: found });
+    return p;
+  }
+
+  /** Screenshots at desktop and phone width; at 360 px nothing may scroll sideways. */
+  async function shoot(p: Page, name: string) {
+    await p.setViewportSize(phone);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth), `${name} fits 360 px`).toBeLessThanOrEqual(360);
+    await p.screenshot({ path: `${shots}/${name}-phone.png`, fullPage: true });
+    await p.setViewportSize(desktop);
+    await p.screenshot({ path: `${shots}/${name}-desktop.png`, fullPage: true });
+  }
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    // A retry waits 10 minutes: the retrying attempt stays retrying until the test redelivers.
+    api = await startTestApi({ DELIVERY_RETRY_SCHEDULE: '10m', DELIVERY_JITTER: '0', TEMPORAL_UI_URL: 'http://127.0.0.1:8233' });
+    worker = await startTestWorker(api);
+    receiver = await startReceiver((_req, res) => {
+      res.writeHead(answer, { 'content-type': 'text/plain' });
+      res.end(answer === 200 ? 'thanks' : 'receiver is down');
+    });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: desktop });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
+    page = await openPage();
+    problems = pages[0]!.problems;
+  });
+  afterEach(() => {
+    // Any console error, page error, failed request or unexpected ≥ 400 response fails the test it happened in.
+    for (const p of pages) expect(p.problems).toEqual([]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await worker?.stop();
+    await receiver?.close();
+    await api?.close();
+  });
+
+  it('opens a minted link, hides the token, creates a subscription and shows its secret once', async () => {
+    const { client: ownerKey } = await api.clientWith(['webhooks:read', 'webhooks:write'], 'customer-portal');
+    const session = await mint(ownerKey);
+    await page.goto(session.url);
+    await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+    expect(await page.getByTestId('session-owner').textContent()).toContain('customer-portal');
+    // The token leaves the address bar (and history) and lives in sessionStorage only.
+    expect(page.url()).toBe(`${api.baseUrl}/portal`);
+    expect(await page.evaluate(() => sessionStorage.getItem('webhooks-portal-token'))).toBe(session.token);
+    await page.getByTestId('subscriptions-empty').waitFor();
+    await shoot(page, 'subscriptions-empty');
+
+    await page.getByRole('button', { name: 'New subscription' }).click();
+    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    await page.getByLabel('Description').fill('ERP test receiver');
+    await page.getByRole('checkbox', { name: /webhook\.test/ }).check();
+    await page.getByText('Schema and example of webhook.test').click();
+    expect(await page.getByLabel('Example payload of webhook.test').textContent()).toMatch(/^\{/);
+    await shoot(page, 'create-form');
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+
+    const secret = page.getByTestId('secret-value');
+    await secret.waitFor();
+    const value = await secret.inputValue();
+    expect(value).toMatch(/^whsec_/);
+    expect(await page.getByTestId('secret-notice').textContent()).toContain('you will not see it again');
+    await shoot(page, 'secret-once');
+    await page.getByRole('button', { name: 'Copy secret' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByTestId('secret-notice').waitFor({ state: 'detached' });
+    expect(await page.content()).not.toContain(value);
+    await page.getByTestId('subscription-list').getByText(receiver.url).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('sends test events and follows delivered, retrying and redelivered attempts', async () => {
+    await page.getByRole('button', { name: `Manage ${receiver.url}` }).click();
+    await page.getByTestId('subscription-detail').waitFor();
+
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const first = await sentEventId(page);
+    const firstGroup = page.locator(`[data-testid="event-group"][data-event-id="${first}"]`);
+    await expect.poll(() => firstGroup.getAttribute('data-state').catch(() => null), deliveryWait).toBe('delivered');
+    const delivered = firstGroup.getByTestId('attempt-row').first();
+    expect(await delivered.getAttribute('data-outcome')).toBe('delivered');
+    expect(await delivered.textContent()).toContain('200');
+    expect(receiver.received.length).toBe(1);
+
+    answer = 500;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const second = await sentEventId(page, first);
+    const secondGroup = page.locator(`[data-testid="event-group"][data-event-id="${second}"]`);
+    // The panel polls by itself: no reload between the attempt and the page showing it.
+    await expect.poll(() => secondGroup.getAttribute('data-state').catch(() => null), deliveryWait).toBe('retrying');
+    const failing = secondGroup.getByTestId('attempt-row').first();
+    expect(await failing.getAttribute('data-outcome')).toBe('http_error');
+    expect(await failing.textContent()).toContain('500');
+    expect(await failing.textContent()).toContain('receiver is down');
+    expect(await failing.getByTestId('next-attempt').textContent()).not.toBe('—');
+    await shoot(page, 'attempts-retrying');
+
+    answer = 200;
+    await secondGroup.getByRole('button', { name: `Redeliver ${second}` }).click();
+    await page.getByText(`Redelivery of ${second} scheduled.`).waitFor();
+    await expect.poll(() => secondGroup.getAttribute('data-state'), deliveryWait).toBe('delivered');
+    expect(await secondGroup.getByTestId('attempt-row').count()).toBe(2);
+  });
+
+  it('shows the 24-hour chart with its summary, and filters attempts by outcome', async () => {
+    // The stats panel reloads after each action; the chart is a uPlot canvas beside a text summary.
+    await page.getByTestId('stats-chart').locator('canvas').first().waitFor();
+    await expect.poll(() => page.getByTestId('stats-summary').textContent(), deliveryWait).toMatch(/\d+ attempts, \d+ delivered/);
+    await page.getByLabel('Outcome').selectOption('http_error');
+    await expect.poll(async () => (await page.getByTestId('attempt-row').evaluateAll((rows: PageElement[]) => rows.map((r) => r.getAttribute('data-outcome')))).join(','), deliveryWait).toBe('http_error');
+    await shoot(page, 'subscription-detail');
+    await page.getByLabel('Outcome').selectOption('');
+    await expect.poll(() => page.getByTestId('attempt-row').count(), deliveryWait).toBe(3);
+  });
+
+  it('is usable with the keyboard: every control is focusable and named; pause and resume with Tab and Enter', async () => {
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll('button, a[href], input, select, textarea, summary')]
+        .filter((el) => {
+          const labelled = el.labels?.length || el.getAttribute('aria-label') || el.textContent?.trim();
+          return el.tabIndex < 0 || !labelled;
+        })
+        .map((el) => el.outerHTML.slice(0, 120)),
+    );
+    expect(unnamed).toEqual([]);
+
+    const tabTo = async (name: string) => {
+      await page.locator('body').focus();
+      for (let i = 0; i < 60; i++) {
+        await page.keyboard.press('Tab');
+        if ((await page.evaluate(() => document.activeElement?.textContent?.trim())) === name) return;
+      }
+      throw new Error(`no control named ${name} within 60 Tabs`);
+    };
+    await tabTo('Pause');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('subscription-status').textContent(), deliveryWait).toBe('paused');
+    await tabTo('Resume');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('subscription-status').textContent(), deliveryWait).toBe('active');
+  });
+
+  it('shows an administrator session the alerts', async () => {
+    const { client: adminKey } = await api.clientWith(['admin'], 'admin');
+    const session = await mint(adminKey);
+    expect(session.admin).toBe(true);
+    const admin = await openPage();
+    await admin.goto(session.url);
+    await admin.getByTestId('alerts-panel').waitFor();
+    await admin.getByRole('heading', { name: 'Alerts' }).waitFor();
+    await admin.locator('[data-testid="alerts-empty"], [data-testid="alerts-panel"] li').first().waitFor();
+    expect(await admin.getByTestId('session-owner').textContent()).toContain('administrator');
+    await shoot(admin, 'admin-alerts');
+    await admin.close();
+  });
+
+  it('says clearly when the link is missing, altered or expired', async () => {
+    const { client: ownerKey } = await api.clientWith(['webhooks:read', 'webhooks:write'], 'customer-portal');
+    const session = await mint(ownerKey);
+    const unauthorized = [{ path: current, status: 401 }];
+
+    // A fresh context: no token kept in this tab's sessionStorage.
+    const missing = await openPage();
+    await missing.goto(`${api.baseUrl}/portal`);
+    expect(await missing.getByTestId('session-problem').textContent()).toContain('Open this page with the link you were given');
+
+    const altered = await openPage(unauthorized);
+    const sig = session.token.slice(-4);
+    const tampered = session.token.slice(0, -4) + (sig === 'AAAA' ? 'BBBB' : 'AAAA');
+    await altered.goto(`${api.baseUrl}/portal#token=${tampered}`);
+    await altered.getByText('This portal link has expired or is not valid — ask for a new link.').waitFor();
+    expect(altered.url()).toBe(`${api.baseUrl}/portal`);
+
+    const expired = await openPage(unauthorized);
+    await expired.goto(`${api.baseUrl}/portal#token=${await api.expiredPortalToken('customer-portal')}`);
+    await expired.getByText('This portal link has expired or is not valid — ask for a new link.').waitFor();
+    await shoot(expired, 'link-expired');
+  });
+});
+
+/** The id of the test event the page just reported sending (another than `previous`). */
+async function sentEventId(page: Page, previous?: string): Promise<string> {
+  const notice = page.getByTestId('detail-notice');
+  let id: string | undefined;
+  await expect
+    .poll(async () => {
+      id = /Test event (evt_\w+) sent\./.exec((await notice.textContent()) ?? '')?.[1];
+      return id !== undefined && id !== previous;
+    }, { timeout: 15_000 })
+    .toBe(true);
+  return id!;
+}
