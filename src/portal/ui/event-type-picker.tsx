@@ -5,10 +5,17 @@ interface Props {
   eventTypes: EventTypeInfo[] | string;
   selected: EventType[];
   onChange: (events: EventType[]) => void;
+  /** The session's grants: a type needing a scope the session lacks is shown but cannot be picked. */
+  grants: readonly string[];
+}
+
+/** Whether the session may subscribe to a type (`admin` never reaches a portal session's grants). */
+function allowed(type: EventTypeInfo, grants: readonly string[]): boolean {
+  return type.required_scopes.every((s) => s === 'webhooks:write' || s === 'webhooks:read' || grants.includes(s));
 }
 
 /** Checkboxes over the event catalogue, each with its description, JSON schema and an example payload. */
-export function EventTypePicker({ eventTypes, selected, onChange }: Props) {
+export function EventTypePicker({ eventTypes, selected, onChange, grants }: Props) {
   if (typeof eventTypes === 'string') return <p role="alert" class="error">Could not load the event types: {eventTypes}</p>;
   if (!eventTypes.length) return <p aria-busy="true">Loading event types…</p>;
   const toggle = (name: EventType, on: boolean) => onChange(on ? [...selected, name] : selected.filter((e) => e !== name));
@@ -18,8 +25,16 @@ export function EventTypePicker({ eventTypes, selected, onChange }: Props) {
       {eventTypes.map((t) => (
         <div key={t.name} class="event-type">
           <label>
-            <input type="checkbox" name="events" value={t.name} checked={selected.includes(t.name)} onChange={(e) => toggle(t.name, e.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              name="events"
+              value={t.name}
+              checked={selected.includes(t.name)}
+              disabled={!allowed(t, grants) && !selected.includes(t.name)}
+              onChange={(e) => toggle(t.name, e.currentTarget.checked)}
+            />
             <code>{t.name}</code> — {t.description}
+            {!allowed(t, grants) && <small> (this link does not allow it: needs {t.required_scopes.join(', ')})</small>}
           </label>
           <details>
             <summary>Schema and example of {t.name}</summary>

@@ -13,6 +13,7 @@ interface Props {
   client: WebhookServiceClient;
   subscription: Subscription;
   eventTypes: EventTypeInfo[] | string;
+  grants: readonly string[];
   canWrite: boolean;
   temporal: TemporalUi | undefined;
   onChanged: (s: Subscription) => void;
@@ -27,7 +28,7 @@ const previousSecretOverlapS = 86_400;
 type Notice = { tone: 'ok' | 'error'; text: string } | undefined;
 
 /** One subscription: its settings and actions, its 24-hour chart and its delivery attempts. */
-export function SubscriptionDetail({ client, subscription: s, eventTypes, canWrite, temporal, onChanged, onDeleted, onSecret, onBack }: Props) {
+export function SubscriptionDetail({ client, subscription: s, eventTypes, grants, canWrite, temporal, onChanged, onDeleted, onSecret, onBack }: Props) {
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -148,6 +149,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, canWri
         <SubscriptionForm
           client={client}
           eventTypes={eventTypes}
+          grants={grants}
           editing={s}
           onCancel={() => setEditing(false)}
           onSaved={(updated) => {

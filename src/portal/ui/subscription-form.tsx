@@ -7,6 +7,7 @@ import type { EventType, EventTypeInfo, Subscription } from './types';
 interface Props {
   client: WebhookServiceClient;
   eventTypes: EventTypeInfo[] | string;
+  grants: readonly string[];
   /** The subscription to edit; absent: create a new one. */
   editing?: Subscription;
   onSaved: (s: Subscription, secret?: string) => void;
@@ -14,7 +15,7 @@ interface Props {
 }
 
 /** Creates a subscription (v1 or v2 envelope) or edits one's URL, events and description. */
-export function SubscriptionForm({ client, eventTypes, editing, onSaved, onCancel }: Props) {
+export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved, onCancel }: Props) {
   const [url, setUrl] = useState(editing?.url ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
   const [events, setEvents] = useState<EventType[]>(editing?.events ?? []);
@@ -61,7 +62,7 @@ export function SubscriptionForm({ client, eventTypes, editing, onSaved, onCance
         Description
         <input type="text" name="description" maxLength={500} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
       </label>
-      <EventTypePicker eventTypes={eventTypes} selected={events} onChange={setEvents} />
+      <EventTypePicker eventTypes={eventTypes} selected={events} onChange={setEvents} grants={grants} />
       {!editing && (
         <fieldset>
           <legend>Envelope version</legend>

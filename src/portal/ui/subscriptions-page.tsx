@@ -55,6 +55,7 @@ export function SubscriptionsPage({ client, session, temporal }: Props) {
           client={client}
           subscription={current}
           eventTypes={eventTypes}
+          grants={session.grants}
           canWrite={canWrite}
           temporal={temporal}
           onChanged={replace}
@@ -77,6 +78,7 @@ export function SubscriptionsPage({ client, session, temporal }: Props) {
             <SubscriptionForm
               client={client}
               eventTypes={eventTypes}
+              grants={session.grants}
               onCancel={() => setCreating(false)}
               onSaved={(s, shownSecret) => {
                 setCreating(false);

@@ -104,6 +104,8 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByRole('button', { name: 'New subscription' }).click();
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByLabel('Description').fill('ERP test receiver');
+    // This owner's key lacks resources:read: order events are listed but cannot be picked.
+    expect(await page.getByRole('checkbox', { name: /order\.created/ }).isDisabled()).toBe(true);
     await page.getByRole('checkbox', { name: /webhook\.test/ }).check();
     await page.getByText('Schema and example of webhook.test').click();
     expect(await page.getByLabel('Example payload of webhook.test').textContent()).toMatch(/^\{/);
@@ -197,8 +199,32 @@ describe('the subscriber portal in a real browser', () => {
     await expect.poll(() => page.getByTestId('subscription-status').textContent(), deliveryWait).toBe('active');
   });
 
+  it('edits the description, rotates the secret showing the overlap, and deletes after confirmation', async () => {
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Description').fill('ERP receiver, renamed');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('detail-notice').getByText('Saved.').waitFor();
+    await page.getByTestId('subscription-detail').getByText('ERP receiver, renamed').waitFor();
+
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByTestId('secret-notice').waitFor();
+    expect(await page.getByTestId('secret-value').inputValue()).toMatch(/^whsec_/);
+    expect(await page.getByTestId('rotation-overlap').textContent()).toContain('The previous secret keeps signing');
+    await shoot(page, 'secret-rotated');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('confirm-delete').waitFor();
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    await page.getByTestId('confirm-delete').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByTestId('subscriptions-empty').waitFor();
+  });
+
   it('shows an administrator session the alerts', async () => {
     const { client: adminKey } = await api.clientWith(['admin'], 'admin');
+    const { data: sub } = await adminKey.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['webhook.test'] } });
     const session = await mint(adminKey);
     expect(session.admin).toBe(true);
     const admin = await openPage();
@@ -208,6 +234,10 @@ describe('the subscriber portal in a real browser', () => {
     await admin.locator('[data-testid="alerts-empty"], [data-testid="alerts-panel"] li').first().waitFor();
     expect(await admin.getByTestId('session-owner').textContent()).toContain('administrator');
     await shoot(admin, 'admin-alerts');
+    // Administrator sessions link to the Temporal UI, filtered to the subscription's workflows.
+    await admin.getByRole('button', { name: `Manage ${receiver.url}` }).click();
+    const link = admin.getByRole('link', { name: 'Delivery workflows of this subscription in the Temporal UI' });
+    expect(await link.getAttribute('href')).toBe(`http://127.0.0.1:8233/namespaces/default/workflows?query=${encodeURIComponent(`WebhookSubscriptionIds="${sub!.id}"`)}`);
     await admin.close();
   });
 
