@@ -3,7 +3,7 @@
  * esbuild: index.html, assets/portal.js and assets/portal.css. Run by `npm test`'s pretest,
  * `npm start`'s prestart and `npm run build:portal`; `--watch` rebuilds on change.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -42,18 +42,19 @@ const options: esbuild.BuildOptions = {
   jsxImportSource: 'preact',
   tsconfig: join(root, 'src/portal/ui/tsconfig.json'),
   legalComments: 'linked',
-  logLevel: 'info',
+  logLevel: watch ? 'info' : 'warning',
 };
 
 const started = Date.now();
-rmSync(out, { recursive: true, force: true });
+// Overwritten in place (fixed names), page last: a server already serving dist/portal never sees it missing.
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'index.html'), page);
 if (watch) {
+  writeFileSync(join(out, 'index.html'), page);
   const ctx = await esbuild.context(options);
   await ctx.watch();
   console.log('portal: watching src/portal/ui');
 } else {
   await esbuild.build(options);
+  writeFileSync(join(out, 'index.html'), page);
   console.log(`portal: built dist/portal in ${Date.now() - started} ms`);
 }
