@@ -80,6 +80,8 @@ try {
     ...process.env,
     MONGODB_URI: plan.mongoUri,
     TEMPORAL_ADDRESS: plan.temporalAddress,
+    // Administrator portal sessions link to the embedded UI (an explicit TEMPORAL_UI_URL wins).
+    ...(plan.temporalUiUrl ? { TEMPORAL_UI_URL: config.api.portal.temporalUiUrl ?? plan.temporalUiUrl } : {}),
     ADMIN_API_KEY: adminKey,
     // Children write into our pipe: they log in the format this terminal (or LOG_FORMAT) asks for.
     LOG_FORMAT: config.logFormat,
@@ -110,6 +112,7 @@ try {
     'Webhook service is running:',
     `  API            ${base}`,
     `  API reference  ${base}/docs  (contract: ${base}/openapi.json)`,
+    `  Portal         ${base}/portal  (open it with a link from POST /api/webhooks/v1/portal-sessions)`,
     `  Health         ${base}/healthz  ${base}/readyz`,
     ...(config.metrics.enabled ? [`  Metrics        ${base}/metrics (API)${config.metrics.workerPort !== 0 ? `  http://${host}:${config.metrics.workerPort}/metrics (worker)` : ''}${config.metrics.token ? '  (Bearer METRICS_TOKEN)' : ''}`] : []),
     `  Temporal       ${plan.temporalAddress} (namespace ${config.temporal.namespace})`,
