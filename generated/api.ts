@@ -1116,7 +1116,7 @@ export interface components {
              * @description How long the previous secret keeps signing, in seconds (0 to 7 days; default 1 day).
              * @default 86400
              */
-            expire_previous_in_seconds: number;
+            expire_previous_in_seconds?: number;
         };
         /** @description Result of a secret rotation. */
         RotatedSecret: {
@@ -1237,7 +1237,7 @@ export interface components {
              * @description Lifetime of the session, in seconds (1 hour by default, at most 24 hours).
              * @default 3600
              */
-            expires_in: number;
+            expires_in?: number;
         };
         /** @description A portal session and its link. */
         PortalSession: {

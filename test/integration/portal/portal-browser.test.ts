@@ -41,8 +41,8 @@ describe('the subscriber portal in a real browser', () => {
   let answer = 200;
   const pages: { page: Page; problems: string[] }[] = [];
 
-  async function mint(client: WebhookServiceClient, body: Partial<components['schemas']['PortalSessionCreate']> = {}) {
-    const { data, error, response } = await client.POST('/api/webhooks/v1/portal-sessions', { body: body as components['schemas']['PortalSessionCreate'] });
+  async function mint(client: WebhookServiceClient, body: components['schemas']['PortalSessionCreate'] = {}) {
+    const { data, error, response } = await client.POST('/api/webhooks/v1/portal-sessions', { body });
     expect(response.status, JSON.stringify(error)).toBe(201);
     return data!;
   }
