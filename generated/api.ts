@@ -356,6 +356,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/v1/subscriptions/{subscription_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription identifier. */
+                subscription_id: components["parameters"]["SubscriptionIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a subscription's events
+         * @description Lists the events sent to this subscription, newest first, each with its payload (`data`) and where its delivery stands (the state after its latest attempt, `pending` before the first, the number of attempts and the time of the latest). Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
+         */
+        get: operations["listSubscriptionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/v1/subscriptions/{subscription_id}/stats": {
         parameters: {
             query?: never;
@@ -1283,6 +1306,41 @@ export interface components {
             /** @description The Temporal namespace the delivery workflows run in (administrator sessions). */
             temporal_namespace?: string;
         };
+        /** @description An event sent to a subscription, and where its delivery stands. */
+        SubscriptionEvent: {
+            /** @description Event identifier (the envelope's `id`). */
+            id: components["schemas"]["EventId"];
+            /** @description Event type. */
+            type: components["schemas"]["EventType"];
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            created_at: string;
+            /** @description The event's payload, as the envelope's `data` carries it (its schema is the type's in the event catalogue). */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The state after the latest attempt to this subscription (see `DeliveryAttemptState`); `pending` before the first.
+             * @enum {string}
+             */
+            delivery_state: "pending" | "delivered" | "retrying" | "failed" | "stopped";
+            /** @description Attempts made to this subscription, redeliveries included. */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the latest attempt started; absent before the first.
+             */
+            last_attempt_at?: string;
+        };
+        /** @description One page of a subscription's events. */
+        SubscriptionEventList: {
+            /** @description Events on this page, newest first. */
+            data: components["schemas"]["SubscriptionEvent"][];
+            /** @description Cursor for the next page; absent on the last page. */
+            next_cursor?: components["schemas"]["NextCursor"];
+        };
         /** @description Hourly delivery statistics of one subscription. */
         SubscriptionStats: {
             /** @description The subscription. */
@@ -2110,6 +2168,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+            /** @description The portal was not built on this server (`npm run build:portal`). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createSubscriptionLegacy: {
@@ -2592,6 +2659,43 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSubscriptionEvents: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return (1 to 100). */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description Subscription identifier. */
+                subscription_id: components["parameters"]["SubscriptionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

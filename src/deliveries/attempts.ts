@@ -30,6 +30,13 @@ export function attemptId(series: string, attempt: number): string {
   return `att_${digest.slice(0, 24)}`;
 }
 
+/** Where one event's delivery to one subscription stands, from its attempts. */
+export interface AttemptSummary {
+  attempts: number;
+  state: DeliveryAttemptState;
+  lastAttemptAt: Date;
+}
+
 /** Narrows an attempt listing; every field optional. */
 export interface AttemptFilter {
   eventId?: string;
@@ -81,6 +88,24 @@ export class AttemptRepository {
       ];
     }
     return this.collection.find(filter).sort({ started_at: -1, _id: -1 }).limit(limit).toArray();
+  }
+
+  /** Per event of `eventIds`: how many attempts went to the subscription, and the latest one's state and start. */
+  async summaries(subscriptionId: string, eventIds: string[]): Promise<Map<string, AttemptSummary>> {
+    const rows = await this.collection
+      .find({ subscription_id: subscriptionId, event_id: { $in: eventIds } }, { projection: { _id: 0, event_id: 1, state: 1, started_at: 1 } })
+      .toArray();
+    const byEvent = new Map<string, AttemptSummary>();
+    for (const row of rows) {
+      const seen = byEvent.get(row.event_id);
+      const latest = !seen || row.started_at > seen.lastAttemptAt;
+      byEvent.set(row.event_id, {
+        attempts: (seen?.attempts ?? 0) + 1,
+        state: latest ? row.state : seen.state,
+        lastAttemptAt: latest ? row.started_at : seen.lastAttemptAt,
+      });
+    }
+    return byEvent;
   }
 
   /** Start, duration and outcome of the subscription's attempts started at or after `from`, at most `cap` of them (newest kept). */

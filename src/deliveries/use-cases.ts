@@ -5,7 +5,7 @@ import type { EventDispatcher } from '../events/dispatcher';
 import { newOutboxEvent } from '../events/outbox';
 import { decodeCursor, toPage } from '../http/pagination';
 import { HttpProblem } from '../http/problem';
-import type { Alert, DeliveryAttempt, SubscriptionStats } from '../http/schemas';
+import type { Alert, DeliveryAttempt, SubscriptionEvent, SubscriptionStats } from '../http/schemas';
 import type { SubscriptionRepository } from '../subscriptions/repository';
 import { type AttemptFilter, type AttemptRepository, toDeliveryAttempt } from './attempts';
 import { hourlyStats, statsWindowStart } from './stats';
@@ -49,6 +49,34 @@ export async function listAttempts(
   const after = afterId ? await deps.attempts.find(afterId) : undefined;
   const rows = await deps.attempts.listForSubscription(subscriptionId, limit + 1, { ...filter, ...(after ? { after } : {}) });
   return toPage(rows.map(toDeliveryAttempt), limit);
+}
+
+/** The events sent to the caller's subscription, newest first, each with its payload and delivery state. */
+export async function listSubscriptionEvents(
+  deps: DeliveryDeps,
+  principal: Principal,
+  subscriptionId: string,
+  query: { limit?: number; cursor?: string },
+): Promise<{ data: SubscriptionEvent[]; next_cursor?: string }> {
+  await ownedSubscription(deps, principal, subscriptionId);
+  const limit = query.limit ?? 20;
+  const afterId = decodeCursor(query.cursor);
+  const after = afterId ? await deps.dispatcher.events.find(afterId) : undefined;
+  const events = await deps.dispatcher.events.listForSubscription(subscriptionId, limit + 1, after);
+  const summaries = await deps.attempts.summaries(subscriptionId, events.map((e) => e._id));
+  const rows = events.map((e): SubscriptionEvent => {
+    const summary = summaries.get(e._id);
+    return {
+      id: e._id,
+      type: e.type,
+      created_at: e.created_at.toISOString(),
+      data: e.data,
+      delivery_state: summary?.state ?? 'pending',
+      attempts: summary?.attempts ?? 0,
+      ...(summary ? { last_attempt_at: summary.lastAttemptAt.toISOString() } : {}),
+    };
+  });
+  return toPage(rows, limit);
 }
 
 /** Most attempts one statistics answer reads; beyond it the oldest hours are undercounted. */

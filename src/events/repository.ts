@@ -1,5 +1,5 @@
 import { insertIfAbsent } from '../db/insert-if-absent';
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import type { EventType } from '../http/schemas';
 import type { OutboxSource } from './outbox';
 
@@ -27,6 +27,15 @@ export class EventRepository {
   /** Inserts unless already logged (a re-flushed outbox entry); idempotent by event id. True when this call logged it. */
   insertOnce(doc: EventDoc): Promise<boolean> {
     return insertIfAbsent(this.collection, doc);
+  }
+
+  /** Events sent to a subscription, newest first, `limit` of them after `after` (a page's last event). */
+  listForSubscription(subscriptionId: string, limit: number, after?: EventDoc): Promise<EventDoc[]> {
+    const filter: Filter<EventDoc> = { subscription_ids: subscriptionId };
+    if (after) {
+      filter.$or = [{ created_at: { $lt: after.created_at } }, { created_at: after.created_at, _id: { $lt: after._id } }];
+    }
+    return this.collection.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
   }
 
   async find(id: string): Promise<EventDoc | undefined> {

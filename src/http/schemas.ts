@@ -18,6 +18,7 @@ export type DeliveryAttemptState = Schemas['DeliveryAttemptState'];
 export type DeliveryOutcome = Schemas['DeliveryOutcome'];
 export type Alert = Schemas['Alert'];
 export type SubscriptionStats = Schemas['SubscriptionStats'];
+export type SubscriptionEvent = Schemas['SubscriptionEvent'];
 export type PortalSession = Schemas['PortalSession'];
 export type PortalSessionCreate = Schemas['PortalSessionCreate'];
 export type PortalSessionInfo = Schemas['PortalSessionInfo'];

@@ -3,6 +3,7 @@ import {
   type DeliveryDeps,
   listAlerts,
   listAttempts,
+  listSubscriptionEvents,
   recoverFailed,
   redeliverEvent,
   sendTestEvent,
@@ -24,6 +25,10 @@ export function deliveryRoutes(deps: DeliveryDeps): Router {
     const { path, query } = validated(req, 'listDeliveryAttempts');
     const { event_id: eventId, ...rest } = query;
     res.json(await listAttempts(deps, principalOf(req), path.subscription_id, { ...rest, ...(eventId ? { eventId } : {}) }));
+  });
+  r.get(`${base}/subscriptions/:subscription_id/events`, async (req, res) => {
+    const { path, query } = validated(req, 'listSubscriptionEvents');
+    res.json(await listSubscriptionEvents(deps, principalOf(req), path.subscription_id, query));
   });
   r.get(`${base}/subscriptions/:subscription_id/stats`, async (req, res) => {
     const { path, query } = validated(req, 'getSubscriptionStats');

@@ -48,6 +48,7 @@ const rows: Row[] = [
   { name: 'rotate secret', method: 'POST', path: (f) => `${v1}/subscriptions/${f.subscriptionId}/rotate-secret`, body: {}, scope: 'webhooks:write', ok: 200, otherOwner: 404, admin: 404 },
   { name: 'send test event', method: 'POST', path: (f) => `${v1}/subscriptions/${f.subscriptionId}/test`, scope: 'webhooks:write', ok: 202, otherOwner: 404, admin: 404 },
   { name: 'list attempts', method: 'GET', path: (f) => `${v1}/subscriptions/${f.subscriptionId}/attempts`, scope: 'webhooks:read', ok: 200, otherOwner: 404, admin: 404 },
+  { name: "a subscription's events", method: 'GET', path: (f) => `${v1}/subscriptions/${f.subscriptionId}/events`, scope: 'webhooks:read', ok: 200, otherOwner: 404, admin: 404 },
   { name: 'delivery stats', method: 'GET', path: (f) => `${v1}/subscriptions/${f.subscriptionId}/stats`, scope: 'webhooks:read', ok: 200, otherOwner: 404, admin: 404 },
   { name: 'open portal session', method: 'POST', path: () => `${v1}/portal-sessions`, body: {}, scope: 'webhooks:write', ok: 201, otherOwner: 201, admin: 201 },
   { name: 'recover', method: 'POST', path: (f) => `${v1}/subscriptions/${f.subscriptionId}/recover`, body: { since: '2020-01-01T00:00:00Z' }, scope: 'webhooks:write', ok: 202, otherOwner: 404, admin: 404 },

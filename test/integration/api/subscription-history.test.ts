@@ -7,7 +7,7 @@ const v1 = '/api/webhooks/v1';
 /** A contract-valid event id numbered `n`. */
 const eventId = (n: number) => `evt_${String(n).padStart(16, '0')}`;
 
-describe('attempt listing filters and delivery statistics', () => {
+describe("a subscription's history: events, filtered attempts and statistics", () => {
   let api: TestApi;
   let client: WebhookServiceClient;
   let subscriptionId: string;
@@ -44,6 +44,42 @@ describe('attempt listing filters and delivery statistics', () => {
   });
   afterAll(async () => {
     await api.close();
+  });
+
+  it('lists its events newest first with payload and delivery state, paginated; pending before any attempt', async () => {
+    const events = api.dispatcher.events;
+    const event = (n: number, minutesAgo: number, subscriptionIds = [subscriptionId]) => ({
+      _id: eventId(n),
+      type: 'webhook.test' as const,
+      data: { message: `event ${n}`, subscription_id: subscriptionId },
+      created_at: new Date(now - minutesAgo * 60_000 - 1000),
+      subscription_ids: subscriptionIds,
+    });
+    for (const [n, minutesAgo] of [[1, 5], [2, 10], [3, 70], [4, 130], [6, 1]] as const) await events.insertOnce(event(n, minutesAgo));
+    await events.insertOnce(event(7, 0, ['sub_someoneElse00000000']));
+    // Event 2 was redelivered after its 500, and went through.
+    await api.deps.deliveries.attempts.record({
+      _id: attemptId('series-2-redelivery', 1), event_id: eventId(2), subscription_id: subscriptionId, series: 'series-2-redelivery', attempt: 1,
+      started_at: new Date(now - 60_000), duration_ms: 30, outcome: 'delivered', status_code: 200, url: 'http://127.0.0.1:9/hooks', state: 'delivered',
+    });
+
+    const path = { subscription_id: subscriptionId };
+    const first = await client.GET(`${v1}/subscriptions/{subscription_id}/events`, { params: { path, query: { limit: 3 } } });
+    expect(first.data?.data.map((e) => [Number(e.id.slice(4)), e.delivery_state, e.attempts])).toEqual([
+      [6, 'pending', 0],
+      [1, 'delivered', 1],
+      [2, 'delivered', 2],
+    ]);
+    expect(first.data?.data[0]).toMatchObject({ type: 'webhook.test', data: { message: 'event 6' } });
+    expect(first.data?.data[0]?.last_attempt_at).toBeUndefined();
+    expect(first.data?.data[2]?.last_attempt_at).toBe(new Date(now - 60_000).toISOString());
+    const rest = await client.GET(`${v1}/subscriptions/{subscription_id}/events`, { params: { path, query: { limit: 3, cursor: first.data!.next_cursor! } } });
+    expect(rest.data?.data.map((e) => [Number(e.id.slice(4)), e.delivery_state])).toEqual([
+      [3, 'failed'],
+      [4, 'delivered'],
+    ]);
+    expect(rest.data?.next_cursor).toBeUndefined();
+    await api.deps.deliveries.attempts.collection.deleteOne({ _id: attemptId('series-2-redelivery', 1) });
   });
 
   const list = async (query: { outcome?: AttemptDoc['outcome']; state?: AttemptDoc['state'] }) => {
