@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getFreePort, isPortFree } from '../../../src/runtime/ports';
 import { descendants, isAlive } from '../../support/processes';
+import { readmeWalkthrough, runWalkthrough } from '../../support/readme';
 import { tempDir } from '../../support/servers';
 import { waitFor } from '../../support/wait';
 
@@ -117,6 +119,23 @@ describe('npm start: embedded mode', () => {
     const mark = await again.db('start_test').collection<{ _id: string }>('marks').findOne({ _id: 'first-run' });
     await again.close();
     expect(mark).toEqual({ _id: 'first-run' });
+
+    // The README's portal walkthrough, as written but for the port and the data directory.
+    const walkthrough = readmeWalkthrough(root, 'portal-link', { 'localhost:3000': `127.0.0.1:${ports.PORT}`, '.data/': `${dataDir}/` });
+    const link = (await runWalkthrough(root, walkthrough)).trim();
+    expect(link).toMatch(new RegExp(`^${base}/portal#token=whps_[\\w-]+\\.[\\w-]+$`));
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const token = link.slice(link.indexOf('#token=') + '#token='.length);
+    const current = await fetch(`${base}/api/webhooks/v1/portal-sessions/current`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(await current.json()).toMatchObject({ owner_id: 'customer-42', admin: false });
+    // An administrator session links to the embedded Temporal UI that npm start runs.
+    const apiKey = readFileSync(join(dataDir, 'admin-api-key'), 'utf8').trim();
+    const opened = await fetch(`${base}/api/webhooks/v1/portal-sessions`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` } });
+    const adminToken = ((await opened.json()) as { token: string }).token;
+    const adminSession = await fetch(`${base}/api/webhooks/v1/portal-sessions/current`, { headers: { Authorization: `Bearer ${adminToken}` } });
+    expect(await adminSession.json()).toMatchObject({ admin: true, temporal_ui_url: `http://localhost:${ports.TEMPORAL_UI_PORT}` });
     const secondTree = descendants(second.child.pid!);
     expect(secondTree.length).toBeGreaterThanOrEqual(5); // sh, supervisor, database, temporal, api, worker
     second.child.kill('SIGTERM');
