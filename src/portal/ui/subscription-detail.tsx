@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WebhookServiceClient } from '../../client';
 import { idempotencyKey, outcome } from './api';
-import { AttemptsPanel } from './attempts-panel';
+import { EventsPanel } from './events-panel';
 import { formatTime } from './format';
 import type { ShownSecret } from './secret-notice';
 import { StatsPanel } from './stats-panel';
@@ -160,7 +160,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
         />
       )}
       <StatsPanel client={client} subscriptionId={s.id} refresh={activity} />
-      <AttemptsPanel client={client} subscriptionId={s.id} canWrite={canWrite} temporal={temporal} activity={activity} onActivity={() => setActivity((n) => n + 1)} />
+      <EventsPanel client={client} subscriptionId={s.id} canWrite={canWrite} temporal={temporal} activity={activity} onActivity={() => setActivity((n) => n + 1)} />
     </section>
   );
 }
