@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatTime } from './format';
+import { overlapLabel } from './rotation-overlap';
 
 /** A signing secret to show once: after create, or after a rotation with its overlap. */
 export interface ShownSecret {
@@ -8,6 +9,8 @@ export interface ShownSecret {
   kind: 'created' | 'rotated';
   /** Until when the previous secret keeps signing (rotations). */
   previousExpiresAt?: string;
+  /** The overlap chosen for the rotation, in seconds (0: the previous secret stopped at once). */
+  overlapSeconds?: number;
 }
 
 /** Shows a new signing secret once, with a copy button; focus moves to it so it is not missed. */
@@ -38,9 +41,16 @@ export function SecretNotice({ shown, onDismiss }: { shown: ShownSecret; onDismi
         <input type="text" readOnly value={shown.secret} data-testid="secret-value" onFocus={(e) => e.currentTarget.select()} />
       </label>
       {shown.kind === 'rotated' && shown.previousExpiresAt && (
-        <p data-testid="rotation-overlap">
-          The previous secret keeps signing each delivery too (a second signature) until {formatTime(shown.previousExpiresAt)}: switch your receiver
-          to the new one before then.
+        <p data-testid="rotation-overlap" data-expires-at={shown.previousExpiresAt}>
+          {shown.overlapSeconds === 0 ? (
+            <>The previous secret no longer signs: switch your receiver to the new one now.</>
+          ) : (
+            <>
+              The previous secret keeps signing each delivery too (a second signature)
+              {shown.overlapSeconds !== undefined && ` for ${overlapLabel(shown.overlapSeconds)}`}, until {formatTime(shown.previousExpiresAt)}: switch your
+              receiver to the new one before then.
+            </>
+          )}
         </p>
       )}
       <div class="actions">

@@ -42,18 +42,26 @@ function Chart({ stats }: { stats: SubscriptionStats }) {
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const width = () => Math.max(200, Math.min(el.clientWidth, 900));
+    // The whole width of the panel (no cap: on a desktop the chart spans the page like the lists below it).
+    const width = () => Math.max(200, Math.floor(el.clientWidth));
+    let drawn = width();
     const plot = new uPlot(
       {
-        width: width(),
+        width: drawn,
         height: 220,
         series: [
           {},
-          { label: 'Success %', scale: '%', stroke: '#2e7d32', width: 2, spanGaps: false },
-          { label: 'Latency p50 (ms)', scale: 'ms', stroke: '#1565c0', width: 1.5 },
-          { label: 'Latency p95 (ms)', scale: 'ms', stroke: '#ef6c00', width: 1.5, dash: [4, 4] },
+          // Points always drawn: an hour with attempts between empty hours is a lone point, no line.
+          { label: 'Success %', scale: '%', stroke: '#2e7d32', width: 2, spanGaps: false, points: { show: true, size: 6, fill: '#2e7d32' } },
+          { label: 'Latency p50 (ms)', scale: 'ms', stroke: '#1565c0', width: 1.5, points: { show: true, size: 5, fill: '#1565c0' } },
+          { label: 'Latency p95 (ms)', scale: 'ms', stroke: '#ef6c00', width: 1.5, dash: [4, 4], points: { show: true, size: 5, fill: '#ef6c00' } },
         ],
-        scales: { '%': { range: [0, 100] }, ms: { range: (_u, _min, max) => [0, Math.max(10, max ?? 10)] } },
+        scales: {
+          // Half an hour past the current hour's start: its point is not cut in half by the chart's edge.
+          x: { time: true, range: (_u, min, max) => [min ?? 0, (max ?? 0) + stats.bucket_seconds / 2] },
+          '%': { range: [0, 100] },
+          ms: { range: (_u, _min, max) => [0, Math.max(10, max ?? 10)] },
+        },
         axes: [{}, { scale: '%', label: '%', size: 40 }, { scale: 'ms', side: 1, label: 'ms', size: 50, grid: { show: false } }],
         legend: { show: true },
       },
@@ -61,7 +69,12 @@ function Chart({ stats }: { stats: SubscriptionStats }) {
       el,
     );
     // Follows the container's width so the chart fits a phone and a desktop alike.
-    const observer = new ResizeObserver(() => plot.setSize({ width: width(), height: 220 }));
+    const observer = new ResizeObserver(() => {
+      // Only on a width change: the legend wrapping changes the height, which must not loop.
+      if (width() === drawn) return;
+      drawn = width();
+      plot.setSize({ width: drawn, height: 220 });
+    });
     observer.observe(el);
     return () => {
       observer.disconnect();

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WebhookServiceClient } from '../../client';
 import { idempotencyKey, outcome } from './api';
-import { AttemptsPanel } from './attempts-panel';
+import { EventsPanel } from './events-panel';
 import { formatTime } from './format';
+import { RotateSecretForm } from './rotate-secret-form';
 import type { ShownSecret } from './secret-notice';
 import { StatsPanel } from './stats-panel';
 import { SubscriptionForm } from './subscription-form';
@@ -22,15 +23,13 @@ interface Props {
   onBack: () => void;
 }
 
-// The old secret keeps signing for a day (the contract's default), so receivers can switch over.
-const previousSecretOverlapS = 86_400;
-
 type Notice = { tone: 'ok' | 'error'; text: string } | undefined;
 
 /** One subscription: its settings and actions, its 24-hour chart and its delivery attempts. */
 export function SubscriptionDetail({ client, subscription: s, eventTypes, grants, canWrite, temporal, onChanged, onDeleted, onSecret, onBack }: Props) {
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [rotating, setRotating] = useState(false);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>();
   // Bumped after a test send so the attempts panel polls for the new attempt.
@@ -64,14 +63,16 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
         return `Test event ${r.event_id} sent.`;
       },
     );
-  const rotate = () =>
-    run(
-      () => outcome(client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/rotate-secret', { ...path, body: { expire_previous_in_seconds: previousSecretOverlapS } })),
+  const rotate = async (overlapSeconds: number) => {
+    const ok = await run(
+      () => outcome(client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/rotate-secret', { ...path, body: { expire_previous_in_seconds: overlapSeconds } })),
       (r) => {
-        onSecret({ subscriptionId: s.id, secret: r.secret, kind: 'rotated', previousExpiresAt: r.previous_secret_expires_at });
-        return `Secret rotated; the previous one keeps signing until ${formatTime(r.previous_secret_expires_at)}.`;
+        onSecret({ subscriptionId: s.id, secret: r.secret, kind: 'rotated', previousExpiresAt: r.previous_secret_expires_at, overlapSeconds });
+        return overlapSeconds ? `Secret rotated; the previous one keeps signing until ${formatTime(r.previous_secret_expires_at)}.` : 'Secret rotated; the previous one no longer signs.';
       },
     );
+    if (ok) setRotating(false);
+  };
   const remove = async () => {
     const ok = await run(
       () => outcome(client.DELETE('/api/webhooks/v1/subscriptions/{subscription_id}', path)),
@@ -121,7 +122,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
           <button type="button" class="secondary" disabled={busy} onClick={() => setEditing(true)}>
             Edit
           </button>
-          <button type="button" class="secondary" disabled={busy} onClick={() => void rotate()}>
+          <button type="button" class="secondary" disabled={busy} onClick={() => setRotating(true)}>
             Rotate secret
           </button>
           <button type="button" class="contrast" disabled={busy} onClick={() => setConfirmDelete(true)}>
@@ -129,6 +130,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
           </button>
         </div>
       )}
+      {rotating && <RotateSecretForm busy={busy} onRotate={(seconds) => void rotate(seconds)} onCancel={() => setRotating(false)} />}
       {confirmDelete && (
         <article aria-labelledby="confirm-delete" data-testid="confirm-delete">
           <p id="confirm-delete">Delete this subscription? Pending retries are abandoned and it cannot be undone.</p>
@@ -160,7 +162,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
         />
       )}
       <StatsPanel client={client} subscriptionId={s.id} refresh={activity} />
-      <AttemptsPanel client={client} subscriptionId={s.id} canWrite={canWrite} temporal={temporal} activity={activity} onActivity={() => setActivity((n) => n + 1)} />
+      <EventsPanel client={client} subscriptionId={s.id} canWrite={canWrite} temporal={temporal} activity={activity} onActivity={() => setActivity((n) => n + 1)} />
     </section>
   );
 }

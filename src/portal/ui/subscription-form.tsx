@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { WebhookServiceClient } from '../../client';
 import { idempotencyKey, outcome } from './api';
 import { EventTypePicker } from './event-type-picker';
+import { FormActions } from './form-actions';
 import type { EventType, EventTypeInfo, Subscription } from './types';
 
 interface Props {
@@ -81,14 +82,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
           {error}
         </p>
       )}
-      <div class="actions">
-        <button type="submit" aria-busy={busy} disabled={busy}>
-          {editing ? 'Save changes' : 'Create subscription'}
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions label={editing ? 'Save changes' : 'Create subscription'} busy={busy} onCancel={onCancel} />
     </form>
   );
 }

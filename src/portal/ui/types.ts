@@ -10,6 +10,7 @@ export type {
   EventTypeInfo,
   Problem,
   Subscription,
+  SubscriptionEvent,
   SubscriptionWithSecret,
 } from '../../http/schemas';
 

@@ -5,7 +5,8 @@ import type { components } from '../../../generated/api';
 import type { WebhookServiceClient } from '../../../src/client';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { launchChromium, watchPage, type ExpectedFailure } from '../../support/browser';
-import { startReceiver, type TestReceiver } from '../../support/receiver';
+import { chartWidthShare, desktop, phone, sentEventId, shoot as shootInto, startHoldingReceiver, type HoldingReceiver } from '../../support/portal-page';
+import type { TestReceiver } from '../../support/receiver';
 
 // Browser globals of the functions passed to page.evaluate: this file compiles for Node, they run in Chromium.
 interface PageElement {
@@ -16,7 +17,6 @@ interface PageElement {
   outerHTML: string;
 }
 declare const document: {
-  documentElement: { scrollWidth: number };
   activeElement: PageElement | null;
   querySelectorAll(selector: string): Iterable<PageElement>;
 };
@@ -24,8 +24,6 @@ declare const sessionStorage: { getItem(key: string): string | null };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 const shots = 'test-results/portal';
-const desktop = { width: 1280, height: 800 };
-const phone = { width: 360, height: 740 };
 const current = '/api/webhooks/v1/portal-sessions/current';
 // Bounded waits for deliveries through the real worker and Temporal.
 const deliveryWait = { timeout: 45_000, interval: 250 };
@@ -34,6 +32,7 @@ describe('the subscriber portal in a real browser', () => {
   let api: TestApi;
   let worker: TestWorker;
   let receiver: TestReceiver;
+  let holding: HoldingReceiver;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -54,24 +53,17 @@ describe('the subscriber portal in a real browser', () => {
     return p;
   }
 
-  /** Screenshots at desktop and phone width; at 360 px nothing may scroll sideways. */
-  async function shoot(p: Page, name: string) {
-    await p.setViewportSize(phone);
-    expect(await p.evaluate(() => document.documentElement.scrollWidth), `${name} fits 360 px`).toBeLessThanOrEqual(360);
-    await p.screenshot({ path: `${shots}/${name}-phone.png`, fullPage: true });
-    await p.setViewportSize(desktop);
-    await p.screenshot({ path: `${shots}/${name}-desktop.png`, fullPage: true });
-  }
+  const shoot = (p: Page, name: string) => shootInto(p, shots, name);
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
     // A retry waits 10 minutes: the retrying attempt stays retrying until the test redelivers.
-    api = await startTestApi({ DELIVERY_RETRY_SCHEDULE: '10m', DELIVERY_JITTER: '0', TEMPORAL_UI_URL: 'http://127.0.0.1:8233' });
+    // A held answer must not time out before the test releases it.
+    api = await startTestApi({ DELIVERY_RETRY_SCHEDULE: '10m', DELIVERY_JITTER: '0', DELIVERY_TIMEOUT: '30s', TEMPORAL_UI_URL: 'http://127.0.0.1:8233' });
     worker = await startTestWorker(api);
-    receiver = await startReceiver((_req, res) => {
-      res.writeHead(answer, { 'content-type': 'text/plain' });
-      res.end(answer === 200 ? 'thanks' : 'receiver is down');
-    });
+    // While held, the receiver keeps its answers back: the event stays pending before its first attempt ends.
+    holding = await startHoldingReceiver(() => answer);
+    receiver = holding.receiver;
     browser = await launchChromium();
     context = await browser.newContext({ viewport: desktop });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
@@ -128,14 +120,34 @@ describe('the subscriber portal in a real browser', () => {
     expect(problems).toEqual([]);
   });
 
-  it('sends test events and follows delivered, retrying and redelivered attempts', async () => {
+  it('lists the test event with its type, state and payload; follows pending, delivered, retrying and redelivered', async () => {
     await page.getByRole('button', { name: `Manage ${receiver.url}` }).click();
     await page.getByTestId('subscription-detail').waitFor();
 
+    holding.hold();
     await page.getByRole('button', { name: 'Send test event' }).click();
     const first = await sentEventId(page);
     const firstGroup = page.locator(`[data-testid="event-group"][data-event-id="${first}"]`);
+    // The receiver has not answered yet: the event is listed, pending, with no attempt.
+    await expect.poll(() => firstGroup.getAttribute('data-state').catch(() => null), deliveryWait).toBe('pending');
+    expect(await firstGroup.getByTestId('event-type').textContent()).toBe('webhook.test');
+    expect(await firstGroup.getByTestId('event-state').textContent()).toBe('pending');
+    expect(await firstGroup.getByTestId('event-attempts').textContent()).toBe('0 attempts');
+    await firstGroup.getByTestId('no-attempts').waitFor();
+    // The payload is collapsed until opened.
+    const payload = firstGroup.getByLabel(`Payload of ${first}`);
+    expect(await payload.isVisible()).toBe(false);
+    await firstGroup.getByText('Payload', { exact: true }).click();
+    await payload.waitFor();
+    const shown = JSON.parse((await payload.textContent())!) as Record<string, unknown>;
+    expect(shown).toMatchObject({ message: 'This is a test event from the webhook service.' });
+    await shoot(page, 'event-pending');
+
+    holding.release();
     await expect.poll(() => firstGroup.getAttribute('data-state').catch(() => null), deliveryWait).toBe('delivered');
+    expect(await firstGroup.getByTestId('event-attempts').textContent()).toBe('1 attempt');
+    // What the page shows is what the receiver got as the envelope's data.
+    expect((JSON.parse(receiver.received[0]!.body) as { data: unknown }).data).toEqual(shown);
     const delivered = firstGroup.getByTestId('attempt-row').first();
     expect(await delivered.getAttribute('data-outcome')).toBe('delivered');
     expect(await delivered.textContent()).toContain('200');
@@ -147,6 +159,8 @@ describe('the subscriber portal in a real browser', () => {
     const secondGroup = page.locator(`[data-testid="event-group"][data-event-id="${second}"]`);
     // The panel polls by itself: no reload between the attempt and the page showing it.
     await expect.poll(() => secondGroup.getAttribute('data-state').catch(() => null), deliveryWait).toBe('retrying');
+    expect(await secondGroup.getByTestId('event-state').textContent()).toBe('retrying');
+    expect(await secondGroup.getByTestId('event-type').textContent()).toBe('webhook.test');
     const failing = secondGroup.getByTestId('attempt-row').first();
     expect(await failing.getAttribute('data-outcome')).toBe('http_error');
     expect(await failing.textContent()).toContain('500');
@@ -158,15 +172,31 @@ describe('the subscriber portal in a real browser', () => {
     await secondGroup.getByRole('button', { name: `Redeliver ${second}` }).click();
     await page.getByText(`Redelivery of ${second} scheduled.`).waitFor();
     await expect.poll(() => secondGroup.getAttribute('data-state'), deliveryWait).toBe('delivered');
+    expect(await secondGroup.getByTestId('event-state').textContent()).toBe('delivered');
     expect(await secondGroup.getByTestId('attempt-row').count()).toBe(2);
+    expect(await secondGroup.getByTestId('event-attempts').textContent()).toBe('2 attempts');
+    // Newest first: the second test event above the first.
+    expect(await page.getByTestId('event-group').evaluateAll((cards: PageElement[]) => cards.map((c) => c.getAttribute('data-event-id')))).toEqual([second, first]);
   });
 
-  it('shows the 24-hour chart with its summary, and filters attempts by outcome', async () => {
+  it('shows the 24-hour chart across the page width with its summary, and filters attempts by outcome', async () => {
     // The stats panel reloads after each action; the chart is a uPlot canvas beside a text summary.
     await page.getByTestId('stats-chart').locator('canvas').first().waitFor();
+    // The chart spans its panel and follows the window's width, down to a phone's and back.
+    const widthShare = () => chartWidthShare(page);
+    expect(await widthShare()).toBeGreaterThan(0.95);
+    expect((await page.getByTestId('stats-panel').boundingBox())!.width).toBeGreaterThan(1000);
+    await page.setViewportSize(phone);
+    await expect.poll(widthShare, deliveryWait).toBeGreaterThan(0.95);
+    expect((await page.getByTestId('stats-chart').locator('.uplot').boundingBox())!.width).toBeLessThanOrEqual(phone.width);
+    await page.setViewportSize(desktop);
+    await expect.poll(async () => (await page.getByTestId('stats-chart').locator('.uplot').boundingBox())?.width ?? 0, deliveryWait).toBeGreaterThan(1000);
     await expect.poll(() => page.getByTestId('stats-summary').textContent(), deliveryWait).toMatch(/\d+ attempts, \d+ delivered/);
     await page.getByLabel('Outcome').selectOption('http_error');
     await expect.poll(async () => (await page.getByTestId('attempt-row').evaluateAll((rows: PageElement[]) => rows.map((r) => r.getAttribute('data-outcome')))).join(','), deliveryWait).toBe('http_error');
+    // Grouped by event, with the event's type and where its delivery stands now.
+    expect(await page.getByTestId('event-group').getByTestId('event-type').textContent()).toBe('webhook.test');
+    expect(await page.getByTestId('event-group').getAttribute('data-state')).toBe('delivered');
     await shoot(page, 'subscription-detail');
     await page.getByLabel('Outcome').selectOption('');
     await expect.poll(() => page.getByTestId('attempt-row').count(), deliveryWait).toBe(3);
@@ -207,9 +237,21 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByTestId('subscription-detail').getByText('ERP receiver, renamed').waitFor();
 
     await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const overlap = page.getByLabel('Old secret keeps signing for');
+    expect(await overlap.inputValue()).toBe('86400');
+    await overlap.selectOption({ label: '7 days' });
+    await shoot(page, 'rotate-picker');
+    const rotatedAt = Date.now();
+    await page.getByRole('button', { name: 'Rotate now' }).click();
     await page.getByTestId('secret-notice').waitFor();
     expect(await page.getByTestId('secret-value').inputValue()).toMatch(/^whsec_/);
-    expect(await page.getByTestId('rotation-overlap').textContent()).toContain('The previous secret keeps signing');
+    const shownOverlap = page.getByTestId('rotation-overlap');
+    expect(await shownOverlap.textContent()).toContain('The previous secret keeps signing');
+    expect(await shownOverlap.textContent()).toContain('for 7 days');
+    // The end shown is the one chosen: 7 days after the rotation (give or take the request's time).
+    const expiresAt = Date.parse((await shownOverlap.getAttribute('data-expires-at'))!);
+    expect(Math.abs(expiresAt - (rotatedAt + 7 * 86_400_000))).toBeLessThan(60_000);
+    await page.getByTestId('confirm-rotate').waitFor({ state: 'detached' });
     await shoot(page, 'secret-rotated');
     await page.getByRole('button', { name: 'I have stored it' }).click();
 
@@ -264,16 +306,3 @@ describe('the subscriber portal in a real browser', () => {
     await shoot(expired, 'link-expired');
   });
 });
-
-/** The id of the test event the page just reported sending (another than `previous`). */
-async function sentEventId(page: Page, previous?: string): Promise<string> {
-  const notice = page.getByTestId('detail-notice');
-  let id: string | undefined;
-  await expect
-    .poll(async () => {
-      id = /Test event (evt_\w+) sent\./.exec((await notice.textContent()) ?? '')?.[1];
-      return id !== undefined && id !== previous;
-    }, { timeout: 15_000 })
-    .toBe(true);
-  return id!;
-}
