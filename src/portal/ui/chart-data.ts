@@ -20,5 +20,5 @@ export function statsSummary(totals: StatsTotals, hours: number): string {
   const pct = `${(Math.round(rate * 1000) / 10).toString()} %`;
   const latency =
     totals.latency_p50_ms !== undefined ? ` Latency: median ${totals.latency_p50_ms} ms, 95th percentile ${totals.latency_p95_ms ?? totals.latency_p50_ms} ms.` : '';
-  return `In the last ${hours} hours: ${totals.attempts} attempts, ${totals.delivered} delivered, ${totals.failed} failed (success rate ${pct}).${latency}`;
+  return `In the last ${hours} hours: ${totals.attempts} ${totals.attempts === 1 ? 'attempt' : 'attempts'}, ${totals.delivered} delivered, ${totals.failed} failed (success rate ${pct}).${latency}`;
 }

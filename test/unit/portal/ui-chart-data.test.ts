@@ -21,5 +21,6 @@ describe('the portal\'s 24-hour chart data', () => {
     expect(statsSummary({ attempts: 8, delivered: 6, failed: 2, success_rate: 0.75, latency_p50_ms: 20, latency_p95_ms: 300 }, 24)).toBe(
       'In the last 24 hours: 8 attempts, 6 delivered, 2 failed (success rate 75 %). Latency: median 20 ms, 95th percentile 300 ms.',
     );
+    expect(statsSummary({ attempts: 1, delivered: 1, failed: 0, success_rate: 1 }, 24)).toBe('In the last 24 hours: 1 attempt, 1 delivered, 0 failed (success rate 100 %).');
   });
 });
