@@ -74,7 +74,9 @@ describe('a large fan-out stays bounded (real Temporal, FerretDB and receivers)'
 
       expect(outcome.state).toBe('delivered');
       expect(Object.keys(outcome.subscriptions).sort()).toEqual(subscriptionIds);
-      expect(Object.values(outcome.subscriptions).every((s) => s.state === 'delivered' && s.attempts === 1)).toBe(true);
+      // Listed rather than counted, so a failure shows what happened to the ones not delivered at once.
+      const notAtOnce = Object.entries(outcome.subscriptions).filter(([, s]) => s.state !== 'delivered' || s.attempts !== 1);
+      expect(notAtOnce).toEqual([]);
       // Each subscriber got the event exactly once.
       const paths = receiver.received.map((r) => r.url);
       expect(new Set(paths).size).toBe(2000);
