@@ -1879,14 +1879,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A dependency (MongoDB or Temporal) is unavailable; retry later. */
+        /** @description The API is overloaded: this API process already serves its bound of requests at once (`API_MAX_IN_FLIGHT`), or the request waited longer than `API_MAX_WAIT` for its turn. Refused before anything was read or written; an `Idempotency-Key` sent with it is not used up. Retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
         ServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["OverloadRetryAfter"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://webhook-service.dev/problems/service-overloaded",
+                 *       "title": "Service Overloaded",
+                 *       "status": 503,
+                 *       "detail": "This API process already serves its limit of 32 requests at once (API_MAX_IN_FLIGHT); nothing was done. Retry after 1 s.",
+                 *       "instance": "/api/orders/"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1982,6 +1992,11 @@ export interface components {
          * @example 12
          */
         RetryAfter: string;
+        /**
+         * @description Seconds to wait before retrying a request the overloaded API refused.
+         * @example 1
+         */
+        OverloadRetryAfter: string;
         /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`; nothing was done again. */
         IdempotentReplayed: "true";
         /**
@@ -2773,6 +2788,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCurrentPortalSession: {
@@ -2800,6 +2816,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEventTypes: {
@@ -2827,6 +2844,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAlerts: {

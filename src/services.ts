@@ -85,6 +85,7 @@ export function createAppDeps(input: {
     },
     validateResponses: config.api.validateResponses,
     bodyLimit: config.api.bodyLimit,
+    shedding: config.api.shedding,
     metrics: input.metrics,
     metricsToken: config.metrics?.token,
     tracer: input.tracer,

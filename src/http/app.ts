@@ -16,6 +16,7 @@ import type { IdempotencyStore } from '../idempotency/store';
 import { idempotency, idempotentPaths } from './idempotency';
 import { httpMetrics, metricsEndpoint } from './metrics';
 import { httpTracing } from './tracing';
+import { loadShedding } from './load-shedding';
 import { errorHandler, notFoundHandler } from './problem';
 import { assignRequestId } from './request-id';
 import type { Health } from './schemas';
@@ -41,6 +42,8 @@ export interface AppDeps {
   validateResponses: boolean;
   /** Largest accepted request body; larger ones get 413. */
   bodyLimit?: string;
+  /** Load shedding (absent: none): requests in flight beyond `maxInFlight`, or waiting past `maxWaitMs`, get 503. */
+  shedding?: { maxInFlight: number; maxWaitMs: number } | undefined;
   /** Served at `GET /metrics`; requests are timed into it. */
   metrics?: ApiMetrics | undefined;
   /** When set, `GET /metrics` requires it as a bearer token. */
@@ -66,6 +69,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(pinoHttp({ logger: deps.logger, genReqId: assignRequestId, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' } }));
   // Scrapers get their own token, not an API key; before the validator like the probes.
   if (deps.metrics) app.get('/metrics', metricsEndpoint(deps.metrics, deps.metricsToken));
+  // Overload: refuse the excess at once, before the body, the key or the database are touched.
+  const shedding = loadShedding({ maxInFlight: deps.shedding?.maxInFlight ?? 0, maxWaitMs: deps.shedding?.maxWaitMs ?? 0, metrics: deps.metrics });
+  app.use(shedding.admit);
 
   // The spec writes POST /api/orders/ with a trailing slash; accept the bare form as the same operation.
   app.use((req, _res, next) => {
@@ -73,6 +79,8 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use(express.json({ limit: deps.bodyLimit ?? '64kb', type: ['application/json', 'application/*+json'] }));
+  // A client that gave up while its body arrived is not authenticated nor served.
+  app.use(shedding.stillWanted);
   if (tracing) app.use(tracing.resume);
   app.use(docsAssets());
   // The portal page and its bundle are static files, not API operations: outside the validator like the docs.
@@ -104,6 +112,8 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
+  // Authentication and the rate limit may have waited on the database: check again before any handler works.
+  app.use(shedding.stillWanted);
   // After the validator: a key is only claimed by a valid, authenticated request.
   app.post(idempotentPaths, idempotency(deps.idempotency, deps.logger));
   app.use(metaRoutes(contract, eventCatalog(contract)));

@@ -12,6 +12,10 @@ export interface EventMetrics {
 export interface ApiMetrics extends EventMetrics {
   registry: Registry;
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
+  /** Requests refused or dropped by load shedding: over `API_MAX_IN_FLIGHT`, client gone, or past `API_MAX_WAIT`. */
+  requestsShed: Counter<'reason'>;
+  /** Requests admitted by load shedding and not yet answered. */
+  requestsInFlight: Gauge;
 }
 
 /** The worker process's metrics: attempts, deliveries, alerts and the relay. */
@@ -62,6 +66,17 @@ export function createApiMetrics(): ApiMetrics {
       help: 'HTTP requests served, by method, route template and status code.',
       labelNames: ['method', 'route', 'status_code'],
       buckets: latencyBuckets,
+      registers: [registry],
+    }),
+    requestsShed: new Counter({
+      name: 'http_requests_shed_total',
+      help: 'Requests not served because the API was overloaded, by reason: in_flight (over API_MAX_IN_FLIGHT, 503), deadline (waited past API_MAX_WAIT, 503), client_gone (the client closed the connection before its turn; dropped).',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    requestsInFlight: new Gauge({
+      name: 'http_requests_in_flight',
+      help: 'Requests this API process is serving now (probes, metrics and docs not counted).',
       registers: [registry],
     }),
   };

@@ -6,7 +6,8 @@ import { startTestApi, type TestApi } from '../../support/api';
 describe('orders under concurrency', () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi();
+    // 60 orders at once test id allocation, not load shedding: no bound on requests in flight.
+    api = await startTestApi({ API_MAX_IN_FLIGHT: '0' });
     await seedDemoData(api.mongo.db);
   });
   afterAll(async () => {

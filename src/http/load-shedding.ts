@@ -1,0 +1,103 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { ApiMetrics } from '../telemetry/metrics';
+import { problem, sendProblem } from './problem';
+
+/** Why a request was not served: over the bound, its client already gone, or it waited past the deadline. */
+export type ShedReason = 'in_flight' | 'client_gone' | 'deadline';
+
+/** What {@link loadShedding} bounds and where it counts. */
+export interface LoadSheddingOptions {
+  /** Most requests this process serves at once (API_MAX_IN_FLIGHT); 0: no bound. */
+  maxInFlight: number;
+  /** Longest a request may take from arriving to its handler starting (API_MAX_WAIT), ms; 0: no deadline. */
+  maxWaitMs?: number;
+  /** Seconds sent in `Retry-After` on a 503. */
+  retryAfterSeconds?: number;
+  /** Counts shed requests into `http_requests_shed_total{reason}` and tracks `http_requests_in_flight`. */
+  metrics?: ApiMetrics | undefined;
+  /** Monotonic clock in ms (tests). */
+  now?: () => number;
+}
+
+/** The two middlewares of load shedding and the live count of requests in flight. */
+export interface LoadShedding {
+  /** First in the chain: refuses requests beyond the bound with 503 before anything is read or looked up. */
+  admit: RequestHandler;
+  /**
+   * Before authentication and again before the handler: a request whose client has gone does
+   * nothing more, and one that waited past the deadline gets 503.
+   */
+  stillWanted: RequestHandler;
+  /** Requests admitted and not yet answered (or abandoned). */
+  inFlight(): number;
+}
+
+// Probes, scrapes, the contract, its rendering and the portal page must answer when the API is busiest.
+const exemptPaths = new Set(['/healthz', '/readyz', '/metrics', '/docs', '/openapi.json', '/portal']);
+const exemptPrefixes = ['/docs/assets/', '/portal/assets/'];
+
+/** True for the paths load shedding never refuses: probes, `/metrics`, `/docs`, `/openapi.json`, `/portal` and their assets. */
+export function isExemptFromShedding(path: string): boolean {
+  return exemptPaths.has(path) || exemptPrefixes.some((prefix) => path.startsWith(prefix));
+}
+
+/** True when the client closed its connection: nobody will read the answer. */
+export function clientGone(req: Request, res: Response): boolean {
+  return res.destroyed || req.socket.destroyed;
+}
+
+const arrivals = new WeakMap<Request, number>();
+
+/**
+ * Load shedding for one API process: beyond `maxInFlight` requests at once, an immediate 503
+ * problem+json with `Retry-After`, before the body is read, the key looked up or anything
+ * written, so overload costs the refused requests almost nothing and the admitted ones finish
+ * while their clients still wait. Exempt paths are neither refused nor counted.
+ */
+export function loadShedding(opts: LoadSheddingOptions): LoadShedding {
+  const { maxInFlight, maxWaitMs = 0, retryAfterSeconds = 1, metrics, now = () => performance.now() } = opts;
+  let inFlight = 0;
+
+  const refuse = (req: Request, res: Response, reason: 'in_flight' | 'deadline', detail: string) => {
+    metrics?.requestsShed.inc({ reason });
+    res.setHeader('Retry-After', String(retryAfterSeconds));
+    sendProblem(res, { ...problem(503, 'Service Overloaded', detail), instance: req.originalUrl });
+  };
+  // Nobody reads an answer: close the connection and do nothing more for it.
+  const drop = (res: Response) => {
+    metrics?.requestsShed.inc({ reason: 'client_gone' });
+    res.destroy();
+  };
+
+  const admit: RequestHandler = (req, res, next) => {
+    if (isExemptFromShedding(req.path)) return next();
+    if (clientGone(req, res)) return drop(res);
+    if (maxInFlight > 0 && inFlight >= maxInFlight) {
+      refuse(req, res, 'in_flight', `This API process already serves its limit of ${maxInFlight} requests at once (API_MAX_IN_FLIGHT); nothing was done. Retry after ${retryAfterSeconds} s.`);
+      return;
+    }
+    arrivals.set(req, now());
+    inFlight++;
+    metrics?.requestsInFlight.inc();
+    // 'close' comes once whether the answer was sent or the client went away first.
+    res.once('close', () => {
+      inFlight--;
+      metrics?.requestsInFlight.dec();
+    });
+    next();
+  };
+
+  const stillWanted: RequestHandler = (req, res, next) => {
+    const arrived = arrivals.get(req);
+    if (arrived === undefined) return next(); // exempt path
+    if (clientGone(req, res)) return drop(res);
+    const waited = now() - arrived;
+    if (maxWaitMs > 0 && waited > maxWaitMs) {
+      refuse(req, res, 'deadline', `The request waited ${Math.round(waited)} ms for its turn, longer than ${maxWaitMs} ms (API_MAX_WAIT): the API is overloaded; nothing was done. Retry after ${retryAfterSeconds} s.`);
+      return;
+    }
+    next();
+  };
+
+  return { admit, stillWanted, inFlight: () => inFlight };
+}
