@@ -432,6 +432,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/v1/portal-sessions/expire-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End an owner's portal sessions
+         * @description Ends every portal session opened for one owner until now, e.g. when a link leaked or a
+         *     person left: their tokens get 401 from then on (within 5 seconds on every API process;
+         *     each process keeps what it read for that long). Sessions opened afterwards work. The same
+         *     owner rules as opening a session apply: an `admin` key may name any owner, any other key
+         *     only its own. Requires scope `webhooks:write`.
+         */
+        post: operations["expirePortalSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/v1/portal-sessions/current": {
         parameters: {
             query?: never;
@@ -1282,6 +1306,21 @@ export interface components {
             expires_at: string;
             /** @description True for an administrator session (alerts and Temporal UI links). */
             admin: boolean;
+        };
+        /** @description Whose portal sessions to end. */
+        PortalSessionsExpire: {
+            /** @description The owner whose sessions end; the calling key's owner when omitted. Only an `admin` key may name another owner. */
+            owner_id?: string;
+        };
+        /** @description Which sessions were ended. */
+        PortalSessionsExpired: {
+            /** @description The owner whose sessions ended. */
+            owner_id: string;
+            /**
+             * Format: date-time
+             * @description Sessions of this owner opened before this time no longer work.
+             */
+            expired_before: string;
         };
         /** @description The calling portal session. */
         PortalSessionInfo: {
@@ -2786,6 +2825,58 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    expirePortalSessions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retried request safe (Stripe's semantics): the first request with a key runs and
+                 *     its response is kept for 24 hours per key and API-key owner; a repeat with the same
+                 *     method, path and body gets that response again, with `Idempotent-Replayed: true`, and
+                 *     changes nothing. The same key with a different request gets 422; a repeat while the first
+                 *     is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
+                 *     repeat runs again. Use a random value, e.g. a UUID.
+                 * @example 3f0c9b8e-6a1d-4d2f-9a57-2f1e0f6c1b7a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "owner_id": "customer-42"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PortalSessionsExpire"];
+            };
+        };
+        responses: {
+            /** @description Every session of the owner opened until `expired_before` is over. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSessionsExpired"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -20,6 +20,7 @@ import type { TemporalGateway } from './temporal/connection';
 import { checkCallbackUrl } from './webhooks/callback-url';
 import { eventCatalog, eventScopes } from './webhooks/event-catalog';
 import { loadContract } from './http/contract';
+import { PortalRevocations } from './portal/revocations';
 import { PortalSessions } from './portal/sessions';
 import { portalSigningKey } from './portal/signing-key';
 
@@ -58,6 +59,7 @@ export function createAppDeps(input: {
   const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: deliverySettings(config), logger: input.logger, metrics: input.metrics });
   const subscriptions = new SubscriptionRepository(db);
   const box = secretBox(config);
+  const revocations = new PortalRevocations(db);
   return {
     db,
     temporal: input.temporal,
@@ -92,7 +94,8 @@ export function createAppDeps(input: {
     idempotency: new IdempotencyStore(db, box),
     rateLimiter: config.api.rateLimit.enabled ? mongoRateLimiter(db, config.api.rateLimit.policies, input.logger) : undefined,
     portal: {
-      sessions: new PortalSessions(() => portalSigningKey(db, config.api.portal.sessionSecret)),
+      sessions: new PortalSessions(() => portalSigningKey(db, config.api.portal.sessionSecret), { revokedBefore: (owner) => revocations.revokedBefore(owner) }),
+      revocations,
       logger: input.logger,
       publicUrl: config.api.portal.publicUrl,
       temporalUiUrl: config.api.portal.temporalUiUrl,

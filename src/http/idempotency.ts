@@ -13,6 +13,7 @@ export const idempotentPaths = [
   '/api/webhooks/v1/subscriptions/:subscription_id/test',
   '/api/webhooks/v1/events/:event_id/redeliver',
   '/api/webhooks/v1/subscriptions/:subscription_id/recover',
+  '/api/webhooks/v1/portal-sessions/expire-all',
 ];
 
 /**

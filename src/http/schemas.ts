@@ -22,6 +22,8 @@ export type SubscriptionEvent = Schemas['SubscriptionEvent'];
 export type PortalSession = Schemas['PortalSession'];
 export type PortalSessionCreate = Schemas['PortalSessionCreate'];
 export type PortalSessionInfo = Schemas['PortalSessionInfo'];
+export type PortalSessionsExpire = Schemas['PortalSessionsExpire'];
+export type PortalSessionsExpired = Schemas['PortalSessionsExpired'];
 export type Problem = Schemas['Problem'];
 /** One offending field of a rejected request (an item of `Problem.errors`). */
 export type FieldError = NonNullable<Problem['errors']>[number];

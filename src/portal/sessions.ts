@@ -13,13 +13,14 @@ export interface PortalSession {
   grants: PortalGrant[];
   /** An administrator session: alerts and Temporal UI links. */
   admin: boolean;
+  issuedAt: Date;
   expiresAt: Date;
 }
 
 /** Why a token was refused; `message` is safe to show to the holder. */
 export class PortalTokenError extends Error {
   constructor(
-    readonly reason: 'malformed' | 'signature' | 'expired',
+    readonly reason: 'malformed' | 'signature' | 'expired' | 'ended',
     message: string,
   ) {
     super(message);
@@ -32,6 +33,8 @@ interface Claims {
   own: string;
   g: PortalGrant[];
   adm: boolean;
+  /** Issued at, in milliseconds: `expire-all` ends the sessions issued until then. */
+  iat: number;
   exp: number;
 }
 
@@ -44,20 +47,26 @@ export type PortalKeySource = Buffer | (() => Promise<Buffer>);
  */
 export class PortalSessions {
   private readonly now: () => Date;
+  private readonly revokedBefore: ((ownerId: string) => Promise<Date | undefined>) | undefined;
   private key: Promise<Buffer> | undefined;
 
-  /** @param source a key of at least 32 bytes shared by every API process; `now` is injectable for tests. */
+  /**
+   * @param source a key of at least 32 bytes shared by every API process
+   * @param options `revokedBefore`: the owner's `expire-all` cut-off; `now` is injectable for tests
+   */
   constructor(
     private readonly source: PortalKeySource,
-    options: { now?: () => Date } = {},
+    options: { now?: () => Date; revokedBefore?: (ownerId: string) => Promise<Date | undefined> } = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    this.revokedBefore = options.revokedBefore;
   }
 
   /** A new session for `ownerId` lasting `expiresInSeconds`, and its token. */
   async issue(input: { ownerId: string; grants: PortalGrant[]; admin: boolean; expiresInSeconds: number }): Promise<{ session: PortalSession; token: string }> {
-    const expiresAt = new Date(Math.floor(this.now().getTime() / 1000 + input.expiresInSeconds) * 1000);
-    const claims: Claims = { sid: `ps_${randomBytes(12).toString('hex')}`, own: input.ownerId, g: [...input.grants], adm: input.admin, exp: expiresAt.getTime() / 1000 };
+    const issuedAt = this.now().getTime();
+    const expiresAt = new Date(Math.floor(issuedAt / 1000 + input.expiresInSeconds) * 1000);
+    const claims: Claims = { sid: `ps_${randomBytes(12).toString('hex')}`, own: input.ownerId, g: [...input.grants], adm: input.admin, iat: issuedAt, exp: expiresAt.getTime() / 1000 };
     const body = PORTAL_TOKEN_PREFIX + Buffer.from(JSON.stringify(claims)).toString('base64url');
     return { session: toSession(claims), token: `${body}.${await this.sign(body)}` };
   }
@@ -77,6 +86,10 @@ export class PortalSessions {
     const session = toSession(claims);
     if (session.expiresAt <= this.now()) {
       throw new PortalTokenError('expired', `portal session expired at ${session.expiresAt.toISOString()}; ask for a new link`);
+    }
+    const cutOff = await this.revokedBefore?.(session.ownerId);
+    if (cutOff && session.issuedAt <= cutOff) {
+      throw new PortalTokenError('ended', `portal session was ended at ${cutOff.toISOString()} (all sessions of its owner were); ask for a new link`);
     }
     return session;
   }
@@ -98,7 +111,7 @@ export class PortalSessions {
 }
 
 function toSession(c: Claims): PortalSession {
-  return { id: c.sid, ownerId: c.own, grants: [...c.g], admin: c.adm, expiresAt: new Date(c.exp * 1000) };
+  return { id: c.sid, ownerId: c.own, grants: [...c.g], admin: c.adm, issuedAt: new Date(c.iat), expiresAt: new Date(c.exp * 1000) };
 }
 
 /** Signed claims are trusted, but still checked for shape so a key change never yields a half session. */
@@ -106,7 +119,12 @@ function parseClaims(encoded: string): Claims | undefined {
   try {
     const c = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as Partial<Claims>;
     const ok =
-      typeof c.sid === 'string' && typeof c.own === 'string' && typeof c.adm === 'boolean' && typeof c.exp === 'number' && Array.isArray(c.g);
+      typeof c.sid === 'string' &&
+      typeof c.own === 'string' &&
+      typeof c.adm === 'boolean' &&
+      typeof c.iat === 'number' &&
+      typeof c.exp === 'number' &&
+      Array.isArray(c.g);
     return ok ? (c as Claims) : undefined;
   } catch {
     return undefined;

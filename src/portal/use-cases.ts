@@ -1,11 +1,13 @@
 import { ADMIN_OWNER, type Principal } from '../auth/api-keys';
 import { HttpProblem } from '../http/problem';
-import type { PortalSession, PortalSessionCreate, PortalSessionInfo } from '../http/schemas';
+import type { PortalSession, PortalSessionCreate, PortalSessionInfo, PortalSessionsExpire, PortalSessionsExpired } from '../http/schemas';
 import type { Logger } from '../logger';
+import type { PortalRevocations } from './revocations';
 import type { PortalGrant, PortalSessions } from './sessions';
 
 export interface PortalDeps {
   sessions: PortalSessions;
+  revocations: PortalRevocations;
   logger: Logger;
   /** Origin of portal links; the request's own origin when unset. */
   publicUrl: string | undefined;
@@ -29,10 +31,7 @@ export async function createPortalSession(
   requestOrigin: string,
 ): Promise<PortalSession> {
   const isAdmin = principal.scopes.includes('admin');
-  const ownerId = body?.owner_id ?? principal.ownerId;
-  if (ownerId !== principal.ownerId && !isAdmin) {
-    throw new HttpProblem(403, 'Forbidden', `Only an admin key may open a portal session for another owner (this key's owner is ${principal.ownerId}).`);
-  }
+  const ownerId = sessionOwner(principal, body?.owner_id, 'open a portal session');
   const admin = isAdmin && ownerId === ADMIN_OWNER;
   const grants: PortalGrant[] = [...delegable.filter((g) => isAdmin || principal.scopes.includes(g)), ...(admin ? (['alerts:read'] as const) : [])];
   const { session, token } = await deps.sessions.issue({ ownerId, grants, admin, expiresInSeconds: body?.expires_in ?? 3600 });
@@ -46,6 +45,26 @@ export async function createPortalSession(
     expires_at: session.expiresAt.toISOString(),
     admin,
   };
+}
+
+/**
+ * Ends every portal session opened for the owner until now (a leaked link, a person who left):
+ * the same owner rules as opening one.
+ */
+export async function expirePortalSessions(deps: PortalDeps, principal: Principal, body: PortalSessionsExpire | undefined): Promise<PortalSessionsExpired> {
+  const ownerId = sessionOwner(principal, body?.owner_id, "end another owner's portal sessions");
+  const before = await deps.revocations.expireAll(ownerId, new Date());
+  deps.logger.info({ ownerId, byKey: principal.keyId, before }, 'portal sessions ended');
+  return { owner_id: ownerId, expired_before: before.toISOString() };
+}
+
+/** The owner a session request is about: the key's own, or (admin keys only) the one named. */
+function sessionOwner(principal: Principal, named: string | undefined, action: string): string {
+  const ownerId = named ?? principal.ownerId;
+  if (ownerId !== principal.ownerId && !principal.scopes.includes('admin')) {
+    throw new HttpProblem(403, 'Forbidden', `Only an admin key may ${action} for another owner (this key's owner is ${principal.ownerId}).`);
+  }
+  return ownerId;
 }
 
 /** What the calling portal session is and may do, for the portal to lay itself out. */

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { createPortalSession, currentPortalSession, type PortalDeps } from '../../portal/use-cases';
+import { createPortalSession, currentPortalSession, expirePortalSessions, type PortalDeps } from '../../portal/use-cases';
 import { principalOf } from '../security';
 import { validated } from '../validated';
 
@@ -11,6 +11,9 @@ export function portalSessionRoutes(deps: PortalDeps): Router {
   r.post(base, async (req, res) => {
     const { body } = validated(req, 'createPortalSession');
     res.status(201).json(await createPortalSession(deps, principalOf(req), body, `${req.protocol}://${req.get('host') ?? 'localhost'}`));
+  });
+  r.post(`${base}/expire-all`, async (req, res) => {
+    res.json(await expirePortalSessions(deps, principalOf(req), validated(req, 'expirePortalSessions').body));
   });
   r.get(`${base}/current`, (req, res) => {
     res.json(currentPortalSession(deps, principalOf(req)));

@@ -50,6 +50,7 @@ const rows: Row[] = [
   { name: 'list attempts', method: 'GET', path: (f) => `${v1}/subscriptions/${f.subscriptionId}/attempts`, scope: 'webhooks:read', ok: 200, otherOwner: 404, admin: 404 },
   { name: "a subscription's events", method: 'GET', path: (f) => `${v1}/subscriptions/${f.subscriptionId}/events`, scope: 'webhooks:read', ok: 200, otherOwner: 404, admin: 404 },
   { name: 'delivery stats', method: 'GET', path: (f) => `${v1}/subscriptions/${f.subscriptionId}/stats`, scope: 'webhooks:read', ok: 200, otherOwner: 404, admin: 404 },
+  { name: 'end portal sessions', method: 'POST', path: () => `${v1}/portal-sessions/expire-all`, body: {}, scope: 'webhooks:write', ok: 200, otherOwner: 200, admin: 200 },
   { name: 'open portal session', method: 'POST', path: () => `${v1}/portal-sessions`, body: {}, scope: 'webhooks:write', ok: 201, otherOwner: 201, admin: 201 },
   { name: 'recover', method: 'POST', path: (f) => `${v1}/subscriptions/${f.subscriptionId}/recover`, body: { since: '2020-01-01T00:00:00Z' }, scope: 'webhooks:write', ok: 202, otherOwner: 404, admin: 404 },
   { name: 'redeliver', method: 'POST', path: (f) => `${v1}/events/${f.eventId}/redeliver`, body: {}, scope: 'webhooks:write', ok: 202, otherOwner: 404, admin: 404 },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../../generated/api';
 import { createClient, type WebhookServiceClient } from '../../../src/client';
 import { startTestApi, type TestApi } from '../../support/api';
+import { waitFor } from '../../support/wait';
 
 type PortalSession = components['schemas']['PortalSession'];
 type Problem = components['schemas']['Problem'];
@@ -166,6 +167,40 @@ describe('portal sessions', () => {
     }
     expect((await raw(`${v1}/portal-sessions/current`, expired)).body.detail).toMatch(/expired at .*ask for a new link/);
     expect(await api.mongo.db.collection('subscriptions').countDocuments({ owner_id: { $in: ['customer-9', 'customer-1'] } })).toBe(0);
+  });
+
+  it('ends an owner\'s sessions on expire-all, everywhere within seconds; later ones work', async () => {
+    const second = await startTestApi({ MONGODB_DB: api.config.mongo.dbName });
+    try {
+      const { token } = await open(admin, { owner_id: 'customer-11' });
+      const untouched = await open(admin, { owner_id: 'customer-12' });
+      const current = (base: string, t: string) => fetch(`${base}${v1}/portal-sessions/current`, { headers: { Authorization: `Bearer ${t}` } });
+      // The second process has read (and cached) that customer-11's sessions were never ended.
+      expect((await current(second.baseUrl, token)).status).toBe(200);
+
+      const { client: otherKey } = await api.clientWith(['webhooks:write'], 'customer-13');
+      const refused = await otherKey.POST(`${v1}/portal-sessions/expire-all`, { body: { owner_id: 'customer-11' } });
+      expect(refused.response.status).toBe(403);
+      expect((await current(api.baseUrl, token)).status).toBe(200);
+
+      const { data, response } = await admin.POST(`${v1}/portal-sessions/expire-all`, { body: { owner_id: 'customer-11' } });
+      expect(response.status).toBe(200);
+      expect(data?.owner_id).toBe('customer-11');
+      const ended = await raw(`${v1}/portal-sessions/current`, token);
+      expect(ended.status).toBe(401);
+      expect(ended.body.detail).toContain('was ended at');
+      await waitFor(async () => (await current(second.baseUrl, token)).status === 401, 10_000, 250);
+      expect((await current(api.baseUrl, untouched.token)).status).toBe(200);
+      const fresh = await open(admin, { owner_id: 'customer-11' });
+      expect((await current(second.baseUrl, fresh.token)).status).toBe(200);
+
+      // A key ends its own owner's sessions without naming it.
+      const { client: ownKey } = await api.clientWith(['webhooks:write'], 'customer-12');
+      expect((await ownKey.POST(`${v1}/portal-sessions/expire-all`, {})).data?.owner_id).toBe('customer-12');
+      expect((await current(api.baseUrl, untouched.token)).status).toBe(401);
+    } finally {
+      await second.close({ keepDatabase: true });
+    }
   });
 
   it('keeps working across API processes sharing the database (one stored signing key)', async () => {

@@ -25,6 +25,24 @@ describe('PortalSessions', () => {
     expect((refusal as PortalTokenError).message).toContain('expired at 2026-01-01T00:01:00.000Z');
   });
 
+  it('refuses a token issued at or before its owner\'s expire-all cut-off, and only those', async () => {
+    let now = new Date('2026-01-01T00:00:00Z');
+    const cutOffs = new Map<string, Date>();
+    const sessions = new PortalSessions(key, { now: () => now, revokedBefore: (owner) => Promise.resolve(cutOffs.get(owner)) });
+    const input = { grants: [...grants], admin: false, expiresInSeconds: 3600 };
+    const old = (await sessions.issue({ ownerId: 'a', ...input })).token;
+    const otherOwner = (await sessions.issue({ ownerId: 'b', ...input })).token;
+    now = new Date('2026-01-01T00:00:01Z');
+    cutOffs.set('a', now);
+    const refusal = await sessions.verify(old).catch((err: unknown) => err);
+    expect(refusal).toMatchObject({ reason: 'ended' });
+    expect((refusal as PortalTokenError).message).toContain('was ended at 2026-01-01T00:00:01.000Z');
+    expect((await sessions.verify(otherOwner)).ownerId).toBe('b');
+    now = new Date('2026-01-01T00:00:01.001Z');
+    const fresh = (await sessions.issue({ ownerId: 'a', ...input })).token;
+    expect((await sessions.verify(fresh)).issuedAt).toEqual(now);
+  });
+
   it('refuses a token signed with another key or with altered claims', async () => {
     const { token } = await new PortalSessions(Buffer.alloc(32, 8)).issue({ ownerId: 'o', grants: [...grants], admin: true, expiresInSeconds: 60 });
     const sessions = new PortalSessions(key);
