@@ -120,9 +120,10 @@ log "service ready at $base"
 # --- Data Schemathesis cannot create through the API here (see seed.ts): ids for the dictionaries.
 node --import tsx "$here/seed.ts" "mongodb://127.0.0.1:$MONGO_PORT/" webhooks "$report_dir"
 
-# --- A portal session of the admin owner, for the operations that take only a portal token.
+# --- A portal session (of an owner of its own, so a fuzzed expire-all of the admin owner does not
+# end it), for the operations that take only a portal token.
 PORTAL_SESSION_TOKEN=$(node -e '
-fetch(process.argv[1] + "/api/webhooks/v1/portal-sessions", { method: "POST", headers: { Authorization: "Bearer " + process.argv[2], "Content-Type": "application/json" }, body: JSON.stringify({ expires_in: 86400 }) })
+fetch(process.argv[1] + "/api/webhooks/v1/portal-sessions", { method: "POST", headers: { Authorization: "Bearer " + process.argv[2], "Content-Type": "application/json" }, body: JSON.stringify({ owner_id: "schemathesis-portal", expires_in: 86400 }) })
   .then((r) => (r.status === 201 ? r.json() : Promise.reject(new Error("portal session: HTTP " + r.status))))
   .then((s) => process.stdout.write(s.token), (e) => { console.error(e.message); process.exit(1); });
 ' "$base" "$ADMIN_API_KEY")
