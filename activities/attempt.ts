@@ -9,7 +9,8 @@ import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
 import { eventWorkflowId, seriesId } from '../workflows/ids';
 import type { AttemptState } from '../workflows/retry-policy';
 import type { Tracer } from '@opentelemetry/api';
-import { createEventCache } from './event-cache';
+import { withTimeout } from '../src/lib/timing';
+import { createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { EndpointHealth } from './endpoint-health';
 import { InFlight } from './in-flight';
 import { poster } from './traced-post';
@@ -104,7 +105,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
 
   /** What one attempt needs before its POST; a failure here (the database) throws, before any POST. */
   async function prepare(input: AttemptInput): Promise<(() => Promise<AttemptResult>) | AttemptResult> {
-    const [event, sub] = await Promise.all([events.get(input.eventId), subscriptions.collection.findOne({ _id: input.subscriptionId })]);
+    const [event, sub] = await Promise.all([
+      events.get(input.eventId),
+      withTimeout(subscriptions.collection.findOne({ _id: input.subscriptionId }), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading subscription ${input.subscriptionId}`),
+    ]);
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
     if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };

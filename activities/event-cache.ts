@@ -1,4 +1,5 @@
 import type { EventDoc } from '../src/events/repository';
+import { withTimeout } from '../src/lib/timing';
 
 /** The part of a logged event deliveries read; it never changes once the event is logged. */
 export type CachedEvent = Readonly<Pick<EventDoc, '_id' | 'type' | 'data' | 'created_at' | 'subscription_ids'>>;
@@ -14,12 +15,19 @@ export interface EventCache {
 /** About 4k small order events: a few MB, hours of fan-outs at the service's rates. */
 export const DEFAULT_EVENT_CACHE_ENTRIES = 4096;
 
+/** Longest a read may take before it counts as failed, so one stuck read cannot hold every round of its event. */
+export const DEFAULT_EVENT_READ_TIMEOUT_MS = 30_000;
+
 /**
  * A bounded least-recently-used cache over `load`. Concurrent gets of one id share one read;
  * misses and failed reads are not kept, so an event logged later (or a database back up) is
- * found by the next get.
+ * found by the next get. A read unanswered after `readTimeoutMs` fails, and the next get reads again.
  */
-export function createEventCache(load: (eventId: string) => Promise<CachedEvent | undefined>, maxEntries = DEFAULT_EVENT_CACHE_ENTRIES): EventCache {
+export function createEventCache(
+  load: (eventId: string) => Promise<CachedEvent | undefined>,
+  maxEntries = DEFAULT_EVENT_CACHE_ENTRIES,
+  readTimeoutMs = DEFAULT_EVENT_READ_TIMEOUT_MS,
+): EventCache {
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`event cache size must be a positive integer, got ${maxEntries}`);
   // A Map iterates in insertion order: re-inserting on a hit keeps the oldest first.
   const entries = new Map<string, CachedEvent>();
@@ -43,7 +51,7 @@ export function createEventCache(load: (eventId: string) => Promise<CachedEvent 
       }
       const pending = reading.get(eventId);
       if (pending) return pending;
-      const read = load(eventId)
+      const read = withTimeout(load(eventId), readTimeoutMs, `reading event ${eventId}`)
         .then((doc) => {
           if (!doc) return undefined;
           // Only the fields deliveries read, all fixed once the event is logged.
@@ -66,3 +74,4 @@ export function createEventCache(load: (eventId: string) => Promise<CachedEvent 
     },
   };
 }
+

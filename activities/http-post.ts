@@ -90,7 +90,10 @@ export function postWebhook(req: PostRequest): Promise<PostResult> {
     let answered: (() => void) | undefined;
     const timer = setTimeout(() => {
       answered?.();
+      // Destroyed, not left to finish: a socket held by an endless body would never return to the pool.
       request.destroy(new DeliveryTimeout(req.timeoutMs));
+      // A request still queued for a pooled socket emits nothing when destroyed: settle at the deadline regardless.
+      finish(timeoutResult());
     }, req.timeoutMs);
     request.on('response', (res) => {
       const chunks: Buffer[] = [];

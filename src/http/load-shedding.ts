@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiMetrics } from '../telemetry/metrics';
+import { labelShed } from './metrics';
 import { problem, sendProblem } from './problem';
 
 /** Why a request was not served: over the bound, its client already gone, or it waited past the deadline. */
@@ -60,6 +61,7 @@ export function loadShedding(opts: LoadSheddingOptions): LoadShedding {
 
   const refuse = (req: Request, res: Response, reason: 'in_flight' | 'deadline', detail: string) => {
     metrics?.requestsShed.inc({ reason });
+    labelShed(req);
     res.setHeader('Retry-After', String(retryAfterSeconds));
     sendProblem(res, { ...problem(503, 'Service Overloaded', detail), instance: req.originalUrl });
   };

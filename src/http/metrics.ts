@@ -5,13 +5,23 @@ import { problem, sendProblem } from './problem';
 
 const methods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+// Refused by load shedding before any route was matched: counted apart from unknown paths.
+const shed = new WeakSet<Request>();
+
+/** Labels the request's timing `route="shed"`: it was refused before routing. */
+export function labelShed(req: Request): void {
+  shed.add(req);
+}
+
 /** The route label: the contract's path template, else the Express route, never the raw URL. */
 export function routeOf(req: Request): string {
+  if (shed.has(req)) return 'shed';
   const template = (req as Request & { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
   if (template) return template;
   const route = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof route === 'string') return route;
-  return req.originalUrl.startsWith('/docs/assets/') ? '/docs/assets/*' : 'unmatched';
+  for (const assets of ['/docs/assets/', '/portal/assets/']) if (req.originalUrl.startsWith(assets)) return `${assets}*`;
+  return 'unmatched';
 }
 
 /** Times every request into `http_request_duration_seconds` once its response is sent. */

@@ -83,6 +83,8 @@ describe('load shedding (API_MAX_IN_FLIGHT)', () => {
       const metricsText = await (await fetch(`${api.baseUrl}/metrics`)).text();
       expect(metricsText).toMatch(/http_requests_shed_total\{reason="in_flight",component="api"\} 10\b/);
       expect(metricsText).toMatch(/http_requests_in_flight\{component="api"\} 4\b/);
+      // Their timings are labelled as shed, not mixed with unknown paths.
+      expect(metricsText).toMatch(/http_request_duration_seconds_count\{[^}]*route="shed"[^}]*status_code="503"[^}]*\} 10\b/);
 
       users.open();
       for (const res of await Promise.all(slow)) expect(res.status).toBe(200);

@@ -20,6 +20,14 @@ function loader(known: string[]) {
 }
 
 describe('createEventCache', () => {
+  it('gives up on a read that never answers, and reads afresh on the next get', async () => {
+    let reads = 0;
+    const cache = createEventCache((id) => (++reads === 1 ? new Promise<never>(() => {}) : Promise.resolve(doc(id))), 10, 50);
+    await expect(cache.get('a')).rejects.toThrow('reading event a: no answer within 50 ms');
+    expect((await cache.get('a'))?._id).toBe('a');
+    expect(reads).toBe(2);
+  });
+
   it('reads an event once and keeps only the immutable fields', async () => {
     const { load, reads } = loader(['a']);
     const cache = createEventCache(load, 10);
