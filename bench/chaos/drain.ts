@@ -123,6 +123,22 @@ export async function classifyMissing(
   return counts;
 }
 
+/** Temporal's history event types seen in delivery workflows (temporal.api.enums.v1.EventType). */
+const historyEventNames: Record<number, string> = {
+  1: 'started',
+  5: 'task-scheduled',
+  6: 'task-started',
+  7: 'task-completed',
+  8: 'TASK-TIMED-OUT',
+  9: 'TASK-FAILED',
+  17: 'timer-started',
+  18: 'timer-fired',
+  19: 'timer-canceled',
+  25: 'marker',
+  26: 'signaled',
+  40: 'search-attributes',
+};
+
 /** What the service recorded about one missing (event, subscription) delivery. */
 export async function diagnoseLost(db: Db, temporal: TemporalGateway, orderId: number, eventId: string | undefined, subscriptionIds: string[]): Promise<string> {
   if (!eventId) return `order ${orderId}: no order.created event in its outbox (order ${(await db.collection<OrderDoc>('orders').countDocuments({ _id: orderKey(orderId) })) ? 'exists' : 'missing'})`;
@@ -133,8 +149,14 @@ export async function diagnoseLost(db: Db, temporal: TemporalGateway, orderId: n
   parts.push(note ? `dispatch note still there (created ${note.created_at.toISOString()})` : 'no dispatch note');
   try {
     const client = await temporal.client();
-    const d = await client.workflow.getHandle(eventWorkflowId(eventId)).describe();
+    const handle = client.workflow.getHandle(eventWorkflowId(eventId));
+    const d = await handle.describe();
     parts.push(`workflow ${d.status.name}${d.closeTime ? ` closed ${d.closeTime.toISOString()}` : ''}, history length ${d.historyLength}`);
+    // What a stuck workflow keeps doing: its last events, and why its last workflow task failed.
+    const events = (await handle.fetchHistory()).events ?? [];
+    parts.push(`last events: ${events.slice(-14).map((e) => historyEventNames[Number(e.eventType)] ?? `type-${String(e.eventType)}`).join(' ')}`);
+    const failed = events.findLast((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes?.failure?.message;
+    if (failed) parts.push(`last workflow task failure: ${failed.slice(0, 200)}`);
   } catch (err) {
     parts.push(`workflow: ${(err as Error).name}: ${(err as Error).message.split('\n')[0]}`);
   }
