@@ -94,7 +94,7 @@ export function createAppDeps(input: {
     idempotency: new IdempotencyStore(db, box),
     rateLimiter: config.api.rateLimit.enabled ? mongoRateLimiter(db, config.api.rateLimit.policies, input.logger) : undefined,
     portal: {
-      sessions: new PortalSessions(() => portalSigningKey(db, config.api.portal.sessionSecret), { revokedBefore: (owner) => revocations.revokedBefore(owner) }),
+      sessions: new PortalSessions(() => portalSigningKey(db, config.api.portal.sessionSecret, box), { revokedBefore: (owner) => revocations.revokedBefore(owner) }),
       revocations,
       logger: input.logger,
       publicUrl: config.api.portal.publicUrl,

@@ -36,6 +36,9 @@ const app = createApp(deps);
 const server = app.listen(config.http.port, config.http.host, () => {
   logger.info({ port: config.http.port, host: config.http.host }, 'api listening');
 });
+// A client sending its request slowly holds a load-shedding slot: bound how long it may take.
+server.requestTimeout = 30_000;
+server.headersTimeout = 10_000;
 server.on('error', (err: NodeJS.ErrnoException) => {
   logger.fatal(
     err.code === 'EADDRINUSE'

@@ -95,7 +95,8 @@ async function portalPrincipal(req: Request, token: string, portal: PortalSessio
     failures.set(req, { error: 'invalid_token' });
     throw new AuthError(401, 'portal sessions are not enabled on this server');
   }
-  return { keyId: session.id, ownerId: session.ownerId, scopes: [...session.grants], portal: session };
+  // Charged to the owner, not the session: opening more sessions must not multiply the budget.
+  return { keyId: `portal:${session.ownerId}`, ownerId: session.ownerId, scopes: [...session.grants], portal: session };
 }
 
 function requireScopes(req: Request, granted: string[], required: string[], who: string): void {

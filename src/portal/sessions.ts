@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { safeEqual } from '../lib/safe-equal';
 
 /** Token prefix: tells a portal session token from an API key (`whk_`) at a glance and in secret scanners. */
 export const PORTAL_TOKEN_PREFIX = 'whps_';
@@ -76,9 +77,8 @@ export class PortalSessions {
     const dot = token.lastIndexOf('.');
     if (!token.startsWith(PORTAL_TOKEN_PREFIX) || dot < 0) throw new PortalTokenError('malformed', 'portal session token is malformed');
     const body = token.slice(0, dot);
-    const given = Buffer.from(token.slice(dot + 1), 'base64url');
-    const expected = Buffer.from(await this.sign(body), 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    // The encoded text is compared, not the decoded bytes: base64url decoding forgives stray characters.
+    if (!safeEqual(token.slice(dot + 1), await this.sign(body))) {
       throw new PortalTokenError('signature', 'portal session token is not valid');
     }
     const claims = parseClaims(body.slice(PORTAL_TOKEN_PREFIX.length));

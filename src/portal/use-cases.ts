@@ -1,4 +1,5 @@
 import { ADMIN_OWNER, type Principal } from '../auth/api-keys';
+import { mayAccess } from '../auth/ownership';
 import { HttpProblem } from '../http/problem';
 import type { PortalSession, PortalSessionCreate, PortalSessionInfo, PortalSessionsExpire, PortalSessionsExpired } from '../http/schemas';
 import type { Logger } from '../logger';
@@ -61,7 +62,7 @@ export async function expirePortalSessions(deps: PortalDeps, principal: Principa
 /** The owner a session request is about: the key's own, or (admin keys only) the one named. */
 function sessionOwner(principal: Principal, named: string | undefined, action: string): string {
   const ownerId = named ?? principal.ownerId;
-  if (ownerId !== principal.ownerId && !principal.scopes.includes('admin')) {
+  if (!mayAccess(principal, ownerId)) {
     throw new HttpProblem(403, 'Forbidden', `Only an admin key may ${action} for another owner (this key's owner is ${principal.ownerId}).`);
   }
   return ownerId;

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { safeEqual } from '../lib/safe-equal';
 import { standardWebhooksSignature, xSignature } from '../webhooks/signature';
 
 /** The one error the receiver kit throws: the delivery is not authentic or not fresh. */
@@ -14,13 +14,6 @@ function header(headers: HeaderSource, name: string): string | undefined {
   const record = headers as Record<string, string | string[] | undefined>;
   const value = record[name] ?? record[name.toLowerCase()] ?? Object.entries(record).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** Constant-time string comparison (lengths are not secret). */
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export interface VerifyOptions {

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { safeEqual } from '../lib/safe-equal';
 
 /**
  * Checks a scrape's `Authorization` header against METRICS_TOKEN in constant time; without a
@@ -6,9 +6,6 @@ import { timingSafeEqual } from 'node:crypto';
  */
 export function scrapeAllowed(token: string | undefined): (authorization: string | undefined) => boolean {
   if (!token) return () => true;
-  const expected = Buffer.from(`Bearer ${token}`);
-  return (authorization) => {
-    const given = Buffer.from(authorization ?? '');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
+  const expected = `Bearer ${token}`;
+  return (authorization) => safeEqual(authorization ?? '', expected);
 }

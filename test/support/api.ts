@@ -89,7 +89,7 @@ export async function startTestApi(
     },
     anonymous: () => createClient({ baseUrl }),
     async expiredPortalToken(ownerId, opts = {}) {
-      const issuedYesterday = new PortalSessions(() => portalSigningKey(mongo.db, config.api.portal.sessionSecret), { now: () => new Date(Date.now() - 86_400_000) });
+      const issuedYesterday = new PortalSessions(() => portalSigningKey(mongo.db, config.api.portal.sessionSecret, deps.subscriptions.secrets), { now: () => new Date(Date.now() - 86_400_000) });
       const grants: PortalGrant[] = ['webhooks:read', 'webhooks:write', ...(opts.admin ? (['alerts:read'] as const) : [])];
       return (await issuedYesterday.issue({ ownerId, grants, admin: opts.admin ?? false, expiresInSeconds: 3600 })).token;
     },

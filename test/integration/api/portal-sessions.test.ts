@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../../generated/api';
 import { createClient, type WebhookServiceClient } from '../../../src/client';
@@ -200,6 +201,20 @@ describe('portal sessions', () => {
       expect((await current(api.baseUrl, untouched.token)).status).toBe(401);
     } finally {
       await second.close({ keepDatabase: true });
+    }
+  });
+
+  it('keeps its stored signing key sealed when SECRET_ENCRYPTION_KEY is set', async () => {
+    const sealed = await startTestApi({ SECRET_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}` });
+    try {
+      const { client } = await sealed.clientWith(['webhooks:read', 'webhooks:write'], 'customer-14');
+      const { token } = await open(client);
+      const stored = await sealed.mongo.db.collection<{ _id: string; key: string }>('service_keys').findOne({ _id: 'portal-session-signing' });
+      expect(stored?.key).toMatch(/^enc:v1:k1:/);
+      const current = await fetch(`${sealed.baseUrl}${v1}/portal-sessions/current`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(current.status).toBe(200);
+    } finally {
+      await sealed.close();
     }
   });
 

@@ -53,6 +53,14 @@ describe('PortalSessions', () => {
     await expect(sessions.verify(promoted)).rejects.toMatchObject({ reason: 'signature' });
   });
 
+  it('accepts one spelling of a token only: trailing characters on the signature are refused', async () => {
+    const sessions = new PortalSessions(key);
+    const { token } = await sessions.issue({ ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 });
+    for (const variant of [`${token}=`, `${token}!!`, `${token}A`]) {
+      await expect(sessions.verify(variant), variant).rejects.toMatchObject({ reason: 'signature' });
+    }
+  });
+
   it('refuses malformed tokens without throwing anything but PortalTokenError', async () => {
     const sessions = new PortalSessions(key);
     for (const bad of ['whk_abc', 'whps_', 'whps_abc', 'whps_.x', `whps_${Buffer.from('[]').toString('base64url')}.AAAA`]) {
