@@ -1,5 +1,5 @@
-// Command ferretdb runs an embedded FerretDB v1 (MongoDB wire protocol over SQLite)
-// for local development and tests when no MongoDB is available.
+// Command ferretdb runs an embedded FerretDB v1 (MongoDB wire protocol over PostgreSQL or
+// SQLite) for local development and tests when no MongoDB is available.
 //
 // FerretDB's own cmd/ferretdb cannot be built with `go install` (it needs a generated
 // version file), so the project builds this tiny main over the embeddable package.
@@ -26,13 +26,14 @@ func fail(code int, format string, args ...any) {
 func main() {
 	// Flag names match FerretDB's own binary, so either can be used interchangeably.
 	listen := flag.String("listen-addr", "127.0.0.1:27017", "TCP address to listen on")
-	handler := flag.String("handler", "sqlite", "backend handler; only sqlite is built in")
+	handler := flag.String("handler", "postgresql", "backend handler: postgresql or sqlite")
+	postgresqlURL := flag.String("postgresql-url", "postgres://127.0.0.1:5432/ferretdb", "PostgreSQL connection URL")
 	sqliteURL := flag.String("sqlite-url", "file:data/", "SQLite directory URI, e.g. file:/abs/dir/?_pragma=synchronous(normal)")
 	logLevel := flag.String("log-level", "warn", "log level: debug, info, warn or error")
 	flag.Parse()
 
-	if *handler != "sqlite" {
-		fail(2, "unsupported --handler %q (this build has sqlite only)", *handler)
+	if *handler != "sqlite" && *handler != "postgresql" {
+		fail(2, "unsupported --handler %q (postgresql or sqlite)", *handler)
 	}
 
 	var level slog.Level
@@ -41,23 +42,25 @@ func main() {
 	}
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
-	// The SQLite backend wants an existing directory and a URI whose path ends in a slash;
-	// a query (e.g. ?_pragma=synchronous(normal)) is passed on as it is.
-	path, query, _ := strings.Cut(*sqliteURL, "?")
-	if query != "" {
-		query = "?" + query
+	config := &ferretdb.Config{
+		Listener: ferretdb.ListenerConfig{TCP: *listen},
+		Handler:  *handler,
+		Logger:   logger,
 	}
-	dir := strings.TrimSuffix(strings.TrimPrefix(path, "file:"), "/")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		fail(1, "cannot create data directory %s: %v", dir, err)
+	if *handler == "postgresql" {
+		if err := preparePostgreSQL(context.Background(), *postgresqlURL); err != nil {
+			fail(1, "preparing PostgreSQL: %v", err)
+		}
+		config.PostgreSQLURL = *postgresqlURL
+	} else {
+		dir, err := sqliteDir(*sqliteURL)
+		if err != nil {
+			fail(1, "%v", err)
+		}
+		config.SQLiteURL = dir
 	}
 
-	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listen},
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + dir + "/" + query,
-		Logger:    logger,
-	})
+	f, err := ferretdb.New(config)
 	if err != nil {
 		fail(1, "%v", err)
 	}
@@ -69,4 +72,18 @@ func main() {
 	if err := f.Run(ctx); err != nil {
 		fail(1, "%v", err)
 	}
+}
+
+// sqliteDir creates the SQLite backend's directory and returns the URI it wants: a path that
+// ends in a slash, with any query (e.g. ?_pragma=synchronous(normal)) passed on as it is.
+func sqliteDir(uri string) (string, error) {
+	path, query, _ := strings.Cut(uri, "?")
+	if query != "" {
+		query = "?" + query
+	}
+	dir := strings.TrimSuffix(strings.TrimPrefix(path, "file:"), "/")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("cannot create data directory %s: %w", dir, err)
+	}
+	return "file:" + dir + "/" + query, nil
 }
