@@ -4,6 +4,7 @@
  */
 import { loadConfig } from '../src/config/config';
 import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli } from '../src/runtime/binaries';
+import { requirePostgres } from '../src/runtime/postgres';
 import { resolveTestServerBinary } from './lib/test-server';
 
 const config = loadConfig();
@@ -18,6 +19,10 @@ if (!config.mongo.uri) {
   else {
     const f = await resolveBinary(ferretDb, { cacheDir: config.binaryCacheDir, explicitPath: config.mongo.ferretdbPath, log });
     log(`ferretdb: ${f.path} (${f.source})`);
+    if (config.mongo.embeddedBackend === 'postgresql') {
+      const pg = requirePostgres(config.mongo.postgresBinDir, log);
+      log(`postgresql: ${pg.version} in ${pg.binDir}`);
+    }
   }
 }
 try {

@@ -54,6 +54,9 @@ export const envSchema = z.object({
   MONGO_PORT: port(27017),
   MONGOD_PATH: optionalString,
   FERRETDB_PATH: optionalString,
+  EMBEDDED_DB_BACKEND: z.enum(['postgresql', 'sqlite']).default('postgresql'),
+  POSTGRES_PORT: port(54320),
+  POSTGRES_BIN_DIR: optionalString,
   TEMPORAL_ADDRESS: optionalString,
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('webhook-deliveries'),
@@ -167,6 +170,11 @@ export interface Config {
     embeddedPort: number;
     mongodPath: string | undefined;
     ferretdbPath: string | undefined;
+    /** Where the embedded FerretDB keeps documents. */
+    embeddedBackend: 'postgresql' | 'sqlite';
+    /** The embedded FerretDB's private PostgreSQL. */
+    postgresPort: number;
+    postgresBinDir: string | undefined;
   };
   temporal: {
     /** Set when an external Temporal is configured; otherwise the dev server is started. */
@@ -263,6 +271,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       embeddedPort: e.MONGO_PORT,
       mongodPath: e.MONGOD_PATH,
       ferretdbPath: e.FERRETDB_PATH,
+      embeddedBackend: e.EMBEDDED_DB_BACKEND,
+      postgresPort: e.POSTGRES_PORT,
+      postgresBinDir: e.POSTGRES_BIN_DIR,
     },
     temporal: {
       address: e.TEMPORAL_ADDRESS,

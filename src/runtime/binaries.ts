@@ -47,7 +47,7 @@ export const temporalCli: BinarySpec = {
 /** Our tiny main over FerretDB v1.24's embeddable package; keyed by its sources too. */
 export const ferretDb: BinarySpec = {
   name: 'ferretdb',
-  cacheKey: `ferretdb-v1.24.0-${sourceHash(join(runtimeDir, 'ferretdb'), ['main.go', 'go.mod', 'go.sum'])}`,
+  cacheKey: `ferretdb-v1.24.0-${sourceHash(join(runtimeDir, 'ferretdb'), ['main.go', 'postgresql.go', 'gin-companions.sql', 'go.mod', 'go.sum'])}`,
   envVar: 'FERRETDB_PATH',
   alternative: 'set MONGODB_URI to use an existing MongoDB, or put mongod on PATH',
   goArgs: (outDir) => ({

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { Config } from '../config/config';
 import { ferretDb, findMongod, resolveBinary, temporalCli } from './binaries';
-import { startLocalMongo } from './local-mongo';
+import { type FerretDbBackend, startLocalMongo } from './local-mongo';
+import { requirePostgres } from './postgres';
 import { assertPortFree } from './ports';
 import type { Unit } from './supervisor';
 import { startTemporalDevServer } from './temporal-dev-server';
@@ -23,6 +24,7 @@ export interface LocalServersOptions {
   /** Receives each server's own output. */
   serverOutput?: (server: string, line: string) => void;
   headless?: boolean;
+  /** No fsync in the embedded servers' storage (tests): a process crash still loses nothing. */
   fastSqlite?: boolean;
 }
 
@@ -51,11 +53,12 @@ export async function planLocalServers(config: Config, opts: LocalServersOptions
     const kind = mongod ? 'mongod' : 'ferretdb';
     const binary = mongod ?? (await resolveBinary(ferretDb, { ...resolveOpts, explicitPath: config.mongo.ferretdbPath })).path;
     const dataDir = join(config.dataDir, kind === 'mongod' ? 'mongodb' : 'ferretdb');
-    mongoDescription = `${kind === 'mongod' ? 'mongod' : 'FerretDB (SQLite)'}, data in ${dataDir}`;
+    const backend = kind === 'ferretdb' ? await ferretDbBackend(config, opts) : undefined;
+    mongoDescription = `${kind === 'mongod' ? 'mongod' : describeFerretDb(backend)}, data in ${dataDir}`;
     units.push({
       name: kind,
       start: async () => {
-        const m = await startLocalMongo({ kind, binary, port: config.mongo.embeddedPort, dataDir, onLine: out(kind) });
+        const m = await startLocalMongo({ kind, binary, port: config.mongo.embeddedPort, dataDir, ...(backend ? { backend } : {}), onLine: out(kind) });
         return { process: m.process, stop: m.stop };
       },
     });
@@ -88,6 +91,18 @@ export async function planLocalServers(config: Config, opts: LocalServersOptions
     mongoDescription,
     units,
   };
+}
+
+/** FerretDB's storage as configured: PostgreSQL (found or installed, on its own port) or SQLite. */
+async function ferretDbBackend(config: Config, opts: LocalServersOptions): Promise<FerretDbBackend> {
+  if (config.mongo.embeddedBackend === 'sqlite') return { kind: 'sqlite' };
+  await assertPortFree(config.mongo.postgresPort, 'POSTGRES_PORT', "embedded FerretDB's PostgreSQL");
+  const install = requirePostgres(config.mongo.postgresBinDir, opts.log);
+  return { kind: 'postgresql', install, port: config.mongo.postgresPort, fast: opts.fastSqlite ?? false, ownedRoot: config.dataDir };
+}
+
+function describeFerretDb(backend: FerretDbBackend | undefined): string {
+  return backend?.kind === 'postgresql' ? `FerretDB on PostgreSQL ${backend.install.version}` : 'FerretDB (SQLite)';
 }
 
 /** Started embedded servers, without supervision (tests and `npm run servers`). */

@@ -13,6 +13,11 @@ export interface ManagedProcessOptions {
   env?: NodeJS.ProcessEnv;
   /** Receives each output line; the last lines are kept for error messages anyway. */
   onLine?: LineSink;
+  /** Runs the child as this user and group (only root may). */
+  uid?: number;
+  gid?: number;
+  /** What `stop()` sends first; SIGTERM unless the program reads another as "shut down now". */
+  stopSignal?: NodeJS.Signals;
 }
 
 const live = new Set<ChildProcess>();
@@ -31,6 +36,7 @@ function installExitHook(): void {
 export class ManagedProcess {
   readonly child: ChildProcess;
   readonly name: string;
+  private readonly stopSignal: NodeJS.Signals;
   private readonly tail: string[] = [];
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -38,10 +44,13 @@ export class ManagedProcess {
   constructor(opts: ManagedProcessOptions) {
     installExitHook();
     this.name = opts.name;
+    this.stopSignal = opts.stopSignal ?? 'SIGTERM';
     this.child = spawn(opts.command, opts.args, {
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
+      ...(opts.gid !== undefined ? { gid: opts.gid } : {}),
     });
     live.add(this.child);
     const onData = (chunk: Buffer) => {
@@ -83,10 +92,10 @@ export class ManagedProcess {
     return this.tail.join('\n');
   }
 
-  /** Sends SIGTERM, waits up to `graceMs`, then SIGKILL. Resolves once the process is gone. */
+  /** Sends the stop signal (SIGTERM), waits up to `graceMs`, then SIGKILL. Resolves once the process is gone. */
   async stop(graceMs = 10_000): Promise<void> {
     if (this.hasExited) return;
-    this.child.kill('SIGTERM');
+    this.child.kill(this.stopSignal);
     const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
     try {
       await this.exited;

@@ -24,6 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const config = loadConfig({
     DATA_DIR: dataDir,
     MONGO_PORT: String(await getFreePort()),
+    POSTGRES_PORT: String(await getFreePort()),
     TEMPORAL_PORT: String(await getFreePort()),
     MONGODB_URI: process.env.TEST_MONGODB_URI,
     TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
