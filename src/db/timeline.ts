@@ -1,0 +1,170 @@
+import { LRUCache } from 'lru-cache';
+import { type Collection, type Db, type Document, type Filter, MongoServerError } from 'mongodb';
+
+/**
+ * Newest-first listing whose cost does not grow with what is stored.
+ *
+ * A listed document carries `tl`: one tag per list it belongs to, naming the 10-second bucket of
+ * its time (`<key>@0:<bucket>`). A small directory records which buckets hold anything, grouped
+ * by hour and then by day (`up` is the parent). A page walks days → hours → buckets newest first
+ * and reads only the buckets it needs, each an equality lookup on `tl`; so every query reads a
+ * bounded set (a bucket's documents, an hour's buckets, a day's hours, the retained days) on any
+ * MongoDB-wire database, including one that cannot sort from an index (FerretDB v1).
+ *
+ * Writers register a document's buckets before inserting it, so a reader never sees a document
+ * whose bucket it cannot find; a registered bucket that stays empty only costs a lookup.
+ */
+
+/** Bucket widths, finest first: data buckets, then the directory's hours and days. */
+export const LEVEL_MS = [10_000, 3_600_000, 86_400_000] as const;
+const TOP = LEVEL_MS.length - 1;
+
+/** One directory entry: a bucket at some level that holds documents of `key`. */
+export interface TimelineEntry {
+  /** `<key>@<level>:<bucket number>` */
+  _id: string;
+  /** The parent bucket's id, or the key itself at the top level. */
+  up: string;
+  /** Start of the bucket. */
+  at: Date;
+  /** UTC day of the bucket (YYYY-MM-DD), so retention removes whole days by equality. */
+  day: string;
+}
+
+/** A position in a newest-first list: the last document of the previous page. */
+export interface TimelineCursor {
+  at: Date;
+  id: string;
+}
+
+export interface TimelinePageOptions<T extends Document> {
+  /** The field holding each document's time (the one its tags were made from). */
+  timeField: keyof T & string;
+  limit: number;
+  /** Only documents strictly older than this (by time, then `_id`). */
+  after?: TimelineCursor;
+  /** Only documents at or after this time. */
+  notBefore?: Date;
+  /** Further equality conditions, matched within each bucket. */
+  filter?: Filter<T>;
+  projection?: Document;
+}
+
+/** How many data buckets one page may read before it stops early (a sparse filter on a long list). */
+export const MAX_BUCKETS_PER_PAGE = 2_000;
+
+const bucketOf = (at: Date, level: number): number => Math.floor(at.getTime() / LEVEL_MS[level]!);
+const tagOf = (key: string, level: number, bucket: number): string => `${key}@${level}:${bucket}`;
+
+/** The `tl` tags of a document at `at` listed under `keys`. */
+export function timelineTags(keys: readonly string[], at: Date): string[] {
+  return keys.map((key) => tagOf(key, 0, bucketOf(at, 0)));
+}
+
+/** The directory entries a document at `at` listed under `keys` needs, every level. */
+export function timelineEntries(keys: readonly string[], at: Date): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  for (const key of keys) {
+    for (let level = 0; level <= TOP; level += 1) {
+      const bucket = bucketOf(at, level);
+      const start = new Date(bucket * LEVEL_MS[level]!);
+      const up = level === TOP ? key : tagOf(key, level + 1, bucketOf(at, level + 1));
+      entries.push({ _id: tagOf(key, level, bucket), up, at: start, day: start.toISOString().slice(0, 10) });
+    }
+  }
+  return entries;
+}
+
+/** The directory collection and what this process already wrote to it. */
+export class Timeline {
+  /** Index the directory's lookups use: children of a bucket, and whole days for retention. */
+  static readonly indexes = [
+    { key: { up: 1 }, name: 'up' },
+    { key: { day: 1 }, name: 'day' },
+  ] as const;
+
+  private readonly entries: Collection<TimelineEntry>;
+  // Entries known to exist: most documents land in a bucket this process registered already.
+  private readonly known = new LRUCache<string, true>({ max: 50_000 });
+
+  constructor(db: Db, collectionName = 'timeline') {
+    this.entries = db.collection<TimelineEntry>(collectionName);
+  }
+
+  /** Creates the directory's indexes. */
+  async ensureIndexes(): Promise<void> {
+    await Promise.all(Timeline.indexes.map((i) => this.entries.createIndex(i.key, { name: i.name })));
+  }
+
+  /** Records the buckets of documents about to be written; idempotent, cheap when already known. */
+  async register(items: ReadonlyArray<{ keys: readonly string[]; at: Date }>): Promise<void> {
+    const missing = new Map<string, TimelineEntry>();
+    for (const { keys, at } of items) {
+      for (const entry of timelineEntries(keys, at)) if (!this.known.has(entry._id)) missing.set(entry._id, entry);
+    }
+    if (missing.size === 0) return;
+    try {
+      await this.entries.insertMany([...missing.values()], { ordered: false });
+    } catch (err) {
+      // Another writer registered some first: an entry that exists is all that is wanted.
+      if (!isOnlyDuplicates(err)) throw err;
+    }
+    for (const id of missing.keys()) this.known.set(id, true);
+  }
+
+  /**
+   * The newest documents of `data` listed under `key`, newest first (time, then `_id`), at most
+   * `limit`; reads buckets newest first and stops as soon as the page is full.
+   */
+  async page<T extends Document>(data: Collection<T>, key: string, opts: TimelinePageOptions<T>): Promise<T[]> {
+    const out: T[] = [];
+    let budget = MAX_BUCKETS_PER_PAGE;
+    const upper = opts.after?.at;
+    const lower = opts.notBefore;
+    // Children of `up` that may hold documents in [lower, upper], newest first.
+    const children = async (up: string, level: number): Promise<TimelineEntry[]> => {
+      const rows = await this.entries.find({ up }).toArray();
+      return rows
+        .filter((e) => (!upper || e.at <= upper) && (!lower || e.at.getTime() + LEVEL_MS[level]! > lower.getTime()))
+        .sort((a, b) => b.at.getTime() - a.at.getTime());
+    };
+    const walk = async (up: string, level: number): Promise<void> => {
+      for (const entry of await children(up, level)) {
+        if (out.length >= opts.limit || budget <= 0) return;
+        if (level > 0) {
+          await walk(entry._id, level - 1);
+          continue;
+        }
+        budget -= 1;
+        out.push(...(await this.readBucket(data, entry._id, opts, opts.limit - out.length)));
+      }
+    };
+    await walk(key, TOP);
+    return out;
+  }
+
+  private async readBucket<T extends Document>(data: Collection<T>, tag: string, opts: TimelinePageOptions<T>, limit: number): Promise<T[]> {
+    const t = opts.timeField;
+    const range: Document[] = [];
+    if (opts.after) range.push({ $or: [{ [t]: { $lt: opts.after.at } }, { [t]: opts.after.at, _id: { $lt: opts.after.id } }] });
+    if (opts.notBefore) range.push({ [t]: { $gte: opts.notBefore } });
+    const filter = { ...(opts.filter ?? {}), tl: tag, ...(range.length ? { $and: range } : {}) } as Filter<T>;
+    return data
+      .find(filter, opts.projection ? { projection: opts.projection } : {})
+      .sort({ [t]: -1, _id: -1 })
+      .limit(limit)
+      .toArray() as Promise<T[]>;
+  }
+
+  /** Removes every directory entry of `day` (YYYY-MM-DD); returns how many. */
+  async forgetDay(day: string): Promise<number> {
+    return (await this.entries.deleteMany({ day })).deletedCount;
+  }
+}
+
+function isOnlyDuplicates(err: unknown): boolean {
+  if (!(err instanceof MongoServerError)) return false;
+  const writeErrors = (err as MongoServerError & { writeErrors?: Array<{ code?: number }> }).writeErrors;
+  if (Array.isArray(writeErrors) && writeErrors.length) return writeErrors.every((e) => e.code === 11000);
+  return err.code === 11000;
+}

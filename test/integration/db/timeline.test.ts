@@ -1,0 +1,76 @@
+import { type Db, MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { LEVEL_MS, Timeline, timelineTags } from '../../../src/db/timeline';
+
+interface Item {
+  _id: string;
+  at: Date;
+  kind: 'a' | 'b';
+  tl: string[];
+}
+
+const DAY = LEVEL_MS[2];
+const now = Date.UTC(2026, 10, 24, 12, 0, 0);
+let client: MongoClient;
+let db: Db;
+
+beforeAll(() => {
+  client = new MongoClient(inject('mongoUri'));
+  db = client.db(`timeline_${Date.now()}`);
+});
+afterAll(async () => {
+  await db.dropDatabase();
+  await client.close();
+});
+
+/** Writes items the way a repository does: buckets first, then the documents. */
+async function write(timeline: Timeline, items: Array<Omit<Item, 'tl'>>, keysOf: (i: Omit<Item, 'tl'>) => string[]): Promise<Item[]> {
+  await timeline.register(items.map((i) => ({ keys: keysOf(i), at: i.at })));
+  const docs = items.map((i) => ({ ...i, tl: timelineTags(keysOf(i), i.at) }));
+  await db.collection<Item>('items').insertMany(docs);
+  return docs;
+}
+
+const newestFirst = (a: Item, b: Item) => b.at.getTime() - a.at.getTime() || (a._id < b._id ? 1 : -1);
+
+describe('timeline: newest-first pages from bounded bucket reads', () => {
+  it('pages through a list spread over days, hours and seconds exactly like a sort would, ties included', async () => {
+    const timeline = new Timeline(db, 'timeline_pages');
+    await timeline.ensureIndexes();
+    const items: Array<Omit<Item, 'tl'>> = [];
+    // Dense now, sparse across the last 9 days, and several items sharing one instant.
+    for (let i = 0; i < 120; i += 1) items.push({ _id: `n${String(i).padStart(3, '0')}`, at: new Date(now - i * 700), kind: i % 3 ? 'a' : 'b' });
+    for (let d = 1; d < 10; d += 1) items.push({ _id: `d${d}`, at: new Date(now - d * DAY - d * 3_600_000), kind: 'a' });
+    for (let i = 0; i < 5; i += 1) items.push({ _id: `tie${i}`, at: new Date(now - 5 * 3_600_000), kind: 'b' });
+    const docs = await write(timeline, items, (i) => ['k:1', `k:1|${i.kind}`]);
+    await write(timeline, [{ _id: 'other', at: new Date(now), kind: 'a' }], () => ['k:2']);
+
+    const expected = [...docs].sort(newestFirst).map((d) => d._id);
+    const seen: string[] = [];
+    let after: { at: Date; id: string } | undefined;
+    for (let pages = 0; pages < 40; pages += 1) {
+      const page = await timeline.page(db.collection<Item>('items'), 'k:1', { timeField: 'at', limit: 7, ...(after ? { after } : {}) });
+      seen.push(...page.map((d) => d._id));
+      const last = page.at(-1);
+      if (page.length < 7 || !last) break;
+      after = { at: last.at, id: last._id };
+    }
+    expect(seen).toEqual(expected);
+
+    // A per-kind list is its own key; notBefore bounds the walk by time.
+    const bs = await timeline.page(db.collection<Item>('items'), 'k:1|b', { timeField: 'at', limit: 100 });
+    expect(bs.map((d) => d._id)).toEqual(docs.filter((d) => d.kind === 'b').sort(newestFirst).map((d) => d._id));
+    const recent = await timeline.page(db.collection<Item>('items'), 'k:1', { timeField: 'at', limit: 1000, notBefore: new Date(now - 3 * DAY) });
+    expect(recent.map((d) => d._id)).toEqual(docs.filter((d) => d.at.getTime() >= now - 3 * DAY).sort(newestFirst).map((d) => d._id));
+  });
+
+  it('registers each bucket once however many writers race, and forgets whole days', async () => {
+    const writers = [new Timeline(db, 'timeline_race'), new Timeline(db, 'timeline_race'), new Timeline(db, 'timeline_race')];
+    const at = new Date(now);
+    await Promise.all(writers.map((w) => w.register([{ keys: ['r:1', 'r:2'], at }])));
+    const entries = db.collection('timeline_race');
+    expect(await entries.countDocuments({})).toBe(6);
+    expect(await writers[0]!.forgetDay(at.toISOString().slice(0, 10))).toBe(6);
+    expect(await entries.countDocuments({})).toBe(0);
+  });
+});
