@@ -79,21 +79,33 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
   cleanups.push({ name: 'temp dir', fn: () => rmSync(dataDir, { recursive: true, force: true }) });
   // One at a time, so two calls never hand out the same port.
   const ports: number[] = [];
-  for (let i = 0; i < 7; i++) ports.push(await getFreePort());
-  const [temporalPort, uiPort, mongoPort, api0, api1, metrics0, metrics1] = ports as [number, number, number, number, number, number, number];
+  for (let i = 0; i < 8; i++) ports.push(await getFreePort());
+  const [temporalPort, uiPort, mongoPort, api0, api1, metrics0, metrics1, postgresPort] = ports as [number, number, number, number, number, number, number, number];
 
   const passthrough: Record<string, string> = {};
-  for (const k of ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH', 'MONGOD_PATH']) {
+  for (const k of ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH', 'MONGOD_PATH', 'EMBEDDED_DB_BACKEND', 'POSTGRES_BIN_DIR']) {
     const v = process.env[k];
     if (v) passthrough[k] = v;
   }
   // Only embedded servers: the run kills them, so it never points at external ones.
-  const config = loadConfig({ ...passthrough, DATA_DIR: dataDir, TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), MONGO_PORT: String(mongoPort) });
+  const config = loadConfig({ ...passthrough, DATA_DIR: dataDir, TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), MONGO_PORT: String(mongoPort), POSTGRES_PORT: String(postgresPort) });
   const serverOutput = opts.verbose ? (server: string, line: string) => process.stderr.write(`[${server}] ${line}\n`) : undefined;
   const plan = await planLocalServers(config, { log, headless: true, ...(serverOutput ? { serverOutput } : {}) });
   const byName = (name: string) => plan.units.find((u) => u.name === name);
-  const dbUnit = byName('ferretdb') ?? byName('mongod');
+  const wireUnit = byName('ferretdb') ?? byName('mongod');
   const temporalUnit = byName('temporal');
+  // The database role is FerretDB and, under it, its PostgreSQL: killed and started together.
+  const postgresUnit = byName('postgres');
+  let postgresProc: ManagedProcess | undefined;
+  const dbUnit: Unit | undefined = wireUnit && {
+    name: 'database',
+    start: async () => {
+      const pg = postgresUnit ? await postgresUnit.start() : undefined;
+      postgresProc = pg?.process;
+      const wire = await wireUnit.start();
+      return { process: wire.process, stop: () => wire.stop().then(() => pg?.stop()) };
+    },
+  };
   if (!dbUnit || !temporalUnit) throw new Error('the embedded servers were not planned (is MONGODB_URI or TEMPORAL_ADDRESS set?)');
 
   const { env, serviceEnv: base } = serviceEnvironment(plan, config, dataDir);
@@ -179,6 +191,10 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
     // The whole tree (tsx's esbuild helper too), as losing the machine's process would.
     if (pid) for (const d of descendants(pid)) killQuietly(d);
     await r.proc.kill();
+    if (role === 'database' && postgresProc?.pid && !postgresProc.hasExited) {
+      for (const d of [postgresProc.pid, ...descendants(postgresProc.pid)]) killQuietly(d);
+      await postgresProc.exited;
+    }
   };
   const order: Role[] = ['database', 'temporal', 'worker-0', 'worker-1', 'api-0', 'api-1'];
   const stop = async (role: Role) => {

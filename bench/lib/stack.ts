@@ -34,7 +34,7 @@ export interface Stack {
   db: Db;
   temporal: TemporalGateway;
   dbDescription: string;
-  pids: { worker?: number; api?: number; temporal?: number; db?: number };
+  pids: { worker?: number; api?: number; temporal?: number; db?: number; postgres?: number };
   processes: ManagedProcess[];
   /** The delivery settings handed to the worker. */
   serviceEnv: Record<string, string>;
@@ -62,11 +62,12 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
   const mongoPort = await getFreePort();
   const apiPort = await getFreePort();
   const workerMetricsPort = await getFreePort();
+  const postgresPort = await getFreePort();
 
   const passthrough: Record<string, string> = {};
   // MONGODB_URI / TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE): measure against those servers instead
   // of embedded ones; their CPU is then not on this machine's books.
-  for (const k of ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH', 'MONGOD_PATH', 'MONGODB_URI', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE']) {
+  for (const k of ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH', 'MONGOD_PATH', 'EMBEDDED_DB_BACKEND', 'POSTGRES_BIN_DIR', 'MONGODB_URI', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE']) {
     const v = process.env[k];
     if (v) passthrough[k] = v;
   }
@@ -78,6 +79,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     TEMPORAL_PORT: String(temporalPort),
     TEMPORAL_UI_PORT: String(uiPort),
     MONGO_PORT: String(mongoPort),
+    POSTGRES_PORT: String(postgresPort),
     PORT: String(apiPort),
   });
 
@@ -174,7 +176,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     db,
     temporal,
     dbDescription: plan.mongoDescription,
-    pids: { worker: services.worker.pid, api: services.api.pid, temporal: pidOf('temporal'), db: pidOf('ferretdb') ?? pidOf('mongod') },
+    pids: { worker: services.worker.pid, api: services.api.pid, temporal: pidOf('temporal'), db: pidOf('ferretdb') ?? pidOf('mongod'), postgres: pidOf('postgres') },
     processes: [services.worker, services.api, ...servers.map((s) => s.process)],
     serviceEnv,
     outputLines,

@@ -1,18 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { type RunningPostgres, startLocalPostgres } from './local-postgres';
-import type { PostgresInstall } from './postgres';
 import { type LineSink, ManagedProcess, waitUntilReady } from './processes';
 
 /**
- * Where FerretDB keeps documents. PostgreSQL: a private cluster under the data directory, whose
- * indexes serve FerretDB's pushed-down filters (see ferretdb/gin-companions.sql). SQLite: files,
- * where only `{_id: x}` is served by an index and concurrent writers meet SQLITE_BUSY.
+ * Where FerretDB keeps documents. PostgreSQL (a server at `url`, without a database name): its
+ * indexes serve FerretDB's pushed-down filters (see ferretdb/gin-companions.sql). SQLite: files
+ * in the data directory, where only `{_id: x}` is served by an index and concurrent writers meet
+ * SQLITE_BUSY.
  */
-export type FerretDbBackend =
-  | { kind: 'postgresql'; install: PostgresInstall; port: number; fast?: boolean; ownedRoot?: string }
-  | { kind: 'sqlite' };
+export type FerretDbBackend = { kind: 'postgresql'; url: string } | { kind: 'sqlite' };
 
 export interface LocalMongoOptions {
   kind: 'mongod' | 'ferretdb';
@@ -29,20 +25,17 @@ export interface LocalMongoOptions {
 export interface RunningMongo {
   uri: string;
   kind: 'mongod' | 'ferretdb';
-  /** The wire server (mongod or FerretDB): what a crash test kills. */
   process: ManagedProcess;
-  /** FerretDB's PostgreSQL, when it has one. */
-  postgres?: RunningPostgres;
   stop: () => Promise<void>;
 }
 
-/** Command-line arguments for a local MongoDB-wire server; `postgresUrl` when FerretDB runs on PostgreSQL. */
-export function localMongoArgs(opts: LocalMongoOptions, postgresUrl?: string): string[] {
+/** Command-line arguments for a local MongoDB-wire server. */
+export function localMongoArgs(opts: LocalMongoOptions): string[] {
   if (opts.kind === 'mongod') {
     return ['--dbpath', opts.dataDir, '--port', String(opts.port), '--bind_ip', '127.0.0.1', '--quiet'];
   }
-  if (postgresUrl) {
-    return ['--listen-addr', `127.0.0.1:${opts.port}`, '--handler', 'postgresql', '--postgresql-url', `${postgresUrl}/ferretdb`, '--log-level', 'error'];
+  if (opts.backend?.kind === 'postgresql') {
+    return ['--listen-addr', `127.0.0.1:${opts.port}`, '--handler', 'postgresql', '--postgresql-url', `${opts.backend.url}/ferretdb`, '--log-level', 'error'];
   }
   return [
     '--listen-addr',
@@ -58,39 +51,23 @@ export function localMongoArgs(opts: LocalMongoOptions, postgresUrl?: string): s
   ];
 }
 
-/** Starts mongod or FerretDB (after its PostgreSQL, if any) on loopback and waits until it answers a ping. */
+/** Starts mongod or FerretDB on loopback and waits until it answers a ping (FerretDB waits for its PostgreSQL). */
 export async function startLocalMongo(opts: LocalMongoOptions): Promise<RunningMongo> {
   mkdirSync(opts.dataDir, { recursive: true });
-  const backend = opts.kind === 'ferretdb' && opts.backend?.kind === 'postgresql' ? opts.backend : undefined;
-  const postgres = backend
-    ? await startLocalPostgres({
-        install: backend.install,
-        port: backend.port,
-        dataDir: join(opts.dataDir, 'postgres'),
-        ...(backend.ownedRoot ? { ownedRoot: backend.ownedRoot } : {}),
-        ...(backend.fast ? { fast: true } : {}),
-        ...(opts.onLine ? { onLine: opts.onLine } : {}),
-      })
-    : undefined;
   const proc = new ManagedProcess({
     name: opts.kind,
     command: opts.binary,
-    args: localMongoArgs(opts, postgres?.url),
+    args: localMongoArgs(opts),
     ...(opts.onLine ? { onLine: opts.onLine } : {}),
   });
   const uri = `mongodb://127.0.0.1:${opts.port}/`;
-  // The wire server first: it holds connections to PostgreSQL, which then shuts down at once.
-  const stop = async () => {
-    await proc.stop();
-    await postgres?.stop();
-  };
   try {
-    await waitUntilReady(proc, () => pingMongo(uri), opts.readyTimeoutMs ?? 30_000);
+    await waitUntilReady(proc, () => pingMongo(uri), opts.readyTimeoutMs ?? 60_000);
   } catch (err) {
-    await stop();
+    await proc.stop();
     throw err;
   }
-  return { uri, kind: opts.kind, process: proc, ...(postgres ? { postgres } : {}), stop };
+  return { uri, kind: opts.kind, process: proc, stop: () => proc.stop() };
 }
 
 /** True when the server at `uri` answers `ping`. */

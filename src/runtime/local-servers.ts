@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/config';
 import { ferretDb, findMongod, resolveBinary, temporalCli } from './binaries';
 import { type FerretDbBackend, startLocalMongo } from './local-mongo';
+import { startLocalPostgres } from './local-postgres';
 import { requirePostgres } from './postgres';
 import { assertPortFree } from './ports';
 import type { Unit } from './supervisor';
@@ -53,8 +54,18 @@ export async function planLocalServers(config: Config, opts: LocalServersOptions
     const kind = mongod ? 'mongod' : 'ferretdb';
     const binary = mongod ?? (await resolveBinary(ferretDb, { ...resolveOpts, explicitPath: config.mongo.ferretdbPath })).path;
     const dataDir = join(config.dataDir, kind === 'mongod' ? 'mongodb' : 'ferretdb');
-    const backend = kind === 'ferretdb' ? await ferretDbBackend(config, opts) : undefined;
-    mongoDescription = `${kind === 'mongod' ? 'mongod' : describeFerretDb(backend)}, data in ${dataDir}`;
+    let backend: FerretDbBackend | undefined;
+    mongoDescription = `mongod, data in ${dataDir}`;
+    if (kind === 'ferretdb' && config.mongo.embeddedBackend === 'postgresql') {
+      // Its own unit: restarted on its own, while FerretDB waits for it and reconnects.
+      const postgres = await postgresUnit(config, join(dataDir, 'postgres'), opts);
+      units.push(postgres.unit);
+      backend = { kind: 'postgresql', url: postgres.url };
+      mongoDescription = `FerretDB on PostgreSQL ${postgres.version}, data in ${join(dataDir, 'postgres')}`;
+    } else if (kind === 'ferretdb') {
+      backend = { kind: 'sqlite' };
+      mongoDescription = `FerretDB (SQLite), data in ${dataDir}`;
+    }
     units.push({
       name: kind,
       start: async () => {
@@ -93,16 +104,25 @@ export async function planLocalServers(config: Config, opts: LocalServersOptions
   };
 }
 
-/** FerretDB's storage as configured: PostgreSQL (found or installed, on its own port) or SQLite. */
-async function ferretDbBackend(config: Config, opts: LocalServersOptions): Promise<FerretDbBackend> {
-  if (config.mongo.embeddedBackend === 'sqlite') return { kind: 'sqlite' };
+/** The embedded FerretDB's private PostgreSQL (found, or installed), as a unit of its own. */
+async function postgresUnit(config: Config, dataDir: string, opts: LocalServersOptions): Promise<{ unit: Unit; url: string; version: number }> {
   await assertPortFree(config.mongo.postgresPort, 'POSTGRES_PORT', "embedded FerretDB's PostgreSQL");
   const install = requirePostgres(config.mongo.postgresBinDir, opts.log);
-  return { kind: 'postgresql', install, port: config.mongo.postgresPort, fast: opts.fastSqlite ?? false, ownedRoot: config.dataDir };
-}
-
-function describeFerretDb(backend: FerretDbBackend | undefined): string {
-  return backend?.kind === 'postgresql' ? `FerretDB on PostgreSQL ${backend.install.version}` : 'FerretDB (SQLite)';
+  const unit: Unit = {
+    name: 'postgres',
+    start: async () => {
+      const pg = await startLocalPostgres({
+        install,
+        port: config.mongo.postgresPort,
+        dataDir,
+        ownedRoot: config.dataDir,
+        fast: opts.fastSqlite ?? false,
+        onLine: (line) => opts.serverOutput?.('postgres', line),
+      });
+      return { process: pg.process, stop: pg.stop };
+    },
+  };
+  return { unit, url: `postgres://postgres@127.0.0.1:${config.mongo.postgresPort}`, version: install.version };
 }
 
 /** Started embedded servers, without supervision (tests and `npm run servers`). */

@@ -18,11 +18,17 @@ var ginCompanionsSQL string
 //   - custom plans always: FerretDB passes the field name as a parameter (`_jsonb->$1`), and
 //     only a plan made with the value known matches an index on `(_jsonb->'field')`.
 func preparePostgreSQL(ctx context.Context, url string) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
-	conn, err := connectCreating(ctx, url)
-	if err != nil {
-		return err
+	// PostgreSQL may still be starting (both are started at once, and restarted on their own).
+	var conn *pgx.Conn
+	var err error
+	for conn, err = connectCreating(ctx, url); err != nil; conn, err = connectCreating(ctx, url) {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("PostgreSQL at %s did not answer: %w", url, err)
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
 	defer conn.Close(ctx)
 

@@ -5,10 +5,9 @@ import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureIndexes } from '../../../src/db/indexes';
 import { loadConfig } from '../../../src/config/config';
-import type { RunningMongo } from '../../../src/runtime/local-mongo';
 import { findPostgres } from '../../../src/runtime/postgres';
 import { descendants } from '../../../tools/lib/proc-tree';
-import { startPrivateMongo, tempDir } from '../../support/servers';
+import { type PrivateMongo, startPrivateMongo, tempDir } from '../../support/servers';
 
 const backend = loadConfig({ EMBEDDED_DB_BACKEND: process.env.EMBEDDED_DB_BACKEND }).mongo.embeddedBackend;
 const dirs: string[] = [];
@@ -17,7 +16,7 @@ afterAll(() => {
 });
 
 /** Runs SQL in FerretDB's database with the installation's psql; rows as tab-separated lines. */
-function sql(server: RunningMongo, query: string): string[] {
+function sql(server: PrivateMongo, query: string): string[] {
   const pg = server.postgres;
   if (!pg) throw new Error('this database has no PostgreSQL');
   const psql = join(findPostgres()!.binDir, 'psql');
@@ -27,7 +26,7 @@ function sql(server: RunningMongo, query: string): string[] {
   return r.stdout.split('\n').filter(Boolean);
 }
 
-async function withServer<T>(fn: (server: RunningMongo, client: MongoClient) => Promise<T>): Promise<T> {
+async function withServer<T>(fn: (server: PrivateMongo, client: MongoClient) => Promise<T>): Promise<T> {
   const dataDir = tempDir('ferretdb-pg');
   dirs.push(dataDir);
   const server = await startPrivateMongo(dataDir);
