@@ -21,14 +21,14 @@ const TOP = LEVEL_MS.length - 1;
 
 /** One directory entry: a bucket at some level that holds documents of `key`. */
 export interface TimelineEntry {
-  /** `<key>@<level>:<bucket number>` */
+  /** `<namespace>/<key>@<level>:<bucket number>` */
   _id: string;
-  /** The parent bucket's id, or the key itself at the top level. */
+  /** The parent bucket's id, or `<namespace>/<key>` at the top level. */
   up: string;
   /** Start of the bucket. */
   at: Date;
-  /** UTC day of the bucket (YYYY-MM-DD), so retention removes whole days by equality. */
-  day: string;
+  /** `<namespace>/<level>:<bucket number>`, the same for every key: retention removes a bucket of all keys at once. */
+  slot: string;
 }
 
 /** A position in a newest-first list: the last document of the previous page. */
@@ -61,33 +61,39 @@ export function timelineTags(keys: readonly string[], at: Date): string[] {
   return keys.map((key) => tagOf(key, 0, bucketOf(at, 0)));
 }
 
-/** The directory entries a document at `at` listed under `keys` needs, every level. */
-export function timelineEntries(keys: readonly string[], at: Date): TimelineEntry[] {
+/** The directory entries (in `namespace`) a document at `at` listed under `keys` needs, every level. */
+export function timelineEntries(namespace: string, keys: readonly string[], at: Date): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   for (const key of keys) {
     for (let level = 0; level <= TOP; level += 1) {
       const bucket = bucketOf(at, level);
-      const start = new Date(bucket * LEVEL_MS[level]!);
-      const up = level === TOP ? key : tagOf(key, level + 1, bucketOf(at, level + 1));
-      entries.push({ _id: tagOf(key, level, bucket), up, at: start, day: start.toISOString().slice(0, 10) });
+      const up = level === TOP ? `${namespace}/${key}` : `${namespace}/${tagOf(key, level + 1, bucketOf(at, level + 1))}`;
+      entries.push({ _id: `${namespace}/${tagOf(key, level, bucket)}`, up, at: new Date(bucket * LEVEL_MS[level]!), slot: `${namespace}/${level}:${bucket}` });
     }
   }
   return entries;
 }
 
-/** The directory collection and what this process already wrote to it. */
+/**
+ * The lists of one collection (`namespace`): its directory in the shared `timeline` collection,
+ * and what this process already wrote there.
+ */
 export class Timeline {
-  /** Index the directory's lookups use: children of a bucket, and whole days for retention. */
+  /** Indexes the directory's lookups use: children of a bucket, and one bucket of every key (retention). */
   static readonly indexes = [
     { key: { up: 1 }, name: 'up' },
-    { key: { day: 1 }, name: 'day' },
+    { key: { slot: 1 }, name: 'slot' },
   ] as const;
 
   private readonly entries: Collection<TimelineEntry>;
   // Entries known to exist: most documents land in a bucket this process registered already.
   private readonly known = new LRUCache<string, true>({ max: 50_000 });
 
-  constructor(db: Db, collectionName = 'timeline') {
+  constructor(
+    db: Db,
+    private readonly namespace: string,
+    collectionName = 'timeline',
+  ) {
     this.entries = db.collection<TimelineEntry>(collectionName);
   }
 
@@ -100,7 +106,7 @@ export class Timeline {
   async register(items: ReadonlyArray<{ keys: readonly string[]; at: Date }>): Promise<void> {
     const missing = new Map<string, TimelineEntry>();
     for (const { keys, at } of items) {
-      for (const entry of timelineEntries(keys, at)) if (!this.known.has(entry._id)) missing.set(entry._id, entry);
+      for (const entry of timelineEntries(this.namespace, keys, at)) if (!this.known.has(entry._id)) missing.set(entry._id, entry);
     }
     if (missing.size === 0) return;
     try {
@@ -136,10 +142,10 @@ export class Timeline {
           continue;
         }
         budget -= 1;
-        out.push(...(await this.readBucket(data, entry._id, opts, opts.limit - out.length)));
+        out.push(...(await this.readBucket(data, entry._id.slice(this.namespace.length + 1), opts, opts.limit - out.length)));
       }
     };
-    await walk(key, TOP);
+    await walk(`${this.namespace}/${key}`, TOP);
     return out;
   }
 
@@ -156,9 +162,34 @@ export class Timeline {
       .toArray() as Promise<T[]>;
   }
 
-  /** Removes every directory entry of `day` (YYYY-MM-DD); returns how many. */
-  async forgetDay(day: string): Promise<number> {
-    return (await this.entries.deleteMany({ day })).deletedCount;
+  /**
+   * Deletes the documents of `data` in buckets that ended by `before`, oldest first, with their
+   * directory entries (of every key): each an equality delete on a bucket. `key` must list every
+   * document (e.g. `all`). At most `maxBuckets` buckets a call; `more` when some are left.
+   */
+  async expire<T extends Document>(data: Collection<T>, key: string, before: Date, maxBuckets: number): Promise<{ deleted: number; buckets: number; more: boolean }> {
+    let deleted = 0;
+    let buckets = 0;
+    const ended = (e: TimelineEntry, level: number) => e.at.getTime() + LEVEL_MS[level]! <= before.getTime();
+    const oldestFirst = async (up: string) => (await this.entries.find({ up }).toArray()).sort((a, b) => a.at.getTime() - b.at.getTime());
+    const walk = async (up: string, level: number): Promise<boolean> => {
+      for (const entry of await oldestFirst(up)) {
+        if (entry.at >= before) return true;
+        if (buckets >= maxBuckets) return false;
+        if (level === 0) {
+          if (!ended(entry, 0)) return true;
+          deleted += (await data.deleteMany({ tl: entry._id.slice(this.namespace.length + 1) } as unknown as Filter<T>)).deletedCount;
+          buckets += 1;
+        } else if (!(await walk(entry._id, level - 1))) {
+          return false;
+        }
+        // Parents last, so a crash part-way leaves a path down to what is left.
+        if (ended(entry, level)) await this.entries.deleteMany({ slot: entry.slot });
+      }
+      return true;
+    };
+    const done = await walk(`${this.namespace}/${key}`, TOP);
+    return { deleted, buckets, more: !done };
   }
 }
 

@@ -31,11 +31,11 @@ async function write(timeline: Timeline, items: Array<Omit<Item, 'tl'>>, keysOf:
   return docs;
 }
 
-const newestFirst = (a: Item, b: Item) => b.at.getTime() - a.at.getTime() || (a._id < b._id ? 1 : -1);
+const newestFirst = (a: Omit<Item, 'tl'>, b: Omit<Item, 'tl'>) => b.at.getTime() - a.at.getTime() || (a._id < b._id ? 1 : -1);
 
 describe('timeline: newest-first pages from bounded bucket reads', () => {
   it('pages through a list spread over days, hours and seconds exactly like a sort would, ties included', async () => {
-    const timeline = new Timeline(db, 'timeline_pages');
+    const timeline = new Timeline(db, 'items', 'timeline_pages');
     await timeline.ensureIndexes();
     const items: Array<Omit<Item, 'tl'>> = [];
     // Dense now, sparse across the last 9 days, and several items sharing one instant.
@@ -64,13 +64,38 @@ describe('timeline: newest-first pages from bounded bucket reads', () => {
     expect(recent.map((d) => d._id)).toEqual(docs.filter((d) => d.at.getTime() >= now - 3 * DAY).sort(newestFirst).map((d) => d._id));
   });
 
-  it('registers each bucket once however many writers race, and forgets whole days', async () => {
-    const writers = [new Timeline(db, 'timeline_race'), new Timeline(db, 'timeline_race'), new Timeline(db, 'timeline_race')];
-    const at = new Date(now);
-    await Promise.all(writers.map((w) => w.register([{ keys: ['r:1', 'r:2'], at }])));
-    const entries = db.collection('timeline_race');
-    expect(await entries.countDocuments({})).toBe(6);
-    expect(await writers[0]!.forgetDay(at.toISOString().slice(0, 10))).toBe(6);
-    expect(await entries.countDocuments({})).toBe(0);
+  it('registers each bucket once however many writers race', async () => {
+    const writers = [new Timeline(db, 'race', 'timeline_race'), new Timeline(db, 'race', 'timeline_race'), new Timeline(db, 'race', 'timeline_race')];
+    await Promise.all(writers.map((w) => w.register([{ keys: ['r:1', 'r:2'], at: new Date(now) }])));
+    expect(await db.collection('timeline_race').countDocuments({})).toBe(6);
+  });
+
+  it('expires whole buckets oldest first, with the directory entries of every key, and resumes where a bounded call stopped', async () => {
+    const timeline = new Timeline(db, 'expiring', 'timeline_expire');
+    const items: Array<Omit<Item, 'tl'>> = [];
+    for (let i = 0; i < 60; i += 1) items.push({ _id: `x${String(i).padStart(2, '0')}`, at: new Date(now - i * 3 * 3_600_000), kind: i % 2 ? 'a' : 'b' });
+    await timeline.register(items.map((i) => ({ keys: ['all', `k|${i.kind}`], at: i.at })));
+    const data = db.collection<Item>('expiring');
+    await data.insertMany(items.map((i) => ({ ...i, tl: timelineTags(['all', `k|${i.kind}`], i.at) })));
+
+    const before = new Date(now - 4 * DAY);
+    const first = await timeline.expire(data, 'all', before, 5);
+    expect(first).toMatchObject({ buckets: 5, more: true });
+    let total = first.deleted;
+    for (let calls = 0; calls < 20; calls += 1) {
+      const r = await timeline.expire(data, 'all', before, 5);
+      total += r.deleted;
+      if (!r.more) break;
+    }
+    const kept = items.filter((i) => i.at.getTime() + LEVEL_MS[0] > before.getTime());
+    expect(total).toBe(items.length - kept.length);
+    expect((await data.find({}).toArray()).map((d) => d._id).sort()).toEqual(kept.map((i) => i._id).sort());
+    // Lists read nothing of what expired, and no directory entry of an expired bucket is left.
+    const bs = await timeline.page(data, 'k|b', { timeField: 'at', limit: 100 });
+    expect(bs.map((d) => d._id)).toEqual(kept.filter((i) => i.kind === 'b').sort(newestFirst).map((i) => i._id));
+    const entries = await db.collection<{ _id: string; at: Date }>('timeline_expire').find({}).toArray();
+    const expiredBuckets = entries.filter((e) => e._id.includes('@0:') && e.at.getTime() + LEVEL_MS[0] <= before.getTime());
+    expect(expiredBuckets).toEqual([]);
+    expect(entries.filter((e) => e._id.includes('@0:'))).toHaveLength(kept.length * 2);
   });
 });
