@@ -21,6 +21,7 @@ interface Arrival {
   t: number;
   /** How many times this (event, tag) arrived. */
   n: number;
+  orderId?: number;
 }
 
 const secrets = new Map<string, string>();
@@ -71,7 +72,7 @@ const server = http.createServer((req, res) => {
       seen.n++;
       duplicates++;
     } else {
-      arrivals.set(k, { t, n: 1 });
+      arrivals.set(k, { t, n: 1, ...orderOf(chunks) });
       if (expected?.has(eventId)) seenExpected++;
     }
     const secret = secrets.get(tag);
@@ -86,6 +87,16 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '2' }).end('{}');
   });
 });
+
+/** The envelope's `data.order_id`, if it parses and has one. */
+function orderOf(chunks: Buffer[]): { orderId?: number } {
+  try {
+    const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { order_id?: unknown } }).data?.order_id;
+    return typeof id === 'number' ? { orderId: id } : {};
+  } catch {
+    return {};
+  }
+}
 
 function reply(msg: ReceiverReply): void {
   process.send?.(msg);
@@ -130,9 +141,10 @@ process.on('message', (raw: ReceiverRequest) => {
       reply({
         type: 'dump',
         id: msg.id,
-        arrivals: [...arrivals].map(([k, a]) => {
+        arrivals: [...arrivals].flatMap(([k, a]) => {
+          if (msg.since !== undefined && a.t < msg.since) return [];
           const bar = k.indexOf('|');
-          return { eventId: k.slice(0, bar), tag: k.slice(bar + 1), t: a.t, n: a.n };
+          return [{ eventId: k.slice(0, bar), tag: k.slice(bar + 1), t: a.t, n: a.n, ...(a.orderId !== undefined ? { orderId: a.orderId } : {}) }];
         }),
         total,
         duplicates,

@@ -27,6 +27,8 @@ export interface LoadResult {
   sends: OrderSend[];
   /** Sends skipped because `maxInFlight` requests were already waiting: the generator could not hold the rate. */
   skipped: number;
+  /** Epoch ms each skipped send was due. */
+  skippedAt: number[];
   /** Largest delay of a send behind its planned time, ms (event-loop stalls of this process). */
   maxLagMs: number;
 }
@@ -47,15 +49,16 @@ export function refusalReason(status: number, error: string | undefined): string
  */
 export async function runLoad(
   apis: readonly ApiClient[],
-  opts: { rate: number; durationS: number; requestTimeoutS: number },
+  opts: { rate: number; durationS: number; requestTimeoutS: number; maxInFlight?: number; onSend?: (s: OrderSend) => void },
   progress: (line: string) => void,
 ): Promise<LoadResult> {
   const planned = Math.round(opts.rate * opts.durationS);
   // Enough for every request of a full timeout at the rate, plus slack; beyond that the generator is the bottleneck.
-  const maxInFlight = Math.ceil(opts.rate * opts.requestTimeoutS * 1.5) + 16;
+  const maxInFlight = opts.maxInFlight ?? Math.ceil(opts.rate * opts.requestTimeoutS * 1.5) + 16;
   const sends: OrderSend[] = [];
   const pending = new Set<Promise<void>>();
   let skipped = 0;
+  const skippedAt: number[] = [];
   let maxLagMs = 0;
   const startedAt = nowMs() + 50;
   const timeoutMs = opts.requestTimeoutS * 1000;
@@ -67,6 +70,7 @@ export async function runLoad(
     maxLagMs = Math.max(maxLagMs, nowMs() - due);
     if (pending.size >= maxInFlight) {
       skipped++;
+      skippedAt.push(due);
       continue;
     }
     const api = i % apis.length;
@@ -75,6 +79,7 @@ export async function runLoad(
       if (r.ok) send.orderId = r.orderId!;
       else send.refused = refusalReason(r.status, r.error);
       sends.push(send);
+      opts.onSend?.(send);
     });
     pending.add(p);
     void p.finally(() => pending.delete(p));
@@ -87,5 +92,5 @@ export async function runLoad(
   const endedAt = nowMs();
   await Promise.all(pending);
   sends.sort((a, b) => a.sentAt - b.sentAt);
-  return { startedAt, endedAt, planned, sends, skipped, maxLagMs: Math.round(maxLagMs) };
+  return { startedAt, endedAt, planned, sends, skipped, skippedAt, maxLagMs: Math.round(maxLagMs) };
 }

@@ -66,7 +66,7 @@ export const usage = `npm run chaos -- [options]
 Each flag also reads CHAOS_<NAME> (e.g. CHAOS_DURATION=60s).`;
 
 /** Seconds from `60s`, `3m`, `500ms` or a plain number of seconds; throws naming the flag. */
-function seconds(name: string, text: string): number {
+export function seconds(name: string, text: string): number {
   const ms = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) * 1000 : parseDuration(text);
   if (ms === undefined || !Number.isFinite(ms) || ms <= 0) throw new Error(`--${name}: "${text}" is not a duration like 60s or 3m`);
   return ms / 1000;

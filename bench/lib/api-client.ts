@@ -29,6 +29,8 @@ export class ApiClient {
     readonly baseUrl: string,
     private readonly apiKey: string,
     maxSockets = 64,
+    /** Orders go to demo users 1..users in turn (the soak seeds more than the demo's 5). */
+    private readonly users = 5,
   ) {
     this.agent = new http.Agent({ keepAlive: true, maxSockets });
   }
@@ -68,7 +70,7 @@ export class ApiClient {
   }
 
   /**
-   * POST /api/orders/ with a small valid order (demo users 1–5, demo products). A 500 is retried
+   * POST /api/orders/ with a small valid order (users 1..`users`, demo products). A 500 is retried
    * with jittered exponential backoff for up to `retryForMs`, as a client would: on the embedded
    * FerretDB, concurrent creates draw the same order id and fail with E11000 before anything is
    * written (see bench/README.md). `latencyMs` covers all tries; `retries` counts them.
@@ -77,7 +79,7 @@ export class ApiClient {
   async createOrder(retryForMs = 60_000, timeoutMs = 30_000): Promise<OrderResult> {
     const n = this.seq++;
     const body = {
-      user_id: (n % 5) + 1,
+      user_id: (n % this.users) + 1,
       items: [
         { product_id: products[n % products.length]!, quantity: 1 + (n % 3) },
         { product_id: products[(n + 5) % products.length]!, quantity: 1 },

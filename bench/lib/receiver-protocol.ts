@@ -7,7 +7,8 @@ export type ReceiverRequest =
   | { type: 'answer'; id: number; status: number; hang: string[] }
   | { type: 'expect'; id: number; eventIds: string[] }
   | { type: 'progress'; id: number }
-  | { type: 'dump'; id: number }
+  /** Every arrival, or with `since` (epoch ms) only those first seen at or after it. */
+  | { type: 'dump'; id: number; since?: number }
   | { type: 'stop'; id: number }
   /** Closes the listening socket and every connection (senders get connection refused) until `up`. */
   | { type: 'down'; id: number }
@@ -21,6 +22,8 @@ export interface ArrivalRecord {
   t: number;
   /** Times this (event, tag) arrived; more than 1 is a duplicate delivery. */
   n: number;
+  /** `data.order_id` of the envelope, when it carried one (lets the soak match arrivals to orders without a database read). */
+  orderId?: number;
 }
 
 export type ReceiverReply =

@@ -9,8 +9,8 @@ import { ratios, targets, unaccounted } from './targets';
 
 type Row = [string, string, string];
 
-/** Writes the results as JSON (after every scenario, so a crash keeps what was measured). */
-export function writeResults(file: string, results: BenchResults): void {
+/** Writes the results as JSON (the bench: after every scenario, so a crash keeps what was measured). */
+export function writeResults(file: string, results: BenchResults | object): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 }

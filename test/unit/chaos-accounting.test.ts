@@ -59,7 +59,7 @@ describe('chaos run arithmetic', () => {
   });
 
   it('fails the run on a lost delivery, an unheld load or a fault that did not recover', () => {
-    const load: LoadResult = { startedAt: 0, endedAt: 9900, planned: 100, sends: Array.from({ length: 100 }, (_, i) => ({ api: 0, sentAt: i * 100, latencyMs: 1, orderId: i })), skipped: 0, maxLagMs: 3 };
+    const load: LoadResult = { startedAt: 0, endedAt: 9900, planned: 100, sends: Array.from({ length: 100 }, (_, i) => ({ api: 0, sentAt: i * 100, latencyMs: 1, orderId: i })), skipped: 0, skippedAt: [], maxLagMs: 3 };
     const held = loadHeld(load, 10, 100);
     expect(held).toMatchObject({ held: true, sentRate: 10, acceptedRate: 10 });
     const ok = countDeliveries([{ orderId: 1, eventId: 'evt_1', snapshot: ['sub_a'] }], ['sub_a'], arrivals({ sub_a: { evt_1: 1 } }));

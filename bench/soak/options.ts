@@ -1,0 +1,126 @@
+/**
+ * Options of the soak (`npm run soak -- --duration 2m --prefill ci`): flags override SOAK_*
+ * variables, which override the defaults. Pure, so it is unit-tested.
+ */
+import { parseArgs } from 'node:util';
+import { seconds } from '../chaos/options';
+
+/** How many documents the prefill writes per collection. */
+export interface PrefillSpec {
+  attempts: number;
+  events: number;
+  orders: number;
+}
+
+export interface SoakOptions {
+  durationS: number;
+  /** Orders per second offered. */
+  rate: number;
+  subscriptions: number;
+  prefill: PrefillSpec;
+  probeIntervalS: number;
+  /** Client timeout of an order POST and of a probe, seconds. */
+  requestTimeoutS: number;
+  /** Thresholds; undefined: not checked. */
+  maxListP99Ms: number | undefined;
+  maxDeliveryP99Ms: number | undefined;
+  minAccepted: number | undefined;
+  maxDrift: number | undefined;
+  drainTimeoutS: number;
+  maxSeconds: number;
+  out: string | undefined;
+  verbose: boolean;
+}
+
+/** The named prefill sizes. */
+export const prefillPresets: Record<string, PrefillSpec> = {
+  none: { attempts: 0, events: 0, orders: 0 },
+  ci: { attempts: 100_000, events: 20_000, orders: 20_000 },
+  full: { attempts: 1_000_000, events: 200_000, orders: 200_000 },
+};
+
+/** `none`, `ci`, `full` or `attempts=1000000,events=200000,orders=200000` (missing keys are 0). */
+export function parsePrefill(text: string): PrefillSpec {
+  const preset = prefillPresets[text.trim()];
+  if (preset) return { ...preset };
+  const spec: PrefillSpec = { attempts: 0, events: 0, orders: 0 };
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(attempts|events|orders)=(\d{1,8})$/.exec(part);
+    if (!m) throw new Error(`--prefill: "${part}" must be attempts=<n>, events=<n> or orders=<n> (or a preset: ${Object.keys(prefillPresets).join(', ')})`);
+    spec[m[1] as keyof PrefillSpec] = Number(m[2]);
+  }
+  // Events are the prefilled orders' order.created events, so there is an order behind each.
+  if (spec.events > spec.orders) throw new Error(`--prefill: events (${spec.events}) cannot exceed orders (${spec.orders})`);
+  if (spec.attempts > 0 && spec.events === 0) throw new Error('--prefill: attempts need events to belong to');
+  return spec;
+}
+
+function positive(flag: string, text: string, max: number): number {
+  const v = Number(text);
+  if (!Number.isFinite(v) || v <= 0 || v > max) throw new Error(`--${flag}: "${text}" must be a number above 0, at most ${max}`);
+  return v;
+}
+
+const flags = {
+  duration: ['30m', 'steady load this long (30m, 2m, 90s)'],
+  rate: ['20', 'orders per second offered, open loop'],
+  subscriptions: ['5', 'soak subscriptions to order.created, on one loopback receiver'],
+  prefill: ['none', 'none, ci, full, or attempts=<n>,events=<n>,orders=<n>'],
+  'probe-interval': ['5s', 'how often the list endpoints are probed'],
+  'request-timeout': ['10s', 'client timeout of an order POST and of a probe'],
+  'max-list-p99': [undefined, 'fail when a list endpoint\'s p99 in any minute is above this (ms)'],
+  'max-delivery-p99': [undefined, 'fail when the delivery p99 in any minute is above this (ms)'],
+  'min-accepted': [undefined, 'fail when accepted ÷ due orders is below this (e.g. 0.999)'],
+  'max-drift': [undefined, 'fail when a list or delivery p99 of the last minute ÷ the first is above this (e.g. 1.5)'],
+  'drain-timeout': ['120s', 'after the load, wait at most this long for the deliveries'],
+  'max-seconds': [undefined, 'hard limit for the whole run (default: duration + prefill allowance + drain + 10 min)'],
+  out: [undefined, 'also write the results as JSON to this file'],
+} as const satisfies Record<string, readonly [string | undefined, string]>;
+
+/** The usage text of `--help`. */
+export const usage = [
+  'usage: npm run soak -- [options]   (each flag also reads SOAK_<NAME>, e.g. SOAK_DURATION=2m)',
+  ...Object.entries(flags).map(([k, [def, help]]) => `  --${k.padEnd(18)} ${help}${def ? ` (default ${def})` : ''}`),
+  '  --verbose            every line the service processes print',
+  '',
+].join('\n');
+
+/** Reads the flags and SOAK_* variables; 'help' for --help; throws a message naming the bad option. */
+export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): SoakOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...Object.fromEntries(Object.keys(flags).map((k) => [k, { type: 'string' as const }])), verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const raw = (name: keyof typeof flags): string | undefined => {
+    const v = (values as Record<string, string | boolean | undefined>)[name];
+    return typeof v === 'string' ? v : (env[`SOAK_${name.toUpperCase().replace(/-/g, '_')}`] || flags[name][0]);
+  };
+  const opt = <T>(name: keyof typeof flags, parse: (text: string) => T): T | undefined => {
+    const text = raw(name);
+    return text === undefined ? undefined : parse(text);
+  };
+  const ratio = (name: keyof typeof flags) => opt(name, (t) => positive(name, t, name === 'min-accepted' ? 1 : 1000));
+  const durationS = seconds('duration', raw('duration')!);
+  const prefill = parsePrefill(raw('prefill')!);
+  const drainTimeoutS = seconds('drain-timeout', raw('drain-timeout')!);
+  // Prefill allowance: about 5,000 documents a second on the embedded database, with room to spare.
+  const prefillS = (prefill.attempts + prefill.events + prefill.orders) / 2000;
+  return {
+    durationS,
+    rate: positive('rate', raw('rate')!, 10_000),
+    subscriptions: Math.round(positive('subscriptions', raw('subscriptions')!, 50)),
+    prefill,
+    probeIntervalS: seconds('probe-interval', raw('probe-interval')!),
+    requestTimeoutS: seconds('request-timeout', raw('request-timeout')!),
+    maxListP99Ms: opt('max-list-p99', (t) => positive('max-list-p99', t, 1e9)),
+    maxDeliveryP99Ms: opt('max-delivery-p99', (t) => positive('max-delivery-p99', t, 1e9)),
+    minAccepted: ratio('min-accepted'),
+    maxDrift: ratio('max-drift'),
+    drainTimeoutS,
+    maxSeconds: opt('max-seconds', (t) => seconds('max-seconds', t)) ?? Math.ceil(durationS + prefillS + drainTimeoutS + 600),
+    out: raw('out'),
+    verbose: values.verbose === true || env.SOAK_VERBOSE === 'true',
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * `npm run soak`: a steady open-loop order load for --duration on one database that keeps
+ * growing (optionally prefilled), with the list endpoints probed meanwhile; prints a per-minute
+ * table and a summary. Exits 1 when a delivery is lost or a threshold set is crossed, 2 at
+ * --max-seconds. All traffic is on 127.0.0.1; every loop is bounded in count and time.
+ */
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ADMIN_OWNER, ApiKeyRepository } from '../../src/auth/api-keys';
+import type { CounterDoc } from '../../src/resources/repository';
+import { type OrderSend, runLoad } from '../chaos/load';
+import { ApiClient } from '../lib/api-client';
+import { createSubscription, newSecret } from '../lib/context';
+import { createLifecycle } from '../lib/lifecycle';
+import { parseOptions as benchDefaults } from '../lib/options';
+import { CpuMeter } from '../lib/proc';
+import { ReceiverProcess } from '../lib/receiver-client';
+import type { ArrivalRecord } from '../lib/receiver-protocol';
+import { gitDescribe, writeResults } from '../lib/report';
+import { startStack } from '../lib/stack';
+import { nowMs, sleep } from '../lib/stats';
+import { account, minuteOf, minuteRows, type ProbeSample, type SoakSamples, type Tick, verdicts } from './minutes';
+import { parseOptions, type SoakOptions, usage } from './options';
+import { defaultPlan, prefill } from './prefill';
+import { probePaths, runProbes } from './probes';
+import { summary, tableHeader, tableRow } from './report';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const opts: SoakOptions = (() => {
+  try {
+    const o = parseOptions();
+    if (o === 'help') {
+      process.stdout.write(usage);
+      process.exit(0);
+    }
+    return o;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${usage}`);
+    process.exit(64);
+  }
+})();
+const t0 = nowMs();
+const log = (line: string) => process.stderr.write(`[soak +${((nowMs() - t0) / 1000).toFixed(1)}s] ${line}\n`);
+const life = createLifecycle(opts.maxSeconds, log);
+const users = 100;
+const probedUser = 1;
+
+async function main(): Promise<number> {
+  // The bench's stack defaults (Temporal SQLite as npm start runs it, RELAY_INTERVAL=1s, short retries).
+  const stack = await startStack({ ...benchDefaults([], {}), verbose: opts.verbose }, life.cleanups, log);
+  const receiver = await ReceiverProcess.start();
+  life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });
+  // Room for every request of a full timeout at the rate: beyond it, sends are counted as not sent.
+  const maxInFlight = Math.ceil(opts.rate * opts.requestTimeoutS) + 16;
+  const api = new ApiClient(stack.apiUrl, stack.apiKey, maxInFlight + 8, users);
+  const { key: adminKey } = await new ApiKeyRepository(stack.db).create({ ownerId: ADMIN_OWNER, name: 'soak admin', scopes: ['admin'] });
+  const admin = new ApiClient(stack.apiUrl, adminKey, 4);
+  life.cleanups.push({ name: 'api clients', fn: () => (api.close(), admin.close()) });
+
+  const tags = Array.from({ length: opts.subscriptions }, (_, i) => `s${i}`);
+  const secrets = Object.fromEntries(tags.map((t) => [t, newSecret()]));
+  await receiver.request({ type: 'configure', secrets, sampleEvery: 10 });
+  const subs: Array<{ id: string; url: string }> = [];
+  for (const tag of tags) subs.push({ id: await createSubscription({ api, receiver }, tag, secrets[tag]!), url: `${receiver.url}/hook/${tag}` });
+
+  const counter = await stack.db.collection<CounterDoc>('counters').findOne({ _id: 'orders' });
+  const plan = defaultPlan(opts.prefill, { soakOwner: 'bench', soakSubscriptions: subs, firstOrderId: (counter?.seq ?? 0) + 1000 });
+  log(`prefill ${JSON.stringify(opts.prefill)} on ${stack.dbDescription.replace(/, data in .*/, '')}`);
+  const filled = await prefill(stack.db, plan, (s, id) => stack.secretBox.seal(s, id), log);
+  log(`prefill done in ${filled.seconds.toFixed(1)} s (${filled.docsPerSecond.toFixed(0)} docs/s): ${JSON.stringify(filled.counts)}`);
+
+  // Warm-up: one order through to every receiver (the worker bundles its workflows first); then forget it.
+  const warm = await api.createOrder(30_000, 30_000);
+  if (!warm.ok) throw new Error(`warm-up order failed: HTTP ${warm.status} ${warm.error ?? ''}`);
+  for (let i = 0; i < 240 && (await receiver.request({ type: 'progress' })).unique < tags.length; i++) await sleep(500);
+  await receiver.request({ type: 'reset' });
+
+  const meter = new CpuMeter(() => ({ ...stack.pids }));
+  const collections = ['attempts', 'events', 'orders'];
+  // collStats first: FerretDB v1 (SQLite) answers estimatedDocumentCount by decoding every document (26 s for 140k, idle).
+  const countDocs = async (c: string): Promise<number> => {
+    const stats = await stack.db.command({ collStats: c }, { timeoutMS: 10_000 }).catch(() => undefined);
+    if (typeof stats?.count === 'number') return stats.count;
+    return stack.db.collection(c).estimatedDocumentCount({ maxTimeMS: 10_000 }).catch(() => Number.NaN);
+  };
+  const tick = async (): Promise<Tick> => {
+    // CPU and load first: the counts can wait seconds on a busy database.
+    const at = nowMs();
+    const cpuSeconds = meter.snapshot().perRole;
+    const loadAverage1 = Math.round(loadavg()[0]! * 100) / 100;
+    const docs: Record<string, number> = {};
+    for (const c of collections) docs[c] = await countDocs(c);
+    return { at, countMs: Math.round(nowMs() - at), docs, cpuSeconds, loadAverage1 };
+  };
+  const sends: OrderSend[] = [];
+  const probes: ProbeSample[] = [];
+  const arrivals = new Map<string, ArrivalRecord>();
+  const fetchArrivals = async (since?: number) => {
+    const dump = await receiver.request({ type: 'dump', ...(since !== undefined ? { since } : {}) }, 60_000);
+    for (const a of dump.arrivals) arrivals.set(`${a.eventId}|${a.tag}`, a);
+  };
+  const ticks: Tick[] = [await tick()];
+  // After the first tick (counting can take seconds on a busy database): runLoad starts its schedule 50 ms from now too.
+  const startedAt = nowMs() + 50;
+  const samples = (notSentAt: number[]): SoakSamples => ({ startedAt, sends, notSentAt, arrivals: [...arrivals.values()], probes, ticks });
+  let loadDone = false;
+
+  log(`load: ${opts.rate} orders/s for ${opts.durationS} s over ${users} users, ${tags.length} subscriptions; probes every ${opts.probeIntervalS} s`);
+  process.stdout.write(`\n${tableHeader}\n`);
+  const load = runLoad([api], { rate: opts.rate, durationS: opts.durationS, requestTimeoutS: opts.requestTimeoutS, maxInFlight, onSend: (s) => sends.push(s) }, log).finally(() => (loadDone = true));
+  const probing = runProbes({ api, admin }, probePaths(subs[0]!.id, probedUser), { intervalMs: opts.probeIntervalS * 1000, timeoutMs: opts.requestTimeoutS * 1000, until: () => nowMs() > startedAt + opts.durationS * 1000 }, probes);
+  // Each minute: sizes, CPU, load average; the arrivals of the minute; its row, printed live.
+  const minutes = (async () => {
+    for (let m = 1; !loadDone; m++) {
+      while (!loadDone && nowMs() < startedAt + m * 60_000) await sleep(Math.min(1000, startedAt + m * 60_000 - nowMs()));
+      if (loadDone) break;
+      ticks.push(await tick());
+      await fetchArrivals(startedAt + (m - 1) * 60_000 - 5000);
+      const row = minuteRows(samples([])).find((r) => r.minute === m);
+      if (row) process.stdout.write(`${tableRow(row)}\n`);
+    }
+  })();
+  const loaded = await load;
+  await Promise.all([probing, minutes]);
+  if (minuteOf(startedAt, loaded.endedAt) >= ticks.length) ticks.push(await tick());
+
+  // Drain: until every accepted order reached every subscription, or the drain timeout.
+  const accepted = sends.filter((s) => s.orderId !== undefined).length;
+  const drainEnd = nowMs() + opts.drainTimeoutS * 1000;
+  while (nowMs() < drainEnd && (await receiver.request({ type: 'progress' })).unique < accepted * tags.length) await sleep(1000);
+  await fetchArrivals();
+  const all = samples(loaded.skippedAt);
+  const rows = minuteRows(all);
+  const acc = account(sends, tags, all.arrivals);
+  const due = loaded.planned;
+  // Thresholds and drift over the load's minutes, not the drain's.
+  const checks = verdicts(rows.filter((r) => r.sent + r.notSent > 0), acc, due, opts);
+  const cpu = ticks.length > 1 ? Object.entries(ticks[ticks.length - 1]!.cpuSeconds).map(([r, v]) => `${r} ${((1000 * (v - (ticks[0]!.cpuSeconds[r] ?? 0))) / Math.max(1, acc.delivered)).toFixed(2)}`).join(', ') : '–';
+  const drainSeconds = acc.lastArrival === undefined ? undefined : Math.max(0, (acc.lastArrival - loaded.endedAt) / 1000);
+  const badProbes = probes.filter((p) => p.status !== 200).length;
+
+  process.stdout.write(
+    `\nSoak — ${new Date().toISOString()} — ${opts.rate} orders/s × ${tags.length} subscriptions for ${opts.durationS} s — ${stack.dbDescription.replace(/, data in .*/, '')}\n` +
+      `Prefill: ${JSON.stringify(filled.counts)} in ${filled.seconds.toFixed(1)} s (${filled.docsPerSecond.toFixed(0)} docs/s)\n\n${tableHeader}\n${rows.map(tableRow).join('\n')}\n\n` +
+      `${summary(acc, { drainSeconds, badProbes, cpuByRole: cpu }, checks)}\n`,
+  );
+  if (opts.out) {
+    const file = resolve(root, opts.out);
+    writeResults(file, { date: new Date().toISOString(), git: gitDescribe(root), options: opts, database: stack.dbDescription, prefill: filled, rows, ticks, accounting: acc, drainSeconds, badProbes, verdicts: checks, serviceOutput: stack.outputLines });
+    log(`JSON: ${file}`);
+  }
+  return checks.every((c) => c.pass) ? 0 : 1;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (err) {
+  if (life.forcedExit() === undefined) log(`soak failed: ${(err as Error).stack ?? String(err)}`);
+} finally {
+  life.disarm();
+  if (life.forcedExit() === undefined) log('stopping everything');
+  await life.cleanup();
+}
+process.exit(life.forcedExit() ?? code);
