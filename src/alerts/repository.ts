@@ -31,22 +31,23 @@ export function toAlert(doc: AlertDoc): Alert {
   };
 }
 
+/** Administrator alerts. */
 export class AlertRepository {
-  readonly collection: Collection<AlertDoc>;
+  readonly #collection: Collection<AlertDoc>;
 
   constructor(db: Db) {
-    this.collection = db.collection<AlertDoc>('alerts');
+    this.#collection = db.collection<AlertDoc>('alerts');
   }
 
   /** Stores the alert unless it exists; returns the stored one. */
   /** Stores the alert unless stored already; the stored one, and whether this call stored it. */
   async raise(doc: AlertDoc): Promise<{ stored: AlertDoc; created: boolean }> {
-    const created = await insertIfAbsent(this.collection, doc);
-    return { stored: (await this.collection.findOne({ _id: doc._id }))!, created };
+    const created = await insertIfAbsent(this.#collection, doc);
+    return { stored: (await this.#collection.findOne({ _id: doc._id }))!, created };
   }
 
   async markNotified(id: string, at = new Date()): Promise<void> {
-    await this.collection.updateOne({ _id: id }, { $set: { notified_at: at } });
+    await this.#collection.updateOne({ _id: id }, { $set: { notified_at: at } });
   }
 
   /** Newest first, by id (ids are not time-sortable, so created_at then id). */
@@ -54,10 +55,10 @@ export class AlertRepository {
     const filter = after
       ? { $or: [{ created_at: { $lt: after.created_at } }, { created_at: after.created_at, _id: { $lt: after._id } }] }
       : {};
-    return this.collection.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
+    return this.#collection.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
   }
 
   async find(id: string): Promise<AlertDoc | undefined> {
-    return (await this.collection.findOne({ _id: id })) ?? undefined;
+    return (await this.#collection.findOne({ _id: id })) ?? undefined;
   }
 }

@@ -46,10 +46,10 @@ export function generateApiKey(): string {
 
 /** API keys, stored hashed with their owner and scopes. */
 export class ApiKeyRepository {
-  private readonly keys: Collection<ApiKeyDoc>;
+  readonly #keys: Collection<ApiKeyDoc>;
 
   constructor(db: Db) {
-    this.keys = db.collection<ApiKeyDoc>('api_keys');
+    this.#keys = db.collection<ApiKeyDoc>('api_keys');
   }
 
   /** Creates a key and returns it in clear: the only time it is visible. */
@@ -64,13 +64,13 @@ export class ApiKeyRepository {
       prefix: key.slice(0, 10),
       created_at: new Date(),
     };
-    await this.keys.insertOne(doc);
+    await this.#keys.insertOne(doc);
     return { key, principal: { keyId: doc._id, ownerId: doc.owner_id, scopes: doc.scopes } };
   }
 
   /** The principal for a presented key, or undefined when unknown or revoked. */
   async authenticate(key: string): Promise<Principal | undefined> {
-    const doc = await this.keys.findOne({ hash: hashApiKey(key), revoked_at: { $exists: false } });
+    const doc = await this.#keys.findOne({ hash: hashApiKey(key), revoked_at: { $exists: false } });
     return doc ? { keyId: doc._id, ownerId: doc.owner_id, scopes: doc.scopes } : undefined;
   }
 
@@ -80,7 +80,7 @@ export class ApiKeyRepository {
    */
   async ensureBootstrapAdmin(key: string): Promise<void> {
     // The unique index on `hash` makes a second insert of the same key a no-op.
-    await insertIfAbsent(this.keys, {
+    await insertIfAbsent(this.#keys, {
       _id: newId('key'),
       owner_id: ADMIN_OWNER,
       name: 'bootstrap admin (ADMIN_API_KEY)',

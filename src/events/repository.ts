@@ -1,3 +1,4 @@
+import { type DatedBatches, datedBatches } from '../db/dated-batches';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { EventType } from '../http/schemas';
@@ -17,16 +18,21 @@ export interface EventDoc {
   request_id?: string;
 }
 
+/** The event log. */
 export class EventRepository {
-  readonly collection: Collection<EventDoc>;
+  readonly #collection: Collection<EventDoc>;
+
+  /** Retention's reads and deletes: events age by when they were emitted. */
+  readonly aged: DatedBatches;
 
   constructor(db: Db) {
-    this.collection = db.collection<EventDoc>('events');
+    this.#collection = db.collection<EventDoc>('events');
+    this.aged = datedBatches(this.#collection, 'created_at');
   }
 
   /** Inserts unless already logged (a re-flushed outbox entry); idempotent by event id. True when this call logged it. */
   insertOnce(doc: EventDoc): Promise<boolean> {
-    return insertIfAbsent(this.collection, doc);
+    return insertIfAbsent(this.#collection, doc);
   }
 
   /** Events sent to a subscription, newest first, `limit` of them after `after` (a page's last event). */
@@ -35,10 +41,15 @@ export class EventRepository {
     if (after) {
       filter.$or = [{ created_at: { $lt: after.created_at } }, { created_at: after.created_at, _id: { $lt: after._id } }];
     }
-    return this.collection.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
+    return this.#collection.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
+  }
+
+  /** The id and type of each of `ids` that is logged (in no particular order). */
+  typesOf(ids: readonly string[]): Promise<Array<Pick<EventDoc, '_id' | 'type'>>> {
+    return this.#collection.find({ _id: { $in: [...ids] } }, { projection: { type: 1 } }).toArray();
   }
 
   async find(id: string): Promise<EventDoc | undefined> {
-    return (await this.collection.findOne({ _id: id })) ?? undefined;
+    return (await this.#collection.findOne({ _id: id })) ?? undefined;
   }
 }

@@ -20,16 +20,16 @@ const NEVER = 0;
  * database round trip in the common case.
  */
 export class PortalRevocations {
-  private readonly collection: Collection<RevocationDoc>;
+  readonly #collection: Collection<RevocationDoc>;
   private readonly cache = new LRUCache<string, number>({ max: 10_000, ttl: REVOCATION_CACHE_TTL_MS });
 
   constructor(db: Db) {
-    this.collection = db.collection<RevocationDoc>('portal_revocations');
+    this.#collection = db.collection<RevocationDoc>('portal_revocations');
   }
 
   /** Ends the owner's sessions issued at or before `at`; a later cut-off already stored stays. */
   async expireAll(ownerId: string, at: Date): Promise<Date> {
-    await this.collection.updateOne({ _id: ownerId }, { $max: { before: at } }, { upsert: true });
+    await this.#collection.updateOne({ _id: ownerId }, { $max: { before: at } }, { upsert: true });
     this.cache.delete(ownerId);
     return (await this.revokedBefore(ownerId)) ?? at;
   }
@@ -38,7 +38,7 @@ export class PortalRevocations {
   async revokedBefore(ownerId: string): Promise<Date | undefined> {
     let at = this.cache.get(ownerId);
     if (at === undefined) {
-      const doc = await this.collection.findOne({ _id: ownerId });
+      const doc = await this.#collection.findOne({ _id: ownerId });
       at = doc?.before.getTime() ?? NEVER;
       this.cache.set(ownerId, at);
     }

@@ -101,34 +101,43 @@ const referenceTtlMs = 5000;
 
 /** Users by numeric id. */
 export class UserRepository {
-  readonly collection: Collection<UserDoc>;
+  readonly #collection: Collection<UserDoc>;
   private readonly recent = new LRUCache<number, UserDoc>({ max: 10_000, ttl: referenceTtlMs });
 
   constructor(db: Db) {
-    this.collection = db.collection<UserDoc>('users');
+    this.#collection = db.collection<UserDoc>('users');
   }
 
   async findById(id: number): Promise<UserDoc | undefined> {
     const hit = this.recent.get(id);
     if (hit) return hit;
-    const doc = (await this.collection.findOne({ _id: id })) ?? undefined;
+    const doc = (await this.#collection.findOne({ _id: id })) ?? undefined;
     if (doc) this.recent.set(id, doc);
     return doc;
+  }
+
+  /** Whether any user is stored (the demo data marks a completed load with its users). */
+  async any(): Promise<boolean> {
+    return (await this.#collection.findOne({})) !== null;
+  }
+
+  async insertAll(docs: readonly UserDoc[]): Promise<void> {
+    await this.#collection.insertMany([...docs]);
   }
 }
 
 /** Catalog products, always in id order. */
 export class ProductRepository {
-  readonly collection: Collection<ProductDoc>;
+  readonly #collection: Collection<ProductDoc>;
   private readonly recent = new LRUCache<number, ProductDoc>({ max: 10_000, ttl: referenceTtlMs });
 
   constructor(db: Db) {
-    this.collection = db.collection<ProductDoc>('products');
+    this.#collection = db.collection<ProductDoc>('products');
   }
 
   async list(filter: ProductFilter | undefined, limit: number): Promise<ProductDoc[]> {
     const query: Filter<ProductDoc> = filter ? { [filter.field]: filter.value } : {};
-    return this.collection.find(query).sort({ _id: 1 }).limit(limit).toArray();
+    return this.#collection.find(query).sort({ _id: 1 }).limit(limit).toArray();
   }
 
   /** The products among `ids` that exist (in no particular order); recently read ones from memory. */
@@ -137,9 +146,13 @@ export class ProductRepository {
     const hits = wanted.flatMap((id) => this.recent.get(id) ?? []);
     const missing = wanted.filter((id) => !this.recent.has(id));
     if (missing.length === 0) return hits;
-    const read = await this.collection.find({ _id: { $in: missing } }).toArray();
+    const read = await this.#collection.find({ _id: { $in: missing } }).toArray();
     for (const doc of read) this.recent.set(doc._id, doc);
     return [...hits, ...read];
+  }
+
+  async insertAll(docs: readonly ProductDoc[]): Promise<void> {
+    await this.#collection.insertMany([...docs]);
   }
 }
 
@@ -150,8 +163,8 @@ export function orderKey(id: number): string {
 
 /** Orders, and the counter their integer ids come from. */
 export class OrderRepository {
-  readonly collection: Collection<OrderDoc>;
-  readonly counters: Collection<CounterDoc>;
+  readonly #collection: Collection<OrderDoc>;
+  readonly #counters: Collection<CounterDoc>;
   /** This process's reserved ids: `next` up to (not including) `end`. */
   private ids = { next: 0, end: 0 };
   private reserving: Promise<void> | undefined;
@@ -160,8 +173,8 @@ export class OrderRepository {
     db: Db,
     private readonly idBlockSize = 16,
   ) {
-    this.collection = db.collection<OrderDoc>('orders');
-    this.counters = db.collection<CounterDoc>('counters');
+    this.#collection = db.collection<OrderDoc>('orders');
+    this.#counters = db.collection<CounterDoc>('counters');
   }
 
   /**
@@ -170,7 +183,7 @@ export class OrderRepository {
    * process; a restart leaves at most one block's gap.
    */
   private async reserveIds(): Promise<void> {
-    const counter = await this.counters.findOneAndUpdate({ _id: 'orders' }, { $inc: { seq: this.idBlockSize } }, { upsert: true, returnDocument: 'after' });
+    const counter = await this.#counters.findOneAndUpdate({ _id: 'orders' }, { $inc: { seq: this.idBlockSize } }, { upsert: true, returnDocument: 'after' });
     if (!counter) throw new Error('order counter upsert returned no document');
     this.ids = { next: counter.seq - this.idBlockSize + 1, end: counter.seq + 1 };
   }
@@ -199,20 +212,30 @@ export class OrderRepository {
     for (let i = 0; i < maxTries; i++) {
       const doc = build(await this.takeId());
       await beforeInsert(doc);
-      if (await insertIfAbsent(this.collection, doc)) return doc;
+      if (await insertIfAbsent(this.#collection, doc)) return doc;
       // Another process holds this block (or a seeded order has the id): reserve a new one.
       this.ids = { next: 0, end: 0 };
     }
     throw new Error(`no free order id after ${maxTries} tries`);
   }
 
+  /** Inserts orders as they are (seeding: their ids are below the counter, see `raiseCounterTo`). */
+  async insertAll(docs: readonly OrderDoc[]): Promise<void> {
+    await this.#collection.insertMany([...docs]);
+  }
+
+  /** Raises the order id counter to `seq` unless it is past it already: ids handed out stay unique. */
+  async raiseCounterTo(seq: number): Promise<void> {
+    await this.#counters.updateOne({ _id: 'orders' }, { $max: { seq } }, { upsert: true });
+  }
+
   /** The order's outbox: the events of its changes (the relay reads it to flush what a crash left). */
   async outboxOf(id: number): Promise<OutboxEvent[]> {
-    return (await this.collection.findOne({ _id: orderKey(id) }, { projection: { outbox: 1 } }))?.outbox ?? [];
+    return (await this.#collection.findOne({ _id: orderKey(id) }, { projection: { outbox: 1 } }))?.outbox ?? [];
   }
 
   async findById(id: number): Promise<OrderDoc | undefined> {
-    return (await this.collection.findOne({ _id: orderKey(id) })) ?? undefined;
+    return (await this.#collection.findOne({ _id: orderKey(id) })) ?? undefined;
   }
 
   /**
@@ -227,7 +250,7 @@ export class OrderRepository {
       ...(fields.has('total') ? { total: 1 } : {}),
       ...(fields.has('date') ? { date: 1 } : {}),
     };
-    const rows = await this.collection
+    const rows = await this.#collection
       .find({ user_id: userId, ...(ownerId !== undefined ? { owner_id: ownerId } : {}) }, { projection })
       .sort({ date: -1, id: -1 })
       .limit(limit)
@@ -244,7 +267,7 @@ export class OrderRepository {
    * only matches while the order is still in `from`. False when it was not (changed meanwhile).
    */
   async transition(id: number, from: OrderStatus, to: OrderStatus, event: OutboxEvent, now: Date): Promise<boolean> {
-    const result = await this.collection.updateOne(
+    const result = await this.#collection.updateOne(
       { _id: orderKey(id), status: from },
       { $set: { status: to, updated_at: now }, $push: { outbox: event } },
     );
@@ -254,13 +277,17 @@ export class OrderRepository {
 
 /** Inventory stock levels, in product id order. */
 export class StockRepository {
-  readonly collection: Collection<StockDoc>;
+  readonly #collection: Collection<StockDoc>;
 
   constructor(db: Db) {
-    this.collection = db.collection<StockDoc>('stock');
+    this.#collection = db.collection<StockDoc>('stock');
   }
 
   async list(): Promise<StockDoc[]> {
-    return this.collection.find({}, { projection: { _id: 0 } }).sort({ product_id: 1 }).toArray();
+    return this.#collection.find({}, { projection: { _id: 0 } }).sort({ product_id: 1 }).toArray();
+  }
+
+  async insertAll(docs: readonly StockDoc[]): Promise<void> {
+    await this.#collection.insertMany([...docs]);
   }
 }

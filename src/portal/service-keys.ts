@@ -1,0 +1,27 @@
+import type { Collection, Db } from 'mongodb';
+import { insertIfAbsent } from '../db/insert-if-absent';
+
+/** A key the service made for itself, stored (sealed) so every process shares it. */
+export interface ServiceKeyDoc {
+  _id: string;
+  key: string;
+  created_at: Date;
+}
+
+/** The `service_keys` collection: one document per named key, never changed once stored. */
+export class ServiceKeyRepository {
+  readonly #collection: Collection<ServiceKeyDoc>;
+
+  constructor(db: Db) {
+    this.#collection = db.collection<ServiceKeyDoc>('service_keys');
+  }
+
+  /** Stores the key unless one with its id is stored already (the first process to start wins). */
+  async storeOnce(doc: ServiceKeyDoc): Promise<void> {
+    await insertIfAbsent(this.#collection, doc);
+  }
+
+  async find(id: string): Promise<ServiceKeyDoc | undefined> {
+    return (await this.#collection.findOne({ _id: id })) ?? undefined;
+  }
+}
