@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db } from 'mongodb';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { Alert } from '../http/schemas';
 
 export interface AlertDoc {
@@ -33,6 +34,22 @@ export function toAlert(doc: AlertDoc): Alert {
 
 /** Administrator alerts. */
 export class AlertRepository {
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'alerts', method: 'AlertRepository.raise', equality: ['_id'], index: '_id_' },
+    { collection: 'alerts', method: 'AlertRepository.markNotified', equality: ['_id'], index: '_id_' },
+    {
+      collection: 'alerts',
+      method: 'AlertRepository.list',
+      equality: [],
+      range: ['created_at', '_id'],
+      sort: { created_at: -1, _id: -1 },
+      unindexed: 'no index on created_at: every alert is read and sorted in memory',
+    },
+    { collection: 'alerts', method: 'AlertRepository.find', equality: ['_id'], index: '_id_' },
+  ];
+
   readonly #collection: Collection<AlertDoc>;
 
   constructor(db: Db) {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { newId } from '../db/ids';
 import { insertIfAbsent } from '../db/insert-if-absent';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { PortalSession } from '../portal/sessions';
 import type { Scope } from './scopes';
 
@@ -46,6 +47,15 @@ export function generateApiKey(): string {
 
 /** API keys, stored hashed with their owner and scopes. */
 export class ApiKeyRepository {
+  static readonly indexes: readonly IndexSpec[] = [{ collection: 'api_keys', name: 'hash_unique', key: { hash: 1 }, unique: true }];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'api_keys', method: 'ApiKeyRepository.create', equality: ['_id'], index: '_id_' },
+    { collection: 'api_keys', method: 'ApiKeyRepository.authenticate', equality: ['hash'], range: ['revoked_at'], index: 'hash_unique' },
+    // The unique hash makes a second insert of the same key a no-op.
+    { collection: 'api_keys', method: 'ApiKeyRepository.ensureBootstrapAdmin', equality: ['hash'], index: 'hash_unique' },
+  ];
+
   readonly #keys: Collection<ApiKeyDoc>;
 
   constructor(db: Db) {

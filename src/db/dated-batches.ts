@@ -1,4 +1,5 @@
 import type { Collection } from 'mongodb';
+import type { QueryShape } from './query-shapes';
 
 /** What retention needs of a repository whose documents age by one date field. */
 export interface DatedBatches {
@@ -26,3 +27,17 @@ export function datedBatches<T extends { _id: string }>(collection: Collection<T
   };
 }
 
+/** The shapes of `datedBatches` queries on `field` of `collection`, listed by the repository exposing them as `owner.aged`. */
+export function datedBatchShapes(collection: string, owner: string, field: string, index: string): QueryShape[] {
+  return [
+    {
+      collection,
+      method: `${owner}.aged.oldestBefore`,
+      equality: [],
+      range: [field],
+      sort: { [field]: 1, _id: 1 },
+      unindexed: `the ${index} index orders by ${field}; the _id tie-break is sorted in memory over every match`,
+    },
+    { collection, method: `${owner}.aged.deleteThrough`, equality: [], range: [field, '_id'], index },
+  ];
+}

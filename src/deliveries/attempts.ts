@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type DatedBatches, datedBatches } from '../db/dated-batches';
+import { type DatedBatches, datedBatchShapes, datedBatches } from '../db/dated-batches';
 import { insertIfAbsent } from '../db/insert-if-absent';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import { type Collection, type Db, type Filter, MongoBulkWriteError } from 'mongodb';
 import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../http/schemas';
 import type { AttemptSample } from './stats';
@@ -64,6 +65,56 @@ export function toDeliveryAttempt(doc: AttemptDoc): DeliveryAttempt {
 
 /** The attempt log. */
 export class AttemptRepository {
+  static readonly indexes: readonly IndexSpec[] = [
+    // A subscription's attempts, newest first (listing, statistics).
+    { collection: 'attempts', name: 'subscription_newest', key: { subscription_id: 1, started_at: -1 } },
+    // Retention finds what has aged past its cutoff by this date.
+    { collection: 'attempts', name: 'started_at', key: { started_at: 1 } },
+  ];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'attempts', method: 'AttemptRepository.record', equality: ['_id'], index: '_id_' },
+    { collection: 'attempts', method: 'AttemptRepository.recordMany', equality: ['_id'], index: '_id_' },
+    {
+      collection: 'attempts',
+      method: 'AttemptRepository.listForSubscription',
+      equality: ['subscription_id'],
+      optional: ['event_id', 'outcome', 'state'],
+      range: ['started_at', '_id'],
+      sort: { started_at: -1, _id: -1 },
+      unindexed: 'subscription_newest has no _id after started_at: the tie-break sorts all the subscription\'s attempts in memory',
+    },
+    {
+      collection: 'attempts',
+      method: 'AttemptRepository.summaries',
+      equality: ['subscription_id', 'event_id'],
+      unindexed: 'subscription_newest narrows to the subscription; event_id is filtered over all its attempts',
+    },
+    {
+      collection: 'attempts',
+      method: 'AttemptRepository.samplesSince',
+      equality: ['subscription_id'],
+      range: ['started_at'],
+      sort: { started_at: -1 },
+      index: 'subscription_newest',
+    },
+    {
+      collection: 'attempts',
+      method: 'AttemptRepository.failedEventIdsSince',
+      equality: ['subscription_id', 'state'],
+      range: ['started_at'],
+      unindexed: 'subscription_newest bounds subscription and started_at; state is filtered',
+    },
+    {
+      collection: 'attempts',
+      method: 'AttemptRepository.deliveredEventIds',
+      equality: ['subscription_id', 'event_id', 'state'],
+      unindexed: 'subscription_newest narrows to the subscription; event_id and state are filtered over all its attempts',
+    },
+    { collection: 'attempts', method: 'AttemptRepository.find', equality: ['_id'], index: '_id_' },
+    ...datedBatchShapes('attempts', 'AttemptRepository', 'started_at', 'started_at'),
+  ];
+
   readonly #collection: Collection<AttemptDoc>;
 
   /** Retention's reads and deletes: attempts age by when they started. */

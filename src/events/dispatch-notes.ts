@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { OutboxSource } from './outbox';
 
 /**
@@ -32,6 +33,30 @@ export type DispatchNote = EventNote | RedeliveryNote;
 
 /** The `dispatch_notes` collection: what may still need a workflow started. */
 export class DispatchNotes {
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'dispatch_notes', method: 'DispatchNotes.announce', equality: ['_id'], index: '_id_' },
+    { collection: 'dispatch_notes', method: 'DispatchNotes.noteRedeliveries', equality: ['_id'], index: '_id_' },
+    { collection: 'dispatch_notes', method: 'DispatchNotes.remove', equality: ['_id'], index: '_id_' },
+    { collection: 'dispatch_notes', method: 'DispatchNotes.forget', equality: ['_id'], index: '_id_' },
+    {
+      collection: 'dispatch_notes',
+      method: 'DispatchNotes.due',
+      equality: [],
+      range: ['created_at'],
+      unindexed: 'no index on created_at: the notes are scanned (few while the relay keeps up)',
+    },
+    {
+      collection: 'dispatch_notes',
+      method: 'DispatchNotes.countOlderThan',
+      equality: [],
+      range: ['created_at'],
+      unindexed: 'no index on created_at: the notes are scanned (few while the relay keeps up)',
+    },
+    { collection: 'dispatch_notes', method: 'DispatchNotes.count', equality: ['_id'], index: '_id_' },
+  ];
+
   readonly #collection: Collection<DispatchNote>;
   private readonly forgotten = new Set<string>();
   private sweep: NodeJS.Timeout | undefined;

@@ -1,5 +1,6 @@
-import { type DatedBatches, datedBatches } from '../db/dated-batches';
+import { type DatedBatches, datedBatchShapes, datedBatches } from '../db/dated-batches';
 import { insertIfAbsent } from '../db/insert-if-absent';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { EventType } from '../http/schemas';
 import type { OutboxSource } from './outbox';
@@ -20,6 +21,26 @@ export interface EventDoc {
 
 /** The event log. */
 export class EventRepository {
+  static readonly indexes: readonly IndexSpec[] = [
+    // Retention finds what has aged past its cutoff by this date.
+    { collection: 'events', name: 'created_at', key: { created_at: 1 } },
+  ];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'events', method: 'EventRepository.insertOnce', equality: ['_id'], index: '_id_' },
+    {
+      collection: 'events',
+      method: 'EventRepository.listForSubscription',
+      equality: ['subscription_ids'],
+      range: ['created_at', '_id'],
+      sort: { created_at: -1, _id: -1 },
+      unindexed: 'no index on subscription_ids: the event log is scanned',
+    },
+    { collection: 'events', method: 'EventRepository.typesOf', equality: ['_id'], index: '_id_' },
+    { collection: 'events', method: 'EventRepository.find', equality: ['_id'], index: '_id_' },
+    ...datedBatchShapes('events', 'EventRepository', 'created_at', 'created_at'),
+  ];
+
   readonly #collection: Collection<EventDoc>;
 
   /** Retention's reads and deletes: events age by when they were emitted. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { insertIfAbsent } from '../db/insert-if-absent';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { SecretBox } from '../subscriptions/secret-box';
 
 /** How long a response is kept for its Idempotency-Key (Stripe: 24 hours). */
@@ -38,6 +39,15 @@ export type Claim = { kind: 'claimed' } | { kind: 'mismatch' } | { kind: 'runnin
  * the unique `_id`).
  */
 export class IdempotencyStore {
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'idempotency_keys', method: 'IdempotencyStore.claim', equality: ['_id'], index: '_id_' },
+    { collection: 'idempotency_keys', method: 'IdempotencyStore.claim (free expired)', equality: ['_id', 'created_at', 'state'], index: '_id_' },
+    { collection: 'idempotency_keys', method: 'IdempotencyStore.complete', equality: ['_id', 'state'], index: '_id_' },
+    { collection: 'idempotency_keys', method: 'IdempotencyStore.release', equality: ['_id', 'state'], index: '_id_' },
+  ];
+
   readonly #collection: Collection<IdempotencyRecord>;
 
   constructor(

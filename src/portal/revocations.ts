@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Collection, Db } from 'mongodb';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 
 interface RevocationDoc {
   /** The owner whose sessions were ended. */
@@ -20,6 +21,13 @@ const NEVER = 0;
  * database round trip in the common case.
  */
 export class PortalRevocations {
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'portal_revocations', method: 'PortalRevocations.expireAll', equality: ['_id'], index: '_id_' },
+    { collection: 'portal_revocations', method: 'PortalRevocations.revokedBefore', equality: ['_id'], index: '_id_' },
+  ];
+
   readonly #collection: Collection<RevocationDoc>;
   private readonly cache = new LRUCache<string, number>({ max: 10_000, ttl: REVOCATION_CACHE_TTL_MS });
 

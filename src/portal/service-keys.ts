@@ -1,5 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { insertIfAbsent } from '../db/insert-if-absent';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 
 /** A key the service made for itself, stored (sealed) so every process shares it. */
 export interface ServiceKeyDoc {
@@ -10,6 +11,13 @@ export interface ServiceKeyDoc {
 
 /** The `service_keys` collection: one document per named key, never changed once stored. */
 export class ServiceKeyRepository {
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'service_keys', method: 'ServiceKeyRepository.storeOnce', equality: ['_id'], index: '_id_' },
+    { collection: 'service_keys', method: 'ServiceKeyRepository.find', equality: ['_id'], index: '_id_' },
+  ];
+
   readonly #collection: Collection<ServiceKeyDoc>;
 
   constructor(db: Db) {

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { OutboxEvent } from '../events/outbox';
 import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, StockLevel, User } from '../http/schemas';
 import type { ProductFilter, SummaryField } from './rules';
@@ -101,6 +102,14 @@ const referenceTtlMs = 5000;
 
 /** Users by numeric id. */
 export class UserRepository {
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'users', method: 'UserRepository.findById', equality: ['_id'], index: '_id_' },
+    { collection: 'users', method: 'UserRepository.any', equality: [], index: '_id_' },
+    { collection: 'users', method: 'UserRepository.insertAll', equality: ['_id'], index: '_id_' },
+  ];
+
   readonly #collection: Collection<UserDoc>;
   private readonly recent = new LRUCache<number, UserDoc>({ max: 10_000, ttl: referenceTtlMs });
 
@@ -128,6 +137,25 @@ export class UserRepository {
 
 /** Catalog products, always in id order. */
 export class ProductRepository {
+  static readonly indexes: readonly IndexSpec[] = [
+    { collection: 'products', name: 'category', key: { category: 1 } },
+    { collection: 'products', name: 'sku_unique', key: { sku: 1 }, unique: true },
+  ];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'products', method: 'ProductRepository.list', equality: [], sort: { _id: 1 }, index: '_id_' },
+    {
+      collection: 'products',
+      method: 'ProductRepository.list (filter=category)',
+      equality: ['category'],
+      sort: { _id: 1 },
+      unindexed: 'the category index narrows; the _id order is sorted in memory (a small catalog)',
+    },
+    { collection: 'products', method: 'ProductRepository.list (filter=sku)', equality: ['sku'], sort: { _id: 1 }, index: 'sku_unique' },
+    { collection: 'products', method: 'ProductRepository.findByIds', equality: ['_id'], index: '_id_' },
+    { collection: 'products', method: 'ProductRepository.insertAll', equality: ['_id'], index: '_id_' },
+  ];
+
   readonly #collection: Collection<ProductDoc>;
   private readonly recent = new LRUCache<number, ProductDoc>({ max: 10_000, ttl: referenceTtlMs });
 
@@ -163,6 +191,26 @@ export function orderKey(id: number): string {
 
 /** Orders, and the counter their integer ids come from. */
 export class OrderRepository {
+  static readonly indexes: readonly IndexSpec[] = [{ collection: 'orders', name: 'user_newest', key: { user_id: 1, date: -1 } }];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'counters', method: 'OrderRepository.reserveIds', equality: ['_id'], index: '_id_' },
+    { collection: 'orders', method: 'OrderRepository.insertWithNextId', equality: ['_id'], index: '_id_' },
+    { collection: 'orders', method: 'OrderRepository.insertAll', equality: ['_id'], index: '_id_' },
+    { collection: 'counters', method: 'OrderRepository.raiseCounterTo', equality: ['_id'], index: '_id_' },
+    { collection: 'orders', method: 'OrderRepository.outboxOf', equality: ['_id'], index: '_id_' },
+    { collection: 'orders', method: 'OrderRepository.findById', equality: ['_id'], index: '_id_' },
+    {
+      collection: 'orders',
+      method: 'OrderRepository.listSummariesOf',
+      equality: ['user_id'],
+      optional: ['owner_id'],
+      sort: { date: -1, id: -1 },
+      unindexed: 'user_newest has no id after date: the tie-break sorts all the user\'s orders in memory',
+    },
+    { collection: 'orders', method: 'OrderRepository.transition', equality: ['_id', 'status'], index: '_id_' },
+  ];
+
   readonly #collection: Collection<OrderDoc>;
   readonly #counters: Collection<CounterDoc>;
   /** This process's reserved ids: `next` up to (not including) `end`. */
@@ -277,6 +325,13 @@ export class OrderRepository {
 
 /** Inventory stock levels, in product id order. */
 export class StockRepository {
+  static readonly indexes: readonly IndexSpec[] = [{ collection: 'stock', name: 'product_unique', key: { product_id: 1 }, unique: true }];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'stock', method: 'StockRepository.list', equality: [], sort: { product_id: 1 }, index: 'product_unique' },
+    { collection: 'stock', method: 'StockRepository.insertAll', equality: ['product_id'], index: 'product_unique' },
+  ];
+
   readonly #collection: Collection<StockDoc>;
 
   constructor(db: Db) {

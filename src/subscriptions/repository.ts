@@ -1,4 +1,5 @@
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../http/schemas';
 
 /** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
@@ -49,6 +50,34 @@ export function toSubscription(doc: SubscriptionDoc): Subscription {
 
 /** Subscriptions, always scoped to their owner. */
 export class SubscriptionRepository {
+  static readonly indexes: readonly IndexSpec[] = [
+    { collection: 'subscriptions', name: 'owner_newest', key: { owner_id: 1, _id: -1 } },
+    { collection: 'subscriptions', name: 'fanout', key: { events: 1, status: 1 } },
+  ];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'subscriptions', method: 'SubscriptionRepository.insert', equality: ['_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.findOwned', equality: ['_id', 'owner_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.listOwned', equality: ['owner_id'], range: ['_id'], sort: { _id: -1 }, index: 'owner_newest' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.updateOwned', equality: ['_id', 'owner_id'], index: '_id_' },
+    {
+      collection: 'subscriptions',
+      method: 'SubscriptionRepository.activeSubscriberIds',
+      equality: ['events', 'status'],
+      range: ['created_at', 'owner_id', 'all_owners'],
+      index: 'fanout',
+    },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.deleteOwned', equality: ['_id', 'owner_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.ownedIds', equality: ['_id', 'owner_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.findForDelivery', equality: ['_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.disable', equality: ['_id'], range: ['status'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.clearFailing', equality: ['_id'], range: ['failing_since'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.markFailing', equality: ['_id'], range: ['failing_since'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.failingSince', equality: ['_id', 'status'], range: ['failing_since'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.allSecrets', equality: [], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.replaceSecrets', equality: ['_id', 'secrets'], index: '_id_' },
+  ];
+
   readonly #collection: Collection<SubscriptionDoc>;
 
   constructor(db: Db) {
