@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from 'mongodb';
-import type { SubscriptionDisabledNotification } from '../src/http/schemas';
+import type { SubscriptionDisabledNotification } from '../src/contract/types';
 import { SubscriptionRepository } from '../src/subscriptions/repository';
 import type { AlertInput } from './alerts';
 

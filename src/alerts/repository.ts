@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import type { Alert } from '../http/schemas';
+import type { Alert } from '../contract/types';
 
 export interface AlertDoc {
   _id: string;

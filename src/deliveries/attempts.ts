@@ -3,7 +3,7 @@ import { type DatedBatches, datedBatchShapes, datedBatches } from '../db/dated-b
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import { type Collection, type Db, type Filter, MongoBulkWriteError } from 'mongodb';
-import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../http/schemas';
+import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../contract/types';
 import type { AttemptSample } from './stats';
 
 /** One logged delivery attempt. */

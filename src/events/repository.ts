@@ -2,7 +2,7 @@ import { type DatedBatches, datedBatchShapes, datedBatches } from '../db/dated-b
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { Collection, Db, Filter } from 'mongodb';
-import type { EventType } from '../http/schemas';
+import type { EventType } from '../contract/types';
 import type { OutboxSource } from './outbox';
 
 /** The event log: every emitted event, with the subscriptions it goes to (snapshot at emit time). */

@@ -3,7 +3,7 @@ import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { OutboxEvent } from '../events/outbox';
-import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, StockLevel, User } from '../http/schemas';
+import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, StockLevel, User } from '../contract/types';
 import type { ProductFilter, SummaryField } from './rules';
 
 /** How a user is stored: the numeric id is the document id. */

@@ -1,6 +1,6 @@
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../http/schemas';
+import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
 
 /** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
 export interface StoredSecret {
