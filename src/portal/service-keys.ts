@@ -29,6 +29,7 @@ export class ServiceKeyRepository {
     await insertIfAbsent(this.#collection, doc);
   }
 
+  /** The stored key `id`, or undefined. */
   async find(id: string): Promise<ServiceKeyDoc | undefined> {
     return (await this.#collection.findOne({ _id: id })) ?? undefined;
   }

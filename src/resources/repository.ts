@@ -130,6 +130,7 @@ export class UserRepository {
     return (await this.#collection.findOne({})) !== null;
   }
 
+  /** Inserts the users as they are (seeding). */
   async insertAll(docs: readonly UserDoc[]): Promise<void> {
     await this.#collection.insertMany([...docs]);
   }
@@ -179,6 +180,7 @@ export class ProductRepository {
     return [...hits, ...read];
   }
 
+  /** Inserts the products as they are (seeding). */
   async insertAll(docs: readonly ProductDoc[]): Promise<void> {
     await this.#collection.insertMany([...docs]);
   }
@@ -342,6 +344,7 @@ export class StockRepository {
     return this.#collection.find({}, { projection: { _id: 0 } }).sort({ product_id: 1 }).toArray();
   }
 
+  /** Inserts the stock levels as they are (seeding). */
   async insertAll(docs: readonly StockDoc[]): Promise<void> {
     await this.#collection.insertMany([...docs]);
   }
