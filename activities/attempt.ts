@@ -177,8 +177,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     async recordAttempts(entries: AttemptLogEntry[]): Promise<RecordedRound> {
       if (entries.length === 0) return { failing: [] };
       // Entries already logged by an earlier try are fine (not counted again); anything else throws, for Temporal to retry.
-      const logged = await attempts.recordMany(entries.map(toAttemptDoc));
-      await countAttempts(logged.size === 0 ? entries : entries.filter((_, i) => !logged.has(i)));
+      const earlier = await attempts.recordMany(entries.map(toAttemptDoc));
+      await countAttempts(entries.filter((_, i) => !earlier.has(i)));
       return health.track(entries);
     },
   };
