@@ -22,6 +22,45 @@ export default tseslint.config(
     },
   },
   {
+    // Domain modules know nothing of HTTP: they throw DomainError and take the contract's types from src/contract.
+    files: ['src/subscriptions/**/*.ts', 'src/resources/**/*.ts', 'src/deliveries/**/*.ts', 'src/portal/**/*.ts', 'src/webhooks/**/*.ts'],
+    ignores: ['src/portal/ui/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/http', '**/http/*'], message: 'Domain modules must not import src/http: throw DomainError (src/errors), use src/contract for types.' }] },
+      ],
+    },
+  },
+  {
+    // Each collection is read and written only by its repository: queries stay in named methods, beside their indexes.
+    files: ['src/**/*.ts', 'activities/**/*.ts'],
+    ignores: [
+      'src/portal/ui/**',
+      'src/alerts/repository.ts',
+      'src/auth/api-keys.ts',
+      'src/db/indexes.ts',
+      'src/deliveries/attempts.ts',
+      'src/events/dispatch-notes.ts',
+      'src/events/repository.ts',
+      'src/idempotency/store.ts',
+      'src/portal/revocations.ts',
+      'src/portal/service-keys.ts',
+      'src/receiver/idempotency.ts',
+      'src/resources/repository.ts',
+      'src/subscriptions/repository.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='collection']",
+          message: 'Only repositories open collections: add a named method to the repository that owns it.',
+        },
+      ],
+    },
+  },
+  {
     // Workflows run in Temporal's deterministic sandbox: no I/O, no Node built-ins.
     files: ['workflows/**/*.ts'],
     rules: {

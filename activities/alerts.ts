@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { AlertRepository, alertId, toAlert } from '../src/alerts/repository';
-import type { Alert, AlertNotification } from '../src/http/schemas';
+import type { Alert, AlertNotification } from '../src/contract/types';
 import type { WorkerMetrics } from '../src/telemetry/metrics';
 import { signatureHeaders } from '../src/webhooks/signature';
 import type { Tracer } from '@opentelemetry/api';

@@ -1,4 +1,4 @@
-import { type Db, MongoBulkWriteError } from 'mongodb';
+import type { Db } from 'mongodb';
 import { type AttemptDoc, AttemptRepository, attemptId } from '../src/deliveries/attempts';
 import { EventRepository } from '../src/events/repository';
 import { SubscriptionRepository } from '../src/subscriptions/repository';
@@ -101,13 +101,13 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
   const inFlight = new InFlight();
-  const health = new EndpointHealth(subscriptions.collection, deps.disableAfterMs ?? 0, now);
+  const health = new EndpointHealth(subscriptions, deps.disableAfterMs ?? 0, now);
 
   /** What one attempt needs before its POST; a failure here (the database) throws, before any POST. */
   async function prepare(input: AttemptInput): Promise<(() => Promise<AttemptResult>) | AttemptResult> {
     const [event, sub] = await Promise.all([
       events.get(input.eventId),
-      withTimeout(subscriptions.collection.findOne({ _id: input.subscriptionId }), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading subscription ${input.subscriptionId}`),
+      withTimeout(subscriptions.findForDelivery(input.subscriptionId), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading subscription ${input.subscriptionId}`),
     ]);
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
@@ -176,15 +176,9 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
      */
     async recordAttempts(entries: AttemptLogEntry[]): Promise<RecordedRound> {
       if (entries.length === 0) return { failing: [] };
-      try {
-        await attempts.collection.insertMany(entries.map(toAttemptDoc), { ordered: false });
-        await countAttempts(entries);
-      } catch (err) {
-        // Entries already logged by an earlier try are fine; anything else is retried by Temporal.
-        if (!(err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === 11000))) throw err;
-        const logged = new Set([err.writeErrors].flat().map((e) => e.index));
-        await countAttempts(entries.filter((_, i) => !logged.has(i)));
-      }
+      // Entries already logged by an earlier try are fine (not counted again); anything else throws, for Temporal to retry.
+      const earlier = await attempts.recordMany(entries.map(toAttemptDoc));
+      await countAttempts(entries.filter((_, i) => !earlier.has(i)));
       return health.track(entries);
     },
   };

@@ -1,5 +1,4 @@
-import type { Collection } from 'mongodb';
-import type { SubscriptionDoc } from '../src/subscriptions/repository';
+import type { SubscriptionDoc, SubscriptionRepository } from '../src/subscriptions/repository';
 import type { AttemptLogEntry, RecordedRound } from './attempt';
 
 /**
@@ -12,7 +11,7 @@ export class EndpointHealth {
   private readonly lastSeenFailing = new Map<string, boolean>();
 
   constructor(
-    private readonly subscriptions: Collection<SubscriptionDoc>,
+    private readonly subscriptions: Pick<SubscriptionRepository, 'clearFailing' | 'markFailing' | 'failingSince'>,
     private readonly disableAfterMs: number,
     private readonly now: () => Date,
   ) {}
@@ -35,21 +34,15 @@ export class EndpointHealth {
     // Unknown to this worker (another ran the POST, or a restart) counts as possibly failing.
     const recovered = [...delivered].filter((id) => this.lastSeenFailing.get(id) !== false);
     if (recovered.length > 0) {
-      await this.subscriptions.updateMany({ _id: { $in: recovered }, failing_since: { $exists: true } }, { $unset: { failing_since: '' } });
+      await this.subscriptions.clearFailing(recovered);
       for (const id of recovered) this.lastSeenFailing.set(id, false);
     }
     if (firstFailure.size === 0) return { failing: [] };
-    await Promise.all(
-      [...firstFailure].map(([id, at]) =>
-        this.subscriptions.updateOne({ _id: id, failing_since: { $exists: false } }, { $set: { failing_since: new Date(at) } }),
-      ),
-    );
+    await Promise.all([...firstFailure].map(([id, at]) => this.subscriptions.markFailing(id, new Date(at))));
     for (const id of firstFailure.keys()) this.lastSeenFailing.set(id, true);
     if (this.disableAfterMs <= 0) return { failing: [] };
     const cutoff = new Date(this.now().getTime() - this.disableAfterMs);
-    const rows = await this.subscriptions
-      .find({ _id: { $in: [...firstFailure.keys()] }, status: 'active', failing_since: { $lte: cutoff } }, { projection: { _id: 1, failing_since: 1 } })
-      .toArray();
+    const rows = await this.subscriptions.failingSince([...firstFailure.keys()], cutoff);
     return { failing: rows.map((r) => ({ subscriptionId: r._id, since: r.failing_since!.getTime() })) };
   }
 }

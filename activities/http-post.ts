@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import type { DeliveryOutcome } from '../src/http/schemas';
+import type { DeliveryOutcome } from '../src/contract/types';
 import { classifyAddress, createGuardedLookup } from '../src/webhooks/address-policy';
 
 /** What one POST to a receiver produced; returned as a value, never thrown. */

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from 'mongodb';
-import type { SubscriptionDisabledNotification } from '../src/http/schemas';
+import type { SubscriptionDisabledNotification } from '../src/contract/types';
 import { SubscriptionRepository } from '../src/subscriptions/repository';
 import type { AlertInput } from './alerts';
 
@@ -51,7 +51,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
         key: input.eventId,
         message: `Subscription ${input.subscriptionId} disabled: ${input.reason}`,
       });
-      const sub = await subscriptions.collection.findOne({ _id: input.subscriptionId });
+      const sub = await subscriptions.findForDelivery(input.subscriptionId);
       if (!sub) return;
       const notification: SubscriptionDisabledNotification = {
         type: 'subscription.disabled',
@@ -74,10 +74,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
   return {
     /** Stops sending to a subscription that is gone or failing for too long, and tells the operator. */
     async disableSubscription(input: DisableInput): Promise<void> {
-      await subscriptions.collection.updateOne(
-        { _id: input.subscriptionId, status: { $ne: 'disabled' } },
-        { $set: { status: 'disabled', disabled_reason: input.reason, updated_at: now() } },
-      );
+      await subscriptions.disable(input.subscriptionId, input.reason, now());
       await notify(input);
     },
   };

@@ -19,7 +19,7 @@ import { mongoRateLimiter } from './rate-limit/limiter';
 import type { TemporalGateway } from './temporal/connection';
 import { checkCallbackUrl } from './webhooks/callback-url';
 import { eventCatalog, eventScopes } from './webhooks/event-catalog';
-import { loadContract } from './http/contract';
+import { loadContract } from './contract/openapi';
 import { PortalRevocations } from './portal/revocations';
 import { PortalSessions } from './portal/sessions';
 import { portalSigningKey } from './portal/signing-key';

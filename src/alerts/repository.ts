@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db } from 'mongodb';
-import type { Alert } from '../http/schemas';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
+import type { Alert } from '../contract/types';
 
 export interface AlertDoc {
   _id: string;
@@ -31,22 +32,39 @@ export function toAlert(doc: AlertDoc): Alert {
   };
 }
 
+/** Administrator alerts. */
 export class AlertRepository {
-  readonly collection: Collection<AlertDoc>;
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'alerts', method: 'AlertRepository.raise', equality: ['_id'], index: '_id_' },
+    { collection: 'alerts', method: 'AlertRepository.markNotified', equality: ['_id'], index: '_id_' },
+    {
+      collection: 'alerts',
+      method: 'AlertRepository.list',
+      equality: [],
+      range: ['created_at', '_id'],
+      sort: { created_at: -1, _id: -1 },
+      unindexed: 'no index on created_at: every alert is read and sorted in memory',
+    },
+    { collection: 'alerts', method: 'AlertRepository.find', equality: ['_id'], index: '_id_' },
+  ];
+
+  readonly #collection: Collection<AlertDoc>;
 
   constructor(db: Db) {
-    this.collection = db.collection<AlertDoc>('alerts');
+    this.#collection = db.collection<AlertDoc>('alerts');
   }
 
   /** Stores the alert unless it exists; returns the stored one. */
   /** Stores the alert unless stored already; the stored one, and whether this call stored it. */
   async raise(doc: AlertDoc): Promise<{ stored: AlertDoc; created: boolean }> {
-    const created = await insertIfAbsent(this.collection, doc);
-    return { stored: (await this.collection.findOne({ _id: doc._id }))!, created };
+    const created = await insertIfAbsent(this.#collection, doc);
+    return { stored: (await this.#collection.findOne({ _id: doc._id }))!, created };
   }
 
   async markNotified(id: string, at = new Date()): Promise<void> {
-    await this.collection.updateOne({ _id: id }, { $set: { notified_at: at } });
+    await this.#collection.updateOne({ _id: id }, { $set: { notified_at: at } });
   }
 
   /** Newest first, by id (ids are not time-sortable, so created_at then id). */
@@ -54,10 +72,10 @@ export class AlertRepository {
     const filter = after
       ? { $or: [{ created_at: { $lt: after.created_at } }, { created_at: after.created_at, _id: { $lt: after._id } }] }
       : {};
-    return this.collection.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
+    return this.#collection.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
   }
 
   async find(id: string): Promise<AlertDoc | undefined> {
-    return (await this.collection.findOne({ _id: id })) ?? undefined;
+    return (await this.#collection.findOne({ _id: id })) ?? undefined;
   }
 }

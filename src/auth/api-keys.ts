@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { newId } from '../db/ids';
 import { insertIfAbsent } from '../db/insert-if-absent';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { PortalSession } from '../portal/sessions';
 import type { Scope } from './scopes';
 
@@ -46,10 +47,19 @@ export function generateApiKey(): string {
 
 /** API keys, stored hashed with their owner and scopes. */
 export class ApiKeyRepository {
-  private readonly keys: Collection<ApiKeyDoc>;
+  static readonly indexes: readonly IndexSpec[] = [{ collection: 'api_keys', name: 'hash_unique', key: { hash: 1 }, unique: true }];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'api_keys', method: 'ApiKeyRepository.create', equality: ['_id'], index: '_id_' },
+    { collection: 'api_keys', method: 'ApiKeyRepository.authenticate', equality: ['hash'], range: ['revoked_at'], index: 'hash_unique' },
+    // The unique hash makes a second insert of the same key a no-op.
+    { collection: 'api_keys', method: 'ApiKeyRepository.ensureBootstrapAdmin', equality: ['hash'], index: 'hash_unique' },
+  ];
+
+  readonly #keys: Collection<ApiKeyDoc>;
 
   constructor(db: Db) {
-    this.keys = db.collection<ApiKeyDoc>('api_keys');
+    this.#keys = db.collection<ApiKeyDoc>('api_keys');
   }
 
   /** Creates a key and returns it in clear: the only time it is visible. */
@@ -64,13 +74,13 @@ export class ApiKeyRepository {
       prefix: key.slice(0, 10),
       created_at: new Date(),
     };
-    await this.keys.insertOne(doc);
+    await this.#keys.insertOne(doc);
     return { key, principal: { keyId: doc._id, ownerId: doc.owner_id, scopes: doc.scopes } };
   }
 
   /** The principal for a presented key, or undefined when unknown or revoked. */
   async authenticate(key: string): Promise<Principal | undefined> {
-    const doc = await this.keys.findOne({ hash: hashApiKey(key), revoked_at: { $exists: false } });
+    const doc = await this.#keys.findOne({ hash: hashApiKey(key), revoked_at: { $exists: false } });
     return doc ? { keyId: doc._id, ownerId: doc.owner_id, scopes: doc.scopes } : undefined;
   }
 
@@ -80,7 +90,7 @@ export class ApiKeyRepository {
    */
   async ensureBootstrapAdmin(key: string): Promise<void> {
     // The unique index on `hash` makes a second insert of the same key a no-op.
-    await insertIfAbsent(this.keys, {
+    await insertIfAbsent(this.#keys, {
       _id: newId('key'),
       owner_id: ADMIN_OWNER,
       name: 'bootstrap admin (ADMIN_API_KEY)',

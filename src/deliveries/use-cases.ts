@@ -3,9 +3,9 @@ import { type AlertRepository, toAlert } from '../alerts/repository';
 import { newId } from '../db/ids';
 import type { EventDispatcher } from '../events/dispatcher';
 import { newOutboxEvent } from '../events/outbox';
-import { decodeCursor, toPage } from '../http/pagination';
-import { HttpProblem } from '../http/problem';
-import type { Alert, DeliveryAttempt, SubscriptionEvent, SubscriptionStats } from '../http/schemas';
+import { decodeCursor, toPage } from '../contract/pagination';
+import { DomainError } from '../errors/domain-error';
+import type { Alert, DeliveryAttempt, SubscriptionEvent, SubscriptionStats } from '../contract/types';
 import type { SubscriptionRepository } from '../subscriptions/repository';
 import { type AttemptFilter, type AttemptRepository, toDeliveryAttempt } from './attempts';
 import { hourlyStats, statsWindowStart } from './stats';
@@ -19,7 +19,7 @@ export interface DeliveryDeps {
 
 async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: string) {
   const sub = await deps.subscriptions.findOwned(principal.ownerId, id);
-  if (!sub) throw new HttpProblem(404, 'Not Found', `No subscription ${id}`);
+  if (!sub) throw DomainError.notFound(`No subscription ${id}`);
   return sub;
 }
 
@@ -27,7 +27,7 @@ async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: s
 export async function sendTestEvent(deps: DeliveryDeps, principal: Principal, subscriptionId: string, requestId?: string): Promise<{ event_id: string }> {
   const sub = await ownedSubscription(deps, principal, subscriptionId);
   if (sub.status !== 'active') {
-    throw new HttpProblem(409, 'Subscription Not Active', `Subscription ${subscriptionId} is ${sub.status}; activate it to receive test events.`);
+    throw DomainError.conflict('Subscription Not Active', `Subscription ${subscriptionId} is ${sub.status}; activate it to receive test events.`);
   }
   const event = await deps.dispatcher.emit(
     newOutboxEvent('webhook.test', { message: 'This is a test event from the webhook service.', subscription_id: subscriptionId }, { requestId }),
@@ -110,15 +110,9 @@ export async function redeliverEvent(
 ): Promise<{ event_id: string; subscription_ids: string[] }> {
   const event = await deps.dispatcher.events.find(eventId);
   const targeted = event?.subscription_ids ?? [];
-  const owned = (
-    await deps.subscriptions.collection
-      .find({ _id: { $in: subscriptionId ? [subscriptionId] : targeted }, owner_id: principal.ownerId }, { projection: { _id: 1 } })
-      .toArray()
-  )
-    .map((s) => s._id)
-    .filter((id) => targeted.includes(id));
+  const owned = (await deps.subscriptions.ownedIds(principal.ownerId, subscriptionId ? [subscriptionId] : targeted)).filter((id) => targeted.includes(id));
   if (!event || owned.length === 0) {
-    throw new HttpProblem(404, 'Not Found', subscriptionId ? `Event ${eventId} was not sent to subscription ${subscriptionId}` : `No event ${eventId}`);
+    throw DomainError.notFound(subscriptionId ? `Event ${eventId} was not sent to subscription ${subscriptionId}` : `No event ${eventId}`);
   }
   await deps.dispatcher.redeliver([{ event, subscriptionIds: owned, redeliveryId: newId('rdl'), ...(requestId ? { requestId } : {}) }]);
   return { event_id: eventId, subscription_ids: owned };
@@ -136,21 +130,11 @@ export async function recoverFailed(
   requestId?: string,
 ): Promise<{ event_ids: string[] }> {
   await ownedSubscription(deps, principal, subscriptionId);
-  const failed = await deps.attempts.collection
-    .find({ subscription_id: subscriptionId, state: { $in: ['failed', 'stopped'] }, started_at: { $gte: since } }, { projection: { event_id: 1 } })
-    .limit(1000)
-    .toArray();
-  const candidates = [...new Set(failed.map((a) => a.event_id))];
+  const candidates = [...new Set(await deps.attempts.failedEventIdsSince(subscriptionId, since, 1000))];
   // A later series may have delivered it already: skip those.
-  const delivered = new Set(
-    (
-      await deps.attempts.collection
-        .find({ subscription_id: subscriptionId, event_id: { $in: candidates }, state: 'delivered' }, { projection: { event_id: 1 } })
-        .toArray()
-    ).map((a) => a.event_id),
-  );
+  const delivered = new Set(await deps.attempts.deliveredEventIds(subscriptionId, candidates));
   const eventIds = candidates.filter((id) => !delivered.has(id));
-  const events = await deps.dispatcher.events.collection.find({ _id: { $in: eventIds } }, { projection: { type: 1 } }).toArray();
+  const events = await deps.dispatcher.events.typesOf(eventIds);
   const redeliveryId = newId('rcv');
   await deps.dispatcher.redeliver(events.map((event) => ({ event, subscriptionIds: [subscriptionId], redeliveryId, ...(requestId ? { requestId } : {}) })));
   return { event_ids: events.map((e) => e._id) };

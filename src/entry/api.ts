@@ -28,7 +28,7 @@ const deps = createAppDeps({
 // Fails fast (and the supervisor restarts us) when the database is unreachable at start.
 await prepareDatabase(mongo.db);
 // Secrets stored before SECRET_ENCRYPTION_KEY was set, or under an older key, are sealed now.
-const resealed = await sealStoredSecrets(deps.subscriptions.subscriptions.collection, deps.subscriptions.secrets);
+const resealed = await sealStoredSecrets(deps.subscriptions.subscriptions, deps.subscriptions.secrets);
 if (resealed > 0) logger.info({ subscriptions: resealed }, 'sealed stored signing secrets under the current key');
 if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);
 const app = createApp(deps);

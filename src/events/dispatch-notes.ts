@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { OutboxSource } from './outbox';
 
 /**
@@ -32,7 +33,31 @@ export type DispatchNote = EventNote | RedeliveryNote;
 
 /** The `dispatch_notes` collection: what may still need a workflow started. */
 export class DispatchNotes {
-  readonly collection: Collection<DispatchNote>;
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'dispatch_notes', method: 'DispatchNotes.announce', equality: ['_id'], index: '_id_' },
+    { collection: 'dispatch_notes', method: 'DispatchNotes.noteRedeliveries', equality: ['_id'], index: '_id_' },
+    { collection: 'dispatch_notes', method: 'DispatchNotes.remove', equality: ['_id'], index: '_id_' },
+    { collection: 'dispatch_notes', method: 'DispatchNotes.forget', equality: ['_id'], index: '_id_' },
+    {
+      collection: 'dispatch_notes',
+      method: 'DispatchNotes.due',
+      equality: [],
+      range: ['created_at'],
+      unindexed: 'no index on created_at: the notes are scanned (few while the relay keeps up)',
+    },
+    {
+      collection: 'dispatch_notes',
+      method: 'DispatchNotes.countOlderThan',
+      equality: [],
+      range: ['created_at'],
+      unindexed: 'no index on created_at: the notes are scanned (few while the relay keeps up)',
+    },
+    { collection: 'dispatch_notes', method: 'DispatchNotes.count', equality: ['_id'], index: '_id_' },
+  ];
+
+  readonly #collection: Collection<DispatchNote>;
   private readonly forgotten = new Set<string>();
   private sweep: NodeJS.Timeout | undefined;
 
@@ -41,23 +66,23 @@ export class DispatchNotes {
     /** Told when a batched removal failed (the relay cleans up). */
     private readonly onSweepError: (err: unknown) => void = () => {},
   ) {
-    this.collection = db.collection<DispatchNote>('dispatch_notes');
+    this.#collection = db.collection<DispatchNote>('dispatch_notes');
   }
 
   /** Notes events about to be written (into `source`'s outbox, when given); idempotent per event. */
   async announce(eventIds: readonly string[], source?: OutboxSource, at = new Date()): Promise<void> {
     for (const id of eventIds) {
-      await this.collection.updateOne({ _id: id }, { $set: { ...(source ? { source } : {}), created_at: at } }, { upsert: true });
+      await this.#collection.updateOne({ _id: id }, { $set: { ...(source ? { source } : {}), created_at: at } }, { upsert: true });
     }
   }
 
   /** Notes accepted redeliveries before their workflows are started. */
   async noteRedeliveries(notes: readonly RedeliveryNote[]): Promise<void> {
-    if (notes.length) await this.collection.insertMany([...notes]);
+    if (notes.length) await this.#collection.insertMany([...notes]);
   }
 
   async remove(ids: readonly string[]): Promise<void> {
-    for (const id of ids) await this.collection.deleteOne({ _id: id });
+    for (const id of ids) await this.#collection.deleteOne({ _id: id });
   }
 
   /**
@@ -71,16 +96,21 @@ export class DispatchNotes {
       const ids = [...this.forgotten];
       this.forgotten.clear();
       this.sweep = undefined;
-      this.collection.deleteMany({ _id: { $in: ids } }).catch((err: unknown) => this.onSweepError(err));
+      this.#collection.deleteMany({ _id: { $in: ids } }).catch((err: unknown) => this.onSweepError(err));
     }, 20);
   }
 
   /** Up to `limit` notes written before `before` (younger ones belong to requests still in flight). */
   async due(before: Date, limit: number): Promise<DispatchNote[]> {
-    return this.collection.find({ created_at: { $lt: before } }).limit(limit).toArray();
+    return this.#collection.find({ created_at: { $lt: before } }).limit(limit).toArray();
+  }
+
+  /** How many notes were written before `before` (the relay's backlog). */
+  countOlderThan(before: Date): Promise<number> {
+    return this.#collection.countDocuments({ created_at: { $lt: before } });
   }
 
   async count(id: string): Promise<number> {
-    return this.collection.countDocuments({ _id: id });
+    return this.#collection.countDocuments({ _id: id });
   }
 }

@@ -1,5 +1,5 @@
 import { newId } from '../db/ids';
-import type { EventType } from '../http/schemas';
+import type { EventType } from '../contract/types';
 import type { EventData } from '../webhooks/envelopes';
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { DependencyState, Readiness } from '../http/schemas';
+import type { DependencyState, Readiness } from '../contract/types';
 import { withTimeout } from '../lib/timing';
 
 export interface ReadinessDeps {

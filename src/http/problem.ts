@@ -1,10 +1,11 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import type { FieldError, Problem } from '../contract/types';
+import { DomainError, type DomainErrorKind } from '../errors/domain-error';
 import type { Logger } from '../logger';
-import type { FieldError, Problem } from './schemas';
 import { rateLimitRefusal } from './rate-limit';
 import { bearerChallenge } from './security';
 
-/** A domain or HTTP error that maps to a problem+json response. */
+/** An HTTP-layer error that maps to a problem+json response (the domain throws `DomainError`). */
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,
@@ -18,6 +19,9 @@ export class HttpProblem extends Error {
 }
 
 const typeBase = 'https://webhook-service.dev/problems/';
+
+/** The HTTP status of each kind of domain refusal. */
+const domainStatus: Record<DomainErrorKind, number> = { invalid: 400, forbidden: 403, not_found: 404, conflict: 409, unprocessable: 422 };
 
 /** Writes a problem+json response. */
 export function sendProblem(res: Response, problem: Problem): void {
@@ -91,6 +95,7 @@ interface StatusError {
 /** Translates any thrown value into a Problem; `req` lets it name the request's Content-Type. */
 export function toProblem(err: unknown, req?: Pick<Request, 'headers'>): Problem {
   if (err instanceof HttpProblem) return problem(err.status, err.title, err.message, err.errors);
+  if (err instanceof DomainError) return problem(domainStatus[err.kind], err.title, err.message, err.errors);
   const e = (err ?? {}) as StatusError;
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

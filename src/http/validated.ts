@@ -1,25 +1,6 @@
 import type { Request } from 'express';
-import type { operations } from '../../generated/api';
-import { loadContract, type OpenApiDocument, resolveRef } from './contract';
-
-/** The contract's operation ids, e.g. `getOrder`. */
-export type OperationId = keyof operations;
-
-type Operation<K extends OperationId> = operations[K];
-type RequestBodyOf<K extends OperationId> = Operation<K>['requestBody'];
-
-/** The path parameters of operation `K`, typed by the contract. */
-export type PathOf<K extends OperationId> = NonNullable<Operation<K>['parameters']['path']>;
-/** The query parameters of operation `K` that the request carries, typed by the contract. */
-export type QueryOf<K extends OperationId> = NonNullable<Operation<K>['parameters']['query']>;
-/** The JSON request body of operation `K`; `undefined` is possible when the contract makes the body optional. */
-export type BodyOf<K extends OperationId> = [NonNullable<RequestBodyOf<K>>] extends [never]
-  ? undefined
-  : NonNullable<RequestBodyOf<K>> extends { content: { 'application/json': infer B } }
-    ? undefined extends RequestBodyOf<K>
-      ? B | undefined
-      : B
-    : undefined;
+import { loadContract, type OpenApiDocument, resolveRef } from '../contract/openapi';
+import type { BodyOf, OperationId, PathOf, QueryOf } from '../contract/types';
 
 /** A request's path, query and body as the contract describes them for operation `K`. */
 export interface Validated<K extends OperationId> {

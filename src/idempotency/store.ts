@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { insertIfAbsent } from '../db/insert-if-absent';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { SecretBox } from '../subscriptions/secret-box';
 
 /** How long a response is kept for its Idempotency-Key (Stripe: 24 hours). */
@@ -38,26 +39,35 @@ export type Claim = { kind: 'claimed' } | { kind: 'mismatch' } | { kind: 'runnin
  * the unique `_id`).
  */
 export class IdempotencyStore {
-  readonly collection: Collection<IdempotencyRecord>;
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'idempotency_keys', method: 'IdempotencyStore.claim', equality: ['_id'], index: '_id_' },
+    { collection: 'idempotency_keys', method: 'IdempotencyStore.claim (free expired)', equality: ['_id', 'created_at', 'state'], index: '_id_' },
+    { collection: 'idempotency_keys', method: 'IdempotencyStore.complete', equality: ['_id', 'state'], index: '_id_' },
+    { collection: 'idempotency_keys', method: 'IdempotencyStore.release', equality: ['_id', 'state'], index: '_id_' },
+  ];
+
+  readonly #collection: Collection<IdempotencyRecord>;
 
   constructor(
     db: Db,
     private readonly box: SecretBox,
   ) {
-    this.collection = db.collection<IdempotencyRecord>('idempotency_keys');
+    this.#collection = db.collection<IdempotencyRecord>('idempotency_keys');
   }
 
   /** Claims `key` of `owner` for a request with `fingerprint`, or says what holds it. */
   async claim(owner: string, key: string, fingerprint: string, now = new Date()): Promise<Claim> {
     const _id = recordId(owner, key);
     for (let tries = 0; tries < 3; tries++) {
-      if (await insertIfAbsent(this.collection, { _id, owner_id: owner, fingerprint, state: 'running', created_at: now })) return { kind: 'claimed' };
-      const held = await this.collection.findOne({ _id });
+      if (await insertIfAbsent(this.#collection, { _id, owner_id: owner, fingerprint, state: 'running', created_at: now })) return { kind: 'claimed' };
+      const held = await this.#collection.findOne({ _id });
       if (!held) continue;
       const age = now.getTime() - held.created_at.getTime();
       if (age > IDEMPOTENCY_TTL_MS || (held.state === 'running' && age > ABANDONED_AFTER_MS)) {
         // Expired, or left by a crash: free it (only as read, so one taker wins) and claim again.
-        await this.collection.deleteOne({ _id, created_at: held.created_at, state: held.state });
+        await this.#collection.deleteOne({ _id, created_at: held.created_at, state: held.state });
         continue;
       }
       if (held.fingerprint !== fingerprint) return { kind: 'mismatch' };
@@ -76,7 +86,7 @@ export class IdempotencyStore {
   async complete(owner: string, key: string, response: StoredResponse): Promise<void> {
     const _id = recordId(owner, key);
     const body = response.body === undefined ? {} : { body: this.box.seal(JSON.stringify(response.body), _id) };
-    await this.collection.updateOne(
+    await this.#collection.updateOne(
       { _id, state: 'running' },
       { $set: { state: 'done', status: response.status, ...body, ...(response.location ? { location: response.location } : {}) } },
     );
@@ -84,7 +94,7 @@ export class IdempotencyStore {
 
   /** Frees the key of a request that did not finish (a server error): a repeat runs again. */
   async release(owner: string, key: string): Promise<void> {
-    await this.collection.deleteOne({ _id: recordId(owner, key), state: 'running' });
+    await this.#collection.deleteOne({ _id: recordId(owner, key), state: 'running' });
   }
 }
 

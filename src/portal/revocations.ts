@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Collection, Db } from 'mongodb';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 
 interface RevocationDoc {
   /** The owner whose sessions were ended. */
@@ -20,16 +21,23 @@ const NEVER = 0;
  * database round trip in the common case.
  */
 export class PortalRevocations {
-  private readonly collection: Collection<RevocationDoc>;
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'portal_revocations', method: 'PortalRevocations.expireAll', equality: ['_id'], index: '_id_' },
+    { collection: 'portal_revocations', method: 'PortalRevocations.revokedBefore', equality: ['_id'], index: '_id_' },
+  ];
+
+  readonly #collection: Collection<RevocationDoc>;
   private readonly cache = new LRUCache<string, number>({ max: 10_000, ttl: REVOCATION_CACHE_TTL_MS });
 
   constructor(db: Db) {
-    this.collection = db.collection<RevocationDoc>('portal_revocations');
+    this.#collection = db.collection<RevocationDoc>('portal_revocations');
   }
 
   /** Ends the owner's sessions issued at or before `at`; a later cut-off already stored stays. */
   async expireAll(ownerId: string, at: Date): Promise<Date> {
-    await this.collection.updateOne({ _id: ownerId }, { $max: { before: at } }, { upsert: true });
+    await this.#collection.updateOne({ _id: ownerId }, { $max: { before: at } }, { upsert: true });
     this.cache.delete(ownerId);
     return (await this.revokedBefore(ownerId)) ?? at;
   }
@@ -38,7 +46,7 @@ export class PortalRevocations {
   async revokedBefore(ownerId: string): Promise<Date | undefined> {
     let at = this.cache.get(ownerId);
     if (at === undefined) {
-      const doc = await this.collection.findOne({ _id: ownerId });
+      const doc = await this.#collection.findOne({ _id: ownerId });
       at = doc?.before.getTime() ?? NEVER;
       this.cache.set(ownerId, at);
     }

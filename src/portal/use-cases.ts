@@ -1,7 +1,7 @@
 import { ADMIN_OWNER, type Principal } from '../auth/api-keys';
 import { mayAccess } from '../auth/ownership';
-import { HttpProblem } from '../http/problem';
-import type { PortalSession, PortalSessionCreate, PortalSessionInfo, PortalSessionsExpire, PortalSessionsExpired } from '../http/schemas';
+import { DomainError } from '../errors/domain-error';
+import type { PortalSession, PortalSessionCreate, PortalSessionInfo, PortalSessionsExpire, PortalSessionsExpired } from '../contract/types';
 import type { Logger } from '../logger';
 import type { PortalRevocations } from './revocations';
 import type { PortalGrant, PortalSessions } from './sessions';
@@ -63,7 +63,7 @@ export async function expirePortalSessions(deps: PortalDeps, principal: Principa
 function sessionOwner(principal: Principal, named: string | undefined, action: string): string {
   const ownerId = named ?? principal.ownerId;
   if (!mayAccess(principal, ownerId)) {
-    throw new HttpProblem(403, 'Forbidden', `Only an admin key may ${action} for another owner (this key's owner is ${principal.ownerId}).`);
+    throw DomainError.forbidden(`Only an admin key may ${action} for another owner (this key's owner is ${principal.ownerId}).`);
   }
   return ownerId;
 }
@@ -71,7 +71,7 @@ function sessionOwner(principal: Principal, named: string | undefined, action: s
 /** What the calling portal session is and may do, for the portal to lay itself out. */
 export function currentPortalSession(deps: PortalDeps, principal: Principal): PortalSessionInfo {
   const session = principal.portal;
-  if (!session) throw new HttpProblem(403, 'Forbidden', 'This operation takes a portal session token, not an API key.');
+  if (!session) throw DomainError.forbidden('This operation takes a portal session token, not an API key.');
   return {
     id: session.id,
     owner_id: session.ownerId,

@@ -1,10 +1,17 @@
 import type { Db } from 'mongodb';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import { policyFor, type RateLimitPolicies, type RateLimitPolicy } from '../config/rate-limits';
+import type { StorageDeclarations } from '../db/query-shapes';
 import type { Logger } from '../logger';
 
 /** The collection holding one counter per API key and policy (shared by every API process). */
 export const RATE_LIMIT_COLLECTION = 'rate_limits';
+
+/** rate-limiter-flexible's upsert counts on this index to keep one counter per key (its own creation is off, see `mongoCounter`). */
+export const rateLimitStorage: StorageDeclarations = {
+  indexes: [{ collection: RATE_LIMIT_COLLECTION, name: 'key_unique', key: { key: 1 }, unique: true }],
+  queryShapes: [{ collection: RATE_LIMIT_COLLECTION, method: 'RateLimiterMongo.consume', equality: ['key'], index: 'key_unique' }],
+};
 
 /** What charging one request found: allowed or not, and what is left of the window. */
 export interface RateLimitVerdict {

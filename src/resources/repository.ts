@@ -1,8 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { OutboxEvent } from '../events/outbox';
-import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, StockLevel, User } from '../http/schemas';
+import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, StockLevel, User } from '../contract/types';
 import type { ProductFilter, SummaryField } from './rules';
 
 /** How a user is stored: the numeric id is the document id. */
@@ -101,34 +102,71 @@ const referenceTtlMs = 5000;
 
 /** Users by numeric id. */
 export class UserRepository {
-  readonly collection: Collection<UserDoc>;
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'users', method: 'UserRepository.findById', equality: ['_id'], index: '_id_' },
+    { collection: 'users', method: 'UserRepository.any', equality: [], index: '_id_' },
+    { collection: 'users', method: 'UserRepository.insertAll', equality: ['_id'], index: '_id_' },
+  ];
+
+  readonly #collection: Collection<UserDoc>;
   private readonly recent = new LRUCache<number, UserDoc>({ max: 10_000, ttl: referenceTtlMs });
 
   constructor(db: Db) {
-    this.collection = db.collection<UserDoc>('users');
+    this.#collection = db.collection<UserDoc>('users');
   }
 
   async findById(id: number): Promise<UserDoc | undefined> {
     const hit = this.recent.get(id);
     if (hit) return hit;
-    const doc = (await this.collection.findOne({ _id: id })) ?? undefined;
+    const doc = (await this.#collection.findOne({ _id: id })) ?? undefined;
     if (doc) this.recent.set(id, doc);
     return doc;
+  }
+
+  /** Whether any user is stored (the demo data marks a completed load with its users). */
+  async any(): Promise<boolean> {
+    return (await this.#collection.findOne({})) !== null;
+  }
+
+  /** Inserts the users as they are (seeding). */
+  async insertAll(docs: readonly UserDoc[]): Promise<void> {
+    await this.#collection.insertMany([...docs]);
   }
 }
 
 /** Catalog products, always in id order. */
 export class ProductRepository {
-  readonly collection: Collection<ProductDoc>;
+  static readonly indexes: readonly IndexSpec[] = [
+    { collection: 'products', name: 'category', key: { category: 1 } },
+    { collection: 'products', name: 'sku_unique', key: { sku: 1 }, unique: true },
+  ];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'products', method: 'ProductRepository.list', equality: [], sort: { _id: 1 }, index: '_id_' },
+    {
+      collection: 'products',
+      method: 'ProductRepository.list (filter=category)',
+      equality: ['category'],
+      sort: { _id: 1 },
+      unindexed: 'the category index narrows; the _id order is sorted in memory (a small catalog)',
+    },
+    { collection: 'products', method: 'ProductRepository.list (filter=sku)', equality: ['sku'], sort: { _id: 1 }, index: 'sku_unique' },
+    { collection: 'products', method: 'ProductRepository.findByIds', equality: ['_id'], index: '_id_' },
+    { collection: 'products', method: 'ProductRepository.insertAll', equality: ['_id'], index: '_id_' },
+  ];
+
+  readonly #collection: Collection<ProductDoc>;
   private readonly recent = new LRUCache<number, ProductDoc>({ max: 10_000, ttl: referenceTtlMs });
 
   constructor(db: Db) {
-    this.collection = db.collection<ProductDoc>('products');
+    this.#collection = db.collection<ProductDoc>('products');
   }
 
   async list(filter: ProductFilter | undefined, limit: number): Promise<ProductDoc[]> {
     const query: Filter<ProductDoc> = filter ? { [filter.field]: filter.value } : {};
-    return this.collection.find(query).sort({ _id: 1 }).limit(limit).toArray();
+    return this.#collection.find(query).sort({ _id: 1 }).limit(limit).toArray();
   }
 
   /** The products among `ids` that exist (in no particular order); recently read ones from memory. */
@@ -137,9 +175,14 @@ export class ProductRepository {
     const hits = wanted.flatMap((id) => this.recent.get(id) ?? []);
     const missing = wanted.filter((id) => !this.recent.has(id));
     if (missing.length === 0) return hits;
-    const read = await this.collection.find({ _id: { $in: missing } }).toArray();
+    const read = await this.#collection.find({ _id: { $in: missing } }).toArray();
     for (const doc of read) this.recent.set(doc._id, doc);
     return [...hits, ...read];
+  }
+
+  /** Inserts the products as they are (seeding). */
+  async insertAll(docs: readonly ProductDoc[]): Promise<void> {
+    await this.#collection.insertMany([...docs]);
   }
 }
 
@@ -150,8 +193,28 @@ export function orderKey(id: number): string {
 
 /** Orders, and the counter their integer ids come from. */
 export class OrderRepository {
-  readonly collection: Collection<OrderDoc>;
-  readonly counters: Collection<CounterDoc>;
+  static readonly indexes: readonly IndexSpec[] = [{ collection: 'orders', name: 'user_newest', key: { user_id: 1, date: -1 } }];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'counters', method: 'OrderRepository.reserveIds', equality: ['_id'], index: '_id_' },
+    { collection: 'orders', method: 'OrderRepository.insertWithNextId', equality: ['_id'], index: '_id_' },
+    { collection: 'orders', method: 'OrderRepository.insertAll', equality: ['_id'], index: '_id_' },
+    { collection: 'counters', method: 'OrderRepository.raiseCounterTo', equality: ['_id'], index: '_id_' },
+    { collection: 'orders', method: 'OrderRepository.outboxOf', equality: ['_id'], index: '_id_' },
+    { collection: 'orders', method: 'OrderRepository.findById', equality: ['_id'], index: '_id_' },
+    {
+      collection: 'orders',
+      method: 'OrderRepository.listSummariesOf',
+      equality: ['user_id'],
+      optional: ['owner_id'],
+      sort: { date: -1, id: -1 },
+      unindexed: 'user_newest has no id after date: the tie-break sorts all the user\'s orders in memory',
+    },
+    { collection: 'orders', method: 'OrderRepository.transition', equality: ['_id', 'status'], index: '_id_' },
+  ];
+
+  readonly #collection: Collection<OrderDoc>;
+  readonly #counters: Collection<CounterDoc>;
   /** This process's reserved ids: `next` up to (not including) `end`. */
   private ids = { next: 0, end: 0 };
   private reserving: Promise<void> | undefined;
@@ -160,8 +223,8 @@ export class OrderRepository {
     db: Db,
     private readonly idBlockSize = 16,
   ) {
-    this.collection = db.collection<OrderDoc>('orders');
-    this.counters = db.collection<CounterDoc>('counters');
+    this.#collection = db.collection<OrderDoc>('orders');
+    this.#counters = db.collection<CounterDoc>('counters');
   }
 
   /**
@@ -170,7 +233,7 @@ export class OrderRepository {
    * process; a restart leaves at most one block's gap.
    */
   private async reserveIds(): Promise<void> {
-    const counter = await this.counters.findOneAndUpdate({ _id: 'orders' }, { $inc: { seq: this.idBlockSize } }, { upsert: true, returnDocument: 'after' });
+    const counter = await this.#counters.findOneAndUpdate({ _id: 'orders' }, { $inc: { seq: this.idBlockSize } }, { upsert: true, returnDocument: 'after' });
     if (!counter) throw new Error('order counter upsert returned no document');
     this.ids = { next: counter.seq - this.idBlockSize + 1, end: counter.seq + 1 };
   }
@@ -199,20 +262,30 @@ export class OrderRepository {
     for (let i = 0; i < maxTries; i++) {
       const doc = build(await this.takeId());
       await beforeInsert(doc);
-      if (await insertIfAbsent(this.collection, doc)) return doc;
+      if (await insertIfAbsent(this.#collection, doc)) return doc;
       // Another process holds this block (or a seeded order has the id): reserve a new one.
       this.ids = { next: 0, end: 0 };
     }
     throw new Error(`no free order id after ${maxTries} tries`);
   }
 
+  /** Inserts orders as they are (seeding: their ids are below the counter, see `raiseCounterTo`). */
+  async insertAll(docs: readonly OrderDoc[]): Promise<void> {
+    await this.#collection.insertMany([...docs]);
+  }
+
+  /** Raises the order id counter to `seq` unless it is past it already: ids handed out stay unique. */
+  async raiseCounterTo(seq: number): Promise<void> {
+    await this.#counters.updateOne({ _id: 'orders' }, { $max: { seq } }, { upsert: true });
+  }
+
   /** The order's outbox: the events of its changes (the relay reads it to flush what a crash left). */
   async outboxOf(id: number): Promise<OutboxEvent[]> {
-    return (await this.collection.findOne({ _id: orderKey(id) }, { projection: { outbox: 1 } }))?.outbox ?? [];
+    return (await this.#collection.findOne({ _id: orderKey(id) }, { projection: { outbox: 1 } }))?.outbox ?? [];
   }
 
   async findById(id: number): Promise<OrderDoc | undefined> {
-    return (await this.collection.findOne({ _id: orderKey(id) })) ?? undefined;
+    return (await this.#collection.findOne({ _id: orderKey(id) })) ?? undefined;
   }
 
   /**
@@ -227,7 +300,7 @@ export class OrderRepository {
       ...(fields.has('total') ? { total: 1 } : {}),
       ...(fields.has('date') ? { date: 1 } : {}),
     };
-    const rows = await this.collection
+    const rows = await this.#collection
       .find({ user_id: userId, ...(ownerId !== undefined ? { owner_id: ownerId } : {}) }, { projection })
       .sort({ date: -1, id: -1 })
       .limit(limit)
@@ -244,7 +317,7 @@ export class OrderRepository {
    * only matches while the order is still in `from`. False when it was not (changed meanwhile).
    */
   async transition(id: number, from: OrderStatus, to: OrderStatus, event: OutboxEvent, now: Date): Promise<boolean> {
-    const result = await this.collection.updateOne(
+    const result = await this.#collection.updateOne(
       { _id: orderKey(id), status: from },
       { $set: { status: to, updated_at: now }, $push: { outbox: event } },
     );
@@ -254,13 +327,25 @@ export class OrderRepository {
 
 /** Inventory stock levels, in product id order. */
 export class StockRepository {
-  readonly collection: Collection<StockDoc>;
+  static readonly indexes: readonly IndexSpec[] = [{ collection: 'stock', name: 'product_unique', key: { product_id: 1 }, unique: true }];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'stock', method: 'StockRepository.list', equality: [], sort: { product_id: 1 }, index: 'product_unique' },
+    { collection: 'stock', method: 'StockRepository.insertAll', equality: ['product_id'], index: 'product_unique' },
+  ];
+
+  readonly #collection: Collection<StockDoc>;
 
   constructor(db: Db) {
-    this.collection = db.collection<StockDoc>('stock');
+    this.#collection = db.collection<StockDoc>('stock');
   }
 
   async list(): Promise<StockDoc[]> {
-    return this.collection.find({}, { projection: { _id: 0 } }).sort({ product_id: 1 }).toArray();
+    return this.#collection.find({}, { projection: { _id: 0 } }).sort({ product_id: 1 }).toArray();
+  }
+
+  /** Inserts the stock levels as they are (seeding). */
+  async insertAll(docs: readonly StockDoc[]): Promise<void> {
+    await this.#collection.insertMany([...docs]);
   }
 }

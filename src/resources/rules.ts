@@ -1,5 +1,5 @@
-import { HttpProblem } from '../http/problem';
-import type { OrderStatus, OrderSummary } from '../http/schemas';
+import { DomainError } from '../errors/domain-error';
+import type { OrderStatus, OrderSummary } from '../contract/types';
 
 /** The fields `GET /api/users/{user_id}/orders?fields=` may select. */
 export type SummaryField = keyof OrderSummary;
@@ -15,7 +15,7 @@ export function parseFields(raw: string | undefined): Set<SummaryField> {
   const parts = raw.split(',');
   const unknown = parts.filter((p) => !(summaryFields as readonly string[]).includes(p));
   if (unknown.length) {
-    throw new HttpProblem(400, 'Invalid Fields', `fields may only name ${summaryFields.join(', ')}`, [
+    throw DomainError.invalid('Invalid Fields', `fields may only name ${summaryFields.join(', ')}`, [
       { path: '/query/fields', message: `unknown field ${unknown.map((u) => JSON.stringify(u)).join(', ')}` },
     ]);
   }
@@ -35,7 +35,7 @@ export function parseProductFilter(raw: string | undefined): ProductFilter | und
   if (raw === undefined) return undefined;
   const match = filterPattern.exec(raw);
   if (!match) {
-    throw new HttpProblem(400, 'Invalid Filter', 'filter must be <field>=<value> with field category or sku', [
+    throw DomainError.invalid('Invalid Filter', 'filter must be <field>=<value> with field category or sku', [
       { path: '/query/filter', message: 'must be category=<value> or sku=<value>, value 1 to 64 of A-Z a-z 0-9 _ -' },
     ]);
   }

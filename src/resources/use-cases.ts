@@ -2,7 +2,7 @@ import type { Principal } from '../auth/api-keys';
 import { listingOwner, mayAccess } from '../auth/ownership';
 import { newId } from '../db/ids';
 import { newOutboxEvent, type OutboxEvent, type OutboxFlusher, type OutboxSource } from '../events/outbox';
-import { HttpProblem } from '../http/problem';
+import { DomainError } from '../errors/domain-error';
 import type {
   FieldError,
   Order,
@@ -15,8 +15,8 @@ import type {
   ProductList,
   StockList,
   User,
-} from '../http/schemas';
-import type { QueryOf } from '../http/validated';
+  QueryOf,
+} from '../contract/types';
 import type { Logger } from '../logger';
 import {
   type OrderDoc,
@@ -45,16 +45,16 @@ export interface ResourceDeps {
 
 const defaultLimit = 20;
 
-function userNotFound(id: number): HttpProblem {
-  return new HttpProblem(404, 'Not Found', `No user ${id}`);
+function userNotFound(id: number): DomainError {
+  return DomainError.notFound(`No user ${id}`);
 }
 
-function orderNotFound(id: number): HttpProblem {
-  return new HttpProblem(404, 'Not Found', `No order ${id}`);
+function orderNotFound(id: number): DomainError {
+  return DomainError.notFound(`No order ${id}`);
 }
 
-function transitionConflict(detail: string, message: string): HttpProblem {
-  return new HttpProblem(409, 'Invalid Status Transition', detail, [{ path: '/body/status', message }]);
+function transitionConflict(detail: string, message: string): DomainError {
+  return DomainError.conflict('Invalid Status Transition', detail, [{ path: '/body/status', message }]);
 }
 
 /** `data` of `order.created`: the contract's `OrderEventData`. */
@@ -129,12 +129,12 @@ export async function createOrder(deps: ResourceDeps, caller: Principal, input: 
       errors.push({ path: `/body/items/${index}/product_id`, message: `no product ${item.product_id}` });
     }
   });
-  if (errors.length) throw new HttpProblem(422, 'Unprocessable Content', 'The order refers to things that do not exist', errors);
+  if (errors.length) throw DomainError.unprocessable('The order refers to things that do not exist', errors);
 
   const currencies = [...new Set(products.map((p) => p.currency))];
   const currency = currencies[0];
   if (currency === undefined || currencies.length > 1) {
-    throw new HttpProblem(422, 'Unprocessable Content', `The items are priced in different currencies (${currencies.join(', ')})`, [
+    throw DomainError.unprocessable(`The items are priced in different currencies (${currencies.join(', ')})`, [
       { path: '/body/items', message: 'all products of an order must share one currency' },
     ]);
   }

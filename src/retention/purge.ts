@@ -1,7 +1,13 @@
 import type { Db } from 'mongodb';
+import type { DatedBatches } from '../db/dated-batches';
+import { AttemptRepository } from '../deliveries/attempts';
+import { EventRepository } from '../events/repository';
 
-/** The collections retention empties of old documents, each with the date it ages by (indexed, see src/db/indexes.ts). */
-export const retainedCollections = { attempts: 'started_at', events: 'created_at' } as const;
+/** The collections retention empties of old documents, each through its repository (which knows the date it ages by). */
+export const retainedCollections = {
+  attempts: (db: Db): DatedBatches => new AttemptRepository(db).aged,
+  events: (db: Db): DatedBatches => new EventRepository(db).aged,
+} as const;
 
 export type RetainedCollection = keyof typeof retainedCollections;
 
@@ -35,22 +41,17 @@ export interface PurgeResult {
  * Safe to re-run: a pass that crashed resumes by deleting what is still older than `before`.
  */
 export async function purgeOlderThan(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
-  const field = retainedCollections[opts.collection];
-  const collection = db.collection<{ _id: string } & Record<string, unknown>>(opts.collection);
+  const aged = retainedCollections[opts.collection](db);
   const started = performance.now();
   let deleted = 0;
   let batches = 0;
   while (batches < opts.maxBatches && performance.now() - started < opts.budgetMs) {
-    const rows = await collection
-      .find({ [field]: { $lt: opts.before } }, { projection: { _id: 1, [field]: 1 } })
-      .sort({ [field]: 1, _id: 1 })
-      .limit(opts.batchSize)
-      .toArray();
-    const last = rows.at(-1)?.[field];
+    const rows = await aged.oldestBefore(opts.before, opts.batchSize);
+    const last = rows.at(-1)?.at;
     if (!(last instanceof Date)) return { deleted, batches, more: false };
     // Every document dated before `last` is in `rows` (they are the oldest); of those dated `last`, only these.
-    const tied = rows.filter((r) => (r[field] as Date).getTime() === last.getTime()).map((r) => r._id);
-    deleted += (await collection.deleteMany({ $or: [{ [field]: { $lt: last } }, { _id: { $in: tied } }] })).deletedCount;
+    const tied = rows.filter((r) => (r.at as Date).getTime() === last.getTime()).map((r) => r._id);
+    deleted += await aged.deleteThrough(last, tied);
     batches++;
     opts.onBatch?.(deleted);
     if (rows.length < opts.batchSize) return { deleted, batches, more: false };

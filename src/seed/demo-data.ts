@@ -1,6 +1,6 @@
 import { ADMIN_OWNER } from '../auth/api-keys';
 import { type OrderDoc, type OrderItemDoc, type ProductDoc, type StockDoc, type UserDoc, orderKey } from '../resources/repository';
-import type { OrderStatus } from '../http/schemas';
+import type { OrderStatus } from '../contract/types';
 import { orderTotal } from '../resources/rules';
 
 /** Demo users: ids 1..5. User 5 has no orders. */

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { CounterDoc, OrderDoc, ProductDoc, StockDoc, UserDoc } from '../resources/repository';
+import { OrderRepository, ProductRepository, StockRepository, UserRepository } from '../resources/repository';
 import { demoOrderSeq, demoOrders, demoProducts, demoStock, demoUsers } from './demo-data';
 
 /**
@@ -7,15 +7,16 @@ import { demoOrderSeq, demoOrders, demoProducts, demoStock, demoUsers } from './
  * nothing. Returns whether it loaded. Users are written last, so they mark a completed load.
  */
 export async function seedDemoData(db: Db): Promise<boolean> {
-  const users = db.collection<UserDoc>('users');
-  if ((await users.findOne({})) !== null) return false;
+  const users = new UserRepository(db);
+  const orders = new OrderRepository(db);
+  if (await users.any()) return false;
   // insertMany gets copies: the driver adds `_id` to the objects it is handed.
-  await db.collection<ProductDoc>('products').insertMany(demoProducts.map((p) => ({ ...p })));
-  await db.collection<StockDoc>('stock').insertMany(demoStock.map((s) => ({ ...s })));
-  await db.collection<OrderDoc>('orders').insertMany(demoOrders.map((o) => ({ ...o, items: [...o.items], outbox: [] })));
+  await new ProductRepository(db).insertAll(demoProducts.map((p) => ({ ...p })));
+  await new StockRepository(db).insertAll(demoStock.map((s) => ({ ...s })));
+  await orders.insertAll(demoOrders.map((o) => ({ ...o, items: [...o.items], outbox: [] })));
   // Never move the counter backwards: ids already handed out stay unique.
-  await db.collection<CounterDoc>('counters').updateOne({ _id: 'orders' }, { $max: { seq: demoOrderSeq } }, { upsert: true });
-  await users.insertMany(demoUsers.map((u) => ({ ...u })));
+  await orders.raiseCounterTo(demoOrderSeq);
+  await users.insertAll(demoUsers.map((u) => ({ ...u })));
   return true;
 }
 

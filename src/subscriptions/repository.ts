@@ -1,5 +1,6 @@
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
-import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../http/schemas';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
+import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
 
 /** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
 export interface StoredSecret {
@@ -49,25 +50,53 @@ export function toSubscription(doc: SubscriptionDoc): Subscription {
 
 /** Subscriptions, always scoped to their owner. */
 export class SubscriptionRepository {
-  readonly collection: Collection<SubscriptionDoc>;
+  static readonly indexes: readonly IndexSpec[] = [
+    { collection: 'subscriptions', name: 'owner_newest', key: { owner_id: 1, _id: -1 } },
+    { collection: 'subscriptions', name: 'fanout', key: { events: 1, status: 1 } },
+  ];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'subscriptions', method: 'SubscriptionRepository.insert', equality: ['_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.findOwned', equality: ['_id', 'owner_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.listOwned', equality: ['owner_id'], range: ['_id'], sort: { _id: -1 }, index: 'owner_newest' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.updateOwned', equality: ['_id', 'owner_id'], index: '_id_' },
+    {
+      collection: 'subscriptions',
+      method: 'SubscriptionRepository.activeSubscriberIds',
+      equality: ['events', 'status'],
+      range: ['created_at', 'owner_id', 'all_owners'],
+      index: 'fanout',
+    },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.deleteOwned', equality: ['_id', 'owner_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.ownedIds', equality: ['_id', 'owner_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.findForDelivery', equality: ['_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.disable', equality: ['_id'], range: ['status'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.clearFailing', equality: ['_id'], range: ['failing_since'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.markFailing', equality: ['_id'], range: ['failing_since'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.failingSince', equality: ['_id', 'status'], range: ['failing_since'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.allSecrets', equality: [], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.replaceSecrets', equality: ['_id', 'secrets'], index: '_id_' },
+  ];
+
+  readonly #collection: Collection<SubscriptionDoc>;
 
   constructor(db: Db) {
-    this.collection = db.collection<SubscriptionDoc>('subscriptions');
+    this.#collection = db.collection<SubscriptionDoc>('subscriptions');
   }
 
   async insert(doc: SubscriptionDoc): Promise<void> {
-    await this.collection.insertOne(doc);
+    await this.#collection.insertOne(doc);
   }
 
   /** The owner's subscription, or undefined (another owner's looks exactly like a missing one). */
   async findOwned(ownerId: string, id: string): Promise<SubscriptionDoc | undefined> {
-    return (await this.collection.findOne({ _id: id, owner_id: ownerId })) ?? undefined;
+    return (await this.#collection.findOne({ _id: id, owner_id: ownerId })) ?? undefined;
   }
 
   /** Newest first; `after` is the last id of the previous page. */
   async listOwned(ownerId: string, limit: number, after?: string): Promise<SubscriptionDoc[]> {
     const filter: Filter<SubscriptionDoc> = { owner_id: ownerId, ...(after ? { _id: { $lt: after } } : {}) };
-    return this.collection.find(filter).sort({ _id: -1 }).limit(limit).toArray();
+    return this.#collection.find(filter).sort({ _id: -1 }).limit(limit).toArray();
   }
 
   /** Applies `set` to the owner's subscription and returns the result, or undefined if absent. */
@@ -79,7 +108,7 @@ export class SubscriptionRepository {
   ): Promise<SubscriptionDoc | undefined> {
     const update: UpdateFilter<SubscriptionDoc> = { $set: set };
     if (unset.length) update.$unset = Object.fromEntries(unset.map((k) => [k, '' as const]));
-    const result = await this.collection.findOneAndUpdate({ _id: id, owner_id: ownerId }, update, {
+    const result = await this.#collection.findOneAndUpdate({ _id: id, owner_id: ownerId }, update, {
       returnDocument: 'after',
     });
     return result ?? undefined;
@@ -91,11 +120,55 @@ export class SubscriptionRepository {
    */
   async activeSubscriberIds(type: EventType, at: Date, dataOwner?: string): Promise<string[]> {
     const owners: Filter<SubscriptionDoc> = dataOwner !== undefined ? { $or: [{ owner_id: dataOwner }, { all_owners: true }] } : {};
-    const rows = await this.collection.find({ events: type, status: 'active', created_at: { $lte: at }, ...owners }, { projection: { _id: 1 } }).toArray();
+    const rows = await this.#collection.find({ events: type, status: 'active', created_at: { $lte: at }, ...owners }, { projection: { _id: 1 } }).toArray();
     return rows.map((s) => s._id);
   }
 
   async deleteOwned(ownerId: string, id: string): Promise<boolean> {
-    return (await this.collection.deleteOne({ _id: id, owner_id: ownerId })).deletedCount === 1;
+    return (await this.#collection.deleteOne({ _id: id, owner_id: ownerId })).deletedCount === 1;
+  }
+
+  /** Which of `ids` are the owner's (in no particular order). */
+  async ownedIds(ownerId: string, ids: readonly string[]): Promise<string[]> {
+    const rows = await this.#collection.find({ _id: { $in: [...ids] }, owner_id: ownerId }, { projection: { _id: 1 } }).toArray();
+    return rows.map((s) => s._id);
+  }
+
+  /** Any owner's subscription by id, for the worker (which acts for every owner), or null. */
+  async findForDelivery(id: string): Promise<SubscriptionDoc | undefined> {
+    return (await this.#collection.findOne({ _id: id })) ?? undefined;
+  }
+
+  /** Disables the subscription with `reason`, unless disabled already (the first reason stays). */
+  async disable(id: string, reason: string, at: Date): Promise<void> {
+    await this.#collection.updateOne({ _id: id, status: { $ne: 'disabled' } }, { $set: { status: 'disabled', disabled_reason: reason, updated_at: at } });
+  }
+
+  /** Ends the failure streak of those of `ids` that have one (a delivery succeeded). */
+  async clearFailing(ids: readonly string[]): Promise<void> {
+    await this.#collection.updateMany({ _id: { $in: [...ids] }, failing_since: { $exists: true } }, { $unset: { failing_since: '' } });
+  }
+
+  /** Starts the subscription's failure streak at `since`, unless one is running already. */
+  async markFailing(id: string, since: Date): Promise<void> {
+    await this.#collection.updateOne({ _id: id, failing_since: { $exists: false } }, { $set: { failing_since: since } });
+  }
+
+  /** Those of `ids` still active whose failure streak started at or before `cutoff`. */
+  failingSince(ids: readonly string[], cutoff: Date): Promise<Array<Pick<SubscriptionDoc, '_id' | 'failing_since'>>> {
+    return this.#collection
+      .find({ _id: { $in: [...ids] }, status: 'active', failing_since: { $lte: cutoff } }, { projection: { _id: 1, failing_since: 1 } })
+      .toArray();
+  }
+
+  /** Every subscription's id and secrets, one at a time (resealing at start). */
+  allSecrets(): AsyncIterable<Pick<SubscriptionDoc, '_id' | 'secrets'>> {
+    return this.#collection.find({}, { projection: { secrets: 1 } });
+  }
+
+  /** Replaces the secrets if they are still `read` (a rotation in between wins); true when replaced. */
+  async replaceSecrets(id: string, read: StoredSecret[], secrets: StoredSecret[]): Promise<boolean> {
+    const { modifiedCount } = await this.#collection.updateOne({ _id: id, secrets: read }, { $set: { secrets } });
+    return modifiedCount === 1;
   }
 }

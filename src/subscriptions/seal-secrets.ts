@@ -1,5 +1,4 @@
-import type { Collection } from 'mongodb';
-import type { SubscriptionDoc } from './repository';
+import type { SubscriptionRepository } from './repository';
 import type { SecretBox } from './secret-box';
 
 /**
@@ -8,14 +7,13 @@ import type { SecretBox } from './secret-box';
  * its secrets are still what was read (a rotation in between wins, and is sealed already).
  * Idempotent; returns how many subscriptions it rewrote.
  */
-export async function sealStoredSecrets(subscriptions: Collection<SubscriptionDoc>, box: SecretBox): Promise<number> {
+export async function sealStoredSecrets(subscriptions: SubscriptionRepository, box: SecretBox): Promise<number> {
   if (!box.sealing) return 0;
   let rewritten = 0;
-  for await (const doc of subscriptions.find({}, { projection: { secrets: 1 } })) {
+  for await (const doc of subscriptions.allSecrets()) {
     if (!doc.secrets.some((s) => box.isStale(s.secret))) continue;
     const secrets = doc.secrets.map((s) => (box.isStale(s.secret) ? { ...s, secret: box.seal(box.open(s.secret, doc._id), doc._id) } : s));
-    const { modifiedCount } = await subscriptions.updateOne({ _id: doc._id, secrets: doc.secrets }, { $set: { secrets } });
-    rewritten += modifiedCount;
+    if (await subscriptions.replaceSecrets(doc._id, doc.secrets, secrets)) rewritten++;
   }
   return rewritten;
 }

@@ -2,8 +2,8 @@ import type { Principal } from '../auth/api-keys';
 import { actsForAllOwners } from '../auth/ownership';
 import { missingScopes } from '../auth/scopes';
 import { newId } from '../db/ids';
-import { decodeCursor, toPage } from '../http/pagination';
-import { HttpProblem } from '../http/problem';
+import { decodeCursor, toPage } from '../contract/pagination';
+import { DomainError } from '../errors/domain-error';
 import type {
   RotatedSecret,
   Subscription,
@@ -12,8 +12,8 @@ import type {
   SubscriptionUpdate,
   SubscriptionVersion,
   SubscriptionWithSecret,
-} from '../http/schemas';
-import type { QueryOf } from '../http/validated';
+  QueryOf,
+} from '../contract/types';
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } from './repository';
 import type { SecretBox } from './secret-box';
@@ -30,14 +30,14 @@ export interface SubscriptionDeps {
   now?: () => Date;
 }
 
-function notFound(id: string): HttpProblem {
-  return new HttpProblem(404, 'Not Found', `No subscription ${id}`);
+function notFound(id: string): DomainError {
+  return DomainError.notFound(`No subscription ${id}`);
 }
 
 async function assertCallbackUrl(deps: SubscriptionDeps, url: string): Promise<void> {
   const check = await deps.checkUrl(url);
   if (!check.ok) {
-    throw new HttpProblem(400, 'Invalid Callback URL', `url ${check.reason}`, [{ path: '/body/url', message: check.reason }]);
+    throw DomainError.invalid('Invalid Callback URL', `url ${check.reason}`, [{ path: '/body/url', message: check.reason }]);
   }
 }
 
@@ -48,7 +48,7 @@ function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events:
     return missing.length ? [{ path: `/body/events/${i}`, message: `${type} needs the scope ${missing.join(', ')}` }] : [];
   });
   if (errors.length) {
-    throw new HttpProblem(403, 'Forbidden', `This API key may not subscribe to ${errors.map((e) => e.message).join('; ')}`, errors);
+    throw DomainError.forbidden(`This API key may not subscribe to ${errors.map((e) => e.message).join('; ')}`, errors);
   }
 }
 
@@ -114,8 +114,7 @@ export async function updateSubscription(
   if (input.events !== undefined) assertEventScopes(deps, principal, input.events);
   if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
   if (input.status === 'paused' && current.status === 'disabled') {
-    throw new HttpProblem(
-      409,
+    throw DomainError.conflict(
       'Invalid Status Transition',
       'A disabled subscription cannot be paused; set status to active to re-enable it first.',
       [{ path: '/body/status', message: 'disabled → paused is not allowed' }],

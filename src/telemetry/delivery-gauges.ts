@@ -23,5 +23,5 @@ export function retryingDeliveries(client: () => Promise<Client>, taskQueue: str
 
 /** Dispatch notes older than `graceMs`: events and redeliveries the relay has yet to start. */
 export function relayBacklog(notes: DispatchNotes, graceMs: number): GaugeSource {
-  return () => notes.collection.countDocuments({ created_at: { $lt: new Date(Date.now() - graceMs) } });
+  return () => notes.countOlderThan(new Date(Date.now() - graceMs));
 }

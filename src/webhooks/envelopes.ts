@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api';
-import type { EventType, SubscriptionVersion } from '../http/schemas';
+import type { EventType, SubscriptionVersion } from '../contract/types';
 
 type Schemas = components['schemas'];
 

@@ -1,5 +1,5 @@
-import { inlineRefs, type OpenApiDocument } from '../http/contract';
-import type { EventTypeInfo } from '../http/schemas';
+import { inlineRefs, type OpenApiDocument } from '../contract/openapi';
+import type { EventTypeInfo } from '../contract/types';
 
 interface CatalogEntry {
   name: EventTypeInfo['name'];

@@ -5,8 +5,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { inlineRefs, loadContract } from '../../src/http/contract';
-import type { EventType, SubscriptionVersion } from '../../src/http/schemas';
+import { inlineRefs, loadContract } from '../../src/contract/openapi';
+import type { EventType, SubscriptionVersion } from '../../src/contract/types';
 
 interface WebhookOperation {
   parameters?: unknown[];

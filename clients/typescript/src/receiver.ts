@@ -5,7 +5,7 @@ import type { webhooks } from '../../../generated/api';
 export type { webhooks };
 export { verify, WebhookVerificationError, type HeaderSource, type VerifyOptions } from '../../../src/receiver/verify';
 export type { Envelope, EnvelopeByVersion, EnvelopeV1, EnvelopeV2, EventData } from '../../../src/webhooks/envelopes';
-export type { AlertNotification, EventType, SubscriptionDisabledNotification, SubscriptionVersion } from '../../../src/http/schemas';
+export type { AlertNotification, EventType, SubscriptionDisabledNotification, SubscriptionVersion } from '../../../src/contract/types';
 
 /**
  * The JSON body the service POSTs for one webhook of the contract, by its name in `webhooks`:

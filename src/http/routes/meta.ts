@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { Router } from 'express';
-import type { OpenApiDocument } from '../contract';
-import type { EventTypeInfo } from '../schemas';
+import type { OpenApiDocument } from '../../contract/openapi';
+import type { EventTypeInfo } from '../../contract/types';
 
 const require = createRequire(import.meta.url);
 // Redoc's standalone bundle is served from node_modules: the reference page needs no CDN.

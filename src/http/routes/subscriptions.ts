@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { SubscriptionVersion } from '../schemas';
+import type { OperationId, SubscriptionVersion } from '../../contract/types';
 import {
   type SubscriptionDeps,
   createSubscription,
@@ -10,7 +10,7 @@ import {
   updateSubscription,
 } from '../../subscriptions/use-cases';
 import { principalOf } from '../security';
-import { type OperationId, validated } from '../validated';
+import { validated } from '../validated';
 
 const base = '/api/webhooks/v1/subscriptions';
 

@@ -12,7 +12,7 @@ export type {
   Subscription,
   SubscriptionEvent,
   SubscriptionWithSecret,
-} from '../../http/schemas';
+} from '../../contract/types';
 
 type Schemas = components['schemas'];
 /** Contract types only the portal names. */

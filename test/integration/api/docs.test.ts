@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../../src/http/contract';
+import { loadContract } from '../../../src/contract/openapi';
 import { startTestApi, type TestApi } from '../../support/api';
 
 describe('the contract and its rendered documentation', () => {

@@ -91,7 +91,7 @@ describe('Idempotency-Key: a retried POST runs once', () => {
 
     const k2 = randomUUID();
     expect((await post('/api/orders/', order, k2)).status).toBe(201);
-    await api.deps.idempotency.collection.updateMany({ state: 'done' }, { $set: { created_at: new Date(Date.now() - 25 * 3600_000) } });
+    await api.mongo.db.collection('idempotency_keys').updateMany({ state: 'done' }, { $set: { created_at: new Date(Date.now() - 25 * 3600_000) } });
     const before = await counts();
     const rerun = await post('/api/orders/', order, k2);
     expect([rerun.status, rerun.headers.get('idempotent-replayed')]).toEqual([201, null]);
@@ -108,7 +108,7 @@ describe('Idempotency-Key: a retried POST runs once', () => {
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
     expect(await again.json()).toEqual(created);
     expect(await api.mongo.db.collection('subscriptions').countDocuments({ url: body.url, owner_id: 'owner-idem-a' })).toBe(1);
-    const records = JSON.stringify(await api.deps.idempotency.collection.find({}).toArray());
+    const records = JSON.stringify(await api.mongo.db.collection('idempotency_keys').find({}).toArray());
     expect(records).not.toContain(created.secret.slice(6));
 
     // A test event and a redelivery, each repeated: one event, one redelivery workflow.

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify } from '../../../src/receiver';
 import { seedDemoData } from '../../../src/seed/seed';
+import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
 import { sealStoredSecrets } from '../../../src/subscriptions/seal-secrets';
 import { parseSecretKey, SecretBox, type SecretKey } from '../../../src/subscriptions/secret-box';
 import { generateSigningSecret } from '../../../src/subscriptions/secrets';
@@ -56,7 +57,7 @@ describe('signing secrets at rest: sealed with AES-256-GCM, rotated keys, existi
   });
 
   it('seals secrets stored in plaintext or under the old key, and deliveries still verify with them', async () => {
-    const collection = api.deps.subscriptions.subscriptions.collection;
+    const subscriptions = api.deps.subscriptions.subscriptions;
     const plain = generateSigningSecret();
     const underOld = generateSigningSecret();
     const k1 = parseSecretKey(oldKey) as SecretKey;
@@ -73,10 +74,10 @@ describe('signing secrets at rest: sealed with AES-256-GCM, rotated keys, existi
       created_at: now,
       updated_at: now,
     });
-    await collection.insertMany([doc('sub_legacyplain0000000001', plain), doc('sub_legacyoldkey000000001', new SecretBox(k1).seal(underOld, 'sub_legacyoldkey000000001'))]);
+    await api.mongo.db.collection<SubscriptionDoc>('subscriptions').insertMany([doc('sub_legacyplain0000000001', plain), doc('sub_legacyoldkey000000001', new SecretBox(k1).seal(underOld, 'sub_legacyoldkey000000001'))]);
 
-    expect(await sealStoredSecrets(collection, api.deps.subscriptions.secrets)).toBe(2);
-    expect(await sealStoredSecrets(collection, api.deps.subscriptions.secrets)).toBe(0);
+    expect(await sealStoredSecrets(subscriptions, api.deps.subscriptions.secrets)).toBe(2);
+    expect(await sealStoredSecrets(subscriptions, api.deps.subscriptions.secrets)).toBe(0);
     const plainDoc = await raw('sub_legacyplain0000000001');
     const oldDoc = await raw('sub_legacyoldkey000000001');
     for (const t of traces(plain)) expect(plainDoc).not.toContain(t);

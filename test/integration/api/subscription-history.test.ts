@@ -79,7 +79,7 @@ describe("a subscription's history: events, filtered attempts and statistics", (
       [4, 'delivered'],
     ]);
     expect(rest.data?.next_cursor).toBeUndefined();
-    await api.deps.deliveries.attempts.collection.deleteOne({ _id: attemptId('series-2-redelivery', 1) });
+    await api.mongo.db.collection<AttemptDoc>('attempts').deleteOne({ _id: attemptId('series-2-redelivery', 1) });
   });
 
   const list = async (query: { outcome?: AttemptDoc['outcome']; state?: AttemptDoc['state'] }) => {

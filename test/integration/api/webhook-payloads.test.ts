@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventType, SubscriptionVersion } from '../../../src/http/schemas';
+import type { EventType, SubscriptionVersion } from '../../../src/contract/types';
 import { type ReceivedEvent, verify } from '../../../src/receiver';
 import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../../generated/api';
 import type { WebhookServiceClient } from '../../../src/client';
+import type { AttemptDoc } from '../../../src/deliveries/attempts';
 import { verify } from '../../../src/receiver';
 import { seedDemoData } from '../../../src/seed/seed';
 import { eventWorkflowId } from '../../../workflows/ids';
@@ -257,7 +258,7 @@ describe('subscription features over real deliveries', () => {
       [eventId, 1, 'delivered'],
       [eventId, 1, 'delivered'],
     ]);
-    const series = await api.deps.deliveries.attempts.collection.distinct('series', { subscription_id: sub.id });
+    const series = await api.mongo.db.collection<AttemptDoc>('attempts').distinct('series', { subscription_id: sub.id });
     expect(series.sort()).toEqual([`${eventWorkflowId(eventId)}#${sub.id}`, `${run!}#${sub.id}`].sort());
   });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RedeliveryNote } from '../../../src/events/dispatch-notes';
+import type { DispatchNote, RedeliveryNote } from '../../../src/events/dispatch-notes';
 import { EventDispatcher } from '../../../src/events/dispatcher';
 import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
 import { type RelayDeps, relayOnce } from '../../../src/events/relay';
@@ -315,7 +315,7 @@ describe('no event is lost', () => {
       expect(recovered.response.status).toBe(202);
       expect(recovered.data).toEqual({ event_ids: [second] });
       // Accepted durably: each is noted under its workflow id for the relay; nothing was sent.
-      const notes = (await api.dispatcher.notes.collection.find({ kind: 'redelivery' }).toArray()).filter((n): n is RedeliveryNote => n.kind === 'redelivery');
+      const notes = (await api.mongo.db.collection<DispatchNote>('dispatch_notes').find({ kind: 'redelivery' }).toArray()).filter((n): n is RedeliveryNote => n.kind === 'redelivery');
       expect(notes.map((n) => [n.event_id, n.subscription_ids]).sort()).toEqual(
         [
           [first, [delivered.id]],
@@ -328,7 +328,7 @@ describe('no event is lost', () => {
 
       // The API does not retry: the worker's relay starts both once Temporal is back.
       await temporal.restart();
-      await waitFor(async () => (await api.dispatcher.notes.collection.countDocuments({ kind: 'redelivery' })) === 0, 90_000).catch((err: unknown) => {
+      await waitFor(async () => (await api.mongo.db.collection<DispatchNote>('dispatch_notes').countDocuments({ kind: 'redelivery' })) === 0, 90_000).catch((err: unknown) => {
         console.error(`worker exited=${w.hasExited}\n${w.recentOutput()}`);
         throw err;
       });

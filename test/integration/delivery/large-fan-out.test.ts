@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlertDoc } from '../../../src/alerts/repository';
+import type { AttemptDoc } from '../../../src/deliveries/attempts';
 import { seedDemoData } from '../../../src/seed/seed';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
 import { generateSigningSecret } from '../../../src/subscriptions/secrets';
@@ -25,7 +27,7 @@ async function insertSubscriptions(api: TestApi, receiver: TestReceiver, n: numb
     created_at: now,
     updated_at: now,
   }));
-  await api.deps.subscriptions.subscriptions.collection.insertMany(docs);
+  await api.mongo.db.collection<SubscriptionDoc>('subscriptions').insertMany(docs);
   return docs.map((d) => d._id);
 }
 
@@ -89,7 +91,7 @@ describe('a large fan-out stays bounded (real Temporal, FerretDB and receivers)'
       console.log(`history lengths: event ${lengths[0]}, parts max ${Math.max(...lengths.slice(1))}`);
       for (const n of lengths) expect(n).toBeLessThan(historyWarning);
       // Every attempt is in the log.
-      expect(await api.deps.deliveries.attempts.collection.countDocuments({ event_id: eventId })).toBe(2000);
+      expect(await api.mongo.db.collection<AttemptDoc>('attempts').countDocuments({ event_id: eventId })).toBe(2000);
     });
   });
 
@@ -119,7 +121,7 @@ describe('a large fan-out stays bounded (real Temporal, FerretDB and receivers)'
       const [length] = await historyLengths(api, [eventWorkflowId(eventId)]);
       console.log(`64 subscribers × 10 failed attempts: ${length} history events`);
       expect(length).toBeLessThan(historyWarning);
-      expect(await api.deps.deliveries.alerts.collection.countDocuments({ event_id: eventId, kind: 'delivery_failed' })).toBe(64);
+      expect(await api.mongo.db.collection<AlertDoc>('alerts').countDocuments({ event_id: eventId, kind: 'delivery_failed' })).toBe(64);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_VERSION } from '../../../clients/typescript/src';
-import { loadContract } from '../../../src/http/contract';
+import { loadContract } from '../../../src/contract/openapi';
 import { serviceVersion } from '../../../src/version';
 
 const clientPackage = JSON.parse(readFileSync(new URL('../../../clients/typescript/package.json', import.meta.url), 'utf8')) as {

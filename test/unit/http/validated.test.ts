@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { components } from '../../../generated/api';
-import type { OrderCreate, RotatedSecret, SubscriptionCreate } from '../../../src/http/schemas';
-import { type BodyOf, type PathOf, type QueryOf, validated } from '../../../src/http/validated';
+import type { BodyOf, OrderCreate, PathOf, QueryOf, RotatedSecret, SubscriptionCreate } from '../../../src/contract/types';
+import { validated } from '../../../src/http/validated';
 
 type Schemas = components['schemas'];
 

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../../src/http/contract';
+import { loadContract } from '../../../src/contract/openapi';
 import { examplePayload, type JsonSchema } from '../../../src/portal/ui/example-payload';
 import { eventCatalog } from '../../../src/webhooks/event-catalog';
 

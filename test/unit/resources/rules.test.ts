@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { HttpProblem } from '../../../src/http/problem';
-import type { OrderStatus } from '../../../src/http/schemas';
+import type { Problem } from '../../../src/contract/types';
+import { DomainError } from '../../../src/errors/domain-error';
+import { toProblem } from '../../../src/http/problem';
+import type { OrderStatus } from '../../../src/contract/types';
 import { canTransition, orderTotal, parseFields, parseProductFilter, toCents } from '../../../src/resources/rules';
 
-function problemOf(fn: () => unknown): HttpProblem {
+/** The problem the API answers with for what `fn` throws. */
+function problemOf(fn: () => unknown): Problem {
   try {
     fn();
   } catch (err) {
-    if (err instanceof HttpProblem) return err;
+    if (err instanceof DomainError) return toProblem(err);
     throw err;
   }
-  throw new Error('expected an HttpProblem');
+  throw new Error('expected a DomainError');
 }
 
 describe('parseFields', () => {

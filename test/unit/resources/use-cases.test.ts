@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../../src/auth/api-keys';
 import type { OutboxEvent, OutboxFlusher, OutboxSource } from '../../../src/events/outbox';
-import { HttpProblem } from '../../../src/http/problem';
+import type { Problem } from '../../../src/contract/types';
+import { DomainError } from '../../../src/errors/domain-error';
+import { toProblem } from '../../../src/http/problem';
 import { createLogger } from '../../../src/logger';
 import type {
   OrderDoc,
@@ -91,13 +93,14 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean 
   return { deps, inserted, transitions, flush, calls, nextSeq: () => seq };
 }
 
-async function problemOf(p: Promise<unknown>): Promise<HttpProblem> {
+/** The problem the API answers with for the refusal `p` rejects with. */
+async function problemOf(p: Promise<unknown>): Promise<Problem> {
   const err: unknown = await p.then(
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(err instanceof HttpProblem)) throw new Error(`expected an HttpProblem, got ${String(err)}`);
-  return err;
+  if (!(err instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(err)}`);
+  return toProblem(err);
 }
 
 describe('createOrder', () => {
@@ -208,7 +211,7 @@ describe('updateOrder', () => {
   it("gives another owner the same 404 as an unknown order, and changes nothing; an admin key may change it", async () => {
     const { deps, transitions, calls } = fakeDeps({ stored: [order('pending')] });
     const p = await problemOf(updateOrder(deps, stranger, 7, { status: 'paid' }));
-    expect([p.status, p.message]).toEqual([404, 'No order 7']);
+    expect([p.status, p.detail]).toEqual([404, 'No order 7']);
     expect(transitions).toEqual([]);
     expect(calls).toEqual([]);
     expect((await updateOrder(deps, admin, 7, { status: 'paid' })).status).toBe('paid');
@@ -221,6 +224,6 @@ describe('getOrder', () => {
     expect((await getOrder(deps, owner, 7)).id).toBe(7);
     expect((await getOrder(deps, admin, 7)).id).toBe(7);
     const p = await problemOf(getOrder(deps, stranger, 7));
-    expect([p.status, p.message]).toEqual([404, 'No order 7']);
+    expect([p.status, p.detail]).toEqual([404, 'No order 7']);
   });
 });

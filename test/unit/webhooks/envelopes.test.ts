@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../../src/http/contract';
-import type { EventType, SubscriptionVersion } from '../../../src/http/schemas';
+import { loadContract } from '../../../src/contract/openapi';
+import type { EventType, SubscriptionVersion } from '../../../src/contract/types';
 import { type EventData, type TypedEvent, renderEnvelope } from '../../../src/webhooks/envelopes';
 import {
   alertWebhook, disabledWebhook,

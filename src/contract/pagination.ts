@@ -1,4 +1,4 @@
-import { HttpProblem } from './problem';
+import { DomainError } from '../errors/domain-error';
 
 /** Encodes the last id of a page as an opaque cursor. */
 export function encodeCursor(lastId: string): string {
@@ -14,7 +14,7 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
   } catch {
     // fall through to the problem below
   }
-  throw new HttpProblem(400, 'Invalid Cursor', 'cursor is not one this API returned', [
+  throw DomainError.invalid('Invalid Cursor', 'cursor is not one this API returned', [
     { path: '/query/cursor', message: 'must be a next_cursor value from a previous page' },
   ]);
 }
