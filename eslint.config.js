@@ -40,6 +40,7 @@ export default tseslint.config(
       'src/alerts/repository.ts',
       'src/auth/api-keys.ts',
       'src/db/indexes.ts',
+      'src/db/timeline.ts',
       'src/deliveries/attempts.ts',
       'src/events/dispatch-notes.ts',
       'src/events/repository.ts',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
+import { Timeline, timelineShapes, timelineTags } from '../db/timeline';
 import type { Alert } from '../contract/types';
 
 export interface AlertDoc {
@@ -32,35 +33,42 @@ export function toAlert(doc: AlertDoc): Alert {
   };
 }
 
+/** Alerts are listed together, newest first. */
+const LISTS = ['all'];
+
+/** An alert as stored: with the timeline tag of the list. */
+type StoredAlert = AlertDoc & { tl?: string[] };
+
 /** Administrator alerts. */
 export class AlertRepository {
-  static readonly indexes: readonly IndexSpec[] = [];
-
-  static readonly queryShapes: readonly QueryShape[] = [
-    { collection: 'alerts', method: 'AlertRepository.raise', equality: ['_id'], index: '_id_' },
-    { collection: 'alerts', method: 'AlertRepository.markNotified', equality: ['_id'], index: '_id_' },
-    {
-      collection: 'alerts',
-      method: 'AlertRepository.list',
-      equality: [],
-      range: ['created_at', '_id'],
-      sort: { created_at: -1, _id: -1 },
-      unindexed: 'no index on created_at: every alert is read and sorted in memory',
-    },
-    { collection: 'alerts', method: 'AlertRepository.find', equality: ['_id'], index: '_id_' },
+  static readonly indexes: readonly IndexSpec[] = [
+    // The list: one bucket, newest first (src/db/timeline.ts).
+    { collection: 'alerts', name: 'timeline', key: { tl: 1, created_at: -1, _id: -1 } },
   ];
 
-  readonly #collection: Collection<AlertDoc>;
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'alerts', method: 'AlertRepository.tagUnlisted', equality: [], range: ['tl'], index: 'timeline' },
+    { collection: 'alerts', method: 'AlertRepository.raise', equality: ['_id'], index: '_id_' },
+    { collection: 'alerts', method: 'AlertRepository.markNotified', equality: ['_id'], index: '_id_' },
+    { collection: 'alerts', method: 'AlertRepository.find', equality: ['_id'], index: '_id_' },
+    // list reads the timeline.
+    ...timelineShapes('alerts', 'created_at', { list: ['AlertRepository.list'] }),
+  ];
+
+  readonly #collection: Collection<StoredAlert>;
+  readonly #timeline: Timeline;
 
   constructor(db: Db) {
-    this.#collection = db.collection<AlertDoc>('alerts');
+    this.#collection = db.collection<StoredAlert>('alerts');
+    this.#timeline = new Timeline(db, 'alerts');
   }
 
   /** Stores the alert unless it exists; returns the stored one. */
   /** Stores the alert unless stored already; the stored one, and whether this call stored it. */
   async raise(doc: AlertDoc): Promise<{ stored: AlertDoc; created: boolean }> {
-    const created = await insertIfAbsent(this.#collection, doc);
-    return { stored: (await this.#collection.findOne({ _id: doc._id }))!, created };
+    await this.#timeline.register([{ keys: LISTS, at: doc.created_at }]);
+    const created = await insertIfAbsent(this.#collection, { ...doc, tl: timelineTags(LISTS, doc.created_at) });
+    return { stored: (await this.#collection.findOne({ _id: doc._id }, { projection: { tl: 0 } }))!, created };
   }
 
   async markNotified(id: string, at = new Date()): Promise<void> {
@@ -68,14 +76,21 @@ export class AlertRepository {
   }
 
   /** Newest first, by id (ids are not time-sortable, so created_at then id). */
-  async list(limit: number, after?: AlertDoc): Promise<AlertDoc[]> {
-    const filter = after
-      ? { $or: [{ created_at: { $lt: after.created_at } }, { created_at: after.created_at, _id: { $lt: after._id } }] }
-      : {};
-    return this.#collection.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
+  list(limit: number, after?: AlertDoc): Promise<AlertDoc[]> {
+    return this.#timeline.page(this.#collection, 'all', {
+      timeField: 'created_at',
+      limit,
+      projection: { tl: 0 },
+      ...(after ? { after: { at: after.created_at, id: after._id } } : {}),
+    });
   }
 
   async find(id: string): Promise<AlertDoc | undefined> {
-    return (await this.#collection.findOne({ _id: id })) ?? undefined;
+    return (await this.#collection.findOne({ _id: id }, { projection: { tl: 0 } })) ?? undefined;
+  }
+
+  /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */
+  tagUnlisted(): Promise<number> {
+    return this.#timeline.backfill(this.#collection, 'created_at', () => LISTS);
   }
 }

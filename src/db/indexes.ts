@@ -11,6 +11,7 @@ import { rateLimitStorage } from '../rate-limit/limiter';
 import { OrderRepository, ProductRepository, StockRepository, UserRepository } from '../resources/repository';
 import { SubscriptionRepository } from '../subscriptions/repository';
 import type { IndexSpec, StorageDeclarations } from './query-shapes';
+import { Timeline } from './timeline';
 
 /** Every owner of service data, each declaring its indexes and query shapes beside its queries. */
 export const storageOwners: readonly StorageDeclarations[] = [
@@ -28,6 +29,7 @@ export const storageOwners: readonly StorageDeclarations[] = [
   IdempotencyStore,
   PortalRevocations,
   ServiceKeyRepository,
+  Timeline,
 ];
 
 /** The union of the declared indexes. */

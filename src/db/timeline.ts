@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { type Collection, type Db, type Document, type Filter, MongoServerError } from 'mongodb';
+import { type Collection, type Db, type Document, type Filter, MongoServerError, type UpdateFilter } from 'mongodb';
+import type { IndexSpec, QueryShape } from './query-shapes';
 
 /**
  * Newest-first listing whose cost does not grow with what is stored.
@@ -31,6 +32,37 @@ export interface TimelineEntry {
   slot: string;
 }
 
+/** What retention needs of a repository whose documents are all in one list (`all`). */
+export interface Expiring {
+  /** Deletes what is in buckets that ended by `before`, oldest first (see `Timeline.expire`). */
+  expire(before: Date, maxBuckets: number, maxDocs: number): Promise<{ deleted: number; buckets: number; more: boolean }>;
+}
+
+/**
+ * The queries a timeline makes on a repository's collection for the methods that use it: a
+ * bucket read (newest first) for each list method, a bucket delete for retention, both by tag.
+ * The repository declares the index `timeline` on (tl, time, tie).
+ */
+export function timelineShapes(
+  collection: string,
+  timeField: string,
+  methods: { list: readonly string[]; expire?: string },
+  tieField = '_id',
+): QueryShape[] {
+  const page = (method: string): QueryShape => ({
+    collection,
+    method: `${method} (Timeline.page)`,
+    equality: ['tl'],
+    range: [timeField, tieField],
+    sort: { [timeField]: -1, [tieField]: -1 },
+    index: 'timeline',
+  });
+  return [
+    ...methods.list.map(page),
+    ...(methods.expire ? [{ collection, method: `${methods.expire} (Timeline.expire)`, equality: ['tl'], index: 'timeline' }] : []),
+  ];
+}
+
 /** A position in a newest-first list: the last document of the previous page. */
 export interface TimelineCursor {
   at: Date;
@@ -40,6 +72,8 @@ export interface TimelineCursor {
 export interface TimelinePageOptions<T extends Document> {
   /** The field holding each document's time (the one its tags were made from). */
   timeField: keyof T & string;
+  /** Orders documents of the same time (default `_id`; a cursor needs `_id`). */
+  tieField?: keyof T & string;
   limit: number;
   /** Only documents strictly older than this (by time, then `_id`). */
   after?: TimelineCursor;
@@ -80,10 +114,16 @@ export function timelineEntries(namespace: string, keys: readonly string[], at: 
  */
 export class Timeline {
   /** Indexes the directory's lookups use: children of a bucket, and one bucket of every key (retention). */
-  static readonly indexes = [
-    { key: { up: 1 }, name: 'up' },
-    { key: { slot: 1 }, name: 'slot' },
-  ] as const;
+  static readonly indexes: readonly IndexSpec[] = [
+    { collection: 'timeline', name: 'up', key: { up: 1 } },
+    { collection: 'timeline', name: 'slot', key: { slot: 1 } },
+  ];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'timeline', method: 'Timeline.register', equality: ['_id'], index: '_id_' },
+    { collection: 'timeline', method: 'Timeline.page / expire (children of a bucket)', equality: ['up'], index: 'up' },
+    { collection: 'timeline', method: 'Timeline.expire (a bucket of every key)', equality: ['slot'], index: 'slot' },
+  ];
 
   private readonly entries: Collection<TimelineEntry>;
   // Entries known to exist: most documents land in a bucket this process registered already.
@@ -97,9 +137,9 @@ export class Timeline {
     this.entries = db.collection<TimelineEntry>(collectionName);
   }
 
-  /** Creates the directory's indexes. */
+  /** Creates the directory's indexes (in whatever collection this directory uses). */
   async ensureIndexes(): Promise<void> {
-    await Promise.all(Timeline.indexes.map((i) => this.entries.createIndex(i.key, { name: i.name })));
+    await Promise.all(Timeline.indexes.map((i) => this.entries.createIndex({ ...i.key }, { name: i.name })));
   }
 
   /** Records the buckets of documents about to be written; idempotent, cheap when already known. */
@@ -157,7 +197,7 @@ export class Timeline {
     const filter = { ...(opts.filter ?? {}), tl: tag, ...(range.length ? { $and: range } : {}) } as Filter<T>;
     return data
       .find(filter, opts.projection ? { projection: opts.projection } : {})
-      .sort({ [t]: -1, _id: -1 })
+      .sort({ [t]: -1, [opts.tieField ?? '_id']: -1 })
       .limit(limit)
       .toArray() as Promise<T[]>;
   }
@@ -165,9 +205,16 @@ export class Timeline {
   /**
    * Deletes the documents of `data` in buckets that ended by `before`, oldest first, with their
    * directory entries (of every key): each an equality delete on a bucket. `key` must list every
-   * document (e.g. `all`). At most `maxBuckets` buckets a call; `more` when some are left.
+   * document (e.g. `all`). Stops before a bucket once `maxBuckets` were read or `maxDocs` deleted;
+   * `more` when some are left.
    */
-  async expire<T extends Document>(data: Collection<T>, key: string, before: Date, maxBuckets: number): Promise<{ deleted: number; buckets: number; more: boolean }> {
+  async expire<T extends Document>(
+    data: Collection<T>,
+    key: string,
+    before: Date,
+    maxBuckets: number,
+    maxDocs = Number.POSITIVE_INFINITY,
+  ): Promise<{ deleted: number; buckets: number; more: boolean }> {
     let deleted = 0;
     let buckets = 0;
     const ended = (e: TimelineEntry, level: number) => e.at.getTime() + LEVEL_MS[level]! <= before.getTime();
@@ -175,7 +222,7 @@ export class Timeline {
     const walk = async (up: string, level: number): Promise<boolean> => {
       for (const entry of await oldestFirst(up)) {
         if (entry.at >= before) return true;
-        if (buckets >= maxBuckets) return false;
+        if (buckets >= maxBuckets || deleted >= maxDocs) return false;
         if (level === 0) {
           if (!ended(entry, 0)) return true;
           deleted += (await data.deleteMany({ tl: entry._id.slice(this.namespace.length + 1) } as unknown as Filter<T>)).deletedCount;
@@ -190,6 +237,45 @@ export class Timeline {
     };
     const done = await walk(`${this.namespace}/${key}`, TOP);
     return { deleted, buckets, more: !done };
+  }
+
+  /**
+   * Lists the documents of `data` written before it had lists (no `tl`): one pass in batches,
+   * registering their buckets and then setting their tags; resumable (it picks up whatever is
+   * still untagged) and done once per namespace (a marker entry says so). Returns how many it tagged.
+   */
+  async backfill<T extends { _id: unknown }>(data: Collection<T>, timeField: keyof T & string, listsOf: (doc: T) => string[], batchSize = 500): Promise<number> {
+    const marker = `${this.namespace}/#backfilled`;
+    if (await this.entries.findOne({ _id: marker })) return 0;
+    // The directory must exist before the cursor opens: FerretDB v1 on PostgreSQL deadlocks when a
+    // collection is created while a cursor of the same database is open (metadata lock vs. the cursor).
+    await this.ensureIndexes();
+    let tagged = 0;
+    let batch: T[] = [];
+    const flush = async () => {
+      const dated = batch.filter((d) => d[timeField] instanceof Date);
+      await this.register(dated.map((d) => ({ keys: listsOf(d), at: d[timeField] as Date })));
+      // One update each, a few at a time: FerretDB v1 on PostgreSQL wedges on an update command of
+      // ~50+ statements (each holds a pooled connection while the next waits for one).
+      for (let i = 0; i < dated.length; i += 8) {
+        await Promise.all(
+          dated.slice(i, i + 8).map((d) =>
+            data.updateOne({ _id: d._id } as Filter<T>, { $set: { tl: timelineTags(listsOf(d), d[timeField] as Date) } } as unknown as UpdateFilter<T>),
+          ),
+        );
+      }
+      tagged += dated.length;
+      batch = [];
+    };
+    for await (const doc of data.find({ tl: { $exists: false } } as unknown as Filter<T>)) {
+      batch.push(doc as T);
+      if (batch.length >= batchSize) await flush();
+    }
+    await flush();
+    await this.entries.insertOne({ _id: marker, up: '#', at: new Date(), slot: '#' }).catch((err: unknown) => {
+      if (!isOnlyDuplicates(err)) throw err;
+    });
+    return tagged;
   }
 }
 

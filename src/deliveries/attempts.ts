@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { type DatedBatches, datedBatchShapes, datedBatches } from '../db/dated-batches';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
+import { type Expiring, Timeline, timelineShapes, timelineTags } from '../db/timeline';
 import { type Collection, type Db, type Filter, MongoBulkWriteError } from 'mongodb';
 import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../contract/types';
 import type { AttemptSample } from './stats';
@@ -39,6 +39,16 @@ export interface AttemptSummary {
   lastAttemptAt: Date;
 }
 
+/** The lists an attempt is in: every attempt (retention), its subscription's, and that one by outcome, state, and both. */
+function listsOf(doc: Pick<AttemptDoc, 'subscription_id' | 'outcome' | 'state'>): string[] {
+  return ['all', listKey(doc.subscription_id), listKey(doc.subscription_id, doc), listKey(doc.subscription_id, { state: doc.state }), listKey(doc.subscription_id, { outcome: doc.outcome })];
+}
+
+/** The list of a subscription's attempts, narrowed by outcome and state when given. */
+function listKey(subscriptionId: string, narrow: { outcome?: DeliveryOutcome; state?: DeliveryAttemptState } = {}): string {
+  return `s:${subscriptionId}${narrow.outcome ? `|o:${narrow.outcome}` : ''}${narrow.state ? `|st:${narrow.state}` : ''}`;
+}
+
 /** Narrows an attempt listing; every field optional. */
 export interface AttemptFilter {
   eventId?: string;
@@ -63,71 +73,56 @@ export function toDeliveryAttempt(doc: AttemptDoc): DeliveryAttempt {
   };
 }
 
+/** An attempt as stored: with the timeline tags of the lists it is in. */
+type StoredAttempt = AttemptDoc & { tl?: string[] };
+
 /** The attempt log. */
 export class AttemptRepository {
   static readonly indexes: readonly IndexSpec[] = [
-    // A subscription's attempts, newest first (listing, statistics).
-    { collection: 'attempts', name: 'subscription_newest', key: { subscription_id: 1, started_at: -1 } },
-    // Retention finds what has aged past its cutoff by this date.
-    { collection: 'attempts', name: 'started_at', key: { started_at: 1 } },
+    // One event's attempts to one subscription: a handful, whatever the subscription has stored.
+    { collection: 'attempts', name: 'event_subscription', key: { event_id: 1, subscription_id: 1, started_at: -1, _id: -1 } },
+    // The lists: one bucket of one list, newest first (src/db/timeline.ts).
+    { collection: 'attempts', name: 'timeline', key: { tl: 1, started_at: -1, _id: -1 } },
   ];
 
   static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'attempts', method: 'AttemptRepository.tagUnlisted', equality: [], range: ['tl'], index: 'timeline' },
     { collection: 'attempts', method: 'AttemptRepository.record', equality: ['_id'], index: '_id_' },
     { collection: 'attempts', method: 'AttemptRepository.recordMany', equality: ['_id'], index: '_id_' },
     {
       collection: 'attempts',
-      method: 'AttemptRepository.listForSubscription',
-      equality: ['subscription_id'],
-      optional: ['event_id', 'outcome', 'state'],
+      method: 'AttemptRepository.listForSubscription (one event)',
+      equality: ['event_id', 'subscription_id'],
+      optional: ['outcome', 'state'],
       range: ['started_at', '_id'],
       sort: { started_at: -1, _id: -1 },
-      unindexed: 'subscription_newest has no _id after started_at: the tie-break sorts all the subscription\'s attempts in memory',
+      index: 'event_subscription',
     },
-    {
-      collection: 'attempts',
-      method: 'AttemptRepository.summaries',
-      equality: ['subscription_id', 'event_id'],
-      unindexed: 'subscription_newest narrows to the subscription; event_id is filtered over all its attempts',
-    },
-    {
-      collection: 'attempts',
-      method: 'AttemptRepository.samplesSince',
-      equality: ['subscription_id'],
-      range: ['started_at'],
-      sort: { started_at: -1 },
-      index: 'subscription_newest',
-    },
-    {
-      collection: 'attempts',
-      method: 'AttemptRepository.failedEventIdsSince',
-      equality: ['subscription_id', 'state'],
-      range: ['started_at'],
-      unindexed: 'subscription_newest bounds subscription and started_at; state is filtered',
-    },
-    {
-      collection: 'attempts',
-      method: 'AttemptRepository.deliveredEventIds',
-      equality: ['subscription_id', 'event_id', 'state'],
-      unindexed: 'subscription_newest narrows to the subscription; event_id and state are filtered over all its attempts',
-    },
+    { collection: 'attempts', method: 'AttemptRepository.summaries', equality: ['event_id', 'subscription_id'], index: 'event_subscription' },
+    { collection: 'attempts', method: 'AttemptRepository.deliveredEventIds', equality: ['event_id', 'subscription_id'], optional: ['state'], index: 'event_subscription' },
     { collection: 'attempts', method: 'AttemptRepository.find', equality: ['_id'], index: '_id_' },
-    ...datedBatchShapes('attempts', 'AttemptRepository', 'started_at', 'started_at'),
+    // listForSubscription, samplesSince, failedEventIdsSince and retention read the lists.
+    ...timelineShapes('attempts', 'started_at', {
+      list: ['AttemptRepository.listForSubscription', 'AttemptRepository.samplesSince', 'AttemptRepository.failedEventIdsSince'],
+      expire: 'AttemptRepository.aged.expire',
+    }),
   ];
 
-  readonly #collection: Collection<AttemptDoc>;
+  readonly #collection: Collection<StoredAttempt>;
+  readonly #timeline: Timeline;
 
-  /** Retention's reads and deletes: attempts age by when they started. */
-  readonly aged: DatedBatches;
+  /** Retention: attempts age by when they started. */
+  readonly aged: Expiring;
 
   constructor(db: Db) {
-    this.#collection = db.collection<AttemptDoc>('attempts');
-    this.aged = datedBatches(this.#collection, 'started_at');
+    this.#collection = db.collection<StoredAttempt>('attempts');
+    this.#timeline = new Timeline(db, 'attempts');
+    this.aged = { expire: (before, maxBuckets, maxDocs) => this.#timeline.expire(this.#collection, 'all', before, maxBuckets, maxDocs) };
   }
 
   /** Records an attempt; a repeat with the same id changes nothing. */
   async record(doc: AttemptDoc): Promise<void> {
-    await insertIfAbsent(this.#collection, doc);
+    await insertIfAbsent(this.#collection, await this.#listed([doc]).then((d) => d[0]!));
   }
 
   /**
@@ -136,7 +131,7 @@ export class AttemptRepository {
    */
   async recordMany(docs: AttemptDoc[]): Promise<Set<number>> {
     try {
-      await this.#collection.insertMany(docs, { ordered: false });
+      await this.#collection.insertMany(await this.#listed(docs), { ordered: false });
       return new Set();
     } catch (err) {
       if (!(err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === 11000))) throw err;
@@ -144,28 +139,36 @@ export class AttemptRepository {
     }
   }
 
+  /** The documents with their tags, once their lists' buckets are registered (before they are written). */
+  async #listed(docs: readonly AttemptDoc[]): Promise<StoredAttempt[]> {
+    await this.#timeline.register(docs.map((d) => ({ keys: listsOf(d), at: d.started_at })));
+    return docs.map((d) => ({ ...d, tl: timelineTags(listsOf(d), d.started_at) }));
+  }
+
   /** Newest first; paginated by (started_at, _id) via the last id seen. */
   async listForSubscription(subscriptionId: string, limit: number, opts: AttemptFilter & { after?: AttemptDoc }): Promise<AttemptDoc[]> {
-    const filter: Filter<AttemptDoc> = {
-      subscription_id: subscriptionId,
-      ...(opts.eventId ? { event_id: opts.eventId } : {}),
-      ...(opts.outcome ? { outcome: opts.outcome } : {}),
-      ...(opts.state ? { state: opts.state } : {}),
-    };
-    if (opts.after) {
-      filter.$or = [
-        { started_at: { $lt: opts.after.started_at } },
-        { started_at: opts.after.started_at, _id: { $lt: opts.after._id } },
-      ];
+    const after = opts.after ? { at: opts.after.started_at, id: opts.after._id } : undefined;
+    if (opts.eventId) {
+      const filter: Filter<StoredAttempt> = {
+        event_id: opts.eventId,
+        subscription_id: subscriptionId,
+        ...(opts.outcome ? { outcome: opts.outcome } : {}),
+        ...(opts.state ? { state: opts.state } : {}),
+        ...(after ? { $or: [{ started_at: { $lt: after.at } }, { started_at: after.at, _id: { $lt: after.id } }] } : {}),
+      };
+      return this.#collection.find(filter, { projection: { tl: 0 } }).sort({ started_at: -1, _id: -1 }).limit(limit).toArray();
     }
-    return this.#collection.find(filter).sort({ started_at: -1, _id: -1 }).limit(limit).toArray();
+    return this.#timeline.page(this.#collection, listKey(subscriptionId, opts), {
+      timeField: 'started_at',
+      limit,
+      projection: { tl: 0 },
+      ...(after ? { after } : {}),
+    });
   }
 
   /** Per event of `eventIds`: how many attempts went to the subscription, and the latest one's state and start. */
   async summaries(subscriptionId: string, eventIds: string[]): Promise<Map<string, AttemptSummary>> {
-    const rows = await this.#collection
-      .find({ subscription_id: subscriptionId, event_id: { $in: eventIds } }, { projection: { _id: 0, event_id: 1, state: 1, started_at: 1 } })
-      .toArray();
+    const rows = await this.#ofEvents(subscriptionId, eventIds, { _id: 0, event_id: 1, state: 1, started_at: 1 });
     const byEvent = new Map<string, AttemptSummary>();
     for (const row of rows) {
       const seen = byEvent.get(row.event_id);
@@ -181,31 +184,42 @@ export class AttemptRepository {
 
   /** Start, duration and outcome of the subscription's attempts started at or after `from`, at most `cap` of them (newest kept). */
   async samplesSince(subscriptionId: string, from: Date, cap: number): Promise<AttemptSample[]> {
-    return this.#collection
-      .find({ subscription_id: subscriptionId, started_at: { $gte: from } }, { projection: { _id: 0, started_at: 1, duration_ms: 1, outcome: 1 } })
-      .sort({ started_at: -1 })
-      .limit(cap)
-      .toArray();
+    return this.#timeline.page(this.#collection, listKey(subscriptionId), {
+      timeField: 'started_at',
+      limit: cap,
+      notBefore: from,
+      projection: { _id: 0, started_at: 1, duration_ms: 1, outcome: 1 },
+    });
   }
 
   /** Events of the subscription's attempts that failed or stopped since `since` (repeats possible), at most `limit` attempts read. */
   async failedEventIdsSince(subscriptionId: string, since: Date, limit: number): Promise<string[]> {
-    const rows = await this.#collection
-      .find({ subscription_id: subscriptionId, state: { $in: ['failed', 'stopped'] }, started_at: { $gte: since } }, { projection: { event_id: 1 } })
-      .limit(limit)
-      .toArray();
-    return rows.map((a) => a.event_id);
+    const read = (state: DeliveryAttemptState) =>
+      this.#timeline.page(this.#collection, listKey(subscriptionId, { state }), { timeField: 'started_at', limit, notBefore: since, projection: { event_id: 1 } });
+    const [failed, stopped] = await Promise.all([read('failed'), read('stopped')]);
+    return [...failed, ...stopped].slice(0, limit).map((a) => a.event_id);
   }
 
   /** Those of `eventIds` the subscription has a delivered attempt of (repeats possible). */
   async deliveredEventIds(subscriptionId: string, eventIds: readonly string[]): Promise<string[]> {
-    const rows = await this.#collection
-      .find({ subscription_id: subscriptionId, event_id: { $in: [...eventIds] }, state: 'delivered' }, { projection: { event_id: 1 } })
-      .toArray();
-    return rows.map((a) => a.event_id);
+    const rows = await this.#ofEvents(subscriptionId, eventIds, { event_id: 1, state: 1 });
+    return rows.filter((a) => a.state === 'delivered').map((a) => a.event_id);
+  }
+
+  /** The attempts of each of `eventIds` to the subscription: one indexed lookup per event. */
+  async #ofEvents(subscriptionId: string, eventIds: readonly string[], projection: Record<string, 0 | 1>): Promise<StoredAttempt[]> {
+    const perEvent = await Promise.all(
+      [...new Set(eventIds)].map((eventId) => this.#collection.find({ event_id: eventId, subscription_id: subscriptionId }, { projection }).toArray()),
+    );
+    return perEvent.flat();
   }
 
   async find(id: string): Promise<AttemptDoc | undefined> {
-    return (await this.#collection.findOne({ _id: id })) ?? undefined;
+    return (await this.#collection.findOne({ _id: id }, { projection: { tl: 0 } })) ?? undefined;
+  }
+
+  /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */
+  tagUnlisted(): Promise<number> {
+    return this.#timeline.backfill(this.#collection, 'started_at', listsOf);
   }
 }

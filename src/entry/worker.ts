@@ -1,6 +1,7 @@
 /** Entry point: the Temporal worker alone (`npm run worker`); scale out by running several. */
 import { hostname } from 'node:os';
 import { loadConfig } from '../config/config';
+import { backfillLists } from '../db/backfill-lists';
 import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { EventDispatcher } from '../events/dispatcher';
@@ -69,6 +70,11 @@ const relay = startRelay(relayDeps(mongo.db, dispatcher, logger, metrics), confi
 // Every worker makes sure of the schedule; creating it is idempotent, so racing workers are fine.
 // Not awaited at exit: a call stuck on a Temporal outage must not hold up a stop.
 void installRetentionSchedule({ config, client: () => temporal.client(), logger, stopping });
+// In the background: lists and retention see data stored before lists existed once it is tagged.
+void backfillLists(mongo.db).then(
+  (tagged) => Object.values(tagged).some((n) => n > 0) && logger.info({ tagged }, 'listed documents stored before lists existed'),
+  (err: unknown) => logger.warn({ err }, 'tagging documents stored before lists existed failed; the next start tries again'),
+);
 
 // Bundled once: a worker rebuilt after a Temporal outage reuses it.
 const workflowBundle = await bundleWorkflowCode({

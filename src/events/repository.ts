@@ -1,7 +1,7 @@
-import { type DatedBatches, datedBatchShapes, datedBatches } from '../db/dated-batches';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import type { Collection, Db, Filter } from 'mongodb';
+import { type Expiring, Timeline, timelineShapes, timelineTags } from '../db/timeline';
+import type { Collection, Db } from 'mongodb';
 import type { EventType } from '../contract/types';
 import type { OutboxSource } from './outbox';
 
@@ -19,58 +19,86 @@ export interface EventDoc {
   request_id?: string;
 }
 
+/**
+ * Above this many subscribers an event is listed once, in the list of wide events, rather than in
+ * each subscriber's: registering thousands of lists would slow the very write that starts its delivery.
+ */
+export const WIDE_FAN_OUT = 100;
+
+/** The lists an event is in: every event (retention), and each targeted subscription's, or the wide ones'. */
+function listsOf(doc: Pick<EventDoc, 'subscription_ids'>): string[] {
+  return doc.subscription_ids.length > WIDE_FAN_OUT ? ['all', 'wide'] : ['all', ...doc.subscription_ids.map((id) => `s:${id}`)];
+}
+
+/** An event as stored: with the timeline tags of the lists it is in. */
+type StoredEvent = EventDoc & { tl?: string[] };
+
 /** The event log. */
 export class EventRepository {
   static readonly indexes: readonly IndexSpec[] = [
-    // Retention finds what has aged past its cutoff by this date.
-    { collection: 'events', name: 'created_at', key: { created_at: 1 } },
+    // The lists: one bucket of one list, newest first (src/db/timeline.ts).
+    { collection: 'events', name: 'timeline', key: { tl: 1, created_at: -1, _id: -1 } },
   ];
 
   static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'events', method: 'EventRepository.tagUnlisted', equality: [], range: ['tl'], index: 'timeline' },
     { collection: 'events', method: 'EventRepository.insertOnce', equality: ['_id'], index: '_id_' },
-    {
-      collection: 'events',
-      method: 'EventRepository.listForSubscription',
-      equality: ['subscription_ids'],
-      range: ['created_at', '_id'],
-      sort: { created_at: -1, _id: -1 },
-      unindexed: 'no index on subscription_ids: the event log is scanned',
-    },
+    { collection: 'events', method: 'EventRepository.insertAll', equality: ['_id'], index: '_id_' },
     { collection: 'events', method: 'EventRepository.typesOf', equality: ['_id'], index: '_id_' },
     { collection: 'events', method: 'EventRepository.find', equality: ['_id'], index: '_id_' },
-    ...datedBatchShapes('events', 'EventRepository', 'created_at', 'created_at'),
+    // listForSubscription and retention read the lists.
+    ...timelineShapes('events', 'created_at', { list: ['EventRepository.listForSubscription'], expire: 'EventRepository.aged.expire' }),
   ];
 
-  readonly #collection: Collection<EventDoc>;
+  readonly #collection: Collection<StoredEvent>;
+  readonly #timeline: Timeline;
 
-  /** Retention's reads and deletes: events age by when they were emitted. */
-  readonly aged: DatedBatches;
+  /** Retention: events age by when they were emitted. */
+  readonly aged: Expiring;
 
   constructor(db: Db) {
-    this.#collection = db.collection<EventDoc>('events');
-    this.aged = datedBatches(this.#collection, 'created_at');
+    this.#collection = db.collection<StoredEvent>('events');
+    this.#timeline = new Timeline(db, 'events');
+    this.aged = { expire: (before, maxBuckets, maxDocs) => this.#timeline.expire(this.#collection, 'all', before, maxBuckets, maxDocs) };
   }
 
   /** Inserts unless already logged (a re-flushed outbox entry); idempotent by event id. True when this call logged it. */
-  insertOnce(doc: EventDoc): Promise<boolean> {
-    return insertIfAbsent(this.#collection, doc);
+  async insertOnce(doc: EventDoc): Promise<boolean> {
+    const lists = listsOf(doc);
+    await this.#timeline.register([{ keys: lists, at: doc.created_at }]);
+    return insertIfAbsent(this.#collection, { ...doc, tl: timelineTags(lists, doc.created_at) });
+  }
+
+  /** Logs events in bulk, as they are (an import, or a load test's prefill); a repeated id fails. */
+  async insertAll(docs: readonly EventDoc[]): Promise<void> {
+    await this.#timeline.register(docs.map((d) => ({ keys: listsOf(d), at: d.created_at })));
+    await this.#collection.insertMany(docs.map((d) => ({ ...d, tl: timelineTags(listsOf(d), d.created_at) })), { ordered: false });
   }
 
   /** Events sent to a subscription, newest first, `limit` of them after `after` (a page's last event). */
-  listForSubscription(subscriptionId: string, limit: number, after?: EventDoc): Promise<EventDoc[]> {
-    const filter: Filter<EventDoc> = { subscription_ids: subscriptionId };
-    if (after) {
-      filter.$or = [{ created_at: { $lt: after.created_at } }, { created_at: after.created_at, _id: { $lt: after._id } }];
-    }
-    return this.#collection.find(filter).sort({ created_at: -1, _id: -1 }).limit(limit).toArray();
+  async listForSubscription(subscriptionId: string, limit: number, after?: EventDoc): Promise<EventDoc[]> {
+    const opts = { timeField: 'created_at' as const, limit, projection: { tl: 0 }, ...(after ? { after: { at: after.created_at, id: after._id } } : {}) };
+    // Its own list, and the wide events that went to it too: merged newest first.
+    const [own, wide] = await Promise.all([
+      this.#timeline.page(this.#collection, `s:${subscriptionId}`, opts),
+      this.#timeline.page(this.#collection, 'wide', { ...opts, filter: { subscription_ids: subscriptionId } }),
+    ]);
+    const newestFirst = (a: EventDoc, b: EventDoc) => b.created_at.getTime() - a.created_at.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+    return [...own, ...wide].sort(newestFirst).slice(0, limit);
   }
 
-  /** The id and type of each of `ids` that is logged (in no particular order). */
-  typesOf(ids: readonly string[]): Promise<Array<Pick<EventDoc, '_id' | 'type'>>> {
-    return this.#collection.find({ _id: { $in: [...ids] } }, { projection: { type: 1 } }).toArray();
+  /** The id and type of each of `ids` that is logged (in no particular order): one lookup by id each. */
+  async typesOf(ids: readonly string[]): Promise<Array<Pick<EventDoc, '_id' | 'type'>>> {
+    const found = await Promise.all([...new Set(ids)].map((_id) => this.#collection.findOne({ _id }, { projection: { type: 1 } })));
+    return found.filter((e): e is Pick<StoredEvent, '_id' | 'type'> & StoredEvent => e !== null).map((e) => ({ _id: e._id, type: e.type }));
   }
 
   async find(id: string): Promise<EventDoc | undefined> {
-    return (await this.#collection.findOne({ _id: id })) ?? undefined;
+    return (await this.#collection.findOne({ _id: id }, { projection: { tl: 0 } })) ?? undefined;
+  }
+
+  /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */
+  tagUnlisted(): Promise<number> {
+    return this.#timeline.backfill(this.#collection, 'created_at', listsOf);
   }
 }

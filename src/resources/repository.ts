@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
+import { Timeline, timelineShapes, timelineTags } from '../db/timeline';
 import type { OutboxEvent } from '../events/outbox';
 import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, StockLevel, User } from '../contract/types';
 import type { ProductFilter, SummaryField } from './rules';
@@ -191,30 +192,41 @@ export function orderKey(id: number): string {
   return String(id);
 }
 
+/** The lists an order is in: its user's orders, and those of its owner only. */
+function listsOf(doc: Pick<OrderDoc, 'user_id' | 'owner_id'>): string[] {
+  return [userList(doc.user_id), userList(doc.user_id, doc.owner_id)];
+}
+
+function userList(userId: number, ownerId?: string): string {
+  return ownerId === undefined ? `u:${userId}` : `u:${userId}|o:${ownerId}`;
+}
+
+/** An order as stored: with the timeline tags of the lists it is in. */
+type StoredOrder = OrderDoc & { tl?: string[] };
+
 /** Orders, and the counter their integer ids come from. */
 export class OrderRepository {
-  static readonly indexes: readonly IndexSpec[] = [{ collection: 'orders', name: 'user_newest', key: { user_id: 1, date: -1 } }];
+  static readonly indexes: readonly IndexSpec[] = [
+    // The lists: one bucket of one list, newest first (src/db/timeline.ts).
+    { collection: 'orders', name: 'timeline', key: { tl: 1, date: -1, id: -1 } },
+  ];
 
   static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'orders', method: 'OrderRepository.tagUnlisted', equality: [], range: ['tl'], index: 'timeline' },
     { collection: 'counters', method: 'OrderRepository.reserveIds', equality: ['_id'], index: '_id_' },
     { collection: 'orders', method: 'OrderRepository.insertWithNextId', equality: ['_id'], index: '_id_' },
     { collection: 'orders', method: 'OrderRepository.insertAll', equality: ['_id'], index: '_id_' },
     { collection: 'counters', method: 'OrderRepository.raiseCounterTo', equality: ['_id'], index: '_id_' },
     { collection: 'orders', method: 'OrderRepository.outboxOf', equality: ['_id'], index: '_id_' },
     { collection: 'orders', method: 'OrderRepository.findById', equality: ['_id'], index: '_id_' },
-    {
-      collection: 'orders',
-      method: 'OrderRepository.listSummariesOf',
-      equality: ['user_id'],
-      optional: ['owner_id'],
-      sort: { date: -1, id: -1 },
-      unindexed: 'user_newest has no id after date: the tie-break sorts all the user\'s orders in memory',
-    },
+    // listSummariesOf reads the lists, newest first by date then order id.
+    ...timelineShapes('orders', 'date', { list: ['OrderRepository.listSummariesOf'] }, 'id'),
     { collection: 'orders', method: 'OrderRepository.transition', equality: ['_id', 'status'], index: '_id_' },
   ];
 
-  readonly #collection: Collection<OrderDoc>;
+  readonly #collection: Collection<StoredOrder>;
   readonly #counters: Collection<CounterDoc>;
+  readonly #timeline: Timeline;
   /** This process's reserved ids: `next` up to (not including) `end`. */
   private ids = { next: 0, end: 0 };
   private reserving: Promise<void> | undefined;
@@ -223,8 +235,15 @@ export class OrderRepository {
     db: Db,
     private readonly idBlockSize = 16,
   ) {
-    this.#collection = db.collection<OrderDoc>('orders');
+    this.#collection = db.collection<StoredOrder>('orders');
     this.#counters = db.collection<CounterDoc>('counters');
+    this.#timeline = new Timeline(db, 'orders');
+  }
+
+  /** The documents with their tags, once their lists' buckets are registered (before they are written). */
+  async #listed(docs: readonly OrderDoc[]): Promise<StoredOrder[]> {
+    await this.#timeline.register(docs.map((d) => ({ keys: listsOf(d), at: d.date })));
+    return docs.map((d) => ({ ...d, tl: timelineTags(listsOf(d), d.date) }));
   }
 
   /**
@@ -262,7 +281,8 @@ export class OrderRepository {
     for (let i = 0; i < maxTries; i++) {
       const doc = build(await this.takeId());
       await beforeInsert(doc);
-      if (await insertIfAbsent(this.#collection, doc)) return doc;
+      const [stored] = await this.#listed([doc]);
+      if (await insertIfAbsent(this.#collection, stored!)) return doc;
       // Another process holds this block (or a seeded order has the id): reserve a new one.
       this.ids = { next: 0, end: 0 };
     }
@@ -271,7 +291,7 @@ export class OrderRepository {
 
   /** Inserts orders as they are (seeding: their ids are below the counter, see `raiseCounterTo`). */
   async insertAll(docs: readonly OrderDoc[]): Promise<void> {
-    await this.#collection.insertMany([...docs]);
+    await this.#collection.insertMany(await this.#listed(docs));
   }
 
   /** Raises the order id counter to `seq` unless it is past it already: ids handed out stay unique. */
@@ -285,7 +305,7 @@ export class OrderRepository {
   }
 
   async findById(id: number): Promise<OrderDoc | undefined> {
-    return (await this.#collection.findOne({ _id: orderKey(id) })) ?? undefined;
+    return (await this.#collection.findOne({ _id: orderKey(id) }, { projection: { tl: 0 } })) ?? undefined;
   }
 
   /**
@@ -300,11 +320,7 @@ export class OrderRepository {
       ...(fields.has('total') ? { total: 1 } : {}),
       ...(fields.has('date') ? { date: 1 } : {}),
     };
-    const rows = await this.#collection
-      .find({ user_id: userId, ...(ownerId !== undefined ? { owner_id: ownerId } : {}) }, { projection })
-      .sort({ date: -1, id: -1 })
-      .limit(limit)
-      .toArray();
+    const rows = await this.#timeline.page(this.#collection, userList(userId, ownerId), { timeField: 'date', tieField: 'id', limit, projection });
     return rows.map((row) => ({
       ...(fields.has('id') ? { id: row.id } : {}),
       ...(fields.has('total') ? { total: row.total } : {}),
@@ -322,6 +338,11 @@ export class OrderRepository {
       { $set: { status: to, updated_at: now }, $push: { outbox: event } },
     );
     return result.matchedCount === 1;
+  }
+
+  /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */
+  tagUnlisted(): Promise<number> {
+    return this.#timeline.backfill(this.#collection, 'date', listsOf);
   }
 }
 

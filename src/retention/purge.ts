@@ -1,21 +1,24 @@
 import type { Db } from 'mongodb';
-import type { DatedBatches } from '../db/dated-batches';
 import { AttemptRepository } from '../deliveries/attempts';
+import type { Expiring } from '../db/timeline';
 import { EventRepository } from '../events/repository';
 
 /** The collections retention empties of old documents, each through its repository (which knows the date it ages by). */
 export const retainedCollections = {
-  attempts: (db: Db): DatedBatches => new AttemptRepository(db).aged,
-  events: (db: Db): DatedBatches => new EventRepository(db).aged,
+  attempts: (db: Db): Expiring => new AttemptRepository(db).aged,
+  events: (db: Db): Expiring => new EventRepository(db).aged,
 } as const;
 
 export type RetainedCollection = keyof typeof retainedCollections;
 
+/** Buckets (10 s of documents each) one round reads at most. */
+export const BUCKETS_PER_ROUND = 100;
+
 export interface PurgeOptions {
   collection: RetainedCollection;
-  /** Documents dated before this are deleted. */
+  /** Documents dated before this are deleted (by whole 10-second buckets). */
   before: Date;
-  /** Most documents one round finds and deletes. */
+  /** Documents one round deletes, about: a round takes whole buckets until it has deleted this many. */
   batchSize: number;
   /** Most rounds in this call; the caller calls again while `more` is true. */
   maxBatches: number;
@@ -33,12 +36,10 @@ export interface PurgeResult {
 }
 
 /**
- * Deletes documents older than `before` in rounds of at most `batchSize`: finds the oldest
- * `batchSize` by the indexed date, then deletes exactly those as "dated before the last of them,
- * or one of the few that share its date". FerretDB v1 scans the collection for any filter and
- * checks `$in` against every document (an `_id: {$in: batch}` round cost 7.3 s at 100k, and grows
- * with the batch), while a date bound costs one scan whatever the batch, so rounds can be large.
- * Safe to re-run: a pass that crashed resumes by deleting what is still older than `before`.
+ * Deletes documents older than `before` in rounds: each round deletes whole time buckets of the
+ * collection, oldest first, each by one equality delete on its tag (src/db/timeline.ts), so a
+ * round costs what it deletes, not what is stored, on MongoDB and on FerretDB alike. Safe to
+ * re-run: a pass that crashed resumes with what is still listed as older than `before`.
  */
 export async function purgeOlderThan(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
   const aged = retainedCollections[opts.collection](db);
@@ -46,15 +47,11 @@ export async function purgeOlderThan(db: Db, opts: PurgeOptions): Promise<PurgeR
   let deleted = 0;
   let batches = 0;
   while (batches < opts.maxBatches && performance.now() - started < opts.budgetMs) {
-    const rows = await aged.oldestBefore(opts.before, opts.batchSize);
-    const last = rows.at(-1)?.at;
-    if (!(last instanceof Date)) return { deleted, batches, more: false };
-    // Every document dated before `last` is in `rows` (they are the oldest); of those dated `last`, only these.
-    const tied = rows.filter((r) => (r.at as Date).getTime() === last.getTime()).map((r) => r._id);
-    deleted += await aged.deleteThrough(last, tied);
+    const round = await aged.expire(opts.before, BUCKETS_PER_ROUND, opts.batchSize);
+    deleted += round.deleted;
     batches++;
     opts.onBatch?.(deleted);
-    if (rows.length < opts.batchSize) return { deleted, batches, more: false };
+    if (!round.more) return { deleted, batches, more: false };
   }
   return { deleted, batches, more: true };
 }

@@ -98,4 +98,15 @@ describe('timeline: newest-first pages from bounded bucket reads', () => {
     expect(expiredBuckets).toEqual([]);
     expect(entries.filter((e) => e._id.includes('@0:'))).toHaveLength(kept.length * 2);
   });
+
+  it('backfills documents stored before lists existed, once', async () => {
+    const timeline = new Timeline(db, 'legacy', 'timeline_legacy');
+    const data = db.collection<Omit<Item, 'tl'> & { tl?: string[] }>('legacy');
+    const old = Array.from({ length: 1200 }, (_, i) => ({ _id: `l${String(i).padStart(4, '0')}`, at: new Date(now - i * 60_000), kind: i % 2 ? ('a' as const) : ('b' as const) }));
+    await data.insertMany(old);
+    expect(await timeline.backfill(data, 'at', (d) => ['all', `k|${d.kind}`], 500)).toBe(1200);
+    expect(await timeline.backfill(data, 'at', (d) => ['all', `k|${d.kind}`])).toBe(0);
+    const page = await timeline.page(data, 'k|a', { timeField: 'at', limit: 1000 });
+    expect(page.map((d) => d._id)).toEqual(old.filter((d) => d.kind === 'a').sort(newestFirst).map((d) => d._id));
+  });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertDoc } from '../../../src/alerts/repository';
+import { EventRepository } from '../../../src/events/repository';
 import type { AttemptDoc } from '../../../src/deliveries/attempts';
 import { seedDemoData } from '../../../src/seed/seed';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
@@ -92,6 +93,9 @@ describe('a large fan-out stays bounded (real Temporal, FerretDB and receivers)'
       for (const n of lengths) expect(n).toBeLessThan(historyWarning);
       // Every attempt is in the log.
       expect(await api.mongo.db.collection<AttemptDoc>('attempts').countDocuments({ event_id: eventId })).toBe(2000);
+      // A subscriber's list of events shows it, though an event this wide is listed once, not per subscriber.
+      const listed = await new EventRepository(api.mongo.db).listForSubscription(subscriptionIds[1234]!, 5);
+      expect(listed.map((e) => e._id)).toEqual([eventId]);
     });
   });
 

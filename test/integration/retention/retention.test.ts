@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
-import { type CommandStartedEvent, MongoClient } from 'mongodb';
+import { type CommandStartedEvent, type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AttemptDoc } from '../../../src/deliveries/attempts';
-import type { EventDoc } from '../../../src/events/repository';
+import { type AttemptDoc, AttemptRepository } from '../../../src/deliveries/attempts';
+import { type EventDoc, EventRepository } from '../../../src/events/repository';
 import { deliverySpanMs } from '../../../src/retention/delivery-span';
 import { purgeOlderThan } from '../../../src/retention/purge';
 import { ensureRetentionSchedule, removeRetentionSchedule, retentionScheduleId, type RetentionSchedule } from '../../../src/retention/schedule';
@@ -18,6 +18,7 @@ import { startWorkerProcess } from '../../support/worker-process';
 
 const dayMs = 24 * 60 * 60 * 1000;
 const hourMs = 60 * 60 * 1000;
+const minuteMs = 60 * 1000;
 
 function attempt(id: string, ageMs: number): AttemptDoc {
   return {
@@ -41,6 +42,10 @@ function event(id: string, ageMs: number): EventDoc {
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}_${String(i).padStart(3, '0')}`);
 
+/** Stored as the service stores them: through the repositories, so they are in their lists. */
+const storeAttempts = (db: Db, docs: AttemptDoc[]) => new AttemptRepository(db).recordMany(docs);
+const storeEvents = (db: Db, docs: EventDoc[]) => new EventRepository(db).insertAll(docs);
+
 describe('purgeOlderThan on the real database', () => {
   let mongo: MongoClient;
   const commands: CommandStartedEvent[] = [];
@@ -60,33 +65,33 @@ describe('purgeOlderThan on the real database', () => {
     await mongo.close();
   });
 
-  it('deletes what is older than the cutoff in rounds of at most the batch size, and keeps what is recent', async () => {
+  it('deletes what is older than the cutoff in rounds of about the batch size, each delete one bucket by its tag, and keeps what is recent', async () => {
     const db = mongo.db(dbName);
-    await db.collection<AttemptDoc>('attempts').insertMany([...ids('old', 35).map((id) => attempt(id, 40 * dayMs)), ...ids('new', 5).map((id) => attempt(id, dayMs))]);
+    // A minute apart: one document per 10-second bucket.
+    await storeAttempts(db, [...ids('old', 35).map((id, i) => attempt(id, 40 * dayMs + i * minuteMs)), ...ids('new', 5).map((id) => attempt(id, dayMs))]);
     commands.length = 0;
     deletedPerRound.length = 0;
     const r = await purgeOlderThan(db, { collection: 'attempts', before: new Date(Date.now() - 30 * dayMs), batchSize: 10, maxBatches: 100, budgetMs: 60_000 });
     expect(r).toEqual({ deleted: 35, batches: 4, more: false });
-    // Each round deleted exactly what its find returned: the oldest 10, then the last 5.
-    expect(deletedPerRound).toEqual([10, 10, 10, 5]);
-    const finds = commands.filter((c) => c.commandName === 'find');
-    expect(finds.map((c) => c.command.limit as number)).toEqual([10, 10, 10, 10]);
+    const dataDeletes = commands.filter((c) => c.commandName === 'delete' && c.command.delete === 'attempts');
+    expect(dataDeletes).toHaveLength(35);
+    // Every delete of data is an equality on one bucket's tag: no range, no scan.
+    for (const c of dataDeletes) expect(Object.keys((c.command.deletes as Array<{ q: object }>)[0]!.q)).toEqual(['tl']);
     expect((await db.collection('attempts').find().toArray()).map((d) => d._id).sort()).toEqual(ids('new', 5));
   });
 
-  it('deletes exactly the batch when many documents share one date', async () => {
+  it('deletes a bucket whole, however many documents share it', async () => {
     const db = mongo.db(dbName);
     const at = new Date(Date.now() - 40 * dayMs);
-    await db.collection<AttemptDoc>('attempts').insertMany(ids('tie', 25).map((id) => ({ ...attempt(id, 0), started_at: at })));
-    deletedPerRound.length = 0;
+    await storeAttempts(db, ids('tie', 25).map((id) => ({ ...attempt(id, 0), started_at: at })));
     const r = await purgeOlderThan(db, { collection: 'attempts', before: new Date(Date.now() - 30 * dayMs), batchSize: 10, maxBatches: 100, budgetMs: 60_000 });
-    expect(r).toEqual({ deleted: 25, batches: 3, more: false });
-    expect(deletedPerRound).toEqual([10, 10, 5]);
+    expect(r).toEqual({ deleted: 25, batches: 1, more: false });
+    expect(await db.collection<{ _id: string }>('attempts').countDocuments({ _id: { $in: ids('tie', 25) } })).toBe(0);
   });
 
   it('stops after maxBatches rounds and says there is more', async () => {
     const db = mongo.db(dbName);
-    await db.collection<EventDoc>('events').insertMany(ids('evt', 35).map((id) => event(id, 40 * dayMs)));
+    await storeEvents(db, ids('evt', 35).map((id, i) => event(id, 40 * dayMs + i * minuteMs)));
     const first = await purgeOlderThan(db, { collection: 'events', before: new Date(Date.now() - 30 * dayMs), batchSize: 10, maxBatches: 2, budgetMs: 60_000 });
     expect(first).toEqual({ deleted: 20, batches: 2, more: true });
     expect(await db.collection('events').countDocuments()).toBe(15);
@@ -166,9 +171,9 @@ describe('retention through the real worker', () => {
     expect(workers.map((w) => w.hasExited)).toEqual([false, false]);
 
     const db = api.mongo.db;
-    await db.collection<AttemptDoc>('attempts').insertMany([...ids('old', 35).map((id) => attempt(id, 41 * dayMs)), ...ids('new', 3).map((id) => attempt(id, dayMs))]);
-    await db.collection<EventDoc>('events').insertMany([
-      ...ids('evt_old', 35).map((id) => event(id, 41 * dayMs)),
+    await storeAttempts(db, [...ids('old', 35).map((id, i) => attempt(id, 41 * dayMs + i * minuteMs)), ...ids('new', 3).map((id) => attempt(id, dayMs))]);
+    await storeEvents(db, [
+      ...ids('evt_old', 35).map((id, i) => event(id, 41 * dayMs + i * minuteMs)),
       ...ids('evt_new', 2).map((id) => event(id, dayMs)),
       // Past the attempts' cutoff but within the events' grace (the longest a delivery retries): kept.
       event('evt_grace', 30 * dayMs + hourMs),

@@ -24,6 +24,8 @@ function fakeDb(subscription?: Pick<SubscriptionDoc, '_id' | 'status'> & Partial
   const alerts = new Map<string, AlertDoc>();
   const subscriptions = new Map(subscription ? [[subscription._id, { ...subscription }]] : []);
   const collections: Record<string, object> = {
+    // The lists' directory (src/db/timeline.ts): registering a bucket is all these activities do there.
+    timeline: { insertMany: () => Promise.resolve({ acknowledged: true }) },
     alerts: {
       insertOne: (doc: AlertDoc) => {
         if (alerts.has(doc._id)) return Promise.reject(new MongoServerError({ message: 'E11000 duplicate key', code: 11000 }));
@@ -74,7 +76,16 @@ describe('raiseAlert', () => {
     expect(await alertActivities(db, post).raiseAlert(failed)).toEqual({ id, notified: true });
 
     expect([...alerts.values()]).toEqual([
-      { _id: id, kind: 'delivery_failed', subscription_id: 'sub_unit', event_id: 'evt_unit', message: failed.message, created_at: now, notified_at: now },
+      {
+        _id: id,
+        kind: 'delivery_failed',
+        subscription_id: 'sub_unit',
+        event_id: 'evt_unit',
+        message: failed.message,
+        created_at: now,
+        notified_at: now,
+        tl: [`all@0:${Math.floor(now.getTime() / 10_000)}`],
+      },
     ]);
     expect(requests).toHaveLength(1);
     const req = requests[0]!;

@@ -61,6 +61,8 @@ function fakeDb(opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | nu
       updateOne: () => Promise.resolve({ matchedCount: 0 }),
       find: () => ({ toArray: () => Promise.resolve([]) }),
     },
+    // The lists' directory (src/db/timeline.ts): registering a bucket is all these activities do there.
+    timeline: { insertMany: () => Promise.resolve({ acknowledged: true }) },
     attempts: {
       insertMany: (docs: AttemptDoc[], options: { ordered?: boolean }) => {
         expect(options).toEqual({ ordered: false });
@@ -204,6 +206,10 @@ describe('recordAttempts', () => {
       url: 'https://receiver.example/hooks',
       next_attempt_at: new Date(next),
       state: 'retrying',
+      // The lists it is in, each at its 10-second bucket (src/db/timeline.ts).
+      tl: ['all', 's:sub_unit', 's:sub_unit|o:http_error|st:retrying', 's:sub_unit|st:retrying', 's:sub_unit|o:http_error'].map(
+        (list) => `${list}@0:${Math.floor(now.getTime() / 10_000)}`,
+      ),
     });
     expect(timedOut).toMatchObject({ attempt: 3, outcome: 'timeout', error: 'no answer within 5000 ms', next_attempt_at: new Date(next + 1), state: 'retrying' });
     expect(timedOut).not.toHaveProperty('status_code');

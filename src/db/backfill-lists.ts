@@ -1,0 +1,22 @@
+import type { Db } from 'mongodb';
+import { AlertRepository } from '../alerts/repository';
+import { AttemptRepository } from '../deliveries/attempts';
+import { EventRepository } from '../events/repository';
+import { OrderRepository } from '../resources/repository';
+
+/**
+ * Tags whatever the listed collections hold from before they had lists, so their lists and
+ * retention see it; each collection once per database (Timeline.backfill). Returns how many
+ * documents each had to tag.
+ */
+export async function backfillLists(db: Db): Promise<Record<string, number>> {
+  const owners = {
+    attempts: new AttemptRepository(db),
+    events: new EventRepository(db),
+    orders: new OrderRepository(db),
+    alerts: new AlertRepository(db),
+  };
+  const tagged: Record<string, number> = {};
+  for (const [name, repository] of Object.entries(owners)) tagged[name] = await repository.tagUnlisted();
+  return tagged;
+}
