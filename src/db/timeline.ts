@@ -87,6 +87,9 @@ export interface TimelinePageOptions<T extends Document> {
 /** How many data buckets one page may read before it stops early (a sparse filter on a long list). */
 export const MAX_BUCKETS_PER_PAGE = 2_000;
 
+/** Data buckets a page reads at once: at most this many read beyond the last one it needed. */
+const BUCKETS_AT_ONCE = 6;
+
 const bucketOf = (at: Date, level: number): number => Math.floor(at.getTime() / LEVEL_MS[level]!);
 const tagOf = (key: string, level: number, bucket: number): string => `${key}@${level}:${bucket}`;
 
@@ -175,14 +178,21 @@ export class Timeline {
         .sort((a, b) => b.at.getTime() - a.at.getTime());
     };
     const walk = async (up: string, level: number): Promise<void> => {
-      for (const entry of await children(up, level)) {
-        if (out.length >= opts.limit || budget <= 0) return;
-        if (level > 0) {
+      const entries = await children(up, level);
+      if (level > 0) {
+        for (const entry of entries) {
+          if (out.length >= opts.limit || budget <= 0) return;
           await walk(entry._id, level - 1);
-          continue;
         }
-        budget -= 1;
-        out.push(...(await this.readBucket(data, entry._id.slice(this.namespace.length + 1), opts, opts.limit - out.length)));
+        return;
+      }
+      // Buckets a few at a time: a sparse list (a document every few buckets) costs round trips, not reads.
+      for (let i = 0; i < entries.length && out.length < opts.limit && budget > 0; i += BUCKETS_AT_ONCE) {
+        const batch = entries.slice(i, i + Math.min(BUCKETS_AT_ONCE, budget));
+        budget -= batch.length;
+        const want = opts.limit - out.length;
+        const read = await Promise.all(batch.map((e) => this.readBucket(data, e._id.slice(this.namespace.length + 1), opts, want)));
+        for (const docs of read) out.push(...docs.slice(0, opts.limit - out.length));
       }
     };
     await walk(`${this.namespace}/${key}`, TOP);

@@ -38,10 +38,10 @@ if [[ ! -x "$venv/bin/schemathesis" ]] || [[ "$("$venv/bin/schemathesis" --versi
 fi
 log "$("$venv/bin/schemathesis" --version)"
 
-# --- Free ports (held open together, so the four are distinct), temp data dir, admin key.
-read -r PORT MONGO_PORT TEMPORAL_PORT TEMPORAL_UI_PORT WORKER_METRICS_PORT <<<"$(node -e '
+# --- Free ports (held open together, so they are distinct), temp data dir, admin key.
+read -r PORT MONGO_PORT TEMPORAL_PORT TEMPORAL_UI_PORT WORKER_METRICS_PORT POSTGRES_PORT <<<"$(node -e '
 const net = require("node:net");
-const servers = Array.from({ length: 5 }, () => net.createServer());
+const servers = Array.from({ length: 6 }, () => net.createServer());
 Promise.all(servers.map((s) => new Promise((r) => s.listen(0, "127.0.0.1", () => r(s.address().port))))).then((ports) => {
   console.log(ports.join(" "));
   for (const s of servers) s.close();
@@ -92,7 +92,7 @@ trap 'exit 143' TERM
 # --- The service, exactly as `npm start` runs it, in its own process group.
 log "starting the service on 127.0.0.1:$PORT (data in $data_dir)"
 env \
-  PORT="$PORT" HOST=127.0.0.1 MONGO_PORT="$MONGO_PORT" TEMPORAL_PORT="$TEMPORAL_PORT" TEMPORAL_UI_PORT="$TEMPORAL_UI_PORT" WORKER_METRICS_PORT="$WORKER_METRICS_PORT" \
+  PORT="$PORT" HOST=127.0.0.1 MONGO_PORT="$MONGO_PORT" TEMPORAL_PORT="$TEMPORAL_PORT" TEMPORAL_UI_PORT="$TEMPORAL_UI_PORT" WORKER_METRICS_PORT="$WORKER_METRICS_PORT" POSTGRES_PORT="$POSTGRES_PORT" \
   DATA_DIR="$data_dir" MONGODB_URI= TEMPORAL_ADDRESS= MONGODB_DB=webhooks \
   ADMIN_API_KEY="$ADMIN_API_KEY" CALLBACK_ALLOW_PRIVATE=false LOG_LEVEL=warn \
   DELIVERY_TIMEOUT=1s VALIDATE_RESPONSES=true NODE_ENV=development \

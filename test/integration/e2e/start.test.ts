@@ -68,6 +68,7 @@ describe('npm start: embedded mode', () => {
       TEMPORAL_PORT: String(await getFreePort()),
       TEMPORAL_UI_PORT: String(await getFreePort()),
       WORKER_METRICS_PORT: String(await getFreePort()),
+      POSTGRES_PORT: String(await getFreePort()),
     };
     const env = { ...ports, DATA_DIR: dataDir };
     const first = start(env);
