@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { Timeline, timelineShapes, timelineTags } from '../db/timeline';
+import { Timeline, timelineShapes } from '../db/timeline';
 import type { Alert } from '../contract/types';
 
 export interface AlertDoc {
@@ -66,8 +66,8 @@ export class AlertRepository {
   /** Stores the alert unless it exists; returns the stored one. */
   /** Stores the alert unless stored already; the stored one, and whether this call stored it. */
   async raise(doc: AlertDoc): Promise<{ stored: AlertDoc; created: boolean }> {
-    await this.#timeline.register([{ keys: LISTS, at: doc.created_at }]);
-    const created = await insertIfAbsent(this.#collection, { ...doc, tl: timelineTags(LISTS, doc.created_at) });
+    const [stored] = await this.#timeline.listed([doc], () => LISTS, (d) => d.created_at);
+    const created = await insertIfAbsent(this.#collection, stored!);
     return { stored: (await this.#collection.findOne({ _id: doc._id }, { projection: { tl: 0 } }))!, created };
   }
 

@@ -162,6 +162,15 @@ export class Timeline {
   }
 
   /**
+   * The documents with the tags of their lists (`listsOf`) at their time (`timeOf`), once those
+   * lists' buckets are registered: what a repository writes, so no list ever misses it.
+   */
+  async listed<T extends Document>(docs: readonly T[], listsOf: (doc: T) => string[], timeOf: (doc: T) => Date): Promise<Array<T & { tl: string[] }>> {
+    await this.register(docs.map((d) => ({ keys: listsOf(d), at: timeOf(d) })));
+    return docs.map((d) => ({ ...d, tl: timelineTags(listsOf(d), timeOf(d)) }));
+  }
+
+  /**
    * The newest documents of `data` listed under `key`, newest first (time, then `_id`), at most
    * `limit`; reads buckets newest first and stops as soon as the page is full.
    */

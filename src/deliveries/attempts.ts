@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { type Expiring, Timeline, timelineShapes, timelineTags } from '../db/timeline';
+import { type Expiring, Timeline, timelineShapes } from '../db/timeline';
 import { type Collection, type Db, type Filter, MongoBulkWriteError } from 'mongodb';
 import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../contract/types';
 import type { AttemptSample } from './stats';
@@ -141,8 +141,7 @@ export class AttemptRepository {
 
   /** The documents with their tags, once their lists' buckets are registered (before they are written). */
   async #listed(docs: readonly AttemptDoc[]): Promise<StoredAttempt[]> {
-    await this.#timeline.register(docs.map((d) => ({ keys: listsOf(d), at: d.started_at })));
-    return docs.map((d) => ({ ...d, tl: timelineTags(listsOf(d), d.started_at) }));
+    return this.#timeline.listed(docs, listsOf, (d) => d.started_at);
   }
 
   /** Newest first; paginated by (started_at, _id) via the last id seen. */

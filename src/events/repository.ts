@@ -1,6 +1,6 @@
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { type Expiring, Timeline, timelineShapes, timelineTags } from '../db/timeline';
+import { type Expiring, Timeline, timelineShapes } from '../db/timeline';
 import type { Collection, Db } from 'mongodb';
 import type { EventType } from '../contract/types';
 import type { OutboxSource } from './outbox';
@@ -64,15 +64,13 @@ export class EventRepository {
 
   /** Inserts unless already logged (a re-flushed outbox entry); idempotent by event id. True when this call logged it. */
   async insertOnce(doc: EventDoc): Promise<boolean> {
-    const lists = listsOf(doc);
-    await this.#timeline.register([{ keys: lists, at: doc.created_at }]);
-    return insertIfAbsent(this.#collection, { ...doc, tl: timelineTags(lists, doc.created_at) });
+    const [stored] = await this.#timeline.listed([doc], listsOf, (d) => d.created_at);
+    return insertIfAbsent(this.#collection, stored!);
   }
 
   /** Logs events in bulk, as they are (an import, or a load test's prefill); a repeated id fails. */
   async insertAll(docs: readonly EventDoc[]): Promise<void> {
-    await this.#timeline.register(docs.map((d) => ({ keys: listsOf(d), at: d.created_at })));
-    await this.#collection.insertMany(docs.map((d) => ({ ...d, tl: timelineTags(listsOf(d), d.created_at) })), { ordered: false });
+    await this.#collection.insertMany(await this.#timeline.listed(docs, listsOf, (d) => d.created_at), { ordered: false });
   }
 
   /** Events sent to a subscription, newest first, `limit` of them after `after` (a page's last event). */

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { Timeline, timelineShapes, timelineTags } from '../db/timeline';
+import { Timeline, timelineShapes } from '../db/timeline';
 import type { OutboxEvent } from '../events/outbox';
 import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, StockLevel, User } from '../contract/types';
 import type { ProductFilter, SummaryField } from './rules';
@@ -242,8 +242,7 @@ export class OrderRepository {
 
   /** The documents with their tags, once their lists' buckets are registered (before they are written). */
   async #listed(docs: readonly OrderDoc[]): Promise<StoredOrder[]> {
-    await this.#timeline.register(docs.map((d) => ({ keys: listsOf(d), at: d.date })));
-    return docs.map((d) => ({ ...d, tl: timelineTags(listsOf(d), d.date) }));
+    return this.#timeline.listed(docs, listsOf, (d) => d.date);
   }
 
   /**
