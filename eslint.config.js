@@ -62,6 +62,14 @@ export default tseslint.config(
     },
   },
   {
+    // FerretDB v1 on PostgreSQL wedges for good on an update command of ~50+ statements (each holds a
+    // pooled connection while the next waits for one): write one document per call, a few at a time.
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { property: 'bulkWrite', message: 'FerretDB v1 on PostgreSQL wedges on large multi-statement writes: use single-document calls (see src/db/timeline.ts backfill).' }],
+    },
+  },
+  {
     // Workflows run in Temporal's deterministic sandbox: no I/O, no Node built-ins.
     files: ['workflows/**/*.ts'],
     rules: {
