@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import { type Db, MongoServerError } from 'mongodb';
 import { AlertRepository } from '../alerts/repository';
 import { ApiKeyRepository } from '../auth/api-keys';
 import { AttemptRepository } from '../deliveries/attempts';
@@ -49,7 +49,33 @@ export async function ensureIndexes(db: Db): Promise<void> {
   );
 }
 
+/**
+ * Indexes earlier versions made that no query uses any more: dropped at start, since every index
+ * costs each write (and on the embedded FerretDB, its GIN companion too).
+ */
+export const retiredIndexes: ReadonlyArray<{ collection: string; name: string }> = [
+  { collection: 'attempts', name: 'subscription_newest' },
+  { collection: 'attempts', name: 'started_at' },
+  { collection: 'events', name: 'created_at' },
+  { collection: 'orders', name: 'user_newest' },
+];
+
+/** Drops the retired indexes that exist; idempotent. */
+export async function dropRetiredIndexes(db: Db): Promise<void> {
+  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  for (const { collection, name } of retiredIndexes) {
+    if (!existing.has(collection)) continue;
+    const names = (await db.collection(collection).indexes()).map((i) => i.name);
+    if (!names.includes(name)) continue;
+    // Another process starting at the same moment may drop it first (IndexNotFound, code 27).
+    await db.collection(collection).dropIndex(name).catch((err: unknown) => {
+      if (!(err instanceof MongoServerError && err.code === 27)) throw err;
+    });
+  }
+}
+
 /** What every process does to its database at start. */
 export async function prepareDatabase(db: Db): Promise<void> {
   await ensureIndexes(db);
+  await dropRetiredIndexes(db);
 }
