@@ -149,7 +149,10 @@ export class Timeline {
   async register(items: ReadonlyArray<{ keys: readonly string[]; at: Date }>): Promise<void> {
     const missing = new Map<string, TimelineEntry>();
     for (const { keys, at } of items) {
-      for (const entry of timelineEntries(this.namespace, keys, at)) if (!this.known.has(entry._id)) missing.set(entry._id, entry);
+      // A bucket is registered with its hour and day: a known bucket needs nothing more.
+      const unknown = keys.filter((key) => !this.known.has(`${this.namespace}/${tagOf(key, 0, bucketOf(at, 0))}`));
+      if (unknown.length === 0) continue;
+      for (const entry of timelineEntries(this.namespace, unknown, at)) if (!this.known.has(entry._id)) missing.set(entry._id, entry);
     }
     if (missing.size === 0) return;
     try {
@@ -166,8 +169,9 @@ export class Timeline {
    * lists' buckets are registered: what a repository writes, so no list ever misses it.
    */
   async listed<T extends Document>(docs: readonly T[], listsOf: (doc: T) => string[], timeOf: (doc: T) => Date): Promise<Array<T & { tl: string[] }>> {
-    await this.register(docs.map((d) => ({ keys: listsOf(d), at: timeOf(d) })));
-    return docs.map((d) => ({ ...d, tl: timelineTags(listsOf(d), timeOf(d)) }));
+    const items = docs.map((d) => ({ keys: listsOf(d), at: timeOf(d) }));
+    await this.register(items);
+    return docs.map((d, i) => ({ ...d, tl: timelineTags(items[i]!.keys, items[i]!.at) }));
   }
 
   /**
