@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { OutboxSource } from './outbox';
 
@@ -71,9 +72,9 @@ export class DispatchNotes {
 
   /** Notes events about to be written (into `source`'s outbox, when given); idempotent per event. */
   async announce(eventIds: readonly string[], source?: OutboxSource, at = new Date()): Promise<void> {
-    for (const id of eventIds) {
-      await this.#collection.updateOne({ _id: id }, { $set: { ...(source ? { source } : {}), created_at: at } }, { upsert: true });
-    }
+    // An insert, not an upsert: FerretDB v1 makes an upsert a read and a write. A note already
+    // there is this event's own from an earlier try, and serves as well.
+    for (const id of eventIds) await insertIfAbsent(this.#collection, { _id: id, ...(source ? { source } : {}), created_at: at });
   }
 
   /** Notes accepted redeliveries before their workflows are started. */
