@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { type AttemptDoc, AttemptRepository, attemptId } from '../src/deliveries/attempts';
 import { EventRepository } from '../src/events/repository';
-import { SubscriptionRepository } from '../src/subscriptions/repository';
+import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptions/repository';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { renderEnvelope } from '../src/webhooks/envelopes';
 import { signatureHeaders } from '../src/webhooks/signature';
@@ -10,7 +10,7 @@ import { eventWorkflowId, seriesId } from '../workflows/ids';
 import type { AttemptState } from '../workflows/retry-policy';
 import type { Tracer } from '@opentelemetry/api';
 import { withTimeout } from '../src/lib/timing';
-import { createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
+import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { EndpointHealth } from './endpoint-health';
 import { InFlight } from './in-flight';
 import { poster } from './traced-post';
@@ -103,12 +103,27 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const inFlight = new InFlight();
   const health = new EndpointHealth(subscriptions, deps.disableAfterMs ?? 0, now);
 
-  /** What one attempt needs before its POST; a failure here (the database) throws, before any POST. */
-  async function prepare(input: AttemptInput): Promise<(() => Promise<AttemptResult>) | AttemptResult> {
-    const [event, sub] = await Promise.all([
-      events.get(input.eventId),
-      withTimeout(subscriptions.findForDelivery(input.subscriptionId), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading subscription ${input.subscriptionId}`),
-    ]);
+  /**
+   * The subscriptions of a round as they are now, read together per event: when the round is
+   * most of the event's fan-out, its owner's subscriptions to the type in one read.
+   */
+  async function readSubscriptions(inputs: readonly AttemptInput[], roundEvents: ReadonlyMap<string, CachedEvent | undefined>): Promise<Map<string, SubscriptionDoc>> {
+    const byEvent = new Map<string, string[]>();
+    for (const i of inputs) byEvent.set(i.eventId, [...(byEvent.get(i.eventId) ?? []), i.subscriptionId]);
+    const reads = [...byEvent].map(async ([eventId, ids]) => {
+      const event = roundEvents.get(eventId);
+      const owner = event?.data_owner ?? event?.owner_id;
+      // A retry round of a few out of a large fan-out reads them by id rather than the owner's whole set.
+      const likely = event && owner !== undefined && ids.length * 2 >= event.subscription_ids.length ? { ownerId: owner, type: event.type } : undefined;
+      return withTimeout(subscriptions.findRoundForDelivery(ids, likely), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading the subscriptions of event ${eventId}`);
+    });
+    const found = new Map<string, SubscriptionDoc>();
+    for (const part of await Promise.all(reads)) for (const [id, doc] of part) found.set(id, doc);
+    return found;
+  }
+
+  /** One attempt's POST, ready to send, from the round's reads; or why none is made. */
+  function prepare(event: CachedEvent | undefined, sub: SubscriptionDoc | undefined): (() => Promise<AttemptResult>) | AttemptResult {
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
     if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
@@ -165,7 +180,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
      * retry of the activity sends nothing twice.
      */
     async postAttempts(inputs: AttemptInput[]): Promise<AttemptResult[]> {
-      const prepared = await Promise.all(inputs.map(prepare));
+      const ids = [...new Set(inputs.map((i) => i.eventId))];
+      const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, await events.get(id)] as const)));
+      const subs = await readSubscriptions(inputs, roundEvents);
+      const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId)));
       return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
     },
 

@@ -2,7 +2,7 @@ import type { EventDoc } from '../src/events/repository';
 import { withTimeout } from '../src/lib/timing';
 
 /** The part of a logged event deliveries read; it never changes once the event is logged. */
-export type CachedEvent = Readonly<Pick<EventDoc, '_id' | 'type' | 'data' | 'created_at' | 'subscription_ids'>>;
+export type CachedEvent = Readonly<Pick<EventDoc, '_id' | 'type' | 'data' | 'created_at' | 'subscription_ids' | 'owner_id' | 'data_owner'>>;
 
 /** Events by id, read once per worker while they stay among the most recently used. */
 export interface EventCache {
@@ -61,6 +61,8 @@ export function createEventCache(
             data: doc.data,
             created_at: doc.created_at,
             subscription_ids: doc.subscription_ids,
+            ...(doc.owner_id !== undefined ? { owner_id: doc.owner_id } : {}),
+            ...(doc.data_owner !== undefined ? { data_owner: doc.data_owner } : {}),
           });
           remember(event);
           return event;

@@ -87,6 +87,7 @@ export class EventDispatcher implements OutboxFlusher {
       data: event.data,
       created_at: event.created_at,
       ...(event.request_id ? { request_id: event.request_id } : {}),
+      ...(event.owner_id !== undefined ? { data_owner: event.owner_id } : {}),
       ...extra,
       subscription_ids: subscriptionIds,
     };

@@ -13,6 +13,8 @@ export interface EventDoc {
   created_at: Date;
   /** Owner of the subscriptions targeted; set for test events, which go to one owner only. */
   owner_id?: string;
+  /** Whose data it carries (see OutboxEvent.owner_id): most of its subscribers are theirs. */
+  data_owner?: string;
   subscription_ids: string[];
   source?: OutboxSource;
   /** The API request that emitted it (X-Request-Id). */

@@ -53,6 +53,9 @@ export class SubscriptionRepository {
   static readonly indexes: readonly IndexSpec[] = [
     { collection: 'subscriptions', name: 'owner_newest', key: { owner_id: 1, _id: -1 } },
     { collection: 'subscriptions', name: 'fanout', key: { events: 1, status: 1 } },
+    // An owner's event reads only that owner's and the all-owner subscribers, not every owner's.
+    { collection: 'subscriptions', name: 'owner_fanout', key: { owner_id: 1, events: 1, status: 1 } },
+    { collection: 'subscriptions', name: 'all_owners_fanout', key: { all_owners: 1, events: 1, status: 1 } },
   ];
 
   static readonly queryShapes: readonly QueryShape[] = [
@@ -62,14 +65,29 @@ export class SubscriptionRepository {
     { collection: 'subscriptions', method: 'SubscriptionRepository.updateOwned', equality: ['_id', 'owner_id'], index: '_id_' },
     {
       collection: 'subscriptions',
-      method: 'SubscriptionRepository.activeSubscriberIds',
+      method: 'SubscriptionRepository.activeSubscriberIds (no data owner)',
       equality: ['events', 'status'],
-      range: ['created_at', 'owner_id', 'all_owners'],
+      range: ['created_at'],
       index: 'fanout',
+    },
+    {
+      collection: 'subscriptions',
+      method: "SubscriptionRepository.activeSubscriberIds (the data owner's)",
+      equality: ['owner_id', 'events', 'status'],
+      range: ['created_at'],
+      index: 'owner_fanout',
+    },
+    {
+      collection: 'subscriptions',
+      method: 'SubscriptionRepository.activeSubscriberIds (every owner\'s)',
+      equality: ['all_owners', 'events', 'status'],
+      range: ['created_at'],
+      index: 'all_owners_fanout',
     },
     { collection: 'subscriptions', method: 'SubscriptionRepository.deleteOwned', equality: ['_id', 'owner_id'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.ownedIds', equality: ['_id', 'owner_id'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.findForDelivery', equality: ['_id'], index: '_id_' },
+    { collection: 'subscriptions', method: "SubscriptionRepository.findRoundForDelivery (the owner's)", equality: ['owner_id', 'events'], index: 'owner_fanout' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.disable', equality: ['_id'], range: ['status'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.clearFailing', equality: ['_id'], range: ['failing_since'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.markFailing', equality: ['_id'], range: ['failing_since'], index: '_id_' },
@@ -119,9 +137,13 @@ export class SubscriptionRepository {
    * it, created by then and, for an event carrying `dataOwner`'s data, that owner's or an admin key's.
    */
   async activeSubscriberIds(type: EventType, at: Date, dataOwner?: string): Promise<string[]> {
-    const owners: Filter<SubscriptionDoc> = dataOwner !== undefined ? { $or: [{ owner_id: dataOwner }, { all_owners: true }] } : {};
-    const rows = await this.#collection.find({ events: type, status: 'active', created_at: { $lte: at }, ...owners }, { projection: { _id: 1 } }).toArray();
-    return rows.map((s) => s._id);
+    const ids = (filter: Filter<SubscriptionDoc>) =>
+      this.#collection.find({ ...filter, events: type, status: 'active', created_at: { $lte: at } }, { projection: { _id: 1 } }).toArray();
+    if (dataOwner === undefined) return (await ids({})).map((s) => s._id);
+    // Two equality reads, not one `$or`: FerretDB v1 pushes no `$or` down, so that read every
+    // owner's subscribers of the type and grew with them.
+    const [own, everyOwner] = await Promise.all([ids({ owner_id: dataOwner }), ids({ all_owners: true })]);
+    return [...new Set([...own, ...everyOwner].map((s) => s._id))];
   }
 
   async deleteOwned(ownerId: string, id: string): Promise<boolean> {
@@ -137,6 +159,25 @@ export class SubscriptionRepository {
   /** Any owner's subscription by id, for the worker (which acts for every owner), or null. */
   async findForDelivery(id: string): Promise<SubscriptionDoc | undefined> {
     return (await this.#collection.findOne({ _id: id })) ?? undefined;
+  }
+
+  /**
+   * The subscriptions of one delivery round by id (a deleted one is absent). When most of them
+   * are `likely`'s owner's subscriptions to its type, one equality read serves them: FerretDB v1
+   * pushes no `$in` down, so `{_id: {$in: ids}}` would read every subscription. The rest (an
+   * admin's, one that changed its types) are read by id.
+   */
+  async findRoundForDelivery(ids: readonly string[], likely?: { ownerId: string; type: EventType }): Promise<Map<string, SubscriptionDoc>> {
+    const found = new Map<string, SubscriptionDoc>();
+    const wanted = new Set(ids);
+    if (likely && wanted.size > 1) {
+      for (const doc of await this.#collection.find({ owner_id: likely.ownerId, events: likely.type }).toArray()) {
+        if (wanted.has(doc._id)) found.set(doc._id, doc);
+      }
+    }
+    const rest = [...wanted].filter((id) => !found.has(id));
+    for (const doc of await Promise.all(rest.map((id) => this.findForDelivery(id)))) if (doc) found.set(doc._id, doc);
+    return found;
   }
 
   /** Disables the subscription with `reason`, unless disabled already (the first reason stays). */

@@ -234,6 +234,8 @@ describe('order events need resources:read', () => {
     expect(adminMade).toContain(operators);
     for (const e of events) {
       const targeted = e.subscription_ids;
+      // Whose data it is: the worker reads that owner's subscribers of a round together.
+      expect(e.data_owner, e.type).toBe('acme');
       expect(targeted, e.type).toContain(mine);
       expect(targeted, e.type).toContain(operators);
       expect(targeted, e.type).not.toContain(theirs);

@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AttemptLogEntry, createAttemptActivities } from '../../../activities/attempt';
 import { createMongo, type Mongo } from '../../../src/db/mongo';
@@ -7,6 +8,7 @@ import type { AttemptDoc } from '../../../src/deliveries/attempts';
 import type { EventDoc } from '../../../src/events/repository';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
+import { subscriptionDoc } from '../../support/subscription-doc';
 
 describe('attempt activities against a real receiver and database', () => {
   let mongo: Mongo;
@@ -119,5 +121,37 @@ describe('attempt activities against a real receiver and database', () => {
       reason: 'subscription paused',
     });
     expect(received()).toHaveLength(0);
+  });
+
+  it("postAttempts reads a round of the data owner's subscriptions in one query, and the rest by id", async () => {
+    const tag = randomUUID().replaceAll('-', '').slice(0, 12);
+    const owner = `owner_${tag}`;
+    const now = new Date();
+    const sub = (n: string, overrides: Partial<SubscriptionDoc>) => subscriptionDoc({ _id: `sub_${tag}_${n}`, owner_id: owner, url: `${receiver.url}/${n}`, ...overrides }, secret, now);
+    // Three of the owner's (one paused since the event), and an admin's that gets every owner's events.
+    const subs = [sub('a', {}), sub('b', {}), sub('c', { status: 'paused' }), sub('admin', { owner_id: 'admin', all_owners: true })];
+    const event: EventDoc = { _id: `evt_${tag}`, type: 'order.created', data: { order_id: 8 }, created_at: now, data_owner: owner, subscription_ids: subs.map((s) => s._id) };
+    await mongo.db.collection<SubscriptionDoc>('subscriptions').insertMany(subs);
+    await mongo.db.collection<EventDoc>('events').insertOne(event);
+
+    const watched = new MongoClient(inject('mongoUri'), { monitorCommands: true });
+    const finds: Array<Record<string, unknown>> = [];
+    watched.on('commandStarted', (e) => {
+      if (e.commandName === 'find' && e.command.find === 'subscriptions') finds.push(e.command.filter as Record<string, unknown>);
+    });
+    try {
+      const acts = createAttemptActivities({ db: watched.db(mongo.db.databaseName), allowPrivate: true, timeoutMs: 2000, userAgent: 'WebhookService/test' });
+      const round = await acts.postAttempts(subs.map((s) => ({ eventId: event._id, subscriptionId: s._id, attempt: 1 })));
+      expect(round.map((r) => r.outcome)).toEqual(['delivered', 'delivered', 'skipped', 'delivered']);
+      expect(finds).toEqual([{ owner_id: owner, events: 'order.created' }, { _id: subs[3]!._id }]);
+
+      // A retry of one of the four reads just that one.
+      finds.length = 0;
+      const retry = await acts.postAttempts([{ eventId: event._id, subscriptionId: subs[1]!._id, attempt: 2 }]);
+      expect(retry.map((r) => r.outcome)).toEqual(['delivered']);
+      expect(finds).toEqual([{ _id: subs[1]!._id }]);
+    } finally {
+      await watched.close();
+    }
   });
 });

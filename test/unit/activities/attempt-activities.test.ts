@@ -6,6 +6,7 @@ import { type AttemptDoc, attemptId } from '../../../src/deliveries/attempts';
 import type { EventDoc } from '../../../src/events/repository';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
 import { xSignature } from '../../../src/webhooks/signature';
+import { subscriptionDoc } from '../../support/subscription-doc';
 
 const now = new Date('2025-06-01T12:00:00.000Z');
 const secret = `whsec_${Buffer.alloc(24, 3).toString('base64')}`;
@@ -20,18 +21,7 @@ const event: EventDoc = {
 };
 
 function subscription(overrides: Partial<SubscriptionDoc> = {}): SubscriptionDoc {
-  return {
-    _id: 'sub_unit',
-    owner_id: 'o',
-    url: 'https://receiver.example/hooks',
-    events: ['order.created'],
-    status: 'active',
-    version: 1,
-    secrets: [{ secret, created_at: now }],
-    created_at: now,
-    updated_at: now,
-    ...overrides,
-  };
+  return subscriptionDoc({ _id: 'sub_unit', owner_id: 'o', url: 'https://receiver.example/hooks', ...overrides }, secret, now);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { EventDoc } from '../../../src/events/repository';
 
 const created = new Date('2025-06-01T12:00:00.000Z');
 
-/** A logged event as the event log holds it, with fields deliveries never read (owner, source). */
+/** A logged event as the event log holds it, with a field deliveries never read (source). */
 function doc(id: string): EventDoc {
   return { _id: id, type: 'order.created', data: { order_id: 1 }, created_at: created, owner_id: 'o', subscription_ids: ['sub_1'], source: { collection: 'orders', id: 1 } };
 }
@@ -34,7 +34,7 @@ describe('createEventCache', () => {
     const first = await cache.get('a');
     expect(await cache.get('a')).toBe(first);
     expect(reads.get('a')).toBe(1);
-    expect(first).toEqual({ _id: 'a', type: 'order.created', data: { order_id: 1 }, created_at: created, subscription_ids: ['sub_1'] });
+    expect(first).toEqual({ _id: 'a', type: 'order.created', data: { order_id: 1 }, created_at: created, subscription_ids: ['sub_1'], owner_id: 'o' });
     expect(Object.isFrozen(first)).toBe(true);
   });
 
