@@ -52,7 +52,8 @@ export interface Stack {
 export type Cleanup = { name: string; fn: () => Promise<void> | void };
 
 /** Starts everything; every started part is registered in `cleanups` as soon as it runs. */
-export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void): Promise<Stack> {
+/** `serviceEnv`: variables of the API and worker over the bench's own (e.g. the soak's RETENTION_DAYS). */
+export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'webhook-bench-'));
   cleanups.push({ name: 'temp dir', fn: () => rmSync(dataDir, { recursive: true, force: true }) });
 
@@ -120,6 +121,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     DELIVERY_TIMEOUT: '5s',
     // Production requires secrets sealed at rest: a throw-away key for the run.
     SECRET_ENCRYPTION_KEY: `bench:${secretKey.toString('base64')}`,
+    ...serviceEnvOverrides,
   };
   // --profile: a preload (plain ESM, it runs before tsx is registered) that profiles the main thread
   // with the inspector and writes the profile when the process exits.

@@ -51,6 +51,11 @@ export interface MinuteRow {
   deliveryMs: P50P99;
   probes: Record<ProbeName, P50P99 & { timeouts: number }>;
   docs: Record<string, number>;
+  /**
+   * Attempts and events deleted in the minute (retention): their count before, plus what the minute
+   * wrote (an attempt per delivery, an event per accepted order), minus their count after.
+   */
+  removed: number | undefined;
   /** CPU-ms per delivery of the minute, by process and in all. */
   cpuMsPerDelivery: Record<string, number>;
   loadAverage1: number | undefined;
@@ -104,6 +109,9 @@ export function minuteRows(s: SoakSamples): MinuteRow[] {
     const before = s.ticks[m - 1];
     const after = s.ticks[m];
     const cpuMsPerDelivery: Record<string, number> = {};
+    const accepted = sends.filter((x) => x.orderId !== undefined).length;
+    const logged = (t: Tick | undefined) => (t ? (t.docs.attempts ?? Number.NaN) + (t.docs.events ?? Number.NaN) : Number.NaN);
+    const removed = logged(before) + arrivals.length + accepted - logged(after);
     if (before && after && arrivals.length) {
       let all = 0;
       for (const [role, v] of Object.entries(after.cpuSeconds)) {
@@ -116,7 +124,7 @@ export function minuteRows(s: SoakSamples): MinuteRow[] {
     rows.push({
       minute: m,
       sent: sends.length,
-      accepted: sends.filter((x) => x.orderId !== undefined).length,
+      accepted,
       shed: sends.filter((x) => x.refused === 'HTTP 503').length,
       timeouts: sends.filter((x) => x.refused === 'timeout').length,
       otherErrors: sends.filter((x) => x.refused !== undefined && x.refused !== 'HTTP 503' && x.refused !== 'timeout').length,
@@ -126,6 +134,7 @@ export function minuteRows(s: SoakSamples): MinuteRow[] {
       deliveryMs: p50p99(latencies),
       probes,
       docs: after?.docs ?? {},
+      removed: Number.isFinite(removed) ? removed : undefined,
       cpuMsPerDelivery,
       loadAverage1: after?.loadAverage1,
     });

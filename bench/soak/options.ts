@@ -27,6 +27,8 @@ export interface SoakOptions {
   minAccepted: number | undefined;
   maxDrift: number | undefined;
   drainTimeoutS: number;
+  /** RETENTION_DAYS of the service (with a pass every minute); undefined: its default (30 days, hourly). */
+  retentionDays: number | undefined;
   maxSeconds: number;
   out: string | undefined;
   verbose: boolean;
@@ -73,6 +75,7 @@ const flags = {
   'min-accepted': [undefined, 'fail when accepted ÷ due orders is below this (e.g. 0.999)'],
   'max-drift': [undefined, 'fail when a list or delivery p99 of the last minute ÷ the first is above this (e.g. 1.5)'],
   'drain-timeout': ['120s', 'after the load, wait at most this long for the deliveries'],
+  'retention-days': [undefined, 'RETENTION_DAYS of the service, a pass every minute: the prefill (3 days) older than this is deleted under the load'],
   'max-seconds': [undefined, 'hard limit for the whole run (default: duration + prefill allowance + drain + 10 min)'],
   out: [undefined, 'also write the results as JSON to this file'],
 } as const satisfies Record<string, readonly [string | undefined, string]>;
@@ -105,8 +108,8 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
   const durationS = seconds('duration', raw('duration')!);
   const prefill = parsePrefill(raw('prefill')!);
   const drainTimeoutS = seconds('drain-timeout', raw('drain-timeout')!);
-  // Prefill allowance: about 5,000 documents a second on the embedded database, with room to spare.
-  const prefillS = (prefill.attempts + prefill.events + prefill.orders) / 2000;
+  // Prefill allowance: about 1,600 documents a second on the embedded database, with room to spare.
+  const prefillS = (prefill.attempts + prefill.events + prefill.orders) / 500;
   return {
     durationS,
     rate: positive('rate', raw('rate')!, 10_000),
@@ -119,6 +122,10 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
     minAccepted: ratio('min-accepted'),
     maxDrift: ratio('max-drift'),
     drainTimeoutS,
+    retentionDays: opt('retention-days', (t) => {
+      if (!/^\d{1,5}$/.test(t) || Number(t) < 1) throw new Error(`--retention-days: "${t}" must be a whole number of days, at least 1`);
+      return Number(t);
+    }),
     maxSeconds: opt('max-seconds', (t) => seconds('max-seconds', t)) ?? Math.ceil(durationS + prefillS + drainTimeoutS + 600),
     out: raw('out'),
     verbose: values.verbose === true || env.SOAK_VERBOSE === 'true',

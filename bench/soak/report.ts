@@ -8,12 +8,12 @@ const k = (v: number | undefined) => (v === undefined ? '–' : v >= 10_000 ? `$
 
 /** The table's header, for printing it before the first live row. */
 export const tableHeader =
-  '| min | sent/acc/shed | t/o, err, not sent | order p50/p99 ms | deliv | deliv p50/p99 ms | attempts p99 | events p99 | orders p99 | subs p99 | alerts p99 | docs att/evt/ord | CPU-ms/deliv | load |\n' +
-  '|---:|---|---|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|';
+  '| min | sent/acc/shed | t/o, err, not sent | order p50/p99 ms | deliv | deliv p50/p99 ms | attempts p99 | events p99 | orders p99 | subs p99 | alerts p99 | docs att/evt/ord | removed | CPU-ms/deliv | load |\n' +
+  '|---:|---|---|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|';
 
 /** One minute as a markdown table row. */
 export function tableRow(r: MinuteRow): string {
-  return `| ${r.minute} | ${r.sent}/${r.accepted}/${r.shed} | ${r.timeouts}, ${r.otherErrors}, ${r.notSent} | ${pp(r.orderMs)} | ${r.deliveries} | ${pp(r.deliveryMs)} | ${p99(r.probes.attempts)} | ${p99(r.probes.events)} | ${p99(r.probes.orders)} | ${p99(r.probes.subscriptions)} | ${p99(r.probes.alerts)} | ${k(r.docs.attempts)}/${k(r.docs.events)}/${k(r.docs.orders)} | ${f(r.cpuMsPerDelivery.all)} | ${f(r.loadAverage1)} |`;
+  return `| ${r.minute} | ${r.sent}/${r.accepted}/${r.shed} | ${r.timeouts}, ${r.otherErrors}, ${r.notSent} | ${pp(r.orderMs)} | ${r.deliveries} | ${pp(r.deliveryMs)} | ${p99(r.probes.attempts)} | ${p99(r.probes.events)} | ${p99(r.probes.orders)} | ${p99(r.probes.subscriptions)} | ${p99(r.probes.alerts)} | ${k(r.docs.attempts)}/${k(r.docs.events)}/${k(r.docs.orders)} | ${k(r.removed)} | ${f(r.cpuMsPerDelivery.all)} | ${f(r.loadAverage1)} |`;
 }
 
 /** The summary under the table: deliveries, drain, the verdicts. */

@@ -48,7 +48,8 @@ const probedUser = 1;
 
 async function main(): Promise<number> {
   // The bench's stack defaults (Temporal SQLite as npm start runs it, RELAY_INTERVAL=1s, short retries).
-  const stack = await startStack({ ...benchDefaults([], {}), verbose: opts.verbose }, life.cleanups, log);
+  const retention: Record<string, string> = opts.retentionDays === undefined ? {} : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m' };
+  const stack = await startStack({ ...benchDefaults([], {}), verbose: opts.verbose }, life.cleanups, log, retention);
   const receiver = await ReceiverProcess.start();
   life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });
   // Room for every request of a full timeout at the rate: beyond it, sends are counted as not sent.
@@ -145,10 +146,15 @@ async function main(): Promise<number> {
   const cpu = ticks.length > 1 ? Object.entries(ticks[ticks.length - 1]!.cpuSeconds).map(([r, v]) => `${r} ${((1000 * (v - (ticks[0]!.cpuSeconds[r] ?? 0))) / Math.max(1, acc.delivered)).toFixed(2)}`).join(', ') : '–';
   const drainSeconds = acc.lastArrival === undefined ? undefined : Math.max(0, (acc.lastArrival - loaded.endedAt) / 1000);
   const badProbes = probes.filter((p) => p.status !== 200).length;
+  const loadRows = rows.filter((r) => r.sent + r.notSent > 0);
+  const removed = loadRows.reduce((s, r) => s + (r.removed ?? 0), 0);
+  const written = loadRows.reduce((s, r) => s + r.deliveries + r.accepted, 0);
+  const retentionLine =
+    opts.retentionDays === undefined ? '' : `Retention (${opts.retentionDays} days, a pass a minute): ${removed} attempts and events removed over the load, ${(removed / Math.max(1, loadRows.length * 60)).toFixed(1)}/s, while ${(written / Math.max(1, loadRows.length * 60)).toFixed(1)}/s were written\n`;
 
   process.stdout.write(
     `\nSoak — ${new Date().toISOString()} — ${opts.rate} orders/s × ${tags.length} subscriptions for ${opts.durationS} s — ${stack.dbDescription.replace(/, data in .*/, '')}\n` +
-      `Prefill: ${JSON.stringify(filled.counts)} in ${filled.seconds.toFixed(1)} s (${filled.docsPerSecond.toFixed(0)} docs/s)\n\n${tableHeader}\n${rows.map(tableRow).join('\n')}\n\n` +
+      `Prefill: ${JSON.stringify(filled.counts)} in ${filled.seconds.toFixed(1)} s (${filled.docsPerSecond.toFixed(0)} docs/s)\n${retentionLine}\n${tableHeader}\n${rows.map(tableRow).join('\n')}\n\n` +
       `${summary(acc, { drainSeconds, badProbes, cpuByRole: cpu }, checks)}\n`,
   );
   if (opts.out) {

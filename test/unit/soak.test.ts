@@ -55,6 +55,16 @@ describe('soak per-minute rows', () => {
     expect(failed).toEqual(['attempts list p99 ≤ 50 ms', 'events list p99 ≤ 50 ms', 'subscriptions list p99 ≤ 50 ms', 'alerts list p99 ≤ 50 ms', 'accepted ≥ 0.5 of due', 'delivery p99 drift ≤ 1.5×', 'attempts p99 drift ≤ 1.5×']);
     expect(v.find((x) => x.check === 'accepted ≥ 0.5 of due')?.detail).toBe('2 of 6 (0.3333)');
   });
+
+  it('counts what retention removed: attempts and events before, plus what the minute wrote, minus after', () => {
+    const at = (t: number, attempts: number, events: number) => ({ ...tick(t, 0, attempts), docs: { attempts, events, orders: 1 } });
+    const rows = minuteRows({ ...samples, ticks: [at(0, 1000, 200), at(60_000, 900, 150), at(120_000, 901, 151)] });
+    // Minute 1 wrote 2 attempts (deliveries) and 1 event (accepted order): 1200 + 3 - 1050.
+    expect(rows[0]!.removed).toBe(153);
+    // Minute 2 wrote 1 and 1, and the counts grew by exactly that: nothing removed.
+    expect(rows[1]!.removed).toBe(0);
+    expect(minuteRows({ ...samples, ticks: [at(0, 1, 1)] })[0]!.removed).toBeUndefined();
+  });
 });
 
 describe('soak options', () => {
@@ -74,6 +84,14 @@ describe('soak options', () => {
     expect(parseOptions(['--help'], {})).toBe('help');
     expect(() => parseOptions(['--min-accepted', '2'], {})).toThrow(/--min-accepted/);
     expect(() => parseOptions(['--duration', 'soon'], {})).toThrow(/--duration/);
+  });
+
+  it('takes a retention period in whole days, off by default', () => {
+    expect(parseOptions([], {})).toMatchObject({ retentionDays: undefined });
+    expect(parseOptions(['--retention-days', '2'], {})).toMatchObject({ retentionDays: 2 });
+    expect(parseOptions([], { SOAK_RETENTION_DAYS: '1' })).toMatchObject({ retentionDays: 1 });
+    expect(() => parseOptions(['--retention-days', '0'], {})).toThrow(/--retention-days/);
+    expect(() => parseOptions(['--retention-days', '1.5'], {})).toThrow(/--retention-days/);
   });
 });
 
