@@ -12,6 +12,8 @@ export interface AlertActivityDeps {
   db: Db;
   allowPrivate: boolean;
   timeoutMs: number;
+  /** Local address alert POSTs leave from, like deliveries (DELIVERY_SOURCE_ADDRESS). */
+  sourceAddress?: string | undefined;
   userAgent: string;
   /** Where alerts are POSTed, signed with `alertSecret`; they are always stored too. */
   alertUrl?: string | undefined;
@@ -46,7 +48,7 @@ export function createAlertActivities(deps: AlertActivityDeps) {
       'User-Agent': deps.userAgent,
       ...signatureHeaders({ id, timestamp: Math.floor(now().getTime() / 1000), body, secrets: [deps.alertSecret ?? ''] }),
     };
-    const result = await post({ url: deps.alertUrl, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
+    const result = await post({ url: deps.alertUrl, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress });
     // Throwing lets Temporal retry the notification.
     if (result.outcome !== 'delivered') throw new Error(`operator notification POST failed: ${'error' in result ? result.error : `HTTP ${result.statusCode}`}`);
   }

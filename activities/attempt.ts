@@ -23,6 +23,8 @@ export interface AttemptActivityDeps {
   allowPrivate: boolean;
   /** Hard timeout of one POST, in ms. */
   timeoutMs: number;
+  /** Local address every POST leaves from (DELIVERY_SOURCE_ADDRESS); absent: the system chooses. */
+  sourceAddress?: string | undefined;
   userAgent: string;
   now?: () => Date;
   /** Sends one POST; postWebhook unless a test injects its own. */
@@ -140,7 +142,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         'User-Agent': deps.userAgent,
         ...signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets }),
       };
-      const result = await post({ url: sub.url, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate });
+      const result = await post({ url: sub.url, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress });
       return { ...result, url: sub.url };
     };
     return async () => {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
+import { createServer, isIP } from 'node:net';
 import type { DeliveryOutcome } from '../src/contract/types';
 import { classifyAddress, createGuardedLookup } from '../src/webhooks/address-policy';
 
@@ -23,6 +23,11 @@ export interface PostRequest {
   allowPrivate: boolean;
   /** At most this many response bytes are read and kept. */
   maxResponseBytes?: number;
+  /**
+   * Local address the connection leaves from (DELIVERY_SOURCE_ADDRESS), so receivers can allow-list
+   * it; only destinations of its family are reachable then. Unset: the system chooses.
+   */
+  sourceAddress?: string | undefined;
 }
 
 // Keep-alive pools: deliveries to the same receiver reuse connections. The guarded lookup
@@ -71,6 +76,12 @@ export function postWebhook(req: PostRequest): Promise<PostResult> {
         return;
       }
     }
+    const sourceFamily = req.sourceAddress ? isIP(req.sourceAddress) : 0;
+    // A socket bound to one family cannot reach the other; say why instead of the kernel's EINVAL.
+    if (sourceFamily !== 0 && isIP(host) !== 0 && isIP(host) !== sourceFamily) {
+      resolve({ startedAt, durationMs: 0, outcome: 'network_error', error: `${host} is an IPv${isIP(host)} address; deliveries leave from IPv${sourceFamily} ${req.sourceAddress} (DELIVERY_SOURCE_ADDRESS)` });
+      return;
+    }
     const transport = url.protocol === 'https:' ? https : http;
     const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
     let settled = false;
@@ -84,6 +95,8 @@ export function postWebhook(req: PostRequest): Promise<PostResult> {
       method: 'POST',
       agent,
       lookup: req.allowPrivate ? lookups.open : lookups.strict,
+      // The guarded lookup still checks every address it returns; `family` only narrows them to the ones this source can reach.
+      ...(sourceFamily !== 0 ? { localAddress: req.sourceAddress, family: sourceFamily } : {}),
       headers: { ...req.headers, 'Content-Length': Buffer.byteLength(req.body).toString() },
     });
     // Once the status line is in, it decides the outcome; the timeout then only cuts the body short.
@@ -133,6 +146,25 @@ export function postWebhook(req: PostRequest): Promise<PostResult> {
     });
     request.end(req.body);
   });
+}
+
+/**
+ * Resolves when `address` is an address of this host that sockets can be bound to; rejects
+ * otherwise, naming DELIVERY_SOURCE_ADDRESS, so a worker fails at start rather than on every POST.
+ */
+export async function assertSourceAddress(address: string): Promise<void> {
+  const server = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host: address, port: 0 }, resolve);
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new Error(`DELIVERY_SOURCE_ADDRESS ${address} cannot be bound on this host (${code}): set it to one of this host's addresses, or leave it unset`);
+  } finally {
+    server.close();
+  }
 }
 
 function retryAfter(status: number, header: string | undefined): { retryAfterMs: number } | undefined {

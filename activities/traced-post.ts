@@ -21,6 +21,7 @@ export function tracedPost(tracer: Tracer, post: (req: PostRequest) => Promise<P
         kind: SpanKind.CLIENT,
         attributes: {
           'http.request.method': 'POST',
+          ...(req.sourceAddress ? { 'network.local.address': req.sourceAddress } : {}),
           ...(url ? { 'server.address': url.hostname, 'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)), 'url.path': url.pathname } : {}),
         },
       },

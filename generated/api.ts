@@ -496,6 +496,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/v1/meta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where deliveries come from
+         * @description The addresses this service's webhook deliveries (and administrator alert POSTs) leave
+         *     from, as CIDR ranges, so receivers can allow-list them in a firewall or with the receiver
+         *     kit's `allowedSources`, like the `hooks` list of GitHub's `GET /meta`. The operator fixes
+         *     them with `DELIVERY_SOURCE_ADDRESS`. When none is fixed, `delivery_source_addresses` is
+         *     empty and `delivery_source_addresses_fixed` is `false`: deliveries come from whatever
+         *     address the workers' hosts use, which may change, so do not restrict by address. An
+         *     allow-list only adds to the signature check; it never replaces it.
+         *
+         *     No authentication and no scope required, as on GitHub: the addresses are no secret (every
+         *     receiver sees them on each delivery) and receivers configure firewalls before, or without,
+         *     holding an API key. Answers may be cached for 5 minutes; a change takes effect when the
+         *     service restarts with the new value.
+         */
+        get: operations["getWebhookMeta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/v1/alerts": {
         parameters: {
             query?: never;
@@ -1275,6 +1306,13 @@ export interface components {
         EventTypeList: {
             /** @description Every event type. */
             data: components["schemas"]["EventTypeInfo"][];
+        };
+        /** @description Where webhook deliveries come from, for receivers that allow-list source addresses. */
+        WebhookMeta: {
+            /** @description Every address deliveries leave from, as CIDR ranges (`/32` for one IPv4 address, `/128` for one IPv6 address). Empty when `delivery_source_addresses_fixed` is `false`. */
+            delivery_source_addresses: string[];
+            /** @description `true` when deliveries come only from `delivery_source_addresses`; `false` when the service fixes no source address, so deliveries may come from any address and an allow-list would refuse them. */
+            delivery_source_addresses_fixed: boolean;
         };
         /** @description Whom the portal session is for and how long it lasts. */
         PortalSessionCreate: {
@@ -2934,6 +2972,31 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookMeta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where deliveries come from. */
+            200: {
+                headers: {
+                    /** @description The answer changes only when the service restarts with another `DELIVERY_SOURCE_ADDRESS`. */
+                    "Cache-Control": "public, max-age=300";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookMeta"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -85,6 +85,7 @@ export function createAppDeps(input: {
       alerts: new AlertRepository(db),
       dispatcher,
     },
+    deliverySourceAddress: config.delivery.sourceAddress,
     validateResponses: config.api.validateResponses,
     bodyLimit: config.api.bodyLimit,
     shedding: config.api.shedding,

@@ -8,6 +8,8 @@ import { parseSecretKey, type SecretKey } from '../subscriptions/secret-box';
 import type { DeliveryPolicy } from '../../workflows/retry-policy';
 import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
 import { DAY_MS, deliverySpanMs } from '../retention/delivery-span';
+import { canonicalIp } from '../lib/ip';
+import { classifyAddress } from '../webhooks/address-policy';
 
 /** Thrown when the environment does not describe a valid configuration. */
 export class ConfigError extends Error {
@@ -96,6 +98,18 @@ export const envSchema = z.object({
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(5).max(10).default(7),
   DELIVERY_TIMEOUT: duration('5s', 100, 60_000, 'from 100ms to 60s'),
   DELIVERY_JITTER: z.coerce.number().min(0).max(1).default(0.1),
+  DELIVERY_SOURCE_ADDRESS: optionalString.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const address = canonicalIp(v);
+    if (address === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'must be one IP address of this host (e.g. 203.0.113.7 or 2001:db8::7), without a port, range or zone' });
+      return undefined;
+    }
+    const cls = classifyAddress(address);
+    // Neither is one address a receiver could allow-list: the system would pick the source.
+    if (cls === 'unspecified' || cls === 'multicast') ctx.addIssue({ code: 'custom', message: `${address} is a ${cls} address, not one deliveries can come from; leave it unset to let the system choose` });
+    return address;
+  }),
   DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(MAX_BATCH_SIZE).default(50),
   ADMIN_ALERT_URL: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
   ADMIN_ALERT_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{24,}$/, 'must be whsec_ + base64').optional()),
@@ -145,6 +159,11 @@ const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
   }
   if (e.ADMIN_ALERT_URL && !e.ADMIN_ALERT_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['ADMIN_ALERT_SECRET'], message: 'is required when ADMIN_ALERT_URL is set' });
+  }
+  // Packets from a loopback or link-local source cannot leave the host or link, and the address policy refuses every destination they could reach.
+  const sourceClass = e.DELIVERY_SOURCE_ADDRESS === undefined ? undefined : classifyAddress(e.DELIVERY_SOURCE_ADDRESS);
+  if ((sourceClass === 'loopback' || sourceClass === 'link-local') && !e.CALLBACK_ALLOW_PRIVATE) {
+    ctx.addIssue({ code: 'custom', path: ['DELIVERY_SOURCE_ADDRESS'], message: `${e.DELIVERY_SOURCE_ADDRESS} is a ${sourceClass} address: deliveries from it reach only ${sourceClass} callbacks, which need CALLBACK_ALLOW_PRIVATE=true (local development and tests only)` });
   }
   // A delivery still retrying must find its event and keep its attempts.
   const spanMs = deliverySpanMs({ scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER });
@@ -235,6 +254,8 @@ export interface Config {
     disableAfterMs: number;
     /** POSTs one worker runs at once to one subscription, unless the subscription sets its own; 0: no bound. */
     maxInFlight: number;
+    /** Local address every outgoing POST is bound to (DELIVERY_SOURCE_ADDRESS), so receivers can allow-list it; unset: the system chooses. */
+    sourceAddress: string | undefined;
   };
   /** Deletion of old attempts and events by the `webhook-retention` Temporal Schedule. */
   retention: {
@@ -312,6 +333,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       relayIntervalMs: e.RELAY_INTERVAL,
       disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
+      sourceAddress: e.DELIVERY_SOURCE_ADDRESS,
     },
     retention: { days: e.RETENTION_DAYS, intervalMs: e.RETENTION_INTERVAL, batchSize: e.RETENTION_BATCH_SIZE },
   };

@@ -28,6 +28,7 @@ export type Problem = Schemas['Problem'];
 /** One offending field of a rejected request (an item of `Problem.errors`). */
 export type FieldError = NonNullable<Problem['errors']>[number];
 export type Health = Schemas['Health'];
+export type WebhookMeta = Schemas['WebhookMeta'];
 export type Readiness = Schemas['Readiness'];
 export type DependencyState = Schemas['DependencyState'];
 export type CurrencyCode = Schemas['CurrencyCode'];

@@ -22,9 +22,17 @@ import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
 import { installRetentionSchedule } from '../retention/install-schedule';
 import { supervisorPid, watchParent } from './shutdown';
+import { assertSourceAddress } from '../../activities/http-post';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'worker', config.logFormat);
+// An address this host does not have would fail every POST: fail at start instead, saying which variable.
+if (config.delivery.sourceAddress) {
+  await assertSourceAddress(config.delivery.sourceAddress).catch((err: unknown) => {
+    logger.fatal((err as Error).message);
+    process.exit(1);
+  });
+}
 const metricsOn = config.metrics.workerPort !== 0;
 // The SDK's exporter listens on a private loopback port; our /metrics appends what it serves.
 const sdkMetricsPort = metricsOn ? await getFreePort() : undefined;
@@ -99,6 +107,7 @@ await runWorkerUntilStopped({
         workerIdentity: `worker@${hostname()}:${process.pid}`,
         allowPrivate: config.api.allowPrivateCallbacks,
         timeoutMs: config.delivery.timeoutMs,
+        sourceAddress: config.delivery.sourceAddress,
         userAgent,
         alertUrl: config.delivery.alertUrl,
         alertSecret: config.delivery.alertSecret,

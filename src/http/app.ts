@@ -9,6 +9,7 @@ import type { Logger } from '../logger';
 import type { ResourceDeps } from '../resources/use-cases';
 import type { SubscriptionDeps } from '../subscriptions/use-cases';
 import { eventCatalog } from '../webhooks/event-catalog';
+import { webhookMeta } from '../webhooks/source-addresses';
 import { loadContract } from '../contract/openapi';
 import type { ApiMetrics } from '../telemetry/metrics';
 import type { Tracer } from '@opentelemetry/api';
@@ -56,6 +57,8 @@ export interface AppDeps {
   rateLimiter?: ApiRateLimiter | undefined;
   /** Subscriber portal sessions: minted by keys, accepted where the contract lists `portalSession`. */
   portal: PortalDeps;
+  /** The address deliveries leave from (DELIVERY_SOURCE_ADDRESS), published at `/api/webhooks/v1/meta`; absent: not fixed. */
+  deliverySourceAddress?: string | undefined;
 }
 
 /** Builds the Express app; entry points and tests inject real or fake dependencies. */
@@ -116,7 +119,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(shedding.stillWanted);
   // After the validator: a key is only claimed by a valid, authenticated request.
   app.post(idempotentPaths, idempotency(deps.idempotency, deps.logger));
-  app.use(metaRoutes(contract, eventCatalog(contract)));
+  app.use(metaRoutes(contract, eventCatalog(contract), webhookMeta(deps.deliverySourceAddress)));
   app.use(subscriptionRoutes(deps.subscriptions));
   app.use(resourceRoutes(deps.resources));
   app.use(deliveryRoutes(deps.deliveries));

@@ -2,6 +2,7 @@ import express, { type RequestHandler, Router } from 'express';
 import type { Db } from 'mongodb';
 import type { Envelope } from '../webhooks/envelopes';
 import { type IdempotencyStore, MongoIdempotencyStore } from './idempotency';
+import { type SourceOptions, sourceAllowlist } from './sources';
 import { verify, type VerifyOptions, WebhookVerificationError } from './verify';
 
 /**
@@ -17,7 +18,7 @@ export type ReceivedEvent = Envelope;
  */
 export type Dedupe = { db: Db; store?: never; dedupe?: true } | { store: IdempotencyStore; db?: never; dedupe?: true } | { dedupe: false; db?: never; store?: never };
 
-export type ReceiverOptions = VerifyOptions & Dedupe & ReceiverHandlers;
+export type ReceiverOptions = VerifyOptions & Dedupe & ReceiverHandlers & SourceOptions;
 
 interface ReceiverHandlers {
   /** The subscription's secret, or both during a rotation. */
@@ -29,7 +30,8 @@ interface ReceiverHandlers {
 }
 
 /**
- * Express middleware for a webhook endpoint: reads the raw body, answers 401 and processes
+ * Express middleware for a webhook endpoint: with `allowedSources`, answers 403 before reading
+ * anything from a sender outside them (see {@link SourceOptions}); reads the raw body, answers 401 and processes
  * nothing unless the timestamped signature verifies (see {@link VerifyOptions.scheme}),
  * acknowledges duplicates without reprocessing, and acknowledges at once, processing
  * asynchronously (senders expect an answer within 5 s).
@@ -37,6 +39,9 @@ interface ReceiverHandlers {
 export function webhookReceiver(opts: ReceiverOptions): Router {
   const store: IdempotencyStore | undefined = opts.store ?? (opts.db ? new MongoIdempotencyStore(opts.db) : undefined);
   if (!store && opts.dedupe !== false) throw new TypeError('webhookReceiver needs db (repeats are recognised in MongoDB) or store; dedupe: false processes repeats too');
+  if (opts.trustProxy && !opts.allowedSources) throw new TypeError('trustProxy only tells allowedSources where a delivery came from: set allowedSources too');
+  // Before the body parser: a refused sender's body is never read.
+  const sources: RequestHandler[] = opts.allowedSources ? [sourceAllowlist(opts)] : [];
   const router = Router();
   const handler: RequestHandler = async (req, res) => {
     let event: ReceivedEvent;
@@ -60,6 +65,6 @@ export function webhookReceiver(opts: ReceiverOptions): Router {
     });
   };
   // The signature covers the exact bytes sent, so the body must stay raw.
-  router.post('/', express.raw({ type: () => true, limit: '1mb' }), handler);
+  router.post('/', ...sources, express.raw({ type: () => true, limit: '1mb' }), handler);
   return router;
 }

@@ -118,6 +118,7 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       workerIdentity: 'test-worker',
       allowPrivate: true,
       timeoutMs: api.config.delivery.timeoutMs,
+      sourceAddress: api.config.delivery.sourceAddress,
       userAgent: 'WebhookService/test',
       alertUrl: api.config.delivery.alertUrl,
       alertSecret: api.config.delivery.alertSecret,

@@ -8,6 +8,8 @@ export interface Received {
   headers: IncomingMessage['headers'];
   body: string;
   at: number;
+  /** The peer's address as the receiver's socket sees it (where the delivery came from). */
+  remoteAddress: string | undefined;
 }
 
 /** A real HTTP receiver on loopback whose answers a test scripts per request. */
@@ -26,7 +28,7 @@ export async function startReceiver(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: Received = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const r: Received = { method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), remoteAddress: req.socket.remoteAddress };
       received.push(r);
       void respond(r, res, received.length);
     });

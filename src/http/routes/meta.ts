@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { Router } from 'express';
 import type { OpenApiDocument } from '../../contract/openapi';
-import type { EventTypeInfo } from '../../contract/types';
+import type { EventTypeInfo, WebhookMeta } from '../../contract/types';
 
 const require = createRequire(import.meta.url);
 // Redoc's standalone bundle is served from node_modules: the reference page needs no CDN.
@@ -36,8 +36,8 @@ export function docsAssets(): Router {
   return r;
 }
 
-/** The contract as JSON, the rendered reference page and the event catalogue. */
-export function metaRoutes(contract: OpenApiDocument, catalog: EventTypeInfo[]): Router {
+/** The contract as JSON, the rendered reference page, the event catalogue and where deliveries come from. */
+export function metaRoutes(contract: OpenApiDocument, catalog: EventTypeInfo[], webhookMeta: WebhookMeta): Router {
   const r = Router();
   const json = JSON.stringify(contract);
   r.get('/openapi.json', (_req, res) => {
@@ -48,6 +48,10 @@ export function metaRoutes(contract: OpenApiDocument, catalog: EventTypeInfo[]):
   });
   r.get('/api/webhooks/v1/event-types', (_req, res) => {
     res.json({ data: catalog });
+  });
+  // Public like GitHub's /meta: receivers see these addresses anyway and need them before holding a key.
+  r.get('/api/webhooks/v1/meta', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300').json(webhookMeta);
   });
   return r;
 }

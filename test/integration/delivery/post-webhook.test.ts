@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { postWebhook } from '../../../activities/http-post';
+import { assertSourceAddress, postWebhook } from '../../../activities/http-post';
 import { getFreePort } from '../../../src/runtime/ports';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 
@@ -88,5 +88,35 @@ describe('postWebhook against real local receivers', () => {
     expect(await post(r.url, { allowPrivate: false })).toMatchObject({ outcome: 'blocked' });
     expect(await post(`http://localhost:${r.port}/hooks`, { allowPrivate: false })).toMatchObject({ outcome: 'blocked' });
     expect(r.received).toHaveLength(0);
+  });
+});
+
+describe('postWebhook bound to a source address (DELIVERY_SOURCE_ADDRESS)', () => {
+  it('leaves from the configured address, and from the system-chosen one without it', async () => {
+    const r = await receiver((_req, res) => res.writeHead(200).end());
+    expect(await post(r.url, { sourceAddress: '127.0.0.2' })).toMatchObject({ outcome: 'delivered' });
+    expect(await post(r.url, { sourceAddress: '127.0.0.3' })).toMatchObject({ outcome: 'delivered' });
+    expect(await post(r.url)).toMatchObject({ outcome: 'delivered' });
+    expect(r.received.map((x) => x.remoteAddress)).toEqual(['127.0.0.2', '127.0.0.3', '127.0.0.1']);
+  });
+
+  it('binding does not open the address policy: loopback targets stay refused, by literal and by name', async () => {
+    const r = await receiver((_req, res) => res.writeHead(200).end());
+    expect(await post(r.url, { allowPrivate: false, sourceAddress: '127.0.0.2' })).toMatchObject({ outcome: 'blocked' });
+    expect(await post(`http://localhost:${r.port}/hooks`, { allowPrivate: false, sourceAddress: '127.0.0.2' })).toMatchObject({ outcome: 'blocked' });
+    expect(r.received).toHaveLength(0);
+  });
+
+  it('a target of the other family is a network_error that names the source, and nothing is sent', async () => {
+    const r = await receiver((_req, res) => res.writeHead(200).end());
+    const result = await post(`http://[::1]:${r.port}/hooks`, { sourceAddress: '127.0.0.2' });
+    expect(result).toMatchObject({ outcome: 'network_error' });
+    expect('error' in result && result.error).toBe('::1 is an IPv6 address; deliveries leave from IPv4 127.0.0.2 (DELIVERY_SOURCE_ADDRESS)');
+    expect(r.received).toHaveLength(0);
+  });
+
+  it('assertSourceAddress accepts an address of this host and names the variable for one it does not have', async () => {
+    await expect(assertSourceAddress('127.0.0.2')).resolves.toBeUndefined();
+    await expect(assertSourceAddress('192.0.2.1')).rejects.toThrow(/^DELIVERY_SOURCE_ADDRESS 192\.0\.2\.1 cannot be bound on this host \(EADDRNOTAVAIL\)/);
   });
 });

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMongo, type Mongo } from '../../../src/db/mongo';
@@ -35,5 +37,26 @@ describe('worker on the real Temporal dev server', () => {
       await connection.close();
       await nativeConnection.close();
     }
+  });
+
+  it('refuses to start, naming DELIVERY_SOURCE_ADDRESS, when this host cannot bind it', async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const env = {
+      ...process.env,
+      MONGODB_URI: inject('mongoUri'),
+      TEMPORAL_ADDRESS: inject('temporalAddress'),
+      TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+      WORKER_METRICS_PORT: '0',
+      LOG_FORMAT: 'json',
+      // TEST-NET-1: an address no host here has.
+      DELIVERY_SOURCE_ADDRESS: '192.0.2.1',
+    };
+    const exit = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', 'src/entry/worker.ts'], { cwd: root, env, timeout: 60_000 }, (err, stdout) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout });
+      });
+    });
+    expect(exit.code).toBe(1);
+    expect(exit.stdout).toContain('DELIVERY_SOURCE_ADDRESS 192.0.2.1 cannot be bound on this host (EADDRNOTAVAIL)');
   });
 });

@@ -65,6 +65,34 @@ describe('delivery configuration', () => {
   });
 });
 
+describe('DELIVERY_SOURCE_ADDRESS', () => {
+  it('is unset by default: the system chooses the source', () => {
+    expect(loadConfig({}).delivery.sourceAddress).toBeUndefined();
+    expect(loadConfig({ DELIVERY_SOURCE_ADDRESS: '' }).delivery.sourceAddress).toBeUndefined();
+  });
+
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    [' 10.1.2.3 ', '10.1.2.3'],
+    ['2001:DB8:0:0::7', '2001:db8::7'],
+    // An IPv4-mapped address is bound as the IPv4 address it carries.
+    ['::ffff:198.51.100.4', '198.51.100.4'],
+  ])('accepts %s as %s', (value, address) => {
+    expect(loadConfig({ DELIVERY_SOURCE_ADDRESS: value }).delivery.sourceAddress).toBe(address);
+  });
+
+  it.each(['example.com', '203.0.113.7:8080', '203.0.113.0/24', 'fe80::1%eth0', '256.1.1.1', '0.0.0.0', '::', '224.0.0.1', 'ff02::1'])('rejects %s naming the variable', (value) => {
+    expect(() => loadConfig({ DELIVERY_SOURCE_ADDRESS: value })).toThrow(/\n {2}DELIVERY_SOURCE_ADDRESS: /);
+  });
+
+  it('accepts a loopback or link-local source only with CALLBACK_ALLOW_PRIVATE=true, where they can reach a callback', () => {
+    expect(() => loadConfig({ DELIVERY_SOURCE_ADDRESS: '127.0.0.2' })).toThrow(/DELIVERY_SOURCE_ADDRESS: 127\.0\.0\.2 is a loopback address: .*CALLBACK_ALLOW_PRIVATE=true/);
+    expect(() => loadConfig({ DELIVERY_SOURCE_ADDRESS: '::1' })).toThrow(/DELIVERY_SOURCE_ADDRESS: ::1 is a loopback address/);
+    expect(() => loadConfig({ DELIVERY_SOURCE_ADDRESS: '169.254.1.1' })).toThrow(/DELIVERY_SOURCE_ADDRESS: 169\.254\.1\.1 is a link-local address/);
+    expect(loadConfig({ DELIVERY_SOURCE_ADDRESS: '127.0.0.2', CALLBACK_ALLOW_PRIVATE: 'true' }).delivery.sourceAddress).toBe('127.0.0.2');
+  });
+});
+
 describe('observability configuration', () => {
   it('logs pretty to a terminal and JSON elsewhere, unless LOG_FORMAT says which', () => {
     expect(loadConfig({}, true).logFormat).toBe('pretty');
