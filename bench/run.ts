@@ -30,8 +30,10 @@ import { retention } from './lib/scenarios/retention';
 import { slowReceiver } from './lib/scenarios/slow-receiver';
 import { throughput } from './lib/scenarios/throughput';
 import { warmUp } from './lib/scenarios/warm-up';
-import { startStack } from './lib/stack';
-import { nowMs } from './lib/stats';
+import { type Stack, startStack } from './lib/stack';
+import { nowMs, sleep } from './lib/stats';
+import type { CounterDoc } from '../src/resources/repository';
+import { defaultPlan, prefill, type PrefillResult } from './soak/prefill';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const opts = (() => {
@@ -106,6 +108,22 @@ function rateLimitsOf(serviceEnv: Record<string, string>): string {
   return enabled ? `on, ${describeRateLimits(policies)} per API key and scope` : 'off (RATE_LIMIT_ENABLED=false)';
 }
 
+/**
+ * `--prefill`: the soak's documents (other owners' subscriptions, orders, events, attempts over
+ * 3 days) written before any scenario, then time for the database to gather their statistics.
+ */
+async function prefillFor(stack: Stack): Promise<PrefillResult | undefined> {
+  const spec = opts.prefill;
+  if (spec.orders + spec.events + spec.attempts === 0) return undefined;
+  const counter = await stack.db.collection<CounterDoc>('counters').findOne({ _id: 'orders' });
+  const plan = defaultPlan(spec, { soakOwner: 'bench', soakSubscriptions: [], firstOrderId: (counter?.seq ?? 0) + 1000 });
+  log(`prefill ${JSON.stringify(spec)}`);
+  const filled = await prefill(stack.db, plan, (s, id) => stack.secretBox.seal(s, id), log);
+  log(`prefill done in ${filled.seconds.toFixed(1)} s (${filled.docsPerSecond.toFixed(0)} docs/s): ${JSON.stringify(filled.counts)}; settling 20 s`);
+  await sleep(20_000);
+  return filled;
+}
+
 async function main(): Promise<number> {
   const results = newResults(opts, gitDescribe(root));
   const outFile = resolve(root, opts.out);
@@ -113,6 +131,7 @@ async function main(): Promise<number> {
 
   log(`starting embedded servers (fastSqlite ${opts.fastSqlite}), API, worker and receiver; scenarios ${opts.scenarios.join(',')}${opts.quick ? ' (quick)' : ''}`);
   const stack = await startStack(opts, life.cleanups, log);
+  const filled = await prefillFor(stack);
   const receiver = await ReceiverProcess.start();
   life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });
   const api = new ApiClient(stack.apiUrl, stack.apiKey, Math.max(64, opts.concurrency));
@@ -131,6 +150,7 @@ async function main(): Promise<number> {
     serviceEnv: Object.fromEntries(Object.entries(stack.serviceEnv).filter(([k]) => !['MONGODB_URI', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'PORT', 'SECRET_ENCRYPTION_KEY'].includes(k))),
     receiver: 'separate node:http process (bench/receiver.ts)',
     rateLimits: rateLimitsOf(stack.serviceEnv),
+    prefill: filled,
   };
   log(`up: ${stack.dbDescription}; API ${stack.apiUrl}; receiver ${receiver.url}; pids ${JSON.stringify({ ...stack.pids, receiver: receiver.pid })}`);
 

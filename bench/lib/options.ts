@@ -3,6 +3,7 @@
  * override the defaults; `--quick` swaps in smaller defaults for a smoke run.
  */
 import { parseArgs } from 'node:util';
+import { type PrefillSpec, parsePrefill } from '../soak/options';
 
 /** Every scenario, in the fixed order they run. */
 export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'slow', 'outage', 'background', 'retention', 'metrics', 'floor'] as const;
@@ -57,6 +58,8 @@ export interface BenchOptions {
   nodeOptions: string | undefined;
   /** Write CPU profiles of the API and worker main threads to .data/bench/profiles/ (inspector, at exit). */
   profile: boolean;
+  /** Documents written before the scenarios (the soak's prefill: orders, events, attempts over 3 days); all 0: an empty database. */
+  prefill: PrefillSpec;
   /** Which scenarios run (a subset of {@link allScenarios}, always in that order). */
   scenarios: Scenario[];
 }
@@ -95,6 +98,7 @@ function usage(): string {
     '  --skip <list>  run all but these (BENCH_SKIP)',
     ...lines,
     '  --fast-sqlite  Temporal SQLite WAL + synchronous=OFF (BENCH_FAST_SQLITE=true)',
+    '  --prefill <spec>  write this first, as the soak does: none, ci, full or attempts=<n>,events=<n>,orders=<n> (BENCH_PREFILL, default none)',
     '  --relay-interval <d>  RELAY_INTERVAL of the worker (BENCH_RELAY_INTERVAL, default 1s)',
     '  --log-level <l>  LOG_LEVEL of API and worker (BENCH_LOG_LEVEL, default warn)',
     '  --out <file>  JSON results (BENCH_OUT, default .data/bench/latest.json)',
@@ -120,6 +124,7 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env): B
     scenarios: { type: 'string' },
     skip: { type: 'string' },
     'fast-sqlite': { type: 'boolean' },
+    prefill: { type: 'string' },
     'relay-interval': { type: 'string' },
     'log-level': { type: 'string' },
     out: { type: 'string' },
@@ -155,6 +160,7 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env): B
     ...ints,
     quick,
     fastSqlite: bool('fast-sqlite', 'BENCH_FAST_SQLITE'),
+    prefill: parsePrefill(str('prefill', 'BENCH_PREFILL') ?? 'none'),
     relayInterval: str('relay-interval', 'BENCH_RELAY_INTERVAL') ?? '1s',
     logLevel: str('log-level', 'BENCH_LOG_LEVEL') ?? 'warn',
     out: str('out', 'BENCH_OUT') ?? '.data/bench/latest.json',

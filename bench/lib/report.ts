@@ -134,6 +134,7 @@ export function report(results: BenchResults, run: { dbDescription: string; exte
     `\nWebhook service bench — ${results.date} — commit ${results.git.commit?.slice(0, 7) ?? '?'}${results.git.dirtyFiles ? ` + ${results.git.dirtyFiles} changed files` : ''}${o.quick ? ' — QUICK (smoke run, not for figures)' : ''}\n` +
       `Machine: ${m.cpus} cores (${m.model ?? 'CPU'}), ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageAtStart.join(' ')} at start${m.loadAverageAtEnd ? `, ${m.loadAverageAtEnd.join(' ')} at end` : ''}\n` +
       `Stack: ${run.dbDescription.replace(/, data in .*/, '')}; ${stack}; LOG_LEVEL=${o.logLevel}, RELAY_INTERVAL=${o.relayInterval}\n` +
+      `Database: ${o.prefill.orders + o.prefill.events + o.prefill.attempts ? `prefilled with ${o.prefill.attempts} attempts, ${o.prefill.events} events, ${o.prefill.orders} orders (--prefill)` : 'empty at the start'}\n` +
       `Rate limits: ${run.rateLimits}\n` +
       (results.void ? `\nVOID: ${results.void}\n` : '') +
       `\n${table(rows(results, ratio))}\n\nTargets (1.0; informational, the exit code only says VOID):\n` +
