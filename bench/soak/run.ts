@@ -7,7 +7,9 @@
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ScheduleNotFoundError } from '@temporalio/client';
 import { ADMIN_OWNER, ApiKeyRepository } from '../../src/auth/api-keys';
+import { retentionScheduleId } from '../../src/retention/schedule';
 import type { CounterDoc } from '../../src/resources/repository';
 import { type OrderSend, runLoad } from '../chaos/load';
 import { ApiClient } from '../lib/api-client';
@@ -48,8 +50,8 @@ const probedUser = 1;
 
 async function main(): Promise<number> {
   // The bench's stack defaults (Temporal SQLite as npm start runs it, RELAY_INTERVAL=1s, short retries).
-  const retention: Record<string, string> = opts.retentionDays === undefined ? {} : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m' };
-  const stack = await startStack({ ...benchDefaults([], {}), verbose: opts.verbose }, life.cleanups, log, retention);
+  const retentionEnv: Record<string, string> = opts.retentionDays === undefined ? {} : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m' };
+  const stack = await startStack({ ...benchDefaults([], {}), verbose: opts.verbose }, life.cleanups, log, retentionEnv);
   const receiver = await ReceiverProcess.start();
   life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });
   // Room for every request of a full timeout at the rate: beyond it, sends are counted as not sent.
@@ -65,6 +67,22 @@ async function main(): Promise<number> {
   const subs: Array<{ id: string; url: string }> = [];
   for (const tag of tags) subs.push({ id: await createSubscription({ api, receiver }, tag, secrets[tag]!), url: `${receiver.url}/hook/${tag}` });
 
+  // Retention waits for the load: a pass during the prefill would empty the backlog before it is measured.
+  const retentionSchedule = (async () => {
+    if (opts.retentionDays === undefined) return undefined;
+    const handle = (await stack.temporal.client()).schedule.getHandle(retentionScheduleId(stack.config.temporal.taskQueue));
+    for (let i = 0; i < 120; i++) {
+      try {
+        await handle.pause('soak: prefill');
+        return handle;
+      } catch (err) {
+        if (!(err instanceof ScheduleNotFoundError)) throw err;
+        await sleep(250);
+      }
+    }
+    throw new Error('the worker never created the retention schedule');
+  })();
+  await retentionSchedule;
   const counter = await stack.db.collection<CounterDoc>('counters').findOne({ _id: 'orders' });
   const plan = defaultPlan(opts.prefill, { soakOwner: 'bench', soakSubscriptions: subs, firstOrderId: (counter?.seq ?? 0) + 1000 });
   log(`prefill ${JSON.stringify(opts.prefill)} on ${stack.dbDescription.replace(/, data in .*/, '')}`);
@@ -108,6 +126,11 @@ async function main(): Promise<number> {
     for (const a of dump.arrivals) arrivals.set(`${a.eventId}|${a.tag}`, a);
   };
   const ticks: Tick[] = [await tick()];
+  const retention = await retentionSchedule;
+  if (retention) {
+    await retention.unpause('soak: load');
+    await retention.trigger();
+  }
   // After the first tick (counting can take seconds on a busy database): runLoad starts its schedule 50 ms from now too.
   const startedAt = nowMs() + 50;
   const samples = (notSentAt: number[]): SoakSamples => ({ startedAt, sends, notSentAt, arrivals: [...arrivals.values()], probes, ticks });
