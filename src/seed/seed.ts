@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
-import { OrderRepository, ProductRepository, StockRepository, UserRepository } from '../resources/repository';
+import { StockLedger } from '../inventory/repository';
+import { OrderRepository, ProductRepository, UserRepository } from '../resources/repository';
 import { demoOrderSeq, demoOrders, demoProducts, demoStock, demoUsers } from './demo-data';
 
 /**
@@ -12,7 +13,7 @@ export async function seedDemoData(db: Db): Promise<boolean> {
   if (await users.any()) return false;
   // insertMany gets copies: the driver adds `_id` to the objects it is handed.
   await new ProductRepository(db).insertAll(demoProducts.map((p) => ({ ...p })));
-  await new StockRepository(db).insertAll(demoStock.map((s) => ({ ...s })));
+  await new StockLedger(db).insertAll(demoStock.map((s) => ({ ...s })));
   await orders.insertAll(demoOrders.map((o) => ({ ...o, items: [...o.items], outbox: [] })));
   // Never move the counter backwards: ids already handed out stay unique.
   await orders.raiseCounterTo(demoOrderSeq);

@@ -340,8 +340,8 @@ describe('orders API: create, read, change status, outbox', () => {
       const recorder: OutboxFlusher = {
         ...inertOutbox,
         async flush(source) {
-          // The event is already stored when the flush is asked for.
-          calls.push([source.collection, source.id, (await stored(source.id)).outbox.length]);
+          // The event is already stored when the flush is asked for (stock moves' flushes are the inventory tests' matter).
+          if (source.collection === 'orders') calls.push([source.collection, source.id, (await stored(source.id)).outbox.length]);
         },
       };
       const own = await appWith(recorder);
