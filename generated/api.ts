@@ -1998,10 +1998,8 @@ export interface components {
             previous_quantity: number;
             /** @description Units in stock after the change. */
             quantity: number;
-            /** @description Why it changed. */
+            /** @description Why it changed. The order is not named, since stock events go to every owner's subscriptions and orders are private to theirs. */
             reason: components["schemas"]["StockChangeReason"];
-            /** @description The order that reserved or returned the units (reasons `order` and `cancellation`). */
-            order_id?: number;
         };
         /** @description Payload of `stock.low`. Receivers must ignore fields they do not know. */
         StockLowEventData: {
@@ -4222,8 +4220,7 @@ export interface operations {
                  *         "sku": "BK-001",
                  *         "previous_quantity": 14,
                  *         "quantity": 12,
-                 *         "reason": "order",
-                 *         "order_id": 5012
+                 *         "reason": "order"
                  *       }
                  *     }
                  */
@@ -4401,8 +4398,7 @@ export interface operations {
                  *         "sku": "BK-001",
                  *         "previous_quantity": 14,
                  *         "quantity": 12,
-                 *         "reason": "order",
-                 *         "order_id": 5012
+                 *         "reason": "order"
                  *       }
                  *     }
                  */

@@ -67,15 +67,18 @@ function eventIds(now: Date): [string, string] {
   return [newId('evt', now.getTime()), newId('evt', now.getTime())];
 }
 
-/** How a stock change came about: its event ids, time, request, and the order behind it. */
+/** How a stock change came about: its event ids, time and request. */
 interface ChangeOrigin {
   ids: readonly [string, string];
   now: Date;
   requestId?: string | undefined;
-  orderId?: number;
 }
 
-/** The events of one change of a product's level: `stock.updated` when the level moved, and `stock.low` when it crossed its threshold. */
+/**
+ * The events of one change of a product's level: `stock.updated` when the level moved, and
+ * `stock.low` when it crossed its threshold. They name no order: stock events go to every
+ * owner's subscriptions, orders only to their owner's.
+ */
 export function stockEvents(before: StockHead, after: StockHead, reason: StockChangeReason, origin: ChangeOrigin): OutboxEvent[] {
   if (after.quantity === before.quantity) return [];
   const meta = { now: origin.now, requestId: origin.requestId };
@@ -88,7 +91,6 @@ export function stockEvents(before: StockHead, after: StockHead, reason: StockCh
         previous_quantity: before.quantity,
         quantity: after.quantity,
         reason,
-        ...(origin.orderId !== undefined ? { order_id: origin.orderId } : {}),
       },
       { ...meta, id: origin.ids[0] },
     ),
@@ -195,8 +197,8 @@ export async function reserveStock(deps: InventoryDeps, items: ReadonlyArray<{ p
 }
 
 /** The stock events of a reservation's takes, to be written with its order (so they exist only if the order does). */
-export function reservationEvents(reservation: Reservation, orderId: number, requestId?: string): OutboxEvent[] {
-  return reservation.takes.flatMap((t, i) => stockEvents(t.before, t.after, 'order', { ids: reservation.ids[i]!, now: reservation.startedAt, requestId, orderId }));
+export function reservationEvents(reservation: Reservation, requestId?: string): OutboxEvent[] {
+  return reservation.takes.flatMap((t, i) => stockEvents(t.before, t.after, 'order', { ids: reservation.ids[i]!, now: reservation.startedAt, requestId }));
 }
 
 /** Refuses to write an order whose reservation outlived its lease: the sweeper may be about to release it. */
@@ -278,7 +280,7 @@ export async function returnStock(deps: InventoryDeps, order: Pick<OrderDoc, 'id
       low_stock_threshold: head.low_stock_threshold,
       reason: 'cancellation',
       order_id: order.id,
-      outbox: (before, after) => stockEvents(before, after, 'cancellation', { ids, now, requestId, orderId: order.id }),
+      outbox: (before, after) => stockEvents(before, after, 'cancellation', { ids, now, requestId }),
     }));
   }
   await deps.intents.remove(returnIntent(order.id)).catch((err: unknown) => deps.logger.warn({ err, order_id: order.id }, 'stock intent not removed; the sweeper will'));

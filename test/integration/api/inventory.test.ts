@@ -61,8 +61,8 @@ describe('inventory: orders reserve stock, cancellations return it, admins adjus
     const doc = await stored(created.id);
     expect(doc.outbox.map((e) => [e.type, e.data])).toEqual([
       ['order.created', expect.anything()],
-      ['stock.updated', { product_id: 3, sku: 'BK-003', previous_quantity: 40, quantity: 35, reason: 'order', order_id: created.id }],
-      ['stock.updated', { product_id: 11, sku: 'GD-003', previous_quantity: 60, quantity: 59, reason: 'order', order_id: created.id }],
+      ['stock.updated', { product_id: 3, sku: 'BK-003', previous_quantity: 40, quantity: 35, reason: 'order' }],
+      ['stock.updated', { product_id: 11, sku: 'GD-003', previous_quantity: 60, quantity: 59, reason: 'order' }],
     ]);
     expect(await db().collection('stock_intents').countDocuments()).toBe(0);
   });
@@ -113,7 +113,7 @@ describe('inventory: orders reserve stock, cancellations return it, admins adjus
       [`return:${first.id}:4`, 2, ['stock.updated']],
       [`return:${second.id}:4`, 5, ['stock.updated']],
     ]);
-    expect(returns[0]!.outbox[0]!.data).toEqual({ product_id: 4, sku: 'BK-004', previous_quantity: 15, quantity: 17, reason: 'cancellation', order_id: first.id });
+    expect(returns[0]!.outbox[0]!.data).toEqual({ product_id: 4, sku: 'BK-004', previous_quantity: 15, quantity: 17, reason: 'cancellation' });
   });
 
   describe('PATCH /api/inventory/stock/{product_id}', () => {

@@ -132,7 +132,7 @@ describe('createOrder', () => {
       {
         id: expect.stringMatching(/^evt_/) as unknown,
         type: 'stock.updated',
-        data: { product_id: 1, sku: 'SKU-1', previous_quantity: 100, quantity: 97, reason: 'order', order_id: 1 },
+        data: { product_id: 1, sku: 'SKU-1', previous_quantity: 100, quantity: 97, reason: 'order' },
         created_at: now,
       },
     ]);
@@ -177,7 +177,7 @@ describe('createOrder', () => {
     expect(inventory.ledger.moves.map((m) => [m._id.replace(/res_\w+/, 'R'), m.delta])).toEqual([['take:R:1', -4]]);
     expect(inserted[0]!.outbox.map((e) => [e.type, e.data])).toEqual([
       ['order.created', expect.anything()],
-      ['stock.updated', { product_id: 1, sku: 'SKU-1', previous_quantity: 8, quantity: 4, reason: 'order', order_id: 1 }],
+      ['stock.updated', { product_id: 1, sku: 'SKU-1', previous_quantity: 8, quantity: 4, reason: 'order' }],
       ['stock.low', { product_id: 1, sku: 'SKU-1', previous_quantity: 8, quantity: 4, low_stock_threshold: 5 }],
     ]);
   });
@@ -269,7 +269,7 @@ describe('updateOrder', () => {
     await updateOrder(deps, owner, 7, { status: 'cancelled' });
     expect(inventory.ledger.levels()).toEqual({ 1: 6 });
     expect(inventory.ledger.moves.map((m) => [m._id, m.delta, m.outbox.map((e) => [e.type, e.data])])).toEqual([
-      ['return:7:1', 1, [['stock.updated', { product_id: 1, sku: 'SKU-1', previous_quantity: 5, quantity: 6, reason: 'cancellation', order_id: 7 }]]],
+      ['return:7:1', 1, [['stock.updated', { product_id: 1, sku: 'SKU-1', previous_quantity: 5, quantity: 6, reason: 'cancellation' }]]],
     ]);
     expect(flush).toHaveBeenCalledWith({ collection: 'stock_moves', id: 'return:7:1' }, inventory.ledger.moves[0]!.outbox);
     expect(inventory.intents.docs.size).toBe(0);
