@@ -89,6 +89,8 @@ export function toStockLevel(doc: StockDoc): StockLevel {
   };
 }
 
+const maxApplyTries = 10_000;
+
 function slotOf(productId: number, seq: number): string {
   return `${productId}:${seq}`;
 }
@@ -206,7 +208,8 @@ export class StockLedger {
     const now = opts.now ?? new Date();
     let head = opts.hint ?? (await this.head(productId));
     if (!head) return { kind: 'unknown' };
-    for (;;) {
+    // Every lost slot is another move's progress; the bound only stops a loop nothing can end.
+    for (let tries = 0; tries < maxApplyTries; tries++) {
       const planned = plan(head);
       if (planned.short) {
         // A shortfall on a lagging copy is not one yet: decide on the chain's end.
@@ -232,6 +235,7 @@ export class StockLedger {
       await this.materialize(move, now);
       return { kind: 'applied', move, before: head, after };
     }
+    throw new Error(`stock move ${op} found no free slot after ${maxApplyTries} tries`);
   }
 
   /**
