@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../../generated/api';
+import type { OutboxFlusher } from '../../../src/events/outbox';
+import { relayOnce } from '../../../src/events/relay';
+import { adjustStock } from '../../../src/inventory/use-cases';
 import { verify } from '../../../src/receiver';
 import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
@@ -65,5 +68,26 @@ describe('stock events reach subscribers, signed', () => {
     expect(got1.find((e) => e.data.product_id === 3)!.data).toMatchObject({ previous_quantity: 40 });
     // Same events, same ids, whatever the envelope version.
     expect(new Set(got1.map((e) => e.id))).toEqual(new Set(got2.map((e) => e.id)));
+  });
+
+  it('the relay delivers a stock move\'s events when the process died between writing the move and dispatching it', async () => {
+    const receiver = await startReceiver((_req, res) => res.writeHead(200).end('ok'));
+    receivers.push(receiver);
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read'], 'stock-relay');
+    const sub = (await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['stock.updated'] } })).data!;
+    // Announced and written, then the process died before the flush.
+    const outbox: OutboxFlusher = {
+      announce: (events, source) => api.dispatcher.announce(events, source),
+      withdraw: (events) => api.dispatcher.withdraw(events),
+      flush: () => Promise.reject(new Error('process died')),
+    };
+    const crashing = { ...api.deps.resources.inventory, outbox };
+    expect((await adjustStock(crashing, 11, { delta: 5 })).quantity).toBe(65);
+    expect(receiver.received).toEqual([]);
+
+    expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 60_000, batch: 50 })).toMatchObject({ flushed: 1, failed: 0 });
+    await waitFor(() => receiver.received.length === 1, 30_000);
+    const got = verify<Schemas['StockUpdatedEventV1']>(receiver.received[0]!.body, receiver.received[0]!.headers, sub.secret);
+    expect(got.data).toEqual({ product_id: 11, sku: 'GD-003', previous_quantity: 60, quantity: 65, reason: 'adjustment' });
   });
 });
