@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   {
     // Domain modules know nothing of HTTP: they throw DomainError and take the contract's types from src/contract.
-    files: ['src/subscriptions/**/*.ts', 'src/resources/**/*.ts', 'src/deliveries/**/*.ts', 'src/portal/**/*.ts', 'src/webhooks/**/*.ts'],
+    files: ['src/subscriptions/**/*.ts', 'src/resources/**/*.ts', 'src/inventory/**/*.ts', 'src/deliveries/**/*.ts', 'src/portal/**/*.ts', 'src/webhooks/**/*.ts'],
     ignores: ['src/portal/ui/**'],
     rules: {
       'no-restricted-imports': [
@@ -45,6 +45,7 @@ export default tseslint.config(
       'src/events/dispatch-notes.ts',
       'src/events/repository.ts',
       'src/idempotency/store.ts',
+      'src/inventory/repository.ts',
       'src/portal/revocations.ts',
       'src/portal/service-keys.ts',
       'src/receiver/idempotency.ts',

@@ -624,7 +624,7 @@ export interface paths {
         put?: never;
         /**
          * Create an order
-         * @description Creates an order for a user from product ids and quantities. Unit prices and the total are taken from the catalog at creation time; the order starts in status `pending`. The order and its `order.created` event are stored together, so every created order is announced to subscribers exactly once. Unknown users or products give 422. Requires scope `orders:write`.
+         * @description Creates an order for a user from product ids and quantities. Unit prices and the total are taken from the catalog at creation time; the order starts in status `pending`. The order and its `order.created` event are stored together, so every created order is announced to subscribers exactly once. Creating the order reserves its units (each product's stock goes down by the ordered quantity and a `stock.updated` event (reason `order`) is emitted per product, plus `stock.low` when it falls to or below its threshold). Stock never goes below zero, however many orders arrive at once; when a product has fewer units than ordered, the answer is 409 with `short_items` naming each such product and the units available, and nothing is written (no order, no event, stock unchanged). Unknown users or products give 422. Requires scope `orders:write`.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -655,7 +655,7 @@ export interface paths {
         head?: never;
         /**
          * Change an order's status
-         * @description Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+         * @description Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
          */
         patch: operations["updateOrder"];
         trace?: never;
@@ -678,6 +678,36 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/inventory/stock/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric catalog product identifier. */
+                product_id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Adjust a product's stock
+         * @description Adjusts one product's stock, e.g. after a delivery from a supplier or a stock count. Send
+         *     exactly one of `quantity` (the new level, e.g. after counting) or `delta` (units added,
+         *     or removed when negative), and/or `low_stock_threshold`. A change of the level emits
+         *     `stock.updated` with reason `adjustment`, and `stock.low` when it falls to or below the
+         *     threshold. A `delta` that would take the level below zero gives 409 with `short_items`
+         *     and changes nothing; the change is applied to the level at that moment, so concurrent
+         *     orders and adjustments are never lost. Send an `Idempotency-Key` to retry a `delta` safely.
+         *     Unknown products give 404. Requires scope `admin`.
+         */
+        patch: operations["adjustStock"];
         trace?: never;
     };
 }
@@ -922,6 +952,166 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "stock.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stock.updated (v1 envelope)
+         * @description Sent by the service to the `url` of every subscription whose `events` list contains this
+         *     event type; implemented by the subscriber. The body is the envelope of the subscription's
+         *     version (v1 `{event, id, data}`; v2 adds `api_version` and `created_at`).
+         *
+         *     **Signature.** `X-Signature: sha256=<lowercase hex HMAC-SHA256 of the raw body>` with the
+         *     subscription's secret. The Standard Webhooks headers `webhook-id`, `webhook-timestamp` and
+         *     `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`)
+         *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
+         *     answer 401 without processing when it does not match; they should also reject stale
+         *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Idempotency.** The same event `id` may be delivered more than once (retries,
+         *     redelivery); receivers drop duplicates by `id`.
+         *
+         *     **Retries.** Answer within 5 seconds and process asynchronously. Any 2xx: delivered. 410:
+         *     the subscription is disabled (no further deliveries). Other 4xx: attempts for this event
+         *     stop. 5xx, network error or timeout (5 s): retried after 1, 5, 15, 30, 60 and 120 minutes
+         *     (7 attempts in all, bounded jitter added; intervals and maximum 5-10 attempts configurable).
+         *     When attempts are exhausted the delivery is marked failed and an administrator is alerted;
+         *     a subscription that keeps failing is disabled by the service.
+         */
+        post: operations["stockUpdatedV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stock.low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stock.low (v1 envelope)
+         * @description Sent by the service to the `url` of every subscription whose `events` list contains this
+         *     event type; implemented by the subscriber. The body is the envelope of the subscription's
+         *     version (v1 `{event, id, data}`; v2 adds `api_version` and `created_at`).
+         *
+         *     **Signature.** `X-Signature: sha256=<lowercase hex HMAC-SHA256 of the raw body>` with the
+         *     subscription's secret. The Standard Webhooks headers `webhook-id`, `webhook-timestamp` and
+         *     `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`)
+         *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
+         *     answer 401 without processing when it does not match; they should also reject stale
+         *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Idempotency.** The same event `id` may be delivered more than once (retries,
+         *     redelivery); receivers drop duplicates by `id`.
+         *
+         *     **Retries.** Answer within 5 seconds and process asynchronously. Any 2xx: delivered. 410:
+         *     the subscription is disabled (no further deliveries). Other 4xx: attempts for this event
+         *     stop. 5xx, network error or timeout (5 s): retried after 1, 5, 15, 30, 60 and 120 minutes
+         *     (7 attempts in all, bounded jitter added; intervals and maximum 5-10 attempts configurable).
+         *     When attempts are exhausted the delivery is marked failed and an administrator is alerted;
+         *     a subscription that keeps failing is disabled by the service.
+         */
+        post: operations["stockLowV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stock.updated.v2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stock.updated (v2 envelope)
+         * @description Sent by the service to the `url` of every subscription whose `events` list contains this
+         *     event type; implemented by the subscriber. The body is the envelope of the subscription's
+         *     version (v1 `{event, id, data}`; v2 adds `api_version` and `created_at`).
+         *
+         *     **Signature.** `X-Signature: sha256=<lowercase hex HMAC-SHA256 of the raw body>` with the
+         *     subscription's secret. The Standard Webhooks headers `webhook-id`, `webhook-timestamp` and
+         *     `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`)
+         *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
+         *     answer 401 without processing when it does not match; they should also reject stale
+         *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Idempotency.** The same event `id` may be delivered more than once (retries,
+         *     redelivery); receivers drop duplicates by `id`.
+         *
+         *     **Retries.** Answer within 5 seconds and process asynchronously. Any 2xx: delivered. 410:
+         *     the subscription is disabled (no further deliveries). Other 4xx: attempts for this event
+         *     stop. 5xx, network error or timeout (5 s): retried after 1, 5, 15, 30, 60 and 120 minutes
+         *     (7 attempts in all, bounded jitter added; intervals and maximum 5-10 attempts configurable).
+         *     When attempts are exhausted the delivery is marked failed and an administrator is alerted;
+         *     a subscription that keeps failing is disabled by the service.
+         */
+        post: operations["stockUpdatedV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "stock.low.v2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * stock.low (v2 envelope)
+         * @description Sent by the service to the `url` of every subscription whose `events` list contains this
+         *     event type; implemented by the subscriber. The body is the envelope of the subscription's
+         *     version (v1 `{event, id, data}`; v2 adds `api_version` and `created_at`).
+         *
+         *     **Signature.** `X-Signature: sha256=<lowercase hex HMAC-SHA256 of the raw body>` with the
+         *     subscription's secret. The Standard Webhooks headers `webhook-id`, `webhook-timestamp` and
+         *     `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`)
+         *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
+         *     answer 401 without processing when it does not match; they should also reject stale
+         *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Idempotency.** The same event `id` may be delivered more than once (retries,
+         *     redelivery); receivers drop duplicates by `id`.
+         *
+         *     **Retries.** Answer within 5 seconds and process asynchronously. Any 2xx: delivered. 410:
+         *     the subscription is disabled (no further deliveries). Other 4xx: attempts for this event
+         *     stop. 5xx, network error or timeout (5 s): retried after 1, 5, 15, 30, 60 and 120 minutes
+         *     (7 attempts in all, bounded jitter added; intervals and maximum 5-10 attempts configurable).
+         *     When attempts are exhausted the delivery is marked failed and an administrator is alerted;
+         *     a subscription that keeps failing is disabled by the service.
+         */
+        post: operations["stockLowV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "admin.alert": {
         parameters: {
             query?: never;
@@ -1048,7 +1238,7 @@ export interface components {
          * @description Event type name, of the form `<resource>.<action>`.
          * @enum {string}
          */
-        EventType: "order.created" | "order.updated" | "webhook.test";
+        EventType: "order.created" | "order.updated" | "webhook.test" | "stock.updated" | "stock.low";
         /**
          * Format: uri
          * @description Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS recommended).
@@ -1666,8 +1856,9 @@ export interface components {
             product_id: number;
             /** @description Stock keeping unit. */
             sku: string;
-            /** @description Units in stock. */
+            /** @description Units in stock (never below zero). */
             quantity: number;
+            low_stock_threshold: components["schemas"]["LowStockThreshold"];
             /**
              * Format: date-time
              * @description When the level last changed.
@@ -1678,6 +1869,30 @@ export interface components {
         StockList: {
             /** @description One entry per product. */
             data: components["schemas"]["StockLevel"][];
+        };
+        /** @description `stock.low` is emitted when the level falls to or below this many units (from above it). 5 unless set. */
+        LowStockThreshold: number;
+        /** @description A stock adjustment. At most one of `quantity` and `delta`; at least one field. */
+        StockAdjustment: {
+            /** @description The new level (e.g. after a stock count). */
+            quantity?: number;
+            /** @description Units added (positive) or removed (negative); never 0. */
+            delta?: number;
+            low_stock_threshold?: components["schemas"]["LowStockThreshold"];
+        };
+        /** @description A product with fewer units in stock than asked for. */
+        ShortItem: {
+            /** @description Catalog product identifier. */
+            product_id: number;
+            /** @description Units asked for (an order's lines of one product added up). */
+            requested: number;
+            /** @description Units in stock when the request was refused. */
+            available: number;
+        };
+        /** @description A problem document; for a stock shortfall it names each short product in `short_items` (and `errors` points at the request fields). */
+        InsufficientStockProblem: components["schemas"]["Problem"] & {
+            /** @description Each product with too few units, with the units available. */
+            short_items?: components["schemas"]["ShortItem"][];
         };
         /** @description Payload of `order.created`, and the order fields of `order.updated`. Receivers must ignore fields they do not know. */
         OrderEventData: {
@@ -1806,6 +2021,105 @@ export interface components {
             /** @description Test payload. */
             data: components["schemas"]["TestEventData"];
         };
+        /**
+         * @description Why the level changed. `order` an order reserved units, `cancellation` a cancelled order returned them, `adjustment` an administrator changed the level.
+         * @enum {string}
+         */
+        StockChangeReason: "order" | "cancellation" | "adjustment";
+        /** @description Payload of `stock.updated`. Receivers must ignore fields they do not know. */
+        StockUpdatedEventData: {
+            /** @description The product concerned. */
+            product_id: number;
+            /** @description Its stock keeping unit. */
+            sku: string;
+            /** @description Units in stock before the change. */
+            previous_quantity: number;
+            /** @description Units in stock after the change. */
+            quantity: number;
+            /** @description Why it changed. The order is not named, since stock events go to every owner's subscriptions and orders are private to theirs. */
+            reason: components["schemas"]["StockChangeReason"];
+        };
+        /** @description Payload of `stock.low`. Receivers must ignore fields they do not know. */
+        StockLowEventData: {
+            /** @description The product concerned. */
+            product_id: number;
+            /** @description Its stock keeping unit. */
+            sku: string;
+            /** @description Units in stock before the change (above the threshold). */
+            previous_quantity: number;
+            /** @description Units in stock after the change (at or below the threshold). */
+            quantity: number;
+            /** @description The product's threshold. */
+            low_stock_threshold: components["schemas"]["LowStockThreshold"];
+        };
+        /** @description v1 envelope of `stock.updated`. */
+        StockUpdatedEventV1: {
+            /**
+             * @description Event type name.
+             * @constant
+             */
+            event: "stock.updated";
+            /** @description Unique event id; drop duplicates by it. */
+            id: components["schemas"]["EventId"];
+            /** @description The stock change. */
+            data: components["schemas"]["StockUpdatedEventData"];
+        };
+        /** @description v1 envelope of `stock.low`. */
+        StockLowEventV1: {
+            /**
+             * @description Event type name.
+             * @constant
+             */
+            event: "stock.low";
+            /** @description Unique event id; drop duplicates by it. */
+            id: components["schemas"]["EventId"];
+            /** @description The stock change. */
+            data: components["schemas"]["StockLowEventData"];
+        };
+        /** @description v2 envelope of `stock.updated`. */
+        StockUpdatedEventV2: {
+            /**
+             * @description Event type name.
+             * @constant
+             */
+            event: "stock.updated";
+            /** @description Unique event id; drop duplicates by it. */
+            id: components["schemas"]["EventId"];
+            /**
+             * @description Envelope version.
+             * @constant
+             */
+            api_version: 2;
+            /**
+             * Format: date-time
+             * @description When the event occurred.
+             */
+            created_at: string;
+            /** @description The stock change. */
+            data: components["schemas"]["StockUpdatedEventData"];
+        };
+        /** @description v2 envelope of `stock.low`. */
+        StockLowEventV2: {
+            /**
+             * @description Event type name.
+             * @constant
+             */
+            event: "stock.low";
+            /** @description Unique event id; drop duplicates by it. */
+            id: components["schemas"]["EventId"];
+            /**
+             * @description Envelope version.
+             * @constant
+             */
+            api_version: 2;
+            /**
+             * Format: date-time
+             * @description When the event occurred.
+             */
+            created_at: string;
+            /** @description The stock change. */
+            data: components["schemas"]["StockLowEventData"];
+        };
     };
     responses: {
         /** @description The subscription, with its signing secret (shown only in this response). */
@@ -1907,6 +2221,38 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Some products have fewer units in stock than asked for (`short_items` names each with the units available), or the change conflicts with the resource's current state (e.g. the same `Idempotency-Key` is still running); nothing was changed. */
+        InsufficientStock: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://webhook-service.dev/problems/insufficient-stock",
+                 *       "title": "Insufficient Stock",
+                 *       "status": 409,
+                 *       "detail": "Not enough stock for 1 of the items: product 1 has 14 units",
+                 *       "errors": [
+                 *         {
+                 *           "path": "/body/items/0/quantity",
+                 *           "message": "2000 units of product 1 asked for, 14 in stock"
+                 *         }
+                 *       ],
+                 *       "short_items": [
+                 *         {
+                 *           "product_id": 1,
+                 *           "requested": 2000,
+                 *           "available": 14
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["InsufficientStockProblem"];
+            };
+        };
         /** @description The body is well-formed but refers to things that do not exist (e.g. an unknown user or product); nothing was changed. */
         UnprocessableContent: {
             headers: {
@@ -2001,6 +2347,8 @@ export interface components {
         UserIdPath: number;
         /** @description Numeric order identifier. */
         OrderIdPath: number;
+        /** @description Numeric catalog product identifier. */
+        ProductIdPath: number;
         /**
          * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
          * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
@@ -3197,7 +3545,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["InsufficientStock"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
@@ -3305,6 +3653,58 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adjustStock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retried request safe (Stripe's semantics): the first request with a key runs and
+                 *     its response is kept for 24 hours per key and API-key owner; a repeat with the same
+                 *     method, path and body gets that response again, with `Idempotent-Replayed: true`, and
+                 *     changes nothing. The same key with a different request gets 422; a repeat while the first
+                 *     is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
+                 *     repeat runs again. Use a random value, e.g. a UUID.
+                 * @example 3f0c9b8e-6a1d-4d2f-9a57-2f1e0f6c1b7a
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Numeric catalog product identifier. */
+                product_id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StockAdjustment"];
+            };
+        };
+        responses: {
+            /** @description The stock level after the adjustment. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockLevel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["InsufficientStock"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3800,6 +4200,362 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["WebhookTestEventV2"];
+            };
+        };
+        responses: {
+            /** @description The signature did not verify; the receiver processed nothing. Attempts for this event stop (4xx). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone; the receiver no longer wants deliveries. The service disables the subscription. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Accepted; the delivery counts as delivered. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other client error; attempts for this event stop. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error; the delivery is retried on the schedule. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    stockUpdatedV1: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Signature": components["parameters"]["XSignature"];
+                /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
+                "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
+                /** @description Standard Webhooks message id; equals the envelope `id`. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, Unix seconds at which this attempt was signed.
+                 * @example 1736929800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description Identifies the sender, e.g. `WebhookService/1.0`.
+                 * @example WebhookService/1.0
+                 */
+                "User-Agent": components["parameters"]["UserAgent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "stock.updated",
+                 *       "id": "evt_S7kD2pQ9wLm4XcV1Bn8R",
+                 *       "data": {
+                 *         "product_id": 1,
+                 *         "sku": "BK-001",
+                 *         "previous_quantity": 14,
+                 *         "quantity": 12,
+                 *         "reason": "order"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StockUpdatedEventV1"];
+            };
+        };
+        responses: {
+            /** @description The signature did not verify; the receiver processed nothing. Attempts for this event stop (4xx). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone; the receiver no longer wants deliveries. The service disables the subscription. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Accepted; the delivery counts as delivered. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other client error; attempts for this event stop. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error; the delivery is retried on the schedule. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    stockLowV1: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Signature": components["parameters"]["XSignature"];
+                /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
+                "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
+                /** @description Standard Webhooks message id; equals the envelope `id`. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, Unix seconds at which this attempt was signed.
+                 * @example 1736929800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description Identifies the sender, e.g. `WebhookService/1.0`.
+                 * @example WebhookService/1.0
+                 */
+                "User-Agent": components["parameters"]["UserAgent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "stock.low",
+                 *       "id": "evt_S7kD2pQ9wLm4XcV1Bn8R",
+                 *       "data": {
+                 *         "product_id": 1,
+                 *         "sku": "BK-001",
+                 *         "previous_quantity": 6,
+                 *         "quantity": 4,
+                 *         "low_stock_threshold": 5
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StockLowEventV1"];
+            };
+        };
+        responses: {
+            /** @description The signature did not verify; the receiver processed nothing. Attempts for this event stop (4xx). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone; the receiver no longer wants deliveries. The service disables the subscription. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Accepted; the delivery counts as delivered. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other client error; attempts for this event stop. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error; the delivery is retried on the schedule. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    stockUpdatedV2: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Signature": components["parameters"]["XSignature"];
+                /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
+                "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
+                /** @description Standard Webhooks message id; equals the envelope `id`. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, Unix seconds at which this attempt was signed.
+                 * @example 1736929800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description Identifies the sender, e.g. `WebhookService/1.0`.
+                 * @example WebhookService/1.0
+                 */
+                "User-Agent": components["parameters"]["UserAgent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "stock.updated",
+                 *       "id": "evt_S7kD2pQ9wLm4XcV1Bn8R",
+                 *       "api_version": 2,
+                 *       "created_at": "2025-01-15T08:30:00Z",
+                 *       "data": {
+                 *         "product_id": 1,
+                 *         "sku": "BK-001",
+                 *         "previous_quantity": 14,
+                 *         "quantity": 12,
+                 *         "reason": "order"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StockUpdatedEventV2"];
+            };
+        };
+        responses: {
+            /** @description The signature did not verify; the receiver processed nothing. Attempts for this event stop (4xx). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone; the receiver no longer wants deliveries. The service disables the subscription. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Accepted; the delivery counts as delivered. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other client error; attempts for this event stop. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Server error; the delivery is retried on the schedule. */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    stockLowV2: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Signature": components["parameters"]["XSignature"];
+                /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
+                "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
+                /** @description Standard Webhooks message id; equals the envelope `id`. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, Unix seconds at which this attempt was signed.
+                 * @example 1736929800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description Identifies the sender, e.g. `WebhookService/1.0`.
+                 * @example WebhookService/1.0
+                 */
+                "User-Agent": components["parameters"]["UserAgent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "stock.low",
+                 *       "id": "evt_S7kD2pQ9wLm4XcV1Bn8R",
+                 *       "api_version": 2,
+                 *       "created_at": "2025-01-15T08:30:00Z",
+                 *       "data": {
+                 *         "product_id": 1,
+                 *         "sku": "BK-001",
+                 *         "previous_quantity": 6,
+                 *         "quantity": 4,
+                 *         "low_stock_threshold": 5
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["StockLowEventV2"];
             };
         };
         responses: {

@@ -11,7 +11,9 @@ import type { DeliverySettings } from './events/start-options';
 import type { AppDeps } from './http/app';
 import type { Logger } from './logger';
 import type { ApiMetrics, WorkerMetrics } from './telemetry/metrics';
-import { OrderRepository, ProductRepository, StockRepository, UserRepository } from './resources/repository';
+import { StockIntents, StockLedger } from './inventory/repository';
+import type { InventoryDeps } from './inventory/use-cases';
+import { OrderRepository, ProductRepository, UserRepository } from './resources/repository';
 import { SubscriptionRepository } from './subscriptions/repository';
 import { SecretBox } from './subscriptions/secret-box';
 import { IdempotencyStore } from './idempotency/store';
@@ -37,7 +39,13 @@ export function secretBox(config: Partial<Pick<Config, 'secretKeys'>>): SecretBo
 /** The relay's view of the database: the dispatcher, and each source collection's outbox. */
 export function relayDeps(db: Db, dispatcher: EventDispatcher, logger: Logger, metrics?: WorkerMetrics): RelayDeps {
   const orders = new OrderRepository(db);
-  return { dispatcher, outboxes: { orders: (id) => orders.outboxOf(id) }, logger, ...(metrics ? { metrics } : {}) };
+  const ledger = new StockLedger(db);
+  return { dispatcher, outboxes: { orders: (id) => orders.outboxOf(id), stock_moves: (op) => ledger.outboxOf(op) }, logger, ...(metrics ? { metrics } : {}) };
+}
+
+/** The inventory's dependencies: its repositories, the orders it settles reservations against, and the outbox of its events. */
+export function inventoryDeps(db: Db, orders: OrderRepository, outbox: OutboxFlusher, logger: Logger): InventoryDeps {
+  return { ledger: new StockLedger(db), intents: new StockIntents(db), orders, outbox, logger };
 }
 
 /** Composition root of the API: repositories and use-case dependencies over one database. */
@@ -60,6 +68,8 @@ export function createAppDeps(input: {
   const subscriptions = new SubscriptionRepository(db);
   const box = secretBox(config);
   const revocations = new PortalRevocations(db);
+  const orders = new OrderRepository(db);
+  const outbox = input.outbox ?? dispatcher;
   return {
     db,
     temporal: input.temporal,
@@ -74,10 +84,10 @@ export function createAppDeps(input: {
     resources: {
       users: new UserRepository(db),
       products: new ProductRepository(db),
-      orders: new OrderRepository(db),
-      stock: new StockRepository(db),
+      orders,
+      inventory: inventoryDeps(db, orders, outbox, input.logger),
       logger: input.logger,
-      outbox: input.outbox ?? dispatcher,
+      outbox,
     },
     deliveries: {
       subscriptions,

@@ -230,7 +230,8 @@ export async function runClients(
   cleanups.push({ name: `${run.owner} mongo client`, fn: () => mongo.close() });
   if (run.dropDatabase) cleanups.push({ name: `${run.owner} database`, fn: () => mongo.db.dropDatabase().then(() => undefined) });
   await prepareDatabase(mongo.db);
-  await seedDemoData(mongo.db);
+  // Runs measure delivery, not stock: no order may be refused for want of units.
+  await seedDemoData(mongo.db, { stock: 1_000_000_000 });
   const { key } = await new ApiKeyRepository(mongo.db).create({
     ownerId: run.owner,
     name: run.owner,

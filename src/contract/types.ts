@@ -49,6 +49,11 @@ export type OrderUpdatedEventData = Schemas['OrderUpdatedEventData'];
 export type TestEventData = Schemas['TestEventData'];
 export type AlertNotification = Schemas['AlertNotification'];
 export type SubscriptionDisabledNotification = Schemas['SubscriptionDisabledNotification'];
+export type StockAdjustment = Schemas['StockAdjustment'];
+export type StockUpdatedEventData = Schemas['StockUpdatedEventData'];
+export type StockLowEventData = Schemas['StockLowEventData'];
+export type StockChangeReason = Schemas['StockChangeReason'];
+export type ShortItem = Schemas['ShortItem'];
 
 /** The contract's operation ids, e.g. `getOrder`. */
 export type OperationId = keyof operations;

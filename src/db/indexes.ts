@@ -8,7 +8,8 @@ import { IdempotencyStore } from '../idempotency/store';
 import { PortalRevocations } from '../portal/revocations';
 import { ServiceKeyRepository } from '../portal/service-keys';
 import { rateLimitStorage } from '../rate-limit/limiter';
-import { OrderRepository, ProductRepository, StockRepository, UserRepository } from '../resources/repository';
+import { StockIntents, StockLedger } from '../inventory/repository';
+import { OrderRepository, ProductRepository, UserRepository } from '../resources/repository';
 import { SubscriptionRepository } from '../subscriptions/repository';
 import type { IndexSpec, StorageDeclarations } from './query-shapes';
 import { Timeline } from './timeline';
@@ -19,7 +20,8 @@ export const storageOwners: readonly StorageDeclarations[] = [
   SubscriptionRepository,
   OrderRepository,
   ProductRepository,
-  StockRepository,
+  StockLedger,
+  StockIntents,
   UserRepository,
   rateLimitStorage,
   AttemptRepository,

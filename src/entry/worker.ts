@@ -6,7 +6,9 @@ import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { EventDispatcher } from '../events/dispatcher';
 import { startRelay } from '../events/relay';
-import { deliverySettings, relayDeps, secretBox } from '../services';
+import { deliverySettings, inventoryDeps, relayDeps, secretBox } from '../services';
+import { startStockSweeper } from '../inventory/use-cases';
+import { OrderRepository } from '../resources/repository';
 import { createLogger } from '../logger';
 import { DispatchNotes } from '../events/dispatch-notes';
 import { getFreePort } from '../runtime/ports';
@@ -75,6 +77,8 @@ const metricsServer = metrics
 if (metricsServer) logger.info({ port: config.metrics.workerPort, host: config.http.host }, 'worker metrics listening');
 const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
 const relay = startRelay(relayDeps(mongo.db, dispatcher, logger, metrics), config.delivery.relayIntervalMs);
+// Releases stock reservations whose order a crash kept from being written, finishes interrupted returns.
+const stockSweeper = startStockSweeper(inventoryDeps(mongo.db, new OrderRepository(mongo.db), dispatcher, logger), config.delivery.relayIntervalMs);
 // Every worker makes sure of the schedule; creating it is idempotent, so racing workers are fine.
 // Not awaited at exit: a call stuck on a Temporal outage must not hold up a stop.
 void installRetentionSchedule({ config, client: () => temporal.client(), logger, stopping });
@@ -118,7 +122,7 @@ await runWorkerUntilStopped({
       },
     }),
 });
-await relay.stop();
+await Promise.all([relay.stop(), stockSweeper.stop()]);
 metricsServer?.close();
 await Promise.all([temporal.close(), mongo.close(), tracing?.shutdown()]);
 logger.info('worker stopped');

@@ -19,11 +19,8 @@ export interface OutboxEvent {
   owner_id?: string;
 }
 
-/** A document whose `outbox` may hold events: the collection and the order's number. */
-export interface OutboxSource {
-  collection: 'orders';
-  id: number;
-}
+/** A document whose `outbox` may hold events: an order (by its number) or a stock move (by its operation key). */
+export type OutboxSource = { collection: 'orders'; id: number } | { collection: 'stock_moves'; id: string };
 
 /** How a new event came about: when, under which id (when the caller had to know it beforehand), from which request. */
 export interface EventOrigin {

@@ -1,16 +1,25 @@
+import { type Repeating, repeatEvery } from '../lib/repeat';
 import type { Logger } from '../logger';
 import type { WorkerMetrics } from '../telemetry/metrics';
 import type { EventDispatcher } from './dispatcher';
 import type { EventNote, RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxSource } from './outbox';
 
-/** Reads the outbox of one source document by its number; resources provide one per collection. */
-export type OutboxReader = (sourceId: number) => Promise<readonly OutboxEvent[]>;
+/** Reads the outbox of one source document by its id; each source collection's repository provides one. */
+export interface OutboxReaders {
+  orders: (orderId: number) => Promise<readonly OutboxEvent[]>;
+  stock_moves: (op: string) => Promise<readonly OutboxEvent[]>;
+}
+
+/** The outbox of `source`, read by its collection's reader. */
+function readOutbox(readers: OutboxReaders, source: OutboxSource): Promise<readonly OutboxEvent[]> {
+  return source.collection === 'orders' ? readers.orders(source.id) : readers.stock_moves(source.id);
+}
 
 export interface RelayDeps {
   dispatcher: EventDispatcher;
   /** Outbox readers by source collection. */
-  outboxes: Record<OutboxSource['collection'], OutboxReader>;
+  outboxes: OutboxReaders;
   logger: Logger;
   /** Times each pass (absent: not timed). */
   metrics?: Pick<WorkerMetrics, 'relayPassDuration'>;
@@ -65,7 +74,7 @@ export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abando
   for (const { source, notes: waiting } of bySource.values()) {
     await attempt(waiting[0]!, async () => {
       const wanted = new Set(waiting.map((n) => n._id));
-      const written = (await deps.outboxes[source.collection](source.id)).filter((e) => wanted.has(e.id));
+      const written = (await readOutbox(deps.outboxes, source)).filter((e) => wanted.has(e.id));
       await dispatcher.flush(source, written, 'remove');
       for (const e of written) handled.add(e.id);
       pass.flushed += written.length;
@@ -107,11 +116,8 @@ export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abando
  * Runs relay passes every `intervalMs` until stopped: what a crash left in an outbox, or a
  * Temporal outage left pending, gets dispatched. Safe to run in every worker at once.
  */
-export function startRelay(deps: RelayDeps, intervalMs: number): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const pass = async () => {
+export function startRelay(deps: RelayDeps, intervalMs: number): Repeating {
+  return repeatEvery(intervalMs, async () => {
     const timed = deps.metrics?.relayPassDuration.startTimer();
     try {
       // A note is abandoned only long after any request could still be writing its event.
@@ -123,19 +129,5 @@ export function startRelay(deps: RelayDeps, intervalMs: number): { stop: () => P
     } finally {
       timed?.();
     }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = pass().finally(schedule);
-    }, intervalMs);
-  };
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }

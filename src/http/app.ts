@@ -14,7 +14,7 @@ import { loadContract } from '../contract/openapi';
 import type { ApiMetrics } from '../telemetry/metrics';
 import type { Tracer } from '@opentelemetry/api';
 import type { IdempotencyStore } from '../idempotency/store';
-import { idempotency, idempotentPaths } from './idempotency';
+import { idempotency, idempotentPatchPaths, idempotentPaths } from './idempotency';
 import { httpMetrics, metricsEndpoint } from './metrics';
 import { httpTracing } from './tracing';
 import { loadShedding } from './load-shedding';
@@ -119,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(shedding.stillWanted);
   // After the validator: a key is only claimed by a valid, authenticated request.
   app.post(idempotentPaths, idempotency(deps.idempotency, deps.logger));
+  app.patch(idempotentPatchPaths, idempotency(deps.idempotency, deps.logger));
   app.use(metaRoutes(contract, eventCatalog(contract), webhookMeta(deps.deliverySourceAddress)));
   app.use(subscriptionRoutes(deps.subscriptions));
   app.use(resourceRoutes(deps.resources));

@@ -4,7 +4,7 @@ import { type IdempotencyStore, requestFingerprint } from '../idempotency/store'
 import { HttpProblem } from './problem';
 import { principalOf } from './security';
 
-/** The operations that take an `Idempotency-Key` (the contract's IdempotencyKey parameter). */
+/** The POST operations that take an `Idempotency-Key` (the contract's IdempotencyKey parameter). */
 export const idempotentPaths = [
   '/api/orders/',
   '/api/webhooks/subscribe',
@@ -15,6 +15,9 @@ export const idempotentPaths = [
   '/api/webhooks/v1/subscriptions/:subscription_id/recover',
   '/api/webhooks/v1/portal-sessions/expire-all',
 ];
+
+/** The PATCH operations that take one: an adjustment by `delta` is not safe to repeat otherwise. */
+export const idempotentPatchPaths = ['/api/inventory/stock/:product_id'];
 
 /**
  * Stripe's idempotency keys, after the contract has validated the request and authenticated its

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import type { FieldError, Problem } from '../contract/types';
+import type { FieldError, Problem, ShortItem } from '../contract/types';
 import { DomainError, type DomainErrorKind } from '../errors/domain-error';
+import { InsufficientStock } from '../errors/insufficient-stock';
 import type { Logger } from '../logger';
 import { rateLimitRefusal } from './rate-limit';
 import { bearerChallenge } from './security';
@@ -96,6 +97,7 @@ interface StatusError {
 export function toProblem(err: unknown, req?: Pick<Request, 'headers'>): Problem {
   if (err instanceof HttpProblem) return problem(err.status, err.title, err.message, err.errors);
   if (err instanceof DomainError) return problem(domainStatus[err.kind], err.title, err.message, err.errors);
+  if (err instanceof InsufficientStock) return insufficientStock(err);
   const e = (err ?? {}) as StatusError;
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -140,4 +142,12 @@ function titleFor(status: number): string {
     429: 'Too Many Requests',
   };
   return titles[status] ?? 'Client Error';
+}
+
+/** 409 naming each short product: `errors` points at the request's fields, `short_items` says what is available. */
+function insufficientStock(err: InsufficientStock): Problem {
+  const errors = err.shortfalls.map((s) => ({ path: s.path, message: `${s.requested} units of product ${s.product_id} asked for, ${s.available} in stock` }));
+  const shortItems: ShortItem[] = err.shortfalls.map(({ product_id, requested, available }) => ({ product_id, requested, available }));
+  const body: Problem & { short_items: ShortItem[] } = { ...problem(409, 'Insufficient Stock', err.message, errors), short_items: shortItems };
+  return body;
 }

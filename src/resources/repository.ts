@@ -4,7 +4,7 @@ import type { Collection, Db, Filter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import { Timeline, timelineShapes } from '../db/timeline';
 import type { OutboxEvent } from '../events/outbox';
-import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, StockLevel, User } from '../contract/types';
+import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, User } from '../contract/types';
 import type { ProductFilter, SummaryField } from './rules';
 
 /** How a user is stored: the numeric id is the document id. */
@@ -52,14 +52,8 @@ export interface OrderDoc {
   date: Date;
   updated_at: Date;
   outbox: OutboxEvent[];
-}
-
-/** Stock of one product (reference data: nothing decrements it yet). */
-export interface StockDoc {
-  product_id: number;
-  sku: string;
-  quantity: number;
-  updated_at: Date;
+  /** The stock reservation holding its units (src/inventory); absent on orders from before stock was reserved. */
+  reservation_id?: string;
 }
 
 /** A named sequence; `seq` is the last value handed out. */
@@ -88,10 +82,6 @@ export function toOrder(doc: OrderDoc): Order {
     date: doc.date.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
-}
-
-export function toStockLevel(doc: StockDoc): StockLevel {
-  return { product_id: doc.product_id, sku: doc.sku, quantity: doc.quantity, updated_at: doc.updated_at.toISOString() };
 }
 
 /**
@@ -342,30 +332,5 @@ export class OrderRepository {
   /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */
   tagUnlisted(): Promise<number> {
     return this.#timeline.backfill(this.#collection, 'date', listsOf);
-  }
-}
-
-/** Inventory stock levels, in product id order. */
-export class StockRepository {
-  static readonly indexes: readonly IndexSpec[] = [{ collection: 'stock', name: 'product_unique', key: { product_id: 1 }, unique: true }];
-
-  static readonly queryShapes: readonly QueryShape[] = [
-    { collection: 'stock', method: 'StockRepository.list', equality: [], sort: { product_id: 1 }, index: 'product_unique' },
-    { collection: 'stock', method: 'StockRepository.insertAll', equality: ['product_id'], index: 'product_unique' },
-  ];
-
-  readonly #collection: Collection<StockDoc>;
-
-  constructor(db: Db) {
-    this.#collection = db.collection<StockDoc>('stock');
-  }
-
-  async list(): Promise<StockDoc[]> {
-    return this.#collection.find({}, { projection: { _id: 0 } }).sort({ product_id: 1 }).toArray();
-  }
-
-  /** Inserts the stock levels as they are (seeding). */
-  async insertAll(docs: readonly StockDoc[]): Promise<void> {
-    await this.#collection.insertMany([...docs]);
   }
 }

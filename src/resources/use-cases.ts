@@ -13,30 +13,30 @@ import type {
   OrderUpdate,
   OrderUpdatedEventData,
   ProductList,
-  StockList,
   User,
   QueryOf,
 } from '../contract/types';
-import type { Logger } from '../logger';
 import {
-  type OrderDoc,
-  type OrderRepository,
-  type ProductRepository,
-  type StockRepository,
-  type UserRepository,
-  orderKey,
-  toOrder,
-  toProduct,
-  toStockLevel,
-  toUser,
-} from './repository';
+  type InventoryDeps,
+  assertLease,
+  completeReservation,
+  noteReservationOrder,
+  noteReturn,
+  reservationEvents,
+  reserveStock,
+  returnStock,
+  settleFailedReservation,
+} from '../inventory/use-cases';
+import type { Logger } from '../logger';
+import { type OrderDoc, type OrderRepository, type ProductRepository, type UserRepository, orderKey, toOrder, toProduct, toUser } from './repository';
 import { canTransition, orderTotal, parseFields, parseProductFilter } from './rules';
 
 export interface ResourceDeps {
   users: UserRepository;
   products: ProductRepository;
   orders: OrderRepository;
-  stock: StockRepository;
+  /** Stock: orders reserve their units, cancellations return them. */
+  inventory: InventoryDeps;
   logger: Logger;
   /** Announces an order's events before the write and dispatches them right after it; the relay catches up if that fails. */
   outbox: OutboxFlusher;
@@ -114,7 +114,9 @@ export async function listProducts(deps: ResourceDeps, query: QueryOf<'listProdu
 
 /**
  * Creates a `pending` order priced from the catalog. Everything is checked before anything is
- * written (not even an id is drawn); the order and its `order.created` event are one insert.
+ * written (not even an id is drawn); then its units are reserved (all or none: a shortfall is
+ * InsufficientStock with nothing written), and the order with its `order.created` and stock
+ * events is one insert. Should that insert fail, the units go back unless the order got written.
  */
 export async function createOrder(deps: ResourceDeps, caller: Principal, input: OrderCreate, requestId?: string): Promise<Order> {
   const [user, products] = await Promise.all([
@@ -147,27 +149,45 @@ export async function createOrder(deps: ResourceDeps, caller: Principal, input: 
   const now = deps.now?.() ?? new Date();
   // One event id across id-allocation retries, so they all refresh the same dispatch note.
   const eventId = newId('evt', now.getTime());
-  const doc = await deps.orders.insertWithNextId(
-    (id) => {
-      const order: OrderDoc = {
-        _id: orderKey(id),
-        id,
-        owner_id: caller.ownerId,
-        user_id: input.user_id,
-        status: 'pending',
-        items,
-        total: orderTotal(items),
-        currency,
-        date: now,
-        updated_at: now,
-        outbox: [],
-      };
-      // The event goes in with the order, in one single-document write.
-      order.outbox.push(newOutboxEvent('order.created', createdEventData(order), { now, id: eventId, requestId, ownerId: order.owner_id }));
-      return order;
-    },
-    (order) => deps.outbox.announce(order.outbox, orderSource(order.id)),
-  );
+  const reservation = await reserveStock(deps.inventory, input.items);
+  let orderId: number | undefined;
+  let doc: OrderDoc;
+  try {
+    doc = await deps.orders.insertWithNextId(
+      (id) => {
+        const order: OrderDoc = {
+          _id: orderKey(id),
+          id,
+          owner_id: caller.ownerId,
+          user_id: input.user_id,
+          status: 'pending',
+          items,
+          total: orderTotal(items),
+          currency,
+          date: now,
+          updated_at: now,
+          outbox: [],
+          reservation_id: reservation.id,
+        };
+        // The events go in with the order, in one single-document write: stock events only for orders that exist.
+        order.outbox.push(
+          newOutboxEvent('order.created', createdEventData(order), { now, id: eventId, requestId, ownerId: order.owner_id }),
+          ...reservationEvents(reservation, requestId),
+        );
+        return order;
+      },
+      async (order) => {
+        orderId = order.id;
+        await noteReservationOrder(deps.inventory, reservation, order.id);
+        assertLease(reservation, deps.now?.() ?? new Date());
+        await deps.outbox.announce(order.outbox, orderSource(order.id));
+      },
+    );
+  } catch (err) {
+    await settleFailedReservation(deps.inventory, reservation, orderId);
+    throw err;
+  }
+  await completeReservation(deps.inventory, reservation);
   await flushOutbox(deps, doc.id, doc.outbox);
   return toOrder(doc);
 }
@@ -192,6 +212,8 @@ export async function updateOrder(deps: ResourceDeps, caller: Principal, id: num
   const now = deps.now?.() ?? new Date();
   const updated: OrderDoc = { ...current, status: to, updated_at: now };
   const event = newOutboxEvent('order.updated', updatedEventData(updated, from), { now, requestId, ownerId: current.owner_id });
+  // Noted before the change: a crash right after it still gets the units back (the sweeper).
+  if (to === 'cancelled') await noteReturn(deps.inventory, current);
   await deps.outbox.announce([event], orderSource(id));
   if (!(await deps.orders.transition(id, from, to, event, now))) {
     // Best effort: a note left behind is dropped by the relay once it is old.
@@ -203,9 +225,7 @@ export async function updateOrder(deps: ResourceDeps, caller: Principal, id: num
     );
   }
   await flushOutbox(deps, id, [event]);
+  // Once per order however often it is cancelled: each product's return is a unique move.
+  if (to === 'cancelled') await returnStock(deps.inventory, current, requestId);
   return toOrder(updated);
-}
-
-export async function listStock(deps: ResourceDeps): Promise<StockList> {
-  return { data: (await deps.stock.list()).map(toStockLevel) };
 }

@@ -1,5 +1,6 @@
 import { ADMIN_OWNER } from '../auth/api-keys';
-import { type OrderDoc, type OrderItemDoc, type ProductDoc, type StockDoc, type UserDoc, orderKey } from '../resources/repository';
+import type { StockDoc } from '../inventory/repository';
+import { type OrderDoc, type OrderItemDoc, type ProductDoc, type UserDoc, orderKey } from '../resources/repository';
 import type { OrderStatus } from '../contract/types';
 import { orderTotal } from '../resources/rules';
 

@@ -4,9 +4,19 @@ import type { EventType, SubscriptionVersion } from '../contract/types';
 type Schemas = components['schemas'];
 
 /** v1: exactly the seed's `{event, id, data}`. */
-export type EnvelopeV1 = Schemas['OrderCreatedEventV1'] | Schemas['OrderUpdatedEventV1'] | Schemas['WebhookTestEventV1'];
+export type EnvelopeV1 =
+  | Schemas['OrderCreatedEventV1']
+  | Schemas['OrderUpdatedEventV1']
+  | Schemas['WebhookTestEventV1']
+  | Schemas['StockUpdatedEventV1']
+  | Schemas['StockLowEventV1'];
 /** v2: v1 plus `api_version` and `created_at`. */
-export type EnvelopeV2 = Schemas['OrderCreatedEventV2'] | Schemas['OrderUpdatedEventV2'] | Schemas['WebhookTestEventV2'];
+export type EnvelopeV2 =
+  | Schemas['OrderCreatedEventV2']
+  | Schemas['OrderUpdatedEventV2']
+  | Schemas['WebhookTestEventV2']
+  | Schemas['StockUpdatedEventV2']
+  | Schemas['StockLowEventV2'];
 /** The envelope of each subscription version. */
 export interface EnvelopeByVersion {
   1: EnvelopeV1;
@@ -43,6 +53,10 @@ function v1(e: TypedEvent): EnvelopeV1 {
       return { event: e.type, id: e.id, data: e.data };
     case 'webhook.test':
       return { event: e.type, id: e.id, data: e.data };
+    case 'stock.updated':
+      return { event: e.type, id: e.id, data: e.data };
+    case 'stock.low':
+      return { event: e.type, id: e.id, data: e.data };
   }
 }
 
@@ -54,6 +68,10 @@ function v2(e: TypedEvent): EnvelopeV2 {
     case 'order.updated':
       return { event: e.type, id: e.id, ...meta, data: e.data };
     case 'webhook.test':
+      return { event: e.type, id: e.id, ...meta, data: e.data };
+    case 'stock.updated':
+      return { event: e.type, id: e.id, ...meta, data: e.data };
+    case 'stock.low':
       return { event: e.type, id: e.id, ...meta, data: e.data };
   }
 }

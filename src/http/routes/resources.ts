@@ -5,10 +5,10 @@ import {
   getOrder,
   getUser,
   listProducts,
-  listStock,
   listUserOrders,
   updateOrder,
 } from '../../resources/use-cases';
+import { adjustStock, listStock } from '../../inventory/use-cases';
 import { requestIdOf } from '../request-id';
 import { principalOf } from '../security';
 import { validated } from '../validated';
@@ -42,7 +42,11 @@ export function resourceRoutes(deps: ResourceDeps): Router {
     res.json(await updateOrder(deps, principalOf(req), path.order_id, body, requestIdOf(req)));
   });
   r.get('/api/inventory/stock', async (_req, res) => {
-    res.json(await listStock(deps));
+    res.json(await listStock(deps.inventory));
+  });
+  r.patch('/api/inventory/stock/:product_id', async (req, res) => {
+    const { path, body } = validated(req, 'adjustStock');
+    res.json(await adjustStock(deps.inventory, path.product_id, body, requestIdOf(req)));
   });
   return r;
 }

@@ -62,6 +62,8 @@ const rows: Row[] = [
   { name: 'get order', method: 'GET', path: (f) => `/api/orders/${f.orderId}`, scope: 'resources:read', ok: 200, otherOwner: 404, admin: 200 },
   { name: 'change order', method: 'PATCH', path: (f) => `/api/orders/${f.orderId}`, body: { status: 'paid' }, scope: 'orders:write', ok: 200, otherOwner: 404, admin: 200 },
   { name: 'stock', method: 'GET', path: () => '/api/inventory/stock', scope: 'resources:read', ok: 200, otherOwner: 200, admin: 200 },
+  // Admin only: the owner, with every other scope, is refused like anyone else.
+  { name: 'adjust stock', method: 'PATCH', path: () => '/api/inventory/stock/3', body: { delta: 1 }, scope: 'admin', ok: 403, otherOwner: 403, admin: 200 },
 ];
 
 describe('authorization matrix: every route × (no key, wrong scope, other owner, owner, admin)', () => {
@@ -72,7 +74,8 @@ describe('authorization matrix: every route × (no key, wrong scope, other owner
 
   beforeAll(async () => {
     api = await startTestApi();
-    await seedDemoData(api.mongo.db);
+    // Every row orders a unit in its fixture: the demo's few would sell out.
+    await seedDemoData(api.mongo.db, { stock: 100_000 });
     keys.owner = (await api.clientWith(everyScope, 'owner-a')).key;
     keys.otherOwner = (await api.clientWith(everyScope, 'owner-b')).key;
     keys.admin = (await api.clientWith(['admin'], 'ops')).key;
@@ -209,6 +212,8 @@ describe('order events need resources:read', () => {
       'order.created': ['resources:read'],
       'order.updated': ['resources:read'],
       'webhook.test': [],
+      'stock.updated': ['resources:read'],
+      'stock.low': ['resources:read'],
     });
   });
 

@@ -12,7 +12,8 @@ describe('Idempotency-Key: a retried POST runs once', () => {
 
   beforeAll(async () => {
     api = await startTestApi({ SECRET_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}` });
-    await seedDemoData(api.mongo.db);
+    // Idempotency, not stock, is the matter here: no repeat may fail for want of units.
+    await seedDemoData(api.mongo.db, { stock: 100_000 });
     key = (await api.clientWith(['orders:write', 'webhooks:write', 'resources:read', 'webhooks:read'], 'owner-idem-a')).key;
     otherKey = (await api.clientWith(['orders:write', 'webhooks:write', 'resources:read', 'webhooks:read'], 'owner-idem-b')).key;
   });
@@ -31,6 +32,7 @@ describe('Idempotency-Key: a retried POST runs once', () => {
   const counts = async () => ({
     orders: await api.mongo.db.collection('orders').countDocuments(),
     events: await api.mongo.db.collection('events').countDocuments(),
+    stock: (await api.mongo.db.collection<{ product_id: number; quantity: number }>('stock').findOne({ product_id: 1 }))!.quantity,
   });
 
   it('replays the first response to a repeat, with Idempotent-Replayed, and writes nothing again', async () => {
@@ -44,7 +46,8 @@ describe('Idempotency-Key: a retried POST runs once', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
     expect(await again.json()).toEqual(await first.json());
-    expect(await counts()).toEqual({ orders: before.orders + 1, events: before.events + 1 });
+    // One order.created and one stock.updated; its units reserved once.
+    expect(await counts()).toEqual({ orders: before.orders + 1, events: before.events + 2, stock: before.stock - 2 });
   });
 
   it('refuses the same key with a different body (422, naming the header) and writes nothing', async () => {

@@ -8,7 +8,8 @@ describe('orders under concurrency', () => {
   beforeAll(async () => {
     // 60 orders at once test id allocation, not load shedding: no bound on requests in flight.
     api = await startTestApi({ API_MAX_IN_FLIGHT: '0' });
-    await seedDemoData(api.mongo.db);
+    // Ids and events are the matter here (inventory-concurrency.test.ts races for stock): no order may sell out.
+    await seedDemoData(api.mongo.db, { stock: 100_000 });
   });
   afterAll(async () => {
     await api.close();

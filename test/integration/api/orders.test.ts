@@ -25,7 +25,8 @@ describe('orders API: create, read, change status, outbox', () => {
     // Events stay in the outbox here, so tests see exactly what each write stored;
     // flushing them into the event log is covered by the delivery tests.
     api = await startTestApi({}, { outbox: inertOutbox });
-    await seedDemoData(api.mongo.db);
+    // Orders, not stock, are the matter here (inventory.test.ts has the demo's levels): no line may sell out.
+    await seedDemoData(api.mongo.db, { stock: 100_000 });
     ({ client, key } = await api.clientWith(['resources:read', 'orders:write']));
   });
   afterAll(async () => {
@@ -34,6 +35,8 @@ describe('orders API: create, read, change status, outbox', () => {
 
   const orders = () => api.mongo.db.collection<OrderDoc>('orders');
   const stored = async (id: number) => (await orders().findOne({ _id: orderKey(id) }))!;
+  /** The order's own events in its outbox (the stock events of its reservation are beside them). */
+  const orderEvents = async (id: number) => (await stored(id)).outbox.filter((e) => e.type.startsWith('order.'));
   /** Everything a failed create must leave untouched: the orders and the id counter. */
   const snapshot = async () => ({
     orders: await orders().countDocuments(),
@@ -81,7 +84,12 @@ describe('orders API: create, read, change status, outbox', () => {
       expect(res.response.headers.get('location')).toBe(`/api/orders/${order.id}`);
 
       const doc = await stored(order.id);
-      expect(doc.outbox).toHaveLength(1);
+      // One order.created, and the stock.updated of each product it reserved, all in the one insert.
+      expect(doc.outbox.map((e) => [e.type, e.data.product_id])).toEqual([
+        ['order.created', undefined],
+        ['stock.updated', 3],
+        ['stock.updated', 11],
+      ]);
       expect(doc.outbox[0]).toEqual({
         id: expect.stringMatching(/^evt_[A-Za-z0-9]{22}$/) as unknown,
         type: 'order.created',
@@ -236,10 +244,10 @@ describe('orders API: create, read, change status, outbox', () => {
       expect(res.data).toEqual({ ...created, status: 'paid', updated_at: expect.any(String) as unknown });
       expect(Date.parse(res.data!.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
 
-      const doc = await stored(created.id);
-      expect(doc.status).toBe('paid');
-      expect(doc.outbox).toHaveLength(2);
-      expect(doc.outbox[1]).toEqual({
+      expect((await stored(created.id)).status).toBe('paid');
+      const events = await orderEvents(created.id);
+      expect(events).toHaveLength(2);
+      expect(events[1]).toEqual({
         id: expect.stringMatching(/^evt_/) as unknown,
         type: 'order.updated',
         data: { order_id: created.id, total: 37, currency: 'EUR', status: 'paid', previous_status: 'pending', user_id: 1 },
@@ -247,7 +255,7 @@ describe('orders API: create, read, change status, outbox', () => {
         request_id: res.response.headers.get('x-request-id'),
         owner_id: 'owner-a',
       });
-      expect(doc.outbox[1]!.id).not.toBe(doc.outbox[0]!.id);
+      expect(events[1]!.id).not.toBe(events[0]!.id);
 
       const read = await client.GET('/api/orders/{order_id}', { params: { path: { order_id: created.id } } });
       expect(read.data).toEqual(res.data);
@@ -258,8 +266,7 @@ describe('orders API: create, read, change status, outbox', () => {
       for (const status of ['paid', 'shipped', 'delivered'] as const) {
         expect((await patch(created.id, status)).data!.status).toBe(status);
       }
-      const doc = await stored(created.id);
-      expect(doc.outbox.map((e) => [e.type, e.data.previous_status, e.data.status])).toEqual([
+      expect((await orderEvents(created.id)).map((e) => [e.type, e.data.previous_status, e.data.status])).toEqual([
         ['order.created', undefined, 'pending'],
         ['order.updated', 'pending', 'paid'],
         ['order.updated', 'paid', 'shipped'],
@@ -283,7 +290,7 @@ describe('orders API: create, read, change status, outbox', () => {
       const res = await patch(created.id, 'pending');
       expect(res.response.status).toBe(200);
       expect(res.data).toEqual(created);
-      expect((await stored(created.id)).outbox).toHaveLength(1);
+      expect(await orderEvents(created.id)).toHaveLength(1);
     });
 
     it.each([
@@ -340,8 +347,8 @@ describe('orders API: create, read, change status, outbox', () => {
       const recorder: OutboxFlusher = {
         ...inertOutbox,
         async flush(source) {
-          // The event is already stored when the flush is asked for.
-          calls.push([source.collection, source.id, (await stored(source.id)).outbox.length]);
+          // The event is already stored when the flush is asked for (stock moves' flushes are the inventory tests' matter).
+          if (source.collection === 'orders') calls.push([source.collection, source.id, (await stored(source.id)).outbox.length]);
         },
       };
       const own = await appWith(recorder);
@@ -349,12 +356,13 @@ describe('orders API: create, read, change status, outbox', () => {
         const created = await own.client.POST('/api/orders/', { body: { user_id: 2, items: [{ product_id: 7, quantity: 1 }] } });
         expect(created.response.status).toBe(201);
         const id = created.data!.id;
-        expect(calls).toEqual([['orders', id, 1]]);
+        // order.created and stock.updated
+        expect(calls).toEqual([['orders', id, 2]]);
         await own.client.PATCH('/api/orders/{order_id}', { params: { path: { order_id: id } }, body: { status: 'paid' } });
         await own.client.PATCH('/api/orders/{order_id}', { params: { path: { order_id: id } }, body: { status: 'paid' } });
         expect(calls).toEqual([
-          ['orders', id, 1],
           ['orders', id, 2],
+          ['orders', id, 3],
         ]);
         const refused = await own.client.POST('/api/orders/', { body: { user_id: 999, items: [{ product_id: 7, quantity: 1 }] } });
         expect(refused.response.status).toBe(422);
@@ -372,10 +380,10 @@ describe('orders API: create, read, change status, outbox', () => {
         expect(created.response.status).toBe(201);
         expect(created.data!.total).toBe(19.98);
         const id = created.data!.id;
-        expect((await stored(id)).outbox.map((e) => e.type)).toEqual(['order.created']);
+        expect((await stored(id)).outbox.map((e) => e.type)).toEqual(['order.created', 'stock.updated']);
         const updated = await own.client.PATCH('/api/orders/{order_id}', { params: { path: { order_id: id } }, body: { status: 'cancelled' } });
         expect(updated.response.status).toBe(200);
-        expect((await stored(id)).outbox.map((e) => e.type)).toEqual(['order.created', 'order.updated']);
+        expect((await stored(id)).outbox.map((e) => e.type)).toEqual(['order.created', 'stock.updated', 'order.updated']);
       } finally {
         await own.close();
       }

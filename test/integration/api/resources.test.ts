@@ -222,7 +222,7 @@ describe('resources API: users, their orders, catalog, stock', () => {
       expect(res.response.status).toBe(200);
       expectTypeOf(res.data!.data).toEqualTypeOf<StockLevel[]>();
       expect(res.data!.data).toEqual(
-        demoStock.map((s) => ({ product_id: s.product_id, sku: s.sku, quantity: s.quantity, updated_at: s.updated_at.toISOString() })),
+        demoStock.map((s) => ({ product_id: s.product_id, sku: s.sku, quantity: s.quantity, low_stock_threshold: 5, updated_at: s.updated_at.toISOString() })),
       );
       expect(res.data!.data).toHaveLength(demoProducts.length);
     });

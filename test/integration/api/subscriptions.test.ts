@@ -118,7 +118,7 @@ describe('subscriptions API', () => {
   it('serves the event catalogue from the contract', async () => {
     const { client } = await api.clientWith(['webhooks:read']);
     const res = await client.GET('/api/webhooks/v1/event-types');
-    expect(res.data!.data.map((e) => e.name)).toEqual(['order.created', 'order.updated', 'webhook.test']);
+    expect(res.data!.data.map((e) => e.name)).toEqual(['order.created', 'order.updated', 'webhook.test', 'stock.updated', 'stock.low']);
     const orderCreated = res.data!.data[0]!;
     expect(orderCreated.schema.type).toBe('object');
     expect(orderCreated.schema.required).toEqual(expect.arrayContaining(['order_id', 'total']) as unknown);

@@ -203,7 +203,7 @@ describe('no event is lost', () => {
     // Order 9101's outbox cannot be read during the first pass; its note is tried first.
     const failing: RelayDeps = {
       ...api.relay,
-      outboxes: { orders: (id) => (id === 9101 ? Promise.reject(new Error('outbox unreadable')) : api.relay.outboxes.orders(id)) },
+      outboxes: { ...api.relay.outboxes, orders: (id) => (id === 9101 ? Promise.reject(new Error('outbox unreadable')) : api.relay.outboxes.orders(id)) },
     };
     const opts = { graceMs: 0, abandonMs: 60_000, batch: 10 };
     expect(await relayOnce(failing, opts)).toEqual({ flushed: 1, dispatched: 1, redelivered: 1, abandoned: 0, failed: 1 });

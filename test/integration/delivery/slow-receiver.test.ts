@@ -19,7 +19,8 @@ describe('a receiver that never answers does not hold up the others (real Tempor
 
   beforeAll(async () => {
     api = await startTestApi({ DELIVERY_TIMEOUT: `${timeoutMs}ms`, DELIVERY_RETRY_SCHEDULE: '1h', DELIVERY_MAX_ATTEMPTS: '5' });
-    await seedDemoData(api.mongo.db);
+    // 60 orders of one product: delivery, not stock, is the matter here.
+    await seedDemoData(api.mongo.db, { stock: 100_000 });
     worker = await startTestWorker(api);
   });
   afterAll(async () => {

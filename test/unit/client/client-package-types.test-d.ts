@@ -17,11 +17,24 @@ describe('client package: webhook payload types', () => {
   });
 
   it('has one envelope type per subscription version, each the union of that version’s webhooks', () => {
-    expectTypeOf<EnvelopeV1>().toEqualTypeOf<WebhookPayload<'order.created' | 'order.updated' | 'webhook.test'>>();
-    expectTypeOf<EnvelopeV2>().toEqualTypeOf<WebhookPayload<'order.created.v2' | 'order.updated.v2' | 'webhook.test.v2'>>();
+    expectTypeOf<EnvelopeV1>().toEqualTypeOf<WebhookPayload<'order.created' | 'order.updated' | 'webhook.test' | 'stock.updated' | 'stock.low'>>();
+    expectTypeOf<EnvelopeV2>().toEqualTypeOf<
+      WebhookPayload<'order.created.v2' | 'order.updated.v2' | 'webhook.test.v2' | 'stock.updated.v2' | 'stock.low.v2'>
+    >();
     expectTypeOf<Envelope>().toEqualTypeOf<EnvelopeV1 | EnvelopeV2>();
     expectTypeOf<keyof webhooks>().toEqualTypeOf<
-      'order.created' | 'order.updated' | 'webhook.test' | 'order.created.v2' | 'order.updated.v2' | 'webhook.test.v2' | 'admin.alert' | 'subscription.disabled'
+      | 'order.created'
+      | 'order.updated'
+      | 'webhook.test'
+      | 'stock.updated'
+      | 'stock.low'
+      | 'order.created.v2'
+      | 'order.updated.v2'
+      | 'webhook.test.v2'
+      | 'stock.updated.v2'
+      | 'stock.low.v2'
+      | 'admin.alert'
+      | 'subscription.disabled'
     >();
   });
 

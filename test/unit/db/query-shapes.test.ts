@@ -24,6 +24,7 @@ describe('declared indexes', () => {
       { collection: 'products', name: 'sku_unique', key: { sku: 1 }, unique: true },
       { collection: 'rate_limits', name: 'key_unique', key: { key: 1 }, unique: true },
       { collection: 'stock', name: 'product_unique', key: { product_id: 1 }, unique: true },
+      { collection: 'stock_moves', name: 'slot_unique', key: { slot: 1 }, unique: true },
       { collection: 'subscriptions', name: 'all_owners_fanout', key: { all_owners: 1, events: 1, status: 1 } },
       { collection: 'subscriptions', name: 'fanout', key: { events: 1, status: 1 } },
       { collection: 'subscriptions', name: 'owner_fanout', key: { owner_id: 1, events: 1, status: 1 } },
@@ -61,7 +62,7 @@ describe('query shapes', () => {
   // The known gaps, listed here too so a new unindexed query is a visible change to this test.
   it('the unindexed queries are exactly the known ones', () => {
     expect(shapes.filter((s) => s.unindexed !== undefined).map((s) => s.method).sort()).toEqual(
-      ['DispatchNotes.countOlderThan', 'DispatchNotes.due', 'ProductRepository.list (filter=category)'].sort(),
+      ['DispatchNotes.countOlderThan', 'DispatchNotes.due', 'ProductRepository.list (filter=category)', 'StockIntents.due'].sort(),
     );
   });
 

@@ -10,11 +10,11 @@ import type {
   OrderRepository,
   ProductDoc,
   ProductRepository,
-  StockRepository,
   UserDoc,
   UserRepository,
 } from '../../../src/resources/repository';
 import { type ResourceDeps, createOrder, getOrder, updateOrder } from '../../../src/resources/use-cases';
+import { memoryInventory } from '../../support/fake-inventory';
 
 const now = new Date('2025-06-01T12:00:00.000Z');
 const owner: Principal = { keyId: 'key_a', ownerId: 'acme', scopes: ['orders:write'] };
@@ -26,8 +26,9 @@ const products: ProductDoc[] = [
   { _id: 2, sku: 'US-001', name: 'Import', category: 'books', price: 5, currency: 'USD' },
 ];
 
-function order(status: OrderDoc['status']): OrderDoc {
+function order(status: OrderDoc['status'], reservation_id?: string): OrderDoc {
   return {
+    ...(reservation_id !== undefined ? { reservation_id } : {}),
     _id: '7',
     id: 7,
     owner_id: 'acme',
@@ -43,7 +44,7 @@ function order(status: OrderDoc['status']): OrderDoc {
 }
 
 /** Use-case deps over in-memory fakes of the repositories' methods the use cases call. */
-function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean } = {}) {
+function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean; stock?: Record<number, number> } = {}) {
   const stored = overrides.stored ?? [];
   const inserted: OrderDoc[] = [];
   const transitions: Array<{ id: number; from: string; to: string; event: OutboxEvent }> = [];
@@ -65,6 +66,8 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean 
     flush,
   };
   let seq = 0;
+  const findById = (id: number) => Promise.resolve(stored.find((o) => o.id === id) ?? inserted.find((o) => o.id === id));
+  const inventory = memoryInventory(overrides.stock ?? { 1: 100, 2: 100 }, { outbox, orders: { findById }, now: () => now });
   const deps: ResourceDeps = {
     users: { findById: (id: number) => Promise.resolve(id === ada._id ? ada : undefined) } as unknown as UserRepository,
     products: {
@@ -78,19 +81,19 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean 
         inserted.push(doc);
         return doc;
       },
-      findById: (id: number) => Promise.resolve(stored.find((o) => o.id === id)),
+      findById,
       transition: (id: number, from: string, to: string, event: OutboxEvent) => {
         calls.push(`transition ${id}`);
         transitions.push({ id, from, to, event });
         return Promise.resolve(overrides.transitionMatches ?? true);
       },
     } as unknown as OrderRepository,
-    stock: {} as StockRepository,
+    inventory,
     logger: createLogger('silent', 'test'),
     outbox,
     now: () => now,
   };
-  return { deps, inserted, transitions, flush, calls, nextSeq: () => seq };
+  return { deps, inserted, transitions, flush, calls, inventory, nextSeq: () => seq };
 }
 
 /** The problem the API answers with for the refusal `p` rejects with. */
@@ -104,8 +107,8 @@ async function problemOf(p: Promise<unknown>): Promise<Problem> {
 }
 
 describe('createOrder', () => {
-  it('prices from the catalog, stores one order.created event, announced before the insert, and flushes', async () => {
-    const { deps, inserted, calls } = fakeDeps();
+  it('prices from the catalog, stores order.created and the stock event with it, announced before the insert, and flushes', async () => {
+    const { deps, inserted, calls, inventory } = fakeDeps();
     const created = await createOrder(deps, owner, { user_id: 1, items: [{ product_id: 1, quantity: 3 }] });
     expect(created).toEqual({
       id: 1,
@@ -126,10 +129,66 @@ describe('createOrder', () => {
         // Whose data it is: only acme's (and admin keys') subscriptions get it.
         owner_id: 'acme',
       },
+      {
+        id: expect.stringMatching(/^evt_/) as unknown,
+        type: 'stock.updated',
+        data: { product_id: 1, sku: 'SKU-1', previous_quantity: 100, quantity: 97, reason: 'order' },
+        created_at: now,
+      },
     ]);
     expect(inserted[0]!._id).toBe('1');
     expect(inserted[0]!.owner_id).toBe('acme');
-    expect(calls).toEqual(['announce order.created orders/1', 'insert 1', `flush orders/1 ${inserted[0]!.outbox[0]!.id}`]);
+    expect(inserted[0]!.reservation_id).toMatch(/^res_/);
+    const ids = inserted[0]!.outbox.map((e) => e.id).join(',');
+    expect(calls).toEqual(['announce order.created,stock.updated orders/1', 'insert 1', `flush orders/1 ${ids}`]);
+    expect(inventory.ledger.levels()).toEqual({ 1: 97, 2: 100 });
+    // The order is written: nothing is left for the sweeper.
+    expect(inventory.intents.docs.size).toBe(0);
+  });
+
+  it('refuses an order some product lacks units for with 409 naming each short line and what is available, writing nothing', async () => {
+    const { deps, inserted, calls, inventory, nextSeq } = fakeDeps({ stock: { 1: 14, 3: 0 } });
+    const err = await createOrder(deps, owner, {
+      user_id: 1,
+      items: [
+        { product_id: 1, quantity: 2000 },
+        { product_id: 1, quantity: 1 },
+      ],
+    }).catch((e: unknown) => e);
+    expect(toProblem(err)).toMatchObject({
+      status: 409,
+      title: 'Insufficient Stock',
+      errors: [{ path: '/body/items/0/quantity', message: '2001 units of product 1 asked for, 14 in stock' }],
+      short_items: [{ product_id: 1, requested: 2001, available: 14 }],
+    });
+    expect([inserted, calls, inventory.ledger.moves, nextSeq()]).toEqual([[], [], [], 0]);
+    expect(inventory.ledger.levels()).toEqual({ 1: 14, 3: 0 });
+  });
+
+  it('adds up lines of one product into one reservation, and emits stock.low when the level crosses its threshold', async () => {
+    const { deps, inserted, inventory } = fakeDeps({ stock: { 1: 8 } });
+    await createOrder(deps, owner, {
+      user_id: 1,
+      items: [
+        { product_id: 1, quantity: 2 },
+        { product_id: 1, quantity: 2 },
+      ],
+    });
+    expect(inventory.ledger.moves.map((m) => [m._id.replace(/res_\w+/, 'R'), m.delta])).toEqual([['take:R:1', -4]]);
+    expect(inserted[0]!.outbox.map((e) => [e.type, e.data])).toEqual([
+      ['order.created', expect.anything()],
+      ['stock.updated', { product_id: 1, sku: 'SKU-1', previous_quantity: 8, quantity: 4, reason: 'order' }],
+      ['stock.low', { product_id: 1, sku: 'SKU-1', previous_quantity: 8, quantity: 4, low_stock_threshold: 5 }],
+    ]);
+  });
+
+  it('gives the units back when the order cannot be written, so no stock is lost', async () => {
+    const { deps, inventory } = fakeDeps({ stock: { 1: 10 } });
+    deps.orders.insertWithNextId = () => Promise.reject(new Error('database went away'));
+    await expect(createOrder(deps, owner, { user_id: 1, items: [{ product_id: 1, quantity: 4 }] })).rejects.toThrow('database went away');
+    expect(inventory.ledger.levels()).toEqual({ 1: 10 });
+    expect(inventory.ledger.moves.map((m) => m.reason)).toEqual(['order', 'release']);
+    expect(inventory.intents.docs.size).toBe(0);
   });
 
   it('reports the unknown user and every unknown product in one 422, drawing no id', async () => {
@@ -201,6 +260,25 @@ describe('updateOrder', () => {
     expect(p.status).toBe(409);
     expect(p.errors![0]!.message).toContain('pending → paid');
     expect(calls).toEqual(['announce order.updated orders/7', 'transition 7', 'withdraw order.updated']);
+  });
+
+  it('returns a cancelled order\'s units once, however often it is cancelled, with stock.updated (cancellation)', async () => {
+    const { deps, inventory, flush } = fakeDeps({ stored: [order('pending', 'res_x')], stock: { 1: 5 } });
+    expect((await updateOrder(deps, owner, 7, { status: 'cancelled' })).status).toBe('cancelled');
+    // A second cancel racing the first (both saw `pending`) returns nothing more.
+    await updateOrder(deps, owner, 7, { status: 'cancelled' });
+    expect(inventory.ledger.levels()).toEqual({ 1: 6 });
+    expect(inventory.ledger.moves.map((m) => [m._id, m.delta, m.outbox.map((e) => [e.type, e.data])])).toEqual([
+      ['return:7:1', 1, [['stock.updated', { product_id: 1, sku: 'SKU-1', previous_quantity: 5, quantity: 6, reason: 'cancellation' }]]],
+    ]);
+    expect(flush).toHaveBeenCalledWith({ collection: 'stock_moves', id: 'return:7:1' }, inventory.ledger.moves[0]!.outbox);
+    expect(inventory.intents.docs.size).toBe(0);
+  });
+
+  it('returns nothing for an order from before stock was reserved', async () => {
+    const { deps, inventory } = fakeDeps({ stored: [order('pending')], stock: { 1: 5 } });
+    await updateOrder(deps, owner, 7, { status: 'cancelled' });
+    expect(inventory.ledger.levels()).toEqual({ 1: 5 });
   });
 
   it('gives 404 for an unknown order', async () => {

@@ -1,0 +1,315 @@
+import { type Collection, type Db, MongoServerError } from 'mongodb';
+import type { StockLevel } from '../contract/types';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
+import type { OutboxEvent } from '../events/outbox';
+import { defaultLowStockThreshold } from './rules';
+
+/**
+ * The stock of one product as the API lists it: a materialized copy of the product's newest
+ * move (`seq`), rewritten after every move. The ledger (`stock_moves`) is the truth; this copy may
+ * lag behind it after a crash, which the next move of the product (or the sweeper) repairs.
+ */
+export interface StockDoc {
+  product_id: number;
+  sku: string;
+  quantity: number;
+  /** The threshold `stock.low` watches; absent: `defaultLowStockThreshold`. */
+  low_stock_threshold?: number;
+  /** The ledger position `quantity` is from; absent: 0 (the seeded level, before any move). */
+  seq?: number;
+  updated_at: Date;
+}
+
+/** Why a move happened; `release` gives back what a reservation took for an order never written. */
+export type MoveReason = 'order' | 'release' | 'cancellation' | 'adjustment';
+
+/**
+ * One entry of a product's stock ledger. `_id` is the operation's key (`take:<reservation>:<product>`,
+ * `release:…`, `return:<order>:<product>`, `adjust:<id>`), so an operation applies at most once;
+ * `slot` (`<product>:<seq>`, unique) is its place in the product's chain, so at most one move
+ * follows each state. Both are unique indexes: an insert is the only atomic conditional write
+ * FerretDB v1 has (its updates read, then write the whole document back, so a conditional
+ * `$inc` loses concurrent updates and oversells).
+ */
+export interface StockMoveDoc {
+  _id: string;
+  slot: string;
+  product_id: number;
+  seq: number;
+  delta: number;
+  previous_quantity: number;
+  /** Units after the move; never below zero. */
+  quantity: number;
+  /** The threshold after the move. */
+  low_stock_threshold: number;
+  reason: MoveReason;
+  order_id?: number;
+  created_at: Date;
+  /** Events written with the move (cancellations, adjustments): they exist together or not at all. */
+  outbox: OutboxEvent[];
+}
+
+/** A product's newest state: what the next move starts from. */
+export interface StockHead {
+  product_id: number;
+  sku: string;
+  seq: number;
+  quantity: number;
+  low_stock_threshold: number;
+}
+
+/** What a move will write, given the head it follows; `short` when the head has too few units. */
+export type MovePlan =
+  | { short: true }
+  | { short?: false; delta: number; low_stock_threshold: number; reason: MoveReason; order_id?: number; outbox: (head: StockHead, after: StockHead) => OutboxEvent[] };
+
+/** How `StockLedger.apply` runs: from a head read earlier, at a time, announcing each move before it is written. */
+export interface ApplyOptions {
+  hint?: StockHead | undefined;
+  now?: Date;
+  beforeInsert?: (move: StockMoveDoc) => Promise<void>;
+}
+
+/** The outcome of `StockLedger.apply`. */
+export type MoveOutcome =
+  | { kind: 'applied'; move: StockMoveDoc; before: StockHead; after: StockHead }
+  /** The operation had been applied before (a retry, a repeated cancel): nothing new happened. */
+  | { kind: 'exists'; move: StockMoveDoc }
+  | { kind: 'short'; head: StockHead }
+  | { kind: 'unknown' };
+
+/** The API shape of a stored stock level. */
+export function toStockLevel(doc: StockDoc): StockLevel {
+  return {
+    product_id: doc.product_id,
+    sku: doc.sku,
+    quantity: doc.quantity,
+    low_stock_threshold: doc.low_stock_threshold ?? defaultLowStockThreshold,
+    updated_at: doc.updated_at.toISOString(),
+  };
+}
+
+const maxApplyTries = 10_000;
+
+function slotOf(productId: number, seq: number): string {
+  return `${productId}:${seq}`;
+}
+
+/** The move `planned` makes from `head`, in the slot after it, and the state it leaves. */
+export function nextMove(op: string, head: StockHead, planned: Exclude<MovePlan, { short: true }>, now: Date): { move: StockMoveDoc; after: StockHead } {
+  const after: StockHead = { ...head, seq: head.seq + 1, quantity: head.quantity + planned.delta, low_stock_threshold: planned.low_stock_threshold };
+  const move: StockMoveDoc = {
+    _id: op,
+    slot: slotOf(head.product_id, after.seq),
+    product_id: head.product_id,
+    seq: after.seq,
+    delta: planned.delta,
+    previous_quantity: head.quantity,
+    quantity: after.quantity,
+    low_stock_threshold: after.low_stock_threshold,
+    reason: planned.reason,
+    ...(planned.order_id !== undefined ? { order_id: planned.order_id } : {}),
+    created_at: now,
+    outbox: planned.outbox(head, after),
+  };
+  return { move, after };
+}
+
+function headOfDoc(doc: StockDoc): StockHead {
+  return {
+    product_id: doc.product_id,
+    sku: doc.sku,
+    seq: doc.seq ?? 0,
+    quantity: doc.quantity,
+    low_stock_threshold: doc.low_stock_threshold ?? defaultLowStockThreshold,
+  };
+}
+
+function headOfMove(move: StockMoveDoc, sku: string): StockHead {
+  return { product_id: move.product_id, sku, seq: move.seq, quantity: move.quantity, low_stock_threshold: move.low_stock_threshold };
+}
+
+function isDuplicate(err: unknown): boolean {
+  return err instanceof MongoServerError && err.code === 11000;
+}
+
+/** Stock levels (`stock`) and the ledger of their changes (`stock_moves`). */
+export class StockLedger {
+  static readonly indexes: readonly IndexSpec[] = [
+    { collection: 'stock', name: 'product_unique', key: { product_id: 1 }, unique: true },
+    // The chain guard: one move per (product, position).
+    { collection: 'stock_moves', name: 'slot_unique', key: { slot: 1 }, unique: true },
+  ];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'stock', method: 'StockLedger.list', equality: [], sort: { product_id: 1 }, index: 'product_unique' },
+    { collection: 'stock', method: 'StockLedger.insertAll', equality: ['product_id'], index: 'product_unique' },
+    { collection: 'stock', method: 'StockLedger.head', equality: ['product_id'], index: 'product_unique' },
+    { collection: 'stock_moves', method: 'StockLedger.apply', equality: ['_id'], index: '_id_' },
+    { collection: 'stock_moves', method: 'StockLedger.apply (next in chain)', equality: ['slot'], index: 'slot_unique' },
+    { collection: 'stock_moves', method: 'StockLedger.findMove', equality: ['_id'], index: '_id_' },
+    { collection: 'stock_moves', method: 'StockLedger.outboxOf', equality: ['_id'], index: '_id_' },
+    { collection: 'stock_moves', method: 'StockLedger.latest', equality: ['slot'], index: 'slot_unique' },
+    // $not $gte only narrows within the one document the product_id finds.
+    { collection: 'stock', method: 'StockLedger.materialize', equality: ['product_id'], range: ['seq'], index: 'product_unique' },
+  ];
+
+  readonly #stock: Collection<StockDoc>;
+  readonly #moves: Collection<StockMoveDoc>;
+
+  constructor(db: Db) {
+    this.#stock = db.collection<StockDoc>('stock');
+    this.#moves = db.collection<StockMoveDoc>('stock_moves');
+  }
+
+  async list(): Promise<StockDoc[]> {
+    return this.#stock.find({}, { projection: { _id: 0 } }).sort({ product_id: 1 }).toArray();
+  }
+
+  /** Inserts the stock levels as they are (seeding). */
+  async insertAll(docs: readonly StockDoc[]): Promise<void> {
+    await this.#stock.insertMany(docs.map((d) => ({ ...d })));
+  }
+
+  /** The product's stock as last materialized (may lag behind the ledger), or undefined when it has none. */
+  async head(productId: number): Promise<StockHead | undefined> {
+    const doc = await this.#stock.findOne({ product_id: productId });
+    return doc ? headOfDoc(doc) : undefined;
+  }
+
+  async findMove(op: string): Promise<StockMoveDoc | undefined> {
+    return (await this.#moves.findOne({ _id: op })) ?? undefined;
+  }
+
+  /** The outbox of a move (the relay reads it to flush what a crash left). */
+  async outboxOf(op: string): Promise<OutboxEvent[]> {
+    return (await this.#moves.findOne({ _id: op }, { projection: { outbox: 1 } }))?.outbox ?? [];
+  }
+
+  /** The product's newest state: the materialized copy, followed along the ledger to its end. */
+  async latest(from: StockHead): Promise<StockHead> {
+    let head = from;
+    for (;;) {
+      const next = await this.#moves.findOne({ slot: slotOf(head.product_id, head.seq + 1) });
+      if (!next) return head;
+      head = headOfMove(next, head.sku);
+    }
+  }
+
+  /**
+   * Applies operation `op` to the product's stock once: inserts the move `plan` makes from the
+   * newest state into the next slot of the chain. Losing the slot to a concurrent move means
+   * reading that move and planning again from it; finding `op` already stored means it was
+   * applied before. `hint` (a head read earlier) saves a read; `beforeInsert` runs before each
+   * insert attempt (the dispatch notes of its outbox). Never writes a negative level: the plan
+   * sees the true newest state, as only the move from that state can take the slot.
+   */
+  async apply(productId: number, op: string, plan: (head: StockHead) => MovePlan, opts: ApplyOptions = {}): Promise<MoveOutcome> {
+    const now = opts.now ?? new Date();
+    let head = opts.hint ?? (await this.head(productId));
+    if (!head) return { kind: 'unknown' };
+    // Every lost slot is another move's progress; the bound only stops a loop nothing can end.
+    for (let tries = 0; tries < maxApplyTries; tries++) {
+      const planned = plan(head);
+      if (planned.short) {
+        // A shortfall on a lagging copy is not one yet: decide on the chain's end.
+        const newest = await this.latest(head);
+        if (newest.seq === head.seq) return { kind: 'short', head };
+        head = newest;
+        continue;
+      }
+      const { move, after } = nextMove(op, head, planned, now);
+      await opts.beforeInsert?.(move);
+      try {
+        await this.#moves.insertOne(move);
+      } catch (err) {
+        if (!isDuplicate(err)) throw err;
+        const done = await this.#moves.findOne({ _id: op });
+        if (done) return { kind: 'exists', move: done };
+        const next = await this.#moves.findOne({ slot: move.slot });
+        // Moves are never deleted: a clash that is neither the op nor the slot cannot last, so read again.
+        if (!next) continue;
+        head = headOfMove(next, head.sku);
+        continue;
+      }
+      await this.materialize(move, now);
+      return { kind: 'applied', move, before: head, after };
+    }
+    throw new Error(`stock move ${op} found no free slot after ${maxApplyTries} tries`);
+  }
+
+  /**
+   * Copies a move's state to the product's stock level unless a later one is there already. On
+   * FerretDB the condition is checked before an unconditional write-back, so a stalled writer may
+   * still put an older state back; the next move of the product reads the ledger past it.
+   */
+  async materialize(move: Pick<StockMoveDoc, 'product_id' | 'seq' | 'quantity' | 'low_stock_threshold'>, now = new Date()): Promise<void> {
+    await this.#stock.updateOne(
+      { product_id: move.product_id, seq: { $not: { $gte: move.seq } } },
+      { $set: { quantity: move.quantity, seq: move.seq, low_stock_threshold: move.low_stock_threshold, updated_at: now } },
+    );
+  }
+}
+
+/**
+ * Stock work that must finish or be undone, noted before its first move: a reservation for an
+ * order (`reserve:<reservation>`) or the return of a cancelled order's units (`return:<order>`).
+ * Removed when the work is done; one left behind is what a crash interrupted, and the sweeper
+ * finishes it from the note (src/inventory/use-cases.ts says how).
+ */
+export interface StockIntentDoc {
+  _id: string;
+  kind: 'reserve' | 'return';
+  /** The units per product (an order's lines of one product added up). */
+  items: Array<{ product_id: number; quantity: number }>;
+  /** The order the reservation is for (the id it is being written under), or the cancelled order. */
+  order_id?: number;
+  created_at: Date;
+}
+
+/** The `stock_intents` collection. */
+export class StockIntents {
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'stock_intents', method: 'StockIntents.note', equality: ['_id'], index: '_id_' },
+    { collection: 'stock_intents', method: 'StockIntents.setOrder', equality: ['_id'], index: '_id_' },
+    { collection: 'stock_intents', method: 'StockIntents.remove', equality: ['_id'], index: '_id_' },
+    {
+      collection: 'stock_intents',
+      method: 'StockIntents.due',
+      equality: [],
+      range: ['created_at'],
+      unindexed: 'no index on created_at: the intents are scanned (only requests in flight and what crashes left)',
+    },
+  ];
+
+  readonly #collection: Collection<StockIntentDoc>;
+
+  constructor(db: Db) {
+    this.#collection = db.collection<StockIntentDoc>('stock_intents');
+  }
+
+  /** Notes the work unless noted already (a repeated cancel keeps the first note and its time). */
+  async note(doc: StockIntentDoc): Promise<void> {
+    try {
+      await this.#collection.insertOne(doc);
+    } catch (err) {
+      if (!isDuplicate(err)) throw err;
+    }
+  }
+
+  /** Records the order id a reservation is about to be written under (a retry of the id changes it). */
+  async setOrder(id: string, orderId: number): Promise<void> {
+    await this.#collection.updateOne({ _id: id }, { $set: { order_id: orderId } });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.#collection.deleteOne({ _id: id });
+  }
+
+  /** Up to `limit` intents noted before `before`. */
+  async due(before: Date, limit: number): Promise<StockIntentDoc[]> {
+    return this.#collection.find({ created_at: { $lt: before } }).limit(limit).toArray();
+  }
+}
