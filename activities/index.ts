@@ -9,6 +9,8 @@ export interface ActivityDeps extends AttemptActivityDeps, AlertActivityDeps {
   db: Db;
   /** Identifies this worker in diagnostics. */
   workerIdentity: string;
+  /** Share of its time a retention pass spends deleting (RETENTION_BUSY_SHARE; absent: all of it). */
+  retentionBusyShare?: number | undefined;
 }
 
 /** The result of the worker's end-to-end self check. */
@@ -26,7 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAttemptActivities(deps),
     raiseAlert,
     ...createSubscriptionActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), raiseAlert, notifyOperator }),
-    ...createRetentionActivities({ db: deps.db }),
+    ...createRetentionActivities({ db: deps.db, busyShare: deps.retentionBusyShare }),
 
     /** Proves the worker reaches MongoDB: pings it and reports the round trip. */
     async checkDatabase(): Promise<DiagnosticsResult> {

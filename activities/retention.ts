@@ -14,10 +14,11 @@ export interface DeleteExpiredInput {
 export const RETENTION_CALL_LIMITS = { maxBatches: 200, budgetMs: 30_000 };
 
 /** The retention pass's I/O: deleting old attempts and events in bounded rounds. */
-export function createRetentionActivities(deps: { db: Db }) {
+export function createRetentionActivities(deps: { db: Db; busyShare?: number | undefined }) {
   return {
     /**
-     * Deletes what in `collection` is older than the cutoff, in rounds of `batchSize`, heartbeating
+     * Deletes what in `collection` is older than the cutoff, in rounds of `batchSize` (resting
+     * between rounds as `busyShare` says), heartbeating
      * after each round so a worker that dies mid-call is noticed within the heartbeat timeout and
      * the retry (or the next call) carries on with what is left.
      */
@@ -28,6 +29,7 @@ export function createRetentionActivities(deps: { db: Db }) {
         before: new Date(input.beforeMs),
         batchSize: input.batchSize,
         ...RETENTION_CALL_LIMITS,
+        ...(deps.busyShare !== undefined ? { busyShare: deps.busyShare } : {}),
         onBatch: (deleted) => ctx.heartbeat(deleted),
       });
     },

@@ -147,6 +147,7 @@ export const envSchema = z.object({
     }),
   RETENTION_INTERVAL: duration('1h', 60_000, Infinity, 'of at least 1m'),
   RETENTION_BATCH_SIZE: z.coerce.number().int().min(10).max(10_000).default(5000),
+  RETENTION_BUSY_SHARE: z.coerce.number().gt(0, 'must be above 0').max(1).default(0.5),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -265,6 +266,8 @@ export interface Config {
     intervalMs: number;
     /** Documents one find-and-delete round handles at most. */
     batchSize: number;
+    /** Share of its time a pass spends deleting: it rests between rounds for the rest. */
+    busyShare: number;
   };
 }
 
@@ -335,7 +338,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
       sourceAddress: e.DELIVERY_SOURCE_ADDRESS,
     },
-    retention: { days: e.RETENTION_DAYS, intervalMs: e.RETENTION_INTERVAL, batchSize: e.RETENTION_BATCH_SIZE },
+    retention: { days: e.RETENTION_DAYS, intervalMs: e.RETENTION_INTERVAL, batchSize: e.RETENTION_BATCH_SIZE, busyShare: e.RETENTION_BUSY_SHARE },
   };
 }
 

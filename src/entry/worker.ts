@@ -117,6 +117,7 @@ await runWorkerUntilStopped({
         alertSecret: config.delivery.alertSecret,
         disableAfterMs: config.delivery.disableAfterMs,
         maxInFlight: config.delivery.maxInFlight,
+        retentionBusyShare: config.retention.busyShare,
         metrics,
         secretBox: secretBox(config),
       },

@@ -26,6 +26,15 @@ export interface PurgeOptions {
   budgetMs: number;
   /** Called after each round with the documents deleted so far (an activity heartbeats here). */
   onBatch?: (deleted: number) => void;
+  /**
+   * Share of the time spent deleting, in (0, 1] (default 1): after a round of d ms the purge rests
+   * d × (1 − share) / share ms, so a large backlog leaves the database to the live load between rounds.
+   */
+  busyShare?: number;
+  /** Waits `ms` (tests inject their own, with `clock`). */
+  rest?: (ms: number) => Promise<void>;
+  /** Milliseconds now (default performance.now). */
+  clock?: () => number;
 }
 
 export interface PurgeResult {
@@ -41,17 +50,27 @@ export interface PurgeResult {
  * round costs what it deletes, not what is stored, on MongoDB and on FerretDB alike. Safe to
  * re-run: a pass that crashed resumes with what is still listed as older than `before`.
  */
-export async function purgeOlderThan(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
-  const aged = retainedCollections[opts.collection](db);
-  const started = performance.now();
+export function purgeOlderThan(db: Db, opts: PurgeOptions): Promise<PurgeResult> {
+  return purgeRounds(retainedCollections[opts.collection](db), opts);
+}
+
+/** The rounds of `purgeOlderThan` on any expiring list. */
+export async function purgeRounds(aged: Expiring, opts: Omit<PurgeOptions, 'collection'>): Promise<PurgeResult> {
+  const now = opts.clock ?? (() => performance.now());
+  const started = now();
   let deleted = 0;
   let batches = 0;
-  while (batches < opts.maxBatches && performance.now() - started < opts.budgetMs) {
+  const share = opts.busyShare ?? 1;
+  const rest = opts.rest ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  while (batches < opts.maxBatches && now() - started < opts.budgetMs) {
+    const roundStarted = now();
     const round = await aged.expire(opts.before, BUCKETS_PER_ROUND, opts.batchSize);
     deleted += round.deleted;
     batches++;
     opts.onBatch?.(deleted);
     if (!round.more) return { deleted, batches, more: false };
+    const restMs = ((now() - roundStarted) * (1 - share)) / share;
+    if (restMs > 0) await rest(Math.min(restMs, Math.max(0, opts.budgetMs - (now() - started))));
   }
   return { deleted, batches, more: true };
 }

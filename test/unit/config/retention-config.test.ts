@@ -4,12 +4,17 @@ import { DAY_MS, deliverySpanMs } from '../../../src/retention/delivery-span';
 import { retentionSchedule } from '../../../src/retention/install-schedule';
 
 describe('retention configuration', () => {
-  it('keeps 30 days, passes hourly in rounds of 5000 by default', () => {
-    expect(loadConfig({}).retention).toEqual({ days: 30, intervalMs: 3_600_000, batchSize: 5000 });
+  it('keeps 30 days, passes hourly in rounds of 5000, deleting half the time, by default', () => {
+    expect(loadConfig({}).retention).toEqual({ days: 30, intervalMs: 3_600_000, batchSize: 5000, busyShare: 0.5 });
   });
 
-  it('reads the three variables, and off turns retention off', () => {
-    expect(loadConfig({ RETENTION_DAYS: '7', RETENTION_INTERVAL: '15m', RETENTION_BATCH_SIZE: '50' }).retention).toEqual({ days: 7, intervalMs: 900_000, batchSize: 50 });
+  it('reads the four variables, and off turns retention off', () => {
+    expect(loadConfig({ RETENTION_DAYS: '7', RETENTION_INTERVAL: '15m', RETENTION_BATCH_SIZE: '50', RETENTION_BUSY_SHARE: '1' }).retention).toEqual({
+      days: 7,
+      intervalMs: 900_000,
+      batchSize: 50,
+      busyShare: 1,
+    });
     expect(loadConfig({ RETENTION_DAYS: 'off' }).retention.days).toBeUndefined();
   });
 
@@ -22,6 +27,8 @@ describe('retention configuration', () => {
     [{ RETENTION_INTERVAL: 'hourly' }, 'RETENTION_INTERVAL'],
     [{ RETENTION_BATCH_SIZE: '5' }, 'RETENTION_BATCH_SIZE'],
     [{ RETENTION_BATCH_SIZE: '20000' }, 'RETENTION_BATCH_SIZE'],
+    [{ RETENTION_BUSY_SHARE: '0' }, 'RETENTION_BUSY_SHARE'],
+    [{ RETENTION_BUSY_SHARE: '1.5' }, 'RETENTION_BUSY_SHARE'],
     // Ten attempts a day apart retry for 9.9 days: 3 days of retention would delete running deliveries' events.
     [{ RETENTION_DAYS: '3', DELIVERY_RETRY_SCHEDULE: '24h', DELIVERY_MAX_ATTEMPTS: '10' }, 'RETENTION_DAYS'],
   ])('rejects %o naming the variable', (env, name) => {
