@@ -1,4 +1,5 @@
 /** What a run of orders delivered: counted at the receiver and in the database, checked, timed. */
+import { type AttemptDoc, type AttemptFilter, AttemptRepository } from '../../src/deliveries/attempts';
 import { type OrderDoc, orderKey } from '../../src/resources/repository';
 import { eventWorkflowId } from '../../workflows/ids';
 import type { OrderResult } from './api-client';
@@ -46,14 +47,24 @@ export async function eventsForOrders(ctx: Ctx, orders: OrderResult[]): Promise<
   return out;
 }
 
+/**
+ * The attempts of this run's events to the bench's subscriptions, newest first: each
+ * subscription's own list (src/db/timeline.ts), at most `perSubscription` each, so the cost does not
+ * grow with what a prefilled database holds (a `$in` on event ids is a scan on FerretDB v1).
+ */
+async function attemptsOfRun(ctx: Ctx, eventIds: readonly string[], filter: AttemptFilter = {}, perSubscription = Math.min(20_000, eventIds.length * 4 + 100)): Promise<AttemptDoc[]> {
+  const wanted = new Set(eventIds);
+  const repo = new AttemptRepository(ctx.stack.db);
+  const out: AttemptDoc[] = [];
+  for (const id of ctx.subs.values()) for (const a of await repo.listForSubscription(id, perSubscription, filter)) if (wanted.has(a.event_id)) out.push(a);
+  return out;
+}
+
 /** (event, subscription) pairs that ended failed or stopped, from the attempts and alerts collections. */
 async function failedPairs(ctx: Ctx, eventIds: string[]): Promise<Set<string>> {
   const out = new Set<string>();
-  const attempts = await ctx.stack.db
-    .collection<{ event_id: string; subscription_id: string }>('attempts')
-    .find({ event_id: { $in: eventIds }, state: { $in: ['failed', 'stopped'] } }, { projection: { event_id: 1, subscription_id: 1 } })
-    .toArray();
-  for (const a of attempts) out.add(`${a.event_id}|${a.subscription_id}`);
+  for (const state of ['failed', 'stopped'] as const) for (const a of await attemptsOfRun(ctx, eventIds, { state })) out.add(`${a.event_id}|${a.subscription_id}`);
+  // Alerts are few: this scan stays small.
   const alerts = await ctx.stack.db
     .collection<{ event_id?: string; subscription_id: string }>('alerts')
     .find({ kind: 'delivery_failed', event_id: { $in: eventIds } }, { projection: { event_id: 1, subscription_id: 1 } })
@@ -102,9 +113,7 @@ export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders:
   const arrivals = dump.arrivals.filter((a) => events.has(a.eventId) && tags.has(a.tag));
   const delivered = new Set(arrivals.map((a) => `${a.eventId}|${ctx.subs.get(a.tag)}`));
   const union = new Set([...delivered, ...failed]);
-  const retriedAttempts = await ctx.stack.db
-    .collection('attempts')
-    .countDocuments({ event_id: { $in: eventIds }, outcome: { $ne: 'delivered' } });
+  const retriedAttempts = (await attemptsOfRun(ctx, eventIds)).filter((a) => a.outcome !== 'delivered').length;
   const ordersOk = orders.filter((x) => x.ok).length;
   return {
     emitted,
@@ -170,10 +179,7 @@ export async function breakdown(ctx: Ctx, o: DeliveryOutcome): Promise<Record<st
   const workflowStart = new Map<string, number>();
   for await (const wf of client.workflow.list({ query: `WorkflowType = 'eventWorkflow'` })) workflowStart.set(wf.workflowId, wf.startTime.getTime());
   const dispatchedAt = (eventId: string) => workflowStart.get(eventWorkflowId(eventId));
-  const attempts = await ctx.stack.db
-    .collection<{ event_id: string; subscription_id: string; attempt: number; started_at: Date }>('attempts')
-    .find({ event_id: { $in: eventIds }, attempt: 1 }, { projection: { event_id: 1, subscription_id: 1, started_at: 1 } })
-    .toArray();
+  const attempts = (await attemptsOfRun(ctx, eventIds)).filter((a) => a.attempt === 1);
   const started = new Map(attempts.map((a) => [`${a.event_id}|${a.subscription_id}`, a.started_at.getTime()]));
   const seg: Record<string, number[]> = { 'post→logged': [], 'logged→dispatched': [], 'dispatched→attempt': [], 'attempt→receiver': [] };
   for (const [id, e] of o.events) {
