@@ -29,6 +29,8 @@ export interface SoakOptions {
   drainTimeoutS: number;
   /** RETENTION_DAYS of the service (with a pass every minute); undefined: its default (30 days, hourly). */
   retentionDays: number | undefined;
+  /** RETENTION_BUSY_SHARE of the service with --retention-days; undefined: its default. */
+  retentionBusyShare: number | undefined;
   maxSeconds: number;
   out: string | undefined;
   verbose: boolean;
@@ -76,6 +78,7 @@ const flags = {
   'max-drift': [undefined, 'fail when a list or delivery p99 of the last minute ÷ the first is above this (e.g. 1.5)'],
   'drain-timeout': ['120s', 'after the load, wait at most this long for the deliveries'],
   'retention-days': [undefined, 'RETENTION_DAYS of the service, a pass every minute: the prefill (3 days) older than this is deleted under the load'],
+  'retention-busy-share': [undefined, 'RETENTION_BUSY_SHARE of the service (above 0, at most 1; default: the service\'s)'],
   'max-seconds': [undefined, 'hard limit for the whole run (default: duration + prefill allowance + drain + 10 min)'],
   out: [undefined, 'also write the results as JSON to this file'],
 } as const satisfies Record<string, readonly [string | undefined, string]>;
@@ -126,6 +129,7 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
       if (!/^\d{1,5}$/.test(t) || Number(t) < 1) throw new Error(`--retention-days: "${t}" must be a whole number of days, at least 1`);
       return Number(t);
     }),
+    retentionBusyShare: opt('retention-busy-share', (t) => positive('retention-busy-share', t, 1)),
     maxSeconds: opt('max-seconds', (t) => seconds('max-seconds', t)) ?? Math.ceil(durationS + prefillS + drainTimeoutS + 600),
     out: raw('out'),
     verbose: values.verbose === true || env.SOAK_VERBOSE === 'true',

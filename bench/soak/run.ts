@@ -50,7 +50,10 @@ const probedUser = 1;
 
 async function main(): Promise<number> {
   // The bench's stack defaults (Temporal SQLite as npm start runs it, RELAY_INTERVAL=1s, short retries).
-  const retentionEnv: Record<string, string> = opts.retentionDays === undefined ? {} : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m' };
+  const retentionEnv: Record<string, string> =
+    opts.retentionDays === undefined
+      ? {}
+      : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m', ...(opts.retentionBusyShare !== undefined ? { RETENTION_BUSY_SHARE: String(opts.retentionBusyShare) } : {}) };
   const stack = await startStack({ ...benchDefaults([], {}), verbose: opts.verbose }, life.cleanups, log, retentionEnv);
   const receiver = await ReceiverProcess.start();
   life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });

@@ -92,6 +92,8 @@ describe('soak options', () => {
     expect(parseOptions([], { SOAK_RETENTION_DAYS: '1' })).toMatchObject({ retentionDays: 1 });
     expect(() => parseOptions(['--retention-days', '0'], {})).toThrow(/--retention-days/);
     expect(() => parseOptions(['--retention-days', '1.5'], {})).toThrow(/--retention-days/);
+    expect(parseOptions(['--retention-days', '2', '--retention-busy-share', '0.25'], {})).toMatchObject({ retentionBusyShare: 0.25 });
+    expect(() => parseOptions(['--retention-busy-share', '1.5'], {})).toThrow(/--retention-busy-share/);
   });
 });
 
