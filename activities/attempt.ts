@@ -111,7 +111,11 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
    */
   async function readSubscriptions(inputs: readonly AttemptInput[], roundEvents: ReadonlyMap<string, CachedEvent | undefined>): Promise<Map<string, SubscriptionDoc>> {
     const byEvent = new Map<string, string[]>();
-    for (const i of inputs) byEvent.set(i.eventId, [...(byEvent.get(i.eventId) ?? []), i.subscriptionId]);
+    for (const i of inputs) {
+      const ids = byEvent.get(i.eventId);
+      if (ids) ids.push(i.subscriptionId);
+      else byEvent.set(i.eventId, [i.subscriptionId]);
+    }
     const reads = [...byEvent].map(async ([eventId, ids]) => {
       const event = roundEvents.get(eventId);
       const owner = event?.data_owner ?? event?.owner_id;
