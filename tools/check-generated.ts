@@ -1,11 +1,13 @@
 /**
- * Fails when generated/ is not exactly what `npm run generate` writes from openapi/,
- * so the committed types can never drift from the contract.
+ * Fails when generated/ is not exactly what `npm run generate` writes from openapi/, or
+ * docs/configuration.md not what `npm run docs:config` writes from the config schema (nor
+ * .env.example naming every variable with its default), so neither can drift from its source.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { configDocsPath, envExampleProblems, renderConfigDocs } from './lib/config-docs';
 
 // The very command `npm run generate` runs, writing elsewhere: the two cannot disagree on options.
 const generate = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { generate: string } }).scripts.generate.split(/\s+/);
@@ -23,3 +25,14 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+
+if (readFileSync(configDocsPath, 'utf8') !== renderConfigDocs()) {
+  console.error(`${configDocsPath} is stale: run \`npm run docs:config\` and commit the result.`);
+  process.exit(1);
+}
+const envProblems = envExampleProblems('.');
+if (envProblems.length > 0) {
+  console.error(`.env.example disagrees with the config schema:\n  ${envProblems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`${configDocsPath} and .env.example are fresh.`);

@@ -3,7 +3,7 @@ import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/
 /**
  * Custom search attributes the event workflows keep current, so the Temporal UI can filter
  * events by id, type, subscription and state. The embedded dev server registers them at
- * start; on a cluster, register them once (see README).
+ * start; on a cluster, register them once (see docs/operations.md).
  */
 export const searchAttributeTypes = {
   WebhookEventId: 'Keyword',

@@ -6,7 +6,7 @@ import { type LineSink, ManagedProcess, waitUntilReady } from './processes';
  * Where FerretDB keeps documents. PostgreSQL (a server at `url`, without a database name): its
  * indexes serve FerretDB's pushed-down filters (see ferretdb/gin-companions.sql). SQLite: files
  * in the data directory, where no filter (not even `_id`) is served by an index and concurrent
- * writers meet SQLITE_BUSY (bench/README.md, "Embedded database").
+ * writers meet SQLITE_BUSY (bench/RESULTS.md, "Embedded database").
  */
 export type FerretDbBackend = { kind: 'postgresql'; url: string } | { kind: 'sqlite' };
 

@@ -6,7 +6,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getFreePort, isPortFree } from '../../../src/runtime/ports';
 import { descendants, isAlive } from '../../support/processes';
-import { readmeWalkthrough, runWalkthrough } from '../../support/readme';
+import { docWalkthrough, runWalkthrough } from '../../support/docs';
 import { tempDir } from '../../support/servers';
 import { waitFor } from '../../support/wait';
 
@@ -121,8 +121,8 @@ describe('npm start: embedded mode', () => {
     await again.close();
     expect(mark).toEqual({ _id: 'first-run' });
 
-    // The README's portal walkthrough, as written but for the port and the data directory.
-    const walkthrough = readmeWalkthrough(root, 'portal-link', { 'localhost:3000': `127.0.0.1:${ports.PORT}`, '.data/': `${dataDir}/` });
+    // The portal walkthrough of docs/integrators.md, as written but for the port and the data directory.
+    const walkthrough = docWalkthrough(root, 'portal-link', { 'localhost:3000': `127.0.0.1:${ports.PORT}`, '.data/': `${dataDir}/` });
     const link = (await runWalkthrough(root, walkthrough)).trim();
     expect(link).toMatch(new RegExp(`^${base}/portal#token=whps_[\\w-]+\\.[\\w-]+$`));
     const page = await fetch(link);

@@ -1,0 +1,125 @@
+import type { envSchema } from './config';
+
+/** A variable of {@link envSchema}. */
+export type EnvVar = keyof typeof envSchema.shape;
+
+/** What the reference says of a variable; its default comes from the schema itself. */
+export interface EnvDoc {
+  /** The section it is listed under. */
+  group: EnvGroup;
+  /** What it means, in markdown (one line). */
+  meaning: string;
+  /** What leaving it unset means, for a variable the schema gives no default (the schema's default wins when it has one). */
+  unset?: string;
+}
+
+/** Sections of the reference, in order. */
+export const envGroups = ['Process', 'Database', 'Temporal', 'Binaries', 'API', 'Delivery', 'Retention', 'Secrets at rest', 'Metrics and tracing'] as const;
+export type EnvGroup = (typeof envGroups)[number];
+
+/**
+ * The meaning of every variable the service reads, rendered with the schema's defaults into
+ * docs/configuration.md by `npm run docs:config`. Typed over the schema's keys: a variable
+ * added to the schema without a line here does not compile.
+ */
+export const envDocs: Record<EnvVar, EnvDoc> = {
+  NODE_ENV: { group: 'Process', meaning: '`production` requires `SECRET_ENCRYPTION_KEY` and turns response validation off' },
+  LOG_LEVEL: { group: 'Process', meaning: 'pino level' },
+  LOG_FORMAT: { group: 'Process', meaning: 'Log line format; `pretty` is pino-pretty', unset: 'pretty on a terminal, else `json`' },
+  HOST: { group: 'Process', meaning: 'API listen address (`0.0.0.0` in containers); the worker serves its `/metrics` on it too' },
+  PORT: { group: 'Process', meaning: 'API port' },
+  DATA_DIR: { group: 'Process', meaning: "Embedded servers' data (PostgreSQL cluster or database files, Temporal SQLite) and the generated `admin-api-key`" },
+  MONGODB_URI: { group: 'Database', meaning: 'External MongoDB (`mongodb://` or `mongodb+srv://`); unset starts an embedded one' },
+  MONGODB_DB: { group: 'Database', meaning: 'Database name' },
+  MONGO_PORT: { group: 'Database', meaning: 'Port of the embedded database' },
+  MONGOD_PATH: { group: 'Database', meaning: 'A `mongod` to use for the embedded database (otherwise looked up on `PATH`, then FerretDB)' },
+  FERRETDB_PATH: { group: 'Database', meaning: 'A FerretDB binary to use instead of building one' },
+  EMBEDDED_DB_BACKEND: { group: 'Database', meaning: 'Where the embedded FerretDB stores documents: `postgresql` (a private cluster under `DATA_DIR`, run as the `postgres` user when root) or `sqlite`' },
+  POSTGRES_PORT: { group: 'Database', meaning: "Port of the embedded FerretDB's PostgreSQL (loopback)" },
+  POSTGRES_BIN_DIR: {
+    group: 'Database',
+    meaning: "PostgreSQL's bin directory",
+    unset: '`postgres` on `PATH`, then `/usr/lib/postgresql/<newest>/bin`, else installed with apt-get when root',
+  },
+  TEMPORAL_ADDRESS: { group: 'Temporal', meaning: 'External Temporal frontend `host:port`; unset starts the dev server' },
+  TEMPORAL_NAMESPACE: { group: 'Temporal', meaning: 'Temporal namespace' },
+  TEMPORAL_TASK_QUEUE: { group: 'Temporal', meaning: 'Task queue of the delivery worker (also names the retention schedule when not the default)' },
+  TEMPORAL_PORT: { group: 'Temporal', meaning: 'gRPC port of the embedded dev server' },
+  TEMPORAL_UI_PORT: { group: 'Temporal', meaning: 'Web UI port of the embedded dev server' },
+  TEMPORAL_CLI_PATH: { group: 'Temporal', meaning: 'A Temporal CLI to use instead of building v1.5.1' },
+  TEMPORAL_UI_URL: { group: 'Temporal', meaning: 'The Temporal UI that administrator portal sessions link to', unset: 'embedded: `http://localhost:<TEMPORAL_UI_PORT>`; external: none' },
+  BINARY_CACHE_DIR: {
+    group: 'Binaries',
+    meaning: 'Cache of built server binaries, outside the clone so fresh clones reuse them. Binaries are resolved in this order: the path variable, the program on `PATH`, the cache, then a build with Go',
+    unset: '`~/.cache/webhook-service`',
+  },
+  ADMIN_API_KEY: { group: 'API', meaning: 'Bootstrap admin key (≥ 24 chars), stored hashed at API start; `npm start` generates one in `DATA_DIR/admin-api-key` when unset' },
+  PUBLIC_URL: { group: 'API', meaning: 'Origin of portal links (`https://hooks.example.com`) when the API sits behind a proxy', unset: "the request's own origin" },
+  PORTAL_SESSION_SECRET: {
+    group: 'API',
+    meaning: 'Key (≥ 32 chars) signing portal session tokens, shared by every API process',
+    unset: 'a random key stored once in the database (`service_keys`)',
+  },
+  CALLBACK_ALLOW_PRIVATE: { group: 'API', meaning: 'Allow callback URLs on loopback/private/link-local addresses (local development and tests only)' },
+  VALIDATE_RESPONSES: { group: 'API', meaning: 'Validate every response against the contract too (`true`, `false`, `1`, `0`)', unset: 'on unless `NODE_ENV=production`' },
+  REQUEST_BODY_LIMIT: { group: 'API', meaning: 'Largest request body (`<n>b`, `kb` or `mb`); larger gets 413' },
+  API_MAX_IN_FLIGHT: {
+    group: 'API',
+    meaning:
+      'Requests one API process serves at once; beyond it 503 with `Retry-After: 1`, nothing done ([Overload](api.md#overload)); `0`: no bound. 32 is about twice what a process holds at 15 orders/s with 0.5–1 s answers; in the CI chaos run it kept almost every answer under the client\'s 10 s timeout ([bench/RESULTS.md](../bench/RESULTS.md#load-shedding-api_max_in_flight))',
+  },
+  API_MAX_WAIT: { group: 'API', meaning: 'A request that took longer than this from arriving to its handler starting gets 503 (`100ms`–`10m`, `off`)' },
+  SEED_DEMO_DATA: { group: 'API', meaning: '`npm start` loads demo data into an empty database' },
+  RATE_LIMIT_ENABLED: { group: 'API', meaning: 'Rate limits per API key; `false`: none, and no `RateLimit` headers' },
+  RATE_LIMITS: {
+    group: 'API',
+    meaning:
+      'Budget per key and window, per scope: `<default\\|scope>=<requests>/<window>`, comma-separated, window 1s–24h in whole seconds, e.g. `default=600/1m,orders:write=60/1m`; unlisted scopes use `default`',
+  },
+  DELIVERY_RETRY_SCHEDULE: { group: 'Delivery', meaning: 'Waits between attempts (`ms`, `s`, `m`, `h`); the last repeats' },
+  DELIVERY_MAX_ATTEMPTS: { group: 'Delivery', meaning: 'Attempts per event and subscription, 5 to 10' },
+  DELIVERY_TIMEOUT: { group: 'Delivery', meaning: 'Hard timeout of one POST (100ms–60s)' },
+  DELIVERY_JITTER: { group: 'Delivery', meaning: 'Each wait is stretched by up to this fraction at random (0–1)' },
+  DELIVERY_BATCH_SIZE: { group: 'Delivery', meaning: 'Most subscriptions one event workflow delivers to itself (1–64); larger fan-outs are split into child workflows of this size' },
+  ADMIN_ALERT_URL: { group: 'Delivery', meaning: 'Where failed deliveries and disabled subscriptions are also POSTed (signed); alerts are stored either way' },
+  ADMIN_ALERT_SECRET: { group: 'Delivery', meaning: 'Secret signing those alert POSTs (`whsec_…`); required with `ADMIN_ALERT_URL`' },
+  RELAY_INTERVAL: { group: 'Delivery', meaning: 'How often workers look for events a crash or a Temporal outage left behind' },
+  ENDPOINT_DISABLE_AFTER: { group: 'Delivery', meaning: 'A subscription whose every attempt failed this long is disabled (`ms`, `s`, `m`, `h`, `d`; `off`: never)' },
+  DELIVERY_MAX_IN_FLIGHT: { group: 'Delivery', meaning: 'POSTs one worker sends at once to one subscription, unless it sets `max_in_flight`; `0`: no bound' },
+  DELIVERY_SOURCE_ADDRESS: {
+    group: 'Delivery',
+    meaning:
+      "Local IPv4 or IPv6 address every delivery and alert POST leaves from, so receivers can allow-list it (published at `GET /api/webhooks/v1/meta`). Must be an address of the worker's host (the worker stops at start otherwise); only callbacks of its family are reachable then (a name resolves to that family only; a literal of the other is a `network_error`). Loopback or link-local only with `CALLBACK_ALLOW_PRIVATE=true`. The address policy still checks every destination. Set the same value for the API, which publishes it",
+    unset: 'the system chooses',
+  },
+  RETENTION_DAYS: {
+    group: 'Retention',
+    meaning:
+      "Delivery attempts older than this many days, and events older than that plus a delivery's longest retries, are deleted (1–36500, longer than a delivery's retries last); `off` keeps them forever and removes the schedule",
+  },
+  RETENTION_INTERVAL: { group: 'Retention', meaning: 'How often the `webhook-retention` Temporal Schedule starts a deletion pass (at least `1m`)' },
+  RETENTION_BATCH_SIZE: { group: 'Retention', meaning: 'About how many documents one round of a pass removes: it deletes whole 10-second buckets until it has removed this many (10–10000)' },
+  RETENTION_BUSY_SHARE: {
+    group: 'Retention',
+    meaning: 'Share of its time a pass spends deleting (above 0, at most 1): after a round of d ms it rests d × (1 − share) ÷ share, so a large backlog leaves the database to deliveries and the API in between',
+  },
+  SECRET_ENCRYPTION_KEY: {
+    group: 'Secrets at rest',
+    meaning:
+      '`<key id>:<base64 of 32 random bytes>` (e.g. `k1:$(openssl rand -base64 32)`): signing secrets are stored AES-256-GCM sealed under it (bound to their subscription); at API start, plaintext or older-key secrets are sealed under it',
+    unset: 'secrets stored in plaintext; required when `NODE_ENV=production`',
+  },
+  SECRET_ENCRYPTION_KEYS: { group: 'Secrets at rest', meaning: 'Older keys (comma-separated, same form) that still open what they sealed, for key rotation' },
+  METRICS_ENABLED: { group: 'Metrics and tracing', meaning: "Prometheus metrics on the API's `/metrics` and the worker's port" },
+  METRICS_TOKEN: { group: 'Metrics and tracing', meaning: 'When set (≥ 16 chars), both `/metrics` need `Authorization: Bearer <token>`' },
+  WORKER_METRICS_PORT: { group: 'Metrics and tracing', meaning: "The worker's `/metrics` port (on `HOST`); `0`: none" },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    group: 'Metrics and tracing',
+    meaning: 'OTLP/HTTP collector base URL; traces go to `<url>/v1/traces` (the exporter also reads the standard `OTEL_EXPORTER_OTLP_HEADERS` and timeouts)',
+    unset: 'no tracing',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: { group: 'Metrics and tracing', meaning: 'Full traces URL, instead of the base URL' },
+  OTEL_TRACES_EXPORTER: { group: 'Metrics and tracing', meaning: '`none` turns tracing off', unset: '`otlp`' },
+  OTEL_SDK_DISABLED: { group: 'Metrics and tracing', meaning: '`true` turns tracing off' },
+  OTEL_SERVICE_NAME: { group: 'Metrics and tracing', meaning: '`service.name` of the spans' },
+};
