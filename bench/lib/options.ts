@@ -81,7 +81,7 @@ const numeric: Record<NumericOption, { env: string; def: number; quick?: number;
   outage: { env: 'BENCH_OUTAGE', def: 60, quick: 5, min: 5, max: 600, help: 'seconds the receiver answers 503' },
   background: { env: 'BENCH_BACKGROUND', def: 10, quick: 2, min: 1, max: 600, help: 'seconds of the no-load CPU measurement' },
   retentionDocs: { env: 'BENCH_RETENTION_DOCS', def: 100_000, quick: 5000, min: 1000, max: 1_000_000, help: 'old attempts one retention pass deletes' },
-  retentionBatch: { env: 'BENCH_RETENTION_BATCH', def: 5000, min: 10, max: 10_000, help: 'RETENTION_BATCH_SIZE of the worker' },
+  retentionBatch: { env: 'BENCH_RETENTION_BATCH', def: 1000, min: 10, max: 10_000, help: 'RETENTION_BATCH_SIZE of the worker' },
   drainTimeout: { env: 'BENCH_DRAIN_TIMEOUT', def: 60, min: 5, max: 3600, help: 'VOID after this many seconds without a delivery completing' },
   maxSeconds: { env: 'BENCH_MAX_SECONDS', def: 1200, quick: 300, min: 30, max: 7200, help: 'hard limit: everything is stopped, exit 2' },
 };

@@ -146,8 +146,8 @@ export const envSchema = z.object({
       return days;
     }),
   RETENTION_INTERVAL: duration('1h', 60_000, Infinity, 'of at least 1m'),
-  RETENTION_BATCH_SIZE: z.coerce.number().int().min(10).max(10_000).default(5000),
-  RETENTION_BUSY_SHARE: z.coerce.number().gt(0, 'must be above 0').max(1).default(0.5),
+  RETENTION_BATCH_SIZE: z.coerce.number().int().min(10).max(10_000).default(1000),
+  RETENTION_BUSY_SHARE: z.coerce.number().gt(0, 'must be above 0').max(1).default(0.2),
 });
 
 export type Env = z.infer<typeof envSchema>;

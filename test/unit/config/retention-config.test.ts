@@ -5,7 +5,7 @@ import { retentionSchedule } from '../../../src/retention/install-schedule';
 
 describe('retention configuration', () => {
   it('keeps 30 days, passes hourly in rounds of 5000, deleting half the time, by default', () => {
-    expect(loadConfig({}).retention).toEqual({ days: 30, intervalMs: 3_600_000, batchSize: 5000, busyShare: 0.5 });
+    expect(loadConfig({}).retention).toEqual({ days: 30, intervalMs: 3_600_000, batchSize: 1000, busyShare: 0.2 });
   });
 
   it('reads the four variables, and off turns retention off', () => {
