@@ -78,7 +78,11 @@ export class EventDispatcher implements OutboxFlusher {
     return doc;
   }
 
-  /** Writes the event to the log with its fan-out snapshot: the subscriptions active when it happened. */
+  /**
+   * Writes the event to the log with its fan-out snapshot: the subscriptions active when it
+   * happened. An event nobody subscribed to is not logged: no list shows it and no redelivery
+   * can name it, so storing it would only cost a write now and a delete at retention.
+   */
   private async log(event: OutboxEvent, extra: Partial<EventDoc>): Promise<EventDoc> {
     const subscriptionIds = extra.subscription_ids ?? (await this.subscriptions.activeSubscriberIds(event.type, event.created_at, event.owner_id));
     const doc: EventDoc = {
@@ -91,7 +95,7 @@ export class EventDispatcher implements OutboxFlusher {
       ...extra,
       subscription_ids: subscriptionIds,
     };
-    if (await this.events.insertOnce(doc)) this.deps.metrics?.eventsEmitted.inc({ event_type: doc.type });
+    if (subscriptionIds.length === 0 || (await this.events.insertOnce(doc))) this.deps.metrics?.eventsEmitted.inc({ event_type: doc.type });
     return doc;
   }
 

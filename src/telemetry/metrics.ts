@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 // Labels carry bounded values only (route templates, event types, outcomes, status classes):
 // never an event, subscription or order id, nor a URL.
 
-/** Events logged, by type; counted by the process that logged them (API or relay). */
+/** Events emitted, by type; counted by the process that dispatched them (API or relay). */
 export interface EventMetrics {
   eventsEmitted: Counter<'event_type'>;
 }
@@ -48,7 +48,7 @@ function eventMetrics(registry: Registry): EventMetrics {
   return {
     eventsEmitted: new Counter({
       name: 'webhook_events_emitted_total',
-      help: 'Events written to the event log, by event type.',
+      help: 'Events emitted, by event type (those with subscribers are written to the event log).',
       labelNames: ['event_type'],
       registers: [registry],
     }),
