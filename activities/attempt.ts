@@ -2,16 +2,16 @@ import type { Db } from 'mongodb';
 import { type AttemptDoc, AttemptRepository, attemptId } from '../src/deliveries/attempts';
 import { EventRepository } from '../src/events/repository';
 import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptions/repository';
+import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { renderEnvelope } from '../src/webhooks/envelopes';
 import { signatureHeaders } from '../src/webhooks/signature';
 import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
 import { eventWorkflowId, seriesId } from '../workflows/ids';
-import type { AttemptState } from '../workflows/retry-policy';
+import type { AttemptResult, AttemptState, MadeAttempt } from '../workflows/delivery-model';
 import type { Tracer } from '@opentelemetry/api';
 import { withTimeout } from '../src/lib/timing';
 import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
-import { EndpointHealth } from './endpoint-health';
 import { InFlight } from './in-flight';
 import { poster } from './traced-post';
 import type { PostRequest, PostResult } from './http-post';
@@ -49,18 +49,11 @@ export interface AttemptInput {
   attempt: number;
 }
 
-/** A POST that was made: its result and the URL it went to. */
-export type MadeAttempt = PostResult & { url: string };
-
-/**
- * A POST that happened, or why none did: `skipped` for good (the subscription is gone, paused or
- * disabled), `deferred` for now (its endpoint has `max_in_flight` POSTs running; not an attempt).
- */
-export type AttemptResult = MadeAttempt | { outcome: 'skipped'; reason: string } | { outcome: 'deferred'; reason: string };
+export type { AttemptResult, MadeAttempt } from '../workflows/delivery-model';
 
 /** What logging a round found: subscriptions whose every attempt failed for longer than allowed, still active. */
 export interface RecordedRound {
-  failing: Array<{ subscriptionId: string; since: number }>;
+  failing: FailingSubscription[];
 }
 
 /** One attempt as the workflow settled it, for the attempt log. */
@@ -103,7 +96,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
   const inFlight = new InFlight();
-  const health = new EndpointHealth(subscriptions, deps.disableAfterMs ?? 0, now);
+  const streaks = new FailingStreaks(subscriptions, deps.disableAfterMs ?? 0, now);
 
   /**
    * The subscriptions of a round as they are now, read together per event: when the round is
@@ -133,7 +126,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
     if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
-    health.seen(sub);
+    streaks.seen(sub);
     // Opened here, with the reads: a secret that cannot be opened fails the round before any POST.
     const stored = sub.secrets.map((s) => ({ ...s, secret: box.open(s.secret, sub._id) }));
     const limit = sub.max_in_flight ?? deps.maxInFlight ?? 0;
@@ -203,7 +196,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       // Entries already logged by an earlier try are fine (not counted again); anything else throws, for Temporal to retry.
       const earlier = await attempts.recordMany(entries.map(toAttemptDoc));
       await countAttempts(entries.filter((_, i) => !earlier.has(i)));
-      return health.track(entries);
+      const failing = await streaks.track(entries.map((e) => ({ subscriptionId: e.subscriptionId, delivered: e.result.outcome === 'delivered', startedAt: e.result.startedAt })));
+      return { failing };
     },
   };
 }

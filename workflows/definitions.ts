@@ -1,6 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { EventDeliveryStatus } from './delivery-state';
-import type { DeliveryPolicy } from './retry-policy';
+import type { DeliveryPolicy, EventDeliveryStatus } from './delivery-model';
 
 export interface EventInput {
   eventId: string;

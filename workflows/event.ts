@@ -1,15 +1,26 @@
-import { ApplicationFailure, setHandler, workflowInfo } from '@temporalio/workflow';
-import { aggregateState, type EventDeliveryStatus, type SubscriberStatus, subscriptionsIn } from './delivery-state';
+import { ApplicationFailure, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  aggregateState,
+  applySteps,
+  dueNow,
+  type EventDeliveryStatus,
+  failingFollowUps,
+  firstRound,
+  followUpsOfRound,
+  settleRound,
+  type SubscriberStatus,
+  subscriptionsIn,
+} from './delivery-model';
 import { deliverInParts } from './parts';
 import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
 import { SearchAttributeSync } from './search-attribute-sync';
-import { deliverInRounds } from './rounds';
+import { DISABLE_FAILING_ENDPOINTS, logRound, sendRound, startFollowUp, waitForNextDue } from './rounds';
 
 export type { EventInput, RetryNow } from './definitions';
 export { deliveryStatusQuery, retryNowSignal } from './definitions';
 
 /**
- * Delivers one event to every subscription of `input`, in rounds (see rounds.ts): attempt 1 to
+ * Delivers one event to every subscription of `input`, in rounds (the rules: delivery-model.ts): attempt 1 to
  * all at once; each one that must retry waits on a durable timer through its interval (with
  * jitter, or the receiver's longer Retry-After) and tries again, in this same workflow. 2xx delivered; 4xx
  * stops (410 also disables the subscription); 3xx, 5xx, 408, 429, timeouts and network errors
@@ -32,31 +43,63 @@ export async function eventWorkflow(input: EventInput): Promise<EventDeliverySta
   return status;
 }
 
-/** Delivers to each subscription of `input` from this workflow. */
+/**
+ * Delivers to each subscription of `input` from this workflow, round after round: send what is
+ * due, settle the answers by the rules (delivery-model.ts), log the made attempts, start the
+ * follow-ups, and sleep until the next retry falls due or a retryNow signal arrives.
+ */
 async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
+  const { eventId, policy } = input;
   const origin = input.origin ?? workflowInfo().workflowId;
   const statuses: Record<string, SubscriberStatus> = {};
   for (const id of input.subscriptionIds) statuses[id] = { state: 'attempting', attempts: 0 };
-  const snapshot = (): EventDeliveryStatus => ({ eventId: input.eventId, state: aggregateState(Object.values(statuses).map((s) => s.state)), subscriptions: statuses });
+  const snapshot = (): EventDeliveryStatus => ({ eventId, state: aggregateState(Object.values(statuses).map((s) => s.state)), subscriptions: statuses });
 
-  // Wake-ups asked for by retryNow; one that arrives during an attempt is kept until after the next wait.
-  const wake = new Set<string>();
+  // Wake-ups asked for by retryNow; one that arrives during a round counts for the next one.
+  const woken = new Set<string>();
   setHandler(deliveryStatusQuery, snapshot);
   setHandler(retryNowSignal, (which) => {
-    for (const id of which?.subscriptionId ? [which.subscriptionId] : input.subscriptionIds) if (statuses[id]) wake.add(id);
+    for (const id of which?.subscriptionId ? [which.subscriptionId] : input.subscriptionIds) if (statuses[id]) woken.add(id);
   });
-
   const searchAttributes = new SearchAttributeSync(statuses);
-  await deliverInRounds({
-    eventId: input.eventId,
-    subscriptionIds: input.subscriptionIds,
-    policy: input.policy,
-    origin,
-    statuses,
-    wake,
-    afterRound: () => searchAttributes.sync(),
-  });
+
+  const pending = firstRound(input.subscriptionIds, Date.now());
+  const followUps: Promise<void>[] = [];
+  const disabling = new Set<string>();
+  while (pending.size > 0) {
+    const due = dueNow(pending, Date.now(), woken);
+    if (due.length === 0) {
+      await waitForNextDue(pending, woken);
+      continue;
+    }
+    for (const [id] of due) startAttempt(statuses[id]!, woken, id);
+    // Drawn here, where Math.random is deterministic: the jitter replays as it was.
+    const randoms = due.map(() => Math.random());
+    const results = await sendRound(eventId, due);
+    const steps = settleRound(policy, due, results, randoms, Date.now());
+    applySteps(steps, 'unlogged', statuses, pending);
+    const failing = failingFollowUps(await logRound(eventId, origin, steps), disabling);
+    // Disable after a failing streak: subscriptions the attempt log found failing too long.
+    if (failing.length > 0 && patched(DISABLE_FAILING_ENDPOINTS)) {
+      for (const f of failing) {
+        disabling.add(f.subscriptionId);
+        followUps.push(startFollowUp(eventId, origin, f));
+      }
+    }
+    // The states change once the attempts are logged.
+    applySteps(steps, 'logged', statuses, pending);
+    // Disable on 410; alert when the attempts ran out.
+    for (const f of followUpsOfRound(eventId, steps)) followUps.push(startFollowUp(eventId, origin, f));
+    searchAttributes.sync();
+  }
   searchAttributes.sync();
+  await Promise.all(followUps);
   return snapshot();
 }
 
+/** An attempt of this round starts: its wake-up is used and its next-attempt time no longer holds. */
+function startAttempt(status: SubscriberStatus, woken: Set<string>, id: string): void {
+  woken.delete(id);
+  status.state = 'attempting';
+  delete status.nextAttemptAt;
+}

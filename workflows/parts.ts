@@ -1,5 +1,5 @@
 import { ApplicationFailure, ChildWorkflowFailure, executeChild, getExternalWorkflowHandle, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { aggregateState, type EventDeliveryStatus, type SubscriberStatus, subscriptionsIn } from './delivery-state';
+import { aggregateState, type EventDeliveryStatus, type SubscriberStatus, subscriptionsIn } from './delivery-model';
 import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
 import { partWorkflowId } from './ids';
 import { deliveryStateKey, eventSearchAttributes, failedKey, MAX_BATCH_SIZE } from './search-attributes';

@@ -1,5 +1,5 @@
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import { aggregateState, type SubscriberStatus, subscriptionsIn } from './delivery-state';
+import { aggregateState, type SubscriberStatus, subscriptionsIn } from './delivery-model';
 import { deliveryStateKey, failedKey, retryingKey } from './search-attributes';
 
 interface Visible {

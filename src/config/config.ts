@@ -5,7 +5,7 @@ import { parseDuration, parseDurationList } from './durations';
 import { DEFAULT_RATE_LIMITS, parseRateLimits, type RateLimitPolicies } from './rate-limits';
 import type { LogFormat } from '../logger';
 import { parseSecretKey, type SecretKey } from '../subscriptions/secret-box';
-import type { DeliveryPolicy } from '../../workflows/retry-policy';
+import type { DeliveryPolicy } from '../../workflows/delivery-model';
 import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
 import { DAY_MS, deliverySpanMs } from '../retention/delivery-span';
 import { canonicalIp } from '../lib/ip';

@@ -1,7 +1,7 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type WorkflowStartOptions } from '@temporalio/client';
 import type { eventWorkflow } from '../../workflows';
 import { eventWorkflowId } from '../../workflows/ids';
-import type { DeliveryPolicy } from '../../workflows/retry-policy';
+import type { DeliveryPolicy } from '../../workflows/delivery-model';
 import { eventSearchAttributes } from '../../workflows/search-attributes';
 
 /** How deliveries run: fixed into each workflow at its start, so config changes never alter one in flight. */

@@ -1,4 +1,4 @@
-import type { DeliveryPolicy } from '../../workflows/retry-policy';
+import type { DeliveryPolicy } from '../../workflows/delivery-model';
 
 /** One day in milliseconds: RETENTION_DAYS is counted in these. */
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { type Client, WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { eventWorkflow } from '../../workflows';
-import type { EventDeliveryStatus } from '../../workflows/delivery-state';
+import type { EventDeliveryStatus } from '../../workflows/delivery-model';
 import { eventWorkflowId } from '../../workflows/ids';
 import { waitFor } from './wait';
 

@@ -13,7 +13,7 @@ import { bundleWorkflowCode, Runtime, Worker, type WorkflowBundleWithSourceMap }
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { workflowsPath } from '../../../src/worker/create-worker';
-import type { EventDeliveryStatus } from '../../../workflows/delivery-state';
+import type { EventDeliveryStatus } from '../../../workflows/delivery-model';
 import type { RetentionResult } from '../../../workflows/retention';
 import { historyScenarios, recordedWorkflowId } from './support/history-scenarios';
 import { recordedRetentionWorkflowId, retentionHistoryScenarios } from './support/retention-history-scenarios';

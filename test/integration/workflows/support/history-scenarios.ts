@@ -1,6 +1,5 @@
-import type { SubscriberState } from '../../../../workflows/delivery-state';
 import { eventWorkflowId, partWorkflowId } from '../../../../workflows/ids';
-import type { DeliveryPolicy } from '../../../../workflows/retry-policy';
+import type { DeliveryPolicy, SubscriberState } from '../../../../workflows/delivery-model';
 
 const minute = 60_000;
 const defaultPolicy: DeliveryPolicy = { scheduleMs: [1, 5, 15, 30, 60, 120].map((m) => m * minute), maxAttempts: 7, jitterRatio: 0.1 };
