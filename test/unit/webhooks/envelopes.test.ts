@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/openapi';
 import type { EventType, SubscriptionVersion } from '../../../src/contract/types';
-import { type EventData, type TypedEvent, renderEnvelope } from '../../../src/webhooks/envelopes';
+import { type TypedEvent, renderEnvelope } from '../../../src/webhooks/envelopes';
 import {
   alertWebhook, disabledWebhook,
   bodyErrors,
@@ -11,6 +11,7 @@ import {
   webhookName,
   webhookNames,
 } from '../../support/webhook-schemas';
+import { sampleEventData } from '../../support/sample-events';
 
 type Json = Record<string, unknown>;
 
@@ -20,13 +21,7 @@ const eventTypes = schemas.EventType!.enum as EventType[];
 const versions = (schemas.Subscription as { properties: { version: { enum: SubscriptionVersion[] } } }).properties.version.enum;
 
 const createdAt = new Date('2025-01-15T08:30:00.000Z');
-const data: { [T in EventType]: EventData<T> } = {
-  'order.created': { order_id: 5012, total: 59.97, currency: 'EUR', status: 'pending', user_id: 42 },
-  'order.updated': { order_id: 5012, total: 59.97, currency: 'EUR', status: 'paid', user_id: 42, previous_status: 'pending' },
-  'webhook.test': { message: 'This is a test event from the webhook service.', subscription_id: 'sub_3kTzY8qLm2NvB7xRw9Pd' },
-  'stock.updated': { product_id: 1, sku: 'BK-001', previous_quantity: 14, quantity: 12, reason: 'order' },
-  'stock.low': { product_id: 1, sku: 'BK-001', previous_quantity: 6, quantity: 4, low_stock_threshold: 5 },
-};
+const data = sampleEventData;
 const events = eventTypes.map((type, i) => ({ id: `evt_9fK2mQ7xLp4RtV8wZb3${i}`, type, data: data[type], created_at: createdAt }) as TypedEvent);
 
 function rendered(version: SubscriptionVersion, event: TypedEvent): Json {
