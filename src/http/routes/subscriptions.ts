@@ -11,11 +11,12 @@ import {
 import { principalOf } from '../security';
 import { validated } from '../validated';
 import { subscribeRoutes } from '../../webhooks/versions';
+import { type Deprecations, listDeprecatedSubscriptions } from '../../subscriptions/deprecated-versions';
 
 const base = '/api/webhooks/v1/subscriptions';
 
 /** Thin routes: read what the validator already checked, call a use case, shape the reply. */
-export function subscriptionRoutes(deps: SubscriptionDeps): Router {
+export function subscriptionRoutes(deps: SubscriptionDeps, deprecations: Deprecations): Router {
   const r = Router();
   for (const { path, operationId, version } of subscribeRoutes) {
     r.post(path, async (req, res) => {
@@ -41,6 +42,9 @@ export function subscriptionRoutes(deps: SubscriptionDeps): Router {
   r.post(`${base}/:subscription_id/rotate-secret`, async (req, res) => {
     const { path, body } = validated(req, 'rotateSubscriptionSecret');
     res.json(await rotateSecret(deps, principalOf(req), path.subscription_id, body?.expire_previous_in_seconds));
+  });
+  r.get('/api/webhooks/v1/deprecated-subscriptions', async (req, res) => {
+    res.json(await listDeprecatedSubscriptions(deps.subscriptions, deprecations, validated(req, 'listDeprecatedSubscriptions').query));
   });
   return r;
 }

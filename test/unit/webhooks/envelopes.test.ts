@@ -3,7 +3,7 @@ import { loadContract } from '../../../src/contract/openapi';
 import type { EventType, SubscriptionVersion } from '../../../src/contract/types';
 import { type TypedEvent, renderEnvelope } from '../../../src/webhooks/envelopes';
 import {
-  alertWebhook, disabledWebhook,
+  alertWebhook, disabledWebhook, deprecatedInUseWebhook,
   bodyErrors,
   headerErrors,
   webhookBodySchema,
@@ -31,8 +31,8 @@ function rendered(version: SubscriptionVersion, event: TypedEvent): Json {
 const cases = versions.flatMap((version) => events.map((event) => ({ version, event, name: webhookName(version, event.type) })));
 
 describe('the contract describes every outgoing webhook', () => {
-  it('has one webhooks entry per envelope version and event type, plus the admin alert and the operational webhook', () => {
-    expect(webhookNames().sort()).toEqual([...cases.map((c) => c.name), alertWebhook, disabledWebhook].sort());
+  it('has one webhooks entry per envelope version and event type, plus the admin alert and the operational webhooks', () => {
+    expect(webhookNames().sort()).toEqual([...cases.map((c) => c.name), alertWebhook, disabledWebhook, deprecatedInUseWebhook].sort());
   });
 
   it('gives each event type the same data schema in the event catalogue and in every envelope version', () => {
@@ -45,7 +45,7 @@ describe('the contract describes every outgoing webhook', () => {
     }
   });
 
-  it.each([...cases.map((c) => c.name), alertWebhook])('shows an example body of %s that matches its schema exactly', (name) => {
+  it.each([...cases.map((c) => c.name), alertWebhook, disabledWebhook, deprecatedInUseWebhook])('shows an example body of %s that matches its schema exactly', (name) => {
     const example = webhookExample(name);
     expect(example).toBeDefined();
     expect(bodyErrors(name, example)).toEqual([]);
