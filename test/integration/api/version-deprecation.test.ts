@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertActivities } from '../../../activities/alerts';
-import { checkDeprecatedVersions, deprecatedInUseId } from '../../../src/subscriptions/deprecated-versions';
+import { checkDeprecatedVersions, deprecatedInUseId, startDeprecationWatch } from '../../../src/subscriptions/deprecated-versions';
 import { verify } from '../../../src/receiver';
 import { versionDeprecations } from '../../../src/webhooks/versions';
 import { startTestApi, type TestApi } from '../../support/api';
 import { deprecatedContract } from '../../support/deprecated-contract';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
+import { waitFor } from '../../support/wait';
 import { bodyErrors, deprecatedInUseWebhook, headerErrors } from '../../support/webhook-schemas';
 
 const alertSecret = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
@@ -32,6 +33,9 @@ describe('a deprecated envelope version', () => {
     await api?.close();
   });
 
+  /** How the worker POSTs to ADMIN_ALERT_URL, signed with ADMIN_ALERT_SECRET. */
+  const operatorNotifier = () =>
+    createAlertActivities({ db: api.mongo.db, allowPrivate: true, timeoutMs: 5000, userAgent: 'WebhookService/test', alertUrl: operator.url, alertSecret }).notifyOperator;
   const hook = 'https://receiver.example.com/hooks';
   const deprecationHeaders = {
     deprecation: '@1767225600',
@@ -88,7 +92,7 @@ describe('a deprecated envelope version', () => {
   });
 
   it('tells the administrator once a day through the version.deprecated_in_use operational webhook', async () => {
-    const { notifyOperator } = createAlertActivities({ db: api.mongo.db, allowPrivate: true, timeoutMs: 5000, userAgent: 'WebhookService/test', alertUrl: operator.url, alertSecret });
+    const notifyOperator = operatorNotifier();
     const now = () => new Date('2026-03-02T08:00:00Z');
     const check = () => checkDeprecatedVersions({ db: api.mongo.db, deprecations, notifyOperator, logger: quiet, now });
 
@@ -116,5 +120,20 @@ describe('a deprecated envelope version', () => {
     const tomorrow = () => new Date('2026-03-03T08:00:00Z');
     expect(await checkDeprecatedVersions({ db: api.mongo.db, deprecations, notifyOperator, logger: quiet, now: tomorrow })).toEqual([{ version: 1, active: 3, notified: true }]);
     expect(operator.received.at(-1)!.headers['webhook-id']).toBe('op_version.deprecated_in_use_v1_2026-03-03');
+  });
+
+  it('is checked by the worker’s watch at start and then on its interval', async () => {
+    const notifyOperator = operatorNotifier();
+    const before = operator.received.length;
+    let day = '2026-03-04';
+    const watch = startDeprecationWatch({ db: api.mongo.db, deprecations, notifyOperator, logger: quiet, now: () => new Date(`${day}T08:00:00Z`) }, 100);
+    try {
+      await waitFor(() => operator.received.length === before + 1, 10_000);
+      day = '2026-03-05';
+      await waitFor(() => operator.received.length === before + 2, 10_000);
+    } finally {
+      await watch.stop();
+    }
+    expect(operator.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual(['op_version.deprecated_in_use_v1_2026-03-04', 'op_version.deprecated_in_use_v1_2026-03-05']);
   });
 });
