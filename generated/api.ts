@@ -547,6 +547,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/v1/deprecated-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List active subscriptions on deprecated versions
+         * @description Lists every owner's active subscriptions whose envelope version is deprecated in the contract (see `x-sunset` on the subscribe operations), newest first, with their owner and the version's deprecation and sunset dates, so administrators can ask their owners to move before the sunset. Empty while no version is deprecated. Paginated with `limit` and `cursor`. Requires scope `admin`.
+         */
+        get: operations["listDeprecatedSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{user_id}": {
         parameters: {
             query?: never;
@@ -1170,6 +1190,34 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "version.deprecated_in_use": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Operational webhook, a deprecated version still has active subscriptions (POSTed to ADMIN_ALERT_URL)
+         * @description Sent by the service to the operator's `ADMIN_ALERT_URL`, when it is configured, at most once
+         *     a day for each envelope version the contract marks deprecated while active subscriptions
+         *     still use it, until the sunset and after. The worker counts them when it starts and every
+         *     hour; `GET /api/webhooks/v1/deprecated-subscriptions` lists them with their owners.
+         *
+         *     **Signature.** Signed like deliveries, with `ADMIN_ALERT_SECRET`; `webhook-id` is
+         *     `op_version.deprecated_in_use_v<N>_<YYYY-MM-DD>` (UTC day), the same for every POST of that
+         *     version on that day, so a repeat is recognisable. **Retries**: a POST that is not
+         *     acknowledged is tried again at the next count of the same day.
+         */
+        post: operations["versionDeprecatedInUse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1703,6 +1751,43 @@ export interface components {
             /** @description The alert raised, as the alerts endpoint lists it. */
             alert: components["schemas"]["Alert"];
         };
+        /** @description An active subscription whose envelope version is deprecated. */
+        DeprecatedSubscription: {
+            /** @description Subscription identifier. */
+            id: components["schemas"]["SubscriptionId"];
+            /** @description Owner of the API key that created it. */
+            owner_id: string;
+            /** @description Callback URL. */
+            url: components["schemas"]["CallbackUrl"];
+            /** @description Event types delivered. */
+            events: components["schemas"]["SubscriptionEvents"];
+            /** @description Its envelope version, deprecated. */
+            version: number;
+            /** @description Delivery state (always `active` here). */
+            status: components["schemas"]["SubscriptionStatus"];
+            /**
+             * Format: date-time
+             * @description When the subscription was created.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When its version was deprecated (`x-deprecated-at`).
+             */
+            deprecated_at: string;
+            /**
+             * Format: date-time
+             * @description When its version is retired (`x-sunset`).
+             */
+            sunset: string;
+        };
+        /** @description One page of active subscriptions on deprecated versions. */
+        DeprecatedSubscriptionList: {
+            /** @description Subscriptions on this page. */
+            data: components["schemas"]["DeprecatedSubscription"][];
+            /** @description Cursor for the next page; absent on the last page. */
+            next_cursor?: components["schemas"]["NextCursor"];
+        };
         /** @description Body of the `subscription.disabled` operational webhook. */
         SubscriptionDisabledNotification: {
             /**
@@ -1730,6 +1815,36 @@ export interface components {
                  * @description Since when every delivery to it failed, when that is why.
                  */
                 failing_since?: string;
+            };
+        };
+        /** @description Body of the `version.deprecated_in_use` operational webhook. */
+        DeprecatedVersionNotification: {
+            /**
+             * @description What it tells; always `version.deprecated_in_use`.
+             * @constant
+             */
+            type: "version.deprecated_in_use";
+            /**
+             * Format: date-time
+             * @description When the service counted the subscriptions.
+             */
+            timestamp: string;
+            /** @description The deprecated version and how many active subscriptions still use it. */
+            data: {
+                /** @description The deprecated envelope version. */
+                version: number;
+                /**
+                 * Format: date-time
+                 * @description When it was deprecated.
+                 */
+                deprecated_at: string;
+                /**
+                 * Format: date-time
+                 * @description When it is retired.
+                 */
+                sunset: string;
+                /** @description Active subscriptions on it, every owner's; `GET /api/webhooks/v1/deprecated-subscriptions` lists them. */
+                active_subscriptions: number;
             };
         };
         /**
@@ -2129,6 +2244,9 @@ export interface components {
                 RateLimit: components["headers"]["RateLimit"];
                 Location: components["headers"]["Location"];
                 "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["DeprecationLink"];
                 [name: string]: unknown;
             };
             content: {
@@ -2412,6 +2530,21 @@ export interface components {
          * @example "default";r=59999;t=60
          */
         RateLimit: string;
+        /**
+         * @description Present when the version of this subscribe path is deprecated (its operations say `deprecated: true` in the contract): when the deprecation took effect, as RFC 9745 writes it (`@` and Unix seconds). Sent on every response of the path.
+         * @example @1767225600
+         */
+        Deprecation: string;
+        /**
+         * @description Present when the version of this subscribe path is deprecated: when the version is retired (its subscribe path removed, its subscriptions no longer delivered to), as an HTTP-date (RFC 8594).
+         * @example Thu, 31 Dec 2026 00:00:00 GMT
+         */
+        Sunset: string;
+        /**
+         * @description Present when the version of this subscribe path is deprecated: the documentation of the deprecation and of the move to a newer version, with `rel="deprecation"` (RFC 9745) and `rel="sunset"` (RFC 8594).
+         * @example </docs#operation/createSubscriptionV1>; rel="deprecation"; type="text/html", </docs#operation/createSubscriptionV1>; rel="sunset"; type="text/html"
+         */
+        DeprecationLink: string;
         /**
          * @description Seconds until the API key's budget for this operation has requests again.
          * @example 12
@@ -3372,6 +3505,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AlertList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDeprecatedSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return (1 to 100). */
+                limit?: components["parameters"]["Limit"];
+                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of subscriptions on deprecated versions. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeprecatedSubscriptionList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4724,6 +4890,73 @@ export interface operations {
                 content?: never;
             };
             /** @description Not acknowledged; the POST is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    versionDeprecatedInUse: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
+                 */
+                "X-Signature": components["parameters"]["XSignature"];
+                /**
+                 * @description Standard Webhooks message id of an operational webhook, stable per occurrence.
+                 * @example op_subscription.disabled_sub_3kTzY8qLm2NvB7xRw9Pd_evt_9fK2mQ7xLp4RtV8wZb3N
+                 */
+                "webhook-id": components["parameters"]["OperationalWebhookId"];
+                /**
+                 * @description Standard Webhooks timestamp, Unix seconds at which this attempt was signed.
+                 * @example 1736929800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description Identifies the sender, e.g. `WebhookService/1.0`.
+                 * @example WebhookService/1.0
+                 */
+                "User-Agent": components["parameters"]["UserAgent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "version.deprecated_in_use",
+                 *       "timestamp": "2026-03-02T08:00:00Z",
+                 *       "data": {
+                 *         "version": 1,
+                 *         "deprecated_at": "2026-01-01T00:00:00Z",
+                 *         "sunset": "2026-12-31T00:00:00Z",
+                 *         "active_subscriptions": 12
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DeprecatedVersionNotification"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged; the POST is tried again at the next count that day. */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -94,3 +94,38 @@ export class AlertRepository {
     return this.#timeline.backfill(this.#collection, 'created_at', () => LISTS);
   }
 }
+
+/** An operational webhook sent at most once per id (e.g. per deprecated version per day). */
+export interface NoticeDoc {
+  /** The `webhook-id` of the operational webhook. */
+  _id: string;
+  created_at: Date;
+  /** Set once ADMIN_ALERT_URL acknowledged it (or, without one, once logged). */
+  notified_at?: Date;
+}
+
+/** Which periodic operational webhooks were sent: one document per webhook id. */
+export class OperationalNotices {
+  static readonly indexes: readonly IndexSpec[] = [];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'notices', method: 'OperationalNotices.claim', equality: ['_id'], index: '_id_' },
+    { collection: 'notices', method: 'OperationalNotices.markNotified', equality: ['_id'], index: '_id_' },
+  ];
+
+  readonly #collection: Collection<NoticeDoc>;
+
+  constructor(db: Db) {
+    this.#collection = db.collection<NoticeDoc>('notices');
+  }
+
+  /** Stores the notice unless stored already; the stored one (`notified_at` tells whether it went out). */
+  async claim(id: string, at: Date): Promise<NoticeDoc> {
+    await insertIfAbsent(this.#collection, { _id: id, created_at: at });
+    return (await this.#collection.findOne({ _id: id }))!;
+  }
+
+  async markNotified(id: string, at: Date): Promise<void> {
+    await this.#collection.updateOne({ _id: id }, { $set: { notified_at: at } });
+  }
+}

@@ -1,5 +1,5 @@
 import { type Db, MongoServerError } from 'mongodb';
-import { AlertRepository } from '../alerts/repository';
+import { AlertRepository, OperationalNotices } from '../alerts/repository';
 import { ApiKeyRepository } from '../auth/api-keys';
 import { AttemptRepository } from '../deliveries/attempts';
 import { DispatchNotes } from '../events/dispatch-notes';
@@ -28,6 +28,7 @@ export const storageOwners: readonly StorageDeclarations[] = [
   EventRepository,
   DispatchNotes,
   AlertRepository,
+  OperationalNotices,
   IdempotencyStore,
   PortalRevocations,
   ServiceKeyRepository,

@@ -25,6 +25,10 @@ import { installWorkerRuntime } from '../worker/runtime-logger';
 import { installRetentionSchedule } from '../retention/install-schedule';
 import { supervisorPid, watchParent } from './shutdown';
 import { assertSourceAddress } from '../../activities/http-post';
+import { createAlertActivities } from '../../activities/alerts';
+import { loadContract } from '../contract/openapi';
+import { startDeprecationWatch } from '../subscriptions/deprecated-versions';
+import { versionDeprecations } from '../webhooks/versions';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'worker', config.logFormat);
@@ -79,6 +83,18 @@ const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.
 const relay = startRelay(relayDeps(mongo.db, dispatcher, logger, metrics), config.delivery.relayIntervalMs);
 // Releases stock reservations whose order a crash kept from being written, finishes interrupted returns.
 const stockSweeper = startStockSweeper(inventoryDeps(mongo.db, new OrderRepository(mongo.db), dispatcher, logger), config.delivery.relayIntervalMs);
+// Deprecated versions still in use: counted now and hourly, the administrator told once a day per version.
+// How POSTs leave this worker, deliveries and operator notifications alike.
+const posting = {
+  allowPrivate: config.api.allowPrivateCallbacks,
+  timeoutMs: config.delivery.timeoutMs,
+  sourceAddress: config.delivery.sourceAddress,
+  userAgent,
+  alertUrl: config.delivery.alertUrl,
+  alertSecret: config.delivery.alertSecret,
+};
+const { notifyOperator } = createAlertActivities({ db: mongo.db, ...posting });
+const deprecationWatch = startDeprecationWatch({ db: mongo.db, deprecations: versionDeprecations(loadContract()), notifyOperator, logger });
 // Every worker makes sure of the schedule; creating it is idempotent, so racing workers are fine.
 // Not awaited at exit: a call stuck on a Temporal outage must not hold up a stop.
 void installRetentionSchedule({ config, client: () => temporal.client(), logger, stopping });
@@ -109,12 +125,7 @@ await runWorkerUntilStopped({
       deps: {
         db: mongo.db,
         workerIdentity: `worker@${hostname()}:${process.pid}`,
-        allowPrivate: config.api.allowPrivateCallbacks,
-        timeoutMs: config.delivery.timeoutMs,
-        sourceAddress: config.delivery.sourceAddress,
-        userAgent,
-        alertUrl: config.delivery.alertUrl,
-        alertSecret: config.delivery.alertSecret,
+        ...posting,
         disableAfterMs: config.delivery.disableAfterMs,
         maxInFlight: config.delivery.maxInFlight,
         retentionBusyShare: config.retention.busyShare,
@@ -123,7 +134,7 @@ await runWorkerUntilStopped({
       },
     }),
 });
-await Promise.all([relay.stop(), stockSweeper.stop()]);
+await Promise.all([relay.stop(), stockSweeper.stop(), deprecationWatch.stop()]);
 metricsServer?.close();
 await Promise.all([temporal.close(), mongo.close(), tracing?.shutdown()]);
 logger.info('worker stopped');

@@ -10,7 +10,8 @@ import type { ResourceDeps } from '../resources/use-cases';
 import type { SubscriptionDeps } from '../subscriptions/use-cases';
 import { eventCatalog } from '../webhooks/event-catalog';
 import { webhookMeta } from '../webhooks/source-addresses';
-import { loadContract } from '../contract/openapi';
+import { loadContract, type OpenApiDocument } from '../contract/openapi';
+import { deprecationHeaders, subscribeRoutes, versionDeprecations } from '../webhooks/versions';
 import type { ApiMetrics } from '../telemetry/metrics';
 import type { Tracer } from '@opentelemetry/api';
 import type { IdempotencyStore } from '../idempotency/store';
@@ -59,11 +60,15 @@ export interface AppDeps {
   portal: PortalDeps;
   /** The address deliveries leave from (DELIVERY_SOURCE_ADDRESS), published at `/api/webhooks/v1/meta`; absent: not fixed. */
   deliverySourceAddress?: string | undefined;
+  /** The contract to serve and validate against (absent: openapi/openapi.yaml); tests pass a changed copy, e.g. with a version deprecated. */
+  contract?: OpenApiDocument | undefined;
 }
 
 /** Builds the Express app; entry points and tests inject real or fake dependencies. */
 export function createApp(deps: AppDeps): Express {
-  const contract = loadContract();
+  const contract = deps.contract ?? loadContract();
+  // Read at start: a contract whose deprecation markers are inconsistent stops the process here.
+  const deprecations = versionDeprecations(contract);
   const app = express();
   app.disable('x-powered-by');
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
@@ -75,6 +80,16 @@ export function createApp(deps: AppDeps): Express {
   // Overload: refuse the excess at once, before the body, the key or the database are touched.
   const shedding = loadShedding({ maxInFlight: deps.shedding?.maxInFlight ?? 0, maxWaitMs: deps.shedding?.maxWaitMs ?? 0, metrics: deps.metrics });
   app.use(shedding.admit);
+  // A deprecated version's subscribe path says so on every response, errors included (RFC 9745, RFC 8594).
+  for (const { path, operationId, version } of subscribeRoutes) {
+    const deprecation = deprecations.get(version);
+    if (!deprecation) continue;
+    const headers = deprecationHeaders(deprecation, operationId);
+    app.all(path, (_req, res, next) => {
+      res.set(headers);
+      next();
+    });
+  }
 
   // The spec writes POST /api/orders/ with a trailing slash; accept the bare form as the same operation.
   app.use((req, _res, next) => {
@@ -121,7 +136,7 @@ export function createApp(deps: AppDeps): Express {
   app.post(idempotentPaths, idempotency(deps.idempotency, deps.logger));
   app.patch(idempotentPatchPaths, idempotency(deps.idempotency, deps.logger));
   app.use(metaRoutes(contract, eventCatalog(contract), webhookMeta(deps.deliverySourceAddress)));
-  app.use(subscriptionRoutes(deps.subscriptions));
+  app.use(subscriptionRoutes(deps.subscriptions, deprecations));
   app.use(resourceRoutes(deps.resources));
   app.use(deliveryRoutes(deps.deliveries));
   app.use(portalSessionRoutes(deps.portal));

@@ -3,13 +3,12 @@ import type { Logger } from '../logger';
 import { type IdempotencyStore, requestFingerprint } from '../idempotency/store';
 import { HttpProblem } from './problem';
 import { principalOf } from './security';
+import { subscribeRoutes } from '../webhooks/versions';
 
 /** The POST operations that take an `Idempotency-Key` (the contract's IdempotencyKey parameter). */
 export const idempotentPaths = [
   '/api/orders/',
-  '/api/webhooks/subscribe',
-  '/api/webhooks/v1/subscribe',
-  '/api/webhooks/v2/subscribe',
+  ...subscribeRoutes.map((r) => r.path),
   '/api/webhooks/v1/subscriptions/:subscription_id/test',
   '/api/webhooks/v1/events/:event_id/redeliver',
   '/api/webhooks/v1/subscriptions/:subscription_id/recover',

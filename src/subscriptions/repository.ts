@@ -56,6 +56,8 @@ export class SubscriptionRepository {
     // An owner's event reads only that owner's and the all-owner subscribers, not every owner's.
     { collection: 'subscriptions', name: 'owner_fanout', key: { owner_id: 1, events: 1, status: 1 } },
     { collection: 'subscriptions', name: 'all_owners_fanout', key: { all_owners: 1, events: 1, status: 1 } },
+    // Who is still on a deprecated envelope version (the admin list, the daily count).
+    { collection: 'subscriptions', name: 'version_status_newest', key: { version: 1, status: 1, _id: -1 } },
   ];
 
   static readonly queryShapes: readonly QueryShape[] = [
@@ -92,6 +94,15 @@ export class SubscriptionRepository {
     { collection: 'subscriptions', method: 'SubscriptionRepository.clearFailing', equality: ['_id'], range: ['failing_since'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.markFailing', equality: ['_id'], range: ['failing_since'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.failingSince', equality: ['_id', 'status'], range: ['failing_since'], index: '_id_' },
+    {
+      collection: 'subscriptions',
+      method: 'SubscriptionRepository.listActiveOnVersion',
+      equality: ['version', 'status'],
+      range: ['_id'],
+      sort: { _id: -1 },
+      index: 'version_status_newest',
+    },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.countActiveOnVersion', equality: ['version', 'status'], index: 'version_status_newest' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.allSecrets', equality: [], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.replaceSecrets', equality: ['_id', 'secrets'], index: '_id_' },
   ];
@@ -200,6 +211,17 @@ export class SubscriptionRepository {
     return this.#collection
       .find({ _id: { $in: [...ids] }, status: 'active', failing_since: { $lte: cutoff } }, { projection: { _id: 1, failing_since: 1 } })
       .toArray();
+  }
+
+  /** Every owner's active subscriptions of envelope `version`, newest first; `after` is the last id of the previous page. */
+  listActiveOnVersion(version: SubscriptionVersion, limit: number, after?: string): Promise<SubscriptionDoc[]> {
+    const filter: Filter<SubscriptionDoc> = { version, status: 'active', ...(after ? { _id: { $lt: after } } : {}) };
+    return this.#collection.find(filter, { projection: { secrets: 0 } }).sort({ _id: -1 }).limit(limit).toArray();
+  }
+
+  /** How many active subscriptions, every owner's, use envelope `version`. */
+  countActiveOnVersion(version: SubscriptionVersion): Promise<number> {
+    return this.#collection.countDocuments({ version, status: 'active' });
   }
 
   /** Every subscription's id and secrets, one at a time (resealing at start). */

@@ -13,6 +13,7 @@ import type { EventDispatcher } from '../../src/events/dispatcher';
 import type { OutboxFlusher } from '../../src/events/outbox';
 import type { RelayDeps } from '../../src/events/relay';
 import { createApp, type AppDeps } from '../../src/http/app';
+import type { OpenApiDocument } from '../../src/contract/openapi';
 import { createLogger } from '../../src/logger';
 import { type PortalGrant, PortalSessions } from '../../src/portal/sessions';
 import { portalSigningKey } from '../../src/portal/signing-key';
@@ -55,7 +56,7 @@ export const inertOutbox: OutboxFlusher = {
  */
 export async function startTestApi(
   env: Record<string, string> = {},
-  opts: { outbox?: OutboxFlusher; metrics?: ApiMetrics; tracing?: Tracing } = {},
+  opts: { outbox?: OutboxFlusher; metrics?: ApiMetrics; tracing?: Tracing; contract?: OpenApiDocument } = {},
 ): Promise<TestApi> {
   const config = loadConfig({
     CALLBACK_ALLOW_PRIVATE: 'true',
@@ -66,13 +67,13 @@ export async function startTestApi(
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     ...env,
   });
-  const { tracing, ...rest } = opts;
+  const { tracing, contract, ...rest } = opts;
   const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'api-test', tracing?.tracer);
   await prepareDatabase(mongo.db);
   const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test');
   const deps = createAppDeps({ db: mongo.db, temporal, logger, config, ...rest, ...(tracing ? { tracer: tracing.tracer } : {}) });
-  const server: Server = createApp(deps).listen(0, '127.0.0.1');
+  const server: Server = createApp({ ...deps, contract }).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

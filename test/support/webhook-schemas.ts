@@ -35,6 +35,8 @@ export function webhookName(version: SubscriptionVersion, type: EventType): stri
 export const alertWebhook = 'admin.alert';
 /** The `webhooks` entry of the operational webhook sent when a subscription is disabled. */
 export const disabledWebhook = 'subscription.disabled';
+/** The `webhooks` entry of the operational webhook sent while a deprecated version has active subscriptions. */
+export const deprecatedInUseWebhook = 'version.deprecated_in_use';
 
 function operation(name: string): WebhookOperation {
   const op = webhooksOf(loadContract())[name]?.post;

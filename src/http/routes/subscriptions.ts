@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import type { OperationId, SubscriptionVersion } from '../../contract/types';
 import {
   type SubscriptionDeps,
   createSubscription,
@@ -11,20 +10,15 @@ import {
 } from '../../subscriptions/use-cases';
 import { principalOf } from '../security';
 import { validated } from '../validated';
+import { subscribeRoutes } from '../../webhooks/versions';
+import { type Deprecations, listDeprecatedSubscriptions } from '../../subscriptions/deprecated-versions';
 
 const base = '/api/webhooks/v1/subscriptions';
 
-/** The create operations, each with the envelope version its subscriptions get. */
-const createOperations = [
-  { path: '/api/webhooks/subscribe', operationId: 'createSubscriptionLegacy', version: 1 }, // the spec's unversioned alias of v1
-  { path: '/api/webhooks/v1/subscribe', operationId: 'createSubscriptionV1', version: 1 },
-  { path: '/api/webhooks/v2/subscribe', operationId: 'createSubscriptionV2', version: 2 },
-] as const satisfies ReadonlyArray<{ path: string; operationId: OperationId; version: SubscriptionVersion }>;
-
 /** Thin routes: read what the validator already checked, call a use case, shape the reply. */
-export function subscriptionRoutes(deps: SubscriptionDeps): Router {
+export function subscriptionRoutes(deps: SubscriptionDeps, deprecations: Deprecations): Router {
   const r = Router();
-  for (const { path, operationId, version } of createOperations) {
+  for (const { path, operationId, version } of subscribeRoutes) {
     r.post(path, async (req, res) => {
       const sub = await createSubscription(deps, principalOf(req), validated(req, operationId).body, version);
       res.status(201).location(`${base}/${sub.id}`).json(sub);
@@ -48,6 +42,9 @@ export function subscriptionRoutes(deps: SubscriptionDeps): Router {
   r.post(`${base}/:subscription_id/rotate-secret`, async (req, res) => {
     const { path, body } = validated(req, 'rotateSubscriptionSecret');
     res.json(await rotateSecret(deps, principalOf(req), path.subscription_id, body?.expire_previous_in_seconds));
+  });
+  r.get('/api/webhooks/v1/deprecated-subscriptions', async (req, res) => {
+    res.json(await listDeprecatedSubscriptions(deps.subscriptions, deprecations, validated(req, 'listDeprecatedSubscriptions').query));
   });
   return r;
 }

@@ -35,6 +35,7 @@ describe('client package: webhook payload types', () => {
       | 'stock.low.v2'
       | 'admin.alert'
       | 'subscription.disabled'
+      | 'version.deprecated_in_use'
     >();
   });
 

@@ -29,6 +29,7 @@ describe('declared indexes', () => {
       { collection: 'subscriptions', name: 'fanout', key: { events: 1, status: 1 } },
       { collection: 'subscriptions', name: 'owner_fanout', key: { owner_id: 1, events: 1, status: 1 } },
       { collection: 'subscriptions', name: 'owner_newest', key: { owner_id: 1, _id: -1 } },
+      { collection: 'subscriptions', name: 'version_status_newest', key: { version: 1, status: 1, _id: -1 } },
       { collection: 'timeline', name: 'slot', key: { slot: 1 } },
       { collection: 'timeline', name: 'up', key: { up: 1 } },
     ];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/openapi';
 import type { EventType, SubscriptionVersion } from '../../../src/contract/types';
-import { type EventData, type TypedEvent, renderEnvelope } from '../../../src/webhooks/envelopes';
+import { type TypedEvent, renderEnvelope } from '../../../src/webhooks/envelopes';
 import {
-  alertWebhook, disabledWebhook,
+  alertWebhook, disabledWebhook, deprecatedInUseWebhook,
   bodyErrors,
   headerErrors,
   webhookBodySchema,
@@ -11,6 +11,7 @@ import {
   webhookName,
   webhookNames,
 } from '../../support/webhook-schemas';
+import { sampleEventData } from '../../support/sample-events';
 
 type Json = Record<string, unknown>;
 
@@ -20,13 +21,7 @@ const eventTypes = schemas.EventType!.enum as EventType[];
 const versions = (schemas.Subscription as { properties: { version: { enum: SubscriptionVersion[] } } }).properties.version.enum;
 
 const createdAt = new Date('2025-01-15T08:30:00.000Z');
-const data: { [T in EventType]: EventData<T> } = {
-  'order.created': { order_id: 5012, total: 59.97, currency: 'EUR', status: 'pending', user_id: 42 },
-  'order.updated': { order_id: 5012, total: 59.97, currency: 'EUR', status: 'paid', user_id: 42, previous_status: 'pending' },
-  'webhook.test': { message: 'This is a test event from the webhook service.', subscription_id: 'sub_3kTzY8qLm2NvB7xRw9Pd' },
-  'stock.updated': { product_id: 1, sku: 'BK-001', previous_quantity: 14, quantity: 12, reason: 'order' },
-  'stock.low': { product_id: 1, sku: 'BK-001', previous_quantity: 6, quantity: 4, low_stock_threshold: 5 },
-};
+const data = sampleEventData;
 const events = eventTypes.map((type, i) => ({ id: `evt_9fK2mQ7xLp4RtV8wZb3${i}`, type, data: data[type], created_at: createdAt }) as TypedEvent);
 
 function rendered(version: SubscriptionVersion, event: TypedEvent): Json {
@@ -36,8 +31,8 @@ function rendered(version: SubscriptionVersion, event: TypedEvent): Json {
 const cases = versions.flatMap((version) => events.map((event) => ({ version, event, name: webhookName(version, event.type) })));
 
 describe('the contract describes every outgoing webhook', () => {
-  it('has one webhooks entry per envelope version and event type, plus the admin alert and the operational webhook', () => {
-    expect(webhookNames().sort()).toEqual([...cases.map((c) => c.name), alertWebhook, disabledWebhook].sort());
+  it('has one webhooks entry per envelope version and event type, plus the admin alert and the operational webhooks', () => {
+    expect(webhookNames().sort()).toEqual([...cases.map((c) => c.name), alertWebhook, disabledWebhook, deprecatedInUseWebhook].sort());
   });
 
   it('gives each event type the same data schema in the event catalogue and in every envelope version', () => {
@@ -50,7 +45,7 @@ describe('the contract describes every outgoing webhook', () => {
     }
   });
 
-  it.each([...cases.map((c) => c.name), alertWebhook])('shows an example body of %s that matches its schema exactly', (name) => {
+  it.each([...cases.map((c) => c.name), alertWebhook, disabledWebhook, deprecatedInUseWebhook])('shows an example body of %s that matches its schema exactly', (name) => {
     const example = webhookExample(name);
     expect(example).toBeDefined();
     expect(bodyErrors(name, example)).toEqual([]);
