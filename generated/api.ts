@@ -739,6 +739,14 @@ export interface webhooks {
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
          *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
+         *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
          *
@@ -778,6 +786,14 @@ export interface webhooks {
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
          *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
@@ -819,6 +835,14 @@ export interface webhooks {
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
          *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
+         *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
          *
@@ -858,6 +882,14 @@ export interface webhooks {
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
          *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
@@ -899,6 +931,14 @@ export interface webhooks {
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
          *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
+         *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
          *
@@ -938,6 +978,14 @@ export interface webhooks {
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
          *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
@@ -979,6 +1027,14 @@ export interface webhooks {
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
          *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
+         *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
          *
@@ -1018,6 +1074,14 @@ export interface webhooks {
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
          *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
@@ -1059,6 +1123,14 @@ export interface webhooks {
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
          *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
+         *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
          *
@@ -1098,6 +1170,14 @@ export interface webhooks {
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
          *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
@@ -1588,7 +1668,7 @@ export interface components {
              * @description When the event happened.
              */
             created_at: string;
-            /** @description The event's payload, as the envelope's `data` carries it (its schema is the type's in the event catalogue). */
+            /** @description The event's payload, as the envelope's `data` carries it (its schema is the type's in the event catalogue), with its `url` (origin `PUBLIC_URL`, or this request's when unset) and always in full (bulky parts are never left out here). */
             data: {
                 [key: string]: unknown;
             };
@@ -1898,7 +1978,12 @@ export interface components {
             /** @description Each product with too few units, with the units available. */
             short_items?: components["schemas"]["ShortItem"][];
         };
-        /** @description Payload of `order.created`, and the order fields of `order.updated`. Receivers must ignore fields they do not know. */
+        /**
+         * Format: uri
+         * @description Absolute URL of the event's resource in this API; its origin is the server's `PUBLIC_URL`. A `GET` with an API key of the subscription's owner (scope `resources:read`; `webhooks:read` for a subscription) returns the resource as it is now, in full.
+         */
+        ResourceUrl: string;
+        /** @description Payload of `order.created`, and the order fields of `order.updated`. Its order lines (`items`) are inlined only while the envelope stays within the server's `WEBHOOK_INLINE_LIMIT`; above it they are left out and `truncated` is true (GET `url` for them). Receivers must ignore fields they do not know. */
         OrderEventData: {
             /** @description The order concerned. */
             order_id: number;
@@ -1910,6 +1995,17 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
             /** @description The ordering user. */
             user_id: number;
+            /** @description Number of order lines, also when `items` is left out. Absent only on events recorded before events carried their items. */
+            item_count?: number;
+            /** @description The order lines as ordered (they never change afterwards). Absent when the envelope would exceed `WEBHOOK_INLINE_LIMIT` (then `truncated` is true), and on events recorded before events carried their items; GET `url` for them. */
+            items?: components["schemas"]["OrderItem"][];
+            /** @description The order, `<PUBLIC_URL>/api/orders/{order_id}` (`GET` with the owner's key, scope `resources:read`). */
+            url: components["schemas"]["ResourceUrl"];
+            /**
+             * @description Present, and true, only when bulky fields (`items`) were left out because the envelope would exceed `WEBHOOK_INLINE_LIMIT`; GET `url` for the full order.
+             * @constant
+             */
+            truncated?: true;
         };
         /** @description Payload of `order.updated`. The order as it is after the change, and the status it had before. Receivers must ignore fields they do not know. */
         OrderUpdatedEventData: components["schemas"]["OrderEventData"] & {
@@ -1922,6 +2018,8 @@ export interface components {
             message: string;
             /** @description The subscription the test was requested for. */
             subscription_id: components["schemas"]["SubscriptionId"];
+            /** @description The subscription, `<PUBLIC_URL>/api/webhooks/v1/subscriptions/{subscription_id}` (`GET` with the owner's key, scope `webhooks:read`). */
+            url: components["schemas"]["ResourceUrl"];
         };
         /** @description v1 envelope of `order.created`. */
         OrderCreatedEventV1: {
@@ -2042,6 +2140,8 @@ export interface components {
             quantity: number;
             /** @description Why it changed. The order is not named, since stock events go to every owner's subscriptions and orders are private to theirs. */
             reason: components["schemas"]["StockChangeReason"];
+            /** @description The product's stock level, `<PUBLIC_URL>/api/inventory/stock/{product_id}` (`GET`, scope `resources:read`). */
+            url: components["schemas"]["ResourceUrl"];
         };
         /** @description Payload of `stock.low`. Receivers must ignore fields they do not know. */
         StockLowEventData: {
@@ -2055,6 +2155,8 @@ export interface components {
             quantity: number;
             /** @description The product's threshold. */
             low_stock_threshold: components["schemas"]["LowStockThreshold"];
+            /** @description The product's stock level, `<PUBLIC_URL>/api/inventory/stock/{product_id}` (`GET`, scope `resources:read`). */
+            url: components["schemas"]["ResourceUrl"];
         };
         /** @description v1 envelope of `stock.updated`. */
         StockUpdatedEventV1: {
@@ -3789,7 +3891,21 @@ export interface operations {
                  *         "total": 59.97,
                  *         "currency": "EUR",
                  *         "status": "pending",
-                 *         "user_id": 42
+                 *         "user_id": 42,
+                 *         "item_count": 2,
+                 *         "items": [
+                 *           {
+                 *             "product_id": 1001,
+                 *             "quantity": 2,
+                 *             "unit_price": 24.99
+                 *           },
+                 *           {
+                 *             "product_id": 1007,
+                 *             "quantity": 1,
+                 *             "unit_price": 9.99
+                 *           }
+                 *         ],
+                 *         "url": "https://hooks.example.com/api/orders/5012"
                  *       }
                  *     }
                  */
@@ -3878,6 +3994,20 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "status": "paid",
                  *         "user_id": 42,
+                 *         "item_count": 2,
+                 *         "items": [
+                 *           {
+                 *             "product_id": 1001,
+                 *             "quantity": 2,
+                 *             "unit_price": 24.99
+                 *           },
+                 *           {
+                 *             "product_id": 1007,
+                 *             "quantity": 1,
+                 *             "unit_price": 9.99
+                 *           }
+                 *         ],
+                 *         "url": "https://hooks.example.com/api/orders/5012",
                  *         "previous_status": "pending"
                  *       }
                  *     }
@@ -3963,7 +4093,8 @@ export interface operations {
                  *       "id": "evt_Z8cR5vN1bY6qPw3Ks0Hd",
                  *       "data": {
                  *         "message": "This is a test event.",
-                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd"
+                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd",
+                 *         "url": "https://hooks.example.com/api/webhooks/v1/subscriptions/sub_3kTzY8qLm2NvB7xRw9Pd"
                  *       }
                  *     }
                  */
@@ -4053,7 +4184,21 @@ export interface operations {
                  *         "total": 59.97,
                  *         "currency": "EUR",
                  *         "status": "pending",
-                 *         "user_id": 42
+                 *         "user_id": 42,
+                 *         "item_count": 2,
+                 *         "items": [
+                 *           {
+                 *             "product_id": 1001,
+                 *             "quantity": 2,
+                 *             "unit_price": 24.99
+                 *           },
+                 *           {
+                 *             "product_id": 1007,
+                 *             "quantity": 1,
+                 *             "unit_price": 9.99
+                 *           }
+                 *         ],
+                 *         "url": "https://hooks.example.com/api/orders/5012"
                  *       }
                  *     }
                  */
@@ -4144,6 +4289,20 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "status": "paid",
                  *         "user_id": 42,
+                 *         "item_count": 2,
+                 *         "items": [
+                 *           {
+                 *             "product_id": 1001,
+                 *             "quantity": 2,
+                 *             "unit_price": 24.99
+                 *           },
+                 *           {
+                 *             "product_id": 1007,
+                 *             "quantity": 1,
+                 *             "unit_price": 9.99
+                 *           }
+                 *         ],
+                 *         "url": "https://hooks.example.com/api/orders/5012",
                  *         "previous_status": "pending"
                  *       }
                  *     }
@@ -4231,7 +4390,8 @@ export interface operations {
                  *       "created_at": "2025-01-15T08:45:00Z",
                  *       "data": {
                  *         "message": "This is a test event.",
-                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd"
+                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd",
+                 *         "url": "https://hooks.example.com/api/webhooks/v1/subscriptions/sub_3kTzY8qLm2NvB7xRw9Pd"
                  *       }
                  *     }
                  */
@@ -4319,7 +4479,8 @@ export interface operations {
                  *         "sku": "BK-001",
                  *         "previous_quantity": 14,
                  *         "quantity": 12,
-                 *         "reason": "order"
+                 *         "reason": "order",
+                 *         "url": "https://hooks.example.com/api/inventory/stock/1"
                  *       }
                  *     }
                  */
@@ -4407,7 +4568,8 @@ export interface operations {
                  *         "sku": "BK-001",
                  *         "previous_quantity": 6,
                  *         "quantity": 4,
-                 *         "low_stock_threshold": 5
+                 *         "low_stock_threshold": 5,
+                 *         "url": "https://hooks.example.com/api/inventory/stock/1"
                  *       }
                  *     }
                  */
@@ -4497,7 +4659,8 @@ export interface operations {
                  *         "sku": "BK-001",
                  *         "previous_quantity": 14,
                  *         "quantity": 12,
-                 *         "reason": "order"
+                 *         "reason": "order",
+                 *         "url": "https://hooks.example.com/api/inventory/stock/1"
                  *       }
                  *     }
                  */
@@ -4587,7 +4750,8 @@ export interface operations {
                  *         "sku": "BK-001",
                  *         "previous_quantity": 6,
                  *         "quantity": 4,
-                 *         "low_stock_threshold": 5
+                 *         "low_stock_threshold": 5,
+                 *         "url": "https://hooks.example.com/api/inventory/stock/1"
                  *       }
                  *     }
                  */

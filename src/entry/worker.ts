@@ -35,6 +35,10 @@ if (config.delivery.sourceAddress) {
     process.exit(1);
   });
 }
+// Every event links to its resource (data.url); without PUBLIC_URL the link names this host's API address.
+if (!config.api.portal.publicUrl && config.env === 'production') {
+  logger.warn({ apiUrl: config.delivery.payloads.apiUrl }, 'PUBLIC_URL is unset: events link to the API at its listen address, which receivers elsewhere may not reach');
+}
 const metricsOn = config.metrics.workerPort !== 0;
 // The SDK's exporter listens on a private loopback port; our /metrics appends what it serves.
 const sdkMetricsPort = metricsOn ? await getFreePort() : undefined;
@@ -112,6 +116,7 @@ await runWorkerUntilStopped({
         allowPrivate: config.api.allowPrivateCallbacks,
         timeoutMs: config.delivery.timeoutMs,
         sourceAddress: config.delivery.sourceAddress,
+        payloads: config.delivery.payloads,
         userAgent,
         alertUrl: config.delivery.alertUrl,
         alertSecret: config.delivery.alertSecret,
