@@ -4,7 +4,7 @@ import { EventRepository } from '../src/events/repository';
 import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptions/repository';
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { SecretBox } from '../src/subscriptions/secret-box';
-import { renderEnvelope } from '../src/webhooks/envelopes';
+import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
 import { signatureHeaders } from '../src/webhooks/signature';
 import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
 import { eventWorkflowId, seriesId } from '../workflows/ids';
@@ -26,6 +26,8 @@ export interface AttemptActivityDeps {
   /** Local address every POST leaves from (DELIVERY_SOURCE_ADDRESS); absent: the system chooses. */
   sourceAddress?: string | undefined;
   userAgent: string;
+  /** The origin of `data.url` (PUBLIC_URL) and WEBHOOK_INLINE_LIMIT: each body is rendered with them at delivery time. */
+  payloads: PayloadOptions;
   now?: () => Date;
   /** Sends one POST; postWebhook unless a test injects its own. */
   post?: (req: PostRequest) => Promise<PostResult>;
@@ -133,7 +135,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const send = async (): Promise<MadeAttempt> => {
       const at = now();
       const secrets = stored.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
-      const body = renderEnvelope(sub.version, { id: event._id, type: event.type, data: event.data, created_at: event.created_at });
+      // Rendered per attempt (url and size limit applied here, never stored): what is signed is what is sent.
+      const body = renderEnvelope(sub.version, { id: event._id, type: event.type, data: event.data, created_at: event.created_at }, deps.payloads);
       const headers = {
         'Content-Type': 'application/json',
         'User-Agent': deps.userAgent,

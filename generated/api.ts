@@ -710,7 +710,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a product's stock level
+         * @description Returns one product's stock level, as `GET /api/inventory/stock` lists it. This is the resource that `stock.updated` and `stock.low` events link to (`data.url`). Unknown products give 404. Requires scope `resources:read`.
+         */
+        get: operations["getStock"];
         put?: never;
         post?: never;
         delete?: never;
@@ -755,6 +759,14 @@ export interface webhooks {
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
          *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
+         *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
          *
@@ -794,6 +806,14 @@ export interface webhooks {
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
          *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
@@ -835,6 +855,14 @@ export interface webhooks {
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
          *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
+         *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
          *
@@ -874,6 +902,14 @@ export interface webhooks {
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
          *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
@@ -915,6 +951,14 @@ export interface webhooks {
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
          *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
+         *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
          *
@@ -954,6 +998,14 @@ export interface webhooks {
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
          *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
@@ -995,6 +1047,14 @@ export interface webhooks {
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
          *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
+         *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
          *
@@ -1034,6 +1094,14 @@ export interface webhooks {
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
          *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
@@ -1075,6 +1143,14 @@ export interface webhooks {
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
          *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
+         *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
          *
@@ -1114,6 +1190,14 @@ export interface webhooks {
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
          *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *
+         *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
+         *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
+         *     of the subscription's owner for the resource as it is now. Bulky parts (an order's
+         *     `items`) are inlined only while the rendered envelope stays within the server's
+         *     `WEBHOOK_INLINE_LIMIT` (default 4096 bytes); above it they are left out, `data` keeps its
+         *     summary fields and `url`, and carries `truncated: true`. The signature covers the body as
+         *     sent. See `docs/payloads.md`.
          *
          *     **Idempotency.** The same event `id` may be delivered more than once (retries,
          *     redelivery); receivers drop duplicates by `id`.
@@ -1632,7 +1716,7 @@ export interface components {
              * @description When the event happened.
              */
             created_at: string;
-            /** @description The event's payload, as the envelope's `data` carries it (its schema is the type's in the event catalogue). */
+            /** @description The event's payload, as the envelope's `data` carries it (its schema is the type's in the event catalogue), with its `url` (origin `PUBLIC_URL`, or this request's when unset) and always in full (bulky parts are never left out here). */
             data: {
                 [key: string]: unknown;
             };
@@ -2009,7 +2093,12 @@ export interface components {
             /** @description Each product with too few units, with the units available. */
             short_items?: components["schemas"]["ShortItem"][];
         };
-        /** @description Payload of `order.created`, and the order fields of `order.updated`. Receivers must ignore fields they do not know. */
+        /**
+         * Format: uri
+         * @description Absolute URL of the event's resource in this API; its origin is the server's `PUBLIC_URL`. A `GET` with an API key of the subscription's owner (scope `resources:read`; `webhooks:read` for a subscription) returns the resource as it is now, in full.
+         */
+        ResourceUrl: string;
+        /** @description Payload of `order.created`, and the order fields of `order.updated`. Its order lines (`items`) are inlined only while the envelope stays within the server's `WEBHOOK_INLINE_LIMIT`; above it they are left out and `truncated` is true (GET `url` for them). Receivers must ignore fields they do not know. */
         OrderEventData: {
             /** @description The order concerned. */
             order_id: number;
@@ -2021,6 +2110,17 @@ export interface components {
             status: components["schemas"]["OrderStatus"];
             /** @description The ordering user. */
             user_id: number;
+            /** @description Number of order lines, also when `items` is left out. Absent only on events recorded before events carried their items. */
+            item_count?: number;
+            /** @description The order lines as ordered (they never change afterwards). Absent when the envelope would exceed `WEBHOOK_INLINE_LIMIT` (then `truncated` is true), and on events recorded before events carried their items; GET `url` for them. */
+            items?: components["schemas"]["OrderItem"][];
+            /** @description The order, `<PUBLIC_URL>/api/orders/{order_id}` (`GET` with the owner's key, scope `resources:read`). */
+            url: components["schemas"]["ResourceUrl"];
+            /**
+             * @description Present, and true, only when bulky fields (`items`) were left out because the envelope would exceed `WEBHOOK_INLINE_LIMIT`; GET `url` for the full order.
+             * @constant
+             */
+            truncated?: true;
         };
         /** @description Payload of `order.updated`. The order as it is after the change, and the status it had before. Receivers must ignore fields they do not know. */
         OrderUpdatedEventData: components["schemas"]["OrderEventData"] & {
@@ -2033,6 +2133,8 @@ export interface components {
             message: string;
             /** @description The subscription the test was requested for. */
             subscription_id: components["schemas"]["SubscriptionId"];
+            /** @description The subscription, `<PUBLIC_URL>/api/webhooks/v1/subscriptions/{subscription_id}` (`GET` with the owner's key, scope `webhooks:read`). */
+            url: components["schemas"]["ResourceUrl"];
         };
         /** @description v1 envelope of `order.created`. */
         OrderCreatedEventV1: {
@@ -2153,6 +2255,8 @@ export interface components {
             quantity: number;
             /** @description Why it changed. The order is not named, since stock events go to every owner's subscriptions and orders are private to theirs. */
             reason: components["schemas"]["StockChangeReason"];
+            /** @description The product's stock level, `<PUBLIC_URL>/api/inventory/stock/{product_id}` (`GET`, scope `resources:read`). */
+            url: components["schemas"]["ResourceUrl"];
         };
         /** @description Payload of `stock.low`. Receivers must ignore fields they do not know. */
         StockLowEventData: {
@@ -2166,6 +2270,8 @@ export interface components {
             quantity: number;
             /** @description The product's threshold. */
             low_stock_threshold: components["schemas"]["LowStockThreshold"];
+            /** @description The product's stock level, `<PUBLIC_URL>/api/inventory/stock/{product_id}` (`GET`, scope `resources:read`). */
+            url: components["schemas"]["ResourceUrl"];
         };
         /** @description v1 envelope of `stock.updated`. */
         StockUpdatedEventV1: {
@@ -3824,6 +3930,38 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric catalog product identifier. */
+                product_id: components["parameters"]["ProductIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stock level. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockLevel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     adjustStock: {
         parameters: {
             query?: never;
@@ -3919,7 +4057,21 @@ export interface operations {
                  *         "total": 59.97,
                  *         "currency": "EUR",
                  *         "status": "pending",
-                 *         "user_id": 42
+                 *         "user_id": 42,
+                 *         "item_count": 2,
+                 *         "items": [
+                 *           {
+                 *             "product_id": 1001,
+                 *             "quantity": 2,
+                 *             "unit_price": 24.99
+                 *           },
+                 *           {
+                 *             "product_id": 1007,
+                 *             "quantity": 1,
+                 *             "unit_price": 9.99
+                 *           }
+                 *         ],
+                 *         "url": "https://hooks.example.com/api/orders/5012"
                  *       }
                  *     }
                  */
@@ -4008,6 +4160,20 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "status": "paid",
                  *         "user_id": 42,
+                 *         "item_count": 2,
+                 *         "items": [
+                 *           {
+                 *             "product_id": 1001,
+                 *             "quantity": 2,
+                 *             "unit_price": 24.99
+                 *           },
+                 *           {
+                 *             "product_id": 1007,
+                 *             "quantity": 1,
+                 *             "unit_price": 9.99
+                 *           }
+                 *         ],
+                 *         "url": "https://hooks.example.com/api/orders/5012",
                  *         "previous_status": "pending"
                  *       }
                  *     }
@@ -4093,7 +4259,8 @@ export interface operations {
                  *       "id": "evt_Z8cR5vN1bY6qPw3Ks0Hd",
                  *       "data": {
                  *         "message": "This is a test event.",
-                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd"
+                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd",
+                 *         "url": "https://hooks.example.com/api/webhooks/v1/subscriptions/sub_3kTzY8qLm2NvB7xRw9Pd"
                  *       }
                  *     }
                  */
@@ -4183,7 +4350,21 @@ export interface operations {
                  *         "total": 59.97,
                  *         "currency": "EUR",
                  *         "status": "pending",
-                 *         "user_id": 42
+                 *         "user_id": 42,
+                 *         "item_count": 2,
+                 *         "items": [
+                 *           {
+                 *             "product_id": 1001,
+                 *             "quantity": 2,
+                 *             "unit_price": 24.99
+                 *           },
+                 *           {
+                 *             "product_id": 1007,
+                 *             "quantity": 1,
+                 *             "unit_price": 9.99
+                 *           }
+                 *         ],
+                 *         "url": "https://hooks.example.com/api/orders/5012"
                  *       }
                  *     }
                  */
@@ -4274,6 +4455,20 @@ export interface operations {
                  *         "currency": "EUR",
                  *         "status": "paid",
                  *         "user_id": 42,
+                 *         "item_count": 2,
+                 *         "items": [
+                 *           {
+                 *             "product_id": 1001,
+                 *             "quantity": 2,
+                 *             "unit_price": 24.99
+                 *           },
+                 *           {
+                 *             "product_id": 1007,
+                 *             "quantity": 1,
+                 *             "unit_price": 9.99
+                 *           }
+                 *         ],
+                 *         "url": "https://hooks.example.com/api/orders/5012",
                  *         "previous_status": "pending"
                  *       }
                  *     }
@@ -4361,7 +4556,8 @@ export interface operations {
                  *       "created_at": "2025-01-15T08:45:00Z",
                  *       "data": {
                  *         "message": "This is a test event.",
-                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd"
+                 *         "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd",
+                 *         "url": "https://hooks.example.com/api/webhooks/v1/subscriptions/sub_3kTzY8qLm2NvB7xRw9Pd"
                  *       }
                  *     }
                  */
@@ -4449,7 +4645,8 @@ export interface operations {
                  *         "sku": "BK-001",
                  *         "previous_quantity": 14,
                  *         "quantity": 12,
-                 *         "reason": "order"
+                 *         "reason": "order",
+                 *         "url": "https://hooks.example.com/api/inventory/stock/1"
                  *       }
                  *     }
                  */
@@ -4537,7 +4734,8 @@ export interface operations {
                  *         "sku": "BK-001",
                  *         "previous_quantity": 6,
                  *         "quantity": 4,
-                 *         "low_stock_threshold": 5
+                 *         "low_stock_threshold": 5,
+                 *         "url": "https://hooks.example.com/api/inventory/stock/1"
                  *       }
                  *     }
                  */
@@ -4627,7 +4825,8 @@ export interface operations {
                  *         "sku": "BK-001",
                  *         "previous_quantity": 14,
                  *         "quantity": 12,
-                 *         "reason": "order"
+                 *         "reason": "order",
+                 *         "url": "https://hooks.example.com/api/inventory/stock/1"
                  *       }
                  *     }
                  */
@@ -4717,7 +4916,8 @@ export interface operations {
                  *         "sku": "BK-001",
                  *         "previous_quantity": 6,
                  *         "quantity": 4,
-                 *         "low_stock_threshold": 5
+                 *         "low_stock_threshold": 5,
+                 *         "url": "https://hooks.example.com/api/inventory/stock/1"
                  *       }
                  *     }
                  */

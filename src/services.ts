@@ -94,6 +94,7 @@ export function createAppDeps(input: {
       attempts: new AttemptRepository(db),
       alerts: new AlertRepository(db),
       dispatcher,
+      publicUrl: config.api.portal.publicUrl,
     },
     deliverySourceAddress: config.delivery.sourceAddress,
     validateResponses: config.api.validateResponses,

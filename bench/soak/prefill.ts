@@ -12,11 +12,10 @@ import { newId } from '../../src/db/ids';
 import { newOutboxEvent } from '../../src/events/outbox';
 import { type EventDoc, EventRepository } from '../../src/events/repository';
 import { type CounterDoc, type OrderDoc, OrderRepository, orderKey, type UserDoc } from '../../src/resources/repository';
-import { orderTotal } from '../../src/resources/rules';
+import { createdEventData, orderTotal } from '../../src/resources/rules';
 import { demoProducts } from '../../src/seed/demo-data';
 import { generateSigningSecret } from '../../src/subscriptions/secrets';
 import type { SubscriptionDoc } from '../../src/subscriptions/repository';
-import type { EventData } from '../../src/webhooks/envelopes';
 import { eventWorkflowId, seriesId } from '../../workflows/ids';
 import type { PrefillSpec } from './options';
 
@@ -92,8 +91,7 @@ export function buildOrder(plan: PrefillPlan, i: number): OrderDoc {
     { product_id: b._id, quantity: 1, unit_price: b.price },
   ];
   const order: OrderDoc = { _id: orderKey(id), id, owner_id: owner, user_id: user, status: 'pending', items, total: orderTotal(items), currency: 'EUR', date, updated_at: date, outbox: [] };
-  const data: EventData<'order.created'> = { order_id: id, total: order.total, currency: order.currency, status: order.status, user_id: user };
-  order.outbox.push(newOutboxEvent('order.created', data, { now: date, ownerId: owner }));
+  order.outbox.push(newOutboxEvent('order.created', createdEventData(order), { now: date, ownerId: owner }));
   return order;
 }
 

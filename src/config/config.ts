@@ -10,6 +10,7 @@ import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
 import { DAY_MS, deliverySpanMs } from '../retention/delivery-span';
 import { canonicalIp } from '../lib/ip';
 import { classifyAddress } from '../webhooks/address-policy';
+import type { PayloadOptions } from '../webhooks/envelopes';
 
 /** Thrown when the environment does not describe a valid configuration. */
 export class ConfigError extends Error {
@@ -41,6 +42,27 @@ const duration = (fallback: string, minMs: number, maxMs: number, range: string,
       if (ms === undefined || ms < minMs || ms > maxMs) ctx.addIssue({ code: 'custom', message: `must be a duration ${range}${off ? ' or off' : ''}` });
       return ms ?? 0;
     });
+/**
+ * WEBHOOK_INLINE_LIMIT, bytes of a rendered envelope with its bulky parts (an order's items)
+ * inline. 4 KiB keeps a delivery to one small request (an order of up to about 60 lines fits; the
+ * contract allows 100), well under what receivers' body limits and gateways accept; the floor
+ * leaves room for every event's summary fields and link, so only bulky parts are ever left out.
+ */
+export const DEFAULT_INLINE_LIMIT = 4096;
+const MIN_INLINE_LIMIT = 1024;
+const MAX_INLINE_LIMIT = 1024 * 1024;
+
+/**
+ * The origin of the API URLs events carry (`data.url`): PUBLIC_URL, else the API's own listen
+ * address (a wildcard host read as `localhost`), since the worker has no request to take it from.
+ */
+export function apiOrigin(publicUrl: string | undefined, host: string, port: number): string {
+  if (publicUrl) return publicUrl.replace(/\/$/, '');
+  const ip = canonicalIp(host);
+  const name = ip !== undefined && classifyAddress(ip) === 'unspecified' ? 'localhost' : ip?.includes(':') ? `[${ip}]` : host;
+  return `http://${name}:${port}`;
+}
+
 /** Every environment variable the service reads, with its default. `.env.example` mirrors this. */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -111,6 +133,7 @@ export const envSchema = z.object({
     return address;
   }),
   DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(MAX_BATCH_SIZE).default(50),
+  WEBHOOK_INLINE_LIMIT: z.coerce.number().int().min(MIN_INLINE_LIMIT).max(MAX_INLINE_LIMIT).default(DEFAULT_INLINE_LIMIT),
   ADMIN_ALERT_URL: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
   ADMIN_ALERT_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{24,}$/, 'must be whsec_ + base64').optional()),
   METRICS_ENABLED: bool(true),
@@ -221,7 +244,7 @@ export interface Config {
     /** Requests each API key may make per window, per scope; off: no limit and no RateLimit headers. */
     rateLimit: { enabled: boolean; policies: RateLimitPolicies };
     portal: {
-      /** Origin of portal links (PUBLIC_URL); the request's own origin when unset. */
+      /** Origin of portal links (PUBLIC_URL); the request's own origin when unset (events' links fall back to HOST:PORT instead, see `delivery.payloads`). */
       publicUrl: string | undefined;
       /** Signs portal session tokens (PORTAL_SESSION_SECRET); a random key kept in the database when unset. */
       sessionSecret: string | undefined;
@@ -257,6 +280,8 @@ export interface Config {
     maxInFlight: number;
     /** Local address every outgoing POST is bound to (DELIVERY_SOURCE_ADDRESS), so receivers can allow-list it; unset: the system chooses. */
     sourceAddress: string | undefined;
+    /** What deliveries link to and how large they grow: `data.url`'s origin (see {@link apiOrigin}) and WEBHOOK_INLINE_LIMIT. */
+    payloads: PayloadOptions;
   };
   /** Deletion of old attempts and events by the `webhook-retention` Temporal Schedule. */
   retention: {
@@ -337,6 +362,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
       sourceAddress: e.DELIVERY_SOURCE_ADDRESS,
+      payloads: { apiUrl: apiOrigin(e.PUBLIC_URL, e.HOST, e.PORT), inlineLimit: e.WEBHOOK_INLINE_LIMIT },
     },
     retention: { days: e.RETENTION_DAYS, intervalMs: e.RETENTION_INTERVAL, batchSize: e.RETENTION_BATCH_SIZE, busyShare: e.RETENTION_BUSY_SHARE },
   };

@@ -54,7 +54,11 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     unset: '`~/.cache/webhook-service`',
   },
   ADMIN_API_KEY: { group: 'API', meaning: 'Bootstrap admin key (≥ 24 chars), stored hashed at API start; `npm start` generates one in `DATA_DIR/admin-api-key` when unset' },
-  PUBLIC_URL: { group: 'API', meaning: 'Origin of portal links (`https://hooks.example.com`) when the API sits behind a proxy', unset: "the request's own origin" },
+  PUBLIC_URL: {
+    group: 'API',
+    meaning: 'Origin of the API as receivers reach it (`https://hooks.example.com`): of portal links and of every event\'s `data.url` (set it for the worker too)',
+    unset: "portal links use the request's own origin, events `http://<HOST>:<PORT>`",
+  },
   PORTAL_SESSION_SECRET: {
     group: 'API',
     meaning: 'Key (≥ 32 chars) signing portal session tokens, shared by every API process',
@@ -86,6 +90,10 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   RELAY_INTERVAL: { group: 'Delivery', meaning: 'How often workers look for events a crash or a Temporal outage left behind' },
   ENDPOINT_DISABLE_AFTER: { group: 'Delivery', meaning: 'A subscription whose every attempt failed this long is disabled (`ms`, `s`, `m`, `h`, `d`; `off`: never)' },
   DELIVERY_MAX_IN_FLIGHT: { group: 'Delivery', meaning: 'POSTs one worker sends at once to one subscription, unless it sets `max_in_flight`; `0`: no bound' },
+  WEBHOOK_INLINE_LIMIT: {
+    group: 'Delivery',
+    meaning: 'Bytes of a rendered envelope up to which an order\'s `items` are inlined (1024–1048576); above it the delivery carries the summary fields, `data.url` and `data.truncated: true` ([payloads](payloads.md))',
+  },
   DELIVERY_SOURCE_ADDRESS: {
     group: 'Delivery',
     meaning:

@@ -9,12 +9,15 @@ import type { Alert, DeliveryAttempt, SubscriptionEvent, SubscriptionStats } fro
 import type { SubscriptionRepository } from '../subscriptions/repository';
 import { type AttemptFilter, type AttemptRepository, toDeliveryAttempt } from './attempts';
 import { hourlyStats, statsWindowStart } from './stats';
+import { resourceUrl } from '../webhooks/envelopes';
 
 export interface DeliveryDeps {
   subscriptions: SubscriptionRepository;
   attempts: AttemptRepository;
   alerts: AlertRepository;
   dispatcher: EventDispatcher;
+  /** Origin of the events' `data.url` (PUBLIC_URL); the request's own origin when unset. */
+  publicUrl: string | undefined;
 }
 
 async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: string) {
@@ -51,12 +54,16 @@ export async function listAttempts(
   return toPage(rows.map(toDeliveryAttempt), limit);
 }
 
-/** The events sent to the caller's subscription, newest first, each with its payload and delivery state. */
+/**
+ * The events sent to the caller's subscription, newest first, each with its payload and delivery
+ * state. The payload is the envelope's `data` in full: with its `url`, never truncated.
+ */
 export async function listSubscriptionEvents(
   deps: DeliveryDeps,
   principal: Principal,
   subscriptionId: string,
   query: { limit?: number; cursor?: string },
+  requestOrigin: string,
 ): Promise<{ data: SubscriptionEvent[]; next_cursor?: string }> {
   await ownedSubscription(deps, principal, subscriptionId);
   const limit = query.limit ?? 20;
@@ -70,7 +77,7 @@ export async function listSubscriptionEvents(
       id: e._id,
       type: e.type,
       created_at: e.created_at.toISOString(),
-      data: e.data,
+      data: { ...e.data, url: resourceUrl({ id: e._id, type: e.type, data: e.data, created_at: e.created_at }, deps.publicUrl ?? requestOrigin) },
       delivery_state: summary?.state ?? 'pending',
       attempts: summary?.attempts ?? 0,
       ...(summary ? { last_attempt_at: summary.lastAttemptAt.toISOString() } : {}),

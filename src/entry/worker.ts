@@ -39,6 +39,10 @@ if (config.delivery.sourceAddress) {
     process.exit(1);
   });
 }
+// Every event links to its resource (data.url); without PUBLIC_URL the link names this host's API address.
+if (!config.api.portal.publicUrl && config.env === 'production') {
+  logger.warn({ apiUrl: config.delivery.payloads.apiUrl }, 'PUBLIC_URL is unset: events link to the API at its listen address, which receivers elsewhere may not reach');
+}
 const metricsOn = config.metrics.workerPort !== 0;
 // The SDK's exporter listens on a private loopback port; our /metrics appends what it serves.
 const sdkMetricsPort = metricsOn ? await getFreePort() : undefined;
@@ -126,6 +130,7 @@ await runWorkerUntilStopped({
         db: mongo.db,
         workerIdentity: `worker@${hostname()}:${process.pid}`,
         ...posting,
+        payloads: config.delivery.payloads,
         disableAfterMs: config.delivery.disableAfterMs,
         maxInFlight: config.delivery.maxInFlight,
         retentionBusyShare: config.retention.busyShare,

@@ -1,6 +1,6 @@
 import { newId } from '../db/ids';
 import type { EventType } from '../contract/types';
-import type { EventData } from '../webhooks/envelopes';
+import type { StoredEventData } from '../webhooks/envelopes';
 
 /**
  * An event in its source document's `outbox` array. Written in the same single-document write as
@@ -31,7 +31,7 @@ export interface EventOrigin {
 }
 
 /** A new event with a unique `evt_` id unless given one; its data has the contract's shape for its type. */
-export function newOutboxEvent<T extends EventType>(type: T, data: EventData<T>, origin: EventOrigin = {}): OutboxEvent {
+export function newOutboxEvent<T extends EventType>(type: T, data: StoredEventData<T>, origin: EventOrigin = {}): OutboxEvent {
   const now = origin.now ?? new Date();
   return {
     id: origin.id ?? newId('evt', now.getTime()),

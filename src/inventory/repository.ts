@@ -144,7 +144,7 @@ export class StockLedger {
   static readonly queryShapes: readonly QueryShape[] = [
     { collection: 'stock', method: 'StockLedger.list', equality: [], sort: { product_id: 1 }, index: 'product_unique' },
     { collection: 'stock', method: 'StockLedger.insertAll', equality: ['product_id'], index: 'product_unique' },
-    { collection: 'stock', method: 'StockLedger.head', equality: ['product_id'], index: 'product_unique' },
+    { collection: 'stock', method: 'StockLedger.find', equality: ['product_id'], index: 'product_unique' },
     { collection: 'stock_moves', method: 'StockLedger.apply', equality: ['_id'], index: '_id_' },
     { collection: 'stock_moves', method: 'StockLedger.apply (next in chain)', equality: ['slot'], index: 'slot_unique' },
     { collection: 'stock_moves', method: 'StockLedger.findMove', equality: ['_id'], index: '_id_' },
@@ -171,9 +171,14 @@ export class StockLedger {
     await this.#stock.insertMany(docs.map((d) => ({ ...d })));
   }
 
+  /** The product's stock level as last materialized (as `list` reads it), or undefined when it has none. */
+  async find(productId: number): Promise<StockDoc | undefined> {
+    return (await this.#stock.findOne({ product_id: productId }, { projection: { _id: 0 } })) ?? undefined;
+  }
+
   /** The product's stock as last materialized (may lag behind the ledger), or undefined when it has none. */
   async head(productId: number): Promise<StockHead | undefined> {
-    const doc = await this.#stock.findOne({ product_id: productId });
+    const doc = await this.find(productId);
     return doc ? headOfDoc(doc) : undefined;
   }
 

@@ -290,6 +290,13 @@ export async function listStock(deps: InventoryDeps): Promise<StockList> {
   return { data: (await deps.ledger.list()).map(toStockLevel) };
 }
 
+/** One product's stock level, as `listStock` lists it: what stock events link to. */
+export async function getStock(deps: InventoryDeps, productId: number): Promise<StockLevel> {
+  const doc = await deps.ledger.find(productId);
+  if (!doc) throw DomainError.notFound(`No product ${productId} in stock`);
+  return toStockLevel(doc);
+}
+
 /**
  * An administrator's adjustment: a new level, a change of it, and/or a new threshold, applied to
  * the level at that moment (so concurrent orders are never overwritten). A change below zero is

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors/domain-error';
-import type { OrderStatus, OrderSummary } from '../contract/types';
+import type { OrderItem, OrderStatus, OrderSummary } from '../contract/types';
+import type { StoredEventData } from '../webhooks/envelopes';
 
 /** The fields `GET /api/users/{user_id}/orders?fields=` may select. */
 export type SummaryField = keyof OrderSummary;
@@ -69,4 +70,12 @@ export function fromCents(cents: number): number {
 /** Sum of quantity × unit price, computed in cents so that 3 × 12.99 + 5.50 is exactly 44.47. */
 export function orderTotal(lines: ReadonlyArray<{ quantity: number; unit_price: number }>): number {
   return fromCents(lines.reduce((sum, l) => sum + l.quantity * toCents(l.unit_price), 0));
+}
+
+/**
+ * `data` of `order.created` as stored: the contract's `OrderEventData` with its lines (an order's
+ * never change). The delivery adds `url`, and leaves `items` out above WEBHOOK_INLINE_LIMIT.
+ */
+export function createdEventData(doc: { id: number; total: number; currency: string; status: OrderStatus; user_id: number; items: OrderItem[] }): StoredEventData<'order.created'> {
+  return { order_id: doc.id, total: doc.total, currency: doc.currency, status: doc.status, user_id: doc.user_id, item_count: doc.items.length, items: doc.items.map(({ product_id, quantity, unit_price }) => ({ product_id, quantity, unit_price })) };
 }

@@ -7,11 +7,9 @@ import type {
   FieldError,
   Order,
   OrderCreate,
-  OrderEventData,
   OrderStatus,
   OrderSummaryList,
   OrderUpdate,
-  OrderUpdatedEventData,
   ProductList,
   User,
   QueryOf,
@@ -28,8 +26,9 @@ import {
   settleFailedReservation,
 } from '../inventory/use-cases';
 import type { Logger } from '../logger';
+import type { StoredEventData } from '../webhooks/envelopes';
 import { type OrderDoc, type OrderRepository, type ProductRepository, type UserRepository, orderKey, toOrder, toProduct, toUser } from './repository';
-import { canTransition, orderTotal, parseFields, parseProductFilter } from './rules';
+import { canTransition, createdEventData, orderTotal, parseFields, parseProductFilter } from './rules';
 
 export interface ResourceDeps {
   users: UserRepository;
@@ -57,13 +56,8 @@ function transitionConflict(detail: string, message: string): DomainError {
   return DomainError.conflict('Invalid Status Transition', detail, [{ path: '/body/status', message }]);
 }
 
-/** `data` of `order.created`: the contract's `OrderEventData`. */
-function createdEventData(doc: OrderDoc): OrderEventData {
-  return { order_id: doc.id, total: doc.total, currency: doc.currency, status: doc.status, user_id: doc.user_id };
-}
-
-/** `data` of `order.updated`: the contract's `OrderUpdatedEventData`, the order after the change and its `previous_status`. */
-function updatedEventData(doc: OrderDoc, previous: OrderStatus): OrderUpdatedEventData {
+/** `data` of `order.updated` as stored: the contract's `OrderUpdatedEventData`, the order after the change and its `previous_status`. */
+function updatedEventData(doc: OrderDoc, previous: OrderStatus): StoredEventData<'order.updated'> {
   return { ...createdEventData(doc), previous_status: previous };
 }
 

@@ -21,6 +21,8 @@ export function startWorkerProcess(api: TestApi, env: Record<string, string> = {
       TEMPORAL_ADDRESS: api.config.temporal.connectAddress,
       TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue,
       CALLBACK_ALLOW_PRIVATE: 'true',
+      // Events link to the test API, which listens on a free port rather than PORT.
+      PUBLIC_URL: api.config.api.portal.publicUrl ?? api.baseUrl,
       DELIVERY_TIMEOUT: '2s',
       RELAY_INTERVAL: '500ms',
       LOG_LEVEL: 'warn',

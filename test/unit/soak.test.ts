@@ -111,7 +111,7 @@ describe('soak prefill documents', () => {
     const order = buildOrder(plan, 0);
     expect(order).toMatchObject({ _id: '1000', id: 1000, owner_id: 'bench', user_id: 1, status: 'pending', currency: 'EUR' });
     expect(order.date.getTime()).toBeLessThan(plan.now);
-    expect(order.outbox).toEqual([expect.objectContaining({ type: 'order.created', owner_id: 'bench', data: { order_id: 1000, total: order.total, currency: 'EUR', status: 'pending', user_id: 1 } })]);
+    expect(order.outbox).toEqual([expect.objectContaining({ type: 'order.created', owner_id: 'bench', data: { order_id: 1000, total: order.total, currency: 'EUR', status: 'pending', user_id: 1, item_count: 2, items: order.items } })]);
     expect(order.outbox[0]!.id).toMatch(/^evt_[0-9A-Za-z]{22}$/);
     const event = buildEvent(order, ['sub_soak']);
     expect(event).toEqual({ _id: order.outbox[0]!.id, type: 'order.created', data: order.outbox[0]!.data, created_at: order.date, source: { collection: 'orders', id: 1000 }, subscription_ids: ['sub_soak'] });

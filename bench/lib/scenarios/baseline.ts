@@ -1,5 +1,6 @@
 /** Scenario e: the same fan-out as a plain in-process sign-and-POST loop. */
 import { postWebhook } from '../../../activities/http-post';
+import { loadConfig } from '../../../src/config/config';
 import { renderEnvelope } from '../../../src/webhooks/envelopes';
 import { signatureHeaders } from '../../../src/webhooks/signature';
 import { closedLoop } from '../api-client';
@@ -17,6 +18,8 @@ export async function baseline(ctx: Ctx) {
     .find({ _id: { $in: [...secrets.values()] } })
     .toArray()) as Array<{ _id: string; secrets: Array<{ secret: string }> }>;
   for (const [tag, id] of secrets) secretOf.set(tag, ctx.stack.secretBox.open(subSecrets.find((s) => s._id === id)!.secrets[0]!.secret, id));
+  // Rendered as the worker renders them: with the resource link, under the default inline limit.
+  const payloads = loadConfig({}).delivery.payloads;
   const run = async (prefix: string, events: number) => {
     await ctx.receiver.request({ type: 'reset' });
     const jobs = Array.from({ length: events * tags.length }, (_, i) => ({ event: `evt_${prefix}_${Math.floor(i / tags.length)}`, tag: tags[i % tags.length]! }));
@@ -29,7 +32,7 @@ export async function baseline(ctx: Ctx) {
       const start = nowMs();
       starts.set(`${job.event}|${job.tag}`, start);
       const createdAt = new Date();
-      const body = renderEnvelope(1, { id: job.event, type: 'order.created', data: { order_id: i, total: 1, currency: 'EUR', status: 'pending', user_id: 1 }, created_at: createdAt });
+      const body = renderEnvelope(1, { id: job.event, type: 'order.created', data: { order_id: i, total: 1, currency: 'EUR', status: 'pending', user_id: 1 }, created_at: createdAt }, payloads);
       const headers = {
         'Content-Type': 'application/json',
         'User-Agent': 'WebhookService/bench-baseline',
@@ -64,7 +67,7 @@ export async function baseline(ctx: Ctx) {
     await ctx.receiver.request({ type: 'reset' });
     const id = `evt_baseline_idle_${i}`;
     const start = nowMs();
-    const body = renderEnvelope(1, { id, type: 'order.created', data: { order_id: i }, created_at: new Date() });
+    const body = renderEnvelope(1, { id, type: 'order.created', data: { order_id: i }, created_at: new Date() }, payloads);
     const headers = { 'Content-Type': 'application/json', ...signatureHeaders({ id, timestamp: Math.floor(Date.now() / 1000), body, secrets: [secretOf.get(tags[0]!)!] }) };
     await postWebhook({ url: `${ctx.receiver.url}/hook/${tags[0]}`, body, headers, timeoutMs: 5000, allowPrivate: true });
     const dump = await ctx.receiver.request({ type: 'dump' });

@@ -10,6 +10,7 @@ import {
   subscriptionStats,
 } from '../../deliveries/use-cases';
 import { principalOf } from '../security';
+import { requestOrigin } from '../origin';
 import { requestIdOf } from '../request-id';
 import { validated } from '../validated';
 
@@ -28,7 +29,7 @@ export function deliveryRoutes(deps: DeliveryDeps): Router {
   });
   r.get(`${base}/subscriptions/:subscription_id/events`, async (req, res) => {
     const { path, query } = validated(req, 'listSubscriptionEvents');
-    res.json(await listSubscriptionEvents(deps, principalOf(req), path.subscription_id, query));
+    res.json(await listSubscriptionEvents(deps, principalOf(req), path.subscription_id, query, requestOrigin(req)));
   });
   r.get(`${base}/subscriptions/:subscription_id/stats`, async (req, res) => {
     const { path, query } = validated(req, 'getSubscriptionStats');

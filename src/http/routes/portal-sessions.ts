@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { createPortalSession, currentPortalSession, expirePortalSessions, type PortalDeps } from '../../portal/use-cases';
+import { requestOrigin } from '../origin';
 import { principalOf } from '../security';
 import { validated } from '../validated';
 
@@ -10,7 +11,7 @@ export function portalSessionRoutes(deps: PortalDeps): Router {
   const r = Router();
   r.post(base, async (req, res) => {
     const { body } = validated(req, 'createPortalSession');
-    res.status(201).json(await createPortalSession(deps, principalOf(req), body, `${req.protocol}://${req.get('host') ?? 'localhost'}`));
+    res.status(201).json(await createPortalSession(deps, principalOf(req), body, requestOrigin(req)));
   });
   r.post(`${base}/expire-all`, async (req, res) => {
     res.json(await expirePortalSessions(deps, principalOf(req), validated(req, 'expirePortalSessions').body));

@@ -8,7 +8,7 @@ import {
   listUserOrders,
   updateOrder,
 } from '../../resources/use-cases';
-import { adjustStock, listStock } from '../../inventory/use-cases';
+import { adjustStock, getStock, listStock } from '../../inventory/use-cases';
 import { requestIdOf } from '../request-id';
 import { principalOf } from '../security';
 import { validated } from '../validated';
@@ -43,6 +43,9 @@ export function resourceRoutes(deps: ResourceDeps): Router {
   });
   r.get('/api/inventory/stock', async (_req, res) => {
     res.json(await listStock(deps.inventory));
+  });
+  r.get('/api/inventory/stock/:product_id', async (req, res) => {
+    res.json(await getStock(deps.inventory, validated(req, 'getStock').path.product_id));
   });
   r.patch('/api/inventory/stock/:product_id', async (req, res) => {
     const { path, body } = validated(req, 'adjustStock');

@@ -62,6 +62,7 @@ const rows: Row[] = [
   { name: 'get order', method: 'GET', path: (f) => `/api/orders/${f.orderId}`, scope: 'resources:read', ok: 200, otherOwner: 404, admin: 200 },
   { name: 'change order', method: 'PATCH', path: (f) => `/api/orders/${f.orderId}`, body: { status: 'paid' }, scope: 'orders:write', ok: 200, otherOwner: 404, admin: 200 },
   { name: 'stock', method: 'GET', path: () => '/api/inventory/stock', scope: 'resources:read', ok: 200, otherOwner: 200, admin: 200 },
+  { name: "a product's stock", method: 'GET', path: () => '/api/inventory/stock/3', scope: 'resources:read', ok: 200, otherOwner: 200, admin: 200 },
   // Admin only: the owner, with every other scope, is refused like anyone else.
   { name: 'adjust stock', method: 'PATCH', path: () => '/api/inventory/stock/3', body: { delta: 1 }, scope: 'admin', ok: 403, otherOwner: 403, admin: 200 },
 ];

@@ -116,6 +116,15 @@ describe('inventory: orders reserve stock, cancellations return it, admins adjus
     expect(returns[0]!.outbox[0]!.data).toEqual({ product_id: 4, sku: 'BK-004', previous_quantity: 15, quantity: 17, reason: 'cancellation' });
   });
 
+  it('GET /api/inventory/stock/{product_id} reads one level as the list shows it (stock events link there); unknown products 404', async () => {
+    const one = await client.GET('/api/inventory/stock/{product_id}', { params: { path: { product_id: 5 } } });
+    expect(one.response.status).toBe(200);
+    expect(one.data).toEqual(await level(5));
+    const missing = await client.GET('/api/inventory/stock/{product_id}', { params: { path: { product_id: 999_999 } } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
   describe('PATCH /api/inventory/stock/{product_id}', () => {
     const adjust = (productId: number, body: components['schemas']['StockAdjustment']) =>
       admin.PATCH('/api/inventory/stock/{product_id}', { params: { path: { product_id: productId } }, body });

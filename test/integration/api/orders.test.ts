@@ -93,7 +93,7 @@ describe('orders API: create, read, change status, outbox', () => {
       expect(doc.outbox[0]).toEqual({
         id: expect.stringMatching(/^evt_[A-Za-z0-9]{22}$/) as unknown,
         type: 'order.created',
-        data: { order_id: order.id, total: 44.47, currency: 'EUR', status: 'pending', user_id: 1 },
+        data: { order_id: order.id, total: 44.47, currency: 'EUR', status: 'pending', user_id: 1, item_count: order.items.length, items: order.items },
         created_at: new Date(order.date),
         // The request's id, as its response and its log lines carry it.
         request_id: res.response.headers.get('x-request-id'),
@@ -250,7 +250,7 @@ describe('orders API: create, read, change status, outbox', () => {
       expect(events[1]).toEqual({
         id: expect.stringMatching(/^evt_/) as unknown,
         type: 'order.updated',
-        data: { order_id: created.id, total: 37, currency: 'EUR', status: 'paid', previous_status: 'pending', user_id: 1 },
+        data: { order_id: created.id, total: 37, currency: 'EUR', status: 'paid', previous_status: 'pending', user_id: 1, item_count: created.items.length, items: created.items },
         created_at: new Date(res.data!.updated_at),
         request_id: res.response.headers.get('x-request-id'),
         owner_id: 'owner-a',

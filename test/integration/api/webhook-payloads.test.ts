@@ -96,7 +96,7 @@ describe('delivered webhook payloads match the contract', () => {
         expect('api_version' in envelope).toBe(version === 2);
         switch (envelope.event) {
           case 'order.created':
-            expect(envelope.data).toEqual({ order_id: order.id, total: order.total, currency: order.currency, status: 'pending', user_id: 1 });
+            expect(envelope.data).toEqual({ order_id: order.id, total: order.total, currency: order.currency, status: 'pending', user_id: 1, item_count: 1, items: order.items, url: `${api.baseUrl}/api/orders/${order.id}` });
             break;
           case 'order.updated':
             expect(envelope.data).toEqual({
@@ -106,10 +106,14 @@ describe('delivered webhook payloads match the contract', () => {
               status: 'paid',
               previous_status: 'pending',
               user_id: 1,
+              item_count: 1,
+              items: order.items,
+              url: `${api.baseUrl}/api/orders/${order.id}`,
             });
             break;
           case 'webhook.test':
             expect(envelope.data.subscription_id).toBe(subs[version].id);
+            expect(envelope.data.url).toBe(`${api.baseUrl}/api/webhooks/v1/subscriptions/${subs[version].id}`);
             break;
         }
       }

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AttemptLogEntry, createAttemptActivities } from '../../../activities/attempt';
+import { loadConfig } from '../../../src/config/config';
 import { createMongo, type Mongo } from '../../../src/db/mongo';
 import type { AttemptDoc } from '../../../src/deliveries/attempts';
 import type { EventDoc } from '../../../src/events/repository';
@@ -57,7 +58,7 @@ describe('attempt activities against a real receiver and database', () => {
     await mongo.db.collection<EventDoc>('events').insertOne(event);
     return { sub, event, received: () => receiver.received.filter((r) => r.headers['webhook-id'] === event._id) };
   }
-  const activities = () => createAttemptActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 2000, userAgent: 'WebhookService/test' });
+  const activities = () => createAttemptActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 2000, userAgent: 'WebhookService/test', payloads: loadConfig({}).delivery.payloads });
 
   it('postAttempts sends exactly the signed bytes: X-Signature and both Standard Webhooks signatures verify independently', async () => {
     const { sub, event, received } = await stored();
@@ -65,7 +66,7 @@ describe('attempt activities against a real receiver and database', () => {
     expect(result).toMatchObject({ outcome: 'delivered', statusCode: 200, url: receiver.url });
     expect(received()).toHaveLength(1);
     const got = received()[0]!;
-    expect(got.body).toBe(JSON.stringify({ event: 'order.created', id: event._id, data: event.data }));
+    expect(got.body).toBe(JSON.stringify({ event: 'order.created', id: event._id, data: { ...event.data, url: `${loadConfig({}).delivery.payloads.apiUrl}/api/orders/7` } }));
     // Independent verifier: plain node:crypto over the raw bytes received.
     const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(got.body, 'utf8')).digest('hex');
     expect(got.headers['x-signature']).toBe(`sha256=${expected}`);
@@ -140,7 +141,7 @@ describe('attempt activities against a real receiver and database', () => {
       if (e.commandName === 'find' && e.command.find === 'subscriptions') finds.push(e.command.filter as Record<string, unknown>);
     });
     try {
-      const acts = createAttemptActivities({ db: watched.db(mongo.db.databaseName), allowPrivate: true, timeoutMs: 2000, userAgent: 'WebhookService/test' });
+      const acts = createAttemptActivities({ db: watched.db(mongo.db.databaseName), allowPrivate: true, timeoutMs: 2000, userAgent: 'WebhookService/test', payloads: loadConfig({}).delivery.payloads });
       const round = await acts.postAttempts(subs.map((s) => ({ eventId: event._id, subscriptionId: s._id, attempt: 1 })));
       expect(round.map((r) => r.outcome)).toEqual(['delivered', 'delivered', 'skipped', 'delivered']);
       expect(finds).toEqual([{ owner_id: owner, events: 'order.created' }, { _id: subs[3]!._id }]);

@@ -104,7 +104,7 @@ describe('subscription features over real deliveries', () => {
     expect(verify(r.received[0]!.body, r.received[0]!.headers, sub.secret)).toEqual({
       event: 'webhook.test',
       id: eventId,
-      data: { message: expect.any(String) as unknown, subscription_id: sub.id },
+      data: { message: expect.any(String) as unknown, subscription_id: sub.id, url: `${api.baseUrl}/api/webhooks/v1/subscriptions/${sub.id}` },
     });
   });
 

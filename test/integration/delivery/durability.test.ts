@@ -141,7 +141,7 @@ describe('no event is lost', () => {
       subscriptions: { [sub.id]: { state: 'delivered', attempts: 1 } },
     });
     expect(receiver.received).toHaveLength(1);
-    expect(JSON.parse(receiver.received[0]!.body)).toEqual({ event: 'order.created', id: event.id, data: event.data });
+    expect(JSON.parse(receiver.received[0]!.body)).toEqual({ event: 'order.created', id: event.id, data: { ...event.data, url: `${api.baseUrl}/api/orders/9001` } });
     // The outbox keeps the entry as the order's event record; the log has it.
     const order = await api.mongo.db.collection<OrderDoc>('orders').findOne({ _id: orderKey(9001) });
     expect(order!.outbox.map((e) => e.id)).toEqual([event.id]);
@@ -163,7 +163,7 @@ describe('no event is lost', () => {
       subscriptions: { [sub.id]: { state: 'delivered', attempts: 1 } },
     });
     expect(receiver.received).toHaveLength(1);
-    expect(JSON.parse(receiver.received[0]!.body)).toEqual({ event: 'order.updated', id: event.id, data: event.data });
+    expect(JSON.parse(receiver.received[0]!.body)).toEqual({ event: 'order.updated', id: event.id, data: { ...event.data, url: `${api.baseUrl}/api/orders/7` } });
   });
 
   it('the relay drops a note whose write never happened, once it is old, and dispatches nothing for it', async () => {

@@ -88,6 +88,6 @@ describe('stock events reach subscribers, signed', () => {
     expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 60_000, batch: 50 })).toMatchObject({ flushed: 1, failed: 0 });
     await waitFor(() => receiver.received.length === 1, 30_000);
     const got = verify<Schemas['StockUpdatedEventV1']>(receiver.received[0]!.body, receiver.received[0]!.headers, sub.secret);
-    expect(got.data).toEqual({ product_id: 11, sku: 'GD-003', previous_quantity: 60, quantity: 65, reason: 'adjustment' });
+    expect(got.data).toEqual({ product_id: 11, sku: 'GD-003', previous_quantity: 60, quantity: 65, reason: 'adjustment', url: `${api.baseUrl}/api/inventory/stock/11` });
   });
 });

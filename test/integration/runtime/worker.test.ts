@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../../src/config/config';
 import { createMongo, type Mongo } from '../../../src/db/mongo';
 import { NativeConnection, createWorker } from '../../../src/worker/create-worker';
 import type { diagnosticsWorkflow } from '../../../workflows';
@@ -23,7 +24,7 @@ describe('worker on the real Temporal dev server', () => {
       connection: nativeConnection,
       namespace: 'default',
       taskQueue,
-      deps: { db: mongo.db, workerIdentity: 'worker-under-test', allowPrivate: true, timeoutMs: 5000, userAgent: 'test' },
+      deps: { db: mongo.db, workerIdentity: 'worker-under-test', allowPrivate: true, timeoutMs: 5000, userAgent: 'test', payloads: loadConfig({}).delivery.payloads },
     });
     const connection = await Connection.connect({ address: inject('temporalAddress') });
     const client = new Client({ connection });

@@ -2,6 +2,7 @@ import { type BulkWriteResult, type Db, MongoBulkWriteError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { type AttemptActivityDeps, type AttemptLogEntry, createAttemptActivities, type MadeAttempt, toAttemptDoc } from '../../../activities/attempt';
 import type { PostRequest, PostResult } from '../../../activities/http-post';
+import { DEFAULT_INLINE_LIMIT } from '../../../src/config/config';
 import { type AttemptDoc, attemptId } from '../../../src/deliveries/attempts';
 import type { EventDoc } from '../../../src/events/repository';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
@@ -86,7 +87,7 @@ function fakePost(...statusCodes: number[]) {
 }
 
 function activities(db: Db, post: AttemptActivityDeps['post'], extra: Partial<AttemptActivityDeps> = {}) {
-  return createAttemptActivities({ db, allowPrivate: false, timeoutMs: 1000, userAgent: 'WebhookService/unit', now: () => now, post, ...extra });
+  return createAttemptActivities({ db, allowPrivate: false, timeoutMs: 1000, userAgent: 'WebhookService/unit', payloads: { apiUrl: 'https://hooks.example.com', inlineLimit: DEFAULT_INLINE_LIMIT }, now: () => now, post, ...extra });
 }
 
 const attemptInput = (attempt: number) => ({ eventId: event._id, subscriptionId: 'sub_unit', attempt });
@@ -124,12 +125,29 @@ describe('postAttempts', () => {
     expect(requests).toHaveLength(1);
     const req = requests[0]!;
     expect(req).toMatchObject({ url: 'https://receiver.example/hooks', timeoutMs: 1000, allowPrivate: false });
-    expect(req.body).toBe(JSON.stringify({ event: 'order.created', id: event._id, data: event.data }));
+    // The stored data, with the link to its resource added at delivery time.
+    expect(req.body).toBe(JSON.stringify({ event: 'order.created', id: event._id, data: { ...event.data, url: 'https://hooks.example.com/api/orders/7' } }));
     expect(req.headers).toMatchObject({ 'Content-Type': 'application/json', 'User-Agent': 'WebhookService/unit', 'webhook-id': event._id });
     expect(req.headers['webhook-timestamp']).toBe(String(Math.floor(now.getTime() / 1000)));
     expect(req.headers['X-Signature']).toBe(xSignature(secret, req.body));
     // The workflow settles the outcome and logs it with recordAttempts.
     expect(batches).toEqual([]);
+  });
+
+  it('leaves out the items of an envelope over the inline limit and signs the body it sends', async () => {
+    const items = Array.from({ length: 60 }, (_, i) => ({ product_id: 100 + i, quantity: 2, unit_price: 9.99 }));
+    const big: EventDoc = { ...event, _id: 'evt_big', data: { ...event.data, item_count: items.length, items } };
+    const { db } = fakeDb({ events: [big] });
+    const { post, requests } = fakePost(200);
+    await activities(db, post, { payloads: { apiUrl: 'https://hooks.example.com', inlineLimit: 1024 } }).postAttempts([{ eventId: 'evt_big', subscriptionId: 'sub_unit', attempt: 1 }]);
+    const req = requests[0]!;
+    expect(Buffer.byteLength(req.body)).toBeLessThanOrEqual(1024);
+    expect(JSON.parse(req.body)).toEqual({
+      event: 'order.created',
+      id: 'evt_big',
+      data: { order_id: 7, total: 19.99, currency: 'EUR', status: 'pending', user_id: 1, item_count: 60, url: 'https://hooks.example.com/api/orders/7', truncated: true },
+    });
+    expect(req.headers['X-Signature']).toBe(xSignature(secret, req.body));
   });
 
   it('signs with the previous secret too while a rotation overlaps, not once it expired', async () => {

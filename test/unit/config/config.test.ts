@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/config/config';
+import { ConfigError, DEFAULT_INLINE_LIMIT, loadConfig } from '../../../src/config/config';
 
 describe('loadConfig', () => {
   it('applies documented defaults with an empty environment', () => {
@@ -90,6 +90,35 @@ describe('DELIVERY_SOURCE_ADDRESS', () => {
     expect(() => loadConfig({ DELIVERY_SOURCE_ADDRESS: '::1' })).toThrow(/DELIVERY_SOURCE_ADDRESS: ::1 is a loopback address/);
     expect(() => loadConfig({ DELIVERY_SOURCE_ADDRESS: '169.254.1.1' })).toThrow(/DELIVERY_SOURCE_ADDRESS: 169\.254\.1\.1 is a link-local address/);
     expect(loadConfig({ DELIVERY_SOURCE_ADDRESS: '127.0.0.2', CALLBACK_ALLOW_PRIVATE: 'true' }).delivery.sourceAddress).toBe('127.0.0.2');
+  });
+});
+
+describe('delivery payloads: PUBLIC_URL and WEBHOOK_INLINE_LIMIT', () => {
+  it('links events to PUBLIC_URL, without its trailing slash', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://hooks.example.com/' }).delivery.payloads.apiUrl).toBe('https://hooks.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:8080', HOST: '0.0.0.0' }).delivery.payloads.apiUrl).toBe('http://10.0.0.5:8080');
+  });
+
+  it.each([
+    [{}, 'http://127.0.0.1:3000'],
+    [{ HOST: 'api.internal', PORT: '8080' }, 'http://api.internal:8080'],
+    // A wildcard listen address names no host a receiver could reach: localhost stands for it.
+    [{ HOST: '0.0.0.0' }, 'http://localhost:3000'],
+    [{ HOST: '::' }, 'http://localhost:3000'],
+    [{ HOST: '::1', PORT: '3100' }, 'http://[::1]:3100'],
+  ])('without PUBLIC_URL, links to the API\'s own address (%o: %s)', (env, origin) => {
+    expect(loadConfig(env).delivery.payloads.apiUrl).toBe(origin);
+  });
+
+  it('inlines envelopes of up to 4096 bytes by default, and takes 1024 bytes to 1 MiB', () => {
+    expect(loadConfig({}).delivery.payloads.inlineLimit).toBe(DEFAULT_INLINE_LIMIT);
+    expect(DEFAULT_INLINE_LIMIT).toBe(4096);
+    expect(loadConfig({ WEBHOOK_INLINE_LIMIT: '1024' }).delivery.payloads.inlineLimit).toBe(1024);
+    expect(loadConfig({ WEBHOOK_INLINE_LIMIT: '1048576' }).delivery.payloads.inlineLimit).toBe(1_048_576);
+  });
+
+  it.each(['1023', '1048577', '4kb', '-1', '4096.5', 'off'])('rejects WEBHOOK_INLINE_LIMIT=%s naming the variable', (value) => {
+    expect(() => loadConfig({ WEBHOOK_INLINE_LIMIT: value })).toThrow(/\n {2}WEBHOOK_INLINE_LIMIT: /);
   });
 });
 

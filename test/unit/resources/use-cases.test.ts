@@ -124,7 +124,8 @@ describe('createOrder', () => {
       {
         id: expect.stringMatching(/^evt_/) as unknown,
         type: 'order.created',
-        data: { order_id: 1, total: 38.97, currency: 'EUR', status: 'pending', user_id: 1 },
+        // Its lines are stored with it; the delivery adds the link (and leaves them out above WEBHOOK_INLINE_LIMIT).
+        data: { order_id: 1, total: 38.97, currency: 'EUR', status: 'pending', user_id: 1, item_count: 1, items: [{ product_id: 1, quantity: 3, unit_price: 12.99 }] },
         created_at: now,
         // Whose data it is: only acme's (and admin keys') subscriptions get it.
         owner_id: 'acme',
@@ -232,7 +233,7 @@ describe('updateOrder', () => {
         to: 'paid',
         event: expect.objectContaining({
           type: 'order.updated',
-          data: { order_id: 7, total: 12.99, currency: 'EUR', status: 'paid', user_id: 1, previous_status: 'pending' },
+          data: { order_id: 7, total: 12.99, currency: 'EUR', status: 'paid', user_id: 1, item_count: 1, items: [{ product_id: 1, quantity: 1, unit_price: 12.99 }], previous_status: 'pending' },
         }) as unknown,
       },
     ]);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/openapi';
 import type { EventType, SubscriptionVersion } from '../../../src/contract/types';
-import { type TypedEvent, renderEnvelope } from '../../../src/webhooks/envelopes';
+import { DEFAULT_INLINE_LIMIT } from '../../../src/config/config';
+import { type PayloadOptions, type TypedEvent, renderDelivery, renderEnvelope, resourceUrl } from '../../../src/webhooks/envelopes';
+import { verify } from '../../../src/receiver';
+import { signatureHeaders } from '../../../src/webhooks/signature';
 import {
   alertWebhook, disabledWebhook, deprecatedInUseWebhook,
   bodyErrors,
@@ -21,11 +24,12 @@ const eventTypes = schemas.EventType!.enum as EventType[];
 const versions = (schemas.Subscription as { properties: { version: { enum: SubscriptionVersion[] } } }).properties.version.enum;
 
 const createdAt = new Date('2025-01-15T08:30:00.000Z');
+const payloads: PayloadOptions = { apiUrl: 'https://hooks.example.com', inlineLimit: DEFAULT_INLINE_LIMIT };
 const data = sampleEventData;
 const events = eventTypes.map((type, i) => ({ id: `evt_9fK2mQ7xLp4RtV8wZb3${i}`, type, data: data[type], created_at: createdAt }) as TypedEvent);
 
 function rendered(version: SubscriptionVersion, event: TypedEvent): Json {
-  return JSON.parse(renderEnvelope(version, event)) as Json;
+  return JSON.parse(renderEnvelope(version, event, payloads)) as Json;
 }
 
 const cases = versions.flatMap((version) => events.map((event) => ({ version, event, name: webhookName(version, event.type) })));
@@ -105,9 +109,113 @@ describe('envelope versions differ as the contract says', () => {
     for (const version of versions) {
       for (const event of events) {
         const stored = { id: event.id, type: event.type, data: { ...event.data } as Record<string, unknown>, created_at: event.created_at };
-        expect(renderEnvelope(version, stored)).toBe(renderEnvelope(version, event));
+        expect(renderEnvelope(version, stored, payloads)).toBe(renderEnvelope(version, event, payloads));
       }
     }
+  });
+});
+
+describe('every event links to its resource (data.url)', () => {
+  const expected: { [T in EventType]: string } = {
+    'order.created': 'https://hooks.example.com/api/orders/5012',
+    'order.updated': 'https://hooks.example.com/api/orders/5012',
+    'webhook.test': 'https://hooks.example.com/api/webhooks/v1/subscriptions/sub_3kTzY8qLm2NvB7xRw9Pd',
+    'stock.updated': 'https://hooks.example.com/api/inventory/stock/1',
+    'stock.low': 'https://hooks.example.com/api/inventory/stock/1',
+  };
+
+  it.each(versions)('v%i: each type carries the absolute URL of its resource, under the configured origin', (version) => {
+    for (const event of events) {
+      expect((rendered(version, event).data as Json).url, event.type).toBe(expected[event.type]);
+      expect(resourceUrl(event, 'http://127.0.0.1:3000'), event.type).toBe(expected[event.type].replace('https://hooks.example.com', 'http://127.0.0.1:3000'));
+    }
+  });
+
+  it('names a path of the contract that reads the resource with GET', () => {
+    const paths = contract.paths as Record<string, { get?: unknown }>;
+    const templates = Object.keys(paths).filter((p) => paths[p]!.get).map((p) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`));
+    for (const event of events) {
+      const path = new URL(resourceUrl(event, payloads.apiUrl)).pathname;
+      expect(templates.some((t) => t.test(path)), `${event.type}: ${path}`).toBe(true);
+    }
+  });
+
+  it('is added when rendering, never stored: the stored data has none', () => {
+    for (const event of events) expect(event.data).not.toHaveProperty('url');
+  });
+});
+
+describe('bulky parts are inlined only up to the inline limit', () => {
+  const order = events.find((e) => e.type === 'order.created')!;
+  const updated = events.find((e) => e.type === 'order.updated')!;
+  /** An order.created event with `lines` order lines. */
+  const orderWith = (lines: number): TypedEvent => ({
+    ...order,
+    type: 'order.created',
+    data: { ...data['order.created'], item_count: lines, items: Array.from({ length: lines }, (_, i) => ({ product_id: 1000 + i, quantity: 1 + (i % 7), unit_price: 12.5 })) },
+  });
+  const bytes = (s: string) => Buffer.byteLength(s);
+
+  it.each(versions)('v%i: an envelope of exactly the limit keeps its items; one byte over leaves them out', (version) => {
+    const full = renderDelivery(version, order, payloads);
+    expect(full.truncated).toBe(false);
+    const size = bytes(full.body);
+    expect(renderDelivery(version, order, { ...payloads, inlineLimit: size })).toEqual(full);
+    const over = renderDelivery(version, order, { ...payloads, inlineLimit: size - 1 });
+    expect(over.truncated).toBe(true);
+    const body = JSON.parse(over.body) as { data: Json };
+    expect(body.data).not.toHaveProperty('items');
+    expect(body.data).toMatchObject({ order_id: 5012, total: 59.97, currency: 'EUR', status: 'pending', user_id: 42, item_count: 2, url: 'https://hooks.example.com/api/orders/5012', truncated: true });
+    expect(bytes(over.body)).toBeLessThan(size);
+  });
+
+  it.each(versions)('v%i: a truncated envelope still matches its webhooks entry exactly, and so does a full one', (version) => {
+    for (const event of [order, updated, orderWith(100)]) {
+      const name = webhookName(version, event.type);
+      for (const inlineLimit of [100_000, 1024]) {
+        const out = renderDelivery(version, event, { ...payloads, inlineLimit });
+        const body = JSON.parse(out.body) as Json;
+        expect(out.truncated).toBe('item_count' in event.data && event.data.item_count === 100 && inlineLimit === 1024);
+        expect(bodyErrors(name, body, 'closed')).toEqual([]);
+        if (event.type === 'order.updated') expect(body.data).toMatchObject({ previous_status: 'pending' });
+      }
+    }
+  });
+
+  it('the default limit inlines an ordinary order and leaves out the lines of the largest one the contract allows', () => {
+    expect(renderDelivery(2, orderWith(40), payloads).truncated).toBe(false);
+    const largest = renderDelivery(2, orderWith(100), payloads);
+    expect(largest.truncated).toBe(true);
+    expect(bytes(largest.body)).toBeLessThanOrEqual(DEFAULT_INLINE_LIMIT);
+  });
+
+  it('never truncates events without bulky parts, whatever the limit', () => {
+    for (const event of events.filter((e) => !e.type.startsWith('order.'))) {
+      const out = renderDelivery(1, event, { ...payloads, inlineLimit: 10 });
+      expect(out.truncated).toBe(false);
+      expect(JSON.parse(out.body)).not.toHaveProperty('data.truncated');
+    }
+  });
+
+  it('an event stored without items (recorded before events carried them) renders as before, with its link', () => {
+    const old = { ...data['order.created'] };
+    delete old.items;
+    delete old.item_count;
+    const out = renderDelivery(1, { ...order, type: 'order.created', data: old }, { ...payloads, inlineLimit: 1024 });
+    expect(out.truncated).toBe(false);
+    expect(JSON.parse(out.body)).toEqual({ event: 'order.created', id: order.id, data: { ...old, url: 'https://hooks.example.com/api/orders/5012' } });
+  });
+
+  it('the signature covers the truncated body as sent: the receiver kit verifies it', () => {
+    const secret = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
+    const { body, truncated } = renderDelivery(1, orderWith(100), { ...payloads, inlineLimit: 1024 });
+    expect(truncated).toBe(true);
+    const headers = signatureHeaders({ id: order.id, timestamp: Math.floor(Date.now() / 1000), body, secrets: [secret] });
+    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+    const got = verify<{ data: Json }>(body, lower, secret);
+    expect(got.data).toMatchObject({ truncated: true, item_count: 100 });
+    // The full body it stands for does not verify with these headers: they sign only what was sent.
+    expect(() => verify(renderEnvelope(1, orderWith(100), { ...payloads, inlineLimit: 100_000 }), lower, secret)).toThrow();
   });
 });
 

@@ -13,7 +13,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { EventType, SubscriptionVersion } from '../../../src/contract/types';
-import { type TypedEvent, envelopeRenderers, renderEnvelope } from '../../../src/webhooks/envelopes';
+import { DEFAULT_INLINE_LIMIT } from '../../../src/config/config';
+import { type PayloadOptions, type TypedEvent, envelopeRenderers, renderEnvelope } from '../../../src/webhooks/envelopes';
 import { sampleEventData } from '../../support/sample-events';
 
 const goldenDir = fileURLToPath(new URL('../../fixtures/golden/', import.meta.url));
@@ -29,6 +30,7 @@ const eventIds: { [T in EventType]: string } = {
   'stock.low': 'evt_L3mT8qW2zXc6Vb1Nk9Pd',
 };
 const createdAt = new Date('2025-01-15T08:30:00.123Z');
+const payloads: PayloadOptions = { apiUrl: 'https://hooks.example.com', inlineLimit: DEFAULT_INLINE_LIMIT };
 const events = (Object.keys(inputs) as EventType[]).map((type) => ({ id: eventIds[type], type, data: inputs[type], created_at: createdAt }) as TypedEvent);
 const versions = Object.keys(envelopeRenderers).map(Number) as SubscriptionVersion[];
 
@@ -36,7 +38,7 @@ const fileOf = (version: SubscriptionVersion, type: EventType) => join(goldenDir
 
 describe.each(versions)('v%i bodies', (version) => {
   it.each(events.map((e) => [e.type, e] as const))('%s is byte for byte its golden file', (type, event) => {
-    const body = renderEnvelope(version, event);
+    const body = renderEnvelope(version, event, payloads);
     const file = fileOf(version, type);
     if (update) {
       mkdirSync(dirname(file), { recursive: true });
