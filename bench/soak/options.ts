@@ -31,6 +31,8 @@ export interface SoakOptions {
   retentionDays: number | undefined;
   /** RETENTION_BUSY_SHARE of the service with --retention-days; undefined: its default. */
   retentionBusyShare: number | undefined;
+  /** With --retention-days: seconds into the load before retention starts; the minutes before are its baseline. */
+  retentionAfterS: number;
   maxSeconds: number;
   out: string | undefined;
   verbose: boolean;
@@ -79,6 +81,7 @@ const flags = {
   'drain-timeout': ['120s', 'after the load, wait at most this long for the deliveries'],
   'retention-days': [undefined, 'RETENTION_DAYS of the service, a pass every minute: the prefill (3 days) older than this is deleted under the load'],
   'retention-busy-share': [undefined, 'RETENTION_BUSY_SHARE of the service (above 0, at most 1; default: the service\'s)'],
+  'retention-after': ['0s', 'with --retention-days: start retention this far into the load, so the minutes before are its baseline'],
   'max-seconds': [undefined, 'hard limit for the whole run (default: duration + prefill allowance + drain + 10 min)'],
   out: [undefined, 'also write the results as JSON to this file'],
 } as const satisfies Record<string, readonly [string | undefined, string]>;
@@ -130,6 +133,7 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
       return Number(t);
     }),
     retentionBusyShare: opt('retention-busy-share', (t) => positive('retention-busy-share', t, 1)),
+    retentionAfterS: /^0+[smh]?$/.test(raw('retention-after')!.trim()) ? 0 : seconds('retention-after', raw('retention-after')!),
     maxSeconds: opt('max-seconds', (t) => seconds('max-seconds', t)) ?? Math.ceil(durationS + prefillS + drainTimeoutS + 600),
     out: raw('out'),
     verbose: values.verbose === true || env.SOAK_VERBOSE === 'true',

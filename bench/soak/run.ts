@@ -22,7 +22,7 @@ import type { ArrivalRecord } from '../lib/receiver-protocol';
 import { gitDescribe, writeResults } from '../lib/report';
 import { startStack } from '../lib/stack';
 import { nowMs, sleep } from '../lib/stats';
-import { account, minuteOf, minuteRows, type ProbeSample, type SoakSamples, type Tick, verdicts } from './minutes';
+import { account, minuteOf, minuteRows, p50p99, type ProbeSample, type SoakSamples, type Tick, verdicts } from './minutes';
 import { parseOptions, type SoakOptions, usage } from './options';
 import { defaultPlan, prefill } from './prefill';
 import { probePaths, runProbes } from './probes';
@@ -130,12 +130,15 @@ async function main(): Promise<number> {
   };
   const ticks: Tick[] = [await tick()];
   const retention = await retentionSchedule;
-  if (retention) {
+  const startRetention = async () => {
+    if (!retention) return;
     await retention.unpause('soak: load');
     await retention.trigger();
-  }
+  };
   // After the first tick (counting can take seconds on a busy database): runLoad starts its schedule 50 ms from now too.
   const startedAt = nowMs() + 50;
+  const retentionStartedAt = startedAt + opts.retentionAfterS * 1000;
+  const retentionStart = opts.retentionAfterS > 0 ? sleep(opts.retentionAfterS * 1000).then(startRetention) : startRetention();
   const samples = (notSentAt: number[]): SoakSamples => ({ startedAt, sends, notSentAt, arrivals: [...arrivals.values()], probes, ticks });
   let loadDone = false;
 
@@ -155,7 +158,7 @@ async function main(): Promise<number> {
     }
   })();
   const loaded = await load;
-  await Promise.all([probing, minutes]);
+  await Promise.all([probing, minutes, retentionStart]);
   if (minuteOf(startedAt, loaded.endedAt) >= ticks.length) ticks.push(await tick());
 
   // Drain: until every accepted order reached every subscription, or the drain timeout.
@@ -176,7 +179,10 @@ async function main(): Promise<number> {
   const removed = loadRows.reduce((s, r) => s + (r.removed ?? 0), 0);
   const written = loadRows.reduce((s, r) => s + r.deliveries + r.accepted, 0);
   const retentionLine =
-    opts.retentionDays === undefined ? '' : `Retention (${opts.retentionDays} days, a pass a minute): ${removed} attempts and events removed over the load, ${(removed / Math.max(1, loadRows.length * 60)).toFixed(1)}/s, while ${(written / Math.max(1, loadRows.length * 60)).toFixed(1)}/s were written\n`;
+    opts.retentionDays === undefined
+      ? ''
+      : `Retention (${opts.retentionDays} days, a pass a minute): ${removed} attempts and events removed over the load, ${(removed / Math.max(1, loadRows.length * 60)).toFixed(1)}/s, while ${(written / Math.max(1, loadRows.length * 60)).toFixed(1)}/s were written\n` +
+        (opts.retentionAfterS > 0 ? `${retentionComparison(sends, retentionStartedAt)}\n` : '');
 
   process.stdout.write(
     `\nSoak — ${new Date().toISOString()} — ${opts.rate} orders/s × ${tags.length} subscriptions for ${opts.durationS} s — ${stack.dbDescription.replace(/, data in .*/, '')}\n` +
@@ -202,3 +208,11 @@ try {
   await life.cleanup();
 }
 process.exit(life.forcedExit() ?? code);
+
+/** Order latency before retention started and after, and their ratio: what retention costs the load. */
+function retentionComparison(sends: readonly OrderSend[], startedAt: number): string {
+  const before = p50p99(sends.filter((x) => x.orderId !== undefined && x.sentAt < startedAt).map((x) => x.latencyMs));
+  const after = p50p99(sends.filter((x) => x.orderId !== undefined && x.sentAt >= startedAt).map((x) => x.latencyMs));
+  if (before.n === 0 || after.n === 0) return 'Order latency before and with retention: not enough orders on one side';
+  return `Order p50/p99 before retention ${before.p50.toFixed(0)}/${before.p99.toFixed(0)} ms, with it ${after.p50.toFixed(0)}/${after.p99.toFixed(0)} ms: ${(after.p50 / before.p50).toFixed(2)}× / ${(after.p99 / before.p99).toFixed(2)}×`;
+}

@@ -93,6 +93,9 @@ describe('soak options', () => {
     expect(() => parseOptions(['--retention-days', '0'], {})).toThrow(/--retention-days/);
     expect(() => parseOptions(['--retention-days', '1.5'], {})).toThrow(/--retention-days/);
     expect(parseOptions(['--retention-days', '2', '--retention-busy-share', '0.25'], {})).toMatchObject({ retentionBusyShare: 0.25 });
+    expect(parseOptions(['--retention-days', '2'], {})).toMatchObject({ retentionAfterS: 0 });
+    expect(parseOptions(['--retention-days', '2', '--retention-after', '3m'], {})).toMatchObject({ retentionAfterS: 180 });
+    expect(() => parseOptions(['--retention-after', 'soon'], {})).toThrow(/--retention-after/);
     expect(() => parseOptions(['--retention-busy-share', '1.5'], {})).toThrow(/--retention-busy-share/);
   });
 });
