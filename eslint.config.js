@@ -21,6 +21,28 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  // Dependencies point one way: src (with activities and workflows) <- tools <- test, bench.
+  {
+    files: ['src/**/*.{ts,tsx}', 'activities/**/*.ts', 'workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/test/**', '**/bench/**', '**/tools/**'], message: 'The product imports nothing from test/, bench/ or tools/: move what both need into src/.' }] },
+      ],
+    },
+  },
+  {
+    files: ['tools/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**', '**/bench/**'], message: 'tools/ imports only src/: what tests or the bench share goes into tools/ or src/.' }] }],
+    },
+  },
+  {
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**'], message: 'The bench does not import tests: share through src/ or tools/.' }] }],
+    },
+  },
   {
     // Domain modules know nothing of HTTP: they throw DomainError and take the contract's types from src/contract.
     files: ['src/subscriptions/**/*.ts', 'src/resources/**/*.ts', 'src/inventory/**/*.ts', 'src/deliveries/**/*.ts', 'src/portal/**/*.ts', 'src/webhooks/**/*.ts'],
@@ -28,7 +50,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/http', '**/http/*'], message: 'Domain modules must not import src/http: throw DomainError (src/errors), use src/contract for types.' }] },
+        {
+          patterns: [
+            { group: ['**/http', '**/http/*'], message: 'Domain modules must not import src/http: throw DomainError (src/errors), use src/contract for types.' },
+            // A later block replaces the rule, so the one-way boundary is repeated here.
+            { group: ['**/test/**', '**/bench/**', '**/tools/**'], message: 'The product imports nothing from test/, bench/ or tools/: move what both need into src/.' },
+          ],
+        },
       ],
     },
   },
@@ -80,6 +108,7 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows must be deterministic: do I/O in activities/.' })),
           patterns: [
             { group: ['../src/*', '../activities', '../activities/*'], allowTypeImports: true, message: 'Workflows import activities as types only.' },
+            { group: ['**/test/**', '**/bench/**', '**/tools/**'], message: 'The product imports nothing from test/, bench/ or tools/: move what both need into src/.' },
           ],
         },
       ],

@@ -16,19 +16,19 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { eventWorkflowStartOptions } from '../src/events/start-options';
-import { withTimeout } from '../src/lib/timing';
-import { workflowsPath } from '../src/worker/create-worker';
-import { eventOutcome } from '../test/support/event-workflows';
-import { createTimeSkippingEnv } from '../test/support/time-skipping';
-import { deferred, failure, fakeActivities, http, skipped } from '../test/integration/workflows/support/fake-activities';
-import { historyToJSON } from '../test/integration/workflows/support/history-json';
-import { historyScenarios, type HistoryScenario, recordedEventId, recordedWorkflowId } from '../test/integration/workflows/support/history-scenarios';
-import { recordedRetentionWorkflowId, type RetentionHistoryScenario, retentionHistoryScenarios } from '../test/integration/workflows/support/retention-history-scenarios';
-import { registerSearchAttributes } from '../test/integration/workflows/support/search-attributes';
-import type { retentionWorkflow } from '../workflows/retention';
+import { eventWorkflowStartOptions } from '../../../src/events/start-options';
+import { withTimeout } from '../../../src/lib/timing';
+import { workflowsPath } from '../../../src/worker/create-worker';
+import { eventOutcome } from '../../support/event-workflows';
+import { createTimeSkippingEnv } from '../../support/time-skipping';
+import { deferred, failure, fakeActivities, http, skipped } from './support/fake-activities';
+import { historyToJSON } from './support/history-json';
+import { historyScenarios, type HistoryScenario, recordedEventId, recordedWorkflowId } from './support/history-scenarios';
+import { recordedRetentionWorkflowId, type RetentionHistoryScenario, retentionHistoryScenarios } from './support/retention-history-scenarios';
+import { registerSearchAttributes } from './support/search-attributes';
+import type { retentionWorkflow } from '../../../workflows/retention';
 
-const defaultDir = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
+const defaultDir = fileURLToPath(new URL('../../fixtures/histories/', import.meta.url));
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { force: { type: 'boolean', default: false }, out: { type: 'string' } } });
