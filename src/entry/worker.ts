@@ -23,6 +23,7 @@ import { tracingFromConfig } from '../telemetry/tracing';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
 import { installRetentionSchedule } from '../retention/install-schedule';
+import { ensureTemporalSetup, TemporalSetupError } from '../temporal/setup';
 import { supervisorPid, watchParent } from './shutdown';
 import { assertSourceAddress } from '../../activities/http-post';
 
@@ -41,7 +42,10 @@ const sdkMetricsPort = metricsOn ? await getFreePort() : undefined;
 installWorkerRuntime(logger, config.logLevel, sdkMetricsPort ? `127.0.0.1:${sdkMetricsPort}` : undefined);
 const tracing = tracingFromConfig(config.tracing, 'worker');
 const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker', tracing?.tracer);
-await prepareDatabase(mongo.db);
+await prepareDatabase(mongo.db).catch((err: unknown) => {
+  logger.fatal((err as Error).message);
+  process.exit(1);
+});
 
 const stopping = new Promise<void>((resolve) => {
   process.once('SIGINT', () => resolve());
@@ -95,12 +99,24 @@ const workflowBundle = await bundleWorkflowCode({
   logger: Runtime.instance().logger,
 });
 logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker starting');
+let setupDone = false;
 await runWorkerUntilStopped({
   address: config.temporal.connectAddress,
   logger,
   stopping,
-  create: (connection) =>
-    createWorker({
+  create: async (connection) => {
+    // Namespace and search attributes, once per process; Temporal being away is retried like any outage.
+    if (!setupDone) {
+      const setup = await ensureTemporalSetup(connection, { namespace: config.temporal.namespace }).catch((err: unknown) => {
+        if (!(err instanceof TemporalSetupError)) throw err;
+        // Unregistered attributes fail every workflow task: stop here, saying what to run.
+        logger.fatal(err.message);
+        process.exit(1);
+      });
+      if (setup.namespaceCreated || setup.added.length > 0) logger.info({ namespace: config.temporal.namespace, ...setup }, 'temporal namespace set up');
+      setupDone = true;
+    }
+    return createWorker({
       connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
@@ -121,7 +137,8 @@ await runWorkerUntilStopped({
         metrics,
         secretBox: secretBox(config),
       },
-    }),
+    });
+  },
 });
 await Promise.all([relay.stop(), stockSweeper.stop()]);
 metricsServer?.close();
