@@ -18,7 +18,7 @@ import { startMetricsServer } from '../worker/metrics-server';
 import { TemporalGateway } from '../temporal/connection';
 import { userAgent } from '../version';
 import { Runtime, bundleWorkflowCode } from '@temporalio/worker';
-import { createWorker, tracingWorkflowInterceptors, workflowsPath } from '../worker/create-worker';
+import { createWorker, prebuiltWorkflowBundle, tracingWorkflowInterceptors, workflowsPath } from '../worker/create-worker';
 import { tracingFromConfig } from '../telemetry/tracing';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
@@ -92,13 +92,18 @@ void backfillLists(mongo.db).then(
   (err: unknown) => logger.warn({ err }, 'tagging documents stored before lists existed failed; the next start tries again'),
 );
 
-// Bundled once: a worker rebuilt after a Temporal outage reuses it.
-const workflowBundle = await bundleWorkflowCode({
-  workflowsPath,
-  ...(tracing ? { workflowInterceptorModules: tracingWorkflowInterceptors } : {}),
-  logger: Runtime.instance().logger,
-});
-logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker starting');
+// The compiled build's prebuilt bundle, else bundled once: a worker rebuilt after a Temporal outage reuses it.
+const workflowBundle =
+  prebuiltWorkflowBundle(tracing !== undefined) ??
+  (await bundleWorkflowCode({
+    workflowsPath,
+    ...(tracing ? { workflowInterceptorModules: tracingWorkflowInterceptors } : {}),
+    logger: Runtime.instance().logger,
+  }));
+logger.info(
+  { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, workflowBundle: 'codePath' in workflowBundle ? workflowBundle.codePath : 'bundled at start' },
+  'worker starting',
+);
 let setupDone = false;
 await runWorkerUntilStopped({
   address: config.temporal.connectAddress,

@@ -1,5 +1,6 @@
 import type { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time';
+// With its extension: the package has no exports map, and the compiled build runs under Node's ESM loader.
+import { msToTs } from '@temporalio/common/lib/time.js';
 import { searchAttributes } from './search-attributes';
 
 /** The two services setup calls; a `@temporalio/client` Connection or the worker's NativeConnection has both. */
