@@ -1,18 +1,29 @@
 # One image for the API and the worker; docker-compose.yml runs it twice with different commands.
-FROM node:20-bookworm-slim
+# Two stages: the build stage has the whole toolchain (TypeScript, tsx, esbuild, webpack) and
+# writes dist/ (npm run build: the portal, the compiled service, the prebuilt workflow bundle);
+# the runtime stage has production dependencies and dist/ only, and runs plain node.
+
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
-ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev
-COPY tsconfig.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
 COPY openapi ./openapi
 COPY generated ./generated
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
-# The subscriber portal's bundle (dist/portal), served at /portal; its build tools are runtime dependencies.
-COPY tools/build-portal.ts ./tools/build-portal.ts
-RUN npx tsx tools/build-portal.ts
+COPY tools/build.ts tools/build-portal.ts ./tools/
+RUN npm run build
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+# The contract is read at start (request validation, /openapi.json); dist/ holds the rest.
+COPY openapi ./openapi
+COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-CMD ["npx", "tsx", "src/entry/api.ts"]
+CMD ["node", "dist/src/entry/api.js"]

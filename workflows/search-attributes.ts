@@ -3,7 +3,7 @@ import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/
 /**
  * Custom search attributes the event workflows keep current, so the Temporal UI can filter
  * events by id, type, subscription and state. The embedded dev server registers them at
- * start; on a cluster, register them once (see docs/operations.md).
+ * start, and every worker makes sure of them on its namespace (src/temporal/setup.ts).
  */
 export const searchAttributeTypes = {
   WebhookEventId: 'Keyword',

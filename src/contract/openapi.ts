@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'yaml';
+import { packageRoot } from '../lib/package-root';
 
 /** Path of the contract every request is validated against. */
-export const contractPath = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
+export const contractPath = join(packageRoot, 'openapi', 'openapi.yaml');
 
 /** A parsed OpenAPI document; its shape is checked by the validator, not here. */
 export type OpenApiDocument = Record<string, unknown> & {

@@ -77,8 +77,40 @@ export async function dropRetiredIndexes(db: Db): Promise<void> {
   }
 }
 
-/** What every process does to its database at start. */
+/** The mongosh command that creates one declared index (what an operator runs when the service may not). */
+export function indexCommand(index: IndexSpec): string {
+  return `db.getCollection(${JSON.stringify(index.collection)}).createIndex(${JSON.stringify(index.key)}, ${JSON.stringify({ name: index.name, ...(index.unique ? { unique: true } : {}) })})`;
+}
+
+/** Preparing the database failed; the message says why and, when it is a permission, what to run instead. */
+export class DatabaseSetupError extends Error {
+  override readonly name = 'DatabaseSetupError';
+}
+
+/** MongoDB's Unauthorized (13) and Atlas's AtlasError (8000) for a user without the privilege. */
+const unauthorizedCodes = new Set([13, 8000]);
+
+/** What every process does to its database at start; throws {@link DatabaseSetupError} saying what went wrong. */
 export async function prepareDatabase(db: Db): Promise<void> {
-  await ensureIndexes(db);
-  await dropRetiredIndexes(db);
+  try {
+    await ensureIndexes(db);
+    await dropRetiredIndexes(db);
+  } catch (err) {
+    throw databaseSetupError(db.databaseName, err);
+  }
+}
+
+export function databaseSetupError(dbName: string, err: unknown): DatabaseSetupError {
+  const reason = err instanceof Error ? err.message : String(err);
+  if (err instanceof MongoServerError && typeof err.code === 'number' && unauthorizedCodes.has(err.code)) {
+    return new DatabaseSetupError(
+      `Not allowed to create the indexes of database ${dbName} (${reason}). Give the service's MongoDB user the readWrite role on ${dbName}, ` +
+        `or create them once with mongosh (use ${dbName}):\n${declaredIndexes().map((i) => `  ${indexCommand(i)}`).join('\n')}`,
+      { cause: err },
+    );
+  }
+  if (err instanceof MongoServerError) {
+    return new DatabaseSetupError(`Creating or dropping the indexes of database ${dbName} failed: ${reason}`, { cause: err });
+  }
+  return new DatabaseSetupError(`MongoDB did not answer while preparing database ${dbName} (${reason}); check MONGODB_URI and that the server is up.`, { cause: err });
 }

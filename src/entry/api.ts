@@ -26,7 +26,10 @@ const deps = createAppDeps({
   ...(tracing ? { tracer: tracing.tracer } : {}),
 });
 // Fails fast (and the supervisor restarts us) when the database is unreachable at start.
-await prepareDatabase(mongo.db);
+await prepareDatabase(mongo.db).catch((err: unknown) => {
+  logger.fatal((err as Error).message);
+  process.exit(1);
+});
 // Secrets stored before SECRET_ENCRYPTION_KEY was set, or under an older key, are sealed now.
 const resealed = await sealStoredSecrets(deps.subscriptions.subscriptions, deps.subscriptions.secrets);
 if (resealed > 0) logger.info({ subscriptions: resealed }, 'sealed stored signing secrets under the current key');

@@ -18,11 +18,12 @@ import { startMetricsServer } from '../worker/metrics-server';
 import { TemporalGateway } from '../temporal/connection';
 import { userAgent } from '../version';
 import { Runtime, bundleWorkflowCode } from '@temporalio/worker';
-import { createWorker, tracingWorkflowInterceptors, workflowsPath } from '../worker/create-worker';
+import { createWorker, prebuiltWorkflowBundle, tracingWorkflowInterceptors, workflowsPath } from '../worker/create-worker';
 import { tracingFromConfig } from '../telemetry/tracing';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
 import { installRetentionSchedule } from '../retention/install-schedule';
+import { ensureTemporalSetup, TemporalSetupError } from '../temporal/setup';
 import { supervisorPid, watchParent } from './shutdown';
 import { assertSourceAddress } from '../../activities/http-post';
 import { createAlertActivities } from '../../activities/alerts';
@@ -49,7 +50,10 @@ const sdkMetricsPort = metricsOn ? await getFreePort() : undefined;
 installWorkerRuntime(logger, config.logLevel, sdkMetricsPort ? `127.0.0.1:${sdkMetricsPort}` : undefined);
 const tracing = tracingFromConfig(config.tracing, 'worker');
 const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker', tracing?.tracer);
-await prepareDatabase(mongo.db);
+await prepareDatabase(mongo.db).catch((err: unknown) => {
+  logger.fatal((err as Error).message);
+  process.exit(1);
+});
 
 const stopping = new Promise<void>((resolve) => {
   process.once('SIGINT', () => resolve());
@@ -108,19 +112,36 @@ void backfillLists(mongo.db).then(
   (err: unknown) => logger.warn({ err }, 'tagging documents stored before lists existed failed; the next start tries again'),
 );
 
-// Bundled once: a worker rebuilt after a Temporal outage reuses it.
-const workflowBundle = await bundleWorkflowCode({
-  workflowsPath,
-  ...(tracing ? { workflowInterceptorModules: tracingWorkflowInterceptors } : {}),
-  logger: Runtime.instance().logger,
-});
-logger.info({ taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace }, 'worker starting');
+// The compiled build's prebuilt bundle, else bundled once: a worker rebuilt after a Temporal outage reuses it.
+const workflowBundle =
+  prebuiltWorkflowBundle(tracing !== undefined) ??
+  (await bundleWorkflowCode({
+    workflowsPath,
+    ...(tracing ? { workflowInterceptorModules: tracingWorkflowInterceptors } : {}),
+    logger: Runtime.instance().logger,
+  }));
+logger.info(
+  { taskQueue: config.temporal.taskQueue, namespace: config.temporal.namespace, workflowBundle: 'codePath' in workflowBundle ? workflowBundle.codePath : 'bundled at start' },
+  'worker starting',
+);
+let setupDone = false;
 await runWorkerUntilStopped({
   address: config.temporal.connectAddress,
   logger,
   stopping,
-  create: (connection) =>
-    createWorker({
+  create: async (connection) => {
+    // Namespace and search attributes, once per process; Temporal being away is retried like any outage.
+    if (!setupDone) {
+      const setup = await ensureTemporalSetup(connection, { namespace: config.temporal.namespace }).catch((err: unknown) => {
+        if (!(err instanceof TemporalSetupError)) throw err;
+        // Unregistered attributes fail every workflow task: stop here, saying what to run.
+        logger.fatal(err.message);
+        process.exit(1);
+      });
+      if (setup.namespaceCreated || setup.added.length > 0) logger.info({ namespace: config.temporal.namespace, ...setup }, 'temporal namespace set up');
+      setupDone = true;
+    }
+    return createWorker({
       connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
@@ -137,7 +158,8 @@ await runWorkerUntilStopped({
         metrics,
         secretBox: secretBox(config),
       },
-    }),
+    });
+  },
 });
 await Promise.all([relay.stop(), stockSweeper.stop(), deprecationWatch.stop()]);
 metricsServer?.close();

@@ -11,6 +11,8 @@ export interface TemporalDevServerOptions {
   /** SQLite file: sleeping workflows survive a restart. */
   dbFile: string;
   namespace: string;
+  /** false: register no search attributes (tests of the worker's own setup, as on a fresh cluster). */
+  searchAttributes?: boolean;
   /** Disable the Web UI (tests). */
   headless?: boolean;
   /** Trade durability of the last writes for speed (tests only). */
@@ -41,7 +43,8 @@ export function temporalDevServerArgs(opts: TemporalDevServerOptions): string[] 
     'error',
   ];
   if (opts.namespace !== 'default') args.push('--namespace', opts.namespace);
-  for (const [name, type] of Object.entries(searchAttributes)) args.push('--search-attribute', `${name}=${type}`);
+  // The worker registers them too (src/temporal/setup.ts); here they are there before it starts.
+  if (opts.searchAttributes !== false) for (const [name, type] of Object.entries(searchAttributes)) args.push('--search-attribute', `${name}=${type}`);
   if (opts.headless) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort));
   // WAL with synchronous=NORMAL survives a process crash (only an OS crash may lose the last

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor } from '@temporalio/interceptors-opentelemetry';
@@ -7,6 +8,20 @@ import type { Tracing } from '../telemetry/tracing';
 
 /** Path of the workflow bundle entry, bundled by the worker at start. */
 export const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+
+/** File name of the bundle `npm run build` writes at the top of its output (tools/build.ts), traced or not. */
+export const workflowBundleFile = (traced: boolean) => (traced ? 'workflow-bundle.traced.js' : 'workflow-bundle.js');
+
+/**
+ * The workflow bundle built with the compiled code (`npm run build`), when this module runs
+ * compiled: the worker then loads it instead of bundling with webpack at every start. From
+ * the TypeScript source (dev, tests) there is none, and the worker bundles `workflowsPath`.
+ */
+export function prebuiltWorkflowBundle(traced: boolean): { codePath: string } | undefined {
+  if (!import.meta.url.endsWith('.js')) return undefined;
+  const codePath = fileURLToPath(new URL(`../../${workflowBundleFile(traced)}`, import.meta.url));
+  return existsSync(codePath) ? { codePath } : undefined;
+}
 
 /** The workflow interceptors that trace workflows; bundle them (`workflowInterceptorModules`) only when tracing. */
 export const tracingWorkflowInterceptors = [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];

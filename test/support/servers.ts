@@ -44,8 +44,11 @@ export async function startPrivateMongo(dataDir: string, port?: number): Promise
   }
 }
 
-/** A private Temporal dev server on a free port, persisting to `dbFile`. */
-export async function startPrivateTemporal(dbFile: string, port?: number): Promise<RunningTemporal> {
+/**
+ * A private Temporal dev server on a free port, persisting to `dbFile`; `bare`: without the
+ * service's search attributes, like a fresh cluster.
+ */
+export async function startPrivateTemporal(dbFile: string, port?: number, opts: { bare?: boolean } = {}): Promise<RunningTemporal> {
   const binary = (await resolveBinary(temporalCli, { cacheDir: cacheDir() })).path;
   return startTemporalDevServer({
     binary,
@@ -54,5 +57,6 @@ export async function startPrivateTemporal(dbFile: string, port?: number): Promi
     dbFile,
     namespace: 'default',
     headless: true,
+    ...(opts.bare ? { searchAttributes: false } : {}),
   });
 }

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
+import { packageRoot } from '../../lib/package-root';
 import { problem, sendProblem } from '../problem';
 
 /** Where `tools/build-portal.ts` writes the page and its assets. */
-export const portalDist = fileURLToPath(new URL('../../../dist/portal', import.meta.url));
+export const portalDist = join(packageRoot, 'dist', 'portal');
 
 // Everything the page loads comes from this server; inline styles only for uPlot's positioning.
 const contentSecurityPolicy = [

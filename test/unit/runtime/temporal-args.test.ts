@@ -15,6 +15,10 @@ describe('temporal server start-dev arguments', () => {
     expect(args).not.toContain('--namespace');
   });
 
+  it('registers no search attributes when asked (tests of the worker setting them up itself)', () => {
+    expect(temporalDevServerArgs({ ...base, searchAttributes: false })).not.toContain('--search-attribute');
+  });
+
   it('runs task queues as one partition each (a single node gains nothing from more)', () => {
     const args = temporalDevServerArgs(base).join(' ');
     expect(args).toContain('--dynamic-config-value matching.numTaskqueueReadPartitions=1');
