@@ -3,6 +3,7 @@ import { type AttemptDoc, AttemptRepository, attemptId } from '../src/deliveries
 import { EventRepository } from '../src/events/repository';
 import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptions/repository';
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
+import { openHeaders } from '../src/subscriptions/custom-headers';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
 import { signatureHeaders } from '../src/webhooks/signature';
@@ -131,13 +132,17 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     streaks.seen(sub);
     // Opened here, with the reads: a secret that cannot be opened fails the round before any POST.
     const stored = sub.secrets.map((s) => ({ ...s, secret: box.open(s.secret, sub._id) }));
+    // Absent on most subscriptions: nothing opened, nothing copied.
+    const custom = sub.headers?.length ? openHeaders(box, sub._id, sub.headers) : undefined;
     const limit = sub.max_in_flight ?? deps.maxInFlight ?? 0;
     const send = async (): Promise<MadeAttempt> => {
       const at = now();
       const secrets = stored.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
       // Rendered per attempt (url and size limit applied here, never stored): what is signed is what is sent.
       const body = renderEnvelope(sub.version, { id: event._id, type: event.type, data: event.data, created_at: event.created_at }, deps.payloads);
+      // The subscription's own headers first: what the service sets (and signs) always wins.
       const headers = {
+        ...custom,
         'Content-Type': 'application/json',
         'User-Agent': deps.userAgent,
         ...signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets }),

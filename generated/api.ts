@@ -1404,6 +1404,8 @@ export interface components {
             description?: components["schemas"]["SubscriptionDescription"];
             /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
+            headers?: components["schemas"]["SubscriptionHeaders"];
         };
         /** @description Fields to change; at least one. */
         SubscriptionUpdate: {
@@ -1420,6 +1422,8 @@ export interface components {
             description?: components["schemas"]["SubscriptionDescription"];
             /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
+            headers?: components["schemas"]["SubscriptionHeaders"];
         };
         /** @description A webhook subscription. The signing secret is never included. */
         Subscription: {
@@ -1452,6 +1456,8 @@ export interface components {
             disabled_reason?: string;
             /** @description Most POSTs a worker sends to this subscription at once, when set for it. */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description The custom header names, each value masked as `********`; present when any are set. */
+            headers?: components["schemas"]["MaskedHeaders"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1489,6 +1495,8 @@ export interface components {
             disabled_reason?: string;
             /** @description Most POSTs a worker sends to this subscription at once, when set for it. */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description The custom header names, each value masked as `********`; present when any are set. */
+            headers?: components["schemas"]["MaskedHeaders"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1496,6 +1504,31 @@ export interface components {
             failing_since?: string;
             /** @description The signing secret; store it now, it is not shown again. */
             secret: components["schemas"]["SigningSecret"];
+        };
+        /**
+         * @description Custom request headers for every delivery, name → value (at most 20; names are HTTP tokens of at most
+         *     64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are
+         *     refused with a 422 naming the field: `host`, `content-length`, `content-type`, `x-signature*`,
+         *     `webhook-*` and hop-by-hop headers (`connection`, `keep-alive`, `proxy-*`, `te`, `trailer`,
+         *     `transfer-encoding`, `upgrade`), in any case. Values may hold credentials: they are sealed at rest
+         *     like signing secrets and never returned.
+         * @example {
+         *       "X-Tenant": "acme",
+         *       "X-Api-Key": "k_live_0123456789"
+         *     }
+         */
+        SubscriptionHeaders: {
+            [key: string]: string;
+        };
+        /**
+         * @description The custom header names of a subscription; every value is shown as `********`.
+         * @example {
+         *       "X-Tenant": "********",
+         *       "X-Api-Key": "********"
+         *     }
+         */
+        MaskedHeaders: {
+            [key: string]: "********";
         };
         /**
          * @description Most POSTs one worker sends to the subscription at once. An attempt that would exceed it is
@@ -3092,6 +3125,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,5 +1,6 @@
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
+import { maskHeaders, type StoredHeader } from './custom-headers';
 import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
 
 /** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
@@ -27,6 +28,8 @@ export interface SubscriptionDoc {
   all_owners?: true;
   /** Most POSTs a worker sends to it at once (absent: the service default). */
   max_in_flight?: number;
+  /** Custom request headers, values sealed (absent: none). */
+  headers?: StoredHeader[];
   /** Start of the current streak of failed attempts; unset by a delivered one. */
   failing_since?: Date;
 }
@@ -44,6 +47,7 @@ export function toSubscription(doc: SubscriptionDoc): Subscription {
     updated_at: doc.updated_at.toISOString(),
     ...(doc.status === 'disabled' && doc.disabled_reason ? { disabled_reason: doc.disabled_reason } : {}),
     ...(doc.max_in_flight !== undefined ? { max_in_flight: doc.max_in_flight } : {}),
+    ...(doc.headers?.length ? { headers: maskHeaders(doc.headers) } : {}),
     ...(doc.failing_since ? { failing_since: doc.failing_since.toISOString() } : {}),
   };
 }

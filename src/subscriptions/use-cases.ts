@@ -16,6 +16,7 @@ import type {
 } from '../contract/types';
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } from './repository';
+import { assertHeaders, sealHeaders } from './custom-headers';
 import type { SecretBox } from './secret-box';
 import { generateSigningSecret } from './secrets';
 
@@ -60,6 +61,7 @@ export async function createSubscription(
   version: SubscriptionVersion,
 ): Promise<SubscriptionWithSecret> {
   assertEventScopes(deps, principal, input.events);
+  if (input.headers !== undefined) assertHeaders(input.headers);
   await assertCallbackUrl(deps, input.url);
   const now = deps.now?.() ?? new Date();
   const secret = input.secret ?? generateSigningSecret();
@@ -74,6 +76,7 @@ export async function createSubscription(
     version,
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.max_in_flight !== undefined ? { max_in_flight: input.max_in_flight } : {}),
+    ...(input.headers !== undefined && Object.keys(input.headers).length ? { headers: sealHeaders(deps.secrets, id, input.headers) } : {}),
     secrets: [{ secret: deps.secrets.seal(secret, id), created_at: now }],
     created_at: now,
     updated_at: now,
@@ -112,6 +115,7 @@ export async function updateSubscription(
   const current = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!current) throw notFound(id);
   if (input.events !== undefined) assertEventScopes(deps, principal, input.events);
+  if (input.headers !== undefined) assertHeaders(input.headers);
   if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
   if (input.status === 'paused' && current.status === 'disabled') {
     throw DomainError.conflict(
@@ -128,6 +132,11 @@ export async function updateSubscription(
   if (input.max_in_flight !== undefined) set.max_in_flight = input.max_in_flight;
   // Re-enabling starts a fresh streak: one more failure must not disable it again at once.
   const unset: Array<keyof SubscriptionDoc> = input.status === 'active' && current.status === 'disabled' ? ['disabled_reason', 'failing_since'] : [];
+  // The whole set is replaced (values are masked on read, so there is nothing to merge with); `{}` removes it.
+  if (input.headers !== undefined) {
+    if (Object.keys(input.headers).length) set.headers = sealHeaders(deps.secrets, id, input.headers);
+    else unset.push('headers');
+  }
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
   if (!updated) throw notFound(id);
   return toSubscription(updated);

@@ -96,6 +96,19 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
         · events {s.events.join(', ')} · envelope v{s.version} · <code>{s.id}</code>
       </p>
       {s.description && <p>{s.description}</p>}
+      {s.headers && (
+        <p data-testid="subscription-headers">
+          Custom headers:{' '}
+          {Object.entries(s.headers).map(([name, masked], i) => (
+            <span key={name}>
+              {i > 0 && ', '}
+              <code>
+                {name}: {masked}
+              </code>
+            </span>
+          ))}
+        </p>
+      )}
       {s.disabled_reason && <p class="error">Disabled by the service: {s.disabled_reason}</p>}
       {s.failing_since && <p class="error">Every delivery has failed since {formatTime(s.failing_since)}.</p>}
       {temporal && (

@@ -3,6 +3,7 @@ import type { WebhookServiceClient } from '../../client';
 import { idempotencyKey, outcome } from './api';
 import { EventTypePicker } from './event-type-picker';
 import { FormActions } from './form-actions';
+import { parseHeaderLines } from './header-lines';
 import type { EventType, EventTypeInfo, Subscription } from './types';
 
 interface Props {
@@ -15,10 +16,12 @@ interface Props {
   onCancel: () => void;
 }
 
-/** Creates a subscription (v1 or v2 envelope) or edits one's URL, events and description. */
+/** Creates a subscription (v1 or v2 envelope) or edits one's URL, events, description and custom headers. */
 export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved, onCancel }: Props) {
   const [url, setUrl] = useState(editing?.url ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
+  // Values are never shown again, so editing starts empty: left empty, the headers stay as they are.
+  const [headerLines, setHeaderLines] = useState('');
   const [events, setEvents] = useState<EventType[]>(editing?.events ?? []);
   const [version, setVersion] = useState<'1' | '2'>('1');
   const [busy, setBusy] = useState(false);
@@ -27,13 +30,16 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!events.length) return setError('Choose at least one event type.');
+    const parsed = parseHeaderLines(headerLines);
+    if ('error' in parsed) return setError(parsed.error);
+    const custom = Object.keys(parsed.headers).length ? { headers: parsed.headers } : {};
     setBusy(true);
     setError(undefined);
     if (editing) {
       const r = await outcome(
         client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', {
           params: { path: { subscription_id: editing.id } },
-          body: { url, events, description },
+          body: { url, events, description, ...custom },
         }),
       );
       setBusy(false);
@@ -41,7 +47,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
       else setError(r.message);
       return;
     }
-    const body = { url, events, ...(description ? { description } : {}) };
+    const body = { url, events, ...(description ? { description } : {}), ...custom };
     const headers = { 'Idempotency-Key': idempotencyKey() };
     const r = await outcome(
       version === '2' ? client.POST('/api/webhooks/v2/subscribe', { body, params: { header: headers } }) : client.POST('/api/webhooks/v1/subscribe', { body, params: { header: headers } }),
@@ -62,6 +68,20 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
       <label>
         Description
         <input type="text" name="description" maxLength={500} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+      </label>
+      <label>
+        Custom headers
+        <textarea
+          name="headers"
+          rows={3}
+          placeholder={'X-Api-Key: your-gateway-key\nX-Tenant: acme'}
+          value={headerLines}
+          onInput={(e) => setHeaderLines(e.currentTarget.value)}
+        />
+        <small>
+          One <code>Name: value</code> per line, sent with every delivery; values are stored sealed and shown only as <code>********</code>.
+          {editing?.headers && ` Now set: ${Object.keys(editing.headers).join(', ')}. Leave empty to keep them; anything entered replaces them all.`}
+        </small>
       </label>
       <EventTypePicker eventTypes={eventTypes} selected={events} onChange={setEvents} grants={grants} />
       {!editing && (

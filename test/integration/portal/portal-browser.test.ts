@@ -236,6 +236,16 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByTestId('detail-notice').getByText('Saved.').waitFor();
     await page.getByTestId('subscription-detail').getByText('ERP receiver, renamed').waitFor();
 
+    // Custom headers: set in the form, shown by name with the value masked, never echoed.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Custom headers').fill('X-Tenant: acme\nX-Api-Key: portal-gateway-key');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('detail-notice').getByText('Saved.').waitFor();
+    const shownHeaders = await page.getByTestId('subscription-headers').textContent();
+    expect(shownHeaders).toContain('X-Tenant: ********');
+    expect(shownHeaders).toContain('X-Api-Key: ********');
+    expect(await page.content()).not.toContain('portal-gateway-key');
+
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const overlap = page.getByLabel('Old secret keeps signing for');
     expect(await overlap.inputValue()).toBe('86400');

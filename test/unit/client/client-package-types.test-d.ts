@@ -7,6 +7,12 @@ import { verify } from '../../../clients/typescript/src/receiver';
 type Schemas = components['schemas'];
 
 describe('client package: webhook payload types', () => {
+  it('types custom headers: any name → value on create, values only ever masked on read', () => {
+    expectTypeOf<Schemas['SubscriptionCreate']['headers']>().toEqualTypeOf<{ [key: string]: string } | undefined>();
+    expectTypeOf<Schemas['SubscriptionUpdate']['headers']>().toEqualTypeOf<{ [key: string]: string } | undefined>();
+    expectTypeOf<Schemas['Subscription']['headers']>().toEqualTypeOf<{ [key: string]: '********' } | undefined>();
+  });
+
   it("names each webhook's body by its name in the contract's webhooks section", () => {
     expectTypeOf<WebhookPayload<'order.created'>>().toEqualTypeOf<Schemas['OrderCreatedEventV1']>();
     expectTypeOf<WebhookPayload<'order.updated.v2'>>().toEqualTypeOf<Schemas['OrderUpdatedEventV2']>();
