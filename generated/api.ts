@@ -236,7 +236,7 @@ export interface paths {
         head?: never;
         /**
          * Update a subscription
-         * @description Changes the URL, event list, description or status of a subscription. Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. The subscription's envelope `version` cannot be changed. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description Changes the URL, event list, description, status or filter of a subscription. Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. The subscription's envelope `version` cannot be changed. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         patch: operations["updateSubscription"];
         trace?: never;
@@ -1404,6 +1404,8 @@ export interface components {
             description?: components["schemas"]["SubscriptionDescription"];
             /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
+            filter?: components["schemas"]["SubscriptionFilter"];
         };
         /** @description Fields to change; at least one. */
         SubscriptionUpdate: {
@@ -1420,6 +1422,8 @@ export interface components {
             description?: components["schemas"]["SubscriptionDescription"];
             /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
+            filter?: components["schemas"]["SubscriptionFilter"];
         };
         /** @description A webhook subscription. The signing secret is never included. */
         Subscription: {
@@ -1452,6 +1456,8 @@ export interface components {
             disabled_reason?: string;
             /** @description Most POSTs a worker sends to this subscription at once, when set for it. */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description The filter the subscription's events must match, when set for it. */
+            filter?: components["schemas"]["SubscriptionFilter"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1489,6 +1495,8 @@ export interface components {
             disabled_reason?: string;
             /** @description Most POSTs a worker sends to this subscription at once, when set for it. */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description The filter the subscription's events must match, when set for it. */
+            filter?: components["schemas"]["SubscriptionFilter"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1496,6 +1504,34 @@ export interface components {
             failing_since?: string;
             /** @description The signing secret; store it now, it is not shown again. */
             secret: components["schemas"]["SigningSecret"];
+        };
+        /**
+         * @description Which events the subscription receives, matched against the event's canonical form
+         *     `{"type", "id", "data"}` (the same for every envelope version). Keys are field names or
+         *     dotted paths (`data.customer.tier`), or `$and`/`$or` (arrays of filters) and `$not` (a
+         *     filter). A value is a literal (equality), a nested filter, or an object of operators:
+         *     `$eq`, `$neq`, `$gt`, `$gte`, `$lt`, `$lte` (numbers or strings), `$in`, `$nin` (lists of
+         *     scalars), `$exists` (boolean), `$startsWith` (string), `$not` (operators). Where the field
+         *     holds an array, a literal or operator holds when any element does. An event the filter
+         *     does not match makes no attempt for this subscription and is not in its event list. At
+         *     most 4096 bytes and 8 levels deep; an unknown operator or a bad operand is a 422 naming
+         *     its path.
+         * @example {
+         *       "data": {
+         *         "total": {
+         *           "$gte": 100
+         *         },
+         *         "currency": {
+         *           "$in": [
+         *             "EUR",
+         *             "USD"
+         *           ]
+         *         }
+         *       }
+         *     }
+         */
+        SubscriptionFilter: {
+            [key: string]: unknown;
         };
         /**
          * @description Most POSTs one worker sends to the subscription at once. An attempt that would exceed it is
@@ -3092,6 +3128,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

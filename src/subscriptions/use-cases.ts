@@ -18,6 +18,7 @@ import type { checkCallbackUrl } from '../webhooks/callback-url';
 import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } from './repository';
 import type { SecretBox } from './secret-box';
 import { generateSigningSecret } from './secrets';
+import { validateFilter } from './filter';
 
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
@@ -41,6 +42,16 @@ async function assertCallbackUrl(deps: SubscriptionDeps, url: string): Promise<v
   }
 }
 
+/** 422 naming the path unless `filter` is a valid, bounded filter; `{}` means none. */
+function checkedFilter(filter: Record<string, unknown>): string | undefined {
+  const err = validateFilter(filter);
+  if (err) {
+    const pointer = '/body/' + err.path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/');
+    throw DomainError.unprocessable(`${err.path} ${err.message}`, [{ path: pointer, message: err.message }]);
+  }
+  return Object.keys(filter).length ? JSON.stringify(filter) : undefined;
+}
+
 /** 403 unless the key may receive every event type it subscribes to: its data must not reach a key that could not read it. */
 function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events: readonly string[]): void {
   const errors = events.flatMap((type, i) => {
@@ -60,6 +71,7 @@ export async function createSubscription(
   version: SubscriptionVersion,
 ): Promise<SubscriptionWithSecret> {
   assertEventScopes(deps, principal, input.events);
+  const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
   await assertCallbackUrl(deps, input.url);
   const now = deps.now?.() ?? new Date();
   const secret = input.secret ?? generateSigningSecret();
@@ -74,6 +86,7 @@ export async function createSubscription(
     version,
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.max_in_flight !== undefined ? { max_in_flight: input.max_in_flight } : {}),
+    ...(filter !== undefined ? { filter } : {}),
     secrets: [{ secret: deps.secrets.seal(secret, id), created_at: now }],
     created_at: now,
     updated_at: now,
@@ -112,6 +125,7 @@ export async function updateSubscription(
   const current = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!current) throw notFound(id);
   if (input.events !== undefined) assertEventScopes(deps, principal, input.events);
+  const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
   if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
   if (input.status === 'paused' && current.status === 'disabled') {
     throw DomainError.conflict(
@@ -128,6 +142,8 @@ export async function updateSubscription(
   if (input.max_in_flight !== undefined) set.max_in_flight = input.max_in_flight;
   // Re-enabling starts a fresh streak: one more failure must not disable it again at once.
   const unset: Array<keyof SubscriptionDoc> = input.status === 'active' && current.status === 'disabled' ? ['disabled_reason', 'failing_since'] : [];
+  if (filter !== undefined) set.filter = filter;
+  else if (input.filter !== undefined) unset.push('filter');
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
   if (!updated) throw notFound(id);
   return toSubscription(updated);
