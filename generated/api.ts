@@ -236,7 +236,7 @@ export interface paths {
         head?: never;
         /**
          * Update a subscription
-         * @description Changes the URL, event list, description, status or filter of a subscription. Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. The subscription's envelope `version` cannot be changed. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description Changes the URL, event list, description, status or filter of a subscription. Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. `version` moves the subscription to another envelope version (the next attempt of a pending delivery uses it); a deprecated target version is answered with `Deprecation`/`Sunset` headers. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         patch: operations["updateSubscription"];
         trace?: never;
@@ -1424,6 +1424,11 @@ export interface components {
             max_in_flight?: components["schemas"]["MaxInFlight"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /**
+             * @description Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
+             * @enum {integer}
+             */
+            version?: 1 | 2;
         };
         /** @description A webhook subscription. The signing secret is never included. */
         Subscription: {
@@ -3100,12 +3105,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "status": "paused",
-                 *       "description": "Paused during the ERP maintenance window"
-                 *     }
-                 */
                 "application/json": components["schemas"]["SubscriptionUpdate"];
             };
         };
@@ -3115,6 +3114,9 @@ export interface operations {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -140,6 +140,8 @@ export async function updateSubscription(
   if (input.description !== undefined) set.description = input.description;
   if (input.status !== undefined) set.status = input.status;
   if (input.max_in_flight !== undefined) set.max_in_flight = input.max_in_flight;
+  // Every attempt renders with the subscription as it is then: a pending delivery's next one follows.
+  if (input.version !== undefined) set.version = input.version;
   // Re-enabling starts a fresh streak: one more failure must not disable it again at once.
   const unset: Array<keyof SubscriptionDoc> = input.status === 'active' && current.status === 'disabled' ? ['disabled_reason', 'failing_since'] : [];
   if (filter !== undefined) set.filter = filter;

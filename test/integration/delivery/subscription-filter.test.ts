@@ -11,7 +11,7 @@ import { waitFor } from '../../support/wait';
 
 const v1 = '/api/webhooks/v1';
 
-describe('subscription filters over real deliveries', () => {
+describe('subscription filters and version moves over real deliveries', () => {
   let api: TestApi;
   let worker: TestWorker;
   let temporal: Client;
@@ -98,5 +98,32 @@ describe('subscription filters over real deliveries', () => {
     const cleared = await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: ok.data!.id } }, body: { filter: {} } });
     expect(cleared.response.status).toBe(200);
     expect(cleared.data!.filter).toBeUndefined();
+  });
+
+  it('PATCH version: the next attempt of a pending delivery uses the new envelope', async () => {
+    let patched!: () => void;
+    const moved = new Promise<void>((resolve) => (patched = resolve));
+    // The first attempt is held until the subscription has moved, then fails; the retry succeeds.
+    const flaky = await startReceiver(async (_req, res, n) => {
+      if (n === 1) await moved;
+      res.writeHead(n === 1 ? 500 : 200).end();
+    });
+    try {
+      const sub = await client.POST(`${v1}/subscribe`, { body: { url: flaky.url, events: ['order.created'] } });
+      created.push(sub.data!.id);
+      const { eventId } = await order(1);
+      await waitFor(() => flaky.received.length === 1, 10_000);
+      const res = await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: sub.data!.id } }, body: { version: 2 } });
+      expect(res.data?.version).toBe(2);
+      patched();
+      await eventOutcome(temporal, eventWorkflowId(eventId));
+      const [first, second] = flaky.received.map((r) => JSON.parse(r.body) as Record<string, unknown>);
+      expect(first).toMatchObject({ event: 'order.created', id: eventId });
+      expect(first).not.toHaveProperty('api_version');
+      expect(second).toMatchObject({ event: 'order.created', id: eventId, api_version: 2 });
+      expect(second).toHaveProperty('created_at');
+    } finally {
+      await flaky.close();
+    }
   });
 });
