@@ -1441,7 +1441,7 @@ export interface components {
             /** @description Delivery state. */
             status: components["schemas"]["SubscriptionStatus"];
             /**
-             * @description Envelope version, fixed by the path the subscription was created under.
+             * @description Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
              * @enum {integer}
              */
             version: 1 | 2;
@@ -1480,7 +1480,7 @@ export interface components {
             /** @description Delivery state. */
             status: components["schemas"]["SubscriptionStatus"];
             /**
-             * @description Envelope version, fixed by the path the subscription was created under.
+             * @description Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
              * @enum {integer}
              */
             version: 1 | 2;
