@@ -96,6 +96,11 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
         · events {s.events.join(', ')} · envelope v{s.version} · <code>{s.id}</code>
       </p>
       {s.description && <p>{s.description}</p>}
+      {s.filter && (
+        <p>
+          Delivers only events matching <code data-testid="subscription-filter">{JSON.stringify(s.filter)}</code>
+        </p>
+      )}
       {s.disabled_reason && <p class="error">Disabled by the service: {s.disabled_reason}</p>}
       {s.failing_since && <p class="error">Every delivery has failed since {formatTime(s.failing_since)}.</p>}
       {temporal && (
