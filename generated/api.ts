@@ -236,7 +236,7 @@ export interface paths {
         head?: never;
         /**
          * Update a subscription
-         * @description Changes the URL, event list, description or status of a subscription. Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. The subscription's envelope `version` cannot be changed. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description Changes the URL, event list, description, status or filter of a subscription. Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. `version` moves the subscription to another envelope version (the next attempt of a pending delivery uses it); a deprecated target version is answered with `Deprecation`/`Sunset` headers. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         patch: operations["updateSubscription"];
         trace?: never;
@@ -1406,6 +1406,8 @@ export interface components {
             max_in_flight?: components["schemas"]["MaxInFlight"];
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
             headers?: components["schemas"]["SubscriptionHeaders"];
+            /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
+            filter?: components["schemas"]["SubscriptionFilter"];
         };
         /** @description Fields to change; at least one. */
         SubscriptionUpdate: {
@@ -1424,6 +1426,13 @@ export interface components {
             max_in_flight?: components["schemas"]["MaxInFlight"];
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
             headers?: components["schemas"]["SubscriptionHeaders"];
+            /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
+            filter?: components["schemas"]["SubscriptionFilter"];
+            /**
+             * @description Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
+             * @enum {integer}
+             */
+            version?: 1 | 2;
         };
         /** @description A webhook subscription. The signing secret is never included. */
         Subscription: {
@@ -1436,7 +1445,7 @@ export interface components {
             /** @description Delivery state. */
             status: components["schemas"]["SubscriptionStatus"];
             /**
-             * @description Envelope version, fixed by the path the subscription was created under.
+             * @description Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
              * @enum {integer}
              */
             version: 1 | 2;
@@ -1458,6 +1467,8 @@ export interface components {
             max_in_flight?: components["schemas"]["MaxInFlight"];
             /** @description The custom header names, each value masked as `********`; present when any are set. */
             headers?: components["schemas"]["MaskedHeaders"];
+            /** @description The filter the subscription's events must match, when set for it. */
+            filter?: components["schemas"]["SubscriptionFilter"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1475,7 +1486,7 @@ export interface components {
             /** @description Delivery state. */
             status: components["schemas"]["SubscriptionStatus"];
             /**
-             * @description Envelope version, fixed by the path the subscription was created under.
+             * @description Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
              * @enum {integer}
              */
             version: 1 | 2;
@@ -1497,6 +1508,8 @@ export interface components {
             max_in_flight?: components["schemas"]["MaxInFlight"];
             /** @description The custom header names, each value masked as `********`; present when any are set. */
             headers?: components["schemas"]["MaskedHeaders"];
+            /** @description The filter the subscription's events must match, when set for it. */
+            filter?: components["schemas"]["SubscriptionFilter"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1529,6 +1542,34 @@ export interface components {
          */
         MaskedHeaders: {
             [key: string]: "********";
+        };
+        /**
+         * @description Which events the subscription receives, matched against the event's canonical form
+         *     `{"type", "id", "data"}` (the same for every envelope version). Keys are field names or
+         *     dotted paths (`data.customer.tier`), or `$and`/`$or` (arrays of filters) and `$not` (a
+         *     filter). A value is a literal (equality), a nested filter, or an object of operators:
+         *     `$eq`, `$neq`, `$gt`, `$gte`, `$lt`, `$lte` (numbers or strings), `$in`, `$nin` (lists of
+         *     scalars), `$exists` (boolean), `$startsWith` (string), `$not` (operators). Where the field
+         *     holds an array, a literal or operator holds when any element does. An event the filter
+         *     does not match makes no attempt for this subscription and is not in its event list. At
+         *     most 4096 bytes and 8 levels deep; an unknown operator or a bad operand is a 422 naming
+         *     its path.
+         * @example {
+         *       "data": {
+         *         "total": {
+         *           "$gte": 100
+         *         },
+         *         "currency": {
+         *           "$in": [
+         *             "EUR",
+         *             "USD"
+         *           ]
+         *         }
+         *       }
+         *     }
+         */
+        SubscriptionFilter: {
+            [key: string]: unknown;
         };
         /**
          * @description Most POSTs one worker sends to the subscription at once. An attempt that would exceed it is
@@ -3097,12 +3138,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "status": "paused",
-                 *       "description": "Paused during the ERP maintenance window"
-                 *     }
-                 */
                 "application/json": components["schemas"]["SubscriptionUpdate"];
             };
         };
@@ -3112,6 +3147,9 @@ export interface operations {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
                     [name: string]: unknown;
                 };
                 content: {

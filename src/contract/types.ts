@@ -7,7 +7,7 @@ export type SubscriptionWithSecret = Schemas['SubscriptionWithSecret'];
 export type SubscriptionCreate = Schemas['SubscriptionCreate'];
 export type SubscriptionUpdate = Schemas['SubscriptionUpdate'];
 export type SubscriptionStatus = Schemas['SubscriptionStatus'];
-/** The envelope version a subscription's deliveries use, fixed by the path it was created under. */
+/** The envelope version a subscription's deliveries use, set by the path it was created under (`PATCH` may change it). */
 export type SubscriptionVersion = Subscription['version'];
 export type SubscriptionList = Schemas['SubscriptionList'];
 export type RotatedSecret = Schemas['RotatedSecret'];

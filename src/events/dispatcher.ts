@@ -7,6 +7,7 @@ import { SubscriptionRepository } from '../subscriptions/repository';
 import { DispatchNotes, type RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxFlusher, OutboxSource } from './outbox';
 import { type EventDoc, EventRepository } from './repository';
+import { type Filter, matchesFilter } from '../subscriptions/filter';
 import { type DeliverySettings, type EventRun, startEventWorkflow } from './start-options';
 
 export interface DispatcherDeps {
@@ -84,7 +85,7 @@ export class EventDispatcher implements OutboxFlusher {
    * can name it, so storing it would only cost a write now and a delete at retention.
    */
   private async log(event: OutboxEvent, extra: Partial<EventDoc>): Promise<EventDoc> {
-    const subscriptionIds = extra.subscription_ids ?? (await this.subscriptions.activeSubscriberIds(event.type, event.created_at, event.owner_id));
+    const subscriptionIds = extra.subscription_ids ?? (await this.matchingSubscriberIds(event));
     const doc: EventDoc = {
       _id: event.id,
       type: event.type,
@@ -97,6 +98,16 @@ export class EventDispatcher implements OutboxFlusher {
     };
     if (subscriptionIds.length === 0 || (await this.events.insertOnce(doc))) this.deps.metrics?.eventsEmitted.inc({ event_type: doc.type });
     return doc;
+  }
+
+  /**
+   * The fan-out snapshot: the active subscribers whose filter (if any) matches the event's
+   * canonical `{type, id, data}`. Same read as without filters; only filtered ones are evaluated.
+   */
+  private async matchingSubscriberIds(event: OutboxEvent): Promise<string[]> {
+    const candidates = await this.subscriptions.activeSubscribers(event.type, event.created_at, event.owner_id);
+    const subject = { type: event.type, id: event.id, data: event.data as unknown };
+    return candidates.filter((s) => s.filter === undefined || matchesFilter(JSON.parse(s.filter) as Filter, subject)).map((s) => s._id);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import { maskHeaders, type StoredHeader } from './custom-headers';
 import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
+import type { Filter as EventFilter } from './filter';
 
 /** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
 export interface StoredSecret {
@@ -32,6 +33,18 @@ export interface SubscriptionDoc {
   headers?: StoredHeader[];
   /** Start of the current streak of failed attempts; unset by a delivered one. */
   failing_since?: Date;
+  /**
+   * Which events it gets (src/subscriptions/filter.ts) as JSON text: its keys (`$gte`,
+   * `data.total`) are not field names a document store accepts. Absent: every event of its types.
+   */
+  filter?: string;
+}
+
+/** A fan-out candidate: its id, and its filter when it has one. */
+export interface FanoutCandidate {
+  _id: string;
+  /** JSON text, as stored. */
+  filter?: string;
 }
 
 /** The API shape of a stored subscription (no secrets). */
@@ -49,6 +62,7 @@ export function toSubscription(doc: SubscriptionDoc): Subscription {
     ...(doc.max_in_flight !== undefined ? { max_in_flight: doc.max_in_flight } : {}),
     ...(doc.headers?.length ? { headers: maskHeaders(doc.headers) } : {}),
     ...(doc.failing_since ? { failing_since: doc.failing_since.toISOString() } : {}),
+    ...(doc.filter !== undefined ? { filter: JSON.parse(doc.filter) as EventFilter } : {}),
   };
 }
 
@@ -71,21 +85,21 @@ export class SubscriptionRepository {
     { collection: 'subscriptions', method: 'SubscriptionRepository.updateOwned', equality: ['_id', 'owner_id'], index: '_id_' },
     {
       collection: 'subscriptions',
-      method: 'SubscriptionRepository.activeSubscriberIds (no data owner)',
+      method: 'SubscriptionRepository.activeSubscribers (no data owner)',
       equality: ['events', 'status'],
       range: ['created_at'],
       index: 'fanout',
     },
     {
       collection: 'subscriptions',
-      method: "SubscriptionRepository.activeSubscriberIds (the data owner's)",
+      method: "SubscriptionRepository.activeSubscribers (the data owner's)",
       equality: ['owner_id', 'events', 'status'],
       range: ['created_at'],
       index: 'owner_fanout',
     },
     {
       collection: 'subscriptions',
-      method: 'SubscriptionRepository.activeSubscriberIds (every owner\'s)',
+      method: 'SubscriptionRepository.activeSubscribers (every owner\'s)',
       equality: ['all_owners', 'events', 'status'],
       range: ['created_at'],
       index: 'all_owners_fanout',
@@ -148,17 +162,27 @@ export class SubscriptionRepository {
   }
 
   /**
-   * Ids of the subscriptions an event of `type` emitted at `at` goes to: active, subscribed to
-   * it, created by then and, for an event carrying `dataOwner`'s data, that owner's or an admin key's.
+   * The subscriptions an event of `type` emitted at `at` goes to, before their filters: active,
+   * subscribed to it, created by then and, for an event carrying `dataOwner`'s data, that
+   * owner's or an admin key's. The same read as without filters, with `filter` projected too.
    */
-  async activeSubscriberIds(type: EventType, at: Date, dataOwner?: string): Promise<string[]> {
-    const ids = (filter: Filter<SubscriptionDoc>) =>
-      this.#collection.find({ ...filter, events: type, status: 'active', created_at: { $lte: at } }, { projection: { _id: 1 } }).toArray();
-    if (dataOwner === undefined) return (await ids({})).map((s) => s._id);
+  async activeSubscribers(type: EventType, at: Date, dataOwner?: string): Promise<FanoutCandidate[]> {
+    const read = (filter: Filter<SubscriptionDoc>) =>
+      this.#collection
+        .find({ ...filter, events: type, status: 'active', created_at: { $lte: at } }, { projection: { _id: 1, filter: 1 } })
+        .toArray() as Promise<FanoutCandidate[]>;
+    if (dataOwner === undefined) return read({});
     // Two equality reads, not one `$or`: FerretDB v1 pushes no `$or` down, so that read every
     // owner's subscribers of the type and grew with them.
-    const [own, everyOwner] = await Promise.all([ids({ owner_id: dataOwner }), ids({ all_owners: true })]);
-    return [...new Set([...own, ...everyOwner].map((s) => s._id))];
+    const [own, everyOwner] = await Promise.all([read({ owner_id: dataOwner }), read({ all_owners: true })]);
+    const byId = new Map<string, FanoutCandidate>();
+    for (const s of [...own, ...everyOwner]) byId.set(s._id, s);
+    return [...byId.values()];
+  }
+
+  /** Ids of `activeSubscribers`, filters not applied. */
+  async activeSubscriberIds(type: EventType, at: Date, dataOwner?: string): Promise<string[]> {
+    return (await this.activeSubscribers(type, at, dataOwner)).map((s) => s._id);
   }
 
   async deleteOwned(ownerId: string, id: string): Promise<boolean> {

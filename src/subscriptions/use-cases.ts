@@ -19,6 +19,7 @@ import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } fro
 import { assertHeaders, sealHeaders } from './custom-headers';
 import type { SecretBox } from './secret-box';
 import { generateSigningSecret } from './secrets';
+import { validateFilter } from './filter';
 
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
@@ -42,6 +43,16 @@ async function assertCallbackUrl(deps: SubscriptionDeps, url: string): Promise<v
   }
 }
 
+/** 422 naming the path unless `filter` is a valid, bounded filter; `{}` means none. */
+function checkedFilter(filter: Record<string, unknown>): string | undefined {
+  const err = validateFilter(filter);
+  if (err) {
+    const pointer = '/body/' + err.path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/');
+    throw DomainError.unprocessable(`${err.path} ${err.message}`, [{ path: pointer, message: err.message }]);
+  }
+  return Object.keys(filter).length ? JSON.stringify(filter) : undefined;
+}
+
 /** 403 unless the key may receive every event type it subscribes to: its data must not reach a key that could not read it. */
 function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events: readonly string[]): void {
   const errors = events.flatMap((type, i) => {
@@ -62,6 +73,7 @@ export async function createSubscription(
 ): Promise<SubscriptionWithSecret> {
   assertEventScopes(deps, principal, input.events);
   if (input.headers !== undefined) assertHeaders(input.headers);
+  const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
   await assertCallbackUrl(deps, input.url);
   const now = deps.now?.() ?? new Date();
   const secret = input.secret ?? generateSigningSecret();
@@ -77,6 +89,7 @@ export async function createSubscription(
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.max_in_flight !== undefined ? { max_in_flight: input.max_in_flight } : {}),
     ...(input.headers !== undefined && Object.keys(input.headers).length ? { headers: sealHeaders(deps.secrets, id, input.headers) } : {}),
+    ...(filter !== undefined ? { filter } : {}),
     secrets: [{ secret: deps.secrets.seal(secret, id), created_at: now }],
     created_at: now,
     updated_at: now,
@@ -116,6 +129,7 @@ export async function updateSubscription(
   if (!current) throw notFound(id);
   if (input.events !== undefined) assertEventScopes(deps, principal, input.events);
   if (input.headers !== undefined) assertHeaders(input.headers);
+  const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
   if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
   if (input.status === 'paused' && current.status === 'disabled') {
     throw DomainError.conflict(
@@ -130,6 +144,8 @@ export async function updateSubscription(
   if (input.description !== undefined) set.description = input.description;
   if (input.status !== undefined) set.status = input.status;
   if (input.max_in_flight !== undefined) set.max_in_flight = input.max_in_flight;
+  // Every attempt renders with the subscription as it is then: a pending delivery's next one follows.
+  if (input.version !== undefined) set.version = input.version;
   // Re-enabling starts a fresh streak: one more failure must not disable it again at once.
   const unset: Array<keyof SubscriptionDoc> = input.status === 'active' && current.status === 'disabled' ? ['disabled_reason', 'failing_since'] : [];
   // The whole set is replaced (values are masked on read, so there is nothing to merge with); `{}` removes it.
@@ -137,6 +153,8 @@ export async function updateSubscription(
     if (Object.keys(input.headers).length) set.headers = sealHeaders(deps.secrets, id, input.headers);
     else unset.push('headers');
   }
+  if (filter !== undefined) set.filter = filter;
+  else if (input.filter !== undefined) unset.push('filter');
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
   if (!updated) throw notFound(id);
   return toSubscription(updated);

@@ -10,7 +10,7 @@ import {
 } from '../../subscriptions/use-cases';
 import { principalOf } from '../security';
 import { validated } from '../validated';
-import { subscribeRoutes } from '../../webhooks/versions';
+import { deprecationHeaders, subscribeRoutes } from '../../webhooks/versions';
 import { type Deprecations, listDeprecatedSubscriptions } from '../../subscriptions/deprecated-versions';
 
 const base = '/api/webhooks/v1/subscriptions';
@@ -33,7 +33,12 @@ export function subscriptionRoutes(deps: SubscriptionDeps, deprecations: Depreca
   });
   r.patch(`${base}/:subscription_id`, async (req, res) => {
     const { path, body } = validated(req, 'updateSubscription');
-    res.json(await updateSubscription(deps, principalOf(req), path.subscription_id, body));
+    const updated = await updateSubscription(deps, principalOf(req), path.subscription_id, body);
+    // Moving to a deprecated version is answered as its subscribe path would be.
+    const deprecation = body.version !== undefined ? deprecations.get(body.version) : undefined;
+    const route = subscribeRoutes.find((s) => s.version === body.version && s.operationId !== 'createSubscriptionLegacy');
+    if (deprecation && route) res.set(deprecationHeaders(deprecation, route.operationId));
+    res.json(updated);
   });
   r.delete(`${base}/:subscription_id`, async (req, res) => {
     await deleteSubscription(deps, principalOf(req), validated(req, 'deleteSubscription').path.subscription_id);

@@ -109,6 +109,11 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
           ))}
         </p>
       )}
+      {s.filter && (
+        <p>
+          Delivers only events matching <code data-testid="subscription-filter">{JSON.stringify(s.filter)}</code>
+        </p>
+      )}
       {s.disabled_reason && <p class="error">Disabled by the service: {s.disabled_reason}</p>}
       {s.failing_since && <p class="error">Every delivery has failed since {formatTime(s.failing_since)}.</p>}
       {temporal && (

@@ -16,30 +16,53 @@ interface Props {
   onCancel: () => void;
 }
 
-/** Creates a subscription (v1 or v2 envelope) or edits one's URL, events, description and custom headers. */
+/** The filter box's text as a filter: undefined when empty or not a JSON object. */
+function parseFilter(text: string): { ok: true; filter?: Record<string, unknown> } | { ok: false } {
+  if (!text.trim()) return { ok: true };
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ok: true, filter: value as Record<string, unknown> } : { ok: false };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Creates a subscription (v1 or v2 envelope) or edits one's URL, events, description, custom headers, filter and version. */
 export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved, onCancel }: Props) {
   const [url, setUrl] = useState(editing?.url ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
   // Values are never shown again, so editing starts empty: left empty, the headers stay as they are.
   const [headerLines, setHeaderLines] = useState('');
   const [events, setEvents] = useState<EventType[]>(editing?.events ?? []);
-  const [version, setVersion] = useState<'1' | '2'>('1');
+  const [version, setVersion] = useState<'1' | '2'>(editing?.version === 2 ? '2' : '1');
+  const [filterText, setFilterText] = useState(editing?.filter ? JSON.stringify(editing.filter, null, 2) : '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
 
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!events.length) return setError('Choose at least one event type.');
-    const parsed = parseHeaderLines(headerLines);
-    if ('error' in parsed) return setError(parsed.error);
-    const custom = Object.keys(parsed.headers).length ? { headers: parsed.headers } : {};
+    const lines = parseHeaderLines(headerLines);
+    if ('error' in lines) return setError(lines.error);
+    const custom = Object.keys(lines.headers).length ? { headers: lines.headers } : {};
+    const parsed = parseFilter(filterText);
+    if (!parsed.ok) return setError('The filter must be a JSON object, e.g. {"data": {"total": {"$gte": 100}}}.');
+    const filter = parsed.filter;
     setBusy(true);
     setError(undefined);
     if (editing) {
       const r = await outcome(
         client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', {
           params: { path: { subscription_id: editing.id } },
-          body: { url, events, description, ...custom },
+          body: {
+            url,
+            events,
+            description,
+            ...custom,
+            // An emptied box removes the filter the subscription had.
+            ...(filter ? { filter } : editing.filter ? { filter: {} } : {}),
+            ...(Number(version) !== editing.version ? { version: version === '2' ? 2 : 1 } : {}),
+          },
         }),
       );
       setBusy(false);
@@ -47,7 +70,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
       else setError(r.message);
       return;
     }
-    const body = { url, events, ...(description ? { description } : {}), ...custom };
+    const body = { url, events, ...(description ? { description } : {}), ...custom, ...(filter ? { filter } : {}) };
     const headers = { 'Idempotency-Key': idempotencyKey() };
     const r = await outcome(
       version === '2' ? client.POST('/api/webhooks/v2/subscribe', { body, params: { header: headers } }) : client.POST('/api/webhooks/v1/subscribe', { body, params: { header: headers } }),
@@ -84,19 +107,33 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
         </small>
       </label>
       <EventTypePicker eventTypes={eventTypes} selected={events} onChange={setEvents} grants={grants} />
-      {!editing && (
-        <fieldset>
-          <legend>Envelope version</legend>
-          <label>
-            <input type="radio" name="version" value="1" checked={version === '1'} onChange={() => setVersion('1')} />
-            v1: <code>{'{event, id, data}'}</code>
-          </label>
-          <label>
-            <input type="radio" name="version" value="2" checked={version === '2'} onChange={() => setVersion('2')} />
-            v2: v1 plus <code>api_version</code> and <code>created_at</code>
-          </label>
-        </fieldset>
-      )}
+      <label>
+        Filter (optional JSON; only matching events are delivered)
+        <textarea
+          name="filter"
+          rows={4}
+          maxLength={4096}
+          placeholder='{"data": {"total": {"$gte": 100}}}'
+          value={filterText}
+          onInput={(e) => setFilterText(e.currentTarget.value)}
+        />
+        <small>
+          Matched against <code>{'{type, id, data}'}</code> with <code>$eq</code>, <code>$neq</code>, <code>$gt</code>, <code>$gte</code>, <code>$lt</code>,{' '}
+          <code>$lte</code>, <code>$in</code>, <code>$nin</code>, <code>$exists</code>, <code>$startsWith</code>, <code>$and</code>, <code>$or</code>, <code>$not</code>.
+        </small>
+      </label>
+      <fieldset>
+        <legend>Envelope version</legend>
+        <label>
+          <input type="radio" name="version" value="1" checked={version === '1'} onChange={() => setVersion('1')} />
+          v1: <code>{'{event, id, data}'}</code>
+        </label>
+        <label>
+          <input type="radio" name="version" value="2" checked={version === '2'} onChange={() => setVersion('2')} />
+          v2: v1 plus <code>api_version</code> and <code>created_at</code>
+        </label>
+        {editing && <small>Changing it applies from the next attempt, retries of pending deliveries included.</small>}
+      </fieldset>
       {error && (
         <p role="alert" class="error" data-testid="form-error">
           {error}

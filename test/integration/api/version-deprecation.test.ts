@@ -136,4 +136,22 @@ describe('a deprecated envelope version', () => {
     }
     expect(operator.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual(['op_version.deprecated_in_use_v1_2026-03-04', 'op_version.deprecated_in_use_v1_2026-03-05']);
   });
+
+  it('moves a subscription between versions by PATCH; a move to the deprecated one says so in headers', async () => {
+    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read']);
+    const created = await client.POST('/api/webhooks/v2/subscribe', { body: { url: hook, events: ['webhook.test'] } });
+    const path = { subscription_id: created.data!.id };
+    const down = await client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path }, body: { version: 1 } });
+    expect(down.response.status).toBe(200);
+    expect(down.data?.version).toBe(1);
+    for (const [name, value] of Object.entries(deprecationHeaders)) expect(down.response.headers.get(name), name).toBe(value);
+    const up = await client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path }, body: { version: 2 } });
+    expect(up.data?.version).toBe(2);
+    expect(up.response.headers.get('deprecation')).toBeNull();
+    expect(up.response.headers.get('sunset')).toBeNull();
+    const bad = await client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path }, body: { version: 3 as 2 } });
+    expect(bad.response.status).toBe(400);
+    expect((await client.GET('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path } })).data?.version).toBe(2);
+    await client.DELETE('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path } });
+  });
 });

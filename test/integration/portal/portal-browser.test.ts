@@ -232,9 +232,22 @@ describe('the subscriber portal in a real browser', () => {
   it('edits the description, rotates the secret showing the overlap, and deletes after confirmation', async () => {
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Description').fill('ERP receiver, renamed');
+    // A filter with an unknown operator is refused, naming where; nothing is saved.
+    const filter = page.getByLabel(/^Filter/);
+    await filter.fill('{"type": {"$startsWit": "webhook."}}');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.getByTestId('form-error').textContent()).toContain('$startsWit');
+    // That 422 was the point: take it off the page's problems, and only it.
+    const refused = problems.splice(0);
+    expect(refused).toHaveLength(2);
+    expect(refused.every((p) => p.includes('422'))).toBe(true);
+    await filter.fill('{"type": {"$startsWith": "webhook."}}');
+    await page.getByRole('radio', { name: /^v2/ }).check();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByTestId('detail-notice').getByText('Saved.').waitFor();
     await page.getByTestId('subscription-detail').getByText('ERP receiver, renamed').waitFor();
+    expect(await page.getByTestId('subscription-filter').textContent()).toBe('{"type":{"$startsWith":"webhook."}}');
+    await page.getByTestId('subscription-detail').getByText('envelope v2').waitFor();
 
     // Custom headers: set in the form, shown by name with the value masked, never echoed.
     await page.getByRole('button', { name: 'Edit' }).click();

@@ -49,3 +49,12 @@ describe('client package: webhook payload types', () => {
     expectTypeOf(verify<EnvelopeV2>('{}', {}, 'whsec_x')).toEqualTypeOf<EnvelopeV2>();
   });
 });
+
+describe('client package: subscription filter and version', () => {
+  it('carries the filter on create, update and read, and version on update', () => {
+    expectTypeOf<Schemas['SubscriptionCreate']['filter']>().toEqualTypeOf<Schemas['SubscriptionFilter'] | undefined>();
+    expectTypeOf<Schemas['SubscriptionUpdate']['filter']>().toEqualTypeOf<Schemas['SubscriptionFilter'] | undefined>();
+    expectTypeOf<Schemas['Subscription']['filter']>().toEqualTypeOf<Schemas['SubscriptionFilter'] | undefined>();
+    expectTypeOf<Schemas['SubscriptionUpdate']['version']>().toEqualTypeOf<1 | 2 | undefined>();
+  });
+});

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { FILTER_LIMITS, matchesFilter, validateFilter, type Filter } from '../../../src/subscriptions/filter';
+
+const event = {
+  type: 'order.created',
+  id: 'evt_1',
+  data: {
+    total: 150,
+    currency: 'EUR',
+    status: 'paid',
+    customer: { email: 'ann@example.com', tier: 'gold', address: { country: 'FR' } },
+    tags: ['rush', 'gift'],
+    items: [{ sku: 'A', qty: 2 }, { sku: 'B', qty: 1 }],
+    note: null,
+  },
+};
+
+const m = (filter: Filter) => {
+  expect(validateFilter(filter)).toBeUndefined();
+  return matchesFilter(filter, event);
+};
+
+describe('matchesFilter', () => {
+  it('an empty filter matches everything', () => {
+    expect(m({})).toBe(true);
+  });
+
+  it('literal equality, at the top and on nested paths (nested objects or dotted keys)', () => {
+    expect(m({ type: 'order.created' })).toBe(true);
+    expect(m({ type: 'order.updated' })).toBe(false);
+    expect(m({ data: { customer: { address: { country: 'FR' } } } })).toBe(true);
+    expect(m({ 'data.customer.address.country': 'FR' })).toBe(true);
+    expect(m({ 'data.customer.address.country': 'DE' })).toBe(false);
+    expect(m({ data: { 'customer.tier': 'gold', currency: 'EUR' } })).toBe(true);
+    expect(m({ data: { note: null } })).toBe(true);
+    expect(m({ data: { missing: null } })).toBe(false);
+  });
+
+  it('$eq and $neq', () => {
+    expect(m({ data: { total: { $eq: 150 } } })).toBe(true);
+    expect(m({ data: { total: { $eq: '150' } } })).toBe(false);
+    expect(m({ data: { total: { $neq: 150 } } })).toBe(false);
+    expect(m({ data: { total: { $neq: 1 } } })).toBe(true);
+    expect(m({ data: { missing: { $neq: 1 } } })).toBe(true);
+    expect(m({ data: { customer: { $eq: { email: 'ann@example.com', tier: 'gold', address: { country: 'FR' } } } } })).toBe(true);
+  });
+
+  it('$gt, $gte, $lt, $lte on numbers and strings; a type mismatch never holds', () => {
+    expect(m({ data: { total: { $gte: 150 } } })).toBe(true);
+    expect(m({ data: { total: { $gt: 150 } } })).toBe(false);
+    expect(m({ data: { total: { $lte: 150 } } })).toBe(true);
+    expect(m({ data: { total: { $lt: 150 } } })).toBe(false);
+    expect(m({ data: { total: { $gte: 100, $lt: 200 } } })).toBe(true);
+    expect(m({ data: { currency: { $gt: 'DDD' } } })).toBe(true);
+    expect(m({ data: { currency: { $lt: 'DDD' } } })).toBe(false);
+    expect(m({ data: { total: { $gt: '100' } } })).toBe(false);
+    expect(m({ data: { total: { $lt: '100' } } })).toBe(false);
+    expect(m({ data: { currency: { $gt: 1 } } })).toBe(false);
+    expect(m({ data: { missing: { $gt: 1 } } })).toBe(false);
+    expect(m({ data: { note: { $lt: 1 } } })).toBe(false);
+  });
+
+  it('$in and $nin', () => {
+    expect(m({ data: { status: { $in: ['paid', 'shipped'] } } })).toBe(true);
+    expect(m({ data: { status: { $in: ['open'] } } })).toBe(false);
+    expect(m({ data: { status: { $nin: ['open'] } } })).toBe(true);
+    expect(m({ data: { status: { $nin: ['paid'] } } })).toBe(false);
+    expect(m({ data: { missing: { $in: ['x'] } } })).toBe(false);
+    expect(m({ data: { missing: { $nin: ['x'] } } })).toBe(true);
+    expect(m({ data: { total: { $in: ['150'] } } })).toBe(false);
+  });
+
+  it('$exists', () => {
+    expect(m({ data: { total: { $exists: true } } })).toBe(true);
+    expect(m({ data: { note: { $exists: true } } })).toBe(true);
+    expect(m({ data: { missing: { $exists: true } } })).toBe(false);
+    expect(m({ data: { missing: { $exists: false } } })).toBe(true);
+    expect(m({ 'data.customer.nothing.deeper': { $exists: false } })).toBe(true);
+  });
+
+  it('$startsWith only on strings', () => {
+    expect(m({ type: { $startsWith: 'order.' } })).toBe(true);
+    expect(m({ type: { $startsWith: 'invoice.' } })).toBe(false);
+    expect(m({ data: { total: { $startsWith: '1' } } })).toBe(false);
+  });
+
+  it('$and, $or, $not (logical and on a field)', () => {
+    expect(m({ $or: [{ data: { total: { $gt: 1000 } } }, { 'data.customer.tier': 'gold' }] })).toBe(true);
+    expect(m({ $or: [{ data: { total: { $gt: 1000 } } }, { 'data.customer.tier': 'silver' }] })).toBe(false);
+    expect(m({ $and: [{ data: { total: { $gt: 100 } } }, { 'data.customer.tier': 'gold' }] })).toBe(true);
+    expect(m({ $and: [{ data: { total: { $gt: 100 } } }, { 'data.customer.tier': 'silver' }] })).toBe(false);
+    expect(m({ $not: { data: { status: 'paid' } } })).toBe(false);
+    expect(m({ $not: { data: { status: 'open' } } })).toBe(true);
+    expect(m({ data: { total: { $not: { $gt: 1000 } } } })).toBe(true);
+    expect(m({ data: { total: { $not: { $gte: 100 } } } })).toBe(false);
+    expect(m({ data: { $or: [{ total: { $lt: 10 } }, { currency: 'EUR' }] } })).toBe(true);
+  });
+
+  it('on arrays: a literal or operator holds for any element; an array literal compares the whole array', () => {
+    expect(m({ data: { tags: 'gift' } })).toBe(true);
+    expect(m({ data: { tags: 'none' } })).toBe(false);
+    expect(m({ data: { tags: ['rush', 'gift'] } })).toBe(true);
+    expect(m({ data: { tags: ['gift', 'rush'] } })).toBe(false);
+    expect(m({ data: { tags: { $in: ['gift'] } } })).toBe(true);
+    expect(m({ data: { tags: { $nin: ['gift'] } } })).toBe(false);
+    expect(m({ data: { tags: { $startsWith: 'ru' } } })).toBe(true);
+    expect(m({ data: { items: { $eq: { sku: 'B', qty: 1 } } } })).toBe(true);
+    // Arrays are not traversed by name: `items.sku` is no path.
+    expect(m({ 'data.items.sku': { $exists: true } })).toBe(false);
+  });
+
+  it('does not read inherited properties', () => {
+    expect(m({ 'data.constructor': { $exists: true } })).toBe(false);
+    expect(m({ data: { toString: { $exists: true } } })).toBe(false);
+  });
+
+  it('takes time linear in the event: a large array under a filter that touches every element', () => {
+    const big = { type: 'order.created', id: 'evt_big', data: { items: Array.from({ length: 200_000 }, (_, i) => i) } };
+    const filter: Filter = { $and: [{ data: { items: { $gt: 10_000_000 } } }, { data: { items: { $in: [-1] } } }] };
+    expect(validateFilter(filter)).toBeUndefined();
+    const time = (n: number) => {
+      const e = { ...big, data: { items: big.data.items.slice(0, n) } };
+      const start = performance.now();
+      for (let i = 0; i < 5; i++) matchesFilter(filter, e);
+      return performance.now() - start;
+    };
+    time(20_000); // warm up
+    const small = time(20_000);
+    const large = time(200_000);
+    // 10x the data: far below the 100x a quadratic evaluation would take.
+    expect(large / Math.max(small, 0.5)).toBeLessThan(40);
+  });
+});
+
+describe('validateFilter', () => {
+  it('accepts the documented example', () => {
+    expect(validateFilter({ data: { total: { $gte: 100 } } })).toBeUndefined();
+  });
+
+  it('names the path of an unknown operator', () => {
+    const err = validateFilter({ data: { total: { $gtee: 100 } } });
+    expect(err?.path).toBe('filter.data.total.$gtee');
+    expect(err?.message).toContain('unknown operator $gtee');
+    expect(validateFilter({ $nor: [] })?.path).toBe('filter.$nor');
+    expect(validateFilter({ $or: [{ type: 'x' }, { data: { a: { $regex: '.*' } } }] })?.path).toBe('filter.$or[1].data.a.$regex');
+    expect(validateFilter({ 'data.total': { $not: { $like: 1 } } })?.path).toBe('filter.data.total.$like');
+  });
+
+  it('refuses malformed operands, naming where', () => {
+    expect(validateFilter([] as unknown)?.path).toBe('filter');
+    expect(validateFilter('x')?.path).toBe('filter');
+    expect(validateFilter({ $or: [] })?.path).toBe('filter.$or');
+    expect(validateFilter({ $or: ['x'] })?.path).toBe('filter.$or[0]');
+    expect(validateFilter({ $not: 1 })?.path).toBe('filter.$not');
+    expect(validateFilter({ a: { $in: 'x' } })?.path).toBe('filter.a.$in');
+    expect(validateFilter({ a: { $in: [{ b: 1 }] } })?.path).toBe('filter.a.$in');
+    expect(validateFilter({ a: { $gt: true } })?.path).toBe('filter.a.$gt');
+    expect(validateFilter({ a: { $exists: 'yes' } })?.path).toBe('filter.a.$exists');
+    expect(validateFilter({ a: { $startsWith: 1 } })?.path).toBe('filter.a.$startsWith');
+    expect(validateFilter({ a: { $not: 1 } })?.path).toBe('filter.a.$not');
+    expect(validateFilter({ a: { $not: { b: 1 } } })).toBeUndefined();
+    expect(validateFilter({ a: { $gt: 1, b: 2 } })?.path).toBe('filter.a.b');
+    expect(validateFilter({ '': 1 })?.path).toBe('filter.');
+  });
+
+  it('bounds size, depth and list lengths', () => {
+    expect(validateFilter({ a: 'x'.repeat(FILTER_LIMITS.maxBytes) })?.message).toContain('bytes');
+    let deep: Filter = { z: 1 };
+    for (let i = 0; i < FILTER_LIMITS.maxDepth; i++) deep = { a: deep };
+    expect(validateFilter(deep)?.message).toContain('levels');
+    let ok: Filter = { z: 1 };
+    for (let i = 0; i < FILTER_LIMITS.maxDepth - 2; i++) ok = { a: ok };
+    expect(validateFilter(ok)).toBeUndefined();
+    const list = Array.from({ length: FILTER_LIMITS.maxListLength + 1 }, (_, i) => i);
+    expect(validateFilter({ a: { $in: list } })?.path).toBe('filter.a.$in');
+    expect(validateFilter({ $or: list.map((i) => ({ a: i })) })?.path).toBe('filter.$or');
+  });
+
+  it('a hostile depth is refused without recursing through it', () => {
+    let deep: Filter = {};
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    expect(validateFilter(deep)?.path).toBe('filter');
+  });
+});
