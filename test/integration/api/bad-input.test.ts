@@ -286,7 +286,7 @@ describe('bad input: rejected with a problem naming the field, nothing written',
       ['url as a number', '/body/url', { url: 1 }],
       ['a javascript: url', '/body/url', { url: 'javascript:alert(1)' }],
       ['a relative url', '/body/url', { url: '/hooks' }],
-      ['version (fixed)', '/body/version', { version: 2 }],
+      ['a version the contract lacks', '/body/version', { version: 3 }],
       ['description as null', '/body/description', { description: null }],
     ])('rejects %s naming %s, leaving the subscription unchanged', async (_name, path, body) => {
       const before = await storedSub(subId);
