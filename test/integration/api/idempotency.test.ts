@@ -16,6 +16,9 @@ describe('Idempotency-Key: a retried POST runs once', () => {
     await seedDemoData(api.mongo.db, { stock: 100_000 });
     key = (await api.clientWith(['orders:write', 'webhooks:write', 'resources:read', 'webhooks:read'], 'owner-idem-a')).key;
     otherKey = (await api.clientWith(['orders:write', 'webhooks:write', 'resources:read', 'webhooks:read'], 'owner-idem-b')).key;
+    // Events are logged only for their subscribers: one of both types, so a repeat that wrote an event again would show.
+    const sub = await post('/api/webhooks/v1/subscribe', { url: 'http://127.0.0.1:9/idempotency', events: ['order.created', 'stock.updated'] });
+    expect(sub.status).toBe(201);
   });
   afterAll(async () => {
     await terminateLeftRunning(await api.temporal.client(), api.config.temporal.taskQueue);
