@@ -8,7 +8,7 @@ import { checkReadiness } from '../health/readiness';
 import type { Logger } from '../logger';
 import type { ResourceDeps } from '../resources/use-cases';
 import type { SubscriptionDeps } from '../subscriptions/use-cases';
-import { eventCatalog } from '../webhooks/event-catalog';
+import { eventCatalog, signatureSchemes } from '../webhooks/event-catalog';
 import { webhookMeta } from '../webhooks/source-addresses';
 import { loadContract, type OpenApiDocument } from '../contract/openapi';
 import { deprecationHeaders, subscribeRoutes, versionDeprecations } from '../webhooks/versions';
@@ -135,7 +135,7 @@ export function createApp(deps: AppDeps): Express {
   // After the validator: a key is only claimed by a valid, authenticated request.
   app.post(idempotentPaths, idempotency(deps.idempotency, deps.logger));
   app.patch(idempotentPatchPaths, idempotency(deps.idempotency, deps.logger));
-  app.use(metaRoutes(contract, eventCatalog(contract), webhookMeta(deps.deliverySourceAddress)));
+  app.use(metaRoutes(contract, eventCatalog(contract), webhookMeta(deps.deliverySourceAddress), signatureSchemes(contract)));
   app.use(subscriptionRoutes(deps.subscriptions, deprecations));
   app.use(resourceRoutes(deps.resources));
   app.use(deliveryRoutes(deps.deliveries));

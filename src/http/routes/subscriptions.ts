@@ -46,7 +46,7 @@ export function subscriptionRoutes(deps: SubscriptionDeps, deprecations: Depreca
   });
   r.post(`${base}/:subscription_id/rotate-secret`, async (req, res) => {
     const { path, body } = validated(req, 'rotateSubscriptionSecret');
-    res.json(await rotateSecret(deps, principalOf(req), path.subscription_id, body?.expire_previous_in_seconds));
+    res.json(await rotateSecret(deps, principalOf(req), path.subscription_id, body?.expire_previous_in_seconds, body?.signature));
   });
   r.get('/api/webhooks/v1/deprecated-subscriptions', async (req, res) => {
     res.json(await listDeprecatedSubscriptions(deps.subscriptions, deprecations, validated(req, 'listDeprecatedSubscriptions').query));
