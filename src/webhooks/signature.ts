@@ -74,15 +74,42 @@ export function signedContent(id: string, timestamp: number, body: string | Buff
   return Buffer.concat([Buffer.from(`${id}.${timestamp}.`), typeof body === 'string' ? Buffer.from(body) : body]);
 }
 
+// Parsing a key costs about as much as signing with it: a worker keeps the keys it signs with
+// (a plain Map, oldest dropped first: this module is bundled into the client package too).
+const parsedKeys = new Map<string, KeyObject>();
+const maxParsedKeys = 1024;
+
+/** The parsed key of `whsk_…`, kept while among the most recently parsed. */
+function cachedPrivateKey(secret: string): KeyObject {
+  const hit = parsedKeys.get(secret);
+  if (hit) return hit;
+  const key = ed25519PrivateKey(secret);
+  parsedKeys.set(secret, key);
+  if (parsedKeys.size > maxParsedKeys) parsedKeys.delete(parsedKeys.keys().next().value!);
+  return key;
+}
+
 /** One Standard Webhooks asymmetric signature: `v1a,` + base64 Ed25519 signature of `id.timestamp.body`. */
 export function ed25519Signature(privateKey: string | KeyObject, id: string, timestamp: number, body: string | Buffer): string {
-  const key = typeof privateKey === 'string' ? ed25519PrivateKey(privateKey) : privateKey;
+  const key = typeof privateKey === 'string' ? cachedPrivateKey(privateKey) : privateKey;
   return `v1a,${sign(null, signedContent(id, timestamp, body), key).toString('base64')}`;
 }
 
 /** The `webhook-signature` entry one key makes: `v1a` for a `whsk_` key, else `v1`. */
 function entryOf(secret: string, id: string, timestamp: number, body: string): string {
   return isPrivateKey(secret) ? ed25519Signature(secret, id, timestamp, body) : standardWebhooksSignature(secret, id, timestamp, body);
+}
+
+/** The headers of HMAC secrets only (every subscription but an ed25519 one): exactly as before ed25519 existed. */
+function hmacHeaders(input: { id: string; timestamp: number; body: string; secrets: readonly string[] }, current: string): SignatureHeaders {
+  const previous = input.secrets[1];
+  return {
+    'X-Signature': xSignature(current, input.body),
+    ...(previous ? { 'X-Signature-Previous': xSignature(previous, input.body) } : {}),
+    'webhook-id': input.id,
+    'webhook-timestamp': String(input.timestamp),
+    'webhook-signature': input.secrets.map((s) => standardWebhooksSignature(s, input.id, input.timestamp, input.body)).join(' '),
+  };
 }
 
 /**
@@ -97,10 +124,10 @@ export function signatureHeaders(input: {
   body: string;
   secrets: readonly string[];
 }): SignatureHeaders {
-  if (!input.secrets.length) throw new Error('no signing secret');
-  // An HMAC-only list (every subscription but an ed25519 one) is used as it is: no copy, no parse.
-  const hmac = input.secrets.some(isPrivateKey) ? input.secrets.filter((s) => !isPrivateKey(s)) : input.secrets;
-  const [current, previous] = hmac;
+  const first = input.secrets[0];
+  if (!first) throw new Error('no signing secret');
+  if (!input.secrets.some(isPrivateKey)) return hmacHeaders(input, first);
+  const [current, previous] = input.secrets.filter((s) => !isPrivateKey(s));
   return {
     ...(current ? { 'X-Signature': xSignature(current, input.body) } : {}),
     ...(previous ? { 'X-Signature-Previous': xSignature(previous, input.body) } : {}),
