@@ -485,7 +485,7 @@ export interface paths {
         };
         /**
          * List event types
-         * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Requires scope `webhooks:read`.
+         * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`), and the signature schemes a subscription can choose with `signature` (`signature_schemes`, from `x-signature-schemes`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Requires scope `webhooks:read`.
          */
         get: operations["listEventTypes"];
         put?: never;
