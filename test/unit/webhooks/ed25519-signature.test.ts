@@ -80,6 +80,17 @@ describe('ed25519 (Standard Webhooks v1a) signatures', () => {
     expect(() => verify(body, headers, 'whpk_AAAA', at)).toThrow('whpk_ + base64 of 32 bytes');
   });
 
+  it('checks at most 8 v1a entries, so a header stuffed with them costs a bounded number of verifications', () => {
+    const pair = generateSigningKeyPair();
+    const good = signatureHeaders({ id, timestamp: ts, body, secrets: [pair.privateKey] })['webhook-signature'];
+    const junk = (n: number) => Array.from({ length: n }, () => ed25519Signature(generateSigningKeyPair().privateKey, id, ts, body));
+    const headers = (entries: string[]) => h({ 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': entries.join(' ') });
+    expect(verify(body, headers([...junk(7), good]), pair.publicKey, at)).toEqual(JSON.parse(body));
+    expect(() => verify(body, headers([...junk(8), good]), pair.publicKey, at)).toThrow('no matching signature');
+    // v1 entries and unknown versions do not use up the v1a budget.
+    expect(verify(body, headers(['v2,xyz', 'v1,AAAA', ...junk(7), good]), pair.publicKey, at)).toEqual(JSON.parse(body));
+  });
+
   it('during a rotation overlap carries both v1a signatures, and each public key alone verifies', () => {
     const [next, prev] = [generateSigningKeyPair(), generateSigningKeyPair()];
     const headers = h(signatureHeaders({ id, timestamp: ts, body, secrets: [next.privateKey, prev.privateKey] }));
