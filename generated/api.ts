@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Create a v1 subscription
-         * @description Registers a callback URL for a list of event types. The subscription is created with `version` 1 and `status` `active`, and its deliveries use the v1 envelope `{event, id, data}`. If `secret` is omitted the service generates one; either way the secret is returned once, in this response only, and is used to sign every delivery. The callback URL must be absolute http(s) (HTTPS recommended) and must not point at private or loopback addresses unless the operator allows it. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description Registers a callback URL for a list of event types. The subscription is created with `version` 1 and `status` `active`, and its deliveries use the v1 envelope `{event, id, data}`. If `secret` is omitted the service generates one; either way the secret is returned once, in this response only, and is used to sign every delivery. With `signature` `ed25519` the service generates an Ed25519 key pair instead - deliveries carry a `v1a` signature, `secret` in the response is the public key (`whpk_`, also shown as `public_key` on every read) and the private key is never returned (a `secret` in the request is a 422). The callback URL must be absolute http(s) (HTTPS recommended) and must not point at private or loopback addresses unless the operator allows it. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         post: operations["createSubscriptionV1"];
         delete?: never;
@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description Generates a new signing secret and returns it once. From now on every delivery is signed with the new secret; until `previous_secret_expires_at` the old secret keeps signing as a second signature (an extra `v1,` entry in `webhook-signature` and the `X-Signature-Previous` header), so receivers can switch over without rejecting deliveries. `expire_previous_in_seconds` 0 retires the old secret at once. Requires scope `webhooks:write`.
+         * @description Generates a new signing secret (an `ed25519` subscription, a new key pair) and returns it once (for `ed25519`, the new public key, which is also on every read). From now on every delivery is signed with the new key; until `previous_secret_expires_at` the old one keeps signing as a second signature (an extra `v1,` or `v1a,` entry in `webhook-signature`, and for HMAC the `X-Signature-Previous` header), so receivers can switch over without rejecting deliveries. `expire_previous_in_seconds` 0 retires the old key at once. `signature` switches the scheme (`hmac-sha256` ⇄ `ed25519`); a switch is a rotation, with the same overlap, during which both schemes sign. Requires scope `webhooks:write`.
          */
         post: operations["rotateSubscriptionSecret"];
         delete?: never;
@@ -485,7 +485,7 @@ export interface paths {
         };
         /**
          * List event types
-         * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Requires scope `webhooks:read`.
+         * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`), and the signature schemes a subscription can choose with `signature` (`signature_schemes`, from `x-signature-schemes`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Requires scope `webhooks:read`.
          */
         get: operations["listEventTypes"];
         put?: never;
@@ -757,7 +757,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -805,7 +808,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -853,7 +859,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -901,7 +910,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -949,7 +961,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -997,7 +1012,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -1045,7 +1063,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -1093,7 +1114,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -1141,7 +1165,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -1189,7 +1216,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -1384,6 +1414,20 @@ export interface components {
         /** @description HMAC signing secret, `whsec_` followed by base64 (at least 24 characters). */
         SigningSecret: string;
         /**
+         * @description How deliveries are signed (`GET /api/webhooks/v1/event-types` lists both under `signature_schemes`).
+         *     - `hmac-sha256` (default): a shared secret (`whsec_`); `webhook-signature: v1,<base64>` and `X-Signature`.
+         *     - `ed25519`: Standard Webhooks asymmetric signatures; `webhook-signature: v1a,<base64>`, verified with the subscription's public key (`whpk_`). The private key is generated and kept (sealed) by the service and never returned.
+         * @enum {string}
+         */
+        SignatureScheme: "hmac-sha256" | "ed25519";
+        /**
+         * @description Ed25519 public key, `whpk_` followed by base64 of the raw 32-byte key.
+         * @example whpk_11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=
+         */
+        SigningPublicKey: string;
+        /** @description What a receiver verifies deliveries with - the HMAC signing secret (`whsec_`), or for an `ed25519` subscription its public key (`whpk_`). The receiver kit's `verify` takes either. */
+        VerificationKey: string;
+        /**
          * @description Delivery state of a subscription.
          *     - `active`: events are delivered.
          *     - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not delivered; use recover or redeliver to catch up).
@@ -1398,7 +1442,7 @@ export interface components {
             url: components["schemas"]["CallbackUrl"];
             /** @description Event types to deliver (1 to 50, no duplicates). */
             events: components["schemas"]["SubscriptionEvents"];
-            /** @description Optional caller-provided signing secret (`whsec_` + base64); generated when omitted. */
+            /** @description Optional caller-provided signing secret (`whsec_` + base64); generated when omitted. Not with `signature` `ed25519` (422). */
             secret?: components["schemas"]["SigningSecret"];
             /** @description Optional free text, at most 500 characters. */
             description?: components["schemas"]["SubscriptionDescription"];
@@ -1408,6 +1452,8 @@ export interface components {
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description How deliveries are signed; `hmac-sha256` when omitted. Set on creation; `rotate-secret` with `signature` switches it later (a switch is a rotation, with its overlap). */
+            signature?: components["schemas"]["SignatureScheme"];
         };
         /** @description Fields to change; at least one. */
         SubscriptionUpdate: {
@@ -1434,7 +1480,7 @@ export interface components {
              */
             version?: 1 | 2;
         };
-        /** @description A webhook subscription. The signing secret is never included. */
+        /** @description A webhook subscription. The signing secret (or private key) is never included. */
         Subscription: {
             /** @description Subscription identifier. */
             id: components["schemas"]["SubscriptionId"];
@@ -1474,6 +1520,10 @@ export interface components {
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
              */
             failing_since?: string;
+            /** @description How deliveries are signed. */
+            signature: components["schemas"]["SignatureScheme"];
+            /** @description The public key deliveries verify with (the newest one during a rotation overlap); present when `signature` is `ed25519`. */
+            public_key?: components["schemas"]["SigningPublicKey"];
         };
         /** @description A subscription as returned on creation, with its signing secret. The secret is shown only here. */
         SubscriptionWithSecret: {
@@ -1515,8 +1565,12 @@ export interface components {
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
              */
             failing_since?: string;
-            /** @description The signing secret; store it now, it is not shown again. */
-            secret: components["schemas"]["SigningSecret"];
+            /** @description How deliveries are signed. */
+            signature: components["schemas"]["SignatureScheme"];
+            /** @description The public key deliveries verify with (the newest one during a rotation overlap); present when `signature` is `ed25519`. */
+            public_key?: components["schemas"]["SigningPublicKey"];
+            /** @description What to verify deliveries with. `hmac-sha256`, the signing secret - store it now, it is not shown again; `ed25519`, the public key (`whpk_`, also shown as `public_key` on every read; the private key is never returned). */
+            secret: components["schemas"]["VerificationKey"];
         };
         /**
          * @description Custom request headers for every delivery, name → value (at most 20; names are HTTP tokens of at most
@@ -1591,11 +1645,15 @@ export interface components {
              * @default 86400
              */
             expire_previous_in_seconds?: number;
+            /** @description The scheme of the new key; the subscription's current one when omitted. Another scheme switches it, the old key still signing (its own scheme) through the overlap. */
+            signature?: components["schemas"]["SignatureScheme"];
         };
         /** @description Result of a secret rotation. */
         RotatedSecret: {
-            /** @description The new signing secret; shown only here. */
-            secret: components["schemas"]["SigningSecret"];
+            /** @description What to verify deliveries with from now on - the new signing secret (`hmac-sha256`, shown only here) or the new public key (`ed25519`, also on every read as `public_key`). */
+            secret: components["schemas"]["VerificationKey"];
+            /** @description The subscription's scheme after the rotation. */
+            signature: components["schemas"]["SignatureScheme"];
             /**
              * Format: date-time
              * @description Until this time the previous secret also signs each delivery (second signature).
@@ -1698,10 +1756,28 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description The event catalogue. */
+        /** @description The event catalogue, and how deliveries can be signed. */
         EventTypeList: {
             /** @description Every event type. */
             data: components["schemas"]["EventTypeInfo"][];
+            /** @description The signature schemes a subscription may choose (`signature`), read from this contract (`x-signature-schemes`). */
+            signature_schemes: components["schemas"]["SignatureSchemeInfo"][];
+        };
+        /** @description One way deliveries can be signed. */
+        SignatureSchemeInfo: {
+            /** @description The value of a subscription's `signature`. */
+            name: components["schemas"]["SignatureScheme"];
+            /** @description Whether a subscription created without `signature` uses it. */
+            default: boolean;
+            /**
+             * @description The Standard Webhooks version prefix of its `webhook-signature` entries.
+             * @enum {string}
+             */
+            signature_version: "v1" | "v1a";
+            /** @description What a delivery carries. */
+            description: string;
+            /** @description What a receiver verifies with. */
+            verify_with: string;
         };
         /** @description Where webhook deliveries come from, for receivers that allow-list source addresses. */
         WebhookMeta: {
@@ -2648,7 +2724,7 @@ export interface components {
         /** @description Numeric catalog product identifier. */
         ProductIdPath: number;
         /**
-         * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+         * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
          * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
          */
         XSignature: string;
@@ -2672,7 +2748,7 @@ export interface components {
          */
         WebhookTimestamp: string;
         /**
-         * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+         * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         WebhookSignature: string;
@@ -2685,16 +2761,6 @@ export interface components {
     requestBodies: {
         SubscriptionCreate: {
             content: {
-                /**
-                 * @example {
-                 *       "url": "https://erp.example.com/hooks/orders",
-                 *       "events": [
-                 *         "order.created",
-                 *         "order.updated"
-                 *       ],
-                 *       "description": "ERP order sync"
-                 *     }
-                 */
                 "application/json": components["schemas"]["SubscriptionCreate"];
             };
         };
@@ -3181,11 +3247,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "expire_previous_in_seconds": 3600
-                 *     }
-                 */
                 "application/json": components["schemas"]["SecretRotation"];
             };
         };
@@ -4091,10 +4152,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4105,7 +4166,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4193,10 +4254,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4207,7 +4268,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4296,10 +4357,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4310,7 +4371,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4382,10 +4443,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4396,7 +4457,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4486,10 +4547,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4500,7 +4561,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4591,10 +4652,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4605,7 +4666,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4679,10 +4740,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4693,7 +4754,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4768,10 +4829,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4782,7 +4843,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4857,10 +4918,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4871,7 +4932,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4948,10 +5009,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4962,7 +5023,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -5039,10 +5100,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /**
                  * @description Standard Webhooks message id of an alert POST; equals `alert.id`.
                  * @example alr_Xb7T2kQm9LpR4vNc8WdZ3hFs
@@ -5054,7 +5115,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -5107,10 +5168,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /**
                  * @description Standard Webhooks message id of an operational webhook, stable per occurrence.
                  * @example op_subscription.disabled_sub_3kTzY8qLm2NvB7xRw9Pd_evt_9fK2mQ7xLp4RtV8wZb3N
@@ -5122,7 +5183,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -5175,10 +5236,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /**
                  * @description Standard Webhooks message id of an operational webhook, stable per occurrence.
                  * @example op_subscription.disabled_sub_3kTzY8qLm2NvB7xRw9Pd_evt_9fK2mQ7xLp4RtV8wZb3N
@@ -5190,7 +5251,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];

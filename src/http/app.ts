@@ -8,7 +8,7 @@ import { checkReadiness } from '../health/readiness';
 import type { Logger } from '../logger';
 import type { ResourceDeps } from '../resources/use-cases';
 import type { SubscriptionDeps } from '../subscriptions/use-cases';
-import { eventCatalog } from '../webhooks/event-catalog';
+import { eventCatalog, signatureSchemes } from '../webhooks/event-catalog';
 import { webhookMeta } from '../webhooks/source-addresses';
 import { loadContract, type OpenApiDocument } from '../contract/openapi';
 import { deprecationHeaders, subscribeRoutes, versionDeprecations } from '../webhooks/versions';
@@ -148,7 +148,7 @@ export function createApp(deps: AppDeps): Express {
   app.post(idempotentPaths, idempotency(deps.idempotency, deps.logger));
   app.patch(idempotentPatchPaths, idempotency(deps.idempotency, deps.logger));
   const operations = mergeHandlers(
-    metaHandlers(contract, eventCatalog(contract), webhookMeta(deps.deliverySourceAddress)),
+    metaHandlers(contract, eventCatalog(contract), webhookMeta(deps.deliverySourceAddress), signatureSchemes(contract)),
     subscriptionHandlers(deps.subscriptions, deprecations),
     resourceHandlers(deps.resources),
     deliveryHandlers(deps.deliveries),

@@ -20,8 +20,12 @@ export interface SubscriptionDoc {
   status: SubscriptionStatus;
   version: SubscriptionVersion;
   description?: string;
-  /** Newest first. */
+  /** Newest first: `whsec_` HMAC secrets, or `whsk_` Ed25519 private keys (sealed alike). */
   secrets: StoredSecret[];
+  /** `ed25519` when the newest key is an Ed25519 one (absent: HMAC-SHA256, as before the field existed). */
+  signature?: 'ed25519';
+  /** The newest key's `whpk_` public key, when `signature` is `ed25519`; public, so not sealed. */
+  public_key?: string;
   created_at: Date;
   updated_at: Date;
   disabled_reason?: string;
@@ -63,6 +67,8 @@ export function toSubscription(doc: SubscriptionDoc): Subscription {
     ...(doc.headers?.length ? { headers: maskHeaders(doc.headers) } : {}),
     ...(doc.failing_since ? { failing_since: doc.failing_since.toISOString() } : {}),
     ...(doc.filter !== undefined ? { filter: JSON.parse(doc.filter) as EventFilter } : {}),
+    signature: doc.signature ?? 'hmac-sha256',
+    ...(doc.signature === 'ed25519' && doc.public_key ? { public_key: doc.public_key } : {}),
   };
 }
 

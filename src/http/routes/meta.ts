@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { Router } from 'express';
 import type { OpenApiDocument } from '../../contract/openapi';
-import type { EventTypeInfo, WebhookMeta } from '../../contract/types';
+import type { EventTypeInfo, SignatureSchemeInfo, WebhookMeta } from '../../contract/types';
 import type { OperationHandlers } from '../operations';
 
 const require = createRequire(import.meta.url);
@@ -38,7 +38,7 @@ export function docsAssets(): Router {
 }
 
 /** The contract as JSON, the rendered reference page, the event catalogue and where deliveries come from. */
-export function metaHandlers(contract: OpenApiDocument, catalog: EventTypeInfo[], webhookMeta: WebhookMeta): OperationHandlers {
+export function metaHandlers(contract: OpenApiDocument, catalog: EventTypeInfo[], webhookMeta: WebhookMeta, schemes: SignatureSchemeInfo[]): OperationHandlers {
   const json = JSON.stringify(contract);
   return {
     getOpenApiDocument: (_input, _req, res) => {
@@ -48,7 +48,7 @@ export function metaHandlers(contract: OpenApiDocument, catalog: EventTypeInfo[]
       res.type('text/html').send(docsPage);
     },
     listEventTypes: (_input, _req, res) => {
-      res.json({ data: catalog });
+      res.json({ data: catalog, signature_schemes: schemes });
     },
     // Public like GitHub's /meta: receivers see these addresses anyway and need them before holding a key.
     getWebhookMeta: (_input, _req, res) => {

@@ -47,7 +47,7 @@ export function subscriptionHandlers(deps: SubscriptionDeps, deprecations: Depre
       res.status(204).end();
     },
     rotateSubscriptionSecret: async ({ path, body }, req, res) => {
-      res.json(await rotateSecret(deps, principalOf(req), path.subscription_id, body?.expire_previous_in_seconds));
+      res.json(await rotateSecret(deps, principalOf(req), path.subscription_id, body?.expire_previous_in_seconds, body?.signature));
     },
     listDeprecatedSubscriptions: async ({ query }, _req, res) => {
       res.json(await listDeprecatedSubscriptions(deps.subscriptions, deprecations, query));

@@ -4,7 +4,7 @@ import { idempotencyKey, outcome } from './api';
 import { EventTypePicker } from './event-type-picker';
 import { FormActions } from './form-actions';
 import { parseHeaderLines } from './header-lines';
-import type { EventType, EventTypeInfo, Subscription } from './types';
+import type { EventType, EventTypeInfo, SignatureScheme, Subscription } from './types';
 
 interface Props {
   client: WebhookServiceClient;
@@ -35,6 +35,8 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
   const [headerLines, setHeaderLines] = useState('');
   const [events, setEvents] = useState<EventType[]>(editing?.events ?? []);
   const [version, setVersion] = useState<'1' | '2'>(editing?.version === 2 ? '2' : '1');
+  // Chosen at creation only: a later switch is a key rotation (the detail page's Rotate).
+  const [signature, setSignature] = useState<SignatureScheme>('hmac-sha256');
   const [filterText, setFilterText] = useState(editing?.filter ? JSON.stringify(editing.filter, null, 2) : '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
@@ -70,7 +72,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
       else setError(r.message);
       return;
     }
-    const body = { url, events, ...(description ? { description } : {}), ...custom, ...(filter ? { filter } : {}) };
+    const body = { url, events, ...(description ? { description } : {}), ...custom, ...(filter ? { filter } : {}), ...(signature === 'ed25519' ? { signature } : {}) };
     const headers = { 'Idempotency-Key': idempotencyKey() };
     const r = await outcome(
       version === '2' ? client.POST('/api/webhooks/v2/subscribe', { body, params: { header: headers } }) : client.POST('/api/webhooks/v1/subscribe', { body, params: { header: headers } }),
@@ -134,6 +136,19 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
         </label>
         {editing && <small>Changing it applies from the next attempt, retries of pending deliveries included.</small>}
       </fieldset>
+      {!editing && (
+        <fieldset>
+          <legend>Signatures</legend>
+          <label>
+            <input type="radio" name="signature" value="hmac-sha256" checked={signature === 'hmac-sha256'} onChange={() => setSignature('hmac-sha256')} />
+            HMAC-SHA256 (<code>v1</code>): a shared secret, shown once
+          </label>
+          <label>
+            <input type="radio" name="signature" value="ed25519" checked={signature === 'ed25519'} onChange={() => setSignature('ed25519')} />
+            Ed25519 (<code>v1a</code>): your receiver verifies with a public key; the private key never leaves the service
+          </label>
+        </fieldset>
+      )}
       {error && (
         <p role="alert" class="error" data-testid="form-error">
           {error}

@@ -9,6 +9,7 @@ export type {
   EventType,
   EventTypeInfo,
   Problem,
+  SignatureScheme,
   Subscription,
   SubscriptionEvent,
   SubscriptionWithSecret,
