@@ -15,7 +15,7 @@ import { withTimeout } from '../src/lib/timing';
 import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { InFlight } from './in-flight';
 import { poster } from './traced-post';
-import type { PostRequest, PostResult } from './http-post';
+import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 
 /** What the attempt activities touch; tests inject their own. */
 export interface AttemptActivityDeps {
@@ -26,6 +26,8 @@ export interface AttemptActivityDeps {
   timeoutMs: number;
   /** Local address every POST leaves from (DELIVERY_SOURCE_ADDRESS); absent: the system chooses. */
   sourceAddress?: string | undefined;
+  /** HTTP CONNECT proxy every POST goes through (DELIVERY_PROXY_URL); absent: none. */
+  proxy?: DeliveryProxy | undefined;
   userAgent: string;
   /** The origin of `data.url` (PUBLIC_URL) and WEBHOOK_INLINE_LIMIT: each body is rendered with them at delivery time. */
   payloads: PayloadOptions;
@@ -147,7 +149,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         'User-Agent': deps.userAgent,
         ...signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets }),
       };
-      const result = await post({ url: sub.url, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress });
+      const result = await post({ url: sub.url, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy });
       return { ...result, url: sub.url };
     };
     return async () => {

@@ -97,6 +97,7 @@ const posting = {
   allowPrivate: config.api.allowPrivateCallbacks,
   timeoutMs: config.delivery.timeoutMs,
   sourceAddress: config.delivery.sourceAddress,
+  proxy: config.delivery.proxy,
   userAgent,
   alertUrl: config.delivery.alertUrl,
   alertSecret: config.delivery.alertSecret,
