@@ -1,6 +1,7 @@
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import { maskHeaders, type StoredHeader } from './custom-headers';
+import { type StoredAuth, viewAuth } from './outgoing-auth';
 import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
 import type { Filter as EventFilter } from './filter';
 
@@ -31,6 +32,8 @@ export interface SubscriptionDoc {
   max_in_flight?: number;
   /** Custom request headers, values sealed (absent: none). */
   headers?: StoredHeader[];
+  /** How deliveries authenticate to the receiver, credentials sealed (absent: not at all). */
+  auth?: StoredAuth;
   /** Start of the current streak of failed attempts; unset by a delivered one. */
   failing_since?: Date;
   /**
@@ -61,6 +64,7 @@ export function toSubscription(doc: SubscriptionDoc): Subscription {
     ...(doc.status === 'disabled' && doc.disabled_reason ? { disabled_reason: doc.disabled_reason } : {}),
     ...(doc.max_in_flight !== undefined ? { max_in_flight: doc.max_in_flight } : {}),
     ...(doc.headers?.length ? { headers: maskHeaders(doc.headers) } : {}),
+    ...(doc.auth ? { auth: viewAuth(doc.auth) } : {}),
     ...(doc.failing_since ? { failing_since: doc.failing_since.toISOString() } : {}),
     ...(doc.filter !== undefined ? { filter: JSON.parse(doc.filter) as EventFilter } : {}),
   };
