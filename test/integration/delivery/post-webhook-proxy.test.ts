@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DeliveryProxy, postWebhook } from '../../../activities/http-post';
 import { getFreePort } from '../../../src/runtime/ports';
@@ -67,5 +70,23 @@ describe('postWebhook through a real CONNECT proxy (DELIVERY_PROXY_URL)', () => 
     const r = await receiver(() => undefined);
     const p = await proxy();
     expect(await post(r.url, { proxy: via(p), timeoutMs: 300 })).toMatchObject({ outcome: 'timeout' });
+  });
+
+  it('runs TLS inside the tunnel with the name as SNI, and verifies the certificate', async () => {
+    const p = await proxy();
+    const names: Array<string | undefined> = [];
+    const tls = { key: readFileSync(new URL('../../fixtures/tls/localhost-key.pem', import.meta.url)), cert: readFileSync(new URL('../../fixtures/tls/localhost-cert.pem', import.meta.url)) };
+    const server = createHttpsServer({ ...tls, SNICallback: (name, cb) => (names.push(name), cb(null, undefined)) }, (_req, res) => res.writeHead(200).end());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const result = await post(`https://localhost:${port}/hooks`, { proxy: via(p) });
+      // Self-signed, so not trusted: the check was made (never switched off for tunnels).
+      expect(result).toMatchObject({ outcome: 'network_error', error: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+      expect(names).toEqual(['localhost']);
+      expect(p.connects.map((c) => c.target)).toEqual([`127.0.0.1:${port}`]);
+    } finally {
+      server.close();
+    }
   });
 });
