@@ -7,6 +7,7 @@ import { createLogger } from '../logger';
 import { createApiMetrics } from '../telemetry/metrics';
 import { tracingFromConfig } from '../telemetry/tracing';
 import { createAppDeps } from '../services';
+import { sealStoredCredentials } from '../subscriptions/seal-credentials';
 import { sealStoredSecrets } from '../subscriptions/seal-secrets';
 import { TemporalGateway } from '../temporal/connection';
 import { runUntilSignal } from './shutdown';
@@ -33,6 +34,8 @@ await prepareDatabase(mongo.db).catch((err: unknown) => {
 // Secrets stored before SECRET_ENCRYPTION_KEY was set, or under an older key, are sealed now.
 const resealed = await sealStoredSecrets(deps.subscriptions.subscriptions, deps.subscriptions.secrets);
 if (resealed > 0) logger.info({ subscriptions: resealed }, 'sealed stored signing secrets under the current key');
+const resealedCredentials = await sealStoredCredentials(deps.subscriptions.subscriptions, deps.subscriptions.secrets);
+if (resealedCredentials > 0) logger.info({ subscriptions: resealedCredentials }, 'sealed stored custom header values and auth credentials under the current key');
 if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);
 const app = createApp(deps);
 

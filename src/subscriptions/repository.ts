@@ -127,6 +127,8 @@ export class SubscriptionRepository {
     { collection: 'subscriptions', method: 'SubscriptionRepository.countActiveOnVersion', equality: ['version', 'status'], index: 'version_status_newest' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.allSecrets', equality: [], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.replaceSecrets', equality: ['_id', 'secrets'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.allCredentials', equality: [], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.replaceCredentials', equality: ['_id', 'headers', 'auth'], index: '_id_' },
   ];
 
   readonly #collection: Collection<SubscriptionDoc>;
@@ -259,6 +261,21 @@ export class SubscriptionRepository {
   /** Every subscription's id and secrets, one at a time (resealing at start). */
   allSecrets(): AsyncIterable<Pick<SubscriptionDoc, '_id' | 'secrets'>> {
     return this.#collection.find({}, { projection: { secrets: 1 } });
+  }
+
+  /** Every subscription that has custom headers or auth, with only those: for the sealing migration. */
+  allCredentials(): AsyncIterable<Pick<SubscriptionDoc, '_id' | 'headers' | 'auth'>> {
+    return this.#collection.find({ $or: [{ headers: { $exists: true } }, { auth: { $exists: true } }] }, { projection: { headers: 1, auth: 1 } });
+  }
+
+  /** Replaces headers and auth if both are still as `read` (a PATCH in between wins); true when replaced. */
+  async replaceCredentials(id: string, read: Pick<SubscriptionDoc, 'headers' | 'auth'>, next: Pick<SubscriptionDoc, 'headers' | 'auth'>): Promise<boolean> {
+    // A field absent when read must still be absent: `null` matches a missing field.
+    const { modifiedCount } = await this.#collection.updateOne(
+      { _id: id, headers: read.headers ?? null, auth: read.auth ?? null } as Filter<SubscriptionDoc>,
+      { $set: { ...(next.headers ? { headers: next.headers } : {}), ...(next.auth ? { auth: next.auth } : {}) } },
+    );
+    return modifiedCount === 1;
   }
 
   /** Replaces the secrets if they are still `read` (a rotation in between wins); true when replaced. */
