@@ -1722,7 +1722,7 @@ export interface components {
         };
         /**
          * @description Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-         *     `network_error` (DNS, connection or TLS failure), `blocked` (the URL resolved to a disallowed address; not sent).
+         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent).
          * @enum {string}
          */
         DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked";
