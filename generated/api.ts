@@ -236,7 +236,7 @@ export interface paths {
         head?: never;
         /**
          * Update a subscription
-         * @description Changes the URL, event list, description, status or filter of a subscription. Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. `version` moves the subscription to another envelope version (the next attempt of a pending delivery uses it); a deprecated target version is answered with `Deprecation`/`Sunset` headers. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description Changes the URL, event list, description, status, filter, custom headers or `auth` of a subscription (`null` removes `auth`). Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. `version` moves the subscription to another envelope version (the next attempt of a pending delivery uses it); a deprecated target version is answered with `Deprecation`/`Sunset` headers. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         patch: operations["updateSubscription"];
         trace?: never;
@@ -485,7 +485,7 @@ export interface paths {
         };
         /**
          * List event types
-         * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`), and the signature schemes a subscription can choose with `signature` (`signature_schemes`, from `x-signature-schemes`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Requires scope `webhooks:read`.
+         * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`), and the signature schemes a subscription can choose with `signature` (`signature_schemes`, from `x-signature-schemes`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Besides the event types, a subscription sets its `url`, `description`, `status`, `max_in_flight`, `filter` (which events it receives), `headers` (custom request headers), `auth` (bearer, basic or OAuth 2.0 client credentials towards the receiver), `signature` (HMAC-SHA256 or Ed25519) and its envelope `version`. Requires scope `webhooks:read`.
          */
         get: operations["listEventTypes"];
         put?: never;
@@ -1454,6 +1454,8 @@ export interface components {
             filter?: components["schemas"]["SubscriptionFilter"];
             /** @description How deliveries are signed; `hmac-sha256` when omitted. Set on creation; `rotate-secret` with `signature` switches it later (a switch is a rotation, with its overlap). */
             signature?: components["schemas"]["SignatureScheme"];
+            /** @description How deliveries authenticate to the receiver (bearer token, basic, or OAuth 2.0 client credentials); the credentials are sealed at rest and never returned. */
+            auth?: components["schemas"]["SubscriptionAuth"];
         };
         /** @description Fields to change; at least one. */
         SubscriptionUpdate: {
@@ -1474,6 +1476,8 @@ export interface components {
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description Replaces how deliveries authenticate to the receiver; `null` removes it. The credentials are sealed at rest and never returned. */
+            auth?: components["schemas"]["SubscriptionAuth"] | null;
             /**
              * @description Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
              * @enum {integer}
@@ -1515,6 +1519,8 @@ export interface components {
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description How deliveries authenticate to the receiver, when set; no secret is ever shown. */
+            auth?: components["schemas"]["SubscriptionAuthView"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1560,6 +1566,8 @@ export interface components {
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description How deliveries authenticate to the receiver, when set; no secret is ever shown. */
+            auth?: components["schemas"]["SubscriptionAuthView"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1596,6 +1604,111 @@ export interface components {
          */
         MaskedHeaders: {
             [key: string]: "********";
+        };
+        /**
+         * @description How every delivery to this subscription authenticates to the receiver, chosen by `type`:
+         *     - `bearer`: `Authorization: Bearer <token>`.
+         *     - `basic`: `Authorization: Basic base64(username:password)` (RFC 7617).
+         *     - `oauth2_client_credentials`: the worker obtains an access token from `token_url` with the
+         *       OAuth 2.0 client credentials grant (RFC 6749 §4.4: a form-encoded POST, the client
+         *       authenticated with HTTP Basic), sends it as `Authorization: Bearer <access_token>`, keeps it
+         *       until shortly before `expires_in` runs out, and on a 401 from the receiver fetches a new one
+         *       and sends that attempt once more. A token endpoint that fails (non-2xx, not JSON without an
+         *       `access_token`, no answer in time, a refused address) fails the attempt with the reason as its
+         *       `error`, and the attempt is retried like any other.
+         *     Credentials are sealed at rest like signing secrets, never returned and never logged.
+         *     `token_url` passes the same address rules as callback URLs (422 naming `/body/auth/token_url`).
+         *     A custom `Authorization` header cannot be combined with `auth` (422 naming the header).
+         * @example {
+         *       "type": "oauth2_client_credentials",
+         *       "token_url": "https://auth.example.com/oauth2/token",
+         *       "client_id": "webhooks-acme",
+         *       "client_secret": "cs_live_0123456789abcdef",
+         *       "scope": "webhooks.write"
+         *     }
+         */
+        SubscriptionAuth: components["schemas"]["BearerAuth"] | components["schemas"]["BasicAuth"] | components["schemas"]["OAuth2ClientCredentialsAuth"];
+        /**
+         * @description A static bearer token, sent as `Authorization: Bearer <token>`.
+         * @example {
+         *       "type": "bearer",
+         *       "token": "rcv_live_0123456789abcdef"
+         *     }
+         */
+        BearerAuth: {
+            /**
+             * @description Bearer token. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "bearer";
+            /** @description The token (printable ASCII, no spaces); sealed at rest, never returned. */
+            token: string;
+        };
+        /**
+         * @description HTTP Basic credentials (RFC 7617).
+         * @example {
+         *       "type": "basic",
+         *       "username": "webhooks",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
+        BasicAuth: {
+            /**
+             * @description HTTP Basic. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "basic";
+            /** @description The user name (no colon, no control characters); sealed at rest, never returned. */
+            username: string;
+            /** @description The password (no control characters); sealed at rest, never returned. */
+            password: string;
+        };
+        /**
+         * @description OAuth 2.0 client credentials grant (RFC 6749 §4.4); the worker fetches and caches the access token.
+         * @example {
+         *       "type": "oauth2_client_credentials",
+         *       "token_url": "https://auth.example.com/oauth2/token",
+         *       "client_id": "webhooks-acme",
+         *       "client_secret": "cs_live_0123456789abcdef",
+         *       "scope": "webhooks.write"
+         *     }
+         */
+        OAuth2ClientCredentialsAuth: {
+            /**
+             * @description OAuth 2.0 client credentials. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "oauth2_client_credentials";
+            /** @description The token endpoint (absolute http(s); HTTPS recommended); the same address rules as callback URLs apply, when it is set and at every connection. */
+            token_url: components["schemas"]["CallbackUrl"];
+            /** @description The client identifier (printable ASCII); shown on read. */
+            client_id: string;
+            /** @description The client secret (printable ASCII); sealed at rest, never returned. */
+            client_secret: string;
+            /** @description Space-separated scopes to ask for (RFC 6749 §3.3); absent, none are asked for. */
+            scope?: string;
+        };
+        /**
+         * @description How deliveries authenticate, as shown on read. Tokens, user names, passwords and client secrets are never returned; for `oauth2_client_credentials` the token URL, client id and scope are.
+         * @example {
+         *       "type": "oauth2_client_credentials",
+         *       "token_url": "https://auth.example.com/oauth2/token",
+         *       "client_id": "webhooks-acme",
+         *       "scope": "webhooks.write"
+         *     }
+         */
+        SubscriptionAuthView: {
+            /**
+             * @description The kind of authentication set.
+             * @enum {string}
+             */
+            type: "bearer" | "basic" | "oauth2_client_credentials";
+            /** @description The token endpoint (`oauth2_client_credentials` only). */
+            token_url?: components["schemas"]["CallbackUrl"];
+            /** @description The client identifier (`oauth2_client_credentials` only). */
+            client_id?: string;
+            /** @description The scopes asked for (`oauth2_client_credentials` only, when set). */
+            scope?: string;
         };
         /**
          * @description Which events the subscription receives, matched against the event's canonical form
@@ -1667,7 +1780,7 @@ export interface components {
         };
         /**
          * @description Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-         *     `network_error` (DNS, connection or TLS failure), `blocked` (the URL resolved to a disallowed address; not sent).
+         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent).
          * @enum {string}
          */
         DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked";

@@ -4,6 +4,7 @@ import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { createApp } from '../http/app';
 import type { Logger } from '../logger';
+import { sealStoredCredentials } from '../subscriptions/seal-credentials';
 import { sealStoredSecrets } from '../subscriptions/seal-secrets';
 import { createApiMetrics } from '../telemetry/metrics';
 import { tracingFromConfig } from '../telemetry/tracing';
@@ -40,6 +41,8 @@ export async function composeApi(config: Config, logger: Logger): Promise<ApiPro
   // Secrets stored before SECRET_ENCRYPTION_KEY was set, or under an older key, are sealed now.
   const resealed = await sealStoredSecrets(deps.subscriptions.subscriptions, deps.subscriptions.secrets);
   if (resealed > 0) logger.info({ subscriptions: resealed }, 'sealed stored signing secrets under the current key');
+  const resealedCredentials = await sealStoredCredentials(deps.subscriptions.subscriptions, deps.subscriptions.secrets);
+  if (resealedCredentials > 0) logger.info({ subscriptions: resealedCredentials }, 'sealed stored custom header values and auth credentials under the current key');
   if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);
   const app = createApp(deps);
   let server: Server | undefined;

@@ -87,6 +87,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
     allowPrivate: config.api.allowPrivateCallbacks,
     timeoutMs: config.delivery.timeoutMs,
     sourceAddress: config.delivery.sourceAddress,
+    proxy: config.delivery.proxy,
     userAgent,
     alertUrl: config.delivery.alertUrl,
     alertSecret: config.delivery.alertSecret,

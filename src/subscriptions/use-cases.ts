@@ -18,6 +18,7 @@ import type {
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } from './repository';
 import { assertHeaders, sealHeaders } from './custom-headers';
+import { assertNoAuthorizationHeader, assertTokenUrl, sealAuth } from './outgoing-auth';
 import type { SecretBox } from './secret-box';
 import { generateSigningKeyPair, generateSigningSecret } from './secrets';
 import { validateFilter } from './filter';
@@ -95,7 +96,9 @@ export async function createSubscription(
       { path: '/body/secret', message: 'not allowed with signature ed25519' },
     ]);
   }
+  if (input.auth !== undefined) assertNoAuthorizationHeader(Object.keys(input.headers ?? {}), 'headers');
   await assertCallbackUrl(deps, input.url);
+  if (input.auth !== undefined) await assertTokenUrl(input.auth, deps.checkUrl);
   const now = deps.now?.() ?? new Date();
   const key = newSigningKey(scheme, input.secret);
   const id = newId('sub');
@@ -111,6 +114,7 @@ export async function createSubscription(
     ...(input.max_in_flight !== undefined ? { max_in_flight: input.max_in_flight } : {}),
     ...(input.headers !== undefined && Object.keys(input.headers).length ? { headers: sealHeaders(deps.secrets, id, input.headers) } : {}),
     ...(filter !== undefined ? { filter } : {}),
+    ...(input.auth !== undefined ? { auth: sealAuth(deps.secrets, id, input.auth) } : {}),
     secrets: [{ secret: deps.secrets.seal(key.secret, id), created_at: now }],
     ...key.fields,
     created_at: now,
@@ -153,6 +157,13 @@ export async function updateSubscription(
   if (input.headers !== undefined) assertHeaders(input.headers);
   const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
   if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
+  // The auth and headers the subscription will have: one custom Authorization header and auth never meet.
+  const authAfter = input.auth === undefined ? current.auth : (input.auth ?? undefined);
+  if (authAfter) {
+    const names = input.headers !== undefined ? Object.keys(input.headers) : (current.headers ?? []).map((h) => h.name);
+    assertNoAuthorizationHeader(names, input.headers !== undefined ? 'headers' : 'auth');
+  }
+  if (input.auth) await assertTokenUrl(input.auth, deps.checkUrl);
   if (input.status === 'paused' && current.status === 'disabled') {
     throw DomainError.conflict(
       'Invalid Status Transition',
@@ -177,6 +188,9 @@ export async function updateSubscription(
   }
   if (filter !== undefined) set.filter = filter;
   else if (input.filter !== undefined) unset.push('filter');
+  // Replaced whole (nothing secret is ever read back to merge with); `null` removes it.
+  if (input.auth) set.auth = sealAuth(deps.secrets, id, input.auth);
+  else if (input.auth === null) unset.push('auth');
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
   if (!updated) throw notFound(id);
   return toSubscription(updated);

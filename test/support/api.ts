@@ -121,6 +121,7 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       allowPrivate: true,
       timeoutMs: api.config.delivery.timeoutMs,
       sourceAddress: api.config.delivery.sourceAddress,
+      proxy: api.config.delivery.proxy,
       // Links point at this test API, which listens on a free port rather than PORT.
       payloads: { ...api.config.delivery.payloads, apiUrl: api.config.api.portal.publicUrl ?? api.baseUrl },
       userAgent: 'WebhookService/test',

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WebhookServiceClient } from '../../client';
 import { idempotencyKey, outcome } from './api';
+import { describeAuth } from './auth-fields';
 import { EventsPanel } from './events-panel';
 import { formatTime } from './format';
 import { RotateSecretForm } from './rotate-secret-form';
@@ -126,6 +127,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
           ))}
         </p>
       )}
+      {s.auth && <p data-testid="subscription-auth">Authentication: {describeAuth(s.auth)}</p>}
       {s.filter && (
         <p>
           Delivers only events matching <code data-testid="subscription-filter">{JSON.stringify(s.filter)}</code>

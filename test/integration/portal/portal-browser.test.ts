@@ -259,6 +259,25 @@ describe('the subscriber portal in a real browser', () => {
     expect(shownHeaders).toContain('X-Api-Key: ********');
     expect(await page.content()).not.toContain('portal-gateway-key');
 
+    // Authentication: OAuth 2.0 set in the form; the detail names the client, never the secret; editing keeps it.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('combobox', { name: /^Authentication/ }).selectOption('oauth2_client_credentials');
+    await page.getByLabel('Token URL').fill('https://auth.example.com/oauth2/token');
+    await page.getByLabel('Client id').fill('portal-client');
+    await page.getByLabel('Client secret').fill('portal-client-secret-value');
+    await page.getByLabel('Scope (optional)').fill('webhooks.write');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('detail-notice').getByText('Saved.').waitFor();
+    expect(await page.getByTestId('subscription-auth').textContent()).toBe(
+      'Authentication: OAuth 2.0 client credentials: client portal-client at https://auth.example.com/oauth2/token, scope webhooks.write (secret hidden)',
+    );
+    expect(await page.content()).not.toContain('portal-client-secret-value');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    expect(await page.getByRole('combobox', { name: /^Authentication/ }).inputValue()).toBe('keep');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('detail-notice').getByText('Saved.').waitFor();
+    await page.getByTestId('subscription-auth').getByText('client portal-client').waitFor();
+
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const overlap = page.getByLabel('Old secret keeps signing for');
     expect(await overlap.inputValue()).toBe('86400');
