@@ -83,15 +83,15 @@ func (d *dbFlags) register(fs *flag.FlagSet) {
 
 func (d *dbFlags) sql(database string, maxConns int) *config.SQL {
 	return &config.SQL{
-		PluginName:        "postgres12",
-		DatabaseName:      database,
-		ConnectAddr:       net.JoinHostPort(d.host, strconv.Itoa(d.port)),
-		ConnectProtocol:   "tcp",
-		User:              d.user,
-		Password:          d.password,
-		MaxConns:          maxConns,
-		MaxIdleConns:      maxConns,
-		MaxConnLifetime:   time.Hour,
+		PluginName:      "postgres12",
+		DatabaseName:    database,
+		ConnectAddr:     net.JoinHostPort(d.host, strconv.Itoa(d.port)),
+		ConnectProtocol: "tcp",
+		User:            d.user,
+		Password:        d.password,
+		MaxConns:        maxConns,
+		MaxIdleConns:    maxConns,
+		MaxConnLifetime: time.Hour,
 	}
 }
 
@@ -304,6 +304,8 @@ type describeOutput struct {
 	CurrentHost       string              `json:"currentHost"`
 	ReachableMembers  []string            `json:"reachableMembers"`
 	Rings             map[string][]string `json:"rings"`
+	// HistoryShards maps each history member to the shards it owns now.
+	HistoryShards map[string][]int32 `json:"historyShards"`
 }
 
 func runDescribe(args []string) error {
@@ -331,6 +333,7 @@ func runDescribe(args []string) error {
 		CurrentHost:       resp.GetMembershipInfo().GetCurrentHost().GetIdentity(),
 		ReachableMembers:  resp.GetMembershipInfo().GetReachableMembers(),
 		Rings:             map[string][]string{},
+		HistoryShards:     map[string][]int32{},
 	}
 	sort.Strings(out.ReachableMembers)
 	for _, ring := range resp.GetMembershipInfo().GetRings() {
@@ -340,6 +343,16 @@ func runDescribe(args []string) error {
 		}
 		sort.Strings(members)
 		out.Rings[ring.GetRole()] = members
+	}
+	admin := adminservice.NewAdminServiceClient(conn)
+	for _, host := range out.Rings["history"] {
+		h, err := admin.DescribeHistoryHost(ctx, &adminservice.DescribeHistoryHostRequest{HostAddress: host})
+		if err != nil {
+			return fmt.Errorf("DescribeHistoryHost %s: %w", host, err)
+		}
+		ids := h.GetShardIds()
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+		out.HistoryShards[host] = ids
 	}
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
