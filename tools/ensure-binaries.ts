@@ -13,7 +13,7 @@ if (!config.temporal.address) {
   const t = await resolveBinary(temporalCli, { cacheDir: config.binaryCacheDir, explicitPath: config.temporal.cliPath, log });
   log(`temporal: ${t.path} (${t.source})`);
   // The cluster profile's node (and its test): after the CLI, whose compiled packages it reuses.
-  const n = await resolveBinary(temporalNode, { cacheDir: config.binaryCacheDir, explicitPath: process.env.TEMPORAL_NODE_PATH, log });
+  const n = await resolveBinary(temporalNode, { cacheDir: config.binaryCacheDir, explicitPath: config.temporal.nodePath, log });
   log(`temporal-node: ${n.path} (${n.source})`);
   const pg = requirePostgres(config.mongo.postgresBinDir, log);
   log(`postgresql: ${pg.version} in ${pg.binDir} (the cluster profile's database)`);

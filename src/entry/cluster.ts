@@ -29,7 +29,7 @@ try {
     dataDir: join(config.dataDir, 'temporal-cluster'),
     ownedRoot: config.dataDir,
     cacheDir: config.binaryCacheDir,
-    ...(process.env.TEMPORAL_NODE_PATH ? { binaryPath: process.env.TEMPORAL_NODE_PATH } : {}),
+    ...(config.temporal.nodePath ? { binaryPath: config.temporal.nodePath } : {}),
     ...(config.mongo.postgresBinDir ? { postgresBinDir: config.mongo.postgresBinDir } : {}),
     postgresPort: Number(values['postgres-port']),
     ...ports,
