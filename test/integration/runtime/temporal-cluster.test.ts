@@ -5,7 +5,7 @@ import { loadavg } from 'node:os';
 import { rmSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config';
 import { eventWorkflowStartOptions } from '../../../src/events/start-options';
 import { resolveBinary, temporalCli, temporalNode } from '../../../src/runtime/binaries';
@@ -20,6 +20,7 @@ import { deliveryStateKey, eventIdKey } from '../../../workflows/search-attribut
 import { eventOutcome } from '../../support/event-workflows';
 import { tempDir } from '../../support/servers';
 import { waitFor } from '../../support/wait';
+import { workerEntryProcess } from '../../support/worker-process';
 import { fakeActivities, http } from '../workflows/support/fake-activities';
 
 // Two Temporal nodes on one PostgreSQL, from an empty data directory, as the cluster profile
@@ -148,6 +149,37 @@ describe('a two-node Temporal cluster on PostgreSQL', () => {
       await viaFirst.close();
     }
   });
+
+  it('the worker entry point, given only the cluster’s env, sets up a new namespace and polls', async () => {
+    const namespace = `worker-${randomUUID().slice(0, 8)}`;
+    const lines: string[] = [];
+    const worker = workerEntryProcess(
+      {
+        ...cluster.env,
+        TEMPORAL_NAMESPACE: namespace,
+        MONGODB_URI: inject('mongoUri'),
+        MONGODB_DB: 'cluster_test',
+        TEMPORAL_TASK_QUEUE: `cluster-${randomUUID()}`,
+        WORKER_METRICS_PORT: '0',
+        LOG_FORMAT: 'json',
+        LOG_LEVEL: 'info',
+      },
+      { onLine: (line) => lines.push(line) },
+    );
+    try {
+      await waitFor(() => lines.some((l) => l.includes('worker polling')), 150_000, 200);
+      expect(lines.find((l) => l.includes('temporal namespace set up'))).toContain('"namespaceCreated":true');
+      const connection = await Connection.connect({ address: cluster.nodes[1]!.address });
+      try {
+        const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+        expect(Object.fromEntries(Object.entries(customAttributes ?? {}).map(([k, v]) => [k, Number(v)]))).toMatchObject(expectedAttributes);
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      await worker.stop();
+    }
+  }, 180_000);
 
   it('runs an event workflow to completion through each node’s frontend, and through the balancer', async () => {
     for (const address of [...cluster.nodes.map((n) => n.address), cluster.address]) {
