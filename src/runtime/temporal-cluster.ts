@@ -223,6 +223,15 @@ export async function startTemporalCluster(opts: TemporalClusterOptions): Promis
       const seen = await describeCluster(opts.binary, first.address).catch((e: unknown) => String(e));
       throw new Error(`the nodes did not form one cluster: ${(err as Error).message.split('\n')[0]}; last seen: ${JSON.stringify(seen)}`);
     });
+    // The server keeps the shard count of the database's first start and ignores another (with
+    // a warning in its log): say so instead of running with a count nobody asked for.
+    const { historyShardCount } = await describeCluster(opts.binary, first.address);
+    if (historyShardCount !== (opts.shards ?? 8)) {
+      throw new Error(
+        `This cluster's database was set up with ${historyShardCount} history shards, and a shard count is fixed for good at the first start: ` +
+          `ask for ${historyShardCount}, or start from an empty data directory (a new database) to have ${opts.shards ?? 8}.`,
+      );
+    }
     if (opts.balancerPort !== undefined) balancer = await startBalancer(opts.balancerPort, opts.nodes.map((n) => n.frontendPort));
     const address = balancer ? `127.0.0.1:${opts.balancerPort}` : first.address;
 

@@ -11,7 +11,7 @@ import { eventWorkflowStartOptions } from '../../../src/events/start-options';
 import { resolveBinary, temporalCli, temporalNode } from '../../../src/runtime/binaries';
 import { type LocalTemporalCluster, startLocalTemporalCluster } from '../../../src/runtime/local-temporal-cluster';
 import { getFreePort } from '../../../src/runtime/ports';
-import { clusterFormed, describeCluster, findClusterPorts, searchAttributesUsable } from '../../../src/runtime/temporal-cluster';
+import { type ClusterNodePorts, clusterFormed, describeCluster, findClusterPorts, searchAttributesUsable, setupClusterSchema } from '../../../src/runtime/temporal-cluster';
 import { searchAttributes } from '../../../src/temporal/search-attributes';
 import { ensureTemporalSetup } from '../../../src/temporal/setup';
 import { workflowsPath } from '../../../src/worker/create-worker';
@@ -36,26 +36,34 @@ let nodeBinary: string;
 let cliBinary: string;
 let bundle: WorkflowBundleWithSourceMap;
 const startup: { ms: number; load: number[] } = { ms: 0, load: [] };
+let ports: { nodes: ClusterNodePorts[]; balancerPort: number; uiPort: number };
+let postgresPort: number;
+
+/** The cluster on `dir`, with the ports of the first start. */
+function startCluster(shards: number): Promise<LocalTemporalCluster> {
+  return startLocalTemporalCluster({
+    dataDir: dir,
+    ownedRoot: dir,
+    cacheDir,
+    postgresPort,
+    nodes: ports.nodes,
+    balancerPort: ports.balancerPort,
+    uiPort: ports.uiPort,
+    namespace: 'webhooks',
+    shards,
+    fast: true,
+    log: () => {},
+  });
+}
 
 beforeAll(async () => {
   dir = tempDir('cluster');
   nodeBinary = (await resolveBinary(temporalNode, { cacheDir })).path;
   cliBinary = (await resolveBinary(temporalCli, { cacheDir })).path;
-  const ports = await findClusterPorts(2, getFreePort);
+  ports = await findClusterPorts(2, getFreePort);
+  postgresPort = await getFreePort();
   const started = Date.now();
-  cluster = await startLocalTemporalCluster({
-    dataDir: dir,
-    ownedRoot: dir,
-    cacheDir,
-    postgresPort: await getFreePort(),
-    nodes: ports.nodes,
-    balancerPort: ports.balancerPort,
-    uiPort: ports.uiPort,
-    namespace: 'webhooks',
-    shards: SHARDS,
-    fast: true,
-    log: () => {},
-  });
+  cluster = await startCluster(SHARDS);
   startup.ms = Date.now() - started;
   startup.load = loadavg();
   // Measured, not asserted: printed for bench/README and the report.
@@ -213,5 +221,16 @@ describe('a two-node Temporal cluster on PostgreSQL', () => {
     await first.restart();
     await waitFor(() => clusterFormed(nodeBinary, second.address, 2), 90_000, 500);
     await expect(runEventWorkflow(first.address, 'webhooks')).resolves.toMatchObject({ state: 'delivered' });
+  }, 300_000);
+
+  it('restarts on its data: the schema setup is a no-op, and another shard count is refused, naming the fix', async () => {
+    await expect(setupClusterSchema(nodeBinary, { host: '127.0.0.1', port: postgresPort, user: 'postgres' })).resolves.toBeUndefined();
+    await cluster.stop();
+    await expect(startCluster(SHARDS * 2)).rejects.toThrow(`set up with ${SHARDS} history shards`);
+    const started = Date.now();
+    cluster = await startCluster(SHARDS);
+    console.log(`cluster of 2 nodes restarted on its data in ${Date.now() - started} ms (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+    expect(cluster.setup).toEqual({ namespaceCreated: false, added: [] });
+    await expect(runEventWorkflow(cluster.address, 'webhooks')).resolves.toMatchObject({ state: 'delivered' });
   }, 300_000);
 });
