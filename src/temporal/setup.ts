@@ -150,7 +150,9 @@ async function untilAttributesUsable(services: SetupServices, namespace: string,
       await services.workflowService.countWorkflowExecutions({ namespace, query });
       return;
     } catch (err) {
-      if (grpcCode(err) !== grpc.INVALID_ARGUMENT || Date.now() > deadline) throw err;
+      // Best effort: the attributes are registered; a server that cannot answer this query
+      // (no permission to count, a visibility store without queries) is not waited for.
+      if (grpcCode(err) !== grpc.INVALID_ARGUMENT || Date.now() > deadline) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }

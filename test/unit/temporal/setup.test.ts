@@ -7,7 +7,7 @@ const grpcError = (code: number, message: string) => Object.assign(new Error(mes
 const permissionDenied = () => grpcError(7, '7 PERMISSION_DENIED: Request unauthorized.');
 
 /** A fake frontend: which namespaces exist, their custom attributes, and what the caller may do. */
-function fakeServices(opts: { namespaces?: Record<string, Record<string, number>>; mayRegister?: boolean; mayAddAttributes?: boolean; addRefusal?: Error; unmappedQueries?: number }) {
+function fakeServices(opts: { namespaces?: Record<string, Record<string, number>>; mayRegister?: boolean; mayAddAttributes?: boolean; addRefusal?: Error; unmappedQueries?: number; mayCount?: boolean }) {
   let unmapped = opts.unmappedQueries ?? 0;
   const namespaces = opts.namespaces ?? {};
   const calls: string[] = [];
@@ -28,6 +28,7 @@ function fakeServices(opts: { namespaces?: Record<string, Record<string, number>
       },
       countWorkflowExecutions: async ({ namespace, query }: { namespace: string; query: string }) => {
         calls.push(`count ${namespace} ${query}`);
+        if (opts.mayCount === false) throw permissionDenied();
         // As a cluster's frontend does until its namespace cache has the new attributes.
         if (unmapped-- > 0) throw grpcError(3, `3 INVALID_ARGUMENT: Namespace ${namespace} has no mapping defined for search attribute WebhookEventId`);
         return { count: 0 };
@@ -69,6 +70,12 @@ describe('Temporal setup at worker start', () => {
     const counts = fake.calls.filter((c) => c.startsWith('count'));
     expect(counts).toHaveLength(3);
     for (const name of all) expect(counts[2]).toContain(`${name} = 'setup-probe'`);
+  });
+
+  it('does not wait for a server that will not answer the query: the attributes are registered', async () => {
+    const fake = fakeServices({ namespaces: { hooks: {} }, mayCount: false });
+    expect(await ensureTemporalSetup(fake.services, { namespace: 'hooks' })).toEqual({ namespaceCreated: false, added: all });
+    expect(fake.calls.filter((c) => c.startsWith('count'))).toHaveLength(1);
   });
 
   it('a cluster refusing the attributes (a SQL visibility store out of KeywordList columns) is named, with the commands', async () => {
