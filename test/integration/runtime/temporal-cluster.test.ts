@@ -11,7 +11,7 @@ import { eventWorkflowStartOptions } from '../../../src/events/start-options';
 import { resolveBinary, temporalCli, temporalNode } from '../../../src/runtime/binaries';
 import { type LocalTemporalCluster, startLocalTemporalCluster } from '../../../src/runtime/local-temporal-cluster';
 import { getFreePort } from '../../../src/runtime/ports';
-import { type ClusterNodePorts, clusterFormed, describeCluster, findClusterPorts, searchAttributesUsable, setupClusterSchema } from '../../../src/runtime/temporal-cluster';
+import { type ClusterNodePorts, clusterFormed, describeCluster, findClusterPorts, searchAttributesUsable, setupClusterSchema, startBalancer } from '../../../src/runtime/temporal-cluster';
 import { searchAttributes } from '../../../src/temporal/search-attributes';
 import { ensureTemporalSetup } from '../../../src/temporal/setup';
 import { workflowsPath } from '../../../src/worker/create-worker';
@@ -205,6 +205,22 @@ describe('a two-node Temporal cluster on PostgreSQL', () => {
     expect(Object.keys(before.historyShards).sort()).toEqual([first.historyAddress, second.historyAddress].sort());
     for (const node of [first, second]) expect(before.historyShards[node.historyAddress]?.length, node.name).toBeGreaterThan(0);
     expect(Object.values(before.historyShards).flat().sort((a, b) => a - b)).toEqual(allShards);
+
+    // A worker behind a balancer of its own, whose first connection goes to the node about to die,
+    // and deliveries in flight: each first attempt fails, its retry waits on a durable timer.
+    const balancer = await startBalancer(await getFreePort(), [first, second].map((n) => Number(n.address.split(':')[1])));
+    const native = await NativeConnection.connect({ address: `127.0.0.1:${balancer.port}` });
+    const client = new Client({ connection: await Connection.connect({ address: second.address }), namespace: 'webhooks' });
+    const taskQueue = `cluster-kill-${randomUUID()}`;
+    const tried = new Set<string>();
+    const { activities } = fakeActivities({ attempt: (input) => (tried.has(input.eventId) ? http(200) : (tried.add(input.eventId), http(500))) });
+    const worker = await Worker.create({ connection: native, namespace: 'webhooks', taskQueue, workflowBundle: bundle, activities });
+    const running = worker.run();
+    const inFlight: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const run = { eventId: `evt_${randomUUID()}`, eventType: 'order.created', subscriptionIds: ['sub_1'] };
+      inFlight.push((await client.workflow.start<typeof eventWorkflow>('eventWorkflow', eventWorkflowStartOptions(run, { taskQueue, policy: { ...policy, scheduleMs: [4000] }, batchSize: 50 }))).workflowId);
+    }
     await first.process.kill();
     // Ringpop notices the dead node and the survivor takes over its shards.
     let after = before;
@@ -214,6 +230,17 @@ describe('a two-node Temporal cluster on PostgreSQL', () => {
     }, 90_000, 500);
     expect(after.historyShards).toEqual({ [second.historyAddress]: allShards });
     expect((await cliDescribe(second.address)).historyShardCount).toBe(SHARDS);
+    // The deliveries in flight complete on the survivor, through the worker that lost its frontend.
+    try {
+      for (const id of inFlight) await expect(eventOutcome(client, id)).resolves.toMatchObject({ state: 'delivered' });
+      expect(tried.size).toBe(inFlight.length);
+    } finally {
+      worker.shutdown();
+      await running;
+      await native.close();
+      await client.connection.close();
+      await balancer.close();
+    }
     // Every shard now lives on the survivor, the killed node's among them.
     for (let i = 0; i < 3; i++) await expect(runEventWorkflow(second.address, 'webhooks')).resolves.toMatchObject({ state: 'delivered' });
     await expect(runEventWorkflow(cluster.address, 'webhooks')).resolves.toMatchObject({ state: 'delivered' });
