@@ -88,6 +88,7 @@ export const envSchema = z.object({
   TEMPORAL_PORT: port(7233),
   TEMPORAL_UI_PORT: port(8233),
   TEMPORAL_CLI_PATH: optionalString,
+  TEMPORAL_NODE_PATH: optionalString,
   BINARY_CACHE_DIR: optionalString,
   ADMIN_API_KEY: optionalString.pipe(
     z.string().min(24, 'must be at least 24 characters (use a random value)').optional(),
@@ -236,6 +237,8 @@ export interface Config {
     embeddedPort: number;
     uiPort: number;
     cliPath: string | undefined;
+    /** A temporal-node binary (the cluster profile's server) instead of the cached build. */
+    nodePath: string | undefined;
   };
   binaryCacheDir: string;
   api: {
@@ -341,6 +344,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       embeddedPort: e.TEMPORAL_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
       cliPath: e.TEMPORAL_CLI_PATH,
+      nodePath: e.TEMPORAL_NODE_PATH,
     },
     binaryCacheDir: e.BINARY_CACHE_DIR ?? join(homedir(), '.cache', 'webhook-service'),
     api: {

@@ -47,6 +47,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   TEMPORAL_PORT: { group: 'Temporal', meaning: 'gRPC port of the embedded dev server' },
   TEMPORAL_UI_PORT: { group: 'Temporal', meaning: 'Web UI port of the embedded dev server' },
   TEMPORAL_CLI_PATH: { group: 'Temporal', meaning: 'A Temporal CLI to use instead of building v1.5.1' },
+  TEMPORAL_NODE_PATH: { group: 'Temporal', meaning: "A temporal-node binary (one node of the cluster profile's Temporal server) to use instead of building it" },
   TEMPORAL_UI_URL: { group: 'Temporal', meaning: 'The Temporal UI that administrator portal sessions link to', unset: 'embedded: `http://localhost:<TEMPORAL_UI_PORT>`; external: none' },
   BINARY_CACHE_DIR: {
     group: 'Binaries',
