@@ -5,6 +5,7 @@ import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptio
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { openHeaders } from '../src/subscriptions/custom-headers';
 import { SecretBox } from '../src/subscriptions/secret-box';
+import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
 import { signatureHeaders } from '../src/webhooks/signature';
 import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
@@ -135,6 +136,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     // Absent on most subscriptions: nothing opened, nothing copied.
     const custom = sub.headers?.length ? openHeaders(box, sub._id, sub.headers) : undefined;
     const limit = sub.max_in_flight ?? deps.maxInFlight ?? 0;
+    // Read with the subscription for this attempt: the workflow settles the attempt by it.
+    const retry = sub.retry ? { retry: retryOverride(sub.retry) } : {};
     const send = async (): Promise<MadeAttempt> => {
       const at = now();
       const secrets = stored.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
@@ -148,7 +151,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         ...signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets }),
       };
       const result = await post({ url: sub.url, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress });
-      return { ...result, url: sub.url };
+      return { ...result, url: sub.url, ...retry };
     };
     return async () => {
       // Checked and taken in the same tick as the POST starts: no other round can slip in between.

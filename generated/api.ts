@@ -486,6 +486,13 @@ export interface paths {
         /**
          * List event types
          * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Requires scope `webhooks:read`.
+         *
+         *     Besides its `url` and these `events`, what an integrator can set on a subscription (on subscribe and `PATCH`):
+         *     - `description`, `status` (`active`/`paused`), `version` (the envelope) and a `secret` (or a rotation);
+         *     - `filter`: only the events it matches are delivered (`SubscriptionFilter`);
+         *     - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
+         *     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
+         *     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
          */
         get: operations["listEventTypes"];
         put?: never;
@@ -1408,6 +1415,8 @@ export interface components {
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description This subscription's own retry schedule, within the service's bounds (see `SubscriptionRetry`); absent, the service's. */
+            retry?: components["schemas"]["SubscriptionRetry"];
         };
         /** @description Fields to change; at least one. */
         SubscriptionUpdate: {
@@ -1428,6 +1437,8 @@ export interface components {
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description A new retry schedule for this subscription (see `SubscriptionRetry`); `null` goes back to the service's. The next attempt of every delivery still pending is settled by it. */
+            retry?: components["schemas"]["SubscriptionRetry"] | null;
             /**
              * @description Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
              * @enum {integer}
@@ -1469,6 +1480,8 @@ export interface components {
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description The retry schedule its deliveries use, its own or the service's (`source`). */
+            retry: components["schemas"]["EffectiveRetry"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1510,6 +1523,8 @@ export interface components {
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description The retry schedule its deliveries use, its own or the service's (`source`). */
+            retry: components["schemas"]["EffectiveRetry"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1570,6 +1585,68 @@ export interface components {
          */
         SubscriptionFilter: {
             [key: string]: unknown;
+        };
+        /**
+         * @description A subscription's own retry schedule, in place of the service's (`DELIVERY_RETRY_SCHEDULE`,
+         *     `DELIVERY_MAX_ATTEMPTS`; by default 1m, 5m, 15m, 30m, 60m, 120m and 7 attempts). Bounds,
+         *     each refused with a 422 naming its field (`/body/retry/schedule/<i>`,
+         *     `/body/retry/max_attempts`, `/body/retry` for the total) and nothing written:
+         *     `schedule` lists 1 to 10 waits, each a whole number of `s`, `m` or `h` from `1s` to `6h`;
+         *     `max_attempts` is 1 to 10, the first attempt included; the waits those attempts use (the
+         *     last wait repeating) add up to at most `12h`. The service still stretches each wait by up
+         *     to its jitter (`DELIVERY_JITTER`, 10 % by default) and waits longer when a receiver's
+         *     `Retry-After` asks for it. Which answers are retried does not change (see the delivery
+         *     rules); when the attempts run out the administrator is alerted as usual.
+         * @example {
+         *       "schedule": [
+         *         "30s",
+         *         "5m",
+         *         "1h"
+         *       ],
+         *       "max_attempts": 5
+         *     }
+         */
+        SubscriptionRetry: {
+            /**
+             * @description Waits after attempt 1, 2, … (`30s`, `5m`, `2h`); the last one repeats.
+             * @example [
+             *       "30s",
+             *       "5m",
+             *       "1h"
+             *     ]
+             */
+            schedule: string[];
+            /**
+             * @description Attempts in all, the first included (1 to 10).
+             * @example 5
+             */
+            max_attempts: number;
+        };
+        /**
+         * @description The retry schedule a subscription's deliveries use.
+         * @example {
+         *       "schedule": [
+         *         "1m",
+         *         "5m",
+         *         "15m",
+         *         "30m",
+         *         "1h",
+         *         "2h"
+         *       ],
+         *       "max_attempts": 7,
+         *       "source": "service"
+         *     }
+         */
+        EffectiveRetry: {
+            /** @description Waits after attempt 1, 2, … in the largest whole unit (`90s`, `5m`, `2h`); the last one repeats. */
+            schedule: string[];
+            /** @description Attempts in all, the first included. */
+            max_attempts: number;
+            /**
+             * @description `service`: the subscription sets none and follows the service's defaults; `subscription`: its own `retry`.
+             * @enum {string}
+             */
+            source: "service" | "subscription";
         };
         /**
          * @description Most POSTs one worker sends to the subscription at once. An attempt that would exceed it is

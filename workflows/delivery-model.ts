@@ -35,6 +35,29 @@ export interface DeliveryPolicy {
   jitterRatio: number;
 }
 
+/**
+ * A subscription's own retry schedule (its `retry`), reported by the attempt activity with each
+ * attempt it makes, so the workflow settles that attempt by it; absent: the workflow's policy.
+ */
+export interface RetryOverride {
+  /** Waits between attempts, in ms (the last repeats). */
+  scheduleMs: number[];
+  /** Attempts in all, including the first. */
+  maxAttempts: number;
+}
+
+/** The policy an attempt is settled by: `policy` with the subscription's schedule and attempts, when it sets them (jitter stays the service's). */
+export function effectivePolicy(policy: DeliveryPolicy, override: RetryOverride | undefined): DeliveryPolicy {
+  return override ? { scheduleMs: override.scheduleMs, maxAttempts: override.maxAttempts, jitterRatio: policy.jitterRatio } : policy;
+}
+
+/** The sum of the scheduled waits of a delivery that uses every attempt (no jitter, no Retry-After): how long its retries last. */
+export function scheduleSpanMs(scheduleMs: readonly number[], maxAttempts: number): number {
+  let span = 0;
+  for (let attempt = 1; attempt < maxAttempts; attempt++) span += scheduleMs[Math.min(attempt - 1, scheduleMs.length - 1)] ?? 0;
+  return span;
+}
+
 /** The longest a receiver's Retry-After may push the next attempt out. */
 export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -169,8 +192,11 @@ export interface Due {
   deferrals?: number;
 }
 
-/** A POST that was made: its result and the URL it went to. */
-export type MadeAttempt = PostResult & { url: string };
+/**
+ * A POST that was made: its result, the URL it went to and, when the subscription sets its own
+ * `retry`, that schedule (read with the subscription for this attempt).
+ */
+export type MadeAttempt = PostResult & { url: string; retry?: RetryOverride };
 
 /**
  * A round's answer for one subscription: a POST that happened, or why none did: `skipped` for
@@ -217,7 +243,8 @@ export function settleRound(policy: DeliveryPolicy, due: ReadonlyArray<[string, 
       const deferrals = (d.deferrals ?? 0) + 1;
       return { kind: 'deferred', subscriptionId, next: { attempt: d.attempt, at: now + deferralDelayMs(deferrals, random), deferrals } };
     }
-    const settlement = settleAttempt(policy, d.attempt, result, random);
+    // Absent in histories before per-subscription retry: the workflow's policy, as it was then.
+    const settlement = settleAttempt(effectivePolicy(policy, result.retry), d.attempt, result, random);
     const next = settlement.state === 'retrying' ? { next: { attempt: d.attempt + 1, at: now + settlement.delayMs } } : {};
     return { kind: 'settled', subscriptionId, attempt: d.attempt, result, settlement, ...next };
   });

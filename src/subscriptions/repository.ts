@@ -3,6 +3,8 @@ import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import { maskHeaders, type StoredHeader } from './custom-headers';
 import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
 import type { Filter as EventFilter } from './filter';
+import { effectiveRetry, type StoredRetry } from './retry-schedule';
+import type { RetryOverride } from '../../workflows/delivery-model';
 
 /** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
 export interface StoredSecret {
@@ -38,6 +40,8 @@ export interface SubscriptionDoc {
    * `data.total`) are not field names a document store accepts. Absent: every event of its types.
    */
   filter?: string;
+  /** Its own retry schedule (absent: the service's). */
+  retry?: StoredRetry;
 }
 
 /** A fan-out candidate: its id, and its filter when it has one. */
@@ -47,8 +51,8 @@ export interface FanoutCandidate {
   filter?: string;
 }
 
-/** The API shape of a stored subscription (no secrets). */
-export function toSubscription(doc: SubscriptionDoc): Subscription {
+/** The API shape of a stored subscription (no secrets); `retryDefaults` is the service's schedule, shown when it sets none. */
+export function toSubscription(doc: SubscriptionDoc, retryDefaults: RetryOverride): Subscription {
   return {
     id: doc._id,
     url: doc.url,
@@ -63,6 +67,7 @@ export function toSubscription(doc: SubscriptionDoc): Subscription {
     ...(doc.headers?.length ? { headers: maskHeaders(doc.headers) } : {}),
     ...(doc.failing_since ? { failing_since: doc.failing_since.toISOString() } : {}),
     ...(doc.filter !== undefined ? { filter: JSON.parse(doc.filter) as EventFilter } : {}),
+    retry: effectiveRetry(doc.retry, retryDefaults),
   };
 }
 

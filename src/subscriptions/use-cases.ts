@@ -20,6 +20,8 @@ import { assertHeaders, sealHeaders } from './custom-headers';
 import type { SecretBox } from './secret-box';
 import { generateSigningSecret } from './secrets';
 import { validateFilter } from './filter';
+import { checkedRetry } from './retry-schedule';
+import type { RetryOverride } from '../../workflows/delivery-model';
 
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
@@ -29,6 +31,8 @@ export interface SubscriptionDeps {
   checkUrl: (raw: string) => ReturnType<typeof checkCallbackUrl>;
   /** Scopes each event type needs from a subscribing key (the catalogue's `required_scopes`). */
   eventScopes: ReadonlyMap<string, readonly string[]>;
+  /** The service's retry schedule (DELIVERY_RETRY_SCHEDULE, DELIVERY_MAX_ATTEMPTS), shown for subscriptions that set none. */
+  retryDefaults: RetryOverride;
   now?: () => Date;
 }
 
@@ -74,6 +78,7 @@ export async function createSubscription(
   assertEventScopes(deps, principal, input.events);
   if (input.headers !== undefined) assertHeaders(input.headers);
   const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
+  const retry = input.retry !== undefined ? checkedRetry(input.retry) : undefined;
   await assertCallbackUrl(deps, input.url);
   const now = deps.now?.() ?? new Date();
   const secret = input.secret ?? generateSigningSecret();
@@ -90,12 +95,13 @@ export async function createSubscription(
     ...(input.max_in_flight !== undefined ? { max_in_flight: input.max_in_flight } : {}),
     ...(input.headers !== undefined && Object.keys(input.headers).length ? { headers: sealHeaders(deps.secrets, id, input.headers) } : {}),
     ...(filter !== undefined ? { filter } : {}),
+    ...(retry !== undefined ? { retry } : {}),
     secrets: [{ secret: deps.secrets.seal(secret, id), created_at: now }],
     created_at: now,
     updated_at: now,
   };
   await deps.subscriptions.insert(doc);
-  return { ...toSubscription(doc), secret };
+  return { ...toSubscription(doc, deps.retryDefaults), secret };
 }
 
 /** One page of the caller's subscriptions, newest first. */
@@ -106,13 +112,13 @@ export async function listSubscriptions(
 ): Promise<SubscriptionList> {
   const limit = query.limit ?? 20;
   const rows = await deps.subscriptions.listOwned(principal.ownerId, limit + 1, decodeCursor(query.cursor));
-  return toPage(rows.map(toSubscription), limit);
+  return toPage(rows.map((r) => toSubscription(r, deps.retryDefaults)), limit);
 }
 
 export async function getSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<Subscription> {
   const doc = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!doc) throw notFound(id);
-  return toSubscription(doc);
+  return toSubscription(doc, deps.retryDefaults);
 }
 
 /**
@@ -130,6 +136,7 @@ export async function updateSubscription(
   if (input.events !== undefined) assertEventScopes(deps, principal, input.events);
   if (input.headers !== undefined) assertHeaders(input.headers);
   const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
+  const retry = input.retry ? checkedRetry(input.retry) : undefined;
   if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
   if (input.status === 'paused' && current.status === 'disabled') {
     throw DomainError.conflict(
@@ -155,9 +162,12 @@ export async function updateSubscription(
   }
   if (filter !== undefined) set.filter = filter;
   else if (input.filter !== undefined) unset.push('filter');
+  // The next attempt of a pending delivery is settled by it (the activity reads it with the subscription); null: the service's again.
+  if (retry !== undefined) set.retry = retry;
+  else if (input.retry === null) unset.push('retry');
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
   if (!updated) throw notFound(id);
-  return toSubscription(updated);
+  return toSubscription(updated, deps.retryDefaults);
 }
 
 export async function deleteSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<void> {

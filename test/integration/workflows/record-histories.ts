@@ -94,7 +94,9 @@ async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBund
       const index = Math.min(calls.attempts.filter((c) => c.input.subscriptionId === subscriptionId).length, answers.length) - 1;
       const answer = answers.some((a) => a === 'deferred') ? answers[index] : answers[Math.min(attempt, answers.length) - 1];
       if (answer === 'deferred') return deferred();
-      return typeof answer === 'number' ? http(answer) : answer ? failure(answer) : http(500);
+      const own = scenario.retry?.[subscriptionId.replace(/^sub_history_/, '')];
+      const made = typeof answer === 'number' ? http(answer) : answer ? failure(answer) : http(500);
+      return own ? { ...made, retry: own } : made;
     },
     failing: (entries) =>
       entries

@@ -15,6 +15,7 @@ const created: SubscriptionWithSecret = {
   version: 1,
   created_at: '2025-06-01T12:00:00.000Z',
   updated_at: '2025-06-01T12:00:00.000Z',
+  retry: { schedule: ['1m', '5m', '15m', '30m', '1h', '2h'], max_attempts: 7, source: 'service' },
   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 };
 

@@ -1,5 +1,5 @@
 import { eventWorkflowId, partWorkflowId } from '../../../../workflows/ids';
-import type { DeliveryPolicy, SubscriberState } from '../../../../workflows/delivery-model';
+import type { DeliveryPolicy, RetryOverride, SubscriberState } from '../../../../workflows/delivery-model';
 
 const minute = 60_000;
 const defaultPolicy: DeliveryPolicy = { scheduleMs: [1, 5, 15, 30, 60, 120].map((m) => m * minute), maxAttempts: 7, jitterRatio: 0.1 };
@@ -11,6 +11,8 @@ export interface HistoryScenario {
   batchSize: number;
   /** Per subscription (id suffix): what each attempt gets, the last repeating (`deferred`: max_in_flight put it off). */
   answers: Record<string, Array<number | 'timeout' | 'network_error' | 'deferred'>>;
+  /** Per subscription: its own retry schedule, as the attempt activity reports it with each made attempt. */
+  retry?: Record<string, RetryOverride>;
   /** Per subscription: from the log of this attempt on, it is reported failing for longer than ENDPOINT_DISABLE_AFTER. */
   failingAfter?: Record<string, number>;
   /** How each subscription's delivery ends. */
@@ -60,6 +62,15 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     failingAfter: { a: 2 },
     expected: { a: 'cancelled', b: 'delivered' },
     closes: 'completed',
+  },
+  // 1.2: a subscription's own retry schedule, reported with each attempt: a fails after its 3, b keeps the policy's 5 and is delivered.
+  'event-own-retry': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [503], b: [503, 503, 503, 200] },
+    retry: { a: { scheduleMs: [10_000, 2 * minute], maxAttempts: 3 } },
+    expected: { a: 'failed', b: 'delivered' },
+    closes: 'failed',
   },
 };
 
