@@ -58,3 +58,13 @@ describe('client package: subscription filter and version', () => {
     expectTypeOf<Schemas['SubscriptionUpdate']['version']>().toEqualTypeOf<1 | 2 | undefined>();
   });
 });
+
+describe('client package: retry schedule', () => {
+  it('takes retry on create, retry or null on update, and reads the effective schedule with its source', () => {
+    expectTypeOf<Schemas['SubscriptionCreate']['retry']>().toEqualTypeOf<Schemas['SubscriptionRetry'] | undefined>();
+    expectTypeOf<Schemas['SubscriptionUpdate']['retry']>().toEqualTypeOf<Schemas['SubscriptionRetry'] | null | undefined>();
+    expectTypeOf<Schemas['SubscriptionRetry']>().toEqualTypeOf<{ schedule: string[]; max_attempts: number }>();
+    expectTypeOf<Schemas['Subscription']['retry']>().toEqualTypeOf<Schemas['EffectiveRetry']>();
+    expectTypeOf<Schemas['EffectiveRetry']['source']>().toEqualTypeOf<'service' | 'subscription'>();
+  });
+});
