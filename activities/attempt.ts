@@ -15,6 +15,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { withTimeout } from '../src/lib/timing';
 import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { InFlight } from './in-flight';
+import { DeliveryRate } from '../src/deliveries/delivery-rate';
 import { poster } from './traced-post';
 import type { PostRequest, PostResult } from './http-post';
 
@@ -100,6 +101,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
   const inFlight = new InFlight();
+  // Shared by every worker through the database; touched only for subscriptions that set rate_limit.
+  const rates = new DeliveryRate(deps.db, () => now().getTime());
   const streaks = new FailingStreaks(subscriptions, deps.disableAfterMs ?? 0, now);
 
   /**
@@ -153,10 +156,19 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       const result = await post({ url: sub.url, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress });
       return { ...result, url: sub.url, ...retry };
     };
+    const rate = sub.rate_limit;
     return async () => {
       // Checked and taken in the same tick as the POST starts: no other round can slip in between.
       if (!inFlight.take(sub._id, limit)) return { outcome: 'deferred', reason: `${limit} POSTs to this subscription in flight (max_in_flight)` };
       try {
+        if (rate !== undefined) {
+          // A limiter that cannot answer puts the attempt off rather than fail the round: other POSTs of it may have gone already.
+          const slot = await rates.take(sub._id, rate).catch((err: unknown) => ({ taken: false as const, waitMs: 1000, error: String(err) }));
+          if (!slot.taken) {
+            const reason = 'error' in slot ? `rate limiter unavailable: ${slot.error}` : `${rate} deliveries per second to this subscription (rate_limit)`;
+            return { outcome: 'deferred', reason, waitMs: slot.waitMs };
+          }
+        }
         return await send();
       } finally {
         inFlight.release(sub._id);

@@ -492,6 +492,7 @@ export interface paths {
          *     - `filter`: only the events it matches are delivered (`SubscriptionFilter`);
          *     - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
          *     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
+         *     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
          *     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
          */
         get: operations["listEventTypes"];
@@ -1411,6 +1412,8 @@ export interface components {
             description?: components["schemas"]["SubscriptionDescription"];
             /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description Most deliveries per second to this subscription, over every worker (see `RateLimit`); absent, no limit. */
+            rate_limit?: components["schemas"]["RateLimit"];
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
@@ -1433,6 +1436,8 @@ export interface components {
             description?: components["schemas"]["SubscriptionDescription"];
             /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description A new limit of deliveries per second to this subscription (see `RateLimit`); `null` removes it. */
+            rate_limit?: components["schemas"]["RateLimit"] | null;
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
@@ -1476,6 +1481,8 @@ export interface components {
             disabled_reason?: string;
             /** @description Most POSTs a worker sends to this subscription at once, when set for it. */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description Most deliveries per second to this subscription, when set for it. */
+            rate_limit?: components["schemas"]["RateLimit"];
             /** @description The custom header names, each value masked as `********`; present when any are set. */
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
@@ -1519,6 +1526,8 @@ export interface components {
             disabled_reason?: string;
             /** @description Most POSTs a worker sends to this subscription at once, when set for it. */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description Most deliveries per second to this subscription, when set for it. */
+            rate_limit?: components["schemas"]["RateLimit"];
             /** @description The custom header names, each value masked as `********`; present when any are set. */
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
@@ -1586,6 +1595,16 @@ export interface components {
         SubscriptionFilter: {
             [key: string]: unknown;
         };
+        /**
+         * @description Most deliveries per second to the subscription, a whole number from 1 to 100 (outside it: a
+         *     422 naming `/body/rate_limit`, nothing written), held over every worker however many run:
+         *     each second (aligned to the epoch on the service's clock) takes at most this many POSTs. An
+         *     attempt beyond it is not made yet: it waits durably for the next second (spread at random
+         *     over up to 30 s as it is put off again), is not counted as an attempt and is not logged.
+         *     Independent of `max_in_flight`, which bounds POSTs at once; both may be set.
+         * @example 10
+         */
+        RateLimit: number;
         /**
          * @description A subscription's own retry schedule, in place of the service's (`DELIVERY_RETRY_SCHEDULE`,
          *     `DELIVERY_MAX_ATTEMPTS`; by default 1m, 5m, 15m, 30m, 60m, 120m and 7 attempts). Bounds,

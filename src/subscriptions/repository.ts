@@ -42,6 +42,8 @@ export interface SubscriptionDoc {
   filter?: string;
   /** Its own retry schedule (absent: the service's). */
   retry?: StoredRetry;
+  /** Most deliveries per second to it, over every worker (absent: no limit). */
+  rate_limit?: number;
 }
 
 /** A fan-out candidate: its id, and its filter when it has one. */
@@ -64,6 +66,7 @@ export function toSubscription(doc: SubscriptionDoc, retryDefaults: RetryOverrid
     updated_at: doc.updated_at.toISOString(),
     ...(doc.status === 'disabled' && doc.disabled_reason ? { disabled_reason: doc.disabled_reason } : {}),
     ...(doc.max_in_flight !== undefined ? { max_in_flight: doc.max_in_flight } : {}),
+    ...(doc.rate_limit !== undefined ? { rate_limit: doc.rate_limit } : {}),
     ...(doc.headers?.length ? { headers: maskHeaders(doc.headers) } : {}),
     ...(doc.failing_since ? { failing_since: doc.failing_since.toISOString() } : {}),
     ...(doc.filter !== undefined ? { filter: JSON.parse(doc.filter) as EventFilter } : {}),

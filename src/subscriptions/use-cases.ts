@@ -21,6 +21,7 @@ import type { SecretBox } from './secret-box';
 import { generateSigningSecret } from './secrets';
 import { validateFilter } from './filter';
 import { checkedRetry } from './retry-schedule';
+import { MAX_RATE_LIMIT, MIN_RATE_LIMIT } from '../deliveries/delivery-rate';
 import type { RetryOverride } from '../../workflows/delivery-model';
 
 export interface SubscriptionDeps {
@@ -57,6 +58,14 @@ function checkedFilter(filter: Record<string, unknown>): string | undefined {
   return Object.keys(filter).length ? JSON.stringify(filter) : undefined;
 }
 
+/** 422 naming the field unless `rateLimit` is a whole number of deliveries per second within the bounds. */
+function assertRateLimit(rateLimit: number): void {
+  if (!Number.isInteger(rateLimit) || rateLimit < MIN_RATE_LIMIT || rateLimit > MAX_RATE_LIMIT) {
+    const message = `must be a whole number of deliveries per second from ${MIN_RATE_LIMIT} to ${MAX_RATE_LIMIT}`;
+    throw DomainError.unprocessable(`rate_limit ${message}`, [{ path: '/body/rate_limit', message }]);
+  }
+}
+
 /** 403 unless the key may receive every event type it subscribes to: its data must not reach a key that could not read it. */
 function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events: readonly string[]): void {
   const errors = events.flatMap((type, i) => {
@@ -79,6 +88,7 @@ export async function createSubscription(
   if (input.headers !== undefined) assertHeaders(input.headers);
   const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
   const retry = input.retry !== undefined ? checkedRetry(input.retry) : undefined;
+  if (input.rate_limit !== undefined) assertRateLimit(input.rate_limit);
   await assertCallbackUrl(deps, input.url);
   const now = deps.now?.() ?? new Date();
   const secret = input.secret ?? generateSigningSecret();
@@ -93,6 +103,7 @@ export async function createSubscription(
     version,
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.max_in_flight !== undefined ? { max_in_flight: input.max_in_flight } : {}),
+    ...(input.rate_limit !== undefined ? { rate_limit: input.rate_limit } : {}),
     ...(input.headers !== undefined && Object.keys(input.headers).length ? { headers: sealHeaders(deps.secrets, id, input.headers) } : {}),
     ...(filter !== undefined ? { filter } : {}),
     ...(retry !== undefined ? { retry } : {}),
@@ -137,6 +148,7 @@ export async function updateSubscription(
   if (input.headers !== undefined) assertHeaders(input.headers);
   const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
   const retry = input.retry ? checkedRetry(input.retry) : undefined;
+  if (input.rate_limit !== undefined && input.rate_limit !== null) assertRateLimit(input.rate_limit);
   if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
   if (input.status === 'paused' && current.status === 'disabled') {
     throw DomainError.conflict(
@@ -165,6 +177,9 @@ export async function updateSubscription(
   // The next attempt of a pending delivery is settled by it (the activity reads it with the subscription); null: the service's again.
   if (retry !== undefined) set.retry = retry;
   else if (input.retry === null) unset.push('retry');
+  // Each attempt reads it with the subscription: the next one of a pending delivery follows; null removes the limit.
+  if (typeof input.rate_limit === 'number') set.rate_limit = input.rate_limit;
+  else if (input.rate_limit === null) unset.push('rate_limit');
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
   if (!updated) throw notFound(id);
   return toSubscription(updated, deps.retryDefaults);

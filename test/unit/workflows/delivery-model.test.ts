@@ -15,6 +15,7 @@ import {
   type MadeAttempt,
   nextDelayMs,
   scheduleSpanMs,
+  throttleDelayMs,
   settleAttempt,
   settleRound,
   type SubscriberStatus,
@@ -229,5 +230,22 @@ describe("a subscription's own retry schedule", () => {
 
   it('still honours a longer Retry-After', () => {
     expect(oneRound(1, { ...http(429, 10 * minute), retry: own }).next).toEqual({ attempt: 2, at: 1_000_000 + 10 * minute });
+  });
+});
+
+describe('an attempt put off by rate_limit', () => {
+  it("waits until the second the limiter expects a slot in, spread at random over that second", () => {
+    expect(throttleDelayMs(0, 250)).toBe(250);
+    expect(throttleDelayMs(0.5, 250)).toBe(750);
+    expect(throttleDelayMs(0.999, 2250)).toBeLessThan(3250);
+  });
+
+  it('is deferred, not an attempt: nothing logged, the same attempt number, its wait from waitMs', () => {
+    const r = oneRound(2, { outcome: 'deferred', reason: '5 deliveries per second to this subscription (rate_limit)', waitMs: 300 }, 1_000_000, 0.5);
+    expect(r.steps).toEqual([{ kind: 'deferred', subscriptionId: 'sub_a', next: { attempt: 2, at: 1_000_000 + 300 + 500, deferrals: 1 } }]);
+    expect(r.status).toMatchObject({ state: 'retrying', attempts: 0, deferrals: 1 });
+    expect(r.followUps).toEqual([]);
+    // Without waitMs (max_in_flight, and histories before rate_limit) the deferral backoff is unchanged.
+    expect(oneRound(2, { outcome: 'deferred', reason: 'max_in_flight' }, 1_000_000, 0.5).next).toEqual({ attempt: 2, at: 1_000_000 + deferralDelayMs(1, 0.5), deferrals: 1 });
   });
 });

@@ -9,8 +9,8 @@ const shortPolicy: DeliveryPolicy = { scheduleMs: [1 * minute, 5 * minute], maxA
 export interface HistoryScenario {
   policy: DeliveryPolicy;
   batchSize: number;
-  /** Per subscription (id suffix): what each attempt gets, the last repeating (`deferred`: max_in_flight put it off). */
-  answers: Record<string, Array<number | 'timeout' | 'network_error' | 'deferred'>>;
+  /** Per subscription (id suffix): what each attempt gets, the last repeating (`deferred`: max_in_flight put it off; `throttled`: rate_limit did). */
+  answers: Record<string, Array<number | 'timeout' | 'network_error' | 'deferred' | 'throttled'>>;
   /** Per subscription: its own retry schedule, as the attempt activity reports it with each made attempt. */
   retry?: Record<string, RetryOverride>;
   /** Per subscription: from the log of this attempt on, it is reported failing for longer than ENDPOINT_DISABLE_AFTER. */
@@ -71,6 +71,14 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     retry: { a: { scheduleMs: [10_000, 2 * minute], maxAttempts: 3 } },
     expected: { a: 'failed', b: 'delivered' },
     closes: 'failed',
+  },
+  // 1.2: attempts put off by rate_limit (deferred with the limiter's wait), beside one put off by max_in_flight.
+  'event-rate-limited': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: ['throttled', 'throttled', 200], b: ['deferred', 503, 200] },
+    expected: { a: 'delivered', b: 'delivered' },
+    closes: 'completed',
   },
 };
 
