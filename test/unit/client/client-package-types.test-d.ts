@@ -68,3 +68,11 @@ describe('client package: retry schedule', () => {
     expectTypeOf<Schemas['EffectiveRetry']['source']>().toEqualTypeOf<'service' | 'subscription'>();
   });
 });
+
+describe('client package: rate limit', () => {
+  it('takes rate_limit on create, a number or null on update, and reads it when set', () => {
+    expectTypeOf<Schemas['SubscriptionCreate']['rate_limit']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<Schemas['SubscriptionUpdate']['rate_limit']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<Schemas['Subscription']['rate_limit']>().toEqualTypeOf<number | undefined>();
+  });
+});
