@@ -70,6 +70,7 @@ export default tseslint.config(
       'src/db/indexes.ts',
       'src/db/timeline.ts',
       'src/deliveries/attempts.ts',
+      'src/deliveries/delivery-rate.ts',
       'src/events/dispatch-notes.ts',
       'src/events/repository.ts',
       'src/idempotency/store.ts',

@@ -6,6 +6,7 @@ import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/f
 import { openHeaders } from '../src/subscriptions/custom-headers';
 import { openAuth } from '../src/subscriptions/outgoing-auth';
 import { SecretBox } from '../src/subscriptions/secret-box';
+import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
 import { signatureHeaders } from '../src/webhooks/signature';
 import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
@@ -15,6 +16,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { withTimeout } from '../src/lib/timing';
 import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { InFlight } from './in-flight';
+import { DeliveryRate } from '../src/deliveries/delivery-rate';
 import { poster } from './traced-post';
 import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 import { createTokenCache, type OAuthClient } from './oauth-token';
@@ -103,6 +105,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
   const inFlight = new InFlight();
+  // Shared by every worker through the database; touched only for subscriptions that set rate_limit.
+  const rates = new DeliveryRate(deps.db, () => now().getTime());
   const streaks = new FailingStreaks(subscriptions, deps.disableAfterMs ?? 0, now);
   // OAuth 2.0 tokens of the subscriptions that use them, kept per worker until shortly before they expire.
   const tokens = createTokenCache({ post, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy, userAgent: deps.userAgent });
@@ -142,6 +146,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const custom = sub.headers?.length ? openHeaders(box, sub._id, sub.headers) : undefined;
     const auth = sub.auth ? openAuth(box, sub._id, sub.auth) : undefined;
     const limit = sub.max_in_flight ?? deps.maxInFlight ?? 0;
+    // Read with the subscription for this attempt: the workflow settles the attempt by it.
+    const retry = sub.retry ? { retry: retryOverride(sub.retry) } : {};
     const send = async (): Promise<MadeAttempt> => {
       const at = now();
       const secrets = stored.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
@@ -155,14 +161,23 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         ...signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets }),
       };
       const request = (h: Record<string, string>) => post({ url: sub.url, body, headers: h, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy });
-      if (!auth) return { ...(await request(headers)), url: sub.url };
-      if (auth.type === 'static') return { ...(await request({ ...headers, Authorization: auth.authorization })), url: sub.url };
-      return { ...(await withToken(auth, at.getTime(), (token) => request({ ...headers, Authorization: `Bearer ${token}` }))), url: sub.url };
+      if (!auth) return { ...(await request(headers)), url: sub.url, ...retry };
+      if (auth.type === 'static') return { ...(await request({ ...headers, Authorization: auth.authorization })), url: sub.url, ...retry };
+      return { ...(await withToken(auth, at.getTime(), (token) => request({ ...headers, Authorization: `Bearer ${token}` }))), url: sub.url, ...retry };
     };
+    const rate = sub.rate_limit;
     return async () => {
       // Checked and taken in the same tick as the POST starts: no other round can slip in between.
       if (!inFlight.take(sub._id, limit)) return { outcome: 'deferred', reason: `${limit} POSTs to this subscription in flight (max_in_flight)` };
       try {
+        if (rate !== undefined) {
+          // A limiter that cannot answer puts the attempt off rather than fail the round: other POSTs of it may have gone already.
+          const slot = await rates.take(sub._id, rate).catch((err: unknown) => ({ taken: false as const, waitMs: 1000, error: String(err) }));
+          if (!slot.taken) {
+            const reason = 'error' in slot ? `rate limiter unavailable: ${slot.error}` : `${rate} deliveries per second to this subscription (rate_limit)`;
+            return { outcome: 'deferred', reason, waitMs: slot.waitMs };
+          }
+        }
         return await send();
       } finally {
         inFlight.release(sub._id);

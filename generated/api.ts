@@ -485,7 +485,17 @@ export interface paths {
         };
         /**
          * List event types
-         * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`), and the signature schemes a subscription can choose with `signature` (`signature_schemes`, from `x-signature-schemes`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Besides the event types, a subscription sets its `url`, `description`, `status`, `max_in_flight`, `filter` (which events it receives), `headers` (custom request headers), `auth` (bearer, basic or OAuth 2.0 client credentials towards the receiver), `signature` (HMAC-SHA256 or Ed25519) and its envelope `version`. Requires scope `webhooks:read`.
+         * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`), and the signature schemes a subscription can choose with `signature` (`signature_schemes`, from `x-signature-schemes`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Requires scope `webhooks:read`.
+         *
+         *     Besides its `url` and these `events`, what an integrator can set on a subscription (on subscribe and `PATCH`):
+         *     - `description`, `status` (`active`/`paused`), `version` (the envelope) and a `secret` (or a rotation);
+         *     - `filter`: only the events it matches are delivered (`SubscriptionFilter`);
+         *     - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
+         *     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
+         *     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+         *     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
+         *     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
+         *     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
          */
         get: operations["listEventTypes"];
         put?: never;
@@ -1448,6 +1458,8 @@ export interface components {
             description?: components["schemas"]["SubscriptionDescription"];
             /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description Most deliveries per second to this subscription, over every worker (see `RateLimit`); absent, no limit. */
+            rate_limit?: components["schemas"]["RateLimit"];
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
@@ -1456,6 +1468,8 @@ export interface components {
             signature?: components["schemas"]["SignatureScheme"];
             /** @description How deliveries authenticate to the receiver (bearer token, basic, or OAuth 2.0 client credentials); the credentials are sealed at rest and never returned. */
             auth?: components["schemas"]["SubscriptionAuth"];
+            /** @description This subscription's own retry schedule, within the service's bounds (see `SubscriptionRetry`); absent, the service's. */
+            retry?: components["schemas"]["SubscriptionRetry"];
         };
         /** @description Fields to change; at least one. */
         SubscriptionUpdate: {
@@ -1472,12 +1486,16 @@ export interface components {
             description?: components["schemas"]["SubscriptionDescription"];
             /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description A new limit of deliveries per second to this subscription (see `RateLimit`); `null` removes it. */
+            rate_limit?: components["schemas"]["RateLimit"] | null;
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
             filter?: components["schemas"]["SubscriptionFilter"];
             /** @description Replaces how deliveries authenticate to the receiver; `null` removes it. The credentials are sealed at rest and never returned. */
             auth?: components["schemas"]["SubscriptionAuth"] | null;
+            /** @description A new retry schedule for this subscription (see `SubscriptionRetry`); `null` goes back to the service's. The next attempt of every delivery still pending is settled by it. */
+            retry?: components["schemas"]["SubscriptionRetry"] | null;
             /**
              * @description Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
              * @enum {integer}
@@ -1515,12 +1533,16 @@ export interface components {
             disabled_reason?: string;
             /** @description Most POSTs a worker sends to this subscription at once, when set for it. */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description Most deliveries per second to this subscription, when set for it. */
+            rate_limit?: components["schemas"]["RateLimit"];
             /** @description The custom header names, each value masked as `********`; present when any are set. */
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
             filter?: components["schemas"]["SubscriptionFilter"];
             /** @description How deliveries authenticate to the receiver, when set; no secret is ever shown. */
             auth?: components["schemas"]["SubscriptionAuthView"];
+            /** @description The retry schedule its deliveries use, its own or the service's (`source`). */
+            retry: components["schemas"]["EffectiveRetry"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1562,12 +1584,16 @@ export interface components {
             disabled_reason?: string;
             /** @description Most POSTs a worker sends to this subscription at once, when set for it. */
             max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description Most deliveries per second to this subscription, when set for it. */
+            rate_limit?: components["schemas"]["RateLimit"];
             /** @description The custom header names, each value masked as `********`; present when any are set. */
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
             filter?: components["schemas"]["SubscriptionFilter"];
             /** @description How deliveries authenticate to the receiver, when set; no secret is ever shown. */
             auth?: components["schemas"]["SubscriptionAuthView"];
+            /** @description The retry schedule its deliveries use, its own or the service's (`source`). */
+            retry: components["schemas"]["EffectiveRetry"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
@@ -1737,6 +1763,78 @@ export interface components {
          */
         SubscriptionFilter: {
             [key: string]: unknown;
+        };
+        /**
+         * @description Most deliveries per second to the subscription, a whole number from 1 to 100 (outside it: a
+         *     422 naming `/body/rate_limit`, nothing written), held over every worker however many run:
+         *     each second (aligned to the epoch on the service's clock) takes at most this many POSTs. An
+         *     attempt beyond it is not made yet: it waits durably for the next second (spread at random
+         *     over up to 30 s as it is put off again), is not counted as an attempt and is not logged.
+         *     Independent of `max_in_flight`, which bounds POSTs at once; both may be set.
+         * @example 10
+         */
+        RateLimit: number;
+        /**
+         * @description A subscription's own retry schedule, in place of the service's (`DELIVERY_RETRY_SCHEDULE`,
+         *     `DELIVERY_MAX_ATTEMPTS`; by default 1m, 5m, 15m, 30m, 60m, 120m and 7 attempts). Bounds,
+         *     each refused with a 422 naming its field (`/body/retry/schedule/<i>`,
+         *     `/body/retry/max_attempts`, `/body/retry` for the total) and nothing written:
+         *     `schedule` lists 1 to 10 waits, each a whole number of `s`, `m` or `h` from `1s` to `6h`;
+         *     `max_attempts` is 1 to 10, the first attempt included; the waits those attempts use (the
+         *     last wait repeating) add up to at most `12h`. The service still stretches each wait by up
+         *     to its jitter (`DELIVERY_JITTER`, 10 % by default) and waits longer when a receiver's
+         *     `Retry-After` asks for it. Which answers are retried does not change (see the delivery
+         *     rules); when the attempts run out the administrator is alerted as usual.
+         * @example {
+         *       "schedule": [
+         *         "30s",
+         *         "5m",
+         *         "1h"
+         *       ],
+         *       "max_attempts": 5
+         *     }
+         */
+        SubscriptionRetry: {
+            /**
+             * @description Waits after attempt 1, 2, … (`30s`, `5m`, `2h`); the last one repeats.
+             * @example [
+             *       "30s",
+             *       "5m",
+             *       "1h"
+             *     ]
+             */
+            schedule: string[];
+            /**
+             * @description Attempts in all, the first included (1 to 10).
+             * @example 5
+             */
+            max_attempts: number;
+        };
+        /**
+         * @description The retry schedule a subscription's deliveries use.
+         * @example {
+         *       "schedule": [
+         *         "1m",
+         *         "5m",
+         *         "15m",
+         *         "30m",
+         *         "1h",
+         *         "2h"
+         *       ],
+         *       "max_attempts": 7,
+         *       "source": "service"
+         *     }
+         */
+        EffectiveRetry: {
+            /** @description Waits after attempt 1, 2, … in the largest whole unit (`90s`, `5m`, `2h`); the last one repeats. */
+            schedule: string[];
+            /** @description Attempts in all, the first included. */
+            max_attempts: number;
+            /**
+             * @description `service`: the subscription sets none and follows the service's defaults; `subscription`: its own `retry`.
+             * @enum {string}
+             */
+            source: "service" | "subscription";
         };
         /**
          * @description Most POSTs one worker sends to the subscription at once. An attempt that would exceed it is

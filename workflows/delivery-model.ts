@@ -13,7 +13,7 @@ import type { PostResult } from '../activities/http-post';
  * | attempt state (`AttemptState`, the attempt log's `state`) | where the delivery stands after a made attempt | `delivered`, `retrying`, `failed` (attempts ran out), `stopped` |
  * | subscriber state (`SubscriberState`) | one subscription's delivery of the event, as the workflow's query shows it | the attempt states, `attempting`, `cancelled` (paused, disabled or deleted before an attempt) |
  * | event state (`EventState`, the `WebhookDeliveryState` search attribute) | the event over all its subscriptions | `attempting`, `retrying`, `delivered`, `failed`, `cancelled` |
- * | skipped / deferred | a round's answer that is not an attempt: the subscription is gone for good, or its endpoint has `max_in_flight` POSTs running | not logged, not counted |
+ * | skipped / deferred | a round's answer that is not an attempt: the subscription is gone for good, or its endpoint has `max_in_flight` POSTs running or its `rate_limit` used up this second | not logged, not counted |
  * | follow-up | what a settled delivery causes beside the rounds | disable on 410, disable after a failing streak, alert on exhaustion |
  *
  * Lifecycle of one subscription's delivery: attempting → (retrying → attempting)* → delivered,
@@ -33,6 +33,29 @@ export interface DeliveryPolicy {
   maxAttempts: number;
   /** Each wait is stretched by up to this fraction, at random, so retries do not arrive in lockstep. */
   jitterRatio: number;
+}
+
+/**
+ * A subscription's own retry schedule (its `retry`), reported by the attempt activity with each
+ * attempt it makes, so the workflow settles that attempt by it; absent: the workflow's policy.
+ */
+export interface RetryOverride {
+  /** Waits between attempts, in ms (the last repeats). */
+  scheduleMs: number[];
+  /** Attempts in all, including the first. */
+  maxAttempts: number;
+}
+
+/** The policy an attempt is settled by: `policy` with the subscription's schedule and attempts, when it sets them (jitter stays the service's). */
+export function effectivePolicy(policy: DeliveryPolicy, override: RetryOverride | undefined): DeliveryPolicy {
+  return override ? { scheduleMs: override.scheduleMs, maxAttempts: override.maxAttempts, jitterRatio: policy.jitterRatio } : policy;
+}
+
+/** The sum of the scheduled waits of a delivery that uses every attempt (no jitter, no Retry-After): how long its retries last. */
+export function scheduleSpanMs(scheduleMs: readonly number[], maxAttempts: number): number {
+  let span = 0;
+  for (let attempt = 1; attempt < maxAttempts; attempt++) span += scheduleMs[Math.min(attempt - 1, scheduleMs.length - 1)] ?? 0;
+  return span;
 }
 
 /** The longest a receiver's Retry-After may push the next attempt out. */
@@ -61,6 +84,15 @@ export const MAX_DEFERRAL_MS = 30_000;
 export function deferralDelayMs(deferrals: number, random: number): number {
   const base = Math.min(MAX_DEFERRAL_MS, 1000 * 2 ** Math.min(deferrals - 1, 5));
   return base + Math.floor(base * 0.5 * random);
+}
+
+/**
+ * The wait of an attempt put off by its subscription's rate_limit: `untilMs`, until the second
+ * the activity's limiter expects a slot for it in, spread at random over that second so the
+ * put-off attempts do not all come back at its top.
+ */
+export function throttleDelayMs(random: number, untilMs: number): number {
+  return untilMs + Math.floor(1000 * random);
 }
 
 /** What a receiver's answer means for the delivery, per the spec's outcome table. */
@@ -124,7 +156,7 @@ export interface SubscriberStatus {
   lastError?: string;
   /** Why the delivery was cancelled: the subscription was paused, disabled or deleted before an attempt. */
   cancelReason?: string;
-  /** Times an attempt was put off because the endpoint had max_in_flight POSTs running. */
+  /** Times an attempt was put off because the endpoint had max_in_flight POSTs running or its rate_limit was used up. */
   deferrals?: number;
 }
 
@@ -162,22 +194,26 @@ export function subscriptionsIn(statuses: Record<string, SubscriberStatus>, ...s
     .sort();
 }
 
-/** An attempt waiting for its turn: which one, when it falls due (workflow time), how often max_in_flight put it off. */
+/** An attempt waiting for its turn: which one, when it falls due (workflow time), how often max_in_flight or rate_limit put it off. */
 export interface Due {
   attempt: number;
   at: number;
   deferrals?: number;
 }
 
-/** A POST that was made: its result and the URL it went to. */
-export type MadeAttempt = PostResult & { url: string };
+/**
+ * A POST that was made: its result, the URL it went to and, when the subscription sets its own
+ * `retry`, that schedule (read with the subscription for this attempt).
+ */
+export type MadeAttempt = PostResult & { url: string; retry?: RetryOverride };
 
 /**
  * A round's answer for one subscription: a POST that happened, or why none did: `skipped` for
  * good (the subscription is gone, paused or disabled), `deferred` for now (its endpoint has
- * `max_in_flight` POSTs running; not an attempt).
+ * `max_in_flight` POSTs running, or, with `waitMs` until its next second, its `rate_limit` is
+ * used up; not an attempt).
  */
-export type AttemptResult = MadeAttempt | { outcome: 'skipped'; reason: string } | { outcome: 'deferred'; reason: string };
+export type AttemptResult = MadeAttempt | { outcome: 'skipped'; reason: string } | { outcome: 'deferred'; reason: string; waitMs?: number };
 
 /** The first round: attempt 1 to every subscription, due at once. */
 export function firstRound(subscriptionIds: readonly string[], now: number): Map<string, Due> {
@@ -198,7 +234,7 @@ export function earliestDue(pending: ReadonlyMap<string, Due>): number {
 export type RoundStep =
   /** Paused, disabled or deleted: pending retries stop here. */
   | { kind: 'cancelled'; subscriptionId: string; reason: string }
-  /** Its endpoint has max_in_flight POSTs running: the same attempt a little later, not logged. */
+  /** Its endpoint has max_in_flight POSTs running, or its rate_limit is used up: the same attempt a little later, not logged. */
   | { kind: 'deferred'; subscriptionId: string; next: Due }
   /** A made attempt, settled; `next` when it retries. */
   | { kind: 'settled'; subscriptionId: string; attempt: number; result: MadeAttempt; settlement: Settlement; next?: Due };
@@ -215,9 +251,12 @@ export function settleRound(policy: DeliveryPolicy, due: ReadonlyArray<[string, 
     if (result.outcome === 'skipped') return { kind: 'cancelled', subscriptionId, reason: result.reason };
     if (result.outcome === 'deferred') {
       const deferrals = (d.deferrals ?? 0) + 1;
-      return { kind: 'deferred', subscriptionId, next: { attempt: d.attempt, at: now + deferralDelayMs(deferrals, random), deferrals } };
+      // Without waitMs (max_in_flight, and every history before rate_limit): the deferral backoff as it was.
+      const wait = result.waitMs !== undefined ? throttleDelayMs(random, result.waitMs) : deferralDelayMs(deferrals, random);
+      return { kind: 'deferred', subscriptionId, next: { attempt: d.attempt, at: now + wait, deferrals } };
     }
-    const settlement = settleAttempt(policy, d.attempt, result, random);
+    // Absent in histories before per-subscription retry: the workflow's policy, as it was then.
+    const settlement = settleAttempt(effectivePolicy(policy, result.retry), d.attempt, result, random);
     const next = settlement.state === 'retrying' ? { next: { attempt: d.attempt + 1, at: now + settlement.delayMs } } : {};
     return { kind: 'settled', subscriptionId, attempt: d.attempt, result, settlement, ...next };
   });

@@ -54,6 +54,7 @@ export function createAppDeps(input: {
       secrets: box,
       checkUrl: (raw) => checkCallbackUrl(raw, { allowPrivate }),
       eventScopes: eventScopes(eventCatalog(loadContract())),
+      retryDefaults: { scheduleMs: config.delivery.policy.scheduleMs, maxAttempts: config.delivery.policy.maxAttempts },
     },
     resources: {
       users: new UserRepository(db),

@@ -7,7 +7,7 @@ import type { LogFormat } from '../logger';
 import { parseSecretKey, type SecretKey } from '../subscriptions/secret-box';
 import type { DeliveryPolicy } from '../../workflows/delivery-model';
 import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
-import { DAY_MS, deliverySpanMs } from '../retention/delivery-span';
+import { DAY_MS, longestDeliverySpanMs } from '../retention/delivery-span';
 import { canonicalIp } from '../lib/ip';
 import { classifyAddress } from '../webhooks/address-policy';
 import { type DeliveryProxy, parseProxyUrl } from '../webhooks/delivery-proxy';
@@ -197,10 +197,10 @@ const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
   if ((sourceClass === 'loopback' || sourceClass === 'link-local') && !e.CALLBACK_ALLOW_PRIVATE) {
     ctx.addIssue({ code: 'custom', path: ['DELIVERY_SOURCE_ADDRESS'], message: `${e.DELIVERY_SOURCE_ADDRESS} is a ${sourceClass} address: deliveries from it reach only ${sourceClass} callbacks, which need CALLBACK_ALLOW_PRIVATE=true (local development and tests only)` });
   }
-  // A delivery still retrying must find its event and keep its attempts.
-  const spanMs = deliverySpanMs({ scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER });
+  // A delivery still retrying (on the service's schedule or a subscription's own) must find its event and keep its attempts.
+  const spanMs = longestDeliverySpanMs({ scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER });
   if (e.RETENTION_DAYS !== undefined && e.RETENTION_DAYS * DAY_MS <= spanMs) {
-    ctx.addIssue({ code: 'custom', path: ['RETENTION_DAYS'], message: `must be longer than a delivery's retries last (${Math.ceil(spanMs / DAY_MS)} days with DELIVERY_RETRY_SCHEDULE and DELIVERY_MAX_ATTEMPTS)` });
+    ctx.addIssue({ code: 'custom', path: ['RETENTION_DAYS'], message: `must be longer than a delivery's retries last (${Math.ceil(spanMs / DAY_MS)} days with DELIVERY_RETRY_SCHEDULE and DELIVERY_MAX_ATTEMPTS, or a subscription's own retry schedule)` });
   }
 });
 

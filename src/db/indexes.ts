@@ -8,6 +8,7 @@ import { IdempotencyStore } from '../idempotency/store';
 import { PortalRevocations } from '../portal/revocations';
 import { ServiceKeyRepository } from '../portal/service-keys';
 import { rateLimitStorage } from '../rate-limit/limiter';
+import { deliveryRateStorage } from '../deliveries/delivery-rate';
 import { StockIntents, StockLedger } from '../inventory/repository';
 import { OrderRepository, ProductRepository, UserRepository } from '../resources/repository';
 import { SubscriptionRepository } from '../subscriptions/repository';
@@ -24,6 +25,7 @@ export const storageOwners: readonly StorageDeclarations[] = [
   StockIntents,
   UserRepository,
   rateLimitStorage,
+  deliveryRateStorage,
   AttemptRepository,
   EventRepository,
   DispatchNotes,

@@ -1,14 +1,14 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config/config';
 import type { Logger } from '../logger';
-import { deliverySpanMs } from './delivery-span';
+import { longestDeliverySpanMs } from './delivery-span';
 import { ensureRetentionSchedule, removeRetentionSchedule, type RetentionSchedule, retentionScheduleId } from './schedule';
 
 /** The retention schedule this configuration asks for; undefined when RETENTION_DAYS=off. */
 export function retentionSchedule(config: Config): RetentionSchedule | undefined {
   const { days, intervalMs, batchSize } = config.retention;
   if (days === undefined) return undefined;
-  return { taskQueue: config.temporal.taskQueue, intervalMs, input: { retentionDays: days, eventGraceMs: deliverySpanMs(config.delivery.policy), batchSize } };
+  return { taskQueue: config.temporal.taskQueue, intervalMs, input: { retentionDays: days, eventGraceMs: longestDeliverySpanMs(config.delivery.policy), batchSize } };
 }
 
 /**

@@ -4,6 +4,8 @@ import { maskHeaders, type StoredHeader } from './custom-headers';
 import { type StoredAuth, viewAuth } from './outgoing-auth';
 import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
 import type { Filter as EventFilter } from './filter';
+import { effectiveRetry, type StoredRetry } from './retry-schedule';
+import type { RetryOverride } from '../../workflows/delivery-model';
 
 /** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
 export interface StoredSecret {
@@ -45,6 +47,10 @@ export interface SubscriptionDoc {
    * `data.total`) are not field names a document store accepts. Absent: every event of its types.
    */
   filter?: string;
+  /** Its own retry schedule (absent: the service's). */
+  retry?: StoredRetry;
+  /** Most deliveries per second to it, over every worker (absent: no limit). */
+  rate_limit?: number;
 }
 
 /** A fan-out candidate: its id, and its filter when it has one. */
@@ -54,8 +60,8 @@ export interface FanoutCandidate {
   filter?: string;
 }
 
-/** The API shape of a stored subscription (no secrets). */
-export function toSubscription(doc: SubscriptionDoc): Subscription {
+/** The API shape of a stored subscription (no secrets); `retryDefaults` is the service's schedule, shown when it sets none. */
+export function toSubscription(doc: SubscriptionDoc, retryDefaults: RetryOverride): Subscription {
   return {
     id: doc._id,
     url: doc.url,
@@ -67,12 +73,14 @@ export function toSubscription(doc: SubscriptionDoc): Subscription {
     updated_at: doc.updated_at.toISOString(),
     ...(doc.status === 'disabled' && doc.disabled_reason ? { disabled_reason: doc.disabled_reason } : {}),
     ...(doc.max_in_flight !== undefined ? { max_in_flight: doc.max_in_flight } : {}),
+    ...(doc.rate_limit !== undefined ? { rate_limit: doc.rate_limit } : {}),
     ...(doc.headers?.length ? { headers: maskHeaders(doc.headers) } : {}),
     ...(doc.auth ? { auth: viewAuth(doc.auth) } : {}),
     ...(doc.failing_since ? { failing_since: doc.failing_since.toISOString() } : {}),
     ...(doc.filter !== undefined ? { filter: JSON.parse(doc.filter) as EventFilter } : {}),
     signature: doc.signature ?? 'hmac-sha256',
     ...(doc.signature === 'ed25519' && doc.public_key ? { public_key: doc.public_key } : {}),
+    retry: effectiveRetry(doc.retry, retryDefaults),
   };
 }
 

@@ -22,6 +22,9 @@ import { assertNoAuthorizationHeader, assertTokenUrl, sealAuth } from './outgoin
 import type { SecretBox } from './secret-box';
 import { generateSigningKeyPair, generateSigningSecret } from './secrets';
 import { validateFilter } from './filter';
+import { checkedRetry } from './retry-schedule';
+import { MAX_RATE_LIMIT, MIN_RATE_LIMIT } from '../deliveries/delivery-rate';
+import type { RetryOverride } from '../../workflows/delivery-model';
 
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
@@ -31,6 +34,8 @@ export interface SubscriptionDeps {
   checkUrl: (raw: string) => ReturnType<typeof checkCallbackUrl>;
   /** Scopes each event type needs from a subscribing key (the catalogue's `required_scopes`). */
   eventScopes: ReadonlyMap<string, readonly string[]>;
+  /** The service's retry schedule (DELIVERY_RETRY_SCHEDULE, DELIVERY_MAX_ATTEMPTS), shown for subscriptions that set none. */
+  retryDefaults: RetryOverride;
   now?: () => Date;
 }
 
@@ -53,6 +58,14 @@ function checkedFilter(filter: Record<string, unknown>): string | undefined {
     throw DomainError.unprocessable(`${err.path} ${err.message}`, [{ path: pointer, message: err.message }]);
   }
   return Object.keys(filter).length ? JSON.stringify(filter) : undefined;
+}
+
+/** 422 naming the field unless `rateLimit` is a whole number of deliveries per second within the bounds. */
+function assertRateLimit(rateLimit: number): void {
+  if (!Number.isInteger(rateLimit) || rateLimit < MIN_RATE_LIMIT || rateLimit > MAX_RATE_LIMIT) {
+    const message = `must be a whole number of deliveries per second from ${MIN_RATE_LIMIT} to ${MAX_RATE_LIMIT}`;
+    throw DomainError.unprocessable(`rate_limit ${message}`, [{ path: '/body/rate_limit', message }]);
+  }
 }
 
 /** 403 unless the key may receive every event type it subscribes to: its data must not reach a key that could not read it. */
@@ -97,6 +110,8 @@ export async function createSubscription(
     ]);
   }
   if (input.auth !== undefined) assertNoAuthorizationHeader(Object.keys(input.headers ?? {}), 'headers');
+  const retry = input.retry !== undefined ? checkedRetry(input.retry) : undefined;
+  if (input.rate_limit !== undefined) assertRateLimit(input.rate_limit);
   await assertCallbackUrl(deps, input.url);
   if (input.auth !== undefined) await assertTokenUrl(input.auth, deps.checkUrl);
   const now = deps.now?.() ?? new Date();
@@ -112,8 +127,10 @@ export async function createSubscription(
     version,
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.max_in_flight !== undefined ? { max_in_flight: input.max_in_flight } : {}),
+    ...(input.rate_limit !== undefined ? { rate_limit: input.rate_limit } : {}),
     ...(input.headers !== undefined && Object.keys(input.headers).length ? { headers: sealHeaders(deps.secrets, id, input.headers) } : {}),
     ...(filter !== undefined ? { filter } : {}),
+    ...(retry !== undefined ? { retry } : {}),
     ...(input.auth !== undefined ? { auth: sealAuth(deps.secrets, id, input.auth) } : {}),
     secrets: [{ secret: deps.secrets.seal(key.secret, id), created_at: now }],
     ...key.fields,
@@ -121,7 +138,7 @@ export async function createSubscription(
     updated_at: now,
   };
   await deps.subscriptions.insert(doc);
-  return { ...toSubscription(doc), secret: key.verifyWith };
+  return { ...toSubscription(doc, deps.retryDefaults), secret: key.verifyWith };
 }
 
 /** One page of the caller's subscriptions, newest first. */
@@ -132,13 +149,13 @@ export async function listSubscriptions(
 ): Promise<SubscriptionList> {
   const limit = query.limit ?? 20;
   const rows = await deps.subscriptions.listOwned(principal.ownerId, limit + 1, decodeCursor(query.cursor));
-  return toPage(rows.map(toSubscription), limit);
+  return toPage(rows.map((r) => toSubscription(r, deps.retryDefaults)), limit);
 }
 
 export async function getSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<Subscription> {
   const doc = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!doc) throw notFound(id);
-  return toSubscription(doc);
+  return toSubscription(doc, deps.retryDefaults);
 }
 
 /**
@@ -156,6 +173,8 @@ export async function updateSubscription(
   if (input.events !== undefined) assertEventScopes(deps, principal, input.events);
   if (input.headers !== undefined) assertHeaders(input.headers);
   const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
+  const retry = input.retry ? checkedRetry(input.retry) : undefined;
+  if (input.rate_limit !== undefined && input.rate_limit !== null) assertRateLimit(input.rate_limit);
   if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
   // The auth and headers the subscription will have: one custom Authorization header and auth never meet.
   const authAfter = input.auth === undefined ? current.auth : (input.auth ?? undefined);
@@ -191,9 +210,15 @@ export async function updateSubscription(
   // Replaced whole (nothing secret is ever read back to merge with); `null` removes it.
   if (input.auth) set.auth = sealAuth(deps.secrets, id, input.auth);
   else if (input.auth === null) unset.push('auth');
+  // The next attempt of a pending delivery is settled by it (the activity reads it with the subscription); null: the service's again.
+  if (retry !== undefined) set.retry = retry;
+  else if (input.retry === null) unset.push('retry');
+  // Each attempt reads it with the subscription: the next one of a pending delivery follows; null removes the limit.
+  if (typeof input.rate_limit === 'number') set.rate_limit = input.rate_limit;
+  else if (input.rate_limit === null) unset.push('rate_limit');
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
   if (!updated) throw notFound(id);
-  return toSubscription(updated);
+  return toSubscription(updated, deps.retryDefaults);
 }
 
 export async function deleteSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<void> {

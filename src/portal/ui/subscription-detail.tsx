@@ -133,6 +133,11 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
           Delivers only events matching <code data-testid="subscription-filter">{JSON.stringify(s.filter)}</code>
         </p>
       )}
+      <p data-testid="subscription-retry">
+        Retries after {s.retry.schedule.join(', ')} (the last repeating), {s.retry.max_attempts} attempts in all ·{' '}
+        {s.retry.source === 'subscription' ? 'its own schedule' : 'the service’s schedule'}
+      </p>
+      {s.rate_limit !== undefined && <p data-testid="subscription-rate-limit">At most {s.rate_limit} deliveries per second</p>}
       {s.disabled_reason && <p class="error">Disabled by the service: {s.disabled_reason}</p>}
       {s.failing_since && <p class="error">Every delivery has failed since {formatTime(s.failing_since)}.</p>}
       {temporal && (

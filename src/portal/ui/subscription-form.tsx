@@ -5,6 +5,7 @@ import { EventTypePicker } from './event-type-picker';
 import { FormActions } from './form-actions';
 import { type AuthChoice, authBody, type AuthFields, emptyAuthFields } from './auth-fields';
 import { parseHeaderLines } from './header-lines';
+import { parseRateLimit, parseRetryFields } from './retry-fields';
 import type { EventType, EventTypeInfo, SignatureScheme, Subscription } from './types';
 
 interface Props {
@@ -28,7 +29,7 @@ function parseFilter(text: string): { ok: true; filter?: Record<string, unknown>
   }
 }
 
-/** Creates a subscription (v1 or v2 envelope) or edits one's URL, events, description, custom headers, authentication, filter and version. */
+/** Creates a subscription (v1 or v2 envelope) or edits one's URL, events, description, custom headers, authentication, filter, version, retry schedule and rate limit. */
 export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved, onCancel }: Props) {
   const [url, setUrl] = useState(editing?.url ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
@@ -42,6 +43,11 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
   // Chosen at creation only: a later switch is a key rotation (the detail page's Rotate).
   const [signature, setSignature] = useState<SignatureScheme>('hmac-sha256');
   const [filterText, setFilterText] = useState(editing?.filter ? JSON.stringify(editing.filter, null, 2) : '');
+  // Filled in only when the subscription has its own schedule: empty means the service's.
+  const ownRetry = editing?.retry.source === 'subscription' ? editing.retry : undefined;
+  const [retryWaits, setRetryWaits] = useState(ownRetry ? ownRetry.schedule.join(', ') : '');
+  const [retryAttempts, setRetryAttempts] = useState(ownRetry ? String(ownRetry.max_attempts) : '');
+  const [rateText, setRateText] = useState(editing?.rate_limit !== undefined ? String(editing.rate_limit) : '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
 
@@ -56,6 +62,10 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
     const parsed = parseFilter(filterText);
     if (!parsed.ok) return setError('The filter must be a JSON object, e.g. {"data": {"total": {"$gte": 100}}}.');
     const filter = parsed.filter;
+    const retryFields = parseRetryFields(retryWaits, retryAttempts);
+    if ('error' in retryFields) return setError(retryFields.error);
+    const rate = parseRateLimit(rateText);
+    if ('error' in rate) return setError(rate.error);
     setBusy(true);
     setError(undefined);
     if (editing) {
@@ -71,6 +81,9 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             // An emptied box removes the filter the subscription had.
             ...(filter ? { filter } : editing.filter ? { filter: {} } : {}),
             ...(Number(version) !== editing.version ? { version: version === '2' ? 2 : 1 } : {}),
+            // Emptied fields go back to the service's schedule and to no rate limit.
+            ...(retryFields.retry ? { retry: retryFields.retry } : ownRetry ? { retry: null } : {}),
+            ...(rate.rateLimit !== undefined ? { rate_limit: rate.rateLimit } : editing.rate_limit !== undefined ? { rate_limit: null } : {}),
           },
         }),
       );
@@ -79,7 +92,17 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
       else setError(r.message);
       return;
     }
-    const body = { url, events, ...(description ? { description } : {}), ...custom, ...(auth.auth ? { auth: auth.auth } : {}), ...(filter ? { filter } : {}), ...(signature === 'ed25519' ? { signature } : {}) };
+    const body = {
+      url,
+      events,
+      ...(description ? { description } : {}),
+      ...custom,
+      ...(auth.auth ? { auth: auth.auth } : {}),
+      ...(filter ? { filter } : {}),
+      ...(retryFields.retry ? { retry: retryFields.retry } : {}),
+      ...(signature === 'ed25519' ? { signature } : {}),
+      ...(rate.rateLimit !== undefined ? { rate_limit: rate.rateLimit } : {}),
+    };
     const headers = { 'Idempotency-Key': idempotencyKey() };
     const r = await outcome(
       version === '2' ? client.POST('/api/webhooks/v2/subscribe', { body, params: { header: headers } }) : client.POST('/api/webhooks/v1/subscribe', { body, params: { header: headers } }),
@@ -182,6 +205,26 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
           Matched against <code>{'{type, id, data}'}</code> with <code>$eq</code>, <code>$neq</code>, <code>$gt</code>, <code>$gte</code>, <code>$lt</code>,{' '}
           <code>$lte</code>, <code>$in</code>, <code>$nin</code>, <code>$exists</code>, <code>$startsWith</code>, <code>$and</code>, <code>$or</code>, <code>$not</code>.
         </small>
+      </label>
+      <fieldset>
+        <legend>Retries</legend>
+        <label>
+          Retry waits
+          <input type="text" name="retry-schedule" placeholder={editing ? editing.retry.schedule.join(', ') : '30s, 5m, 1h'} value={retryWaits} onInput={(e) => setRetryWaits(e.currentTarget.value)} />
+        </label>
+        <label>
+          Attempts in all
+          <input type="number" name="retry-attempts" min={1} max={10} placeholder={editing ? String(editing.retry.max_attempts) : '5'} value={retryAttempts} onInput={(e) => setRetryAttempts(e.currentTarget.value)} />
+        </label>
+        <small>
+          Waits after attempt 1, 2, … (<code>s</code>, <code>m</code>, <code>h</code>; the last repeats), each 1s to 6h, at most 10; 1 to 10 attempts; 12h of retries in all. Leave both empty for the service’s
+          schedule.
+        </small>
+      </fieldset>
+      <label>
+        Rate limit (deliveries per second, optional)
+        <input type="number" name="rate-limit" min={1} max={100} value={rateText} onInput={(e) => setRateText(e.currentTarget.value)} />
+        <small>At most this many deliveries a second, over every worker (1 to 100); attempts beyond it wait, not counted as attempts. Empty: no limit.</small>
       </label>
       <fieldset>
         <legend>Envelope version</legend>

@@ -46,6 +46,9 @@ describe('the subscriber portal in a real browser', () => {
     return data!;
   }
 
+  // Failures the main page may see from a step that provokes them; added to before that step.
+  const mainExpected: ExpectedFailure[] = [];
+
   async function openPage(expected: ExpectedFailure[] = []): Promise<Page> {
     const p = await context.newPage();
     const found = watchPage(p, expected);
@@ -67,7 +70,7 @@ describe('the subscriber portal in a real browser', () => {
     browser = await launchChromium();
     context = await browser.newContext({ viewport: desktop });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
-    page = await openPage();
+    page = await openPage(mainExpected);
     problems = pages[0]!.problems;
   });
   afterEach(() => {
@@ -277,6 +280,34 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByTestId('detail-notice').getByText('Saved.').waitFor();
     await page.getByTestId('subscription-auth').getByText('client portal-client').waitFor();
+    // Retry schedule and rate limit: the service's schedule shown until one is set; a bound broken is refused naming the field.
+    expect(await page.getByTestId('subscription-retry').textContent()).toContain('the service’s schedule');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Retry waits').fill('10s, 7h');
+    await page.getByLabel('Attempts in all').fill('3');
+    await page.getByLabel(/^Rate limit/).fill('5');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.getByTestId('form-error').textContent()).toContain('retry/schedule/1');
+    const refusedRetry = problems.splice(0);
+    expect(refusedRetry.length).toBeGreaterThan(0);
+    expect(refusedRetry.every((p) => p.includes('422'))).toBe(true);
+    await page.getByLabel('Retry waits').fill('10s, 1m');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    // A notice from an earlier save may still be up: wait for the new schedule itself.
+    await expect.poll(() => page.getByTestId('subscription-retry').textContent(), deliveryWait).toContain('10s, 1m');
+    const shownRetry = await page.getByTestId('subscription-retry').textContent();
+    expect(shownRetry).toContain('3 attempts');
+    expect(shownRetry).toContain('its own schedule');
+    expect(await page.getByTestId('subscription-rate-limit').textContent()).toContain('5 deliveries per second');
+    // Emptied: back to the service's schedule and no limit.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    expect(await page.getByLabel('Retry waits').inputValue()).toBe('10s, 1m');
+    await page.getByLabel('Retry waits').fill('');
+    await page.getByLabel('Attempts in all').fill('');
+    await page.getByLabel(/^Rate limit/).fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => page.getByTestId('subscription-retry').textContent(), deliveryWait).toContain('the service’s schedule');
+    expect(await page.getByTestId('subscription-rate-limit').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const overlap = page.getByLabel('Old secret keeps signing for');
@@ -302,6 +333,9 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByRole('button', { name: 'Keep it' }).click();
     await page.getByTestId('confirm-delete').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Delete' }).click();
+    // The detail keeps polling a retrying delivery: a poll in flight as the subscription goes is answered 404, as the contract says.
+    const deletedId = (await page.getByTestId('subscription-detail').locator('code', { hasText: /^sub_/ }).first().textContent())!;
+    mainExpected.push(...['events', 'attempts'].map((what) => ({ path: `/api/webhooks/v1/subscriptions/${deletedId}/${what}`, status: 404 })));
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await page.getByTestId('subscriptions-empty').waitFor();
   });

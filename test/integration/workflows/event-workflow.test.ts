@@ -189,6 +189,26 @@ describe('eventWorkflow retry schedule (time-skipping server)', () => {
     expect(calls.raiseAlert.map((a) => a.kind)).toEqual(['delivery_failed']);
   });
 
+  it("follows a subscription's own retry schedule reported with its attempts (10 min, then 2 h repeating; 4 attempts), then fails and alerts once", async () => {
+    const [sub, other] = subscriptions(2) as [string, string];
+    const own = { scheduleMs: [10 * minute, 120 * minute], maxAttempts: 4 };
+    const { outcome, calls } = await runEvent({ attempt: ({ subscriptionId }) => (subscriptionId === sub ? { ...http(503), retry: own } : http(503)) }, eventInput([sub, other], { ...defaultPolicy, maxAttempts: 5 }));
+    expect(outcome.subscriptions[sub]).toMatchObject({ state: 'failed', attempts: 4 });
+    // The other subscription of the same event keeps the workflow's policy.
+    expect(outcome.subscriptions[other]).toMatchObject({ state: 'failed', attempts: 5 });
+    const at = offsets(attemptsTo(calls, sub));
+    const waits = [10, 120, 120].map((m) => m * minute);
+    expect(at).toHaveLength(4);
+    at.slice(1).forEach((o, k) => {
+      expect(o - at[k]!, `wait after attempt ${k + 1}`).toBeGreaterThanOrEqual(waits[k]!);
+      expect(o - at[k]!, `wait after attempt ${k + 1}`).toBeLessThanOrEqual(waits[k]! * (1 + defaultPolicy.jitterRatio) + slackMs);
+    });
+    const otherAt = offsets(attemptsTo(calls, other));
+    expect(otherAt[1]! - otherAt[0]!).toBeLessThanOrEqual(1 * minute * 1.1 + slackMs);
+    expect(calls.logged.filter((e) => e.subscriptionId === sub).map((e) => e.state)).toEqual(['retrying', 'retrying', 'retrying', 'failed']);
+    expect(calls.raiseAlert.filter((a) => a.subscriptionId === sub).map((a) => a.kind)).toEqual(['delivery_failed']);
+  });
+
   it('ends cancelled when the subscription is paused during the backoff: no further POST, no alert, the event Completed', async () => {
     const [sub] = subscriptions(1) as [string];
     const { outcome, calls, handle } = await runEvent({ attempt: ({ attempt }) => (attempt === 1 ? http(503) : skipped('subscription paused')) }, eventInput([sub]));

@@ -92,9 +92,12 @@ async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBund
       const answers = scenario.answers[subscriptionId.replace(/^sub_history_/, '')] ?? [500];
       // A put-off attempt keeps its number: its answers are taken in order of the calls instead.
       const index = Math.min(calls.attempts.filter((c) => c.input.subscriptionId === subscriptionId).length, answers.length) - 1;
-      const answer = answers.some((a) => a === 'deferred') ? answers[index] : answers[Math.min(attempt, answers.length) - 1];
+      const answer = answers.some((a) => a === 'deferred' || a === 'throttled') ? answers[index] : answers[Math.min(attempt, answers.length) - 1];
       if (answer === 'deferred') return deferred();
-      return typeof answer === 'number' ? http(answer) : answer ? failure(answer) : http(500);
+      if (answer === 'throttled') return { outcome: 'deferred', reason: '5 deliveries per second to this subscription (rate_limit)', waitMs: 400 };
+      const own = scenario.retry?.[subscriptionId.replace(/^sub_history_/, '')];
+      const made = typeof answer === 'number' ? http(answer) : answer ? failure(answer) : http(500);
+      return own ? { ...made, retry: own } : made;
     },
     failing: (entries) =>
       entries

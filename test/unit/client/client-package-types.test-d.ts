@@ -69,3 +69,21 @@ describe('client package: subscription filter and version', () => {
     expectTypeOf<Schemas['SubscriptionUpdate']['version']>().toEqualTypeOf<1 | 2 | undefined>();
   });
 });
+
+describe('client package: retry schedule', () => {
+  it('takes retry on create, retry or null on update, and reads the effective schedule with its source', () => {
+    expectTypeOf<Schemas['SubscriptionCreate']['retry']>().toEqualTypeOf<Schemas['SubscriptionRetry'] | undefined>();
+    expectTypeOf<Schemas['SubscriptionUpdate']['retry']>().toEqualTypeOf<Schemas['SubscriptionRetry'] | null | undefined>();
+    expectTypeOf<Schemas['SubscriptionRetry']>().toEqualTypeOf<{ schedule: string[]; max_attempts: number }>();
+    expectTypeOf<Schemas['Subscription']['retry']>().toEqualTypeOf<Schemas['EffectiveRetry']>();
+    expectTypeOf<Schemas['EffectiveRetry']['source']>().toEqualTypeOf<'service' | 'subscription'>();
+  });
+});
+
+describe('client package: rate limit', () => {
+  it('takes rate_limit on create, a number or null on update, and reads it when set', () => {
+    expectTypeOf<Schemas['SubscriptionCreate']['rate_limit']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<Schemas['SubscriptionUpdate']['rate_limit']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<Schemas['Subscription']['rate_limit']>().toEqualTypeOf<number | undefined>();
+  });
+});

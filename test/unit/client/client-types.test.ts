@@ -16,6 +16,7 @@ const created: SubscriptionWithSecret = {
   created_at: '2025-06-01T12:00:00.000Z',
   updated_at: '2025-06-01T12:00:00.000Z',
   signature: 'hmac-sha256',
+  retry: { schedule: ['1m', '5m', '15m', '30m', '1h', '2h'], max_attempts: 7, source: 'service' },
   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config';
-import { DAY_MS, deliverySpanMs } from '../../../src/retention/delivery-span';
+import { DAY_MS, deliverySpanMs, longestDeliverySpanMs } from '../../../src/retention/delivery-span';
 import { retentionSchedule } from '../../../src/retention/install-schedule';
 
 describe('retention configuration', () => {
@@ -51,13 +51,21 @@ describe('deliverySpanMs', () => {
   });
 });
 
+describe('longestDeliverySpanMs', () => {
+  it("covers a subscription's own retries at their longest (12 h plus jitter) when the service's are shorter", () => {
+    const minute = 60_000;
+    expect(longestDeliverySpanMs({ scheduleMs: [1, 5, 15, 30, 60, 120].map((m) => m * minute), maxAttempts: 7, jitterRatio: 0.1 })).toBe(13.2 * 60 * minute);
+    expect(longestDeliverySpanMs({ scheduleMs: [DAY_MS], maxAttempts: 10, jitterRatio: 0 })).toBe(9 * DAY_MS);
+  });
+});
+
 describe('retentionSchedule', () => {
   it('is what the worker installs: the interval, the task queue, and the pass input with the delivery span as events grace', () => {
     const config = loadConfig({ TEMPORAL_TASK_QUEUE: 'q1', RETENTION_DAYS: '10', RETENTION_INTERVAL: '2h', RETENTION_BATCH_SIZE: '100' });
     expect(retentionSchedule(config)).toEqual({
       taskQueue: 'q1',
       intervalMs: 7_200_000,
-      input: { retentionDays: 10, eventGraceMs: deliverySpanMs(config.delivery.policy), batchSize: 100 },
+      input: { retentionDays: 10, eventGraceMs: longestDeliverySpanMs(config.delivery.policy), batchSize: 100 },
     });
     expect(retentionSchedule(loadConfig({ RETENTION_DAYS: 'off' }))).toBeUndefined();
   });

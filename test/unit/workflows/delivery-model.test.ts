@@ -5,6 +5,7 @@ import {
   type DeliveryPolicy,
   deferralDelayMs,
   type Due,
+  effectivePolicy,
   dueNow,
   earliestDue,
   failingFollowUps,
@@ -13,6 +14,8 @@ import {
   MAX_RETRY_AFTER_MS,
   type MadeAttempt,
   nextDelayMs,
+  scheduleSpanMs,
+  throttleDelayMs,
   settleAttempt,
   settleRound,
   type SubscriberStatus,
@@ -193,5 +196,56 @@ describe('a round', () => {
     expect(failingFollowUps(failing, new Set(['a']))).toEqual([
       { kind: 'disable', subscriptionId: 'b', reason: 'every delivery failed since 2026-01-02T00:00:00.000Z', failingSince: Date.UTC(2026, 0, 2) },
     ]);
+  });
+});
+
+describe("a subscription's own retry schedule", () => {
+  const own = { scheduleMs: [2000, 30_000], maxAttempts: 3 };
+
+  it('replaces the schedule and the attempts, keeping the service jitter; none keeps the policy itself', () => {
+    expect(effectivePolicy(policy, own)).toEqual({ scheduleMs: [2000, 30_000], maxAttempts: 3, jitterRatio: 0.1 });
+    expect(effectivePolicy(policy, undefined)).toBe(policy);
+  });
+
+  it('spans the waits its attempts use, the last one repeating', () => {
+    expect(scheduleSpanMs(policy.scheduleMs, policy.maxAttempts)).toBe(231 * minute);
+    expect(scheduleSpanMs([1000, 5000], 5)).toBe(16_000);
+    expect(scheduleSpanMs([1000], 1)).toBe(0);
+  });
+
+  it('settles an attempt that reports it by its intervals and max_attempts, not the policy', () => {
+    const first = oneRound(1, { ...http(503), retry: own });
+    expect(first.status.state).toBe('retrying');
+    expect(first.next).toEqual({ attempt: 2, at: 1_000_000 + 2000 });
+    const second = oneRound(2, { ...http(503), retry: own }, 1_000_000, 0.5);
+    expect(second.next).toEqual({ attempt: 3, at: 1_000_000 + 30_000 + 1500 });
+    // The third is its last: failed and alerted, where the policy would allow 7.
+    const third = oneRound(3, { ...http(503), retry: own });
+    expect(third.status).toMatchObject({ state: 'failed', attempts: 3 });
+    expect(third.next).toBeUndefined();
+    expect(third.followUps).toEqual([expect.objectContaining({ kind: 'alert', subscriptionId: 'sub_a' })]);
+    // Without it the same attempt 3 retries on the policy's 15 minutes.
+    expect(oneRound(3, http(503)).next).toEqual({ attempt: 4, at: 1_000_000 + 15 * minute });
+  });
+
+  it('still honours a longer Retry-After', () => {
+    expect(oneRound(1, { ...http(429, 10 * minute), retry: own }).next).toEqual({ attempt: 2, at: 1_000_000 + 10 * minute });
+  });
+});
+
+describe('an attempt put off by rate_limit', () => {
+  it("waits until the second the limiter expects a slot in, spread at random over that second", () => {
+    expect(throttleDelayMs(0, 250)).toBe(250);
+    expect(throttleDelayMs(0.5, 250)).toBe(750);
+    expect(throttleDelayMs(0.999, 2250)).toBeLessThan(3250);
+  });
+
+  it('is deferred, not an attempt: nothing logged, the same attempt number, its wait from waitMs', () => {
+    const r = oneRound(2, { outcome: 'deferred', reason: '5 deliveries per second to this subscription (rate_limit)', waitMs: 300 }, 1_000_000, 0.5);
+    expect(r.steps).toEqual([{ kind: 'deferred', subscriptionId: 'sub_a', next: { attempt: 2, at: 1_000_000 + 300 + 500, deferrals: 1 } }]);
+    expect(r.status).toMatchObject({ state: 'retrying', attempts: 0, deferrals: 1 });
+    expect(r.followUps).toEqual([]);
+    // Without waitMs (max_in_flight, and histories before rate_limit) the deferral backoff is unchanged.
+    expect(oneRound(2, { outcome: 'deferred', reason: 'max_in_flight' }, 1_000_000, 0.5).next).toEqual({ attempt: 2, at: 1_000_000 + deferralDelayMs(1, 0.5), deferrals: 1 });
   });
 });

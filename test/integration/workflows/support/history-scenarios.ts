@@ -1,5 +1,5 @@
 import { eventWorkflowId, partWorkflowId } from '../../../../workflows/ids';
-import type { DeliveryPolicy, SubscriberState } from '../../../../workflows/delivery-model';
+import type { DeliveryPolicy, RetryOverride, SubscriberState } from '../../../../workflows/delivery-model';
 
 const minute = 60_000;
 const defaultPolicy: DeliveryPolicy = { scheduleMs: [1, 5, 15, 30, 60, 120].map((m) => m * minute), maxAttempts: 7, jitterRatio: 0.1 };
@@ -9,8 +9,10 @@ const shortPolicy: DeliveryPolicy = { scheduleMs: [1 * minute, 5 * minute], maxA
 export interface HistoryScenario {
   policy: DeliveryPolicy;
   batchSize: number;
-  /** Per subscription (id suffix): what each attempt gets, the last repeating (`deferred`: max_in_flight put it off). */
-  answers: Record<string, Array<number | 'timeout' | 'network_error' | 'deferred'>>;
+  /** Per subscription (id suffix): what each attempt gets, the last repeating (`deferred`: max_in_flight put it off; `throttled`: rate_limit did). */
+  answers: Record<string, Array<number | 'timeout' | 'network_error' | 'deferred' | 'throttled'>>;
+  /** Per subscription: its own retry schedule, as the attempt activity reports it with each made attempt. */
+  retry?: Record<string, RetryOverride>;
   /** Per subscription: from the log of this attempt on, it is reported failing for longer than ENDPOINT_DISABLE_AFTER. */
   failingAfter?: Record<string, number>;
   /** How each subscription's delivery ends. */
@@ -59,6 +61,23 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     answers: { a: [503], b: ['deferred', 'deferred', 200] },
     failingAfter: { a: 2 },
     expected: { a: 'cancelled', b: 'delivered' },
+    closes: 'completed',
+  },
+  // 1.2: a subscription's own retry schedule, reported with each attempt: a fails after its 3, b keeps the policy's 5 and is delivered.
+  'event-own-retry': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [503], b: [503, 503, 503, 200] },
+    retry: { a: { scheduleMs: [10_000, 2 * minute], maxAttempts: 3 } },
+    expected: { a: 'failed', b: 'delivered' },
+    closes: 'failed',
+  },
+  // 1.2: attempts put off by rate_limit (deferred with the limiter's wait), beside one put off by max_in_flight.
+  'event-rate-limited': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: ['throttled', 'throttled', 200], b: ['deferred', 503, 200] },
+    expected: { a: 'delivered', b: 'delivered' },
     closes: 'completed',
   },
 };
