@@ -1663,7 +1663,7 @@ export interface components {
          */
         BearerAuth: {
             /**
-             * @description Bearer token. (enum property replaced by openapi-typescript)
+             * @description Bearer token.
              * @enum {string}
              */
             type: "bearer";
@@ -1680,7 +1680,7 @@ export interface components {
          */
         BasicAuth: {
             /**
-             * @description HTTP Basic. (enum property replaced by openapi-typescript)
+             * @description HTTP Basic.
              * @enum {string}
              */
             type: "basic";
@@ -1701,7 +1701,7 @@ export interface components {
          */
         OAuth2ClientCredentialsAuth: {
             /**
-             * @description OAuth 2.0 client credentials. (enum property replaced by openapi-typescript)
+             * @description OAuth 2.0 client credentials.
              * @enum {string}
              */
             type: "oauth2_client_credentials";
