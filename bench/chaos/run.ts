@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { descendants, statFields } from '../../tools/lib/proc-tree';
+import { descendants, statFields } from '../../src/runtime/proc-tree';
 import { ApiClient } from '../lib/api-client';
 import { createLifecycle } from '../lib/lifecycle';
 import { loadAverage } from '../lib/proc';

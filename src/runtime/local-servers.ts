@@ -5,7 +5,7 @@ import { type FerretDbBackend, startLocalMongo } from './local-mongo';
 import { startLocalPostgres } from './local-postgres';
 import { requirePostgres } from './postgres';
 import { assertPortFree } from './ports';
-import type { Unit } from './supervisor';
+import type { Unit } from './processes';
 import { startTemporalDevServer } from './temporal-dev-server';
 
 /** The embedded servers a configuration needs, ready to start. */
@@ -123,25 +123,4 @@ async function postgresUnit(config: Config, dataDir: string, opts: LocalServersO
     },
   };
   return { unit, url: `postgres://postgres@127.0.0.1:${config.mongo.postgresPort}`, version: install.version };
-}
-
-/** Started embedded servers, without supervision (tests and `npm run servers`). */
-export interface LocalServers extends LocalServerPlan {
-  stop: () => Promise<void>;
-}
-
-/** Plans and starts the embedded servers in parallel; stops any started if one fails. */
-export async function startLocalServers(config: Config, opts: LocalServersOptions): Promise<LocalServers> {
-  const plan = await planLocalServers(config, opts);
-  const started: Array<{ stop(): Promise<void> }> = [];
-  const stop = async () => {
-    await Promise.all(started.map((s) => s.stop()));
-  };
-  const results = await Promise.allSettled(plan.units.map((u) => u.start().then((s) => started.push(s))));
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) {
-    await stop();
-    throw failed.reason;
-  }
-  return { ...plan, stop };
 }
