@@ -271,7 +271,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const metricsUrl = port ? `http://${host}:${port}/metrics` : undefined;
     // A worker started with METRICS_ENABLED=false serves nothing to ask: started is ready.
     const ready = (env: NodeJS.ProcessEnv) => (metricsUrl && env.METRICS_ENABLED !== 'false' ? fetch(metricsUrl).then((r) => r.ok) : Promise.resolve(true));
-    workers.push(Object.assign(node('worker', nameOf('worker', i, workerCount), { WORKER_METRICS_PORT: String(port) }, ready), { metricsUrl }));
+    // PORT: events link to the API at HOST:PORT when PUBLIC_URL is unset, so the first API's.
+    const own = { WORKER_METRICS_PORT: String(port), PORT: apis[0] ? new URL(apis[0].url).port : String(config.http.port) };
+    workers.push(Object.assign(node('worker', nameOf('worker', i, workerCount), own, ready), { metricsUrl }));
   }
 
   const stop = async () => {
