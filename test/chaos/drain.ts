@@ -11,7 +11,7 @@ import type { EventDoc } from '../../src/events/repository';
 import { type OrderDoc, orderKey } from '../../src/resources/repository';
 import type { TemporalGateway } from '../../src/temporal/connection';
 import { eventWorkflowId } from '../../workflows/ids';
-import { nowMs, sleep } from '../lib/stats';
+import { nowMs, sleep } from '../../bench/lib/stats';
 import { arrivedSoFar, expectEvents, type Subscriber } from './receivers';
 
 /** An accepted order's event, and the snapshot it was logged with (absent: never logged). */

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import type { TemporalGateway } from '../../src/temporal/connection';
-import { cleanEnvironment, type Cleanup, launchStack, runClients, runConfig, serviceEnvironment } from '../lib/stack';
+import { cleanEnvironment, type Cleanup, launchStack, runClients, runConfig, serviceEnvironment } from '../../bench/lib/stack';
 import type { ChaosOptions } from './options';
 
 /** Service output worth counting: what explains refusals and duplicates. */
