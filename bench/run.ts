@@ -8,8 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config/config';
-import { describeRateLimits } from '../src/config/rate-limits';
+import { type CounterDoc, describeRateLimits, loadConfig } from './lib/service';
 import { ApiClient } from './lib/api-client';
 import { type Ctx, createSubscription, newSecret } from './lib/context';
 import { finishProgram, startProgram, VoidRun } from './lib/lifecycle';
@@ -32,7 +31,6 @@ import { throughput } from './lib/scenarios/throughput';
 import { warmUp } from './lib/scenarios/warm-up';
 import { type Stack, startStack } from './lib/stack';
 import { nowMs, sleep } from './lib/stats';
-import type { CounterDoc } from '../src/resources/repository';
 import { defaultPlan, prefill, type PrefillResult } from './soak/prefill';
 
 const root = fileURLToPath(new URL('../', import.meta.url));

@@ -14,7 +14,7 @@ import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBun
 import { resolveBinary, temporalCli } from '../../src/runtime/binaries';
 import { getFreePort } from '../../src/runtime/ports';
 import { startTemporalDevServer } from '../../src/runtime/temporal-dev-server';
-import { eventSearchAttributes } from '../../workflows/search-attributes';
+import { eventSearchAttributes } from '../lib/service';
 import { processCpuSeconds } from '../lib/proc';
 import { completions, resetCompletions, touch, touchAll } from './activities';
 

@@ -8,14 +8,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Db } from 'mongodb';
-import { ApiKeyRepository } from '../../src/auth/api-keys';
-import { type Config, envSchema } from '../../src/config/config';
-import { prepareDatabase } from '../../src/db/indexes';
-import { createMongo } from '../../src/db/mongo';
-import { seedDemoData } from '../../src/seed/seed';
-import { TemporalGateway } from '../../src/temporal/connection';
+import { ApiKeyRepository, type Config, createMongo, envSchema, prepareDatabase, SecretBox, seedDemoData, TemporalGateway } from './service';
 import { privateStackConfig, type Stack as Launched, startStack as launch } from '../../src/runtime/stack';
-import { SecretBox } from '../../src/subscriptions/secret-box';
 import type { BenchOptions } from './options';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,5 +1,5 @@
 /** Latency summaries (nearest-rank percentiles over milliseconds), time and durations. */
-import { parseDuration } from '../../src/config/durations';
+import { parseDuration } from './service';
 
 export interface Summary {
   count: number;

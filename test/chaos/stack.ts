@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
-import type { TemporalGateway } from '../../src/temporal/connection';
+import type { TemporalGateway } from '../../bench/lib/service';
 import { cleanEnvironment, type Cleanup, launchStack, runClients, runConfig, serviceEnvironment } from '../../bench/lib/stack';
 import type { ChaosOptions } from './options';
 
