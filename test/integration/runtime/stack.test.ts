@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PartExit, privateStackConfig, type Stack, type StackPart, startStack } from '../../../src/runtime/stack';
 import { descendants, isAlive } from '../../support/processes';
@@ -40,6 +40,9 @@ describe('startStack', () => {
     expect((await fetch(stack.workers[0]!.metricsUrl!)).status).toBe(200);
     expect(stack.serverParts.map((p) => p.name)).toContain('temporal');
     expect(stack.servers.env.MONGODB_URI).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
+    // Events link to HOST:PORT without PUBLIC_URL: the worker must have the first API's port.
+    const workerEnv = readFileSync(`/proc/${stack.part('worker').pid}/environ`, 'utf8').split('\0');
+    expect(workerEnv).toContain(`PORT=${new URL(stack.apis[0]!.url).port}`);
   });
 
   it('kills a worker with its descendants and starts it again, without calling that unexpected', async () => {
