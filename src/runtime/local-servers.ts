@@ -27,6 +27,10 @@ export interface LocalServersOptions {
   headless?: boolean;
   /** No fsync in the embedded servers' storage (tests): a process crash still loses nothing. */
   fastSqlite?: boolean;
+  /** Only this server (tests of one server alone); both by default. */
+  only?: 'database' | 'temporal';
+  /** false: a Temporal without the service's search attributes, like a fresh cluster (tests). */
+  searchAttributes?: boolean;
 }
 
 /**
@@ -36,8 +40,8 @@ export interface LocalServersOptions {
  * binaries (building them on first use); data lives under DATA_DIR.
  */
 export async function planLocalServers(config: Config, opts: LocalServersOptions): Promise<LocalServerPlan> {
-  const needMongo = !config.mongo.uri;
-  const needTemporal = !config.temporal.address;
+  const needMongo = !config.mongo.uri && opts.only !== 'temporal';
+  const needTemporal = !config.temporal.address && opts.only !== 'database';
   const out = (server: string) => (line: string) => opts.serverOutput?.(server, line);
   const units: Unit[] = [];
 
@@ -89,6 +93,7 @@ export async function planLocalServers(config: Config, opts: LocalServersOptions
           namespace: config.temporal.namespace,
           headless: opts.headless ?? false,
           fastSqlite: opts.fastSqlite ?? false,
+          ...(opts.searchAttributes === false ? { searchAttributes: false } : {}),
           onLine: out('temporal'),
         });
         return { process: t.process, stop: t.stop };
