@@ -8,11 +8,10 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config/config';
-import { describeRateLimits } from '../src/config/rate-limits';
+import { type CounterDoc, describeRateLimits, loadConfig } from './lib/service';
 import { ApiClient } from './lib/api-client';
 import { type Ctx, createSubscription, newSecret } from './lib/context';
-import { createLifecycle, VoidRun } from './lib/lifecycle';
+import { finishProgram, startProgram, VoidRun } from './lib/lifecycle';
 import { parseOptions, type Scenario } from './lib/options';
 import { CpuMeter, loadAverage } from './lib/proc';
 import { ReceiverProcess } from './lib/receiver-client';
@@ -32,22 +31,11 @@ import { throughput } from './lib/scenarios/throughput';
 import { warmUp } from './lib/scenarios/warm-up';
 import { type Stack, startStack } from './lib/stack';
 import { nowMs, sleep } from './lib/stats';
-import type { CounterDoc } from '../src/resources/repository';
 import { defaultPlan, prefill, type PrefillResult } from './soak/prefill';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const opts = (() => {
-  try {
-    return parseOptions();
-  } catch (err) {
-    // A bad option is the caller's mistake: its message, not a stack.
-    process.stderr.write(`${(err as Error).message}\n`);
-    process.exit(64);
-  }
-})();
-const benchStart = nowMs();
-const log = (line: string) => process.stderr.write(`[bench +${((nowMs() - benchStart) / 1000).toFixed(1)}s] ${line}\n`);
-const life = createLifecycle(opts.maxSeconds, log);
+const program = startProgram('bench', () => parseOptions());
+const { opts, log, life } = program;
 const want = (name: Scenario) => opts.scenarios.includes(name);
 
 /** The fan-outs measured besides M: 1 and 50 subscriptions per event. */
@@ -169,15 +157,4 @@ async function main(): Promise<number> {
   return results.void ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  if (life.forcedExit() === undefined) log(`bench failed: ${(err as Error).stack ?? String(err)}`);
-  code = 1;
-} finally {
-  life.disarm();
-  if (life.forcedExit() === undefined) log('stopping everything');
-  await life.cleanup();
-}
-process.exit(life.forcedExit() ?? code);
+await finishProgram('bench', program, main);

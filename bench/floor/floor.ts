@@ -5,16 +5,12 @@
  * Used by `npm run bench:floor` (bench/floor/run.ts) and by `npm run bench` in the same run.
  * All on loopback; bounded in count and time.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
-import { resolveBinary, temporalCli } from '../../src/runtime/binaries';
-import { getFreePort } from '../../src/runtime/ports';
-import { startTemporalDevServer } from '../../src/runtime/temporal-dev-server';
-import { eventSearchAttributes } from '../../workflows/search-attributes';
+import { privateStackConfig, startStack } from '../../src/runtime/stack';
+import { eventSearchAttributes } from '../lib/service';
 import { processCpuSeconds } from '../lib/proc';
 import { completions, resetCompletions, touch, touchAll } from './activities';
 
@@ -108,29 +104,20 @@ export async function runFloor(partial: Partial<FloorOptions> = {}, log: (line: 
   // Undone newest first, whatever failed.
   const undo: Array<() => unknown> = [];
   try {
-    const dir = mkdtempSync(join(tmpdir(), 'webhook-floor-'));
-    undo.push(() => rmSync(dir, { recursive: true, force: true }));
-    const binary = await resolveBinary(temporalCli, {
-      explicitPath: process.env.TEMPORAL_CLI_PATH,
-      cacheDir: process.env.BINARY_CACHE_DIR ?? join(process.env.HOME ?? '/root', '.cache/webhook-service'),
-    });
-    const start = async () =>
-      startTemporalDevServer({
-        binary: binary.path,
-        port: await getFreePort(),
-        uiPort: await getFreePort(),
-        dbFile: join(dir, 'temporal.db'),
-        namespace: 'default',
-        headless: true,
-        fastSqlite: o.fastSqlite,
-      });
+    // The launcher's Temporal alone, on free ports in a temp DATA_DIR.
+    const start = async () => {
+      const config = await privateStackConfig({ BINARY_CACHE_DIR: process.env.BINARY_CACHE_DIR, TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH }, 'webhook-floor');
+      undo.push(() => rmSync(config.dataDir, { recursive: true, force: true }));
+      return startStack({ config, apis: 0, workers: 0, only: 'temporal', headless: true, fastSqlite: o.fastSqlite, log: () => {} });
+    };
     // The dev server picks its HTTP port by probing: under load an outgoing connection can take it
     // first ("address already in use"). Another start gets other ports.
-    const temporal = await start().catch((err: Error) => {
+    const stack = await start().catch((err: Error) => {
       if (!/address already in use/.test(err.message)) throw err;
       return start();
     });
-    undo.push(() => temporal.stop());
+    undo.push(() => stack.stop());
+    const temporal = { address: stack.servers.env.TEMPORAL_ADDRESS!, pid: stack.part('temporal').pid! };
     const connection = await Connection.connect({ address: temporal.address });
     undo.push(() => connection.close());
     const native = await NativeConnection.connect({ address: temporal.address });
@@ -143,7 +130,7 @@ export async function runFloor(partial: Partial<FloorOptions> = {}, log: (line: 
       worker.shutdown();
       await running;
     });
-    return await measure(o, new Client({ connection }), taskQueue, temporal.process.pid!, timeLeft);
+    return await measure(o, new Client({ connection }), taskQueue, temporal.pid, timeLeft);
   } finally {
     for (const step of undo.reverse()) {
       try {

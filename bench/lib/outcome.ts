@@ -1,7 +1,5 @@
 /** What a run of orders delivered: counted at the receiver and in the database, checked, timed. */
-import { type AttemptDoc, type AttemptFilter, AttemptRepository } from '../../src/deliveries/attempts';
-import { type OrderDoc, orderKey } from '../../src/resources/repository';
-import { eventWorkflowId } from '../../workflows/ids';
+import { type AttemptDoc, type AttemptFilter, AttemptRepository, eventWorkflowId, type OrderDoc, orderKey } from './service';
 import type { OrderResult } from './api-client';
 import type { Ctx } from './context';
 import { VoidRun } from './lifecycle';

@@ -1,7 +1,7 @@
 /** CPU accounting from /proc (Linux): per-process utime+stime and whole-machine busy time. */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { descendants, statFields } from '../../tools/lib/proc-tree';
+import { descendants, statFields } from '../../src/runtime/proc-tree';
 
 /** Clock ticks per second (`getconf CLK_TCK`, 100 on nearly every Linux). */
 export const clockTicks: number = (() => {

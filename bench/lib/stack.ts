@@ -1,28 +1,16 @@
 /**
- * The service under test, started the way `npm start` starts it but on free loopback ports
- * and a temp DATA_DIR: embedded Temporal dev server and database (planLocalServers, the code
- * path startLocalServers runs — used directly because startLocalServers does not expose the
- * processes, whose pids the CPU accounting needs), the real API and worker entry points as
- * separate processes, demo data and an API key.
+ * The service under test, started by the launcher `npm start` uses (src/runtime/stack) on free
+ * loopback ports and a temp DATA_DIR: embedded Temporal dev server and database, the real API and
+ * worker entry points as separate processes, demo data and an API key.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Db } from 'mongodb';
-import { ApiKeyRepository } from '../../src/auth/api-keys';
-import { type Config, envSchema, loadConfig } from '../../src/config/config';
-import { prepareDatabase } from '../../src/db/indexes';
-import { createMongo } from '../../src/db/mongo';
-import { seedDemoData } from '../../src/seed/seed';
-import { TemporalGateway } from '../../src/temporal/connection';
-import { type LocalServerPlan, planLocalServers } from '../../src/runtime/local-servers';
-import { getFreePort } from '../../src/runtime/ports';
-import { ManagedProcess } from '../../src/runtime/processes';
-import { SecretBox } from '../../src/subscriptions/secret-box';
+import { ApiKeyRepository, type Config, createMongo, envSchema, prepareDatabase, SecretBox, seedDemoData, TemporalGateway } from './service';
+import { privateStackConfig, type Stack as Launched, startStack as launch } from '../../src/runtime/stack';
 import type { BenchOptions } from './options';
-import { sleep } from './stats';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -34,8 +22,8 @@ export interface Stack {
   db: Db;
   temporal: TemporalGateway;
   dbDescription: string;
-  pids: { worker?: number; api?: number; temporal?: number; db?: number; postgres?: number };
-  processes: ManagedProcess[];
+  /** Live pids by CPU-accounting role. */
+  readonly pids: { worker?: number; api?: number; temporal?: number; db?: number; postgres?: number };
   /** The delivery settings handed to the worker. */
   serviceEnv: Record<string, string>;
   /** Output lines per service process (at LOG_LEVEL=warn: warnings and errors), and how many contained E11000. */
@@ -51,68 +39,42 @@ export interface Stack {
 /** Something to undo at the end, newest first. */
 export type Cleanup = { name: string; fn: () => Promise<void> | void };
 
-/** Starts everything; every started part is registered in `cleanups` as soon as it runs. */
-/** `serviceEnv`: variables of the API and worker over the bench's own (e.g. the soak's RETENTION_DAYS). */
-export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}): Promise<Stack> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'webhook-bench-'));
-  cleanups.push({ name: 'temp dir', fn: () => rmSync(dataDir, { recursive: true, force: true }) });
+/** The variables that locate or build the servers, passed on from the caller's shell. */
+const serverVariables = ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH', 'MONGOD_PATH', 'EMBEDDED_DB_BACKEND', 'POSTGRES_BIN_DIR'];
 
-  // One at a time, so two calls never hand out the same port.
-  const temporalPort = await getFreePort();
-  const uiPort = await getFreePort();
-  const mongoPort = await getFreePort();
-  const apiPort = await getFreePort();
-  const workerMetricsPort = await getFreePort();
-  const postgresPort = await getFreePort();
-
+/**
+ * A configuration for a run on free ports and a temp DATA_DIR (removed by the cleanups);
+ * `external`: MONGODB_URI / TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE) from the shell are used too.
+ */
+export async function runConfig(prefix: string, cleanups: Cleanup[], external: boolean): Promise<Config> {
   const passthrough: Record<string, string> = {};
-  // MONGODB_URI / TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE): measure against those servers instead
-  // of embedded ones; their CPU is then not on this machine's books.
-  for (const k of ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH', 'MONGOD_PATH', 'EMBEDDED_DB_BACKEND', 'POSTGRES_BIN_DIR', 'MONGODB_URI', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE']) {
+  for (const k of [...serverVariables, ...(external ? ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE'] : [])]) {
     const v = process.env[k];
     if (v) passthrough[k] = v;
   }
   // Never the service's own database on a real server: a fresh one per run.
   if (passthrough.MONGODB_URI) passthrough.MONGODB_DB = `webhook_bench_${randomBytes(4).toString('hex')}`;
-  const config = loadConfig({
-    ...passthrough,
-    DATA_DIR: dataDir,
-    TEMPORAL_PORT: String(temporalPort),
-    TEMPORAL_UI_PORT: String(uiPort),
-    MONGO_PORT: String(mongoPort),
-    POSTGRES_PORT: String(postgresPort),
-    PORT: String(apiPort),
-  });
+  const config = await privateStackConfig(passthrough, prefix);
+  cleanups.push({ name: 'temp dir', fn: () => rmSync(config.dataDir, { recursive: true, force: true }) });
+  return config;
+}
 
-  const plan = await planLocalServers(config, {
-    log,
-    headless: true,
-    fastSqlite: opts.fastSqlite,
-    ...(opts.verbose ? { serverOutput: (server: string, line: string) => process.stderr.write(`[${server}] ${line}\n`) } : {}),
-  });
-  // Started in parallel like startLocalServers; each registers its stop as soon as it is up.
-  const started = await Promise.allSettled(
-    plan.units.map(async (u) => {
-      const s = await u.start();
-      cleanups.push({ name: u.name, fn: () => s.stop() });
-      return { name: u.name, process: s.process };
-    }),
-  );
-  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  const servers = started.map((r) => (r as PromiseFulfilledResult<{ name: string; process: ManagedProcess }>).value);
-  const pidOf = (name: string) => servers.find((s) => s.name === name)?.process.pid;
+/** Starts the launcher's stack with the cleanups stopping it; fails when a part did not come up. */
+export async function launchStack(opts: Omit<Parameters<typeof launch>[0], 'log'>, cleanups: Cleanup[], log: (line: string) => void): Promise<Launched> {
+  const stack = await launch({ log, headless: true, ...opts });
+  cleanups.push({ name: 'service processes and servers', fn: () => stack.stop() });
+  return stack;
+}
 
-  // On an external server the run's database is dropped at the end (embedded ones go with DATA_DIR).
-  const { db, apiKey: key, temporal } = await runClients({ plan, config, owner: 'bench', dropDatabase: config.mongo.uri !== undefined }, cleanups);
-
+/** Starts everything; every started part is registered in `cleanups` as soon as it runs. */
+/** `serviceEnv`: variables of the API and worker over the bench's own (e.g. the soak's RETENTION_DAYS). */
+export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}): Promise<Stack> {
+  const config = await runConfig('webhook-bench', cleanups, true);
+  const dataDir = config.dataDir;
   const secretKey = randomBytes(32);
-  const { env, serviceEnv: base } = serviceEnvironment(plan, config, dataDir);
   const serviceEnv: Record<string, string> = {
-    ...base,
+    ...serviceEnvironment(config),
     LOG_LEVEL: opts.logLevel,
-    PORT: String(apiPort),
-    WORKER_METRICS_PORT: String(workerMetricsPort),
     RELAY_INTERVAL: opts.relayInterval,
     RETENTION_BATCH_SIZE: String(opts.retentionBatch),
     // Short retries that still outlast the outage scenario's 60 s (about 2 min in all), so it drains, not fails.
@@ -135,98 +97,93 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
   }
   const quiet = ['warn', 'error', 'fatal', 'silent'].includes(opts.logLevel);
   const outputLines: Stack['outputLines'] = {};
-  const nodeProcess = (name: string, entry: string, extraEnv: Record<string, string>) => {
-    const count = (outputLines[name] ??= { lines: 0, duplicateKey: 0 });
-    const p = new ManagedProcess({
-      name,
-      command: process.execPath,
-      args: ['--import', 'tsx', entry],
-      cwd: root,
-      env: { ...env, ...serviceEnv, ...extraEnv, ...(nodeOptions.length ? { NODE_OPTIONS: nodeOptions.join(' '), BENCH_PROFILE_NAME: name } : {}) },
-      onLine: (line) => {
+  // On an external server the run's database is dropped at the end (embedded ones go with DATA_DIR).
+  let clients: Awaited<ReturnType<typeof runClients>> | undefined;
+  const launched = await launchStack(
+    {
+      config,
+      freePorts: true,
+      fastSqlite: opts.fastSqlite,
+      baseEnv: cleanEnvironment(),
+      serviceEnv,
+      ...(opts.verbose ? { serverOutput: (server: string, line: string) => process.stderr.write(`[${server}] ${line}\n`) } : {}),
+      ...(nodeOptions.length ? { processEnv: (name: string) => ({ NODE_OPTIONS: nodeOptions.join(' '), BENCH_PROFILE_NAME: name }) } : {}),
+      processOutput: (name, line) => {
+        const count = (outputLines[name] ??= { lines: 0, duplicateKey: 0 });
         count.lines++;
         if (line.includes('E11000')) count.duplicateKey++;
         // Warnings and errors are shown, but only the first few: a repeated error would flood the report.
         if (opts.verbose || (quiet && count.lines <= 5)) process.stderr.write(`[${name}] ${line.slice(0, 600)}\n`);
         if (!opts.verbose && quiet && count.lines === 5) process.stderr.write(`[${name}] (further output counted, not shown; --verbose shows it)\n`);
       },
-    });
-    cleanups.push({ name, fn: () => p.stop(20_000) });
-    return p;
-  };
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const startServices = async (extraEnv: Record<string, string>) => {
-    const worker = nodeProcess('worker', 'src/entry/worker.ts', extraEnv);
-    const api = nodeProcess('api', 'src/entry/api.ts', extraEnv);
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      if (api.hasExited) throw new Error(`the API exited during start-up:\n${api.recentOutput()}`);
-      if (worker.hasExited) throw new Error(`the worker exited during start-up:\n${worker.recentOutput()}`);
-      const ok = await fetch(`${apiUrl}/readyz`).then((r) => r.ok, () => false);
-      if (ok) break;
-      if (Date.now() > deadline) throw new Error(`the API was not ready within 120 s:\n${api.recentOutput()}`);
-      await sleep(250);
-    }
-    return { api, worker };
-  };
-  let services = await startServices({});
-  const stack: Stack = {
+      beforeServices: async (servers) => {
+        clients = await runClients({ servers: servers.env, config, owner: 'bench', dropDatabase: config.mongo.uri !== undefined }, cleanups);
+      },
+    },
+    cleanups,
+    log,
+  );
+  const { db, apiKey, temporal } = clients!;
+  const [api, worker] = [launched.apis[0]!, launched.workers[0]!];
+  return {
     dataDir,
     config,
-    apiUrl,
-    apiKey: key,
+    apiUrl: api.url,
+    apiKey,
     db,
     temporal,
-    dbDescription: plan.mongoDescription,
-    pids: { worker: services.worker.pid, api: services.api.pid, temporal: pidOf('temporal'), db: pidOf('ferretdb') ?? pidOf('mongod'), postgres: pidOf('postgres') },
-    processes: [services.worker, services.api, ...servers.map((s) => s.process)],
-    serviceEnv,
+    dbDescription: launched.servers.database,
+    get pids() {
+      return cpuRoles(launched);
+    },
+    serviceEnv: launched.serviceEnv,
     outputLines,
-    workerMetricsUrl: `http://127.0.0.1:${workerMetricsPort}/metrics`,
+    workerMetricsUrl: worker.metricsUrl!,
     secretBox: new SecretBox({ id: 'bench', key: secretKey }),
     async restartServices(extraEnv) {
-      await Promise.all([services.api.stop(20_000), services.worker.stop(20_000)]);
-      services = await startServices(extraEnv);
-      Object.assign(stack.pids, { worker: services.worker.pid, api: services.api.pid });
-      stack.processes.splice(0, 2, services.worker, services.api);
+      await Promise.all([api.stop(), worker.stop()]);
+      await Promise.all([worker.start(extraEnv), api.start(extraEnv)]);
     },
   };
-  return stack;
 }
 
-/**
- * The environment of a run's API and worker processes: the caller's, without any variable the
- * service reads (the caller's shell must not change the run), and the service's variables
- * for the servers in `plan`, in production mode on loopback, with private callback URLs allowed.
- */
-export function serviceEnvironment(plan: Pick<LocalServerPlan, 'mongoUri' | 'temporalAddress'>, config: Config, dataDir: string): { env: NodeJS.ProcessEnv; serviceEnv: Record<string, string> } {
+/** The stack's pids by the CPU-accounting roles of the reports (`db`: the wire server, whichever it is). */
+export function cpuRoles(stack: Launched): { worker?: number; api?: number; temporal?: number; db?: number; postgres?: number } {
+  const p = stack.pids();
+  return { worker: p.worker, api: p.api, temporal: p.temporal, db: p.ferretdb ?? p.mongod, postgres: p.postgres };
+}
+
+/** The caller's environment without any variable the service reads: the caller's shell must not change the run. */
+export function cleanEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(envSchema.shape)) delete env[k];
-  const serviceEnv: Record<string, string> = {
+  return env;
+}
+
+/** The service's variables of a run: production mode on loopback, private callback URLs allowed. */
+export function serviceEnvironment(config: Config): Record<string, string> {
+  return {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    MONGODB_URI: plan.mongoUri,
+    DATA_DIR: config.dataDir,
     MONGODB_DB: config.mongo.dbName,
-    TEMPORAL_ADDRESS: plan.temporalAddress,
     TEMPORAL_NAMESPACE: config.temporal.namespace,
     TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
     CALLBACK_ALLOW_PRIVATE: 'true',
     SEED_DEMO_DATA: 'false',
   };
-  return { env, serviceEnv };
 }
 
 /**
- * A run's own clients of the servers in `plan`: the database prepared and seeded with the demo
+ * A run's own clients of the `servers`: the database prepared and seeded with the demo
  * data, an API key for `owner` with every scope but admin, and a Temporal client; each closed
  * (and with `dropDatabase`, the database dropped) by the cleanups.
  */
 export async function runClients(
-  run: { plan: Pick<LocalServerPlan, 'mongoUri' | 'temporalAddress'>; config: Config; owner: string; dropDatabase: boolean },
+  run: { servers: Record<string, string>; config: Config; owner: string; dropDatabase: boolean },
   cleanups: Cleanup[],
 ): Promise<{ db: Db; apiKey: string; temporal: TemporalGateway }> {
-  const mongo = createMongo(run.plan.mongoUri, run.config.mongo.dbName, `webhook-${run.owner}`);
+  const mongo = createMongo(run.servers.MONGODB_URI ?? run.config.mongo.connectUri, run.config.mongo.dbName, `webhook-${run.owner}`);
   cleanups.push({ name: `${run.owner} mongo client`, fn: () => mongo.close() });
   if (run.dropDatabase) cleanups.push({ name: `${run.owner} database`, fn: () => mongo.db.dropDatabase().then(() => undefined) });
   await prepareDatabase(mongo.db);
@@ -237,7 +194,7 @@ export async function runClients(
     name: run.owner,
     scopes: ['orders:write', 'resources:read', 'webhooks:read', 'webhooks:write'],
   });
-  const temporal = new TemporalGateway(run.plan.temporalAddress, run.config.temporal.namespace);
+  const temporal = new TemporalGateway(run.servers.TEMPORAL_ADDRESS ?? run.config.temporal.connectAddress, run.config.temporal.namespace);
   cleanups.push({ name: `${run.owner} temporal client`, fn: () => temporal.close() });
   return { db: mongo.db, apiKey: key, temporal };
 }

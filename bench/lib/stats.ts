@@ -1,4 +1,5 @@
-/** Latency summaries: nearest-rank percentiles over milliseconds. */
+/** Latency summaries (nearest-rank percentiles over milliseconds), time and durations. */
+import { parseDuration } from './service';
 
 export interface Summary {
   count: number;
@@ -38,3 +39,10 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 
 /** The nearest-rank median. */
 export const median = (values: readonly number[]): number => percentile([...values].sort((a, b) => a - b), 0.5);
+
+/** Seconds from `60s`, `3m`, `500ms` or a plain number of seconds; throws naming the flag. */
+export function seconds(name: string, text: string): number {
+  const ms = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) * 1000 : parseDuration(text);
+  if (ms === undefined || !Number.isFinite(ms) || ms <= 0) throw new Error(`--${name}: "${text}" is not a duration like 60s or 3m`);
+  return ms / 1000;
+}

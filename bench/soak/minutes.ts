@@ -4,7 +4,7 @@
  */
 import type { ArrivalRecord } from '../lib/receiver-protocol';
 import { percentile } from '../lib/stats';
-import type { OrderSend } from '../chaos/load';
+import type { OrderSend } from '../lib/load';
 
 /** The list endpoints probed, by short name. */
 export const probeNames = ['attempts', 'events', 'orders', 'subscriptions', 'alerts'] as const;

@@ -3,7 +3,7 @@
  * variables, which override the defaults. Pure, so it is unit-tested.
  */
 import { parseArgs } from 'node:util';
-import { seconds } from '../chaos/options';
+import { seconds } from '../lib/stats';
 
 /** How many documents the prefill writes per collection. */
 export interface PrefillSpec {

@@ -6,17 +6,7 @@
  * of other owners, with a realistic share for the soak's owner, subscriptions and probed user.
  */
 import type { Collection, Db, Document, OptionalUnlessRequiredId } from 'mongodb';
-import { type AttemptLogEntry, toAttemptDoc } from '../../activities/attempt';
-import { type AttemptDoc, AttemptRepository } from '../../src/deliveries/attempts';
-import { newId } from '../../src/db/ids';
-import { newOutboxEvent } from '../../src/events/outbox';
-import { type EventDoc, EventRepository } from '../../src/events/repository';
-import { type CounterDoc, type OrderDoc, OrderRepository, orderKey, type UserDoc } from '../../src/resources/repository';
-import { createdEventData, orderTotal } from '../../src/resources/rules';
-import { demoProducts } from '../../src/seed/demo-data';
-import { generateSigningSecret } from '../../src/subscriptions/secrets';
-import type { SubscriptionDoc } from '../../src/subscriptions/repository';
-import { eventWorkflowId, seriesId } from '../../workflows/ids';
+import { type AttemptDoc, type AttemptLogEntry, AttemptRepository, type CounterDoc, createdEventData, demoProducts, type EventDoc, EventRepository, eventWorkflowId, generateSigningSecret, newId, newOutboxEvent, type OrderDoc, orderKey, OrderRepository, orderTotal, seriesId, type SubscriptionDoc, toAttemptDoc, type UserDoc } from '../lib/service';
 import type { PrefillSpec } from './options';
 
 const DAY_MS = 86_400_000;

@@ -8,13 +8,11 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScheduleNotFoundError } from '@temporalio/client';
-import { ADMIN_OWNER, ApiKeyRepository } from '../../src/auth/api-keys';
-import { retentionScheduleId } from '../../src/retention/schedule';
-import type { CounterDoc } from '../../src/resources/repository';
-import { type OrderSend, runLoad } from '../chaos/load';
+import { ADMIN_OWNER, ApiKeyRepository, type CounterDoc, retentionScheduleId } from '../lib/service';
+import { type OrderSend, runLoad } from '../lib/load';
 import { ApiClient } from '../lib/api-client';
 import { createSubscription, newSecret } from '../lib/context';
-import { createLifecycle } from '../lib/lifecycle';
+import { finishProgram, startProgram } from '../lib/lifecycle';
 import { parseOptions as benchDefaults } from '../lib/options';
 import { CpuMeter } from '../lib/proc';
 import { ReceiverProcess } from '../lib/receiver-client';
@@ -29,22 +27,8 @@ import { probePaths, runProbes } from './probes';
 import { summary, tableHeader, tableRow } from './report';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const opts: SoakOptions = (() => {
-  try {
-    const o = parseOptions();
-    if (o === 'help') {
-      process.stdout.write(usage);
-      process.exit(0);
-    }
-    return o;
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${usage}`);
-    process.exit(64);
-  }
-})();
-const t0 = nowMs();
-const log = (line: string) => process.stderr.write(`[soak +${((nowMs() - t0) / 1000).toFixed(1)}s] ${line}\n`);
-const life = createLifecycle(opts.maxSeconds, log);
+const program = startProgram<SoakOptions>('soak', () => parseOptions(), usage);
+const { opts, log, life } = program;
 const users = 100;
 const probedUser = 1;
 
@@ -197,17 +181,7 @@ async function main(): Promise<number> {
   return checks.every((c) => c.pass) ? 0 : 1;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  if (life.forcedExit() === undefined) log(`soak failed: ${(err as Error).stack ?? String(err)}`);
-} finally {
-  life.disarm();
-  if (life.forcedExit() === undefined) log('stopping everything');
-  await life.cleanup();
-}
-process.exit(life.forcedExit() ?? code);
+await finishProgram('soak', program, main);
 
 /** Order latency before retention started and after, and their ratio: what retention costs the load. */
 function retentionComparison(sends: readonly OrderSend[], startedAt: number): string {

@@ -7,13 +7,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../src/config/config';
-import { startLocalServers } from '../../src/runtime/local-servers';
-import { getFreePort } from '../../src/runtime/ports';
+import { privateStackConfig, startStack } from '../../src/runtime/stack';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
@@ -21,9 +18,9 @@ const modes = { source: ['--import', 'tsx', 'src/entry/worker.ts'], compiled: ['
 
 if (!process.argv.includes('--no-build')) execFileSync(process.execPath, ['--import', 'tsx', 'tools/build.ts'], { cwd: root, stdio: 'inherit' });
 
-const dataDir = mkdtempSync(join(tmpdir(), 'webhook-service-startup-'));
-const config = loadConfig({ DATA_DIR: dataDir, MONGO_PORT: String(await getFreePort()), POSTGRES_PORT: String(await getFreePort()), TEMPORAL_PORT: String(await getFreePort()) });
-const servers = await startLocalServers(config, { log: () => {}, headless: true, fastSqlite: true });
+const config = await privateStackConfig({}, 'webhook-service-startup');
+// The launcher's servers only: the worker under measurement is spawned here, source or compiled.
+const stack = await startStack({ config, apis: 0, workers: 0, log: () => {}, headless: true, fastSqlite: true });
 
 /** kB from a /proc/<pid>/status line. */
 const statusKb = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
@@ -32,7 +29,7 @@ async function once(args: readonly string[]): Promise<{ ms: number; rssMb: numbe
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, MONGODB_URI: servers.mongoUri, TEMPORAL_ADDRESS: servers.temporalAddress, TEMPORAL_TASK_QUEUE: `startup-${randomUUID()}`, WORKER_METRICS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
+    env: { ...process.env, ...stack.servers.env, TEMPORAL_TASK_QUEUE: `startup-${randomUUID()}`, WORKER_METRICS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -65,8 +62,8 @@ try {
     }
   }
 } finally {
-  await servers.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await stack.stop();
+  rmSync(config.dataDir, { recursive: true, force: true });
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log('\n| worker | start-up to polling, s (runs) | median | RSS at polling, MB (median) | peak RSS, MB (median) |\n|---|---|---|---|---|');

@@ -16,7 +16,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Collection, MongoClient } from 'mongodb';
-import { loadConfig } from '../../src/config/config';
+import { loadConfig } from '../lib/service';
 import { ferretDb, resolveBinary } from '../../src/runtime/binaries';
 import { startLocalMongo } from '../../src/runtime/local-mongo';
 import { startLocalPostgres } from '../../src/runtime/local-postgres';

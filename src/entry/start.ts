@@ -4,11 +4,8 @@
  * and the worker as separate processes. Ctrl-C or SIGTERM stops everything.
  */
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ManagedProcess } from '../runtime/processes';
-import { planLocalServers } from '../runtime/local-servers';
 import { assertPortFree } from '../runtime/ports';
-import { Supervisor, type Unit } from '../runtime/supervisor';
+import { type Stack, startStack } from '../runtime/stack';
 import { devAdminKey } from '../auth/dev-admin-key';
 import { loadConfig } from '../config/config';
 import { prepareDatabase } from '../db/indexes';
@@ -17,7 +14,6 @@ import { createLogger } from '../logger';
 import { watchParent } from './shutdown';
 import { describeSeed, seedDemoData } from '../seed/seed';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'supervisor', config.logFormat);
 
@@ -26,13 +22,13 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let supervisor: Supervisor | undefined;
+let stack: Stack | undefined;
 let shuttingDown = false;
 async function shutdown(code: number): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   logger.info('stopping api, worker and embedded servers');
-  await supervisor?.stopAll();
+  await stack?.stop();
   logger.info('stopped');
   process.exit(code);
 }
@@ -44,70 +40,44 @@ watchParent(() => {
 });
 
 try {
-  await assertPortFree(config.http.port, 'PORT', 'API', config.http.host);
-  if (config.metrics.workerPort !== 0) await assertPortFree(config.metrics.workerPort, 'WORKER_METRICS_PORT', 'worker metrics', config.http.host);
-  const plan = await planLocalServers(config, {
-    log: (line) => logger.info(line),
-    serverOutput: (server, line) => process.stdout.write(`[${server}] ${line}\n`),
-  });
-  supervisor = new Supervisor(
-    (level, msg) => logger[level](msg),
-    (reason) => {
-      logger.fatal(reason);
-      void shutdown(1);
-    },
-  );
-  const sup = supervisor;
-  await Promise.all(plan.units.map((u) => sup.add(u)));
-
-  // Demo data goes into an empty database once, before the API and worker start.
-  if (config.seedDemoData) {
-    const mongo = createMongo(plan.mongoUri, config.mongo.dbName, 'webhook-service-seed');
-    try {
-      await prepareDatabase(mongo.db);
-      const seeded = await seedDemoData(mongo.db);
-      logger.info(seeded ? `${describeSeed(seeded)} Set SEED_DEMO_DATA=false to skip this.` : describeSeed(seeded));
-    } finally {
-      await mongo.close();
-    }
-  }
-
-  // The children get the resolved addresses, so they never start servers of their own.
   // Without ADMIN_API_KEY, a key kept in DATA_DIR makes the demo usable at once.
   const adminKeyFile = join(config.dataDir, 'admin-api-key');
   const adminKey = config.api.adminApiKey ?? devAdminKey(adminKeyFile).key;
-  const childEnv = {
-    ...process.env,
-    MONGODB_URI: plan.mongoUri,
-    TEMPORAL_ADDRESS: plan.temporalAddress,
-    // Administrator portal sessions link to the embedded UI (an explicit TEMPORAL_UI_URL wins).
-    ...(plan.temporalUiUrl ? { TEMPORAL_UI_URL: config.api.portal.temporalUiUrl ?? plan.temporalUiUrl } : {}),
-    ADMIN_API_KEY: adminKey,
-    // Children write into our pipe: they log in the format this terminal (or LOG_FORMAT) asks for.
-    LOG_FORMAT: config.logFormat,
-    // Children exit if this supervisor dies without stopping them (e.g. SIGKILL).
-    WEBHOOK_SUPERVISOR_PID: String(process.pid),
-  };
-  const nodeUnit = (name: string, entry: string): Unit => ({
-    name,
-    start: () => {
-      const p = new ManagedProcess({
-        name,
-        command: process.execPath,
-        args: ['--import', 'tsx', entry],
-        cwd: root,
-        env: childEnv,
-        onLine: (line) => process.stdout.write(`${line}\n`),
-      });
-      return Promise.resolve({ process: p, stop: () => p.stop(20_000) });
+  await assertPortFree(config.http.port, 'PORT', 'API', config.http.host);
+  if (config.metrics.workerPort !== 0) await assertPortFree(config.metrics.workerPort, 'WORKER_METRICS_PORT', 'worker metrics', config.http.host);
+  stack = await startStack({
+    config,
+    log: (line) => logger.info(line),
+    serverOutput: (server, line) => process.stdout.write(`[${server}] ${line}\n`),
+    processOutput: (_name, line) => process.stdout.write(`${line}\n`),
+    // The children get the resolved addresses (from the profile), so they never start servers of their own.
+    serviceEnv: {
+      ADMIN_API_KEY: adminKey,
+      // Children write into our pipe: they log in the format this terminal (or LOG_FORMAT) asks for.
+      LOG_FORMAT: config.logFormat,
+    },
+    supervise: {
+      onFatal: (reason) => {
+        logger.fatal(reason);
+        void shutdown(1);
+      },
+    },
+    // Demo data goes into an empty database once, before the API and worker start.
+    beforeServices: async (servers) => {
+      if (!config.seedDemoData) return;
+      const mongo = createMongo(servers.env.MONGODB_URI ?? config.mongo.connectUri, config.mongo.dbName, 'webhook-service-seed');
+      try {
+        await prepareDatabase(mongo.db);
+        const seeded = await seedDemoData(mongo.db);
+        logger.info(seeded ? `${describeSeed(seeded)} Set SEED_DEMO_DATA=false to skip this.` : describeSeed(seeded));
+      } finally {
+        await mongo.close();
+      }
     },
   });
-  await sup.add(nodeUnit('worker', 'src/entry/worker.ts'));
-  await sup.add(nodeUnit('api', 'src/entry/api.ts'));
 
   const host = config.http.host === '0.0.0.0' ? 'localhost' : config.http.host;
   const base = `http://${host}:${config.http.port}`;
-  await waitForReady(`${base}/readyz`, 180_000);
   const lines = [
     'Webhook service is running:',
     `  API            ${base}`,
@@ -115,9 +85,9 @@ try {
     `  Portal         ${base}/portal  (open it with a link from POST /api/webhooks/v1/portal-sessions)`,
     `  Health         ${base}/healthz  ${base}/readyz`,
     ...(config.metrics.enabled ? [`  Metrics        ${base}/metrics (API)${config.metrics.workerPort !== 0 ? `  http://${host}:${config.metrics.workerPort}/metrics (worker)` : ''}${config.metrics.token ? '  (Bearer METRICS_TOKEN)' : ''}`] : []),
-    `  Temporal       ${plan.temporalAddress} (namespace ${config.temporal.namespace})`,
-    ...(plan.temporalUiUrl ? [`  Temporal UI    ${plan.temporalUiUrl}`] : []),
-    `  MongoDB        ${plan.mongoDescription}`,
+    `  Temporal       ${stack.servers.temporal}`,
+    ...(stack.servers.temporalUiUrl ? [`  Temporal UI    ${stack.servers.temporalUiUrl}`] : []),
+    `  MongoDB        ${stack.servers.database}`,
     config.api.adminApiKey
       ? '  Admin API key  the value of ADMIN_API_KEY'
       : `  Admin API key  ${adminKey}  (kept in ${adminKeyFile}; export API_KEY=$(cat ${adminKeyFile}))`,
@@ -125,16 +95,6 @@ try {
   ];
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 } catch (err) {
-  await supervisor?.stopAll();
+  await stack?.stop();
   fail((err as Error).message);
-}
-
-async function waitForReady(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && !shuttingDown) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`The API did not become ready at ${url} within ${timeoutMs / 1000}s`);
 }

@@ -5,7 +5,7 @@ import { type FerretDbBackend, startLocalMongo } from './local-mongo';
 import { startLocalPostgres } from './local-postgres';
 import { requirePostgres } from './postgres';
 import { assertPortFree } from './ports';
-import type { Unit } from './supervisor';
+import type { Unit } from './processes';
 import { startTemporalDevServer } from './temporal-dev-server';
 
 /** The embedded servers a configuration needs, ready to start. */
@@ -27,6 +27,10 @@ export interface LocalServersOptions {
   headless?: boolean;
   /** No fsync in the embedded servers' storage (tests): a process crash still loses nothing. */
   fastSqlite?: boolean;
+  /** Only this server (tests of one server alone); both by default. */
+  only?: 'database' | 'temporal';
+  /** false: a Temporal without the service's search attributes, like a fresh cluster (tests). */
+  searchAttributes?: boolean;
 }
 
 /**
@@ -36,8 +40,8 @@ export interface LocalServersOptions {
  * binaries (building them on first use); data lives under DATA_DIR.
  */
 export async function planLocalServers(config: Config, opts: LocalServersOptions): Promise<LocalServerPlan> {
-  const needMongo = !config.mongo.uri;
-  const needTemporal = !config.temporal.address;
+  const needMongo = !config.mongo.uri && opts.only !== 'temporal';
+  const needTemporal = !config.temporal.address && opts.only !== 'database';
   const out = (server: string) => (line: string) => opts.serverOutput?.(server, line);
   const units: Unit[] = [];
 
@@ -89,6 +93,7 @@ export async function planLocalServers(config: Config, opts: LocalServersOptions
           namespace: config.temporal.namespace,
           headless: opts.headless ?? false,
           fastSqlite: opts.fastSqlite ?? false,
+          ...(opts.searchAttributes === false ? { searchAttributes: false } : {}),
           onLine: out('temporal'),
         });
         return { process: t.process, stop: t.stop };
@@ -123,25 +128,4 @@ async function postgresUnit(config: Config, dataDir: string, opts: LocalServersO
     },
   };
   return { unit, url: `postgres://postgres@127.0.0.1:${config.mongo.postgresPort}`, version: install.version };
-}
-
-/** Started embedded servers, without supervision (tests and `npm run servers`). */
-export interface LocalServers extends LocalServerPlan {
-  stop: () => Promise<void>;
-}
-
-/** Plans and starts the embedded servers in parallel; stops any started if one fails. */
-export async function startLocalServers(config: Config, opts: LocalServersOptions): Promise<LocalServers> {
-  const plan = await planLocalServers(config, opts);
-  const started: Array<{ stop(): Promise<void> }> = [];
-  const stop = async () => {
-    await Promise.all(started.map((s) => s.stop()));
-  };
-  const results = await Promise.allSettled(plan.units.map((u) => u.start().then((s) => started.push(s))));
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) {
-    await stop();
-    throw failed.reason;
-  }
-  return { ...plan, stop };
 }

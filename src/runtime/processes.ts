@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
 
+/** A server or process to start; `start` resolves once it is ready and gives its stop. */
+export interface Unit {
+  name: string;
+  start: () => Promise<{ process: ManagedProcess; stop: () => Promise<void> }>;
+}
+
 /** A line-oriented sink for a child's output. */
 export type LineSink = (line: string) => void;
 

@@ -1,10 +1,8 @@
-import { fileURLToPath } from 'node:url';
-import { ManagedProcess } from '../../src/runtime/processes';
+import type { ManagedProcess } from '../../src/runtime/processes';
 import { getFreePort } from '../../src/runtime/ports';
+import { serviceProcess } from '../../src/runtime/stack';
 import type { TestApi } from './api';
 import { waitFor } from './wait';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The real API entry point (`npm run api`) as a process of its own, on the test API's database. */
 export interface ApiProcess {
@@ -18,11 +16,8 @@ export interface ApiProcess {
  */
 export async function startApiProcess(api: TestApi, env: Record<string, string> = {}): Promise<ApiProcess> {
   const port = await getFreePort();
-  const child = new ManagedProcess({
+  const child = serviceProcess('api', {
     name: `api:${port}`,
-    command: process.execPath,
-    args: ['--import', 'tsx', 'src/entry/api.ts'],
-    cwd: root,
     env: {
       ...process.env,
       PORT: String(port),

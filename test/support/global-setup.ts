@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/config/config';
-import { startLocalServers } from '../../src/runtime/local-servers';
 import { getFreePort } from '../../src/runtime/ports';
+import { startStack } from '../../src/runtime/stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,17 +31,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     BINARY_CACHE_DIR: process.env.BINARY_CACHE_DIR,
   });
   const started = Date.now();
-  const servers = await startLocalServers(config, {
-    log: (line) => console.log(line),
-    headless: true,
-    fastSqlite: true,
-  });
-  console.log(`test servers up in ${Date.now() - started}ms: ${servers.mongoDescription}; temporal ${servers.temporalAddress}`);
-  project.provide('mongoUri', servers.mongoUri);
-  project.provide('temporalAddress', servers.temporalAddress);
+  // The launcher `npm start` uses, with only its servers: each test starts the API and worker it needs.
+  const stack = await startStack({ config, apis: 0, workers: 0, log: (line) => console.log(line), headless: true, fastSqlite: true });
+  const { env } = stack.servers;
+  console.log(`test servers up in ${Date.now() - started}ms: ${stack.servers.database}; temporal ${stack.servers.temporal}`);
+  project.provide('mongoUri', env.MONGODB_URI ?? config.mongo.connectUri);
+  project.provide('temporalAddress', env.TEMPORAL_ADDRESS ?? config.temporal.connectAddress);
   project.provide('dataDir', dataDir);
   return async () => {
-    await servers.stop();
+    await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -1,22 +1,13 @@
-import { fileURLToPath } from 'node:url';
-import { type LineSink, ManagedProcess } from '../../src/runtime/processes';
+import type { LineSink, ManagedProcess } from '../../src/runtime/processes';
+import { serviceProcess } from '../../src/runtime/stack';
 import type { TestApi } from './api';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The real worker entry point (`npm run worker`) as a separate process with `env` on top of
  * this one's; `args` and `cwd`: how node runs it, by default the TypeScript source.
  */
 export function workerEntryProcess(env: Record<string, string>, opts: { onLine?: LineSink; args?: string[]; cwd?: string } = {}): ManagedProcess {
-  return new ManagedProcess({
-    name: 'worker',
-    command: process.execPath,
-    args: opts.args ?? ['--import', 'tsx', 'src/entry/worker.ts'],
-    cwd: opts.cwd ?? root,
-    env: { ...process.env, ...env },
-    ...(opts.onLine ? { onLine: opts.onLine } : {}),
-  });
+  return serviceProcess('worker', { env: { ...process.env, ...env }, ...opts });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { countDeliveries, countRefusals, loadHeld, timeline, verdict } from '../../bench/chaos/accounting';
-import { planFaults, type FaultRecord } from '../../bench/chaos/faults';
-import { refusalReason, type LoadResult } from '../../bench/chaos/load';
+import { countDeliveries, countRefusals, loadHeld, timeline, verdict } from '../chaos/accounting';
+import { planFaults, type FaultRecord } from '../chaos/faults';
+import { refusalReason, type LoadResult } from '../../bench/lib/load';
 
 const subs = ['sub_a', 'sub_b'];
 const arrivals = (entries: Record<string, Record<string, number>>) => new Map(Object.entries(entries).map(([s, e]) => [s, new Map(Object.entries(e))]));

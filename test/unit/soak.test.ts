@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { OrderSend } from '../../bench/chaos/load';
+import type { OrderSend } from '../../bench/lib/load';
 import type { ArrivalRecord } from '../../bench/lib/receiver-protocol';
 import { account, drift, minuteRows, type MinuteRow, type ProbeSample, type SoakSamples, verdicts } from '../../bench/soak/minutes';
 import { parseOptions, parsePrefill, prefillPresets } from '../../bench/soak/options';

@@ -1,8 +1,5 @@
 /** Scenario e: the same fan-out as a plain in-process sign-and-POST loop. */
-import { postWebhook } from '../../../activities/http-post';
-import { loadConfig } from '../../../src/config/config';
-import { renderEnvelope } from '../../../src/webhooks/envelopes';
-import { signatureHeaders } from '../../../src/webhooks/signature';
+import { loadConfig, postWebhook, renderEnvelope, signatureHeaders } from '../service';
 import { closedLoop } from '../api-client';
 import { type Ctx, r3, rate } from '../context';
 import { VoidRun } from '../lifecycle';

@@ -1,5 +1,5 @@
 /** Scenario a: order ingest, with and without subscriptions. */
-import { eventWorkflowId } from '../../../workflows/ids';
+import { eventWorkflowId } from '../service';
 import type { OrderResult } from '../api-client';
 import { closedLoop } from '../api-client';
 import { type Ctx, quiesce, r3, rate } from '../context';

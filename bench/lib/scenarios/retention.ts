@@ -1,6 +1,5 @@
 /** Background: the cost of one retention pass over `--retention-docs` old attempts. */
-import type { RetentionResult } from '../../../workflows/retention';
-import { retentionScheduleId } from '../../../src/retention/schedule';
+import { type RetentionResult, retentionScheduleId } from '../service';
 import { type Ctx, quiesce, r3, rate } from '../context';
 import { CpuMeter } from '../proc';
 import { nowMs, sleep, summarize } from '../stats';

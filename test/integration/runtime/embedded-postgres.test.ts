@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ensureIndexes } from '../../../src/db/indexes';
 import { loadConfig } from '../../../src/config/config';
 import { findPostgres } from '../../../src/runtime/postgres';
-import { descendants } from '../../../tools/lib/proc-tree';
+import { descendants } from '../../../src/runtime/proc-tree';
 import { type PrivateMongo, startPrivateMongo, tempDir } from '../../support/servers';
 
 const backend = loadConfig({ EMBEDDED_DB_BACKEND: process.env.EMBEDDED_DB_BACKEND }).mongo.embeddedBackend;

@@ -8,8 +8,7 @@ import { createApp } from '../../../src/http/app';
 import { createLogger } from '../../../src/logger';
 import { createAppDeps } from '../../../src/compose/app-deps';
 import { TemporalGateway } from '../../../src/temporal/connection';
-import type { RunningMongo } from '../../../src/runtime/local-mongo';
-import { startPrivateMongo, tempDir } from '../../support/servers';
+import { type PrivateMongo, startPrivateMongo, tempDir } from '../../support/servers';
 
 /** Polls `url` until its status is `status` (bounded), returning the last body. */
 async function waitForStatus(url: string, status: number, timeoutMs: number): Promise<unknown> {
@@ -26,7 +25,7 @@ async function waitForStatus(url: string, status: number, timeoutMs: number): Pr
 
 describe('/readyz follows the database; /healthz does not', () => {
   const dataDir = tempDir('readiness');
-  let db: RunningMongo;
+  let db: PrivateMongo;
   let mongo: Mongo;
   let temporal: TemporalGateway;
   let server: Server;

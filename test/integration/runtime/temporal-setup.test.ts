@@ -5,14 +5,13 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eventWorkflowStartOptions } from '../../../src/events/start-options';
-import type { RunningTemporal } from '../../../src/runtime/temporal-dev-server';
 import { searchAttributes } from '../../../src/temporal/search-attributes';
 import { ensureTemporalSetup } from '../../../src/temporal/setup';
 import { workflowsPath } from '../../../src/worker/create-worker';
 import type { eventWorkflow } from '../../../workflows/event';
 import { deliveryStateKey, eventIdKey } from '../../../workflows/search-attributes';
 import { eventOutcome } from '../../support/event-workflows';
-import { startPrivateTemporal, tempDir } from '../../support/servers';
+import { type PrivateTemporal, startPrivateTemporal, tempDir } from '../../support/servers';
 import { waitFor } from '../../support/wait';
 import { workerEntryProcess } from '../../support/worker-process';
 import { fakeActivities, http } from '../workflows/support/fake-activities';
@@ -22,7 +21,7 @@ import { fakeActivities, http } from '../workflows/support/fake-activities';
 
 const policy = { scheduleMs: [1000], maxAttempts: 2, jitterRatio: 0 };
 let dir: string;
-let temporal: RunningTemporal;
+let temporal: PrivateTemporal;
 let connection: Connection;
 
 beforeAll(async () => {

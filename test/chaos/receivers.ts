@@ -4,10 +4,10 @@
  * records every (webhook-id, subscription) it got and counts repeats; every 10th signature is
  * verified with the receiver kit.
  */
-import type { ApiClient } from '../lib/api-client';
-import { createSubscription, newSecret } from '../lib/context';
-import type { Cleanup } from '../lib/stack';
-import { ReceiverProcess } from '../lib/receiver-client';
+import type { ApiClient } from '../../bench/lib/api-client';
+import { createSubscription, newSecret } from '../../bench/lib/context';
+import type { Cleanup } from '../../bench/lib/stack';
+import { ReceiverProcess } from '../../bench/lib/receiver-client';
 
 export interface Subscriber {
   /** Path tag at its receiver, `s<i>`. */

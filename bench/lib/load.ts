@@ -3,8 +3,8 @@
  * the API processes, never retried (a refusal is counted, not hidden). Bounded in count (rate ×
  * duration), in time (each request has a timeout) and in requests in flight.
  */
-import type { ApiClient } from '../lib/api-client';
-import { nowMs, sleep } from '../lib/stats';
+import type { ApiClient } from './api-client';
+import { nowMs, sleep } from './stats';
 
 /** One order POST and what became of it. */
 export interface OrderSend {

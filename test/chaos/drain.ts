@@ -5,13 +5,8 @@
  * note, its workflow and the attempts logged for it.
  */
 import type { Db } from 'mongodb';
-import type { AttemptDoc } from '../../src/deliveries/attempts';
-import type { DispatchNote } from '../../src/events/dispatch-notes';
-import type { EventDoc } from '../../src/events/repository';
-import { type OrderDoc, orderKey } from '../../src/resources/repository';
-import type { TemporalGateway } from '../../src/temporal/connection';
-import { eventWorkflowId } from '../../workflows/ids';
-import { nowMs, sleep } from '../lib/stats';
+import { type AttemptDoc, type DispatchNote, type EventDoc, eventWorkflowId, type OrderDoc, orderKey, type TemporalGateway } from '../../bench/lib/service';
+import { nowMs, sleep } from '../../bench/lib/stats';
 import { arrivedSoFar, expectEvents, type Subscriber } from './receivers';
 
 /** An accepted order's event, and the snapshot it was logged with (absent: never logged). */

@@ -4,7 +4,7 @@
  * a 60 s receiver outage).
  */
 import { parseArgs } from 'node:util';
-import { parseDuration } from '../../src/config/durations';
+import { seconds } from '../../bench/lib/stats';
 
 export interface ChaosOptions {
   /** Seconds of steady load. */
@@ -64,13 +64,6 @@ export const usage = `npm run chaos -- [options]
   --out file.json          also write the report as JSON
   --verbose                every line the service processes print
 Each flag also reads CHAOS_<NAME> (e.g. CHAOS_DURATION=60s).`;
-
-/** Seconds from `60s`, `3m`, `500ms` or a plain number of seconds; throws naming the flag. */
-export function seconds(name: string, text: string): number {
-  const ms = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) * 1000 : parseDuration(text);
-  if (ms === undefined || !Number.isFinite(ms) || ms <= 0) throw new Error(`--${name}: "${text}" is not a duration like 60s or 3m`);
-  return ms / 1000;
-}
 
 function positive(name: string, text: string, integer: boolean): number {
   const v = Number(text);

@@ -10,38 +10,24 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { descendants, statFields } from '../../tools/lib/proc-tree';
-import { ApiClient } from '../lib/api-client';
-import { createLifecycle } from '../lib/lifecycle';
-import { loadAverage } from '../lib/proc';
-import { nowMs, sleep } from '../lib/stats';
+import { descendants, statFields } from '../../src/runtime/proc-tree';
+import { ApiClient } from '../../bench/lib/api-client';
+import { finishProgram, startProgram } from '../../bench/lib/lifecycle';
+import { loadAverage } from '../../bench/lib/proc';
+import { nowMs, sleep } from '../../bench/lib/stats';
 import { countDeliveries, countRefusals, loadHeld, timeline, verdict } from './accounting';
 import { awaitDrain, classifyMissing, diagnoseLost, owedEvents } from './drain';
 import { planFaults, runFaults } from './faults';
-import { runLoad } from './load';
+import { runLoad } from '../../bench/lib/load';
 import { parseOptions, usage } from './options';
 import { collectReceipts, receiverDown, receiverUp, startSubscribers, type Subscriber } from './receivers';
 import { type ChaosReport, faultRows, printReport, writeReport } from './report';
-import type { Cleanup } from '../lib/stack';
+import type { Cleanup } from '../../bench/lib/stack';
 import { type ChaosStack, startChaosStack } from './stack';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const parsed = (() => {
-  try {
-    return parseOptions();
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${usage}\n`);
-    process.exit(64);
-  }
-})();
-if (parsed === 'help') {
-  process.stdout.write(`${usage}\n`);
-  process.exit(0);
-}
-const opts = parsed;
-const t0 = nowMs();
-const log = (line: string) => process.stderr.write(`[chaos +${((nowMs() - t0) / 1000).toFixed(1)}s] ${line}\n`);
-const life = createLifecycle(opts.maxSeconds, log);
+const program = startProgram('chaos', () => parseOptions(), `${usage}\n`);
+const { opts, log, life } = program;
 
 /** A few orders through each API until every receiver has them: JIT, the workers' workflow bundles, pools. */
 async function warmUp(apis: ApiClient[], subs: Subscriber[]): Promise<void> {
@@ -172,8 +158,7 @@ function commandOf(pid: number): string {
   }
 }
 
-let code = 1;
-try {
+await finishProgram('chaos', program, async () => {
   const loadAverageAtStart = loadAverage();
   log(`starting embedded servers, 2 API processes, 2 workers and ${opts.subscriptions} receivers (load average ${loadAverageAtStart.join(' ')})`);
   const stack = await startOnFreePorts();
@@ -182,23 +167,19 @@ try {
   const subs = await startSubscribers(opts.subscriptions, apis[0]!, life.cleanups);
   log(`up: ${stack.dbDescription}; APIs ${stack.apiUrls.join(', ')}; pids ${JSON.stringify(stack.pids())}; warming up`);
   await warmUp(apis, subs);
-  code = (await main(stack, subs, apis, loadAverageAtStart)).length ? 1 : 0;
-} catch (err) {
-  if (life.forcedExit() === undefined) log(`chaos run failed: ${(err as Error).stack ?? String(err)}`);
-  code = 1;
-} finally {
-  life.disarm();
-  if (life.forcedExit() === undefined) log('stopping everything');
-  await life.cleanup();
-}
-// Nothing may outlive the run: anything still below this process (but tsx's own esbuild helper) is reported and killed.
-const left = descendants(process.pid).filter((pid) => statFields(pid)?.[0] !== undefined && !commandOf(pid).includes('esbuild'));
-for (const pid of left) {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // gone meanwhile
+  return (await main(stack, subs, apis, loadAverageAtStart)).length ? 1 : 0;
+}, leftBehind);
+
+/** Nothing may outlive the run: anything still below this process (but tsx's own esbuild helper) is reported and killed. */
+function leftBehind(code: number): number {
+  const left = descendants(process.pid).filter((pid) => statFields(pid)?.[0] !== undefined && !commandOf(pid).includes('esbuild'));
+  for (const pid of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
   }
+  log(left.length ? `processes left behind and killed: ${left.join(', ')}` : 'no process left behind');
+  return left.length && code === 0 ? 1 : code;
 }
-log(left.length ? `processes left behind and killed: ${left.join(', ')}` : 'no process left behind');
-process.exit(life.forcedExit() ?? (left.length && code === 0 ? 1 : code));

@@ -1,0 +1,128 @@
+/**
+ * The service under chaos: embedded Temporal dev server and database (planLocalServers, whose
+ * units start a server again on the same port and data), two API processes and two workers, all
+ * on free loopback ports in a temp DATA_DIR. Every part can be SIGKILLed and started again by
+ * role; a part that dies by itself is noted and started again.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Db } from 'mongodb';
+import type { TemporalGateway } from '../../bench/lib/service';
+import { cleanEnvironment, type Cleanup, launchStack, runClients, runConfig, serviceEnvironment } from '../../bench/lib/stack';
+import type { ChaosOptions } from './options';
+
+/** Service output worth counting: what explains refusals and duplicates. */
+export const notable: Record<string, string> = {
+  // A workflow task (with its round of local-activity POSTs) ran past the server's task timeout: its round runs again.
+  'workflow task timed out': 'Task not found when completing',
+  'workflow task over 5 s': 'TMPRL1104',
+  'workflow start deferred to the relay': 'Failed to start Workflow',
+  E11000: 'E11000',
+};
+
+/** The parts the run kills and starts again. */
+export type Role = 'api-0' | 'api-1' | 'worker-0' | 'worker-1' | 'temporal' | 'database';
+
+/** Something that died without being told to. */
+export interface UnexpectedExit {
+  role: string;
+  at: number;
+  code: number | null;
+  signal: string | null;
+  lastOutput: string;
+}
+
+export interface ChaosStack {
+  dataDir: string;
+  apiUrls: [string, string];
+  apiKey: string;
+  db: Db;
+  temporal: TemporalGateway;
+  dbDescription: string;
+  /** The delivery settings handed to the workers. */
+  serviceEnv: Record<string, string>;
+  unexpectedExits: UnexpectedExit[];
+  /** Output lines per role (LOG_LEVEL=warn: warnings and errors). */
+  outputLines: Record<string, number>;
+  /** Lines with a {@link notable} pattern, per pattern and role. */
+  notableLines: Record<string, Record<string, number>>;
+  /** SIGKILLs the role's process and its descendants, as a crash would. */
+  kill(role: Role): Promise<void>;
+  /** Starts the role again (same port, same data) and waits until it answers. */
+  start(role: Role): Promise<void>;
+  pids(): Partial<Record<string, number>>;
+}
+
+/** Starts everything; every started part is stopped by the cleanups, newest first. */
+export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], log: (line: string) => void): Promise<ChaosStack> {
+  // Only embedded servers: the run kills them, so it never points at external ones.
+  const config = await runConfig('webhook-chaos', cleanups, false);
+  const outputLines: Record<string, number> = {};
+  const notableLines: Record<string, Record<string, number>> = {};
+  const unexpectedExits: UnexpectedExit[] = [];
+  let clients: Awaited<ReturnType<typeof runClients>> | undefined;
+  const stack = await launchStack(
+    {
+      config,
+      apis: 2,
+      workers: 2,
+      freePorts: true,
+      baseEnv: cleanEnvironment(),
+      serviceEnv: {
+        ...serviceEnvironment(config),
+        LOG_LEVEL: 'warn',
+        RELAY_INTERVAL: '1s',
+        DELIVERY_RETRY_SCHEDULE: opts.retrySchedule,
+        DELIVERY_MAX_ATTEMPTS: String(opts.maxAttempts),
+        DELIVERY_TIMEOUT: '5s',
+        // Production requires secrets sealed at rest: a throw-away key for the run.
+        SECRET_ENCRYPTION_KEY: `chaos:${randomBytes(32).toString('base64')}`,
+      },
+      ...(opts.verbose ? { serverOutput: (server: string, line: string) => process.stderr.write(`[${server}] ${line}\n`) } : {}),
+      processOutput: (name, line) => {
+        const n = (outputLines[name] = (outputLines[name] ?? 0) + 1);
+        for (const [label, pattern] of Object.entries(notable)) {
+          if (!line.includes(pattern)) continue;
+          const counts = (notableLines[label] ??= {});
+          counts[name] = (counts[name] ?? 0) + 1;
+        }
+        // The first few warnings per process are shown; a repeated error would flood the output.
+        if (opts.verbose || n <= 5) process.stderr.write(`[${name}] ${line.slice(0, 400)}\n`);
+      },
+      onUnexpectedExit: (part, exit) => unexpectedExits.push({ role: part.name, at: Date.now(), code: exit.code, signal: exit.signal, lastOutput: exit.lastOutput }),
+      // A part that dies by itself is started again; a crash loop is a finding, not something to hammer.
+      supervise: { onFatal: (reason) => log(reason) },
+      beforeServices: async (servers) => {
+        clients = await runClients({ servers: servers.env, config, owner: 'chaos', dropDatabase: false }, cleanups);
+      },
+    },
+    cleanups,
+    log,
+  );
+  const { db, apiKey, temporal } = clients!;
+  // The database role is the wire server and, under FerretDB, its PostgreSQL: killed and started together.
+  const database = stack.serverParts.filter((p) => ['ferretdb', 'mongod', 'postgres'].includes(p.name));
+  if (database.length === 0 || !stack.serverParts.some((p) => p.name === 'temporal')) throw new Error('the embedded servers were not planned (is MONGODB_URI or TEMPORAL_ADDRESS set?)');
+  const byStartOrder = database.sort((a, b) => Number(b.name === 'postgres') - Number(a.name === 'postgres'));
+  return {
+    dataDir: config.dataDir,
+    apiUrls: [stack.apis[0]!.url, stack.apis[1]!.url],
+    apiKey,
+    db,
+    temporal,
+    dbDescription: stack.servers.database,
+    serviceEnv: stack.serviceEnv,
+    unexpectedExits,
+    outputLines,
+    notableLines,
+    async kill(role) {
+      await Promise.all((role === 'database' ? database : [stack.part(role)]).map((p) => p.kill()));
+    },
+    async start(role) {
+      for (const p of role === 'database' ? byStartOrder : [stack.part(role)]) await p.start();
+    },
+    pids: () => {
+      const p = stack.pids();
+      return { ...p, database: p.ferretdb ?? p.mongod };
+    },
+  };
+}
