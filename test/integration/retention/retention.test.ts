@@ -4,7 +4,7 @@ import { type CommandStartedEvent, type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AttemptDoc, AttemptRepository } from '../../../src/deliveries/attempts';
 import { type EventDoc, EventRepository } from '../../../src/events/repository';
-import { deliverySpanMs } from '../../../src/retention/delivery-span';
+import { longestDeliverySpanMs } from '../../../src/retention/delivery-span';
 import { purgeOlderThan } from '../../../src/retention/purge';
 import { ensureRetentionSchedule, removeRetentionSchedule, retentionScheduleId, type RetentionSchedule } from '../../../src/retention/schedule';
 import type { ManagedProcess } from '../../../src/runtime/processes';
@@ -160,7 +160,7 @@ describe('retention through the real worker', () => {
       type: 'startWorkflow',
       workflowType: 'retentionWorkflow',
       taskQueue,
-      args: [{ retentionDays: 30, eventGraceMs: deliverySpanMs(api.config.delivery.policy), batchSize: 10 }],
+      args: [{ retentionDays: 30, eventGraceMs: longestDeliverySpanMs(api.config.delivery.policy), batchSize: 10 }],
     });
 
     workers.push(startWorkerProcess(api, workerEnv));
