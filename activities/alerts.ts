@@ -4,7 +4,7 @@ import type { Alert, AlertNotification } from '../src/contract/types';
 import type { WorkerMetrics } from '../src/telemetry/metrics';
 import { signatureHeaders } from '../src/webhooks/signature';
 import type { Tracer } from '@opentelemetry/api';
-import type { PostRequest, PostResult } from './http-post';
+import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 import { poster } from './traced-post';
 
 /** What alerting touches; tests inject their own. */
@@ -14,6 +14,8 @@ export interface AlertActivityDeps {
   timeoutMs: number;
   /** Local address alert POSTs leave from, like deliveries (DELIVERY_SOURCE_ADDRESS). */
   sourceAddress?: string | undefined;
+  /** HTTP CONNECT proxy alert POSTs go through, like deliveries (DELIVERY_PROXY_URL). */
+  proxy?: DeliveryProxy | undefined;
   userAgent: string;
   /** Where alerts are POSTed, signed with `alertSecret`; they are always stored too. */
   alertUrl?: string | undefined;
@@ -48,7 +50,7 @@ export function createAlertActivities(deps: AlertActivityDeps) {
       'User-Agent': deps.userAgent,
       ...signatureHeaders({ id, timestamp: Math.floor(now().getTime() / 1000), body, secrets: [deps.alertSecret ?? ''] }),
     };
-    const result = await post({ url: deps.alertUrl, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress });
+    const result = await post({ url: deps.alertUrl, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy });
     // Throwing lets Temporal retry the notification.
     if (result.outcome !== 'delivered') throw new Error(`operator notification POST failed: ${'error' in result ? result.error : `HTTP ${result.statusCode}`}`);
   }

@@ -4,6 +4,7 @@ import { EventRepository } from '../src/events/repository';
 import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptions/repository';
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { openHeaders } from '../src/subscriptions/custom-headers';
+import { openAuth } from '../src/subscriptions/outgoing-auth';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
 import { signatureHeaders } from '../src/webhooks/signature';
@@ -15,7 +16,8 @@ import { withTimeout } from '../src/lib/timing';
 import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { InFlight } from './in-flight';
 import { poster } from './traced-post';
-import type { PostRequest, PostResult } from './http-post';
+import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
+import { createTokenCache, type OAuthClient } from './oauth-token';
 
 /** What the attempt activities touch; tests inject their own. */
 export interface AttemptActivityDeps {
@@ -26,6 +28,8 @@ export interface AttemptActivityDeps {
   timeoutMs: number;
   /** Local address every POST leaves from (DELIVERY_SOURCE_ADDRESS); absent: the system chooses. */
   sourceAddress?: string | undefined;
+  /** HTTP CONNECT proxy every POST (and token request) goes through (DELIVERY_PROXY_URL); absent: none. */
+  proxy?: DeliveryProxy | undefined;
   userAgent: string;
   /** The origin of `data.url` (PUBLIC_URL) and WEBHOOK_INLINE_LIMIT: each body is rendered with them at delivery time. */
   payloads: PayloadOptions;
@@ -100,6 +104,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const post = poster(deps);
   const inFlight = new InFlight();
   const streaks = new FailingStreaks(subscriptions, deps.disableAfterMs ?? 0, now);
+  // OAuth 2.0 tokens of the subscriptions that use them, kept per worker until shortly before they expire.
+  const tokens = createTokenCache({ post, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy, userAgent: deps.userAgent });
 
   /**
    * The subscriptions of a round as they are now, read together per event: when the round is
@@ -134,6 +140,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const stored = sub.secrets.map((s) => ({ ...s, secret: box.open(s.secret, sub._id) }));
     // Absent on most subscriptions: nothing opened, nothing copied.
     const custom = sub.headers?.length ? openHeaders(box, sub._id, sub.headers) : undefined;
+    const auth = sub.auth ? openAuth(box, sub._id, sub.auth) : undefined;
     const limit = sub.max_in_flight ?? deps.maxInFlight ?? 0;
     const send = async (): Promise<MadeAttempt> => {
       const at = now();
@@ -147,8 +154,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         'User-Agent': deps.userAgent,
         ...signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets }),
       };
-      const result = await post({ url: sub.url, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress });
-      return { ...result, url: sub.url };
+      const request = (h: Record<string, string>) => post({ url: sub.url, body, headers: h, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy });
+      if (!auth) return { ...(await request(headers)), url: sub.url };
+      if (auth.type === 'static') return { ...(await request({ ...headers, Authorization: auth.authorization })), url: sub.url };
+      return { ...(await withToken(auth, at.getTime(), (token) => request({ ...headers, Authorization: `Bearer ${token}` }))), url: sub.url };
     };
     return async () => {
       // Checked and taken in the same tick as the POST starts: no other round can slip in between.
@@ -159,6 +168,23 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         inFlight.release(sub._id);
       }
     };
+  }
+
+  /**
+   * One POST with an OAuth 2.0 token: fetched (or kept) first, and on a 401 from the receiver
+   * replaced once and the POST sent once more. A token endpoint's failure is the attempt's error,
+   * a network error retried like any other. The attempt's time covers the token requests.
+   */
+  async function withToken(client: OAuthClient, startedAt: number, send: (token: string) => Promise<PostResult>): Promise<PostResult> {
+    const t0 = performance.now();
+    const timed = (r: PostResult): PostResult => ({ ...r, startedAt, durationMs: Math.round(performance.now() - t0) });
+    const first = await tokens.get(client);
+    if (!first.ok) return timed({ startedAt, durationMs: 0, outcome: 'network_error', error: first.error });
+    const result = await send(first.token);
+    if (!('statusCode' in result) || result.statusCode !== 401) return timed(result);
+    const fresh = await tokens.refresh(client, first.token);
+    if (!fresh.ok) return timed({ startedAt, durationMs: 0, outcome: 'network_error', error: `${fresh.error} (refreshing after the receiver's 401)` });
+    return timed(await send(fresh.token));
   }
 
   /** Counts attempts as they are logged: each once, however often the log write is retried. */

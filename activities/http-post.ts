@@ -1,8 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
-import { createServer, isIP } from 'node:net';
+import { connect as netConnect, createServer, isIP, type LookupFunction } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
 import type { DeliveryOutcome } from '../src/contract/types';
 import { classifyAddress, createGuardedLookup } from '../src/webhooks/address-policy';
+import type { DeliveryProxy } from '../src/webhooks/delivery-proxy';
+
+export type { DeliveryProxy } from '../src/webhooks/delivery-proxy';
 
 /** What one POST to a receiver produced; returned as a value, never thrown. */
 export type PostResult = {
@@ -28,6 +33,8 @@ export interface PostRequest {
    * it; only destinations of its family are reachable then. Unset: the system chooses.
    */
   sourceAddress?: string | undefined;
+  /** HTTP CONNECT proxy every POST goes through (DELIVERY_PROXY_URL); absent: straight to the receiver. */
+  proxy?: DeliveryProxy | undefined;
 }
 
 // Keep-alive pools: deliveries to the same receiver reuse connections. The guarded lookup
@@ -78,12 +85,22 @@ export function postWebhook(req: PostRequest): Promise<PostResult> {
     }
     const sourceFamily = req.sourceAddress ? isIP(req.sourceAddress) : 0;
     // A socket bound to one family cannot reach the other; say why instead of the kernel's EINVAL.
-    if (sourceFamily !== 0 && isIP(host) !== 0 && isIP(host) !== sourceFamily) {
+    if (!req.proxy && sourceFamily !== 0 && isIP(host) !== 0 && isIP(host) !== sourceFamily) {
       resolve({ startedAt, durationMs: 0, outcome: 'network_error', error: `${host} is an IPv${isIP(host)} address; deliveries leave from IPv${sourceFamily} ${req.sourceAddress} (DELIVERY_SOURCE_ADDRESS)` });
       return;
     }
     const transport = url.protocol === 'https:' ? https : http;
-    const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
+    const lookup = req.allowPrivate ? lookups.open : lookups.strict;
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    // Through a proxy: one tunnel per POST (no agent: Node then calls createConnection), opened only after the destination passed the guard.
+    const route = req.proxy
+      ? { createConnection: tunnel(req.proxy, host, port, url.protocol === 'https:', lookup, req.sourceAddress, req.timeoutMs) }
+      : {
+          agent: url.protocol === 'https:' ? agents['https:'] : agents['http:'],
+          lookup,
+          // The guarded lookup still checks every address it returns; `family` only narrows them to the ones this source can reach.
+          ...(sourceFamily !== 0 ? { localAddress: req.sourceAddress, family: sourceFamily } : {}),
+        };
     let settled = false;
     const finish = (r: PostResult) => {
       if (settled) return;
@@ -93,10 +110,7 @@ export function postWebhook(req: PostRequest): Promise<PostResult> {
     };
     const request = transport.request(url, {
       method: 'POST',
-      agent,
-      lookup: req.allowPrivate ? lookups.open : lookups.strict,
-      // The guarded lookup still checks every address it returns; `family` only narrows them to the ones this source can reach.
-      ...(sourceFamily !== 0 ? { localAddress: req.sourceAddress, family: sourceFamily } : {}),
+      ...route,
       headers: { ...req.headers, 'Content-Length': Buffer.byteLength(req.body).toString() },
     });
     // Once the status line is in, it decides the outcome; the timeout then only cuts the body short.
@@ -142,7 +156,7 @@ export function postWebhook(req: PostRequest): Promise<PostResult> {
     request.on('error', (err: NodeJS.ErrnoException) => {
       if (err instanceof DeliveryTimeout) finish(timeoutResult());
       else if (err.code === 'EFORBIDDENADDRESS') finish({ startedAt, durationMs: elapsed(), outcome: 'blocked', error: err.message });
-      else finish({ startedAt, durationMs: elapsed(), outcome: 'network_error', error: err.code ?? err.message });
+      else finish({ startedAt, durationMs: elapsed(), outcome: 'network_error', error: err.code === 'EPROXY' ? err.message : (err.code ?? err.message) });
     });
     request.end(req.body);
   });
@@ -171,4 +185,71 @@ function retryAfter(status: number, header: string | undefined): { retryAfterMs:
   if (status !== 429 && status !== 503) return undefined;
   const ms = parseRetryAfter(header);
   return ms === undefined ? undefined : { retryAfterMs: ms };
+}
+
+/** Raised when the proxy does not open the tunnel; a network error of the attempt. */
+class ProxyError extends Error {
+  readonly code = 'EPROXY';
+}
+
+/**
+ * A `createConnection` that reaches `host:port` through an HTTP CONNECT proxy. The destination
+ * is resolved first with the guarded lookup (IP literals were checked by the caller), and the
+ * proxy is asked for the checked IP, not the name: it cannot resolve the name elsewhere, so it
+ * is no way around the address policy. TLS (for https) runs inside the tunnel with the name as
+ * SNI and certificate identity; http also tunnels, so every POST takes the same road.
+ */
+function tunnel(proxy: DeliveryProxy, host: string, port: number, tls: boolean, lookup: LookupFunction, localAddress: string | undefined, timeoutMs: number) {
+  return (_opts: unknown, done: (err: Error | null, socket: Duplex) => void): undefined => {
+    // Node ignores the socket argument when there is an error.
+    const fail = (err: Error) => done(err, undefined as unknown as Duplex);
+    const connectTo = (address: string) => {
+      const target = isIP(address) === 6 ? `[${address}]:${port}` : `${address}:${port}`;
+      const socket = netConnect({ host: proxy.host, port: proxy.port, ...(localAddress ? { localAddress } : {}) });
+      // Bounded like the POST: a proxy that never answers must not hold the socket open.
+      socket.setTimeout(timeoutMs, () => socket.destroy(new ProxyError(`proxy ${proxy.host}:${proxy.port} did not answer CONNECT ${target} within ${timeoutMs} ms`)));
+      let head = Buffer.alloc(0);
+      const onData = (chunk: Buffer) => {
+        head = Buffer.concat([head, chunk]);
+        const end = head.indexOf('\r\n\r\n');
+        if (end === -1) {
+          if (head.length > 16_384) socket.destroy(new ProxyError(`proxy ${proxy.host}:${proxy.port} sent an oversized CONNECT answer`));
+          return;
+        }
+        socket.off('data', onData);
+        socket.off('error', onError);
+        socket.setTimeout(0);
+        const statusLine = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
+        const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1];
+        if (status === undefined || !status.startsWith('2')) {
+          socket.destroy();
+          fail(new ProxyError(`proxy ${proxy.host}:${proxy.port} refused CONNECT ${target}: ${statusLine.slice(0, 100)}`));
+          return;
+        }
+        // Bytes after the proxy's answer already belong to the destination.
+        const rest = head.subarray(end + 4);
+        if (rest.length) socket.unshift(rest);
+        if (!tls) {
+          done(null, socket);
+          return;
+        }
+        const secure = tlsConnect({ socket, host, ...(isIP(host) === 0 ? { servername: host } : {}) });
+        done(null, secure);
+      };
+      const onError = (err: Error) => fail(err);
+      socket.on('data', onData);
+      socket.once('error', onError);
+      const auth = proxy.authorization ? `Proxy-Authorization: ${proxy.authorization}\r\n` : '';
+      socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
+    };
+    if (isIP(host) !== 0) {
+      connectTo(host);
+      return undefined;
+    }
+    lookup(host, {}, (err, address) => {
+      if (err) fail(err);
+      else connectTo(typeof address === 'string' ? address : (address[0]?.address ?? ''));
+    });
+    return undefined;
+  };
 }

@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Create a v1 subscription
-         * @description Registers a callback URL for a list of event types. The subscription is created with `version` 1 and `status` `active`, and its deliveries use the v1 envelope `{event, id, data}`. If `secret` is omitted the service generates one; either way the secret is returned once, in this response only, and is used to sign every delivery. The callback URL must be absolute http(s) (HTTPS recommended) and must not point at private or loopback addresses unless the operator allows it. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description Registers a callback URL for a list of event types. The subscription is created with `version` 1 and `status` `active`, and its deliveries use the v1 envelope `{event, id, data}`. If `secret` is omitted the service generates one; either way the secret is returned once, in this response only, and is used to sign every delivery. With `signature` `ed25519` the service generates an Ed25519 key pair instead - deliveries carry a `v1a` signature, `secret` in the response is the public key (`whpk_`, also shown as `public_key` on every read) and the private key is never returned (a `secret` in the request is a 422). The callback URL must be absolute http(s) (HTTPS recommended) and must not point at private or loopback addresses unless the operator allows it. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         post: operations["createSubscriptionV1"];
         delete?: never;
@@ -236,7 +236,7 @@ export interface paths {
         head?: never;
         /**
          * Update a subscription
-         * @description Changes the URL, event list, description, status or filter of a subscription. Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. `version` moves the subscription to another envelope version (the next attempt of a pending delivery uses it); a deprecated target version is answered with `Deprecation`/`Sunset` headers. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description Changes the URL, event list, description, status, filter, custom headers or `auth` of a subscription (`null` removes `auth`). Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. `version` moves the subscription to another envelope version (the next attempt of a pending delivery uses it); a deprecated target version is answered with `Deprecation`/`Sunset` headers. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
          */
         patch: operations["updateSubscription"];
         trace?: never;
@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description Generates a new signing secret and returns it once. From now on every delivery is signed with the new secret; until `previous_secret_expires_at` the old secret keeps signing as a second signature (an extra `v1,` entry in `webhook-signature` and the `X-Signature-Previous` header), so receivers can switch over without rejecting deliveries. `expire_previous_in_seconds` 0 retires the old secret at once. Requires scope `webhooks:write`.
+         * @description Generates a new signing secret (an `ed25519` subscription, a new key pair) and returns it once (for `ed25519`, the new public key, which is also on every read). From now on every delivery is signed with the new key; until `previous_secret_expires_at` the old one keeps signing as a second signature (an extra `v1,` or `v1a,` entry in `webhook-signature`, and for HMAC the `X-Signature-Previous` header), so receivers can switch over without rejecting deliveries. `expire_previous_in_seconds` 0 retires the old key at once. `signature` switches the scheme (`hmac-sha256` ⇄ `ed25519`); a switch is a rotation, with the same overlap, during which both schemes sign. Requires scope `webhooks:write`.
          */
         post: operations["rotateSubscriptionSecret"];
         delete?: never;
@@ -485,7 +485,7 @@ export interface paths {
         };
         /**
          * List event types
-         * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Requires scope `webhooks:read`.
+         * @description Lists every event type a subscription can name, with a description and the JSON Schema of its `data` payload, read from this contract (`x-event-catalog`), and the signature schemes a subscription can choose with `signature` (`signature_schemes`, from `x-signature-schemes`). The envelope around `data` depends on the subscription version (see the `webhooks` section). Besides the event types, a subscription sets its `url`, `description`, `status`, `max_in_flight`, `filter` (which events it receives), `headers` (custom request headers), `auth` (bearer, basic or OAuth 2.0 client credentials towards the receiver), `signature` (HMAC-SHA256 or Ed25519) and its envelope `version`. Requires scope `webhooks:read`.
          */
         get: operations["listEventTypes"];
         put?: never;
@@ -757,7 +757,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -805,7 +808,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -853,7 +859,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -901,7 +910,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -949,7 +961,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -997,7 +1012,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -1045,7 +1063,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -1093,7 +1114,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -1141,7 +1165,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -1189,7 +1216,10 @@ export interface webhooks {
          *     are sent too. Receivers recompute the HMAC over the raw body, compare in constant time, and
          *     answer 401 without processing when it does not match; they should also reject stale
          *     timestamps (e.g. older than 5 minutes). During a secret rotation the previous secret also
-         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`).
+         *     signs (an extra `webhook-signature` entry and `X-Signature-Previous`). A subscription created
+         *     with `signature: ed25519` is signed asymmetrically instead (Standard Webhooks `v1a`):
+         *     `webhook-signature: v1a,<base64 Ed25519 signature of the same content>`, no `X-Signature`;
+         *     receivers verify with the subscription's public key (`public_key`, `whpk_...`).
          *
          *     **Payload size and links.** Every event's `data` carries `url`, the absolute URL of its
          *     resource in this API (its origin is the server's `PUBLIC_URL`): `GET` it with an API key
@@ -1384,6 +1414,20 @@ export interface components {
         /** @description HMAC signing secret, `whsec_` followed by base64 (at least 24 characters). */
         SigningSecret: string;
         /**
+         * @description How deliveries are signed (`GET /api/webhooks/v1/event-types` lists both under `signature_schemes`).
+         *     - `hmac-sha256` (default): a shared secret (`whsec_`); `webhook-signature: v1,<base64>` and `X-Signature`.
+         *     - `ed25519`: Standard Webhooks asymmetric signatures; `webhook-signature: v1a,<base64>`, verified with the subscription's public key (`whpk_`). The private key is generated and kept (sealed) by the service and never returned.
+         * @enum {string}
+         */
+        SignatureScheme: "hmac-sha256" | "ed25519";
+        /**
+         * @description Ed25519 public key, `whpk_` followed by base64 of the raw 32-byte key.
+         * @example whpk_11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=
+         */
+        SigningPublicKey: string;
+        /** @description What a receiver verifies deliveries with - the HMAC signing secret (`whsec_`), or for an `ed25519` subscription its public key (`whpk_`). The receiver kit's `verify` takes either. */
+        VerificationKey: string;
+        /**
          * @description Delivery state of a subscription.
          *     - `active`: events are delivered.
          *     - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not delivered; use recover or redeliver to catch up).
@@ -1398,7 +1442,7 @@ export interface components {
             url: components["schemas"]["CallbackUrl"];
             /** @description Event types to deliver (1 to 50, no duplicates). */
             events: components["schemas"]["SubscriptionEvents"];
-            /** @description Optional caller-provided signing secret (`whsec_` + base64); generated when omitted. */
+            /** @description Optional caller-provided signing secret (`whsec_` + base64); generated when omitted. Not with `signature` `ed25519` (422). */
             secret?: components["schemas"]["SigningSecret"];
             /** @description Optional free text, at most 500 characters. */
             description?: components["schemas"]["SubscriptionDescription"];
@@ -1408,6 +1452,10 @@ export interface components {
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description How deliveries are signed; `hmac-sha256` when omitted. Set on creation; `rotate-secret` with `signature` switches it later (a switch is a rotation, with its overlap). */
+            signature?: components["schemas"]["SignatureScheme"];
+            /** @description How deliveries authenticate to the receiver (bearer token, basic, or OAuth 2.0 client credentials); the credentials are sealed at rest and never returned. */
+            auth?: components["schemas"]["SubscriptionAuth"];
         };
         /** @description Fields to change; at least one. */
         SubscriptionUpdate: {
@@ -1428,13 +1476,15 @@ export interface components {
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description Replaces how deliveries authenticate to the receiver; `null` removes it. The credentials are sealed at rest and never returned. */
+            auth?: components["schemas"]["SubscriptionAuth"] | null;
             /**
              * @description Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
              * @enum {integer}
              */
             version?: 1 | 2;
         };
-        /** @description A webhook subscription. The signing secret is never included. */
+        /** @description A webhook subscription. The signing secret (or private key) is never included. */
         Subscription: {
             /** @description Subscription identifier. */
             id: components["schemas"]["SubscriptionId"];
@@ -1469,11 +1519,17 @@ export interface components {
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description How deliveries authenticate to the receiver, when set; no secret is ever shown. */
+            auth?: components["schemas"]["SubscriptionAuthView"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
              */
             failing_since?: string;
+            /** @description How deliveries are signed. */
+            signature: components["schemas"]["SignatureScheme"];
+            /** @description The public key deliveries verify with (the newest one during a rotation overlap); present when `signature` is `ed25519`. */
+            public_key?: components["schemas"]["SigningPublicKey"];
         };
         /** @description A subscription as returned on creation, with its signing secret. The secret is shown only here. */
         SubscriptionWithSecret: {
@@ -1510,13 +1566,19 @@ export interface components {
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
             filter?: components["schemas"]["SubscriptionFilter"];
+            /** @description How deliveries authenticate to the receiver, when set; no secret is ever shown. */
+            auth?: components["schemas"]["SubscriptionAuthView"];
             /**
              * Format: date-time
              * @description Since when every delivery attempt to it has failed; absent once one succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
              */
             failing_since?: string;
-            /** @description The signing secret; store it now, it is not shown again. */
-            secret: components["schemas"]["SigningSecret"];
+            /** @description How deliveries are signed. */
+            signature: components["schemas"]["SignatureScheme"];
+            /** @description The public key deliveries verify with (the newest one during a rotation overlap); present when `signature` is `ed25519`. */
+            public_key?: components["schemas"]["SigningPublicKey"];
+            /** @description What to verify deliveries with. `hmac-sha256`, the signing secret - store it now, it is not shown again; `ed25519`, the public key (`whpk_`, also shown as `public_key` on every read; the private key is never returned). */
+            secret: components["schemas"]["VerificationKey"];
         };
         /**
          * @description Custom request headers for every delivery, name → value (at most 20; names are HTTP tokens of at most
@@ -1542,6 +1604,111 @@ export interface components {
          */
         MaskedHeaders: {
             [key: string]: "********";
+        };
+        /**
+         * @description How every delivery to this subscription authenticates to the receiver, chosen by `type`:
+         *     - `bearer`: `Authorization: Bearer <token>`.
+         *     - `basic`: `Authorization: Basic base64(username:password)` (RFC 7617).
+         *     - `oauth2_client_credentials`: the worker obtains an access token from `token_url` with the
+         *       OAuth 2.0 client credentials grant (RFC 6749 §4.4: a form-encoded POST, the client
+         *       authenticated with HTTP Basic), sends it as `Authorization: Bearer <access_token>`, keeps it
+         *       until shortly before `expires_in` runs out, and on a 401 from the receiver fetches a new one
+         *       and sends that attempt once more. A token endpoint that fails (non-2xx, not JSON without an
+         *       `access_token`, no answer in time, a refused address) fails the attempt with the reason as its
+         *       `error`, and the attempt is retried like any other.
+         *     Credentials are sealed at rest like signing secrets, never returned and never logged.
+         *     `token_url` passes the same address rules as callback URLs (422 naming `/body/auth/token_url`).
+         *     A custom `Authorization` header cannot be combined with `auth` (422 naming the header).
+         * @example {
+         *       "type": "oauth2_client_credentials",
+         *       "token_url": "https://auth.example.com/oauth2/token",
+         *       "client_id": "webhooks-acme",
+         *       "client_secret": "cs_live_0123456789abcdef",
+         *       "scope": "webhooks.write"
+         *     }
+         */
+        SubscriptionAuth: components["schemas"]["BearerAuth"] | components["schemas"]["BasicAuth"] | components["schemas"]["OAuth2ClientCredentialsAuth"];
+        /**
+         * @description A static bearer token, sent as `Authorization: Bearer <token>`.
+         * @example {
+         *       "type": "bearer",
+         *       "token": "rcv_live_0123456789abcdef"
+         *     }
+         */
+        BearerAuth: {
+            /**
+             * @description Bearer token. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "bearer";
+            /** @description The token (printable ASCII, no spaces); sealed at rest, never returned. */
+            token: string;
+        };
+        /**
+         * @description HTTP Basic credentials (RFC 7617).
+         * @example {
+         *       "type": "basic",
+         *       "username": "webhooks",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
+        BasicAuth: {
+            /**
+             * @description HTTP Basic. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "basic";
+            /** @description The user name (no colon, no control characters); sealed at rest, never returned. */
+            username: string;
+            /** @description The password (no control characters); sealed at rest, never returned. */
+            password: string;
+        };
+        /**
+         * @description OAuth 2.0 client credentials grant (RFC 6749 §4.4); the worker fetches and caches the access token.
+         * @example {
+         *       "type": "oauth2_client_credentials",
+         *       "token_url": "https://auth.example.com/oauth2/token",
+         *       "client_id": "webhooks-acme",
+         *       "client_secret": "cs_live_0123456789abcdef",
+         *       "scope": "webhooks.write"
+         *     }
+         */
+        OAuth2ClientCredentialsAuth: {
+            /**
+             * @description OAuth 2.0 client credentials. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "oauth2_client_credentials";
+            /** @description The token endpoint (absolute http(s); HTTPS recommended); the same address rules as callback URLs apply, when it is set and at every connection. */
+            token_url: components["schemas"]["CallbackUrl"];
+            /** @description The client identifier (printable ASCII); shown on read. */
+            client_id: string;
+            /** @description The client secret (printable ASCII); sealed at rest, never returned. */
+            client_secret: string;
+            /** @description Space-separated scopes to ask for (RFC 6749 §3.3); absent, none are asked for. */
+            scope?: string;
+        };
+        /**
+         * @description How deliveries authenticate, as shown on read. Tokens, user names, passwords and client secrets are never returned; for `oauth2_client_credentials` the token URL, client id and scope are.
+         * @example {
+         *       "type": "oauth2_client_credentials",
+         *       "token_url": "https://auth.example.com/oauth2/token",
+         *       "client_id": "webhooks-acme",
+         *       "scope": "webhooks.write"
+         *     }
+         */
+        SubscriptionAuthView: {
+            /**
+             * @description The kind of authentication set.
+             * @enum {string}
+             */
+            type: "bearer" | "basic" | "oauth2_client_credentials";
+            /** @description The token endpoint (`oauth2_client_credentials` only). */
+            token_url?: components["schemas"]["CallbackUrl"];
+            /** @description The client identifier (`oauth2_client_credentials` only). */
+            client_id?: string;
+            /** @description The scopes asked for (`oauth2_client_credentials` only, when set). */
+            scope?: string;
         };
         /**
          * @description Which events the subscription receives, matched against the event's canonical form
@@ -1591,11 +1758,15 @@ export interface components {
              * @default 86400
              */
             expire_previous_in_seconds?: number;
+            /** @description The scheme of the new key; the subscription's current one when omitted. Another scheme switches it, the old key still signing (its own scheme) through the overlap. */
+            signature?: components["schemas"]["SignatureScheme"];
         };
         /** @description Result of a secret rotation. */
         RotatedSecret: {
-            /** @description The new signing secret; shown only here. */
-            secret: components["schemas"]["SigningSecret"];
+            /** @description What to verify deliveries with from now on - the new signing secret (`hmac-sha256`, shown only here) or the new public key (`ed25519`, also on every read as `public_key`). */
+            secret: components["schemas"]["VerificationKey"];
+            /** @description The subscription's scheme after the rotation. */
+            signature: components["schemas"]["SignatureScheme"];
             /**
              * Format: date-time
              * @description Until this time the previous secret also signs each delivery (second signature).
@@ -1609,7 +1780,7 @@ export interface components {
         };
         /**
          * @description Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-         *     `network_error` (DNS, connection or TLS failure), `blocked` (the URL resolved to a disallowed address; not sent).
+         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent).
          * @enum {string}
          */
         DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked";
@@ -1698,10 +1869,28 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description The event catalogue. */
+        /** @description The event catalogue, and how deliveries can be signed. */
         EventTypeList: {
             /** @description Every event type. */
             data: components["schemas"]["EventTypeInfo"][];
+            /** @description The signature schemes a subscription may choose (`signature`), read from this contract (`x-signature-schemes`). */
+            signature_schemes: components["schemas"]["SignatureSchemeInfo"][];
+        };
+        /** @description One way deliveries can be signed. */
+        SignatureSchemeInfo: {
+            /** @description The value of a subscription's `signature`. */
+            name: components["schemas"]["SignatureScheme"];
+            /** @description Whether a subscription created without `signature` uses it. */
+            default: boolean;
+            /**
+             * @description The Standard Webhooks version prefix of its `webhook-signature` entries.
+             * @enum {string}
+             */
+            signature_version: "v1" | "v1a";
+            /** @description What a delivery carries. */
+            description: string;
+            /** @description What a receiver verifies with. */
+            verify_with: string;
         };
         /** @description Where webhook deliveries come from, for receivers that allow-list source addresses. */
         WebhookMeta: {
@@ -2648,7 +2837,7 @@ export interface components {
         /** @description Numeric catalog product identifier. */
         ProductIdPath: number;
         /**
-         * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+         * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
          * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
          */
         XSignature: string;
@@ -2672,7 +2861,7 @@ export interface components {
          */
         WebhookTimestamp: string;
         /**
-         * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+         * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         WebhookSignature: string;
@@ -2685,16 +2874,6 @@ export interface components {
     requestBodies: {
         SubscriptionCreate: {
             content: {
-                /**
-                 * @example {
-                 *       "url": "https://erp.example.com/hooks/orders",
-                 *       "events": [
-                 *         "order.created",
-                 *         "order.updated"
-                 *       ],
-                 *       "description": "ERP order sync"
-                 *     }
-                 */
                 "application/json": components["schemas"]["SubscriptionCreate"];
             };
         };
@@ -3181,11 +3360,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "expire_previous_in_seconds": 3600
-                 *     }
-                 */
                 "application/json": components["schemas"]["SecretRotation"];
             };
         };
@@ -4091,10 +4265,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4105,7 +4279,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4193,10 +4367,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4207,7 +4381,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4296,10 +4470,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4310,7 +4484,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4382,10 +4556,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4396,7 +4570,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4486,10 +4660,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4500,7 +4674,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4591,10 +4765,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4605,7 +4779,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4679,10 +4853,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4693,7 +4867,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4768,10 +4942,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4782,7 +4956,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4857,10 +5031,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4871,7 +5045,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -4948,10 +5122,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /** @description Sent only while a rotated-out secret is still valid; same format as `X-Signature`, keyed with the previous secret. */
                 "X-Signature-Previous"?: components["parameters"]["XSignaturePrevious"];
                 /** @description Standard Webhooks message id; equals the envelope `id`. */
@@ -4962,7 +5136,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -5039,10 +5213,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /**
                  * @description Standard Webhooks message id of an alert POST; equals `alert.id`.
                  * @example alr_Xb7T2kQm9LpR4vNc8WdZ3hFs
@@ -5054,7 +5228,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -5107,10 +5281,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /**
                  * @description Standard Webhooks message id of an operational webhook, stable per occurrence.
                  * @example op_subscription.disabled_sub_3kTzY8qLm2NvB7xRw9Pd_evt_9fK2mQ7xLp4RtV8wZb3N
@@ -5122,7 +5296,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
@@ -5175,10 +5349,10 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret.
+                 * @description `sha256=` followed by the lowercase hex HMAC-SHA256 of the raw request body, keyed with the subscription secret. Sent whenever an HMAC secret signs: always for an `hmac-sha256` subscription, never for an `ed25519` one (except during the overlap of a switch from HMAC).
                  * @example sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592
                  */
-                "X-Signature": components["parameters"]["XSignature"];
+                "X-Signature"?: components["parameters"]["XSignature"];
                 /**
                  * @description Standard Webhooks message id of an operational webhook, stable per occurrence.
                  * @example op_subscription.disabled_sub_3kTzY8qLm2NvB7xRw9Pd_evt_9fK2mQ7xLp4RtV8wZb3N
@@ -5190,7 +5364,7 @@ export interface operations {
                  */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
                 /**
-                 * @description Space-separated list of `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active secret (two during a rotation overlap).
+                 * @description Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];

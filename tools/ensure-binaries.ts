@@ -3,7 +3,7 @@
  * so a first-time Go build or Maven fetch shows its progress here rather than inside a test's setup.
  */
 import { loadConfig } from '../src/config/config';
-import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli } from '../src/runtime/binaries';
+import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli, temporalNode } from '../src/runtime/binaries';
 import { requirePostgres } from '../src/runtime/postgres';
 import { resolveTestServerBinary } from './lib/test-server';
 
@@ -12,6 +12,11 @@ const log = (line: string) => console.log(line);
 if (!config.temporal.address) {
   const t = await resolveBinary(temporalCli, { cacheDir: config.binaryCacheDir, explicitPath: config.temporal.cliPath, log });
   log(`temporal: ${t.path} (${t.source})`);
+  // The cluster profile's node (and its test): after the CLI, whose compiled packages it reuses.
+  const n = await resolveBinary(temporalNode, { cacheDir: config.binaryCacheDir, explicitPath: config.temporal.nodePath, log });
+  log(`temporal-node: ${n.path} (${n.source})`);
+  const pg = requirePostgres(config.mongo.postgresBinDir, log);
+  log(`postgresql: ${pg.version} in ${pg.binDir} (the cluster profile's database)`);
 }
 if (!config.mongo.uri) {
   const mongod = findMongod(config.mongo.mongodPath);

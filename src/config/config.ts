@@ -10,6 +10,7 @@ import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
 import { DAY_MS, deliverySpanMs } from '../retention/delivery-span';
 import { canonicalIp } from '../lib/ip';
 import { classifyAddress } from '../webhooks/address-policy';
+import { type DeliveryProxy, parseProxyUrl } from '../webhooks/delivery-proxy';
 import type { PayloadOptions } from '../webhooks/envelopes';
 
 /** Thrown when the environment does not describe a valid configuration. */
@@ -87,6 +88,7 @@ export const envSchema = z.object({
   TEMPORAL_PORT: port(7233),
   TEMPORAL_UI_PORT: port(8233),
   TEMPORAL_CLI_PATH: optionalString,
+  TEMPORAL_NODE_PATH: optionalString,
   BINARY_CACHE_DIR: optionalString,
   ADMIN_API_KEY: optionalString.pipe(
     z.string().min(24, 'must be at least 24 characters (use a random value)').optional(),
@@ -131,6 +133,12 @@ export const envSchema = z.object({
     // Neither is one address a receiver could allow-list: the system would pick the source.
     if (cls === 'unspecified' || cls === 'multicast') ctx.addIssue({ code: 'custom', message: `${address} is a ${cls} address, not one deliveries can come from; leave it unset to let the system choose` });
     return address;
+  }),
+  DELIVERY_PROXY_URL: optionalString.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const proxy = parseProxyUrl(v);
+    if (typeof proxy === 'string') ctx.addIssue({ code: 'custom', message: proxy });
+    return typeof proxy === 'string' ? undefined : proxy;
   }),
   DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(MAX_BATCH_SIZE).default(50),
   WEBHOOK_INLINE_LIMIT: z.coerce.number().int().min(MIN_INLINE_LIMIT).max(MAX_INLINE_LIMIT).default(DEFAULT_INLINE_LIMIT),
@@ -229,6 +237,8 @@ export interface Config {
     embeddedPort: number;
     uiPort: number;
     cliPath: string | undefined;
+    /** A temporal-node binary (the cluster profile's server) instead of the cached build. */
+    nodePath: string | undefined;
   };
   binaryCacheDir: string;
   api: {
@@ -280,6 +290,8 @@ export interface Config {
     maxInFlight: number;
     /** Local address every outgoing POST is bound to (DELIVERY_SOURCE_ADDRESS), so receivers can allow-list it; unset: the system chooses. */
     sourceAddress: string | undefined;
+    /** HTTP CONNECT proxy every delivery, token request and alert POST goes through (DELIVERY_PROXY_URL); unset: straight out. */
+    proxy: DeliveryProxy | undefined;
     /** What deliveries link to and how large they grow: `data.url`'s origin (see {@link apiOrigin}) and WEBHOOK_INLINE_LIMIT. */
     payloads: PayloadOptions;
   };
@@ -332,6 +344,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       embeddedPort: e.TEMPORAL_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
       cliPath: e.TEMPORAL_CLI_PATH,
+      nodePath: e.TEMPORAL_NODE_PATH,
     },
     binaryCacheDir: e.BINARY_CACHE_DIR ?? join(homedir(), '.cache', 'webhook-service'),
     api: {
@@ -362,6 +375,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
       sourceAddress: e.DELIVERY_SOURCE_ADDRESS,
+      proxy: e.DELIVERY_PROXY_URL,
       payloads: { apiUrl: apiOrigin(e.PUBLIC_URL, e.HOST, e.PORT), inlineLimit: e.WEBHOOK_INLINE_LIMIT },
     },
     retention: { days: e.RETENTION_DAYS, intervalMs: e.RETENTION_INTERVAL, batchSize: e.RETENTION_BATCH_SIZE, busyShare: e.RETENTION_BUSY_SHARE },
@@ -377,3 +391,4 @@ function tracingConfig(e: Env): TracingConfig {
   if (e.OTEL_SDK_DISABLED || exporter !== 'otlp' || !url) return { enabled: false };
   return { enabled: true, serviceName: e.OTEL_SERVICE_NAME, url };
 }
+

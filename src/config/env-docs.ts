@@ -47,6 +47,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   TEMPORAL_PORT: { group: 'Temporal', meaning: 'gRPC port of the embedded dev server' },
   TEMPORAL_UI_PORT: { group: 'Temporal', meaning: 'Web UI port of the embedded dev server' },
   TEMPORAL_CLI_PATH: { group: 'Temporal', meaning: 'A Temporal CLI to use instead of building v1.5.1' },
+  TEMPORAL_NODE_PATH: { group: 'Temporal', meaning: "A temporal-node binary (one node of the cluster profile's Temporal server) to use instead of building it" },
   TEMPORAL_UI_URL: { group: 'Temporal', meaning: 'The Temporal UI that administrator portal sessions link to', unset: 'embedded: `http://localhost:<TEMPORAL_UI_PORT>`; external: none' },
   BINARY_CACHE_DIR: {
     group: 'Binaries',
@@ -99,6 +100,12 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     meaning:
       "Local IPv4 or IPv6 address every delivery and alert POST leaves from, so receivers can allow-list it (published at `GET /api/webhooks/v1/meta`). Must be an address of the worker's host (the worker stops at start otherwise); only callbacks of its family are reachable then (a name resolves to that family only; a literal of the other is a `network_error`). Loopback or link-local only with `CALLBACK_ALLOW_PRIVATE=true`. The address policy still checks every destination. Set the same value for the API, which publishes it",
     unset: 'the system chooses',
+  },
+  DELIVERY_PROXY_URL: {
+    group: 'Delivery',
+    meaning:
+      "HTTP proxy (`http://[user:password@]host:port`) every delivery, OAuth 2.0 token request and alert POST goes through, as a CONNECT tunnel for https and http alike (user info is sent as `Proxy-Authorization`). The destination is resolved and checked by the address policy before the CONNECT, and the proxy is asked for the checked IP and port (the name stays in `Host` and TLS SNI), so the proxy cannot reach what the policy refuses. The proxy itself may be on loopback or a private network. One tunnel per POST (no keep-alive through the proxy)",
+    unset: 'POSTs go straight to the receiver',
   },
   RETENTION_DAYS: {
     group: 'Retention',

@@ -1,7 +1,8 @@
 /**
  * Example receiver (`npm run receiver`): verifies each delivery with the receiver kit, drops
  * duplicates through MongoDB's unique index, and prints what arrived. Point a subscription
- * at http://127.0.0.1:4000/webhooks and set RECEIVER_SECRET to its secret.
+ * at http://127.0.0.1:4000/webhooks and set RECEIVER_SECRET to its secret (for an ed25519
+ * subscription, its `whpk_` public key; the `secret` of the creation answer is either).
  */
 import express from 'express';
 import { z } from 'zod';
@@ -13,8 +14,8 @@ import { runUntilSignal } from './shutdown';
 const env = z
   .object({
     RECEIVER_PORT: z.coerce.number().int().min(1).max(65535).default(4000),
-    RECEIVER_SECRET: z.string().regex(/^whsec_/, 'must be the subscription secret (whsec_...)'),
-    RECEIVER_PREVIOUS_SECRET: z.string().regex(/^whsec_/).optional(),
+    RECEIVER_SECRET: z.string().regex(/^(whsec_|whpk_)/, 'must be the subscription secret (whsec_...) or an ed25519 subscription\'s public key (whpk_...)'),
+    RECEIVER_PREVIOUS_SECRET: z.string().regex(/^(whsec_|whpk_)/).optional(),
     MONGODB_URI: z.string().default('mongodb://127.0.0.1:27017/'),
   })
   .safeParse(process.env);

@@ -49,3 +49,21 @@ export function runUntilSignal(logger: Logger, cleanup: () => Promise<void>): Pr
     if (supervisor) watchParent(() => onSignal('SIGTERM'), supervisor);
   });
 }
+
+/** A rejection handler that logs the error's message as fatal and exits 1 (start-up failures). */
+export function exitWith(logger: Logger): (err: unknown) => never {
+  return (err) => {
+    logger.fatal((err as Error).message);
+    process.exit(1);
+  };
+}
+
+/** Resolves on SIGINT/SIGTERM or, when supervised, the supervisor's death: the worker's stop signal. */
+export function stopRequested(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+    const supervisor = supervisorPid();
+    if (supervisor) watchParent(resolve, supervisor);
+  });
+}

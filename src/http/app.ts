@@ -8,7 +8,7 @@ import { checkReadiness } from '../health/readiness';
 import type { Logger } from '../logger';
 import type { ResourceDeps } from '../resources/use-cases';
 import type { SubscriptionDeps } from '../subscriptions/use-cases';
-import { eventCatalog } from '../webhooks/event-catalog';
+import { eventCatalog, signatureSchemes } from '../webhooks/event-catalog';
 import { webhookMeta } from '../webhooks/source-addresses';
 import { loadContract, type OpenApiDocument } from '../contract/openapi';
 import { deprecationHeaders, subscribeRoutes, versionDeprecations } from '../webhooks/versions';
@@ -19,17 +19,18 @@ import { idempotency, idempotentPatchPaths, idempotentPaths } from './idempotenc
 import { httpMetrics, metricsEndpoint } from './metrics';
 import { httpTracing } from './tracing';
 import { loadShedding } from './load-shedding';
-import { errorHandler, notFoundHandler } from './problem';
+import { errorHandler, notFoundHandler, problem, sendProblem } from './problem';
 import { assignRequestId } from './request-id';
 import type { Health } from '../contract/types';
-import { deliveryRoutes } from './routes/deliveries';
-import { docsAssets, metaRoutes } from './routes/meta';
-import { portalRoutes } from './routes/portal';
-import { resourceRoutes } from './routes/resources';
-import { subscriptionRoutes } from './routes/subscriptions';
+import { assertEveryOperationServed, mergeHandlers, type OperationHandlers, routeOperations } from './operations';
+import { deliveryHandlers } from './routes/deliveries';
+import { docsAssets, metaHandlers } from './routes/meta';
+import { portalAssets, portalHandlers } from './routes/portal';
+import { resourceHandlers } from './routes/resources';
+import { subscriptionHandlers } from './routes/subscriptions';
 import { apiKeyHandler, type Credentials, portalSessionHandler } from './security';
 import type { PortalDeps } from '../portal/use-cases';
-import { portalSessionRoutes } from './routes/portal-sessions';
+import { portalSessionHandlers } from './routes/portal-sessions';
 import type { ApiRateLimiter } from '../rate-limit/limiter';
 
 export interface AppDeps {
@@ -64,7 +65,10 @@ export interface AppDeps {
   contract?: OpenApiDocument | undefined;
 }
 
-/** Builds the Express app; entry points and tests inject real or fake dependencies. */
+/**
+ * Builds the Express app; entry points and tests inject real or fake dependencies. Every route
+ * is a contract operation registered by its operationId, and every operation has a handler.
+ */
 export function createApp(deps: AppDeps): Express {
   const contract = deps.contract ?? loadContract();
   // Read at start: a contract whose deprecation markers are inconsistent stops the process here.
@@ -76,7 +80,12 @@ export function createApp(deps: AppDeps): Express {
   if (tracing) app.use(tracing.start);
   app.use(pinoHttp({ logger: deps.logger, genReqId: assignRequestId, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' } }));
   // Scrapers get their own token, not an API key; before the validator like the probes.
-  if (deps.metrics) app.get('/metrics', metricsEndpoint(deps.metrics, deps.metricsToken));
+  const scrape = deps.metrics ? metricsEndpoint(deps.metrics, deps.metricsToken) : undefined;
+  const metricsOperation: OperationHandlers = {
+    getMetrics: (_input, req, res, next) =>
+      scrape ? scrape(req, res, next) : sendProblem(res, problem(404, 'Metrics Disabled', 'This process serves no metrics (METRICS_ENABLED=false).')),
+  };
+  app.use(routeOperations(contract, metricsOperation));
   // Overload: refuse the excess at once, before the body, the key or the database are touched.
   const shedding = loadShedding({ maxInFlight: deps.shedding?.maxInFlight ?? 0, maxWaitMs: deps.shedding?.maxWaitMs ?? 0, metrics: deps.metrics });
   app.use(shedding.admit);
@@ -101,19 +110,22 @@ export function createApp(deps: AppDeps): Express {
   app.use(shedding.stillWanted);
   if (tracing) app.use(tracing.resume);
   app.use(docsAssets());
-  // The portal page and its bundle are static files, not API operations: outside the validator like the docs.
-  app.use(portalRoutes());
-
-  // Liveness: the process is up and its event loop turns; no dependency is touched.
+  // The portal page and its bundle are static files that need no key: outside the validator like the docs.
+  app.use(portalAssets());
   const alive: Health = { status: 'ok' };
-  app.get('/healthz', (_req, res) => {
-    res.json(alive);
-  });
-  // Readiness: 503 names the dependency that is down, so orchestrators stop routing here.
-  app.get('/readyz', async (_req, res) => {
-    const readiness = await checkReadiness(deps);
-    res.status(readiness.status === 'ready' ? 200 : 503).json(readiness);
-  });
+  const outsideValidator: OperationHandlers = {
+    ...portalHandlers(),
+    // Liveness: the process is up and its event loop turns; no dependency is touched.
+    getHealth: (_input, _req, res) => {
+      res.json(alive);
+    },
+    // Readiness: 503 names the dependency that is down, so orchestrators stop routing here.
+    getReadiness: async (_input, _req, res) => {
+      const readiness = await checkReadiness(deps);
+      res.status(readiness.status === 'ready' ? 200 : 503).json(readiness);
+    },
+  };
+  app.use(routeOperations(contract, outsideValidator));
 
   const credentials: Credentials = { keys: deps.apiKeys, portal: deps.portal.sessions, limiter: deps.rateLimiter };
   app.use(
@@ -135,11 +147,15 @@ export function createApp(deps: AppDeps): Express {
   // After the validator: a key is only claimed by a valid, authenticated request.
   app.post(idempotentPaths, idempotency(deps.idempotency, deps.logger));
   app.patch(idempotentPatchPaths, idempotency(deps.idempotency, deps.logger));
-  app.use(metaRoutes(contract, eventCatalog(contract), webhookMeta(deps.deliverySourceAddress)));
-  app.use(subscriptionRoutes(deps.subscriptions, deprecations));
-  app.use(resourceRoutes(deps.resources));
-  app.use(deliveryRoutes(deps.deliveries));
-  app.use(portalSessionRoutes(deps.portal));
+  const operations = mergeHandlers(
+    metaHandlers(contract, eventCatalog(contract), webhookMeta(deps.deliverySourceAddress), signatureSchemes(contract)),
+    subscriptionHandlers(deps.subscriptions, deprecations),
+    resourceHandlers(deps.resources),
+    deliveryHandlers(deps.deliveries),
+    portalSessionHandlers(deps.portal),
+  );
+  assertEveryOperationServed(contract, metricsOperation, outsideValidator, operations);
+  app.use(routeOperations(contract, operations));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -21,7 +21,7 @@ export type Dedupe = { db: Db; store?: never; dedupe?: true } | { store: Idempot
 export type ReceiverOptions = VerifyOptions & Dedupe & ReceiverHandlers & SourceOptions;
 
 interface ReceiverHandlers {
-  /** The subscription's secret, or both during a rotation. */
+  /** The subscription's secret (`whsec_`) or public key (`whpk_`, an ed25519 subscription), or both during a rotation. */
   secret: string | readonly string[];
   /** Processes a verified, first-seen event, after the 200 was sent. */
   handle: (event: ReceivedEvent) => Promise<void>;

@@ -56,6 +56,21 @@ export const ferretDb: BinarySpec = {
   }),
 };
 
+/**
+ * Our main over go.temporal.io/server v1.29.1 (the server inside the CLI above, so a build after
+ * the CLI's reuses its compiled packages): one node of a Temporal cluster on PostgreSQL.
+ */
+export const temporalNode: BinarySpec = {
+  name: 'temporal-node',
+  cacheKey: `temporal-node-v1.29.1-${sourceHash(join(runtimeDir, 'temporal-node'), ['main.go', 'schema.go', 'go.mod', 'go.sum'])}`,
+  envVar: 'TEMPORAL_NODE_PATH',
+  alternative: 'set TEMPORAL_ADDRESS to use an existing Temporal cluster',
+  goArgs: (outDir) => ({
+    args: ['build', '-v', '-o', join(outDir, 'temporal-node'), '.'],
+    cwd: join(runtimeDir, 'temporal-node'),
+  }),
+};
+
 function sourceHash(dir: string, files: string[]): string {
   const hash = createHash('sha256');
   for (const f of files) hash.update(f).update(readFileSync(join(dir, f)));

@@ -14,6 +14,8 @@ export interface LocalPostgresOptions {
   ownedRoot?: string;
   /** No fsync: for tests, which never survive an OS crash anyway (a process crash loses nothing either way). */
   fast?: boolean;
+  /** PostgreSQL's `max_connections`; 200 unless given (a Temporal cluster on it needs 300). */
+  maxConnections?: number;
   onLine?: LineSink;
   readyTimeoutMs?: number;
 }
@@ -40,7 +42,7 @@ export async function startLocalPostgres(opts: LocalPostgresOptions): Promise<Ru
   const proc = new ManagedProcess({
     name: 'postgres',
     command: join(opts.install.binDir, 'postgres'),
-    args: serverArgs(dataDir, opts.port, opts.fast ?? false),
+    args: serverArgs(dataDir, opts.port, opts.fast ?? false, opts.maxConnections),
     // SIGTERM waits for every client to leave; SIGINT ends their sessions and shuts down cleanly.
     stopSignal: 'SIGINT',
     ...(runAs ?? {}),
@@ -56,12 +58,12 @@ export async function startLocalPostgres(opts: LocalPostgresOptions): Promise<Ru
 }
 
 /** The server's settings: loopback TCP only, no Unix socket (its directory may not be writable). */
-export function serverArgs(dataDir: string, port: number, fast: boolean): string[] {
+export function serverArgs(dataDir: string, port: number, fast: boolean, maxConnections = 200): string[] {
   const settings: Record<string, string> = {
     listen_addresses: '127.0.0.1',
     port: String(port),
     unix_socket_directories: '',
-    max_connections: '200',
+    max_connections: String(maxConnections),
     // synchronous_commit stays on: a commit is in the WAL before it is acknowledged.
     fsync: fast ? 'off' : 'on',
     full_page_writes: fast ? 'off' : 'on',

@@ -1,6 +1,7 @@
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import { maskHeaders, type StoredHeader } from './custom-headers';
+import { type StoredAuth, viewAuth } from './outgoing-auth';
 import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
 import type { Filter as EventFilter } from './filter';
 
@@ -20,8 +21,12 @@ export interface SubscriptionDoc {
   status: SubscriptionStatus;
   version: SubscriptionVersion;
   description?: string;
-  /** Newest first. */
+  /** Newest first: `whsec_` HMAC secrets, or `whsk_` Ed25519 private keys (sealed alike). */
   secrets: StoredSecret[];
+  /** `ed25519` when the newest key is an Ed25519 one (absent: HMAC-SHA256, as before the field existed). */
+  signature?: 'ed25519';
+  /** The newest key's `whpk_` public key, when `signature` is `ed25519`; public, so not sealed. */
+  public_key?: string;
   created_at: Date;
   updated_at: Date;
   disabled_reason?: string;
@@ -31,6 +36,8 @@ export interface SubscriptionDoc {
   max_in_flight?: number;
   /** Custom request headers, values sealed (absent: none). */
   headers?: StoredHeader[];
+  /** How deliveries authenticate to the receiver, credentials sealed (absent: not at all). */
+  auth?: StoredAuth;
   /** Start of the current streak of failed attempts; unset by a delivered one. */
   failing_since?: Date;
   /**
@@ -61,8 +68,11 @@ export function toSubscription(doc: SubscriptionDoc): Subscription {
     ...(doc.status === 'disabled' && doc.disabled_reason ? { disabled_reason: doc.disabled_reason } : {}),
     ...(doc.max_in_flight !== undefined ? { max_in_flight: doc.max_in_flight } : {}),
     ...(doc.headers?.length ? { headers: maskHeaders(doc.headers) } : {}),
+    ...(doc.auth ? { auth: viewAuth(doc.auth) } : {}),
     ...(doc.failing_since ? { failing_since: doc.failing_since.toISOString() } : {}),
     ...(doc.filter !== undefined ? { filter: JSON.parse(doc.filter) as EventFilter } : {}),
+    signature: doc.signature ?? 'hmac-sha256',
+    ...(doc.signature === 'ed25519' && doc.public_key ? { public_key: doc.public_key } : {}),
   };
 }
 
@@ -123,6 +133,8 @@ export class SubscriptionRepository {
     { collection: 'subscriptions', method: 'SubscriptionRepository.countActiveOnVersion', equality: ['version', 'status'], index: 'version_status_newest' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.allSecrets', equality: [], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.replaceSecrets', equality: ['_id', 'secrets'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.allCredentials', equality: [], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.replaceCredentials', equality: ['_id', 'headers', 'auth'], index: '_id_' },
   ];
 
   readonly #collection: Collection<SubscriptionDoc>;
@@ -255,6 +267,21 @@ export class SubscriptionRepository {
   /** Every subscription's id and secrets, one at a time (resealing at start). */
   allSecrets(): AsyncIterable<Pick<SubscriptionDoc, '_id' | 'secrets'>> {
     return this.#collection.find({}, { projection: { secrets: 1 } });
+  }
+
+  /** Every subscription that has custom headers or auth, with only those: for the sealing migration. */
+  allCredentials(): AsyncIterable<Pick<SubscriptionDoc, '_id' | 'headers' | 'auth'>> {
+    return this.#collection.find({ $or: [{ headers: { $exists: true } }, { auth: { $exists: true } }] }, { projection: { headers: 1, auth: 1 } });
+  }
+
+  /** Replaces headers and auth if both are still as `read` (a PATCH in between wins); true when replaced. */
+  async replaceCredentials(id: string, read: Pick<SubscriptionDoc, 'headers' | 'auth'>, next: Pick<SubscriptionDoc, 'headers' | 'auth'>): Promise<boolean> {
+    // A field absent when read must still be absent: `null` matches a missing field.
+    const { modifiedCount } = await this.#collection.updateOne(
+      { _id: id, headers: read.headers ?? null, auth: read.auth ?? null } as Filter<SubscriptionDoc>,
+      { $set: { ...(next.headers ? { headers: next.headers } : {}), ...(next.auth ? { auth: next.auth } : {}) } },
+    );
+    return modifiedCount === 1;
   }
 
   /** Replaces the secrets if they are still `read` (a rotation in between wins); true when replaced. */

@@ -1,6 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { PRIVATE_KEY_PREFIX, PUBLIC_KEY_PREFIX } from '../webhooks/signature';
 
 /** A signing secret in the Standard Webhooks format: `whsec_` + base64 of 24 random bytes. */
 export function generateSigningSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** A new Ed25519 key pair in the Standard Webhooks formats. */
+export interface SigningKeyPair {
+  /** `whsk_` + base64 of the 32-byte seed and the 32-byte public key; sealed at rest, never returned. */
+  privateKey: string;
+  /** `whpk_` + base64 of the raw 32-byte public key; what receivers verify with. */
+  publicKey: string;
+}
+
+/** Generates an Ed25519 signing key pair (node:crypto). */
+export function generateSigningKeyPair(): SigningKeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const d = Buffer.from(privateKey.export({ format: 'jwk' }).d ?? '', 'base64url');
+  const x = Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
+  return { privateKey: PRIVATE_KEY_PREFIX + Buffer.concat([d, x]).toString('base64'), publicKey: PUBLIC_KEY_PREFIX + x.toString('base64') };
 }

@@ -6,6 +6,7 @@ import { decodeCursor, toPage } from '../contract/pagination';
 import { DomainError } from '../errors/domain-error';
 import type {
   RotatedSecret,
+  SignatureScheme,
   Subscription,
   SubscriptionCreate,
   SubscriptionList,
@@ -17,8 +18,9 @@ import type {
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } from './repository';
 import { assertHeaders, sealHeaders } from './custom-headers';
+import { assertNoAuthorizationHeader, assertTokenUrl, sealAuth } from './outgoing-auth';
 import type { SecretBox } from './secret-box';
-import { generateSigningSecret } from './secrets';
+import { generateSigningKeyPair, generateSigningSecret } from './secrets';
 import { validateFilter } from './filter';
 
 export interface SubscriptionDeps {
@@ -64,6 +66,19 @@ function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events:
   }
 }
 
+/**
+ * A new signing key of `scheme`: what is stored (sealed by the caller), what the subscriber
+ * verifies with, and the document fields that say which scheme signs.
+ */
+function newSigningKey(scheme: SignatureScheme, provided?: string): { secret: string; verifyWith: string; fields: Pick<SubscriptionDoc, 'signature' | 'public_key'> } {
+  if (scheme === 'ed25519') {
+    const pair = generateSigningKeyPair();
+    return { secret: pair.privateKey, verifyWith: pair.publicKey, fields: { signature: 'ed25519', public_key: pair.publicKey } };
+  }
+  const secret = provided ?? generateSigningSecret();
+  return { secret, verifyWith: secret, fields: {} };
+}
+
 /** Creates a subscription under the envelope version of the path it was called on. */
 export async function createSubscription(
   deps: SubscriptionDeps,
@@ -74,9 +89,18 @@ export async function createSubscription(
   assertEventScopes(deps, principal, input.events);
   if (input.headers !== undefined) assertHeaders(input.headers);
   const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
+  const scheme = input.signature ?? 'hmac-sha256';
+  if (scheme === 'ed25519' && input.secret !== undefined) {
+    // The service makes the key pair: a private key sent over the API would defeat the point.
+    throw DomainError.unprocessable('secret cannot be set with signature ed25519: the service generates the key pair and returns the public key', [
+      { path: '/body/secret', message: 'not allowed with signature ed25519' },
+    ]);
+  }
+  if (input.auth !== undefined) assertNoAuthorizationHeader(Object.keys(input.headers ?? {}), 'headers');
   await assertCallbackUrl(deps, input.url);
+  if (input.auth !== undefined) await assertTokenUrl(input.auth, deps.checkUrl);
   const now = deps.now?.() ?? new Date();
-  const secret = input.secret ?? generateSigningSecret();
+  const key = newSigningKey(scheme, input.secret);
   const id = newId('sub');
   const doc: SubscriptionDoc = {
     _id: id,
@@ -90,12 +114,14 @@ export async function createSubscription(
     ...(input.max_in_flight !== undefined ? { max_in_flight: input.max_in_flight } : {}),
     ...(input.headers !== undefined && Object.keys(input.headers).length ? { headers: sealHeaders(deps.secrets, id, input.headers) } : {}),
     ...(filter !== undefined ? { filter } : {}),
-    secrets: [{ secret: deps.secrets.seal(secret, id), created_at: now }],
+    ...(input.auth !== undefined ? { auth: sealAuth(deps.secrets, id, input.auth) } : {}),
+    secrets: [{ secret: deps.secrets.seal(key.secret, id), created_at: now }],
+    ...key.fields,
     created_at: now,
     updated_at: now,
   };
   await deps.subscriptions.insert(doc);
-  return { ...toSubscription(doc), secret };
+  return { ...toSubscription(doc), secret: key.verifyWith };
 }
 
 /** One page of the caller's subscriptions, newest first. */
@@ -131,6 +157,13 @@ export async function updateSubscription(
   if (input.headers !== undefined) assertHeaders(input.headers);
   const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
   if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
+  // The auth and headers the subscription will have: one custom Authorization header and auth never meet.
+  const authAfter = input.auth === undefined ? current.auth : (input.auth ?? undefined);
+  if (authAfter) {
+    const names = input.headers !== undefined ? Object.keys(input.headers) : (current.headers ?? []).map((h) => h.name);
+    assertNoAuthorizationHeader(names, input.headers !== undefined ? 'headers' : 'auth');
+  }
+  if (input.auth) await assertTokenUrl(input.auth, deps.checkUrl);
   if (input.status === 'paused' && current.status === 'disabled') {
     throw DomainError.conflict(
       'Invalid Status Transition',
@@ -155,6 +188,9 @@ export async function updateSubscription(
   }
   if (filter !== undefined) set.filter = filter;
   else if (input.filter !== undefined) unset.push('filter');
+  // Replaced whole (nothing secret is ever read back to merge with); `null` removes it.
+  if (input.auth) set.auth = sealAuth(deps.secrets, id, input.auth);
+  else if (input.auth === null) unset.push('auth');
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
   if (!updated) throw notFound(id);
   return toSubscription(updated);
@@ -165,24 +201,28 @@ export async function deleteSubscription(deps: SubscriptionDeps, principal: Prin
 }
 
 /**
- * Issues a new signing secret. The previous one keeps signing (as a second signature)
- * for `expirePreviousInSeconds`, so receivers can switch without dropping deliveries.
+ * Issues a new signing key: of `scheme`, or of the subscription's current scheme. The previous
+ * one keeps signing (as a second signature, of its own scheme) for `expirePreviousInSeconds`, so
+ * receivers can switch without dropping deliveries; switching schemes is a rotation like any other.
  */
 export async function rotateSecret(
   deps: SubscriptionDeps,
   principal: Principal,
   id: string,
   expirePreviousInSeconds = 86_400,
+  scheme?: SignatureScheme,
 ): Promise<RotatedSecret> {
   const current = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!current) throw notFound(id);
   const now = deps.now?.() ?? new Date();
   const expiresAt = new Date(now.getTime() + expirePreviousInSeconds * 1000);
   const previous = current.secrets[0];
-  const secret = generateSigningSecret();
+  const next = scheme ?? current.signature ?? 'hmac-sha256';
+  const key = newSigningKey(next);
   // Older secrets still inside their own overlap are dropped: one previous secret at a time.
-  const secrets = [{ secret: deps.secrets.seal(secret, id), created_at: now }, ...(previous ? [{ ...previous, expires_at: expiresAt }] : [])];
-  const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, { secrets, updated_at: now });
+  const secrets = [{ secret: deps.secrets.seal(key.secret, id), created_at: now }, ...(previous ? [{ ...previous, expires_at: expiresAt }] : [])];
+  const unset: Array<keyof SubscriptionDoc> = next !== 'ed25519' && current.signature ? ['signature', 'public_key'] : [];
+  const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, { secrets, ...key.fields, updated_at: now }, unset);
   if (!updated) throw notFound(id);
-  return { secret, previous_secret_expires_at: expiresAt.toISOString() };
+  return { secret: key.verifyWith, signature: next, previous_secret_expires_at: expiresAt.toISOString() };
 }

@@ -12,7 +12,7 @@ type SearchAttributeType = (typeof searchAttributes)[keyof typeof searchAttribut
 const indexedValueTypes: Record<SearchAttributeType, number> = { Keyword: 2, KeywordList: 7 };
 
 /** gRPC status codes setup tells apart. */
-const grpc = { NOT_FOUND: 5, ALREADY_EXISTS: 6, PERMISSION_DENIED: 7, UNIMPLEMENTED: 12, UNAUTHENTICATED: 16 } as const;
+const grpc = { INVALID_ARGUMENT: 3, NOT_FOUND: 5, ALREADY_EXISTS: 6, PERMISSION_DENIED: 7, UNIMPLEMENTED: 12, UNAUTHENTICATED: 16 } as const;
 
 export interface SetupOptions {
   namespace: string;
@@ -94,8 +94,13 @@ export async function ensureTemporalSetup(services: SetupServices, opts: SetupOp
       if (refused(err)) {
         throw new TemporalSetupError(`Could not register search attributes ${missing.join(', ')} on namespace ${namespace} (${errorText(err)}).`, searchAttributeCommands(namespace, missing));
       }
+      // E.g. a SQL visibility store out of columns of a type (PostgreSQL: 10 Keyword, 3 KeywordList per namespace).
+      if (grpcCode(err) === grpc.INVALID_ARGUMENT) {
+        throw new TemporalSetupError(`The cluster refused search attributes ${missing.join(', ')} on namespace ${namespace} (${errorText(err)}).`, searchAttributeCommands(namespace, missing));
+      }
       throw err;
     });
+    await untilAttributesUsable(services, namespace, missing, opts);
   }
   return { namespaceCreated, added: missing };
 }
@@ -129,6 +134,27 @@ async function ensureNamespace(services: SetupServices, opts: SetupOptions): Pro
       ]);
     }
     throw err;
+  }
+}
+
+/**
+ * Attributes just added are listed at once but usable (in a start request, a query) only once the
+ * frontend's namespace cache refreshes: on a cluster, a workflow started in between is refused
+ * with "has no mapping defined for search attribute". A query naming them all tells when.
+ */
+async function untilAttributesUsable(services: SetupServices, namespace: string, names: readonly string[], opts: SetupOptions): Promise<void> {
+  const query = names.map((name) => `${name} = 'setup-probe'`).join(' AND ');
+  const deadline = Date.now() + (opts.namespaceReadyTimeoutMs ?? 60_000);
+  for (;;) {
+    try {
+      await services.workflowService.countWorkflowExecutions({ namespace, query });
+      return;
+    } catch (err) {
+      // Best effort: the attributes are registered; a server that cannot answer this query
+      // (no permission to count, a visibility store without queries) is not waited for.
+      if (grpcCode(err) !== grpc.INVALID_ARGUMENT || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 }
 

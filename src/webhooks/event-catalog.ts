@@ -1,5 +1,5 @@
 import { inlineRefs, type OpenApiDocument } from '../contract/openapi';
-import type { EventTypeInfo } from '../contract/types';
+import type { EventTypeInfo, SignatureSchemeInfo } from '../contract/types';
 
 interface CatalogEntry {
   name: EventTypeInfo['name'];
@@ -21,6 +21,13 @@ export function eventCatalog(contract: OpenApiDocument): EventTypeInfo[] {
     required_scopes: e.required_scopes,
     schema: inlineRefs({ $ref: e.data_schema }, contract) as Record<string, unknown>,
   }));
+}
+
+/** The signature schemes a subscription may choose, read from the contract's `x-signature-schemes`. */
+export function signatureSchemes(contract: OpenApiDocument): SignatureSchemeInfo[] {
+  const entries = contract['x-signature-schemes'] as SignatureSchemeInfo[] | undefined;
+  if (!entries?.length) throw new Error('the contract has no x-signature-schemes');
+  return entries.map((e) => ({ name: e.name, default: e.default, signature_version: e.signature_version, description: e.description, verify_with: e.verify_with }));
 }
 
 /** For each event type, the scopes a key needs to subscribe to it (besides webhooks:write). */

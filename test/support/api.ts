@@ -17,7 +17,8 @@ import type { OpenApiDocument } from '../../src/contract/openapi';
 import { createLogger } from '../../src/logger';
 import { type PortalGrant, PortalSessions } from '../../src/portal/sessions';
 import { portalSigningKey } from '../../src/portal/signing-key';
-import { createAppDeps, relayDeps } from '../../src/services';
+import { createAppDeps } from '../../src/compose/app-deps';
+import { relayDeps } from '../../src/compose/shared';
 import type { ApiMetrics } from '../../src/telemetry/metrics';
 import type { Tracing } from '../../src/telemetry/tracing';
 import { TemporalGateway } from '../../src/temporal/connection';
@@ -120,6 +121,7 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       allowPrivate: true,
       timeoutMs: api.config.delivery.timeoutMs,
       sourceAddress: api.config.delivery.sourceAddress,
+      proxy: api.config.delivery.proxy,
       // Links point at this test API, which listens on a free port rather than PORT.
       payloads: { ...api.config.delivery.payloads, apiUrl: api.config.api.portal.publicUrl ?? api.baseUrl },
       userAgent: 'WebhookService/test',

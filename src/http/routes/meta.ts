@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { Router } from 'express';
 import type { OpenApiDocument } from '../../contract/openapi';
-import type { EventTypeInfo, WebhookMeta } from '../../contract/types';
+import type { EventTypeInfo, SignatureSchemeInfo, WebhookMeta } from '../../contract/types';
+import type { OperationHandlers } from '../operations';
 
 const require = createRequire(import.meta.url);
 // Redoc's standalone bundle is served from node_modules: the reference page needs no CDN.
@@ -37,21 +38,21 @@ export function docsAssets(): Router {
 }
 
 /** The contract as JSON, the rendered reference page, the event catalogue and where deliveries come from. */
-export function metaRoutes(contract: OpenApiDocument, catalog: EventTypeInfo[], webhookMeta: WebhookMeta): Router {
-  const r = Router();
+export function metaHandlers(contract: OpenApiDocument, catalog: EventTypeInfo[], webhookMeta: WebhookMeta, schemes: SignatureSchemeInfo[]): OperationHandlers {
   const json = JSON.stringify(contract);
-  r.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(json);
-  });
-  r.get('/docs', (_req, res) => {
-    res.type('text/html').send(docsPage);
-  });
-  r.get('/api/webhooks/v1/event-types', (_req, res) => {
-    res.json({ data: catalog });
-  });
-  // Public like GitHub's /meta: receivers see these addresses anyway and need them before holding a key.
-  r.get('/api/webhooks/v1/meta', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=300').json(webhookMeta);
-  });
-  return r;
+  return {
+    getOpenApiDocument: (_input, _req, res) => {
+      res.type('application/json').send(json);
+    },
+    getDocs: (_input, _req, res) => {
+      res.type('text/html').send(docsPage);
+    },
+    listEventTypes: (_input, _req, res) => {
+      res.json({ data: catalog, signature_schemes: schemes });
+    },
+    // Public like GitHub's /meta: receivers see these addresses anyway and need them before holding a key.
+    getWebhookMeta: (_input, _req, res) => {
+      res.set('Cache-Control', 'public, max-age=300').json(webhookMeta);
+    },
+  };
 }

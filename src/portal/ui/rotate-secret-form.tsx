@@ -1,16 +1,22 @@
 import { useState } from 'preact/hooks';
 import { FormActions } from './form-actions';
 import { defaultOverlapSeconds, overlapChoiceText, overlapChoices } from './rotation-overlap';
+import type { SignatureScheme } from './types';
 
 interface Props {
   busy: boolean;
-  onRotate: (overlapSeconds: number) => void;
+  /** The subscription's scheme now: the new key's unless switched. */
+  current: SignatureScheme;
+  onRotate: (overlapSeconds: number, scheme: SignatureScheme) => void;
   onCancel: () => void;
 }
 
-/** Asks how long the old secret keeps signing beside the new one, then rotates. */
-export function RotateSecretForm({ busy, onRotate, onCancel }: Props) {
+const schemeText: Record<SignatureScheme, string> = { 'hmac-sha256': 'HMAC-SHA256 (v1, shared secret)', ed25519: 'Ed25519 (v1a, public key)' };
+
+/** Asks how long the old secret keeps signing beside the new one, and the new key's scheme, then rotates. */
+export function RotateSecretForm({ busy, current, onRotate, onCancel }: Props) {
   const [overlap, setOverlap] = useState(defaultOverlapSeconds);
+  const [scheme, setScheme] = useState<SignatureScheme>(current);
   return (
     <form
       class="rotate"
@@ -18,7 +24,7 @@ export function RotateSecretForm({ busy, onRotate, onCancel }: Props) {
       aria-labelledby="rotate-heading"
       onSubmit={(e) => {
         e.preventDefault();
-        onRotate(overlap);
+        onRotate(overlap, scheme);
       }}
     >
       <h3 id="rotate-heading">Rotate the signing secret</h3>
@@ -32,6 +38,18 @@ export function RotateSecretForm({ busy, onRotate, onCancel }: Props) {
             </option>
           ))}
         </select>
+      </label>
+      <label>
+        New key's signatures
+        <select value={scheme} onChange={(e) => setScheme(e.currentTarget.value as SignatureScheme)}>
+          {(['hmac-sha256', 'ed25519'] as const).map((s) => (
+            <option key={s} value={s}>
+              {schemeText[s]}
+              {s === current ? ' (current)' : ''}
+            </option>
+          ))}
+        </select>
+        {scheme !== current && <small>Switching is a rotation: the old key keeps signing in its own scheme through the overlap.</small>}
       </label>
       <FormActions label="Rotate now" busy={busy} onCancel={onCancel} autoFocus />
     </form>

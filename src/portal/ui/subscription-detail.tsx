@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WebhookServiceClient } from '../../client';
 import { idempotencyKey, outcome } from './api';
+import { describeAuth } from './auth-fields';
 import { EventsPanel } from './events-panel';
 import { formatTime } from './format';
 import { RotateSecretForm } from './rotate-secret-form';
@@ -8,7 +9,7 @@ import type { ShownSecret } from './secret-notice';
 import { StatsPanel } from './stats-panel';
 import { SubscriptionForm } from './subscription-form';
 import { temporalWorkflowsUrl, type TemporalUi } from './temporal-links';
-import type { EventTypeInfo, Subscription } from './types';
+import type { EventTypeInfo, SignatureScheme, Subscription } from './types';
 
 interface Props {
   client: WebhookServiceClient;
@@ -63,11 +64,19 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
         return `Test event ${r.event_id} sent.`;
       },
     );
-  const rotate = async (overlapSeconds: number) => {
+  const rotate = async (overlapSeconds: number, scheme: SignatureScheme) => {
     const ok = await run(
-      () => outcome(client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/rotate-secret', { ...path, body: { expire_previous_in_seconds: overlapSeconds } })),
+      () =>
+        outcome(
+          client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/rotate-secret', {
+            ...path,
+            body: { expire_previous_in_seconds: overlapSeconds, ...(scheme !== s.signature ? { signature: scheme } : {}) },
+          }),
+        ),
       (r) => {
-        onSecret({ subscriptionId: s.id, secret: r.secret, kind: 'rotated', previousExpiresAt: r.previous_secret_expires_at, overlapSeconds });
+        onSecret({ subscriptionId: s.id, secret: r.secret, kind: 'rotated', previousExpiresAt: r.previous_secret_expires_at, overlapSeconds, scheme: r.signature });
+        // The scheme and public key shown here changed with the rotation.
+        onChanged({ ...s, signature: r.signature, ...(r.signature === 'ed25519' ? { public_key: r.secret } : { public_key: undefined }) });
         return overlapSeconds ? `Secret rotated; the previous one keeps signing until ${formatTime(r.previous_secret_expires_at)}.` : 'Secret rotated; the previous one no longer signs.';
       },
     );
@@ -96,6 +105,15 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
         · events {s.events.join(', ')} · envelope v{s.version} · <code>{s.id}</code>
       </p>
       {s.description && <p>{s.description}</p>}
+      <p data-testid="subscription-signature">
+        Signatures: {s.signature === 'ed25519' ? 'Ed25519 (v1a)' : 'HMAC-SHA256 (v1)'}
+        {s.public_key && (
+          <>
+            {' '}
+            · public key <code class="wrap" data-testid="public-key">{s.public_key}</code>
+          </>
+        )}
+      </p>
       {s.headers && (
         <p data-testid="subscription-headers">
           Custom headers:{' '}
@@ -109,6 +127,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
           ))}
         </p>
       )}
+      {s.auth && <p data-testid="subscription-auth">Authentication: {describeAuth(s.auth)}</p>}
       {s.filter && (
         <p>
           Delivers only events matching <code data-testid="subscription-filter">{JSON.stringify(s.filter)}</code>
@@ -148,7 +167,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
           </button>
         </div>
       )}
-      {rotating && <RotateSecretForm busy={busy} onRotate={(seconds) => void rotate(seconds)} onCancel={() => setRotating(false)} />}
+      {rotating && <RotateSecretForm busy={busy} current={s.signature} onRotate={(seconds, scheme) => void rotate(seconds, scheme)} onCancel={() => setRotating(false)} />}
       {confirmDelete && (
         <article aria-labelledby="confirm-delete" data-testid="confirm-delete">
           <p id="confirm-delete">Delete this subscription? Pending retries are abandoned and it cannot be undone.</p>

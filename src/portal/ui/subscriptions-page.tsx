@@ -83,7 +83,7 @@ export function SubscriptionsPage({ client, session, temporal }: Props) {
               onSaved={(s, shownSecret) => {
                 setCreating(false);
                 setList((prev) => (prev.kind === 'ready' ? { ...prev, items: [s, ...prev.items] } : prev));
-                if (shownSecret) setSecret({ subscriptionId: s.id, secret: shownSecret, kind: 'created' });
+                if (shownSecret) setSecret({ subscriptionId: s.id, secret: shownSecret, kind: 'created', scheme: s.signature });
               }}
             />
           )}

@@ -9,6 +9,7 @@ export type {
   EventType,
   EventTypeInfo,
   Problem,
+  SignatureScheme,
   Subscription,
   SubscriptionEvent,
   SubscriptionWithSecret,
@@ -20,3 +21,4 @@ export type PortalSessionInfo = Schemas['PortalSessionInfo'];
 export type SubscriptionStats = Schemas['SubscriptionStats'];
 export type StatsBucket = Schemas['StatsBucket'];
 export type StatsTotals = Schemas['StatsTotals'];
+export type SubscriptionAuth = Schemas['SubscriptionAuth'];

@@ -240,6 +240,16 @@ describe('bad input: rejected with a problem naming the field, nothing written',
       expect(before!.url).toBe(publicHook);
     });
 
+    it.each(privateUrls)('refuses %s (%s) as an OAuth 2.0 token_url with 422 naming /body/auth/token_url, on create and PATCH', async (_name, tokenUrl) => {
+      const auth = { type: 'oauth2_client_credentials', token_url: tokenUrl, client_id: 'c', client_secret: 's' };
+      const before = await countSubs(strict);
+      expectRejected(await send(strict, strictKey, 'POST', `${v1}/subscribe`, { url: publicHook, events: ['order.created'], auth }), 422, '/body/auth/token_url');
+      expect(await countSubs(strict)).toBe(before);
+      const stored = await storedSub(strictSubId, strict);
+      expectRejected(await send(strict, strictKey, 'PATCH', `${v1}/subscriptions/${strictSubId}`, { auth, description: 'not stored' }), 422, '/body/auth/token_url');
+      expect(await storedSub(strictSubId, strict)).toEqual(stored);
+    });
+
     it('refuses a PATCH that changes the url to a private one together with other fields, changing none of them', async () => {
       const before = await storedSub(strictSubId, strict);
       const res = await send(strict, strictKey, 'PATCH', `${v1}/subscriptions/${strictSubId}`, {

@@ -11,7 +11,7 @@ import { createLogger } from '../../../src/logger';
 import { type CounterDoc, type OrderDoc, orderKey } from '../../../src/resources/repository';
 import { demoOrderSeq } from '../../../src/seed/demo-data';
 import { seedDemoData } from '../../../src/seed/seed';
-import { createAppDeps } from '../../../src/services';
+import { createAppDeps } from '../../../src/compose/app-deps';
 import { inertOutbox, startTestApi, type TestApi } from '../../support/api';
 
 type Order = components['schemas']['Order'];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify } from '../../../src/receiver';
 import { seedDemoData } from '../../../src/seed/seed';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
+import { sealStoredCredentials } from '../../../src/subscriptions/seal-credentials';
 import { sealStoredSecrets } from '../../../src/subscriptions/seal-secrets';
 import { parseSecretKey, SecretBox, type SecretKey } from '../../../src/subscriptions/secret-box';
 import { generateSigningSecret } from '../../../src/subscriptions/secrets';
@@ -95,5 +96,46 @@ describe('signing secrets at rest: sealed with AES-256-GCM, rotated keys, existi
       }
     });
     expect([bySecret(plain).length, bySecret(underOld).length]).toEqual([1, 1]);
+  });
+
+  it('seals custom header values and auth credentials stored in plaintext or under the old key; deliveries still carry them', async () => {
+    const subscriptions = api.deps.subscriptions.subscriptions;
+    const k1 = new SecretBox(parseSecretKey(oldKey) as SecretKey);
+    const now = new Date();
+    const id = (n: number) => `sub_legacycreds00000000${n}`;
+    const base = (n: number) => ({
+      _id: id(n),
+      owner_id: 'owner-creds',
+      url: `${receiver.url}/creds-${n}`,
+      events: ['order.created' as const],
+      status: 'active' as const,
+      version: 1 as const,
+      secrets: [{ secret: k1.seal(generateSigningSecret(), id(n)), created_at: now }],
+      created_at: now,
+      updated_at: now,
+    });
+    await api.mongo.db.collection<SubscriptionDoc>('subscriptions').insertMany([
+      { ...base(1), headers: [{ name: 'X-Api-Key', value: 'plain-header-value' }], auth: { type: 'bearer', token: k1.seal('old-key-bearer', id(1)) } },
+      { ...base(2), auth: { type: 'basic', username: 'plain-user', password: k1.seal('old-key-password', id(2)) } },
+    ]);
+    await sealStoredSecrets(subscriptions, api.deps.subscriptions.secrets);
+    expect(await sealStoredCredentials(subscriptions, api.deps.subscriptions.secrets)).toBe(2);
+    expect(await sealStoredCredentials(subscriptions, api.deps.subscriptions.secrets)).toBe(0);
+    const docs = [await raw(id(1)), await raw(id(2))];
+    for (const d of docs) {
+      for (const plain of ['plain-header-value', 'old-key-bearer', 'plain-user', 'old-key-password']) expect(d).not.toContain(plain);
+      expect(d).not.toContain('enc:v1:k1:');
+    }
+    expect(docs[0]!.match(/enc:v1:k2:/g)).toHaveLength(3);
+    expect(docs[1]!.match(/enc:v1:k2:/g)).toHaveLength(3);
+
+    receiver.received.length = 0;
+    const { client } = await api.clientWith(['orders:write', 'resources:read'], 'owner-creds');
+    expect((await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 2, quantity: 1 }] } })).response.status).toBe(201);
+    await waitFor(() => receiver.received.length === 2, 20_000);
+    const to = (n: number) => receiver.received.find((r) => r.url === `/hooks/creds-${n}`)!;
+    expect(to(1).headers['x-api-key']).toBe('plain-header-value');
+    expect(to(1).headers.authorization).toBe('Bearer old-key-bearer');
+    expect(to(2).headers.authorization).toBe(`Basic ${Buffer.from('plain-user:old-key-password').toString('base64')}`);
   });
 });

@@ -10,7 +10,7 @@ import { type RelayDeps, relayOnce } from '../../../src/events/relay';
 import { createLogger } from '../../../src/logger';
 import { type OrderDoc, orderKey } from '../../../src/resources/repository';
 import { seedDemoData } from '../../../src/seed/seed';
-import { deliverySettings } from '../../../src/services';
+import { deliverySettings } from '../../../src/compose/shared';
 import { verify } from '../../../src/receiver';
 import type { ManagedProcess } from '../../../src/runtime/processes';
 import { eventWorkflowId } from '../../../workflows/ids';

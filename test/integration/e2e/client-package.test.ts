@@ -52,6 +52,7 @@ import { CONTRACT_VERSION, createClient, type EnvelopeV1 } from '@webhook-servic
 import { verify, WebhookVerificationError } from '@webhook-service/client/receiver';
 
 const client = createClient({ baseUrl: process.env.SERVICE_URL!, apiKey: process.env.API_KEY! });
+const signature = process.env.SIGNATURE === 'ed25519' ? 'ed25519' : 'hmac-sha256';
 let secret = '';
 
 /** Never called: the typecheck fails when the types stop catching a wrong body. */
@@ -84,10 +85,16 @@ const delivered = new Promise<EnvelopeV1>((resolve, reject) => {
 });
 
 async function subscribeAndTest(url: string): Promise<void> {
-  const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url, events: ['webhook.test'] } });
+  const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url, events: ['webhook.test'], signature } });
   if (!sub.data) throw new Error(\`subscribe: \${sub.response.status} \${JSON.stringify(sub.error)}\`);
   secret = sub.data.secret;
-  console.log(\`subscribed \${sub.data.id}\`);
+  if (signature === 'ed25519') {
+    // What any receiver can fetch at any time: the public key.
+    const got = await client.GET('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: sub.data.id } } });
+    if (!got.data?.public_key) throw new Error(\`no public key: \${got.response.status}\`);
+    secret = got.data.public_key;
+  }
+  console.log(\`subscribed \${sub.data.id} \${sub.data.signature} \${secret.slice(0, 5)}\`);
   const sent = await client.POST('/api/webhooks/v1/subscriptions/{subscription_id}/test', { params: { path: { subscription_id: sub.data.id } } });
   if (!sent.data) throw new Error(\`test event: \${sent.response.status} \${JSON.stringify(sent.error)}\`);
   console.log(\`sent \${sent.data.event_id}\`);
@@ -138,15 +145,19 @@ describe('client package: an integrator installs the packed tarball, typechecks 
     await run(process.execPath, [tsc, '-p', app], { cwd: app, timeout: 120_000 });
 
     const { key } = await api.clientWith(['webhooks:read', 'webhooks:write'], 'owner-client-package');
-    const { stdout } = await run(process.execPath, [join(app, 'out/main.js')], {
-      cwd: app,
-      timeout: 90_000,
-      env: { ...process.env, SERVICE_URL: api.baseUrl, API_KEY: key },
-    });
-    const sent = /^sent (evt_\w+)$/m.exec(stdout)?.[1];
-    expect(sent, stdout).toBeDefined();
-    const subscribed = /^subscribed (sub_\w+)$/m.exec(stdout)?.[1];
-    expect(stdout).toContain(`verified ${sent} webhook.test for ${subscribed} (contract ${serviceVersion})`);
+    // Once with the default HMAC secret, once with an ed25519 subscription's public key.
+    for (const [signature, prefix] of [['hmac-sha256', 'whsec'], ['ed25519', 'whpk_']]) {
+      const { stdout } = await run(process.execPath, [join(app, 'out/main.js')], {
+        cwd: app,
+        timeout: 90_000,
+        env: { ...process.env, SERVICE_URL: api.baseUrl, API_KEY: key, SIGNATURE: signature },
+      });
+      const sent = /^sent (evt_\w+)$/m.exec(stdout)?.[1];
+      expect(sent, stdout).toBeDefined();
+      const subscribed = /^subscribed (sub_\w+) (\S+) (\S+)$/m.exec(stdout);
+      expect(subscribed?.slice(2), stdout).toEqual([signature, prefix]);
+      expect(stdout).toContain(`verified ${sent} webhook.test for ${subscribed?.[1]} (contract ${serviceVersion})`);
+    }
   });
 });
 

@@ -259,6 +259,25 @@ describe('the subscriber portal in a real browser', () => {
     expect(shownHeaders).toContain('X-Api-Key: ********');
     expect(await page.content()).not.toContain('portal-gateway-key');
 
+    // Authentication: OAuth 2.0 set in the form; the detail names the client, never the secret; editing keeps it.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByRole('combobox', { name: /^Authentication/ }).selectOption('oauth2_client_credentials');
+    await page.getByLabel('Token URL').fill('https://auth.example.com/oauth2/token');
+    await page.getByLabel('Client id').fill('portal-client');
+    await page.getByLabel('Client secret').fill('portal-client-secret-value');
+    await page.getByLabel('Scope (optional)').fill('webhooks.write');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('detail-notice').getByText('Saved.').waitFor();
+    expect(await page.getByTestId('subscription-auth').textContent()).toBe(
+      'Authentication: OAuth 2.0 client credentials: client portal-client at https://auth.example.com/oauth2/token, scope webhooks.write (secret hidden)',
+    );
+    expect(await page.content()).not.toContain('portal-client-secret-value');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    expect(await page.getByRole('combobox', { name: /^Authentication/ }).inputValue()).toBe('keep');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('detail-notice').getByText('Saved.').waitFor();
+    await page.getByTestId('subscription-auth').getByText('client portal-client').waitFor();
+
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const overlap = page.getByLabel('Old secret keeps signing for');
     expect(await overlap.inputValue()).toBe('86400');
@@ -282,6 +301,54 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByTestId('confirm-delete').waitFor();
     await page.getByRole('button', { name: 'Keep it' }).click();
     await page.getByTestId('confirm-delete').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByTestId('subscriptions-empty').waitFor();
+  });
+
+  it('creates an ed25519 subscription, shows its public key, rotates it and switches it to HMAC', async () => {
+    await page.getByRole('button', { name: 'New subscription' }).click();
+    await page.getByLabel('Endpoint URL').fill(`${receiver.url}/ed25519`);
+    await page.getByRole('checkbox', { name: /webhook\.test/ }).check();
+    await page.getByRole('radio', { name: /^Ed25519/ }).check();
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    await page.getByTestId('secret-notice').getByRole('heading', { name: 'Your public key' }).waitFor();
+    const publicKey = await page.getByTestId('secret-value').inputValue();
+    expect(publicKey).toMatch(/^whpk_[A-Za-z0-9+/]{43}=$/);
+    expect(await page.getByTestId('secret-notice').textContent()).toContain('the private key never leaves the service');
+    await shoot(page, 'public-key-created');
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    await page.getByRole('button', { name: `Manage ${receiver.url}/ed25519` }).click();
+    await page.getByTestId('subscription-detail').waitFor();
+    expect(await page.getByTestId('subscription-signature').textContent()).toContain('Ed25519 (v1a)');
+    expect(await page.getByTestId('public-key').textContent()).toBe(publicKey);
+
+    // A rotation of the same scheme: a new public key, the old one signing for the overlap.
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    expect(await page.getByLabel("New key's signatures").inputValue()).toBe('ed25519');
+    await page.getByLabel('Old secret keeps signing for').selectOption({ label: '1 hour' });
+    await page.getByRole('button', { name: 'Rotate now' }).click();
+    await page.getByTestId('secret-notice').getByRole('heading', { name: 'Your new public key' }).waitFor();
+    const rotated = await page.getByTestId('secret-value').inputValue();
+    expect(rotated).toMatch(/^whpk_/);
+    expect(rotated).not.toBe(publicKey);
+    expect(await page.getByTestId('rotation-overlap').textContent()).toContain('The previous public key keeps signing');
+    expect(await page.getByTestId('public-key').textContent()).toBe(rotated);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // Switching to HMAC is a rotation too: a secret shown once, and no public key any more.
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByLabel("New key's signatures").selectOption('hmac-sha256');
+    await page.getByText('Switching is a rotation').waitFor();
+    await shoot(page, 'rotate-switch-scheme');
+    await page.getByRole('button', { name: 'Rotate now' }).click();
+    await page.getByTestId('secret-notice').getByRole('heading', { name: 'Your new signing secret' }).waitFor();
+    expect(await page.getByTestId('secret-value').inputValue()).toMatch(/^whsec_/);
+    expect(await page.getByTestId('subscription-signature').textContent()).toContain('HMAC-SHA256 (v1)');
+    expect(await page.getByTestId('public-key').count()).toBe(0);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await page.getByTestId('subscriptions-empty').waitFor();

@@ -6,7 +6,7 @@ import { loadConfig } from '../../../src/config/config';
 import { createMongo, type Mongo } from '../../../src/db/mongo';
 import { createApp } from '../../../src/http/app';
 import { createLogger } from '../../../src/logger';
-import { createAppDeps } from '../../../src/services';
+import { createAppDeps } from '../../../src/compose/app-deps';
 import { TemporalGateway } from '../../../src/temporal/connection';
 import { type PrivateMongo, startPrivateMongo, tempDir } from '../../support/servers';
 

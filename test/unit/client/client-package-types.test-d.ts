@@ -13,6 +13,17 @@ describe('client package: webhook payload types', () => {
     expectTypeOf<Schemas['Subscription']['headers']>().toEqualTypeOf<{ [key: string]: '********' } | undefined>();
   });
 
+  it('types auth: one of three by type on create, null removes it on PATCH, no secret on read', () => {
+    type Auth = NonNullable<Schemas['SubscriptionCreate']['auth']>;
+    expectTypeOf<Extract<Auth, { type: 'bearer' }>>().toEqualTypeOf<{ type: 'bearer'; token: string }>();
+    expectTypeOf<Extract<Auth, { type: 'basic' }>>().toEqualTypeOf<{ type: 'basic'; username: string; password: string }>();
+    expectTypeOf<Extract<Auth, { type: 'oauth2_client_credentials' }>['client_secret']>().toEqualTypeOf<string>();
+    expectTypeOf<Schemas['SubscriptionUpdate']['auth']>().toEqualTypeOf<Auth | null | undefined>();
+    type View = NonNullable<Schemas['Subscription']['auth']>;
+    expectTypeOf<keyof View>().toEqualTypeOf<'type' | 'token_url' | 'client_id' | 'scope'>();
+    expectTypeOf<Schemas['SubscriptionWithSecret']['auth']>().toEqualTypeOf<Schemas['Subscription']['auth']>();
+  });
+
   it("names each webhook's body by its name in the contract's webhooks section", () => {
     expectTypeOf<WebhookPayload<'order.created'>>().toEqualTypeOf<Schemas['OrderCreatedEventV1']>();
     expectTypeOf<WebhookPayload<'order.updated.v2'>>().toEqualTypeOf<Schemas['OrderUpdatedEventV2']>();

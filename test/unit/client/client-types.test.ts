@@ -15,6 +15,7 @@ const created: SubscriptionWithSecret = {
   version: 1,
   created_at: '2025-06-01T12:00:00.000Z',
   updated_at: '2025-06-01T12:00:00.000Z',
+  signature: 'hmac-sha256',
   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
 };
 

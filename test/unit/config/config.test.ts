@@ -93,6 +93,28 @@ describe('DELIVERY_SOURCE_ADDRESS', () => {
   });
 });
 
+describe('DELIVERY_PROXY_URL', () => {
+  it('is unset by default: POSTs go straight out', () => {
+    expect(loadConfig({}).delivery.proxy).toBeUndefined();
+    expect(loadConfig({ DELIVERY_PROXY_URL: '' }).delivery.proxy).toBeUndefined();
+  });
+
+  it('takes an http proxy, on loopback too (operator config), with its user info as Proxy-Authorization', () => {
+    expect(loadConfig({ DELIVERY_PROXY_URL: 'http://127.0.0.1:3128' }).delivery.proxy).toEqual({ host: '127.0.0.1', port: 3128 });
+    expect(loadConfig({ DELIVERY_PROXY_URL: 'http://[::1]:8080/' }).delivery.proxy).toEqual({ host: '::1', port: 8080 });
+    expect(loadConfig({ DELIVERY_PROXY_URL: 'http://egress.internal' }).delivery.proxy).toEqual({ host: 'egress.internal', port: 80 });
+    expect(loadConfig({ DELIVERY_PROXY_URL: 'http://us%40r:p%3Ass@proxy.internal:3128' }).delivery.proxy).toEqual({
+      host: 'proxy.internal',
+      port: 3128,
+      authorization: `Basic ${Buffer.from('us@r:p:ss').toString('base64')}`,
+    });
+  });
+
+  it.each(['proxy.internal:3128', 'https://proxy.internal:3128', 'socks5://127.0.0.1:1080', 'http://proxy.internal:3128/path', 'http://proxy.internal:3128/?x=1'])('rejects %s naming the variable', (value) => {
+    expect(() => loadConfig({ DELIVERY_PROXY_URL: value })).toThrow(/\n {2}DELIVERY_PROXY_URL: /);
+  });
+});
+
 describe('delivery payloads: PUBLIC_URL and WEBHOOK_INLINE_LIMIT', () => {
   it('links events to PUBLIC_URL, without its trailing slash', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://hooks.example.com/' }).delivery.payloads.apiUrl).toBe('https://hooks.example.com');

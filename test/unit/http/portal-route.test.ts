@@ -5,14 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { portalRoutes } from '../../../src/http/routes/portal';
+import { loadContract } from '../../../src/contract/openapi';
+import { routeOperations } from '../../../src/http/operations';
+import { portalAssets, portalHandlers } from '../../../src/http/routes/portal';
 
 describe('GET /portal', () => {
   const dist = mkdtempSync(join(tmpdir(), 'portal-dist-'));
   let server: Server;
   let base: string;
   beforeAll(async () => {
-    server = express().use(portalRoutes(dist)).listen(0, '127.0.0.1');
+    server = express().use(portalAssets(dist)).use(routeOperations(loadContract(), portalHandlers(dist))).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

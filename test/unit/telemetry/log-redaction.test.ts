@@ -22,4 +22,17 @@ describe('request logs', () => {
       server.close();
     }
   });
+
+  it("never contain a subscription's outgoing credentials, wherever an auth object is logged", () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', 'test', 'json', { write: (line: string) => void lines.push(line) });
+    const auth = { type: 'oauth2_client_credentials', token_url: 'https://auth.example.com/token', client_id: 'c', client_secret: 'cs_never_logged_1' };
+    logger.info({ auth }, 'top level');
+    logger.info({ subscription: { id: 'sub_1', auth: { type: 'bearer', token: 'tok_never_logged_2' } } }, 'nested');
+    logger.info({ req: { body: { url: 'https://x.example', auth, headers: { 'X-Api-Key': 'hdr_never_logged_3' } } } }, 'request body');
+    const log = lines.join('');
+    expect(lines).toHaveLength(3);
+    for (const secret of ['cs_never_logged_1', 'tok_never_logged_2', 'hdr_never_logged_3']) expect(log).not.toContain(secret);
+    expect(log).toContain('"auth":"[redacted]"');
+  });
 });

@@ -7,7 +7,8 @@ const grpcError = (code: number, message: string) => Object.assign(new Error(mes
 const permissionDenied = () => grpcError(7, '7 PERMISSION_DENIED: Request unauthorized.');
 
 /** A fake frontend: which namespaces exist, their custom attributes, and what the caller may do. */
-function fakeServices(opts: { namespaces?: Record<string, Record<string, number>>; mayRegister?: boolean; mayAddAttributes?: boolean }) {
+function fakeServices(opts: { namespaces?: Record<string, Record<string, number>>; mayRegister?: boolean; mayAddAttributes?: boolean; addRefusal?: Error; unmappedQueries?: number; mayCount?: boolean }) {
+  let unmapped = opts.unmappedQueries ?? 0;
   const namespaces = opts.namespaces ?? {};
   const calls: string[] = [];
   // The real services answer asynchronously; these fakes at once.
@@ -25,6 +26,13 @@ function fakeServices(opts: { namespaces?: Record<string, Record<string, number>
         namespaces[namespace] = {};
         return {};
       },
+      countWorkflowExecutions: async ({ namespace, query }: { namespace: string; query: string }) => {
+        calls.push(`count ${namespace} ${query}`);
+        if (opts.mayCount === false) throw permissionDenied();
+        // As a cluster's frontend does until its namespace cache has the new attributes.
+        if (unmapped-- > 0) throw grpcError(3, `3 INVALID_ARGUMENT: Namespace ${namespace} has no mapping defined for search attribute WebhookEventId`);
+        return { count: 0 };
+      },
     },
     operatorService: {
       listSearchAttributes: async ({ namespace }: { namespace: string }) => {
@@ -34,6 +42,7 @@ function fakeServices(opts: { namespaces?: Record<string, Record<string, number>
       addSearchAttributes: async ({ namespace, searchAttributes }: { namespace: string; searchAttributes: Record<string, number> }) => {
         calls.push(`add ${namespace} ${Object.keys(searchAttributes).join(',')}`);
         if (opts.mayAddAttributes === false) throw permissionDenied();
+        if (opts.addRefusal) throw opts.addRefusal;
         Object.assign(namespaces[namespace]!, searchAttributes);
         return {};
       },
@@ -53,6 +62,29 @@ describe('Temporal setup at worker start', () => {
     fake.calls.length = 0;
     expect(await ensureTemporalSetup(fake.services, { namespace: 'hooks' })).toEqual({ namespaceCreated: false, added: [] });
     expect(fake.calls).toEqual(['describe hooks', 'list hooks']);
+  });
+
+  it('returns only once the attributes it added are usable, as a frontend caching the namespace makes them late', async () => {
+    const fake = fakeServices({ namespaces: { hooks: {} }, unmappedQueries: 2 });
+    expect(await ensureTemporalSetup(fake.services, { namespace: 'hooks' })).toEqual({ namespaceCreated: false, added: all });
+    const counts = fake.calls.filter((c) => c.startsWith('count'));
+    expect(counts).toHaveLength(3);
+    for (const name of all) expect(counts[2]).toContain(`${name} = 'setup-probe'`);
+  });
+
+  it('does not wait for a server that will not answer the query: the attributes are registered', async () => {
+    const fake = fakeServices({ namespaces: { hooks: {} }, mayCount: false });
+    expect(await ensureTemporalSetup(fake.services, { namespace: 'hooks' })).toEqual({ namespaceCreated: false, added: all });
+    expect(fake.calls.filter((c) => c.startsWith('count'))).toHaveLength(1);
+  });
+
+  it('a cluster refusing the attributes (a SQL visibility store out of KeywordList columns) is named, with the commands', async () => {
+    const refusal = grpcError(3, '3 INVALID_ARGUMENT: Unable to create search attributes: cannot have more than 3 search attribute of type KeywordList.');
+    const fake = fakeServices({ namespaces: { hooks: {} }, addRefusal: refusal });
+    const err = (await ensureTemporalSetup(fake.services, { namespace: 'hooks' }).catch((e: unknown) => e)) as TemporalSetupError;
+    expect(err).toBeInstanceOf(TemporalSetupError);
+    expect(err.message).toContain('cannot have more than 3 search attribute of type KeywordList');
+    expect(err.commands).toHaveLength(all.length);
   });
 
   it('without permission to add attributes, fails naming the exact commands for the missing ones', async () => {

@@ -1,0 +1,76 @@
+import type { Server } from 'node:http';
+import type { Config } from '../config/config';
+import { prepareDatabase } from '../db/indexes';
+import { createMongo } from '../db/mongo';
+import { createApp } from '../http/app';
+import type { Logger } from '../logger';
+import { sealStoredCredentials } from '../subscriptions/seal-credentials';
+import { sealStoredSecrets } from '../subscriptions/seal-secrets';
+import { createApiMetrics } from '../telemetry/metrics';
+import { tracingFromConfig } from '../telemetry/tracing';
+import { TemporalGateway } from '../temporal/connection';
+import { createAppDeps } from './app-deps';
+
+/** An API process, built and ready to listen. */
+export interface ApiProcess {
+  /** Listens on the configured host and port; rejects with a message naming the fix when it cannot. */
+  listen(): Promise<Server>;
+  /** Stops taking requests, lets those in flight finish, then closes every client. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Composition root of the API process: tracing, the database (indexes made, stored secrets
+ * sealed, the bootstrap admin key stored), the Temporal client and the app over them. Rejects
+ * when the database cannot be prepared.
+ */
+export async function composeApi(config: Config, logger: Logger): Promise<ApiProcess> {
+  // First, so the database client and the Temporal client are traced from the start.
+  const tracing = tracingFromConfig(config.tracing, 'api');
+  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api', tracing?.tracer);
+  const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined });
+  const deps = createAppDeps({
+    db: mongo.db,
+    temporal,
+    logger,
+    config,
+    ...(config.metrics.enabled ? { metrics: createApiMetrics() } : {}),
+    ...(tracing ? { tracer: tracing.tracer } : {}),
+  });
+  await prepareDatabase(mongo.db);
+  // Secrets stored before SECRET_ENCRYPTION_KEY was set, or under an older key, are sealed now.
+  const resealed = await sealStoredSecrets(deps.subscriptions.subscriptions, deps.subscriptions.secrets);
+  if (resealed > 0) logger.info({ subscriptions: resealed }, 'sealed stored signing secrets under the current key');
+  const resealedCredentials = await sealStoredCredentials(deps.subscriptions.subscriptions, deps.subscriptions.secrets);
+  if (resealedCredentials > 0) logger.info({ subscriptions: resealedCredentials }, 'sealed stored custom header values and auth credentials under the current key');
+  if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);
+  const app = createApp(deps);
+  let server: Server | undefined;
+
+  return {
+    listen: () =>
+      new Promise((resolve, reject) => {
+        const listening = app.listen(config.http.port, config.http.host, () => {
+          logger.info({ port: config.http.port, host: config.http.host }, 'api listening');
+          resolve(listening);
+        });
+        // A client sending its request slowly holds a load-shedding slot: bound how long it may take.
+        listening.requestTimeout = 30_000;
+        listening.headersTimeout = 10_000;
+        listening.once('error', (err: NodeJS.ErrnoException) => {
+          reject(
+            new Error(
+              err.code === 'EADDRINUSE'
+                ? `Port ${config.http.port} (API) is already in use. Stop whatever is listening there, or set PORT to a free port.`
+                : err.message,
+            ),
+          );
+        });
+        server = listening;
+      }),
+    stop: async () => {
+      if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      await Promise.all([mongo.close(), temporal.close(), tracing?.shutdown()]);
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { Tracer } from '@opentelemetry/api';
+import type { Db } from 'mongodb';
+import { AlertRepository } from '../alerts/repository';
+import { ApiKeyRepository } from '../auth/api-keys';
+import type { Config } from '../config/config';
+import { AttemptRepository } from '../deliveries/attempts';
+import { EventDispatcher } from '../events/dispatcher';
+import type { OutboxFlusher } from '../events/outbox';
+import type { AppDeps } from '../http/app';
+import type { Logger } from '../logger';
+import type { ApiMetrics } from '../telemetry/metrics';
+import { OrderRepository, ProductRepository, UserRepository } from '../resources/repository';
+import { SubscriptionRepository } from '../subscriptions/repository';
+import { IdempotencyStore } from '../idempotency/store';
+import { mongoRateLimiter } from '../rate-limit/limiter';
+import type { TemporalGateway } from '../temporal/connection';
+import { checkCallbackUrl } from '../webhooks/callback-url';
+import { eventCatalog, eventScopes } from '../webhooks/event-catalog';
+import { loadContract } from '../contract/openapi';
+import { deliverySettings, inventoryDeps, secretBox } from './shared';
+import { PortalRevocations } from '../portal/revocations';
+import { PortalSessions } from '../portal/sessions';
+import { portalSigningKey } from '../portal/signing-key';
+
+/** The API's dependencies: repositories and use-case dependencies over one database. */
+export function createAppDeps(input: {
+  db: Db;
+  temporal: TemporalGateway;
+  logger: Logger;
+  config: Pick<Config, 'api' | 'delivery' | 'temporal'> & Partial<Pick<Config, 'metrics' | 'secretKeys'>>;
+  /** Overrides the dispatcher as the orders' outbox flusher (tests). */
+  outbox?: OutboxFlusher;
+  /** The API's metrics, served at /metrics (absent: no /metrics). */
+  metrics?: ApiMetrics;
+  /** Traces requests (absent: no tracing). */
+  tracer?: Tracer;
+}): AppDeps {
+  const { db, config } = input;
+  const allowPrivate = config.api.allowPrivateCallbacks;
+  const temporalClient = () => input.temporal.client();
+  const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: deliverySettings(config), logger: input.logger, metrics: input.metrics });
+  const subscriptions = new SubscriptionRepository(db);
+  const box = secretBox(config);
+  const revocations = new PortalRevocations(db);
+  const orders = new OrderRepository(db);
+  const outbox = input.outbox ?? dispatcher;
+  return {
+    db,
+    temporal: input.temporal,
+    logger: input.logger,
+    apiKeys: new ApiKeyRepository(db),
+    subscriptions: {
+      subscriptions,
+      secrets: box,
+      checkUrl: (raw) => checkCallbackUrl(raw, { allowPrivate }),
+      eventScopes: eventScopes(eventCatalog(loadContract())),
+    },
+    resources: {
+      users: new UserRepository(db),
+      products: new ProductRepository(db),
+      orders,
+      inventory: inventoryDeps(db, orders, outbox, input.logger),
+      logger: input.logger,
+      outbox,
+    },
+    deliveries: {
+      subscriptions,
+      attempts: new AttemptRepository(db),
+      alerts: new AlertRepository(db),
+      dispatcher,
+      publicUrl: config.api.portal.publicUrl,
+    },
+    deliverySourceAddress: config.delivery.sourceAddress,
+    validateResponses: config.api.validateResponses,
+    bodyLimit: config.api.bodyLimit,
+    shedding: config.api.shedding,
+    metrics: input.metrics,
+    metricsToken: config.metrics?.token,
+    tracer: input.tracer,
+    idempotency: new IdempotencyStore(db, box),
+    rateLimiter: config.api.rateLimit.enabled ? mongoRateLimiter(db, config.api.rateLimit.policies, input.logger) : undefined,
+    portal: {
+      sessions: new PortalSessions(() => portalSigningKey(db, config.api.portal.sessionSecret, box), { revokedBefore: (owner) => revocations.revokedBefore(owner) }),
+      revocations,
+      logger: input.logger,
+      publicUrl: config.api.portal.publicUrl,
+      temporalUiUrl: config.api.portal.temporalUiUrl,
+      temporalNamespace: config.temporal.namespace,
+    },
+  };
+}

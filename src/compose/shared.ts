@@ -1,0 +1,35 @@
+import type { Db } from 'mongodb';
+import type { Config } from '../config/config';
+import type { EventDispatcher } from '../events/dispatcher';
+import type { OutboxFlusher } from '../events/outbox';
+import type { RelayDeps } from '../events/relay';
+import type { DeliverySettings } from '../events/start-options';
+import { StockIntents, StockLedger } from '../inventory/repository';
+import type { InventoryDeps } from '../inventory/use-cases';
+import type { Logger } from '../logger';
+import { OrderRepository } from '../resources/repository';
+import { SecretBox } from '../subscriptions/secret-box';
+import type { WorkerMetrics } from '../telemetry/metrics';
+
+/** The delivery settings every event workflow starts with. */
+export function deliverySettings(config: Pick<Config, 'delivery' | 'temporal'>): DeliverySettings {
+  return { taskQueue: config.temporal.taskQueue, policy: config.delivery.policy, batchSize: config.delivery.batchSize };
+}
+
+/** The box sealing signing secrets at rest with the configured keys (none: plaintext). */
+export function secretBox(config: Partial<Pick<Config, 'secretKeys'>>): SecretBox {
+  return new SecretBox(config.secretKeys?.current, config.secretKeys?.previous);
+}
+
+/** The relay's view of the database: the dispatcher, and each source collection's outbox. */
+export function relayDeps(db: Db, dispatcher: EventDispatcher, logger: Logger, metrics?: WorkerMetrics): RelayDeps {
+  const orders = new OrderRepository(db);
+  const ledger = new StockLedger(db);
+  return { dispatcher, outboxes: { orders: (id) => orders.outboxOf(id), stock_moves: (op) => ledger.outboxOf(op) }, logger, ...(metrics ? { metrics } : {}) };
+}
+
+/** The inventory's dependencies: its repositories, the orders it settles reservations against, and the outbox of its events. */
+export function inventoryDeps(db: Db, orders: OrderRepository, outbox: OutboxFlusher, logger: Logger): InventoryDeps {
+  return { ledger: new StockLedger(db), intents: new StockIntents(db), orders, outbox, logger };
+}
+
