@@ -97,4 +97,31 @@ describe('the cluster profile of the launcher', () => {
     expect(delivered).toMatchObject({ event: 'order.created', data: { order_id: id } });
     expect(receiver.received[0]!.headers['webhook-signature']).toBeTruthy();
   }, 180_000);
+
+  it('kills a Temporal node and PostgreSQL as parts and starts them again; deliveries go on', async () => {
+    const binary = (await resolveBinary(temporalNode, { cacheDir: stack.config.binaryCacheDir })).path;
+    const address = stack.servers.env.TEMPORAL_ADDRESS!;
+    const node = stack.part('temporal-1');
+    await node.kill();
+    expect(node.pid).toBeUndefined();
+    // The survivor takes over every shard, seen through the balancer.
+    await waitFor(async () => {
+      const d = await describeCluster(binary, address).catch(() => undefined);
+      return d?.rings.history?.length === 1 && Object.values(d.historyShards).flatMap((x) => x ?? []).length === SHARDS;
+    }, 120_000, 500);
+    await node.start();
+    await waitFor(async () => (await describeCluster(binary, address).catch(() => undefined))?.rings.history?.length === 2, 120_000, 500);
+
+    const postgres = stack.part('postgres');
+    await postgres.kill();
+    await postgres.start();
+    await waitFor(async () => (await fetch(`${stack.apis[0]!.url}/readyz`).then((r) => r.status, () => 0)) === 200, 120_000, 500);
+
+    const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
+    const before = receiver.received.length;
+    const order = await fetch(`${stack.apis[0]!.url}/api/orders/`, { method: 'POST', headers, body: JSON.stringify({ user_id: 2, items: [{ product_id: 2, quantity: 1 }] }) });
+    expect(order.status).toBe(201);
+    const { id } = (await order.json()) as { id: number };
+    await waitFor(() => receiver.received.slice(before).some((r) => (JSON.parse(r.body) as { data: { order_id: number } }).data.order_id === id), 120_000, 250);
+  }, 360_000);
 });
