@@ -47,7 +47,11 @@ export async function planClusterServers(config: Config, opts: LocalServersOptio
   if (config.temporal.address) throw new Error('LOCAL_STACK=cluster starts its own Temporal cluster: unset TEMPORAL_ADDRESS, or keep LOCAL_STACK=local to use the Temporal at TEMPORAL_ADDRESS');
   const ports = await clusterProfilePorts(config.temporal.embeddedPort);
   await assertPortFree(ports.balancerPort, 'TEMPORAL_PORT', 'Temporal cluster frontend (balancer)');
-  for (const [i, node] of ports.nodes.entries()) await assertPortFree(node.frontendPort, `TEMPORAL_PORT+${i + 1}`, `Temporal node ${i + 1} frontend`);
+  for (const [i, node] of ports.nodes.entries()) {
+    await assertPortFree(node.frontendPort, 'TEMPORAL_PORT', `Temporal node ${i + 1} frontend`);
+    // Its internal block too: a node that cannot bind one of them exits at start with a Go stack trace.
+    for (let p = node.portBase; p < node.portBase + INTERNAL_PORTS_PER_NODE; p++) await assertPortFree(p, 'TEMPORAL_PORT', `Temporal node ${i + 1} internal (membership, history, matching, worker)`);
+  }
   if (!opts.headless) await assertPortFree(config.temporal.uiPort, 'TEMPORAL_UI_PORT', 'Temporal Web UI');
 
   // The database half as the local profile plans it, on a PostgreSQL with room for Temporal too.
