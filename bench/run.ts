@@ -132,7 +132,8 @@ async function main(): Promise<number> {
   const ctx: Ctx = { stack, api, receiver, subs: new Map(), meter, opts, log, ledger: [] };
   results.stack = {
     database: stack.dbDescription,
-    temporal: 'Temporal CLI v1.5.1 dev server (SQLite file, headless)',
+    temporal: opts.stack === 'cluster' ? stack.temporalDescription : 'Temporal CLI v1.5.1 dev server (SQLite file, headless)',
+    processes: `${opts.apis} API, ${opts.workers} worker`,
     fastSqlite: opts.fastSqlite,
     dataDir: stack.dataDir,
     serviceEnv: Object.fromEntries(Object.entries(stack.serviceEnv).filter(([k]) => !['MONGODB_URI', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'PORT', 'SECRET_ENCRYPTION_KEY'].includes(k))),

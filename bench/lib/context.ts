@@ -47,9 +47,9 @@ export async function quiesce(ctx: Ctx, label: string): Promise<void> {
   }
 }
 
-/** CPU-seconds of the service's own processes (Temporal + worker + database + API). */
+/** CPU-seconds of the service's own processes (Temporal + worker + database + API; every one of several, e.g. `worker-1`, `temporal-2`). */
 export function serviceCpu(u: CpuUsage): number {
-  return ['worker', 'api', 'temporal', 'db'].reduce((s, r) => s + (u.perRole[r] ?? 0), 0);
+  return Object.entries(u.perRole).reduce((s, [r, v]) => s + (/^(worker|api|temporal|db)$|^(worker|api|temporal)-\d$/.test(r) ? v : 0), 0);
 }
 
 /** Per second, one decimal. */

@@ -62,6 +62,12 @@ export interface BenchOptions {
   prefill: PrefillSpec;
   /** Which scenarios run (a subset of {@link allScenarios}, always in that order). */
   scenarios: Scenario[];
+  /** The launcher's server profile: `local` (the Temporal dev server) or `cluster` (two Temporal nodes on PostgreSQL). */
+  stack: 'local' | 'cluster';
+  /** API processes (orders go round-robin over them through a loopback TCP balancer when more than one). */
+  apis: number;
+  /** Worker processes. */
+  workers: number;
 }
 
 type NumericOption = Exclude<{ [K in keyof BenchOptions]: BenchOptions[K] extends number ? K : never }[keyof BenchOptions], undefined>;
@@ -84,6 +90,8 @@ const numeric: Record<NumericOption, { env: string; def: number; quick?: number;
   retentionBatch: { env: 'BENCH_RETENTION_BATCH', def: 1000, min: 10, max: 10_000, help: 'RETENTION_BATCH_SIZE of the worker' },
   drainTimeout: { env: 'BENCH_DRAIN_TIMEOUT', def: 60, min: 5, max: 3600, help: 'VOID after this many seconds without a delivery completing' },
   maxSeconds: { env: 'BENCH_MAX_SECONDS', def: 1200, quick: 300, min: 30, max: 7200, help: 'hard limit: everything is stopped, exit 2' },
+  apis: { env: 'BENCH_APIS', def: 1, min: 1, max: 8, help: 'API processes; more than one sit behind a loopback TCP balancer' },
+  workers: { env: 'BENCH_WORKERS', def: 1, min: 1, max: 8, help: 'worker processes' },
 };
 
 const flagName = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -98,6 +106,7 @@ function usage(): string {
     '  --skip <list>  run all but these (BENCH_SKIP)',
     ...lines,
     '  --fast-sqlite  Temporal SQLite WAL + synchronous=OFF (BENCH_FAST_SQLITE=true)',
+    '  --stack <profile>  local (Temporal dev server) or cluster (two Temporal nodes on PostgreSQL, LOCAL_STACK=cluster) (BENCH_STACK, default local)',
     '  --prefill <spec>  write this first, as the soak does: none, ci, full or attempts=<n>,events=<n>,orders=<n> (BENCH_PREFILL, default none)',
     '  --relay-interval <d>  RELAY_INTERVAL of the worker (BENCH_RELAY_INTERVAL, default 1s)',
     '  --log-level <l>  LOG_LEVEL of API and worker (BENCH_LOG_LEVEL, default warn)',
@@ -125,6 +134,7 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env): B
     skip: { type: 'string' },
     'fast-sqlite': { type: 'boolean' },
     prefill: { type: 'string' },
+    stack: { type: 'string' },
     'relay-interval': { type: 'string' },
     'log-level': { type: 'string' },
     out: { type: 'string' },
@@ -155,7 +165,9 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env): B
   const scenarios = allScenarios.filter((x) => only.includes(x) && !skip.includes(x));
   if (!scenarios.length) throw new Error('--scenarios and --skip leave no scenario to run');
   const ints = Object.fromEntries(Object.keys(numeric).map((k) => [k, num(k as NumericOption)])) as Record<NumericOption, number>;
-  for (const k of ['events', 'wideEvents', 'subs', 'ingest', 'concurrency', 'idleEvents', 'baselineConcurrency', 'sampleEvery'] as const) ints[k] = Math.round(ints[k]);
+  for (const k of ['events', 'wideEvents', 'subs', 'ingest', 'concurrency', 'idleEvents', 'baselineConcurrency', 'sampleEvery', 'apis', 'workers'] as const) ints[k] = Math.round(ints[k]);
+  const stack = str('stack', 'BENCH_STACK') ?? 'local';
+  if (stack !== 'local' && stack !== 'cluster') throw new Error(`--stack / BENCH_STACK must be local or cluster, got ${stack}`);
   return {
     ...ints,
     quick,
@@ -168,5 +180,6 @@ export function parseOptions(argv = process.argv.slice(2), env = process.env): B
     profile: bool('profile', 'BENCH_PROFILE'),
     verbose: bool('verbose', 'BENCH_VERBOSE'),
     scenarios,
+    stack,
   };
 }

@@ -129,7 +129,12 @@ export function report(results: BenchResults, run: { dbDescription: string; exte
   results.targets = targets(results);
   const m = results.machine;
   const o = results.options;
-  const stack = run.externalTemporal ? `external Temporal at ${run.externalTemporal} (TEMPORAL_ADDRESS; its CPU is not counted)` : `Temporal dev server SQLite fastSqlite=${o.fastSqlite}`;
+  const stack =
+    (run.externalTemporal
+      ? `external Temporal at ${run.externalTemporal} (TEMPORAL_ADDRESS; its CPU is not counted)`
+      : o.stack === 'cluster'
+        ? `Temporal cluster profile: ${(typeof results.stack?.temporal === 'string' ? results.stack.temporal : '').replace(/^.*?: /, '')}`
+        : `Temporal dev server SQLite fastSqlite=${o.fastSqlite}`) + `; ${o.apis} API, ${o.workers} worker process${o.workers > 1 ? 'es' : ''}`;
   process.stdout.write(
     `\nWebhook service bench — ${results.date} — commit ${results.git.commit?.slice(0, 7) ?? '?'}${results.git.dirtyFiles ? ` + ${results.git.dirtyFiles} changed files` : ''}${o.quick ? ' — QUICK (smoke run, not for figures)' : ''}\n` +
       `Machine: ${m.cpus} cores (${m.model ?? 'CPU'}), ${m.memoryGiB} GiB, Node ${m.node}; load average ${m.loadAverageAtStart.join(' ')} at start${m.loadAverageAtEnd ? `, ${m.loadAverageAtEnd.join(' ')} at end` : ''}\n` +

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Db } from 'mongodb';
 import { ApiKeyRepository, type Config, createMongo, envSchema, prepareDatabase, SecretBox, seedDemoData, TemporalGateway } from './service';
+import { getFreePort } from '../../src/runtime/ports';
 import { privateStackConfig, type Stack as Launched, startStack as launch } from '../../src/runtime/stack';
+import { startBalancer } from '../../src/runtime/temporal-cluster';
 import type { BenchOptions } from './options';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,8 +24,10 @@ export interface Stack {
   db: Db;
   temporal: TemporalGateway;
   dbDescription: string;
-  /** Live pids by CPU-accounting role. */
-  readonly pids: { worker?: number; api?: number; temporal?: number; db?: number; postgres?: number };
+  /** The Temporal the profile started (dev server, or the cluster's nodes and shards). */
+  temporalDescription: string;
+  /** Live pids by CPU-accounting role (a second worker, API or Temporal node under its own, e.g. `worker-1`). */
+  readonly pids: Record<string, number | undefined> & { worker?: number; api?: number; temporal?: number; db?: number; postgres?: number };
   /** The delivery settings handed to the worker. */
   serviceEnv: Record<string, string>;
   /** Output lines per service process (at LOG_LEVEL=warn: warnings and errors), and how many contained E11000. */
@@ -102,6 +106,9 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
   const launched = await launchStack(
     {
       config,
+      profile: opts.stack,
+      apis: opts.apis,
+      workers: opts.workers,
       freePorts: true,
       fastSqlite: opts.fastSqlite,
       baseEnv: cleanEnvironment(),
@@ -124,15 +131,23 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     log,
   );
   const { db, apiKey, temporal } = clients!;
-  const [api, worker] = [launched.apis[0]!, launched.workers[0]!];
+  const [worker] = [launched.workers[0]!];
+  // Several APIs: one URL for the bench's clients, each keep-alive connection to the next API.
+  let apiUrl = launched.apis[0]!.url;
+  if (launched.apis.length > 1) {
+    const balancer = await startBalancer(await getFreePort(), launched.apis.map((a) => Number(new URL(a.url).port)));
+    cleanups.push({ name: 'API balancer', fn: () => balancer.close() });
+    apiUrl = `http://127.0.0.1:${balancer.port}`;
+  }
   return {
     dataDir,
     config,
-    apiUrl: api.url,
+    apiUrl,
     apiKey,
     db,
     temporal,
     dbDescription: launched.servers.database,
+    temporalDescription: launched.servers.temporal,
     get pids() {
       return cpuRoles(launched);
     },
@@ -141,16 +156,18 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     workerMetricsUrl: worker.metricsUrl!,
     secretBox: new SecretBox({ id: 'bench', key: secretKey }),
     async restartServices(extraEnv) {
-      await Promise.all([api.stop(), worker.stop()]);
-      await Promise.all([worker.start(extraEnv), api.start(extraEnv)]);
+      await Promise.all([...launched.apis, ...launched.workers].map((p) => p.stop()));
+      await Promise.all([...launched.workers, ...launched.apis].map((p) => p.start(extraEnv)));
     },
   };
 }
 
 /** The stack's pids by the CPU-accounting roles of the reports (`db`: the wire server, whichever it is). */
-export function cpuRoles(stack: Launched): { worker?: number; api?: number; temporal?: number; db?: number; postgres?: number } {
+export function cpuRoles(stack: Launched): Stack['pids'] {
   const p = stack.pids();
-  return { worker: p.worker, api: p.api, temporal: p.temporal, db: p.ferretdb ?? p.mongod, postgres: p.postgres };
+  // The first of several workers, APIs or cluster nodes under the usual role, the others under their own names.
+  const extra = Object.fromEntries(Object.entries(p).filter(([name]) => /^(worker|api)-[1-9]$|^temporal-[2-9]$/.test(name)));
+  return { worker: p.worker ?? p['worker-0'], api: p.api ?? p['api-0'], temporal: p.temporal ?? p['temporal-1'], db: p.ferretdb ?? p.mongod, postgres: p.postgres, ...extra };
 }
 
 /** The caller's environment without any variable the service reads: the caller's shell must not change the run. */

@@ -72,6 +72,7 @@ export const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port(3000),
   DATA_DIR: z.string().min(1).default('.data'),
+  LOCAL_STACK: z.enum(['local', 'cluster']).default('local'),
   MONGODB_URI: optionalString.pipe(
     z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   ),
@@ -89,6 +90,7 @@ export const envSchema = z.object({
   TEMPORAL_UI_PORT: port(8233),
   TEMPORAL_CLI_PATH: optionalString,
   TEMPORAL_NODE_PATH: optionalString,
+  TEMPORAL_SHARDS: z.coerce.number().int().min(1).max(16_384).default(8),
   BINARY_CACHE_DIR: optionalString,
   ADMIN_API_KEY: optionalString.pipe(
     z.string().min(24, 'must be at least 24 characters (use a random value)').optional(),
@@ -212,6 +214,8 @@ export interface Config {
   logFormat: LogFormat;
   http: { host: string; port: number };
   dataDir: string;
+  /** The servers `npm start` and `npm run servers` start (LOCAL_STACK): a profile of src/runtime/stack.ts. */
+  localStack: 'local' | 'cluster';
   mongo: {
     /** Set when an external MongoDB is configured; otherwise an embedded one is started. */
     uri: string | undefined;
@@ -239,6 +243,8 @@ export interface Config {
     cliPath: string | undefined;
     /** A temporal-node binary (the cluster profile's server) instead of the cached build. */
     nodePath: string | undefined;
+    /** History shards of the cluster profile's Temporal, fixed at its database's first start. */
+    shards: number;
   };
   binaryCacheDir: string;
   api: {
@@ -325,6 +331,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
     logFormat: e.LOG_FORMAT ?? (isTerminal ? 'pretty' : 'json'),
     http: { host: e.HOST, port: e.PORT },
     dataDir: resolve(e.DATA_DIR),
+    localStack: e.LOCAL_STACK,
     mongo: {
       uri: e.MONGODB_URI,
       connectUri: e.MONGODB_URI ?? `mongodb://127.0.0.1:${e.MONGO_PORT}/`,
@@ -345,6 +352,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       uiPort: e.TEMPORAL_UI_PORT,
       cliPath: e.TEMPORAL_CLI_PATH,
       nodePath: e.TEMPORAL_NODE_PATH,
+      shards: e.TEMPORAL_SHARDS,
     },
     binaryCacheDir: e.BINARY_CACHE_DIR ?? join(homedir(), '.cache', 'webhook-service'),
     api: {

@@ -29,6 +29,11 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   HOST: { group: 'Process', meaning: 'API listen address (`0.0.0.0` in containers); the worker serves its `/metrics` on it too' },
   PORT: { group: 'Process', meaning: 'API port' },
   DATA_DIR: { group: 'Process', meaning: "Embedded servers' data (PostgreSQL cluster or database files, Temporal SQLite) and the generated `admin-api-key`" },
+  LOCAL_STACK: {
+    group: 'Process',
+    meaning:
+      "Which servers `npm start` and `npm run servers` start: `local` (the Temporal dev server and one database) or `cluster` (PostgreSQL, two Temporal server nodes over `TEMPORAL_SHARDS` shards behind a balancer on `TEMPORAL_PORT`, the database on the same PostgreSQL; see [operations](operations.md#cluster-profile))",
+  },
   MONGODB_URI: { group: 'Database', meaning: 'External MongoDB (`mongodb://` or `mongodb+srv://`); unset starts an embedded one' },
   MONGODB_DB: { group: 'Database', meaning: 'Database name' },
   MONGO_PORT: { group: 'Database', meaning: 'Port of the embedded database' },
@@ -48,6 +53,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   TEMPORAL_UI_PORT: { group: 'Temporal', meaning: 'Web UI port of the embedded dev server' },
   TEMPORAL_CLI_PATH: { group: 'Temporal', meaning: 'A Temporal CLI to use instead of building v1.5.1' },
   TEMPORAL_NODE_PATH: { group: 'Temporal', meaning: "A temporal-node binary (one node of the cluster profile's Temporal server) to use instead of building it" },
+  TEMPORAL_SHARDS: { group: 'Temporal', meaning: "History shards of the cluster profile's Temporal (`LOCAL_STACK=cluster`); fixed at its database's first start, a different value later is refused" },
   TEMPORAL_UI_URL: { group: 'Temporal', meaning: 'The Temporal UI that administrator portal sessions link to', unset: 'embedded: `http://localhost:<TEMPORAL_UI_PORT>`; external: none' },
   BINARY_CACHE_DIR: {
     group: 'Binaries',

@@ -1,6 +1,7 @@
 /**
- * Entry point for `npm run servers`: only the embedded Temporal and MongoDB-wire servers,
- * for running `npm run api` and `npm run worker` (or several of each) by hand.
+ * Entry point for `npm run servers`: only the embedded servers of the LOCAL_STACK profile (the
+ * Temporal dev server or the two-node cluster, and the MongoDB-wire database), for running
+ * `npm run api` and `npm run worker` (or several of each) by hand.
  */
 import { startStack } from '../runtime/stack';
 import { loadConfig } from '../config/config';
@@ -18,9 +19,12 @@ try {
     serverOutput: (server, line) => process.stdout.write(`[${server}] ${line}\n`),
   });
   const { env, temporalUiUrl } = stack.servers;
+  // Every variable the profile hands its own API and worker (the cluster's UI link too).
+  const vars = { MONGODB_URI: config.mongo.connectUri, TEMPORAL_ADDRESS: config.temporal.connectAddress, ...env };
   process.stdout.write(
-    `\nEmbedded servers are running. Point the API and worker at them with:\n` +
-      `  export MONGODB_URI=${env.MONGODB_URI ?? config.mongo.connectUri} TEMPORAL_ADDRESS=${env.TEMPORAL_ADDRESS ?? config.temporal.connectAddress}\n` +
+    `\nEmbedded servers (LOCAL_STACK=${config.localStack}) are running:\n  Temporal  ${stack.servers.temporal}\n  Database  ${stack.servers.database}\n` +
+      `Point the API and worker at them with:\n` +
+      `  export ${Object.entries(vars).map(([k, v]) => `${k}=${v}`).join(' ')}\n` +
       (temporalUiUrl ? `Temporal UI: ${temporalUiUrl}\n` : '') +
       `Press Ctrl-C to stop.\n\n`,
   );

@@ -1,7 +1,8 @@
 /**
- * Entry point for `npm start`: starts, supervises and stops together the embedded servers
- * (Temporal dev server, MongoDB-wire database) unless configured externally, then the API
- * and the worker as separate processes. Ctrl-C or SIGTERM stops everything.
+ * Entry point for `npm start`: starts, supervises and stops together the embedded servers of the
+ * LOCAL_STACK profile (Temporal dev server, or PostgreSQL and a two-node Temporal cluster; a
+ * MongoDB-wire database) unless configured externally, then the API and the worker as separate
+ * processes. Ctrl-C or SIGTERM stops everything.
  */
 import { join } from 'node:path';
 import { assertPortFree } from '../runtime/ports';

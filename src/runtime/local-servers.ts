@@ -31,6 +31,8 @@ export interface LocalServersOptions {
   only?: 'database' | 'temporal';
   /** false: a Temporal without the service's search attributes, like a fresh cluster (tests). */
   searchAttributes?: boolean;
+  /** PostgreSQL's max_connections when it carries more than FerretDB (the cluster profile's Temporal). */
+  postgresMaxConnections?: number;
 }
 
 /**
@@ -110,7 +112,7 @@ export async function planLocalServers(config: Config, opts: LocalServersOptions
 }
 
 /** The embedded FerretDB's private PostgreSQL (found, or installed), as a unit of its own. */
-async function postgresUnit(config: Config, dataDir: string, opts: LocalServersOptions): Promise<{ unit: Unit; url: string; version: number }> {
+export async function postgresUnit(config: Config, dataDir: string, opts: LocalServersOptions): Promise<{ unit: Unit; url: string; version: number }> {
   await assertPortFree(config.mongo.postgresPort, 'POSTGRES_PORT', "embedded FerretDB's PostgreSQL");
   const install = requirePostgres(config.mongo.postgresBinDir, opts.log);
   const unit: Unit = {
@@ -122,6 +124,7 @@ async function postgresUnit(config: Config, dataDir: string, opts: LocalServersO
         dataDir,
         ownedRoot: config.dataDir,
         fast: opts.fastSqlite ?? false,
+        ...(opts.postgresMaxConnections ? { maxConnections: opts.postgresMaxConnections } : {}),
         onLine: (line) => opts.serverOutput?.('postgres', line),
       });
       return { process: pg.process, stop: pg.stop };

@@ -1,6 +1,7 @@
 /**
- * The one launcher: starts the servers of a profile (today `local`: the embedded Temporal dev
- * server and MongoDB-wire database unless configured externally), then N API and N worker
+ * The one launcher: starts the servers of a profile (LOCAL_STACK: `local`, the embedded Temporal
+ * dev server and MongoDB-wire database unless configured externally; `cluster`, PostgreSQL and a
+ * two-node Temporal cluster on it, src/runtime/cluster-servers.ts), then N API and N worker
  * processes from the real entry points, and hands back a part per process that can be stopped,
  * SIGKILLed and started again on the same port and data. `npm start`, the bench, soak, chaos and
  * the integration tests' servers all start through {@link startStack}.
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, loadConfig } from '../config/config';
+import { planClusterServers } from './cluster-servers';
 import { type LocalServersOptions, planLocalServers } from './local-servers';
 import { getFreePort } from './ports';
 import { type LineSink, ManagedProcess, type Unit, waitUntilReady } from './processes';
@@ -28,6 +30,8 @@ export interface ServerSet {
   temporal: string;
   /** Set when an embedded Temporal serves its Web UI. */
   temporalUiUrl?: string;
+  /** What the profile runs in this process (the cluster's balancer), closed after the servers stop. */
+  close?: () => Promise<void>;
 }
 
 /** Plans a profile's servers from the configuration: one function per profile. */
@@ -52,7 +56,7 @@ const localProfile: ServerProfile = async (config, opts) => {
 };
 
 /** The server profiles by name; a profile adds a function here and nothing else. */
-export const serverProfiles = { local: localProfile } satisfies Record<string, ServerProfile>;
+export const serverProfiles = { local: localProfile, cluster: planClusterServers } satisfies Record<string, ServerProfile>;
 export type ServerProfileName = keyof typeof serverProfiles;
 
 /** How a part ended without being told to. */
@@ -64,7 +68,7 @@ export interface PartExit {
 
 /** One process of the stack: a server, an API or a worker. */
 export interface StackPart {
-  /** `temporal`, `ferretdb`/`mongod`, `postgres`; `api`/`worker`, or `api-0`, `worker-1`… when several. */
+  /** `temporal` (cluster: `temporal-1`, `temporal-2`), `ferretdb`/`mongod`, `postgres`; `api`/`worker`, or `api-0`, `worker-1`… when several. */
   readonly name: string;
   readonly kind: 'server' | 'api' | 'worker';
   readonly process: ManagedProcess | undefined;
@@ -89,6 +93,7 @@ export interface WorkerPart extends StackPart {
 
 export interface StackOptions extends LocalServersOptions {
   config: Config;
+  /** Which servers; LOCAL_STACK (config.localStack) unless given. */
   profile?: ServerProfileName;
   /** How many API and worker processes (default 1 each; 0 for only the servers). */
   apis?: number;
@@ -166,7 +171,7 @@ export function serviceProcess(kind: 'api' | 'worker', opts: ServiceProcessOptio
 /** Starts the servers of the profile, then the API and worker processes, and waits until each answers. */
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const { config } = opts;
-  const servers = await serverProfiles[opts.profile ?? 'local'](config, opts);
+  const servers = await serverProfiles[opts.profile ?? config.localStack](config, opts);
   // Where to reach what listens on HOST (all interfaces: loopback).
   const host = ['0.0.0.0', '::'].includes(config.http.host) ? '127.0.0.1' : config.http.host;
   const portOf = async (i: number, configured: number) => (opts.freePorts || i > 0 ? getFreePort() : configured);
@@ -282,6 +287,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await Promise.all(apis.map((p) => p.stop().catch(() => undefined)));
     await Promise.all(workers.map((p) => p.stop().catch(() => undefined)));
     for (const p of [...serverParts].reverse()) await p.stop().catch((err: Error) => opts.log(`stopping ${p.name}: ${err.message}`));
+    await servers.close?.();
   };
   try {
     const results = await Promise.allSettled(serverParts.map((p) => p.start()));

@@ -192,7 +192,7 @@ async function frontendServing(address: string): Promise<boolean> {
 
 /**
  * Starts a Temporal cluster of `opts.nodes.length` nodes (frontend, history, matching and worker
- * services each) on one PostgreSQL: sets up the schema, starts the nodes in parallel (they find
+ * services each) on one PostgreSQL: sets up the schema, starts the first node then the others (they find
  * each other through the database's cluster_membership table, then gossip over ringpop), waits
  * until every ring has every node, and creates the namespace with the service's search attributes.
  */
@@ -213,34 +213,17 @@ export async function startTemporalCluster(opts: TemporalClusterOptions): Promis
     await Promise.all(nodes.map((n) => n.stop()));
   };
   try {
-    const started = await Promise.allSettled(opts.nodes.map((_, i) => startNode(opts, i, timeoutMs)));
+    // The first node writes the cluster metadata of an empty database; two at once race for it
+    // and the loser exits ("Failed to apply cluster metadata"), so the others start after it.
+    nodes.push(await startClusterNode(opts, 0, timeoutMs));
+    const started = await Promise.allSettled(opts.nodes.slice(1).map((_, i) => startClusterNode(opts, i + 1, timeoutMs)));
     for (const r of started) if (r.status === 'fulfilled') nodes.push(r.value);
     const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
 
-    const first = nodes[0]!;
-    await waitUntilReady(first.process, () => clusterFormed(opts.binary, first.address, nodes.length), timeoutMs, 500).catch(async (err: unknown) => {
-      const seen = await describeCluster(opts.binary, first.address).catch((e: unknown) => String(e));
-      throw new Error(`the nodes did not form one cluster: ${(err as Error).message.split('\n')[0]}; last seen: ${JSON.stringify(seen)}`);
-    });
-    // The server keeps the shard count of the database's first start and ignores another (with
-    // a warning in its log): say so instead of running with a count nobody asked for.
-    const { historyShardCount } = await describeCluster(opts.binary, first.address);
-    if (historyShardCount !== (opts.shards ?? 8)) {
-      throw new Error(
-        `This cluster's database was set up with ${historyShardCount} history shards, and a shard count is fixed for good at the first start: ` +
-          `ask for ${historyShardCount}, or start from an empty data directory (a new database) to have ${opts.shards ?? 8}.`,
-      );
-    }
-    if (opts.balancerPort !== undefined) balancer = await startBalancer(opts.balancerPort, opts.nodes.map((n) => n.frontendPort));
-    const address = balancer ? `127.0.0.1:${opts.balancerPort}` : first.address;
-
-    // The namespace and search attributes, as the worker makes sure of them at start; through
-    // each frontend, so that every node's namespace cache has them before a client arrives.
-    const setup = await withConnection(first.address, (c) => ensureTemporalSetup(c, { namespace: opts.namespace, namespaceReadyTimeoutMs: timeoutMs }));
-    for (const node of nodes) {
-      await waitUntilReady(node.process, () => searchAttributesUsable(node.address, opts.namespace), timeoutMs, 250);
-    }
+    const formed = await formCluster(opts, nodes, timeoutMs);
+    balancer = formed.balancer;
+    const { address, setup } = formed;
     const uiUrl = opts.uiPort ? `http://localhost:${opts.uiPort}` : undefined;
     return {
       nodes,
@@ -254,6 +237,51 @@ export async function startTemporalCluster(opts: TemporalClusterOptions): Promis
     };
   } catch (err) {
     await stopAll();
+    throw err;
+  }
+}
+
+/** What {@link formCluster} leaves running and found. */
+export interface FormedCluster {
+  balancer: Balancer | undefined;
+  /** Where clients connect: the balancer when there is one, else the first node's frontend. */
+  address: string;
+  setup: SetupResult;
+}
+
+/**
+ * The steps after every node's frontend serves: waits until every ring has every node, refuses a
+ * database set up with another shard count, starts the balancer and creates the namespace with the
+ * service's search attributes, usable through every node. The cluster profile of the stack
+ * launcher runs it once its node parts are up; {@link startTemporalCluster} right after its nodes.
+ */
+export async function formCluster(opts: TemporalClusterOptions, nodes: Array<Pick<RunningTemporalNode, 'address' | 'process'>>, timeoutMs = opts.readyTimeoutMs ?? 120_000): Promise<FormedCluster> {
+  const first = nodes[0]!;
+  await waitUntilReady(first.process, () => clusterFormed(opts.binary, first.address, nodes.length), timeoutMs, 500).catch(async (err: unknown) => {
+    const seen = await describeCluster(opts.binary, first.address).catch((e: unknown) => String(e));
+    throw new Error(`the nodes did not form one cluster: ${(err as Error).message.split('\n')[0]}; last seen: ${JSON.stringify(seen)}`);
+  });
+  // The server keeps the shard count of the database's first start and ignores another (with
+  // a warning in its log): say so instead of running with a count nobody asked for.
+  const { historyShardCount } = await describeCluster(opts.binary, first.address);
+  if (historyShardCount !== (opts.shards ?? 8)) {
+    throw new Error(
+      `This cluster's database was set up with ${historyShardCount} history shards, and a shard count is fixed for good at the first start: ` +
+        `ask for ${historyShardCount}, or start from an empty data directory (a new database) to have ${opts.shards ?? 8}.`,
+    );
+  }
+  const balancer = opts.balancerPort !== undefined ? await startBalancer(opts.balancerPort, opts.nodes.map((n) => n.frontendPort)) : undefined;
+  try {
+    const address = balancer ? `127.0.0.1:${opts.balancerPort}` : first.address;
+    // The namespace and search attributes, as the worker makes sure of them at start; through
+    // each frontend, so that every node's namespace cache has them before a client arrives.
+    const setup = await withConnection(first.address, (c) => ensureTemporalSetup(c, { namespace: opts.namespace, namespaceReadyTimeoutMs: timeoutMs }));
+    for (const node of nodes) {
+      await waitUntilReady(node.process, () => searchAttributesUsable(node.address, opts.namespace), timeoutMs, 250);
+    }
+    return { balancer, address, setup };
+  } catch (err) {
+    await balancer?.close();
     throw err;
   }
 }
@@ -289,7 +317,8 @@ export async function searchAttributesUsable(address: string, namespace: string)
   });
 }
 
-async function startNode(opts: TemporalClusterOptions, index: number, timeoutMs: number): Promise<RunningTemporalNode> {
+/** Starts node `index` of `opts.nodes` (schema already set up) and waits until its frontend serves. */
+export async function startClusterNode(opts: TemporalClusterOptions, index: number, timeoutMs = opts.readyTimeoutMs ?? 120_000): Promise<RunningTemporalNode> {
   const name = `temporal-${index + 1}`;
   const address = `127.0.0.1:${opts.nodes[index]!.frontendPort}`;
   const spawnNode = async (): Promise<ManagedProcess> => {

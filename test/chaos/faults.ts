@@ -34,7 +34,7 @@ export interface FaultRecord extends PlannedFault {
  * kill near the start of its slot, down for `downS` at most 40 % of the slot, so it recovers well
  * before the next), then the receiver outage (at most a third of the run), then a short tail.
  */
-export function planFaults(durationS: number, opts: { receiverOutageS: number; downS: number; seed: number; receivers: number }): PlannedFault[] {
+export function planFaults(durationS: number, opts: { receiverOutageS: number; downS: number; seed: number; receivers: number; stack?: 'local' | 'cluster' }): PlannedFault[] {
   const lead = Math.max(3, durationS * 0.05);
   const tail = Math.max(3, durationS * 0.05);
   const outage = Math.min(opts.receiverOutageS, durationS / 3);
@@ -45,7 +45,8 @@ export function planFaults(durationS: number, opts: { receiverOutageS: number; d
     ['worker', `worker-${pick}` as Role],
     ['api', `api-${1 - pick}` as Role],
     ['database', 'database'],
-    ['temporal', 'temporal'],
+    // The cluster loses one of its two nodes (its shards move to the other), by the seed.
+    ['temporal', opts.stack === 'cluster' ? (`temporal-${pick + 1}` as Role) : 'temporal'],
   ];
   const round1 = (v: number) => Math.round(v * 10) / 10;
   const faults: PlannedFault[] = kills.map(([kind, target], i) => ({ kind, target, atS: round1(lead + i * slot), downS: round1(down) }));

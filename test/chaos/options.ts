@@ -35,6 +35,8 @@ export interface ChaosOptions {
   verbose: boolean;
   /** Also write the report as JSON to this file. */
   out: string | undefined;
+  /** The launcher's server profile: `local` (the dev server) or `cluster` (two Temporal nodes on PostgreSQL). */
+  stack: 'local' | 'cluster';
 }
 
 const flags = {
@@ -48,6 +50,7 @@ const flags = {
   seed: { type: 'string', env: 'CHAOS_SEED', fallback: '1' },
   'min-accepted': { type: 'string', env: 'CHAOS_MIN_ACCEPTED', fallback: '0.5' },
   'max-seconds': { type: 'string', env: 'CHAOS_MAX_SECONDS', fallback: '1200' },
+  stack: { type: 'string', env: 'CHAOS_STACK', fallback: 'local' },
 } as const;
 
 export const usage = `npm run chaos -- [options]
@@ -61,6 +64,8 @@ export const usage = `npm run chaos -- [options]
   --min-accepted 0.5       fail when less than this share of the asked rate was accepted (0: never)
   --seed 1                 which worker/API is killed, and the order of the kill faults
   --max-seconds 1200       hard limit: everything is stopped, exit 2
+  --stack local            local: the Temporal dev server; cluster: two Temporal nodes on PostgreSQL
+                           behind a balancer, and the Temporal fault kills one node
   --out file.json          also write the report as JSON
   --verbose                every line the service processes print
 Each flag also reads CHAOS_<NAME> (e.g. CHAOS_DURATION=60s).`;
@@ -99,6 +104,8 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
   const durationS = seconds('duration', raw('duration'));
   if (durationS < 30) throw new Error('--duration: at least 30s, so the five faults fit one after another');
   const out = typeof values.out === 'string' ? values.out : env.CHAOS_OUT;
+  const stack = raw('stack');
+  if (stack !== 'local' && stack !== 'cluster') throw new Error(`--stack: "${stack}" must be local or cluster`);
   return {
     durationS,
     rate: positive('rate', raw('rate'), false),
@@ -115,5 +122,6 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
     maxAttempts: 10,
     verbose: values.verbose === true || env.CHAOS_VERBOSE === 'true',
     out: out || undefined,
+    stack,
   };
 }

@@ -32,6 +32,8 @@ export interface ChaosReport {
   serviceOutputLines: Record<string, number>;
   notableLines: Record<string, Record<string, number>>;
   timeline: Slice[];
+  /** Cluster stack: where a killed node's shards went, and when. */
+  shardMoves?: string[];
   failures: string[];
 }
 
@@ -76,6 +78,7 @@ export function printReport(r: ChaosReport): void {
   row('unexpected exits', r.unexpectedExits.length ? r.unexpectedExits.map((e) => `${e.role} (code ${e.code}, ${e.signal})`).join(', ') : 'none');
   row('service warnings/errors', Object.entries(r.serviceOutputLines).map(([k, v]) => `${k} ${v}`).join(', ') || 'none');
   for (const [label, counts] of Object.entries(r.notableLines)) row(`  ${label}`, Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', '));
+  for (const m of r.shardMoves ?? []) row('shards', m);
   out.push('  timeline (sent, accepted, refused; accepted latency p50/max):');
   for (const t of r.timeline) out.push(`    +${String(t.fromS).padStart(4)}s  ${String(t.sent).padStart(4)} ${String(t.accepted).padStart(4)} ${String(t.refused).padStart(4)}   ${t.p50Ms ?? '—'}/${t.maxMs ?? '—'} ms`);
   if (r.lostEvidence.length) {

@@ -46,7 +46,7 @@ async function warmUp(apis: ApiClient[], subs: Subscriber[]): Promise<void> {
 }
 
 async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], loadAverageAtStart: number[]): Promise<string[]> {
-  const plan = planFaults(opts.durationS, { receiverOutageS: opts.receiverOutageS, downS: opts.downS, seed: opts.seed, receivers: subs.length });
+  const plan = planFaults(opts.durationS, { receiverOutageS: opts.receiverOutageS, downS: opts.downS, seed: opts.seed, receivers: subs.length, stack: opts.stack });
   log(`load: ${opts.rate} orders/s × ${subs.length} subscriptions for ${opts.durationS}s; faults at ${plan.map((f) => `+${f.atS}s`).join(', ')}`);
   const loadStart = nowMs();
   const [load, faults] = await Promise.all([
@@ -99,6 +99,7 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
       drainTimeout: `${opts.drainTimeoutS}s`,
       seed: opts.seed,
       minAccepted: opts.minAccepted,
+      stack: opts.stack,
     },
     database: stack.dbDescription,
     loadAverage: { start: loadAverageAtStart, end: loadAverage() },
@@ -120,6 +121,7 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
     serviceOutputLines: stack.outputLines,
     notableLines: stack.notableLines,
     timeline: timeline(load, opts.durationS > 90 ? 10 : 5),
+    ...(stack.shardMoves.length ? { shardMoves: stack.shardMoves } : {}),
     failures,
   };
   printReport(report);

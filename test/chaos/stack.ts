@@ -1,5 +1,6 @@
 /**
- * The service under chaos: embedded Temporal dev server and database (planLocalServers, whose
+ * The service under chaos (`--stack cluster`: two Temporal nodes on PostgreSQL instead of the dev
+ * server): embedded Temporal dev server and database (planLocalServers, whose
  * units start a server again on the same port and data), two API processes and two workers, all
  * on free loopback ports in a temp DATA_DIR. Every part can be SIGKILLed and started again by
  * role; a part that dies by itself is noted and started again.
@@ -7,6 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import type { TemporalGateway } from '../../bench/lib/service';
+import { resolveBinary, temporalNode } from '../../src/runtime/binaries';
+import { describeCluster } from '../../src/runtime/temporal-cluster';
 import { cleanEnvironment, type Cleanup, launchStack, runClients, runConfig, serviceEnvironment } from '../../bench/lib/stack';
 import type { ChaosOptions } from './options';
 
@@ -20,7 +23,7 @@ export const notable: Record<string, string> = {
 };
 
 /** The parts the run kills and starts again. */
-export type Role = 'api-0' | 'api-1' | 'worker-0' | 'worker-1' | 'temporal' | 'database';
+export type Role = 'api-0' | 'api-1' | 'worker-0' | 'worker-1' | 'temporal' | 'temporal-1' | 'temporal-2' | 'database';
 
 /** Something that died without being told to. */
 export interface UnexpectedExit {
@@ -45,6 +48,8 @@ export interface ChaosStack {
   outputLines: Record<string, number>;
   /** Lines with a {@link notable} pattern, per pattern and role. */
   notableLines: Record<string, Record<string, number>>;
+  /** Cluster stack: how long after each node's SIGKILL the survivor owned every shard. */
+  shardMoves: string[];
   /** SIGKILLs the role's process and its descendants, as a crash would. */
   kill(role: Role): Promise<void>;
   /** Starts the role again (same port, same data) and waits until it answers. */
@@ -63,6 +68,7 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
   const stack = await launchStack(
     {
       config,
+      profile: opts.stack,
       apis: 2,
       workers: 2,
       freePorts: true,
@@ -101,8 +107,27 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
   const { db, apiKey, temporal } = clients!;
   // The database role is the wire server and, under FerretDB, its PostgreSQL: killed and started together.
   const database = stack.serverParts.filter((p) => ['ferretdb', 'mongod', 'postgres'].includes(p.name));
-  if (database.length === 0 || !stack.serverParts.some((p) => p.name === 'temporal')) throw new Error('the embedded servers were not planned (is MONGODB_URI or TEMPORAL_ADDRESS set?)');
+  if (database.length === 0 || !stack.serverParts.some((p) => p.name.startsWith('temporal'))) throw new Error('the embedded servers were not planned (is MONGODB_URI or TEMPORAL_ADDRESS set?)');
   const byStartOrder = database.sort((a, b) => Number(b.name === 'postgres') - Number(a.name === 'postgres'));
+  const shardMoves: string[] = [];
+  // A killed cluster node counts as down until the survivor owns its shards (at most 90 s), then the fault's own time.
+  const awaitShardMove = async (role: Role) => {
+    const binary = (await resolveBinary(temporalNode, { cacheDir: config.binaryCacheDir, log })).path;
+    const killedAt = Date.now();
+    const shards = config.temporal.shards;
+    while (Date.now() - killedAt < 90_000) {
+      const d = await describeCluster(binary, stack.servers.env.TEMPORAL_ADDRESS!).catch(() => undefined);
+      const owners = Object.entries(d?.historyShards ?? {}).filter(([, owned]) => (owned?.length ?? 0) > 0);
+      if (d?.rings.history?.length === 1 && owners.length === 1 && owners[0]![1].length === shards) {
+        shardMoves.push(`${role} killed: the other node's history (${owners[0]![0]}) owned all ${shards} shards ${((Date.now() - killedAt) / 1000).toFixed(1)}s later`);
+        log(shardMoves.at(-1)!);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    shardMoves.push(`${role} killed: its shards had not moved to the other node after 90 s`);
+    log(shardMoves.at(-1)!);
+  };
   return {
     dataDir: config.dataDir,
     apiUrls: [stack.apis[0]!.url, stack.apis[1]!.url],
@@ -114,8 +139,10 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
     unexpectedExits,
     outputLines,
     notableLines,
+    shardMoves,
     async kill(role) {
       await Promise.all((role === 'database' ? database : [stack.part(role)]).map((p) => p.kill()));
+      if (role === 'temporal-1' || role === 'temporal-2') await awaitShardMove(role);
     },
     async start(role) {
       for (const p of role === 'database' ? byStartOrder : [stack.part(role)]) await p.start();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countDeliveries, countRefusals, loadHeld, timeline, verdict } from '../chaos/accounting';
 import { planFaults, type FaultRecord } from '../chaos/faults';
+import { parseOptions } from '../chaos/options';
 import { refusalReason, type LoadResult } from '../../bench/lib/load';
 
 const subs = ['sub_a', 'sub_b'];
@@ -81,5 +82,16 @@ describe('chaos run arithmetic', () => {
       expect(plan.at(-1)!.atS + plan.at(-1)!.downS).toBeLessThanOrEqual(durationS);
     }
     expect(planFaults(180, { receiverOutageS: 60, downS: 5, seed: 1, receivers: 5 }).at(-1)!.downS).toBe(60);
+  });
+
+  it('on the cluster stack kills one of the two Temporal nodes, by the seed', () => {
+    const temporalTarget = (seed: number, stack?: 'local' | 'cluster') => planFaults(60, { receiverOutageS: 60, downS: 5, seed, receivers: 5, ...(stack ? { stack } : {}) }).find((f) => f.kind === 'temporal')!.target;
+    expect(temporalTarget(1)).toBe('temporal');
+    expect(temporalTarget(1, 'cluster')).toBe('temporal-2');
+    expect(temporalTarget(2, 'cluster')).toBe('temporal-1');
+    expect(parseOptions(['--stack', 'cluster'], {})).toMatchObject({ stack: 'cluster' });
+    expect(parseOptions([], { CHAOS_STACK: 'cluster' })).toMatchObject({ stack: 'cluster' });
+    expect(parseOptions([], {})).toMatchObject({ stack: 'local' });
+    expect(() => parseOptions(['--stack', 'k8s'], {})).toThrow(/--stack: "k8s" must be local or cluster/);
   });
 });

@@ -24,6 +24,11 @@ describe('loadConfig', () => {
     expect(c.temporal.connectAddress).toBe('temporal:7233');
   });
 
+  it('starts the local profile with 8 shards for a cluster unless LOCAL_STACK and TEMPORAL_SHARDS say otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ localStack: 'local', temporal: { shards: 8 } });
+    expect(loadConfig({ LOCAL_STACK: 'cluster', TEMPORAL_SHARDS: '16' })).toMatchObject({ localStack: 'cluster', temporal: { shards: 16, address: undefined } });
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ MONGODB_URI: '', TEMPORAL_ADDRESS: '' }).mongo.uri).toBeUndefined();
   });
@@ -35,6 +40,9 @@ describe('loadConfig', () => {
     [{ TEMPORAL_UI_PORT: '0' }, 'TEMPORAL_UI_PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ MONGODB_DB: 'a/b' }, 'MONGODB_DB'],
+    [{ LOCAL_STACK: 'kubernetes' }, 'LOCAL_STACK'],
+    [{ TEMPORAL_SHARDS: '0' }, 'TEMPORAL_SHARDS'],
+    [{ TEMPORAL_SHARDS: '2.5' }, 'TEMPORAL_SHARDS'],
   ])('fails fast naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid environment configuration:\\n  ${name}: `));
