@@ -64,7 +64,9 @@ export class EventDispatcher implements OutboxFlusher {
    * write to the source, which in FerretDB v1 costs a scan of its collection.
    */
   async flush(source: OutboxSource, events: readonly OutboxEvent[], note: 'remove' | 'forget' = 'forget'): Promise<void> {
-    for (const event of events) await this.dispatch(await this.log(event, { source }), note);
+    // The relay ('remove') recovers events their writer may have counted already; one nobody
+    // subscribed to leaves no log entry to tell by, so only its writer counts it.
+    for (const event of events) await this.dispatch(await this.log(event, { source }, note === 'forget'), note);
   }
 
   /**
@@ -84,7 +86,7 @@ export class EventDispatcher implements OutboxFlusher {
    * happened. An event nobody subscribed to is not logged: no list shows it and no redelivery
    * can name it, so storing it would only cost a write now and a delete at retention.
    */
-  private async log(event: OutboxEvent, extra: Partial<EventDoc>): Promise<EventDoc> {
+  private async log(event: OutboxEvent, extra: Partial<EventDoc>, countUnlogged = true): Promise<EventDoc> {
     const subscriptionIds = extra.subscription_ids ?? (await this.matchingSubscriberIds(event));
     const doc: EventDoc = {
       _id: event.id,
@@ -96,7 +98,8 @@ export class EventDispatcher implements OutboxFlusher {
       ...extra,
       subscription_ids: subscriptionIds,
     };
-    if (subscriptionIds.length === 0 || (await this.events.insertOnce(doc))) this.deps.metrics?.eventsEmitted.inc({ event_type: doc.type });
+    const counted = subscriptionIds.length === 0 ? countUnlogged : await this.events.insertOnce(doc);
+    if (counted) this.deps.metrics?.eventsEmitted.inc({ event_type: doc.type });
     return doc;
   }
 

@@ -179,6 +179,30 @@ describe('no event is lost', () => {
     expect(await api.dispatcher.events.find(event.id)).toBeUndefined();
   });
 
+  it('an event the writer and the relay both flush is counted once, with or without subscribers', async () => {
+    const api = await setup();
+    const receiver = await receiverAnswering(() => 200);
+    await subscribe(api, receiver, ['order.created']);
+    const counted: string[] = [];
+    const dispatcher = new EventDispatcher({
+      db: api.mongo.db,
+      // Not started here: only the logging and its count are under test.
+      temporal: () => Promise.reject(new Error('not started in this test')),
+      settings: deliverySettings(api.config),
+      logger: createLogger('silent', 'test'),
+      metrics: { eventsEmitted: { inc: ({ event_type }: { event_type: string }) => counted.push(event_type) } } as never,
+    });
+    const subscribed = newOutboxEvent('order.created', { id: 9201, user_id: 1, status: 'pending', total: 1, currency: 'EUR', items: [], item_count: 0 } as never, { ownerId: 'owner-a' });
+    const unsubscribed = newOutboxEvent('stock.low', { product_id: 1, available: 0, threshold: 1 } as never, { ownerId: 'owner-a' });
+    for (const event of [subscribed, unsubscribed]) {
+      const source = { collection: 'orders' as const, id: 9201 };
+      // The writer's flush, then the relay's recovery of the same event (its dispatch fails: Temporal is not asked).
+      await dispatcher.flush(source, [event]).catch(() => undefined);
+      await dispatcher.flush(source, [event], 'remove').catch(() => undefined);
+    }
+    expect(counted).toEqual(['order.created', 'stock.low']);
+  });
+
   it("a relay pass where one note's step fails still handles the others; the next pass handles that one", async () => {
     const api = await setup();
     const receiver = await receiverAnswering(() => 200);
