@@ -7,6 +7,7 @@ import { loadContract } from '../contract/openapi';
 import { backfillLists } from '../db/backfill-lists';
 import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
+import { DeliveryRate } from '../deliveries/delivery-rate';
 import { DispatchNotes } from '../events/dispatch-notes';
 import { EventDispatcher } from '../events/dispatcher';
 import { startRelay } from '../events/relay';
@@ -129,6 +130,12 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
       void backfillLists(mongo.db).then(
         (tagged) => Object.values(tagged).some((n) => n > 0) && logger.info({ tagged }, 'listed documents stored before lists existed'),
         (err: unknown) => logger.warn({ err }, 'tagging documents stored before lists existed failed; the next start tries again'),
+      );
+
+      // Rate-limit slots a crashed worker left behind; nothing reads a past second's slot.
+      void new DeliveryRate(mongo.db).sweepPast().then(
+        (deleted) => deleted > 0 && logger.info({ deleted }, 'deleted rate-limit slots left by a stopped worker'),
+        (err: unknown) => logger.warn({ err }, 'deleting old rate-limit slots failed; the next start tries again'),
       );
 
       logger.info(

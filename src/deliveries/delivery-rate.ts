@@ -28,6 +28,8 @@ export const deliveryRateStorage: StorageDeclarations = {
   queryShapes: [
     { collection: DELIVERY_RATE_COLLECTION, method: 'DeliveryRate.take', equality: ['_id'], index: '_id_' },
     { collection: DELIVERY_RATE_COLLECTION, method: 'DeliveryRate.sweep', equality: ['_id'], index: '_id_' },
+    { collection: DELIVERY_RATE_COLLECTION, method: 'DeliveryRate.sweepPast (read)', equality: [], index: '_id_' },
+    { collection: DELIVERY_RATE_COLLECTION, method: 'DeliveryRate.sweepPast (delete)', equality: ['_id'], index: '_id_' },
   ],
 };
 
@@ -43,8 +45,8 @@ const slotId = (subscriptionId: string, second: number, index: number) => `${sub
  *
  * Each worker remembers, per subscription, the next slot index worth trying this second, so
  * once a second is full it asks the database nothing more until the next one; and it deletes
- * the slots it took `SLOT_KEEP_MS` later (a crashed worker leaves at most that many seconds'
- * slots, read by nothing).
+ * the slots it took `SLOT_KEEP_MS` later; what a crashed worker left, `sweepPast` deletes at
+ * the next worker start.
  */
 export class DeliveryRate {
   readonly #slots: Collection<SlotDoc>;
@@ -99,6 +101,20 @@ export class DeliveryRate {
     const denied = (current?.denied ?? 0) + 1;
     this.#next.set(subscriptionId, { second, index, denied });
     return { taken: false, waitMs: Math.max(1, (second + 1 + Math.floor((denied - 1) / limit)) * 1000 - this.now()) };
+  }
+
+  /**
+   * Deletes every slot of a second more than `olderThanMs` past, whoever took it: what crashed
+   * workers left. Safe beside live workers, since only the current second's slots are ever read.
+   * Reads the whole collection, which holds a few seconds of slots; returns how many went.
+   */
+  async sweepPast(olderThanMs = 60_000): Promise<number> {
+    const before = Math.floor((this.now() - olderThanMs) / 1000);
+    const slots = await this.#slots.find({}, { projection: { _id: 1 } }).toArray();
+    const old = slots.map((s) => s._id).filter((id) => Number(id.split(':').at(-2)) < before);
+    let deleted = 0;
+    for (let i = 0; i < old.length; i += 500) deleted += (await this.#slots.deleteMany({ _id: { $in: old.slice(i, i + 500) } })).deletedCount;
+    return deleted;
   }
 
   /** Deletes, by exact `_id`, the slots this worker took more than SLOT_KEEP_MS ago; in the background. */

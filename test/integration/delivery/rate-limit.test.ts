@@ -105,6 +105,20 @@ describe('rate_limit: at most N deliveries per second to a subscription, over ev
     console.log(`DeliveryRate.take: ${((performance.now() - t0) / 100).toFixed(2)} ms per delivery (${taken} of 100 taken, sequential, FerretDB)`);
   });
 
+  it('deletes at a worker start the slots of past seconds a crashed worker left, and none of a live second', async () => {
+    const id = `sub_rate_sweep_${randomUUID().slice(0, 8)}`;
+    const slots = api.mongo.db.collection<{ _id: string }>('delivery_rate_slots');
+    const now = Math.floor(Date.now() / 1000);
+    // A crashed limiter's slots from five minutes ago, and the current second's taken by a live one.
+    await slots.insertMany([0, 1, 2].map((i) => ({ _id: `${id}:${now - 300}:${i}` })));
+    const live = new DeliveryRate(api.mongo.db);
+    expect((await live.take(id, 3)).taken).toBe(true);
+    expect(await new DeliveryRate(api.mongo.db).sweepPast()).toBeGreaterThanOrEqual(3);
+    const left = (await slots.find({ _id: { $regex: `^${id}:` } }).toArray()).map((s) => s._id);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(new RegExp(`^${id}:${now}|${now + 1}:0$`));
+  });
+
   it('delivers a burst to a subscription with rate_limit 5 at no more than 5 per second over two workers, losing none, none counted twice', async () => {
     const sub = await client.POST(`${v1}/subscribe`, { body: { url: receiver.url, events: ['webhook.test'], rate_limit: 5, max_in_flight: 2 } });
     expect(sub.response.status).toBe(201);
