@@ -15,6 +15,7 @@ import {
   type RunningTemporalNode,
   setupClusterSchema,
   startClusterNode,
+  startClusterUI,
   type TemporalClusterOptions,
 } from './temporal-cluster';
 
@@ -40,7 +41,7 @@ export async function clusterProfilePorts(temporalPort: number): Promise<{ balan
  * and, when the embedded database is FerretDB on PostgreSQL, FerretDB's; the Temporal schema; two
  * Temporal server nodes (`temporal-1`, `temporal-2`, each a part that can be killed and started
  * again); a balancer on TEMPORAL_PORT; the namespace with the search attributes; the Web UI on
- * TEMPORAL_UI_PORT, served by the first node.
+ * TEMPORAL_UI_PORT (`temporal-ui`, its own part against the balancer).
  */
 export async function planClusterServers(config: Config, opts: LocalServersOptions): Promise<ServerSet> {
   // Checked here, not in the schema: the API and worker inherit LOCAL_STACK with the cluster's TEMPORAL_ADDRESS.
@@ -128,6 +129,18 @@ export async function planClusterServers(config: Config, opts: LocalServersOptio
           throw err;
         }
         return { process: node.process, stop: node.stop };
+      },
+    });
+  }
+  if (uiPort) {
+    // Its own part against the balancer: it serves while either node is down.
+    units.push({
+      name: 'temporal-ui',
+      start: async () => {
+        await Promise.all(firstStarts.map((d) => d.promise));
+        await formed;
+        const ui = await startClusterUI(clusterOpts);
+        return { process: ui, stop: () => ui.stop() };
       },
     });
   }

@@ -41,7 +41,7 @@ export interface TemporalClusterOptions {
    * clients take one address (the SDKs take only one) and keep working while a node is down.
    */
   balancerPort?: number;
-  /** The Temporal Web UI, served by the first node, against the balancer (or that node's frontend). */
+  /** The Temporal Web UI, a process of its own against the balancer (or the first node's frontend). */
   uiPort?: number;
   /** Created, with the service's search attributes, before start resolves. */
   namespace: string;
@@ -123,9 +123,6 @@ export function temporalNodeArgs(opts: TemporalClusterOptions, index: number): s
     '--log-level',
     opts.logLevel ?? 'warn',
   ];
-  if (index === 0 && opts.uiPort) {
-    args.push('--ui-port', String(opts.uiPort), '--ui-frontend-address', `127.0.0.1:${opts.balancerPort ?? first.frontendPort}`);
-  }
   for (const [key, value] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   return args;
 }
@@ -208,7 +205,9 @@ export async function startTemporalCluster(opts: TemporalClusterOptions): Promis
 
   const nodes: RunningTemporalNode[] = [];
   let balancer: Balancer | undefined;
+  let ui: ManagedProcess | undefined;
   const stopAll = async () => {
+    await ui?.stop();
     await balancer?.close();
     await Promise.all(nodes.map((n) => n.stop()));
   };
@@ -224,6 +223,7 @@ export async function startTemporalCluster(opts: TemporalClusterOptions): Promis
     const formed = await formCluster(opts, nodes, timeoutMs);
     balancer = formed.balancer;
     const { address, setup } = formed;
+    if (opts.uiPort) ui = await startClusterUI(opts, timeoutMs);
     const uiUrl = opts.uiPort ? `http://localhost:${opts.uiPort}` : undefined;
     return {
       nodes,
@@ -349,6 +349,29 @@ export async function startClusterNode(opts: TemporalClusterOptions, index: numb
     stop: () => node.process.stop(15_000),
   };
   return node;
+}
+
+/**
+ * Starts the Temporal Web UI on `opts.uiPort` as a process of its own, against the balancer (or
+ * the first node's frontend), so it keeps serving while any one node is down; resolves once it answers.
+ */
+export async function startClusterUI(opts: TemporalClusterOptions, timeoutMs = opts.readyTimeoutMs ?? 120_000): Promise<ManagedProcess> {
+  if (!opts.uiPort) throw new Error('no uiPort for the Temporal Web UI');
+  const frontend = `127.0.0.1:${opts.balancerPort ?? opts.nodes[0]!.frontendPort}`;
+  const proc = new ManagedProcess({
+    name: 'temporal-ui',
+    command: opts.binary,
+    args: ['ui', '--ip', '127.0.0.1', '--port', String(opts.uiPort), '--frontend-address', frontend],
+    ...(opts.onLine ? { onLine: (line: string) => opts.onLine!('temporal-ui', line) } : {}),
+  });
+  const url = `http://127.0.0.1:${opts.uiPort}/`;
+  try {
+    await waitUntilReady(proc, async () => (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok, timeoutMs, 250);
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+  return proc;
 }
 
 /**

@@ -49,6 +49,8 @@ func main() {
 		err = runStart(os.Args[2:])
 	case "describe":
 		err = runDescribe(os.Args[2:])
+	case "ui":
+		err = runUI(os.Args[2:])
 	default:
 		usage()
 	}
@@ -59,7 +61,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: temporal-node setup-schema|start|describe [flags] (-h for the flags)")
+	fmt.Fprintln(os.Stderr, "usage: temporal-node setup-schema|start|describe|ui [flags] (-h for the flags)")
 	os.Exit(2)
 }
 
@@ -110,8 +112,6 @@ type startFlags struct {
 	ip                             string
 	frontendPort, frontendHTTPPort int
 	portBase                       int
-	uiPort                         int
-	uiFrontendAddress              string
 	clusterName, clusterAddress    string
 	logLevel                       string
 	setupSchema                    bool
@@ -145,8 +145,6 @@ func runStart(args []string) error {
 	fs.IntVar(&s.frontendPort, "frontend-port", 7233, "frontend gRPC port (clients connect here)")
 	fs.IntVar(&s.frontendHTTPPort, "frontend-http-port", 0, "frontend HTTP API port (0: none)")
 	fs.IntVar(&s.portBase, "port-base", 7240, fmt.Sprintf("first of the %d internal ports (membership and internal gRPC), all below 32768", portsPerNode))
-	fs.IntVar(&s.uiPort, "ui-port", 0, "serve the Temporal Web UI on this port against this node's frontend (0: no UI)")
-	fs.StringVar(&s.uiFrontendAddress, "ui-frontend-address", "", "the frontend the UI talks to, e.g. a balancer in front of every node's (default: this node's)")
 	fs.StringVar(&s.clusterName, "cluster-name", "active", "cluster name")
 	fs.StringVar(&s.clusterAddress, "cluster-address", "", "the cluster's frontend address recorded in its metadata; give every node the same (default: this node's frontend)")
 	fs.StringVar(&s.logLevel, "log-level", "warn", "debug, info, warn or error")
@@ -178,41 +176,47 @@ func runStart(args []string) error {
 	if err != nil {
 		return fmt.Errorf("create server: %w", err)
 	}
-	var ui *uiserver.Server
-	if s.uiPort != 0 {
-		uiFrontend := s.uiFrontendAddress
-		if uiFrontend == "" {
-			uiFrontend = net.JoinHostPort(s.ip, strconv.Itoa(s.frontendPort))
-		}
-		ui = uiserver.NewServer(uiserveroptions.WithConfigProvider(&uiconfig.Config{
-			Host:                s.ip,
-			Port:                s.uiPort,
-			TemporalGRPCAddress: uiFrontend,
-			EnableUI:            true,
-			CORS:                uiconfig.CORS{CookieInsecure: true},
-			HideLogs:            true,
-		}))
-		go func() {
-			if err := ui.Start(); err != nil && !errors.Is(err, context.Canceled) {
-				fmt.Fprintf(os.Stderr, "temporal-node: UI server: %v\n", err)
-			}
-		}()
-	}
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	if err := server.Start(); err != nil {
-		if ui != nil {
-			ui.Stop()
-		}
 		return fmt.Errorf("start server: %w", err)
 	}
 	// One line the launcher can wait for (it also probes the frontend).
 	fmt.Printf("temporal-node: node serving frontend %s:%d (%d shards requested)\n", s.ip, s.frontendPort, s.shards)
 	<-signals
-	if ui != nil {
-		ui.Stop()
-	}
 	return server.Stop()
+}
+
+// runUI serves the Temporal Web UI as a process of its own, so that it outlives any one node.
+func runUI(args []string) error {
+	fs := flag.NewFlagSet("ui", flag.ExitOnError)
+	ip := fs.String("ip", "127.0.0.1", "address the UI listens on")
+	port := fs.Int("port", 8233, "the UI's HTTP port")
+	frontend := fs.String("frontend-address", "127.0.0.1:7233", "the frontend the UI talks to, e.g. a balancer in front of every node's")
+	_ = fs.Parse(args)
+	ui := uiserver.NewServer(uiserveroptions.WithConfigProvider(&uiconfig.Config{
+		Host:                *ip,
+		Port:                *port,
+		TemporalGRPCAddress: *frontend,
+		EnableUI:            true,
+		CORS:                uiconfig.CORS{CookieInsecure: true},
+		HideLogs:            true,
+	}))
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	failed := make(chan error, 1)
+	go func() { failed <- ui.Start() }()
+	fmt.Printf("temporal-node: UI serving http://%s:%d against %s\n", *ip, *port, *frontend)
+	select {
+	case err := <-failed:
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("UI server: %w", err)
+		}
+		return nil
+	case <-signals:
+		ui.Stop()
+		return nil
+	}
 }
 
 func (s *startFlags) serverConfig() *config.Config {
