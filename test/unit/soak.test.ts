@@ -78,25 +78,26 @@ describe('soak options', () => {
     expect(() => parsePrefill('rows=5')).toThrow(/--prefill/);
   });
 
-  it('reads durations, thresholds and SOAK_ variables, flags first', () => {
-    const o = parseOptions(['--duration', '2m', '--max-drift', '1.5', '--min-accepted', '0.999'], { SOAK_RATE: '7', SOAK_DURATION: '9m' });
+  it('reads durations and thresholds, with defaults for the rest', () => {
+    const o = parseOptions(['--duration', '2m', '--rate', '7', '--max-drift', '1.5', '--min-accepted', '0.999']);
     expect(o).toMatchObject({ durationS: 120, rate: 7, subscriptions: 5, probeIntervalS: 5, maxDrift: 1.5, minAccepted: 0.999, maxListP99Ms: undefined, out: undefined });
-    expect(parseOptions(['--help'], {})).toBe('help');
-    expect(() => parseOptions(['--min-accepted', '2'], {})).toThrow(/--min-accepted/);
-    expect(() => parseOptions(['--duration', 'soon'], {})).toThrow(/--duration/);
+    expect(parseOptions(['--help'])).toBe('help');
+    // .ci/run's command.
+    expect(parseOptions('--duration 2m --prefill ci --max-list-p99 6000 --max-seconds 900 --out .data/ci/soak.json'.split(' '))).toMatchObject({ durationS: 120, prefill: prefillPresets.ci, maxListP99Ms: 6000, maxSeconds: 900, out: '.data/ci/soak.json' });
+    expect(() => parseOptions(['--min-accepted', '2'])).toThrow(/--min-accepted/);
+    expect(() => parseOptions(['--duration', 'soon'])).toThrow(/--duration/);
   });
 
   it('takes a retention period in whole days, off by default', () => {
-    expect(parseOptions([], {})).toMatchObject({ retentionDays: undefined });
-    expect(parseOptions(['--retention-days', '2'], {})).toMatchObject({ retentionDays: 2 });
-    expect(parseOptions([], { SOAK_RETENTION_DAYS: '1' })).toMatchObject({ retentionDays: 1 });
-    expect(() => parseOptions(['--retention-days', '0'], {})).toThrow(/--retention-days/);
-    expect(() => parseOptions(['--retention-days', '1.5'], {})).toThrow(/--retention-days/);
-    expect(parseOptions(['--retention-days', '2', '--retention-busy-share', '0.25'], {})).toMatchObject({ retentionBusyShare: 0.25 });
-    expect(parseOptions(['--retention-days', '2'], {})).toMatchObject({ retentionAfterS: 0 });
-    expect(parseOptions(['--retention-days', '2', '--retention-after', '3m'], {})).toMatchObject({ retentionAfterS: 180 });
-    expect(() => parseOptions(['--retention-after', 'soon'], {})).toThrow(/--retention-after/);
-    expect(() => parseOptions(['--retention-busy-share', '1.5'], {})).toThrow(/--retention-busy-share/);
+    expect(parseOptions([])).toMatchObject({ retentionDays: undefined });
+    expect(parseOptions(['--retention-days', '2'])).toMatchObject({ retentionDays: 2 });
+    expect(() => parseOptions(['--retention-days', '0'])).toThrow(/--retention-days/);
+    expect(() => parseOptions(['--retention-days', '1.5'])).toThrow(/--retention-days/);
+    expect(parseOptions(['--retention-days', '2', '--retention-busy-share', '0.25'])).toMatchObject({ retentionBusyShare: 0.25 });
+    expect(parseOptions(['--retention-days', '2'])).toMatchObject({ retentionAfterS: 0 });
+    expect(parseOptions(['--retention-days', '2', '--retention-after', '3m'])).toMatchObject({ retentionAfterS: 180 });
+    expect(() => parseOptions(['--retention-after', 'soon'])).toThrow(/--retention-after/);
+    expect(() => parseOptions(['--retention-busy-share', '1.5'])).toThrow(/--retention-busy-share/);
   });
 });
 
