@@ -12,22 +12,10 @@ export const probeNames = ['attempts', 'events', 'orders', 'subscriptions', 'ale
 export type ProbeName = (typeof probeNames)[number];
 
 /** One list GET: sent at epoch ms `at`, answered in `ms` (the timeout's value when it timed out). */
-export interface ProbeSample {
-  name: ProbeName;
-  at: number;
-  ms: number;
-  status: number;
-  timedOut: boolean;
-}
+export type ProbeSample = { name: ProbeName; at: number; ms: number; status: number; timedOut: boolean };
 
 /** Taken at the start and the end of each minute: sizes (counted in `countMs`), CPU-seconds by process so far, load average. */
-export interface Tick {
-  at: number;
-  countMs: number;
-  docs: Record<string, number>;
-  cpuSeconds: Record<string, number>;
-  loadAverage1: number;
-}
+export type Tick = { at: number; countMs: number; docs: Record<string, number>; cpuSeconds: Record<string, number>; loadAverage1: number };
 
 /** Everything the soak sampled; minute 1 starts at `startedAt` (epoch ms), `ticks[m]` ends minute m. */
 export interface SoakSamples {
@@ -138,11 +126,7 @@ export function account(sends: readonly OrderSend[], tags: readonly string[], ar
 }
 
 /** One checked threshold (or the lost count, always checked). */
-export interface Verdict {
-  check: string;
-  pass: boolean;
-  detail: string;
-}
+export type Verdict = { check: string; pass: boolean; detail: string };
 
 /** Lost deliveries and every threshold that was set, each with PASS or FAIL and why; drift is the last minute with samples ÷ the first. */
 export function verdicts(rows: readonly MinuteRow[], acc: Accounting, due: number, t: Partial<Pick<SoakOptions, 'maxListP99Ms' | 'maxDeliveryP99Ms' | 'minAccepted' | 'maxDrift'>>): Verdict[] {
@@ -168,6 +152,14 @@ export function verdicts(rows: readonly MinuteRow[], acc: Accounting, due: numbe
     out.push({ check: `${name} p99 drift ≤ ${t.maxDrift}×`, pass: d === undefined || d <= t.maxDrift!, detail: d === undefined ? 'fewer than two minutes with samples' : `last ÷ first minute ${d}×` });
   }
   return out;
+}
+
+/** Order latency before retention started (at epoch ms `startedAt`) and with it, and their ratio: what retention costs the load. */
+export function retentionCost(sends: readonly OrderSend[], startedAt: number): string {
+  const before = p50p99(sends.filter((x) => x.orderId !== undefined && x.sentAt < startedAt).map((x) => x.latencyMs));
+  const after = p50p99(sends.filter((x) => x.orderId !== undefined && x.sentAt >= startedAt).map((x) => x.latencyMs));
+  if (before.n === 0 || after.n === 0) return 'Order latency before and with retention: not enough orders on one side';
+  return `Order p50/p99 before retention ${before.p50.toFixed(0)}/${before.p99.toFixed(0)} ms, with it ${after.p50.toFixed(0)}/${after.p99.toFixed(0)} ms: ${(after.p50 / before.p50).toFixed(2)}× / ${(after.p99 / before.p99).toFixed(2)}×`;
 }
 
 const f = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '–' : v >= 100 ? v.toFixed(0) : v.toFixed(1));

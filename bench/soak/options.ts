@@ -6,11 +6,7 @@ import { parseArgs } from 'node:util';
 import { seconds } from '../lib/stats';
 
 /** How many documents the prefill writes per collection. */
-export interface PrefillSpec {
-  attempts: number;
-  events: number;
-  orders: number;
-}
+export type PrefillSpec = Record<'attempts' | 'events' | 'orders', number>;
 
 /** The named prefill sizes. */
 export const prefillPresets: Record<string, PrefillSpec> = {
@@ -69,46 +65,41 @@ function positive(flag: string, text: string, max: number): number {
 }
 
 /** The soak's options, as read from its flags. */
-export type SoakOptions = ReturnType<typeof read>;
+export type SoakOptions = Exclude<ReturnType<typeof parseOptions>, 'help'>;
 
 /** Reads the flags; 'help' for --help; throws a message naming the bad option. */
-export function parseOptions(argv: string[] = process.argv.slice(2)): SoakOptions | 'help' {
+export function parseOptions(argv: string[] = process.argv.slice(2)) {
   const { values } = parseArgs({
     args: argv,
     options: { ...Object.fromEntries(Object.keys(flags).map((k) => [k, { type: 'string' as const }])), verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     strict: true,
   });
-  return values.help ? 'help' : read(values as Record<string, string | undefined>, values.verbose === true);
-}
-
-function read(values: Record<string, string | undefined>, verbose: boolean) {
-  const raw = (name: keyof typeof flags): string | undefined => values[name] ?? flags[name][0];
+  if (values.help) return 'help' as const;
+  const raw = (name: keyof typeof flags): string | undefined => (values as Record<string, string | undefined>)[name] ?? flags[name][0];
   const num = (name: keyof typeof flags, max: number) => (raw(name) === undefined ? undefined : positive(name, raw(name)!, max));
-  const durationS = seconds('duration', raw('duration')!);
+  const duration = (name: keyof typeof flags) => seconds(name, raw(name)!);
   const prefill = parsePrefill(raw('prefill')!);
-  const drainTimeoutS = seconds('drain-timeout', raw('drain-timeout')!);
   const retentionDays = raw('retention-days');
   if (retentionDays !== undefined && !(/^\d{1,5}$/.test(retentionDays) && Number(retentionDays) >= 1)) throw new Error(`--retention-days: "${retentionDays}" must be a whole number of days, at least 1`);
-  const after = raw('retention-after')!;
   // Prefill allowance: about 1,600 documents a second on the embedded database, with room to spare.
-  const prefillS = (prefill.attempts + prefill.events + prefill.orders) / 500;
+  const maxSeconds = duration('duration') + (prefill.attempts + prefill.events + prefill.orders) / 500 + duration('drain-timeout') + 600;
   return {
-    durationS,
+    durationS: duration('duration'),
     rate: positive('rate', raw('rate')!, 10_000),
     subscriptions: Math.round(positive('subscriptions', raw('subscriptions')!, 50)),
     prefill,
-    probeIntervalS: seconds('probe-interval', raw('probe-interval')!),
-    requestTimeoutS: seconds('request-timeout', raw('request-timeout')!),
+    probeIntervalS: duration('probe-interval'),
+    requestTimeoutS: duration('request-timeout'),
     maxListP99Ms: num('max-list-p99', 1e9),
     maxDeliveryP99Ms: num('max-delivery-p99', 1e9),
     minAccepted: num('min-accepted', 1),
     maxDrift: num('max-drift', 1000),
-    drainTimeoutS,
+    drainTimeoutS: duration('drain-timeout'),
     retentionDays: retentionDays === undefined ? undefined : Number(retentionDays),
     retentionBusyShare: num('retention-busy-share', 1),
-    retentionAfterS: /^0+[smh]?$/.test(after.trim()) ? 0 : seconds('retention-after', after),
-    maxSeconds: raw('max-seconds') === undefined ? Math.ceil(durationS + prefillS + drainTimeoutS + 600) : seconds('max-seconds', raw('max-seconds')!),
+    retentionAfterS: /^0+[smh]?$/.test(raw('retention-after')!.trim()) ? 0 : duration('retention-after'),
+    maxSeconds: raw('max-seconds') === undefined ? Math.ceil(maxSeconds) : duration('max-seconds'),
     out: raw('out'),
-    verbose,
+    verbose: values.verbose === true,
   };
 }

@@ -19,7 +19,7 @@ import type { ArrivalRecord } from '../lib/receiver-protocol';
 import { gitDescribe, writeResults } from '../lib/report';
 import { startStack } from '../lib/stack';
 import { nowMs, sleep } from '../lib/stats';
-import { account, minuteOf, minuteRows, p50p99, type ProbeSample, probeNames, type SoakSamples, type Tick, tableHeader, tableRow, verdicts } from './minutes';
+import { account, minuteOf, minuteRows, type ProbeSample, probeNames, retentionCost, type SoakSamples, type Tick, tableHeader, tableRow, verdicts } from './minutes';
 import { parseOptions, type SoakOptions, usage } from './options';
 import { defaultPlan, prefill, probedUser, soakUsers } from './prefill';
 
@@ -154,15 +154,14 @@ async function main(): Promise<number> {
   const cpu = Object.entries(ticks[ticks.length - 1]!.cpuSeconds).map(([r, v]) => `${r} ${((1000 * (v - (first[r] ?? 0))) / Math.max(1, acc.delivered)).toFixed(2)}`);
   const drainSeconds = acc.lastArrival === undefined ? undefined : Math.max(0, (acc.lastArrival - loaded.endedAt) / 1000);
   const badProbes = probes.filter((p) => p.status !== 200).length;
-  const perSecond = (n: number) => (n / Math.max(1, loadRows.length * 60)).toFixed(1);
-  const [removed, written] = [loadRows.reduce((s, r) => s + (r.removed ?? 0), 0), loadRows.reduce((s, r) => s + r.deliveries + r.accepted, 0)];
-  const orderMs = (after: boolean) => p50p99(sends.filter((x) => x.orderId !== undefined && (x.sentAt >= startedAt + opts.retentionAfterS * 1000) === after).map((x) => x.latencyMs));
-  const [before, withIt] = [orderMs(false), orderMs(true)];
-  const retentionLines = [
-    ...(opts.retentionDays === undefined ? [] : [`Retention (${opts.retentionDays} days, a pass a minute): ${removed} attempts and events removed over the load, ${perSecond(removed)}/s, while ${perSecond(written)}/s were written`]),
-    // What retention costs the load: order latency before it started and with it.
-    ...(opts.retentionDays === undefined || opts.retentionAfterS === 0 ? [] : before.n === 0 || withIt.n === 0 ? ['Order latency before and with retention: not enough orders on one side'] : [`Order p50/p99 before retention ${before.p50.toFixed(0)}/${before.p99.toFixed(0)} ms, with it ${withIt.p50.toFixed(0)}/${withIt.p99.toFixed(0)} ms: ${(withIt.p50 / before.p50).toFixed(2)}× / ${(withIt.p99 / before.p99).toFixed(2)}×`]),
-  ];
+  const retentionLines: string[] = [];
+  if (opts.retentionDays !== undefined) {
+    const perSecond = (n: number) => (n / Math.max(1, loadRows.length * 60)).toFixed(1);
+    const removed = loadRows.reduce((s, r) => s + (r.removed ?? 0), 0);
+    const written = loadRows.reduce((s, r) => s + r.deliveries + r.accepted, 0);
+    retentionLines.push(`Retention (${opts.retentionDays} days, a pass a minute): ${removed} attempts and events removed over the load, ${perSecond(removed)}/s, while ${perSecond(written)}/s were written`);
+    if (opts.retentionAfterS > 0) retentionLines.push(retentionCost(sends, startedAt + opts.retentionAfterS * 1000));
+  }
   const summary = [
     `Deliveries: ${acc.delivered} of ${acc.expected} owed, lost ${acc.lost}, duplicates ${acc.duplicates}; drain ${drainSeconds === undefined ? '–' : `${drainSeconds.toFixed(1)} s`} after the load's end`,
     `Probes not answered 200: ${badProbes}; CPU-ms per delivery over the load by process: ${ticks.length > 1 ? cpu.join(', ') : '–'}`,

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { OrderSend } from '../../bench/lib/load';
 import type { ArrivalRecord } from '../../bench/lib/receiver-protocol';
-import { account, minuteRows, type MinuteRow, type ProbeSample, type SoakSamples, verdicts } from '../../bench/soak/minutes';
+import { account, minuteRows, type MinuteRow, type ProbeSample, retentionCost, type SoakSamples, verdicts } from '../../bench/soak/minutes';
 import { parseOptions, parsePrefill, prefillPresets } from '../../bench/soak/options';
 import { buildAttempts, buildEvent, buildOrder, buildSubscriptions, defaultPlan } from '../../bench/soak/prefill';
 import type { AttemptDoc } from '../../src/deliveries/attempts';
@@ -66,6 +66,12 @@ describe('soak per-minute rows', () => {
     // Minute 2 wrote 1 and 1, and the counts grew by exactly that: nothing removed.
     expect(rows[1]!.removed).toBe(0);
     expect(minuteRows({ ...samples, ticks: [at(0, 1, 1)] })[0]!.removed).toBeUndefined();
+  });
+
+  it('compares order latency before retention started and with it, over accepted orders only', () => {
+    const sends = [send(1000, 1, undefined, 10), send(2000, 2, undefined, 20), send(2100, undefined, 'HTTP 503', 900), send(3000, 3, undefined, 30), send(4000, 4, undefined, 60)];
+    expect(retentionCost(sends, 2500)).toBe('Order p50/p99 before retention 10/20 ms, with it 30/60 ms: 3.00× / 3.00×');
+    expect(retentionCost(sends, 5000)).toMatch(/not enough orders on one side/);
   });
 });
 
