@@ -64,9 +64,8 @@ export function minuteRows(s: SoakSamples) {
     const removed = logged(before) + arrivals.length + accepted - logged(after);
     const cpuMsPerDelivery: Record<string, number> = {};
     if (before && after && arrivals.length) {
-      for (const [role, v] of Object.entries(after.cpuSeconds)) cpuMsPerDelivery[role] = ((v - (before.cpuSeconds[role] ?? 0)) * 1000) / arrivals.length;
-      cpuMsPerDelivery.all = Object.values(cpuMsPerDelivery).reduce((a, b) => a + b, 0);
-      for (const role of Object.keys(cpuMsPerDelivery)) cpuMsPerDelivery[role] = round(cpuMsPerDelivery[role]!);
+      const ms = Object.entries(after.cpuSeconds).map(([role, v]) => [role, (v - (before.cpuSeconds[role] ?? 0)) * 1000] as const);
+      for (const [role, v] of [...ms, ['all', ms.reduce((sum, [, v]) => sum + v, 0)] as const]) cpuMsPerDelivery[role] = round(v / arrivals.length);
     }
     return {
       minute,

@@ -101,6 +101,9 @@ async function inBatches<T>(docs: T[], write: (batch: T[]) => Promise<unknown>):
   for (let i = 0; i < docs.length; i += 5000) await write(docs.slice(i, i + 5000));
 }
 
+/** Orders are built 2,000 at a time (so orders and events fit one batch), with their events and attempts. */
+const CHUNK = 2000;
+
 /**
  * Writes the users the load needs (always) and, per `plan.spec`, subscriptions, orders, events
  * (those of the newest orders) and attempts (an even share per (event, subscription) pair, the
@@ -134,9 +137,9 @@ export async function prefill(db: Db, plan: PrefillPlan, seal: (secret: string, 
 
   const [orders, events, attempts] = [new OrderRepository(db), new EventRepository(db), new AttemptRepository(db)];
   let lastLog = performance.now();
-  for (let from = 0; from < spec.orders; from += 2000) {
+  for (let from = 0; from < spec.orders; from += CHUNK) {
     const [o, e, a]: [OrderDoc[], EventDoc[], AttemptDoc[]] = [[], [], []];
-    for (let i = from; i < Math.min(spec.orders, from + 2000); i++) {
+    for (let i = from; i < Math.min(spec.orders, from + CHUNK); i++) {
       const order = buildOrder(plan, i);
       o.push(order);
       if (i < firstEvent) continue;
@@ -146,7 +149,7 @@ export async function prefill(db: Db, plan: PrefillPlan, seal: (secret: string, 
       for (const sub of subs) a.push(...buildAttempts(event, sub, each + (extra-- > 0 ? 1 : 0)));
     }
     // The three collections in parallel: the database, not the bench, is the bottleneck.
-    await Promise.all([inBatches(o, (b) => orders.insertAll(b)), inBatches(e, (b) => events.insertAll(b)), inBatches(a, (b) => attempts.recordMany(b))]);
+    await Promise.all([orders.insertAll(o), events.insertAll(e), inBatches(a, (b) => attempts.recordMany(b))]);
     counts.orders += o.length;
     counts.events += e.length;
     counts.attempts += a.length;
