@@ -99,9 +99,9 @@ async function main(): Promise<number> {
   const ticks: Tick[] = [await tick()];
   // After the first tick (counting can take seconds on a busy database): runLoad starts its schedule 50 ms from now too.
   const startedAt = nowMs() + 50;
-  const retentionStart = sleep(opts.retentionAfterS * 1000).then(async () => {
-    await retention?.unpause('soak: load');
-    await retention?.trigger();
+  const retentionStart = retention && sleep(opts.retentionAfterS * 1000).then(async () => {
+    await retention.unpause('soak: load');
+    await retention.trigger();
   });
   const samples = (notSentAt: number[]): SoakSamples => ({ startedAt, sends, notSentAt, arrivals: [...arrivals.values()], probes, ticks });
   let loadDone = false;
