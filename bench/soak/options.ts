@@ -1,42 +1,12 @@
 /**
- * Options of the soak (`npm run soak -- --duration 2m --prefill ci`): flags override SOAK_*
- * variables, which override the defaults. Pure, so it is unit-tested.
+ * Options of the soak (`npm run soak -- --duration 2m --prefill ci`) and the prefill sizes the
+ * bench's `--prefill` shares. Flags only; pure, so it is unit-tested.
  */
 import { parseArgs } from 'node:util';
 import { seconds } from '../lib/stats';
 
 /** How many documents the prefill writes per collection. */
-export interface PrefillSpec {
-  attempts: number;
-  events: number;
-  orders: number;
-}
-
-export interface SoakOptions {
-  durationS: number;
-  /** Orders per second offered. */
-  rate: number;
-  subscriptions: number;
-  prefill: PrefillSpec;
-  probeIntervalS: number;
-  /** Client timeout of an order POST and of a probe, seconds. */
-  requestTimeoutS: number;
-  /** Thresholds; undefined: not checked. */
-  maxListP99Ms: number | undefined;
-  maxDeliveryP99Ms: number | undefined;
-  minAccepted: number | undefined;
-  maxDrift: number | undefined;
-  drainTimeoutS: number;
-  /** RETENTION_DAYS of the service (with a pass every minute); undefined: its default (30 days, hourly). */
-  retentionDays: number | undefined;
-  /** RETENTION_BUSY_SHARE of the service with --retention-days; undefined: its default. */
-  retentionBusyShare: number | undefined;
-  /** With --retention-days: seconds into the load before retention starts; the minutes before are its baseline. */
-  retentionAfterS: number;
-  maxSeconds: number;
-  out: string | undefined;
-  verbose: boolean;
-}
+export type PrefillSpec = Record<'attempts' | 'events' | 'orders', number>;
 
 /** The named prefill sizes. */
 export const prefillPresets: Record<string, PrefillSpec> = {
@@ -61,12 +31,6 @@ export function parsePrefill(text: string): PrefillSpec {
   return spec;
 }
 
-function positive(flag: string, text: string, max: number): number {
-  const v = Number(text);
-  if (!Number.isFinite(v) || v <= 0 || v > max) throw new Error(`--${flag}: "${text}" must be a number above 0, at most ${max}`);
-  return v;
-}
-
 const flags = {
   duration: ['30m', 'steady load this long (30m, 2m, 90s)'],
   rate: ['20', 'orders per second offered, open loop'],
@@ -74,68 +38,68 @@ const flags = {
   prefill: ['none', 'none, ci, full, or attempts=<n>,events=<n>,orders=<n>'],
   'probe-interval': ['5s', 'how often the list endpoints are probed'],
   'request-timeout': ['10s', 'client timeout of an order POST and of a probe'],
-  'max-list-p99': [undefined, 'fail when a list endpoint\'s p99 in any minute is above this (ms)'],
+  'max-list-p99': [undefined, "fail when a list endpoint's p99 in any minute is above this (ms)"],
   'max-delivery-p99': [undefined, 'fail when the delivery p99 in any minute is above this (ms)'],
   'min-accepted': [undefined, 'fail when accepted ÷ due orders is below this (e.g. 0.999)'],
   'max-drift': [undefined, 'fail when a list or delivery p99 of the last minute ÷ the first is above this (e.g. 1.5)'],
   'drain-timeout': ['120s', 'after the load, wait at most this long for the deliveries'],
   'retention-days': [undefined, 'RETENTION_DAYS of the service, a pass every minute: the prefill (3 days) older than this is deleted under the load'],
-  'retention-busy-share': [undefined, 'RETENTION_BUSY_SHARE of the service (above 0, at most 1; default: the service\'s)'],
+  'retention-busy-share': [undefined, "RETENTION_BUSY_SHARE of the service (above 0, at most 1; default: the service's)"],
   'retention-after': ['0s', 'with --retention-days: start retention this far into the load, so the minutes before are its baseline'],
   'max-seconds': [undefined, 'hard limit for the whole run (default: duration + prefill allowance + drain + 10 min)'],
   out: [undefined, 'also write the results as JSON to this file'],
 } as const satisfies Record<string, readonly [string | undefined, string]>;
 
-/** The usage text of `--help`. */
+/** The usage text of `--help`, from the flag table. */
 export const usage = [
-  'usage: npm run soak -- [options]   (each flag also reads SOAK_<NAME>, e.g. SOAK_DURATION=2m)',
-  ...Object.entries(flags).map(([k, [def, help]]) => `  --${k.padEnd(18)} ${help}${def ? ` (default ${def})` : ''}`),
-  '  --verbose            every line the service processes print',
+  'usage: npm run soak -- [options]',
+  ...Object.entries(flags).map(([k, [def, help]]) => `  --${k.padEnd(20)} ${help}${def ? ` (default ${def})` : ''}`),
+  '  --verbose              every line the service processes print',
   '',
 ].join('\n');
 
-/** Reads the flags and SOAK_* variables; 'help' for --help; throws a message naming the bad option. */
-export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): SoakOptions | 'help' {
+function positive(flag: string, text: string, max: number): number {
+  const v = Number(text);
+  if (!Number.isFinite(v) || v <= 0 || v > max) throw new Error(`--${flag}: "${text}" must be a number above 0, at most ${max}`);
+  return v;
+}
+
+/** The soak's options, as read from its flags. */
+export type SoakOptions = Exclude<ReturnType<typeof parseOptions>, 'help'>;
+
+/** Reads the flags; 'help' for --help; throws a message naming the bad option. */
+export function parseOptions(argv: string[] = process.argv.slice(2)) {
   const { values } = parseArgs({
     args: argv,
     options: { ...Object.fromEntries(Object.keys(flags).map((k) => [k, { type: 'string' as const }])), verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     strict: true,
   });
-  if (values.help) return 'help';
-  const raw = (name: keyof typeof flags): string | undefined => {
-    const v = (values as Record<string, string | boolean | undefined>)[name];
-    return typeof v === 'string' ? v : (env[`SOAK_${name.toUpperCase().replace(/-/g, '_')}`] || flags[name][0]);
-  };
-  const opt = <T>(name: keyof typeof flags, parse: (text: string) => T): T | undefined => {
-    const text = raw(name);
-    return text === undefined ? undefined : parse(text);
-  };
-  const ratio = (name: keyof typeof flags) => opt(name, (t) => positive(name, t, name === 'min-accepted' ? 1 : 1000));
-  const durationS = seconds('duration', raw('duration')!);
+  if (values.help) return 'help' as const;
+  const raw = (name: keyof typeof flags): string | undefined => (values as Record<string, string | undefined>)[name] ?? flags[name][0];
+  const num = (name: keyof typeof flags, max: number) => (raw(name) === undefined ? undefined : positive(name, raw(name)!, max));
+  const duration = (name: keyof typeof flags) => seconds(name, raw(name)!);
   const prefill = parsePrefill(raw('prefill')!);
-  const drainTimeoutS = seconds('drain-timeout', raw('drain-timeout')!);
+  const retentionDays = raw('retention-days');
+  if (retentionDays !== undefined && !(/^\d{1,5}$/.test(retentionDays) && Number(retentionDays) >= 1)) throw new Error(`--retention-days: "${retentionDays}" must be a whole number of days, at least 1`);
   // Prefill allowance: about 1,600 documents a second on the embedded database, with room to spare.
-  const prefillS = (prefill.attempts + prefill.events + prefill.orders) / 500;
+  const maxSeconds = duration('duration') + (prefill.attempts + prefill.events + prefill.orders) / 500 + duration('drain-timeout') + 600;
   return {
-    durationS,
+    durationS: duration('duration'),
     rate: positive('rate', raw('rate')!, 10_000),
     subscriptions: Math.round(positive('subscriptions', raw('subscriptions')!, 50)),
     prefill,
-    probeIntervalS: seconds('probe-interval', raw('probe-interval')!),
-    requestTimeoutS: seconds('request-timeout', raw('request-timeout')!),
-    maxListP99Ms: opt('max-list-p99', (t) => positive('max-list-p99', t, 1e9)),
-    maxDeliveryP99Ms: opt('max-delivery-p99', (t) => positive('max-delivery-p99', t, 1e9)),
-    minAccepted: ratio('min-accepted'),
-    maxDrift: ratio('max-drift'),
-    drainTimeoutS,
-    retentionDays: opt('retention-days', (t) => {
-      if (!/^\d{1,5}$/.test(t) || Number(t) < 1) throw new Error(`--retention-days: "${t}" must be a whole number of days, at least 1`);
-      return Number(t);
-    }),
-    retentionBusyShare: opt('retention-busy-share', (t) => positive('retention-busy-share', t, 1)),
-    retentionAfterS: /^0+[smh]?$/.test(raw('retention-after')!.trim()) ? 0 : seconds('retention-after', raw('retention-after')!),
-    maxSeconds: opt('max-seconds', (t) => seconds('max-seconds', t)) ?? Math.ceil(durationS + prefillS + drainTimeoutS + 600),
+    probeIntervalS: duration('probe-interval'),
+    requestTimeoutS: duration('request-timeout'),
+    maxListP99Ms: num('max-list-p99', 1e9),
+    maxDeliveryP99Ms: num('max-delivery-p99', 1e9),
+    minAccepted: num('min-accepted', 1),
+    maxDrift: num('max-drift', 1000),
+    drainTimeoutS: duration('drain-timeout'),
+    retentionDays: retentionDays === undefined ? undefined : Number(retentionDays),
+    retentionBusyShare: num('retention-busy-share', 1),
+    retentionAfterS: /^0+[smh]?$/.test(raw('retention-after')!.trim()) ? 0 : duration('retention-after'),
+    maxSeconds: raw('max-seconds') === undefined ? Math.ceil(maxSeconds) : duration('max-seconds'),
     out: raw('out'),
-    verbose: values.verbose === true || env.SOAK_VERBOSE === 'true',
+    verbose: values.verbose === true,
   };
 }

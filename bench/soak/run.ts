@@ -4,7 +4,6 @@
  * table and a summary. Exits 1 when a delivery is lost or a threshold set is crossed, 2 at
  * --max-seconds. All traffic is on 127.0.0.1; every loop is bounded in count and time.
  */
-import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScheduleNotFoundError } from '@temporalio/client';
@@ -14,36 +13,31 @@ import { ApiClient } from '../lib/api-client';
 import { createSubscription, newSecret } from '../lib/context';
 import { finishProgram, startProgram } from '../lib/lifecycle';
 import { parseOptions as benchDefaults } from '../lib/options';
-import { CpuMeter } from '../lib/proc';
+import { CpuMeter, loadAverage } from '../lib/proc';
 import { ReceiverProcess } from '../lib/receiver-client';
 import type { ArrivalRecord } from '../lib/receiver-protocol';
 import { gitDescribe, writeResults } from '../lib/report';
 import { startStack } from '../lib/stack';
 import { nowMs, sleep } from '../lib/stats';
-import { account, minuteOf, minuteRows, p50p99, type ProbeSample, type SoakSamples, type Tick, verdicts } from './minutes';
+import { account, minuteOf, minuteRows, type ProbeSample, probeNames, retentionCost, type SoakSamples, type Tick, tableHeader, tableRow, verdicts } from './minutes';
 import { parseOptions, type SoakOptions, usage } from './options';
-import { defaultPlan, prefill } from './prefill';
-import { probePaths, runProbes } from './probes';
-import { summary, tableHeader, tableRow } from './report';
+import { defaultPlan, prefill, probedUser, soakUsers } from './prefill';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const program = startProgram<SoakOptions>('soak', () => parseOptions(), usage);
 const { opts, log, life } = program;
-const users = 100;
-const probedUser = 1;
 
 async function main(): Promise<number> {
-  // The bench's stack defaults (Temporal SQLite as npm start runs it, RELAY_INTERVAL=1s, short retries).
-  const retentionEnv: Record<string, string> =
-    opts.retentionDays === undefined
-      ? {}
-      : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m', ...(opts.retentionBusyShare !== undefined ? { RETENTION_BUSY_SHARE: String(opts.retentionBusyShare) } : {}) };
+  // The bench's stack defaults (Temporal SQLite as npm start runs it, RELAY_INTERVAL=1s, short retries); retention a pass a minute.
+  const busyShare = opts.retentionBusyShare === undefined ? {} : { RETENTION_BUSY_SHARE: String(opts.retentionBusyShare) };
+  const retentionEnv = opts.retentionDays === undefined ? {} : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m', ...busyShare };
   const stack = await startStack({ ...benchDefaults([], {}), verbose: opts.verbose }, life.cleanups, log, retentionEnv);
+  const database = stack.dbDescription.replace(/, data in .*/, '');
   const receiver = await ReceiverProcess.start();
   life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });
   // Room for every request of a full timeout at the rate: beyond it, sends are counted as not sent.
   const maxInFlight = Math.ceil(opts.rate * opts.requestTimeoutS) + 16;
-  const api = new ApiClient(stack.apiUrl, stack.apiKey, maxInFlight + 8, users);
+  const api = new ApiClient(stack.apiUrl, stack.apiKey, maxInFlight + 8, soakUsers);
   const { key: adminKey } = await new ApiKeyRepository(stack.db).create({ ownerId: ADMIN_OWNER, name: 'soak admin', scopes: ['admin'] });
   const admin = new ApiClient(stack.apiUrl, adminKey, 4);
   life.cleanups.push({ name: 'api clients', fn: () => (api.close(), admin.close()) });
@@ -55,27 +49,24 @@ async function main(): Promise<number> {
   for (const tag of tags) subs.push({ id: await createSubscription({ api, receiver }, tag, secrets[tag]!), url: `${receiver.url}/hook/${tag}` });
 
   // Retention waits for the load: a pass during the prefill would empty the backlog before it is measured.
-  const retentionSchedule = (async () => {
-    if (opts.retentionDays === undefined) return undefined;
-    const handle = (await stack.temporal.client()).schedule.getHandle(retentionScheduleId(stack.config.temporal.taskQueue));
-    for (let i = 0; i < 120; i++) {
-      try {
-        await handle.pause('soak: prefill');
-        return handle;
-      } catch (err) {
-        if (!(err instanceof ScheduleNotFoundError)) throw err;
-        await sleep(250);
-      }
+  const retention = opts.retentionDays === undefined ? undefined : (await stack.temporal.client()).schedule.getHandle(retentionScheduleId(stack.config.temporal.taskQueue));
+  for (let i = 0; retention; i++) {
+    try {
+      await retention.pause('soak: prefill');
+      break;
+    } catch (err) {
+      // The worker creates the schedule as it starts: give it 30 s.
+      if (!(err instanceof ScheduleNotFoundError) || i >= 120) throw err;
+      await sleep(250);
     }
-    throw new Error('the worker never created the retention schedule');
-  })();
-  await retentionSchedule;
+  }
   const counter = await stack.db.collection<CounterDoc>('counters').findOne({ _id: 'orders' });
   const plan = defaultPlan(opts.prefill, { soakOwner: 'bench', soakSubscriptions: subs, firstOrderId: (counter?.seq ?? 0) + 1000 });
-  log(`prefill ${JSON.stringify(opts.prefill)} on ${stack.dbDescription.replace(/, data in .*/, '')}`);
+  log(`prefill ${JSON.stringify(opts.prefill)} on ${database}`);
   const filled = await prefill(stack.db, plan, (s, id) => stack.secretBox.seal(s, id), log);
-  log(`prefill done in ${filled.seconds.toFixed(1)} s (${filled.docsPerSecond.toFixed(0)} docs/s): ${JSON.stringify(filled.counts)}`);
-  if (filled.counts.attempts + filled.counts.events + filled.counts.orders > 0) {
+  const prefillLine = `${JSON.stringify(filled.counts)} in ${filled.seconds.toFixed(1)} s (${filled.docsPerSecond.toFixed(0)} docs/s)`;
+  log(`prefill done: ${prefillLine}`);
+  if (opts.prefill.orders > 0) {
     // A database that grew over time has statistics of what it holds; one bulk-filled a moment ago
     // has them after the next autovacuum round (every 10 s on the embedded PostgreSQL).
     log('settling 20 s for the database to gather statistics of the prefill');
@@ -89,47 +80,50 @@ async function main(): Promise<number> {
   await receiver.request({ type: 'reset' });
 
   const meter = new CpuMeter(() => ({ ...stack.pids }));
-  const collections = ['attempts', 'events', 'orders'];
-  // collStats first: FerretDB v1 (SQLite) answers estimatedDocumentCount by decoding every document (26 s for 140k, idle).
-  const countDocs = async (c: string): Promise<number> => {
-    const stats = await stack.db.command({ collStats: c }, { timeoutMS: 10_000 }).catch(() => undefined);
-    if (typeof stats?.count === 'number') return stats.count;
-    return stack.db.collection(c).estimatedDocumentCount({ maxTimeMS: 10_000 }).catch(() => Number.NaN);
-  };
   const tick = async (): Promise<Tick> => {
     // CPU and load first: the counts can wait seconds on a busy database.
     const at = nowMs();
     const cpuSeconds = meter.snapshot().perRole;
-    const loadAverage1 = Math.round(loadavg()[0]! * 100) / 100;
+    const loadAverage1 = loadAverage()[0] ?? Number.NaN;
     const docs: Record<string, number> = {};
-    for (const c of collections) docs[c] = await countDocs(c);
+    // collStats: FerretDB v1 (SQLite) answers estimatedDocumentCount by decoding every document (26 s for 140k, idle).
+    for (const c of ['attempts', 'events', 'orders']) docs[c] = await stack.db.command({ collStats: c }, { timeoutMS: 10_000 }).then((s) => Number(s.count), () => Number.NaN);
     return { at, countMs: Math.round(nowMs() - at), docs, cpuSeconds, loadAverage1 };
   };
   const sends: OrderSend[] = [];
   const probes: ProbeSample[] = [];
   const arrivals = new Map<string, ArrivalRecord>();
   const fetchArrivals = async (since?: number) => {
-    const dump = await receiver.request({ type: 'dump', ...(since !== undefined ? { since } : {}) }, 60_000);
-    for (const a of dump.arrivals) arrivals.set(`${a.eventId}|${a.tag}`, a);
+    for (const a of (await receiver.request({ type: 'dump', ...(since !== undefined ? { since } : {}) }, 60_000)).arrivals) arrivals.set(`${a.eventId}|${a.tag}`, a);
   };
   const ticks: Tick[] = [await tick()];
-  const retention = await retentionSchedule;
-  const startRetention = async () => {
-    if (!retention) return;
-    await retention.unpause('soak: load');
-    await retention.trigger();
-  };
   // After the first tick (counting can take seconds on a busy database): runLoad starts its schedule 50 ms from now too.
   const startedAt = nowMs() + 50;
-  const retentionStartedAt = startedAt + opts.retentionAfterS * 1000;
-  const retentionStart = opts.retentionAfterS > 0 ? sleep(opts.retentionAfterS * 1000).then(startRetention) : startRetention();
+  const retentionStart = retention && sleep(opts.retentionAfterS * 1000).then(async () => {
+    await retention.unpause('soak: load');
+    await retention.trigger();
+  });
   const samples = (notSentAt: number[]): SoakSamples => ({ startedAt, sends, notSentAt, arrivals: [...arrivals.values()], probes, ticks });
   let loadDone = false;
 
-  log(`load: ${opts.rate} orders/s for ${opts.durationS} s over ${users} users, ${tags.length} subscriptions; probes every ${opts.probeIntervalS} s`);
+  log(`load: ${opts.rate} orders/s for ${opts.durationS} s over ${soakUsers} users, ${tags.length} subscriptions; probes every ${opts.probeIntervalS} s`);
   process.stdout.write(`\n${tableHeader}\n`);
   const load = runLoad([api], { rate: opts.rate, durationS: opts.durationS, requestTimeoutS: opts.requestTimeoutS, maxInFlight, onSend: (s) => sends.push(s) }, log).finally(() => (loadDone = true));
-  const probing = runProbes({ api, admin }, probePaths(subs[0]!.id, probedUser), { intervalMs: opts.probeIntervalS * 1000, timeoutMs: opts.requestTimeoutS * 1000, until: () => nowMs() > startedAt + opts.durationS * 1000 }, probes);
+  // Every probe interval, the lists one after another (alerts with the admin key); a probe that times out counts as the timeout.
+  const paths = { attempts: `/api/webhooks/v1/subscriptions/${subs[0]!.id}/attempts`, events: `/api/webhooks/v1/subscriptions/${subs[0]!.id}/events`, orders: `/api/users/${probedUser}/orders`, subscriptions: '/api/webhooks/v1/subscriptions', alerts: '/api/webhooks/v1/alerts' };
+  const probing = (async () => {
+    const timeoutMs = opts.requestTimeoutS * 1000;
+    while (nowMs() <= startedAt + opts.durationS * 1000) {
+      const round = nowMs();
+      for (const name of probeNames) {
+        const at = nowMs();
+        const res = await (name === 'alerts' ? admin : api).request('GET', `${paths[name]}?limit=20`, undefined, timeoutMs).catch((err: Error) => ({ status: 0, body: err.message }));
+        const timedOut = res.status === 0 && String(res.body).includes('timed out');
+        probes.push({ name, at, ms: timedOut ? timeoutMs : Math.round((nowMs() - at) * 10) / 10, status: res.status, timedOut });
+      }
+      await sleep(Math.max(0, round + opts.probeIntervalS * 1000 - nowMs()));
+    }
+  })();
   // Each minute: sizes, CPU, load average; the arrivals of the minute; its row, printed live.
   const minutes = (async () => {
     for (let m = 1; !loadDone; m++) {
@@ -153,25 +147,29 @@ async function main(): Promise<number> {
   const all = samples(loaded.skippedAt);
   const rows = minuteRows(all);
   const acc = account(sends, tags, all.arrivals);
-  const due = loaded.planned;
-  // Thresholds and drift over the load's minutes, not the drain's.
-  const checks = verdicts(rows.filter((r) => r.sent + r.notSent > 0), acc, due, opts);
-  const cpu = ticks.length > 1 ? Object.entries(ticks[ticks.length - 1]!.cpuSeconds).map(([r, v]) => `${r} ${((1000 * (v - (ticks[0]!.cpuSeconds[r] ?? 0))) / Math.max(1, acc.delivered)).toFixed(2)}`).join(', ') : '–';
+  // Thresholds, drift and retention's figures over the load's minutes, not the drain's.
+  const loadRows = rows.filter((r) => r.sent + r.notSent > 0);
+  const checks = verdicts(loadRows, acc, loaded.planned, opts);
+  const first = ticks[0]!.cpuSeconds;
+  const cpu = Object.entries(ticks[ticks.length - 1]!.cpuSeconds).map(([r, v]) => `${r} ${((1000 * (v - (first[r] ?? 0))) / Math.max(1, acc.delivered)).toFixed(2)}`);
   const drainSeconds = acc.lastArrival === undefined ? undefined : Math.max(0, (acc.lastArrival - loaded.endedAt) / 1000);
   const badProbes = probes.filter((p) => p.status !== 200).length;
-  const loadRows = rows.filter((r) => r.sent + r.notSent > 0);
-  const removed = loadRows.reduce((s, r) => s + (r.removed ?? 0), 0);
-  const written = loadRows.reduce((s, r) => s + r.deliveries + r.accepted, 0);
-  const retentionLine =
-    opts.retentionDays === undefined
-      ? ''
-      : `Retention (${opts.retentionDays} days, a pass a minute): ${removed} attempts and events removed over the load, ${(removed / Math.max(1, loadRows.length * 60)).toFixed(1)}/s, while ${(written / Math.max(1, loadRows.length * 60)).toFixed(1)}/s were written\n` +
-        (opts.retentionAfterS > 0 ? `${retentionComparison(sends, retentionStartedAt)}\n` : '');
-
+  const retentionLines: string[] = [];
+  if (opts.retentionDays !== undefined) {
+    const perSecond = (n: number) => (n / Math.max(1, loadRows.length * 60)).toFixed(1);
+    const removed = loadRows.reduce((s, r) => s + (r.removed ?? 0), 0);
+    const written = loadRows.reduce((s, r) => s + r.deliveries + r.accepted, 0);
+    retentionLines.push(`Retention (${opts.retentionDays} days, a pass a minute): ${removed} attempts and events removed over the load, ${perSecond(removed)}/s, while ${perSecond(written)}/s were written`);
+    if (opts.retentionAfterS > 0) retentionLines.push(retentionCost(sends, startedAt + opts.retentionAfterS * 1000));
+  }
+  const summary = [
+    `Deliveries: ${acc.delivered} of ${acc.expected} owed, lost ${acc.lost}, duplicates ${acc.duplicates}; drain ${drainSeconds === undefined ? '–' : `${drainSeconds.toFixed(1)} s`} after the load's end`,
+    `Probes not answered 200: ${badProbes}; CPU-ms per delivery over the load by process: ${ticks.length > 1 ? cpu.join(', ') : '–'}`,
+    ...checks.map((v) => `${v.pass ? 'PASS' : 'FAIL'}  ${v.check}: ${v.detail}`),
+  ];
   process.stdout.write(
-    `\nSoak — ${new Date().toISOString()} — ${opts.rate} orders/s × ${tags.length} subscriptions for ${opts.durationS} s — ${stack.dbDescription.replace(/, data in .*/, '')}\n` +
-      `Prefill: ${JSON.stringify(filled.counts)} in ${filled.seconds.toFixed(1)} s (${filled.docsPerSecond.toFixed(0)} docs/s)\n${retentionLine}\n${tableHeader}\n${rows.map(tableRow).join('\n')}\n\n` +
-      `${summary(acc, { drainSeconds, badProbes, cpuByRole: cpu }, checks)}\n`,
+    `\nSoak — ${new Date().toISOString()} — ${opts.rate} orders/s × ${tags.length} subscriptions for ${opts.durationS} s — ${database}\n` +
+      `Prefill: ${prefillLine}\n${retentionLines.map((l) => `${l}\n`).join('')}\n${tableHeader}\n${rows.map(tableRow).join('\n')}\n\n${summary.join('\n')}\n`,
   );
   if (opts.out) {
     const file = resolve(root, opts.out);
@@ -182,11 +180,3 @@ async function main(): Promise<number> {
 }
 
 await finishProgram('soak', program, main);
-
-/** Order latency before retention started and after, and their ratio: what retention costs the load. */
-function retentionComparison(sends: readonly OrderSend[], startedAt: number): string {
-  const before = p50p99(sends.filter((x) => x.orderId !== undefined && x.sentAt < startedAt).map((x) => x.latencyMs));
-  const after = p50p99(sends.filter((x) => x.orderId !== undefined && x.sentAt >= startedAt).map((x) => x.latencyMs));
-  if (before.n === 0 || after.n === 0) return 'Order latency before and with retention: not enough orders on one side';
-  return `Order p50/p99 before retention ${before.p50.toFixed(0)}/${before.p99.toFixed(0)} ms, with it ${after.p50.toFixed(0)}/${after.p99.toFixed(0)} ms: ${(after.p50 / before.p50).toFixed(2)}× / ${(after.p99 / before.p99).toFixed(2)}×`;
-}
