@@ -20,7 +20,7 @@ import { eventSearchAttributes } from '../lib/service';
 export const floorShapes = ['event', 'children', 'flat'] as const;
 export type FloorShape = (typeof floorShapes)[number];
 
-/** The defaults: 200 events × 5 subscriptions in the service's shape, Temporal SQLite as `npm start` runs it, no idle run. */
+/** The defaults: 200 events × 5 subscriptions in the service's shape, Temporal SQLite as `npm start` runs it. */
 export const defaultFloorOptions = {
   shape: 'event' as FloorShape,
   events: 200,
@@ -28,8 +28,6 @@ export const defaultFloorOptions = {
   subs: 5,
   /** Temporal SQLite with synchronous=OFF (the tests' setting) instead of NORMAL. */
   fastSqlite: false,
-  /** Before the throughput run: this many single events, one at a time, for the idle latency. */
-  idle: 0,
   /** Gives up (throws) after this many seconds in all. */
   maxSeconds: 300,
 };
@@ -37,18 +35,14 @@ export type FloorOptions = typeof defaultFloorOptions;
 /** What {@link runFloor} measured (see measure below). */
 export type FloorResult = Awaited<ReturnType<typeof measure>>;
 
-/** Each delivery the activity counted, and when it ran. */
-const completions = { deliveries: 0, times: [] as number[] };
+/** Deliveries the activity counted since the last reset. */
+let deliveries = 0;
 
-/** The floor's one local activity; ids ending in /targets (a parent's lookup) or /log (a round's log write) are no delivery. */
+/** The floor's one local activity: counts deliveries, not a parent's `/targets` lookup or a round's `/log` write. */
 export const floorActivities = {
   // Activities must return promises; this one has nothing to wait for.
   touch(ids: string[]): Promise<void> {
-    for (const id of ids) {
-      if (/\/(targets|log)$/.test(id)) continue;
-      completions.deliveries++;
-      completions.times.push(performance.now());
-    }
+    deliveries += ids.filter((id) => !/\/(targets|log)$/.test(id)).length;
     return Promise.resolve();
   },
 };
@@ -108,7 +102,7 @@ export async function runFloor(partial: Partial<FloorOptions> = {}, log: (line: 
   }
 }
 
-/** Warm-up, the optional idle run, then the throughput run; `timeLeft` bounds every wait. */
+/** A warm-up event, then the throughput run; `timeLeft` bounds every wait. */
 async function measure(o: FloorOptions, client: Client, temporalPid: number, timeLeft: () => number) {
   const total = o.events * o.subs;
   const perStart = o.shape === 'flat' ? 1 : o.subs;
@@ -121,39 +115,19 @@ async function measure(o: FloorOptions, client: Client, temporalPid: number, tim
     const subscriptionIds = Array.from({ length: o.subs }, (_, k) => `sub_${k}`);
     return client.workflow.start('floorEvent', { ...common, typedSearchAttributes: eventSearchAttributes({ eventId: workflowId, eventType: 'order.created', subscriptionIds }, 64) });
   };
-  const reset = () => {
-    completions.deliveries = 0;
-    completions.times.length = 0;
-  };
   const waitFor = async (count: number, limitMs: number) => {
     const until = performance.now() + Math.min(limitMs, timeLeft());
-    while (completions.deliveries < count && performance.now() < until) await sleep(2);
+    while (deliveries < count && performance.now() < until) await sleep(2);
   };
 
   // Warm-up: pollers up, the bundle loaded into the worker's isolate.
-  reset();
+  deliveries = 0;
   await startOne(0, 'warm');
   await waitFor(perStart, 30_000);
-  if (completions.deliveries < perStart) throw new Error(`floor: the warm-up event did not complete within 30 s`);
-
-  // Start call → each delivery's local activity, one event at a time (ms).
-  let idleLatencyMs: { p50: number; max: number; count: number } | undefined;
-  if (o.idle > 0) {
-    const lat: number[] = [];
-    for (let i = 0; i < o.idle && timeLeft() > 0; i++) {
-      reset();
-      const t = performance.now();
-      await startOne(i, 'idle');
-      await waitFor(perStart, 10_000);
-      for (const x of completions.times) lat.push(x - t);
-      await sleep(300);
-    }
-    lat.sort((a, b) => a - b);
-    idleLatencyMs = { p50: round2(lat[Math.floor(lat.length / 2)] ?? Number.NaN), max: round2(lat.at(-1) ?? Number.NaN), count: lat.length };
-  }
+  if (deliveries < perStart) throw new Error(`floor: the warm-up event did not complete within 30 s`);
 
   await sleep(300);
-  reset();
+  deliveries = 0;
   const cpu0 = { temporal: processCpuSeconds(temporalPid), self: process.cpuUsage() };
   const t0 = performance.now();
   let next = 0;
@@ -166,7 +140,7 @@ async function measure(o: FloorOptions, client: Client, temporalPid: number, tim
   await waitFor(total, 120_000);
   const seconds = (performance.now() - t0) / 1000;
   const self = process.cpuUsage(cpu0.self);
-  const delivered = completions.deliveries;
+  const delivered = deliveries;
   const per = (cpuSeconds: number) => round2((cpuSeconds * 1000) / Math.max(1, delivered));
   const temporalCpuMsPerDelivery = per(processCpuSeconds(temporalPid) - cpu0.temporal);
   const workerCpuMsPerDelivery = per((self.user + self.system) / 1e6);
@@ -186,6 +160,5 @@ async function measure(o: FloorOptions, client: Client, temporalPid: number, tim
     temporalCpuMsPerDelivery,
     workerCpuMsPerDelivery,
     cpuMsPerDelivery: round2(temporalCpuMsPerDelivery + workerCpuMsPerDelivery),
-    ...(idleLatencyMs ? { idleLatencyMs } : {}),
   };
 }

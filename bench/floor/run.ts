@@ -3,7 +3,7 @@
  * its own dev server, measures the shape, prints the figures, stops everything; exit 1 when a
  * delivery did not complete, 64 on a bad value.
  *
- *   npm run bench:floor -- [--shape event|children|flat] [--events 200] [--subs 5] [--idle 0] [--fast-sqlite] [--max-seconds 300]
+ *   npm run bench:floor -- [--shape event|children|flat] [--events 200] [--subs 5] [--fast-sqlite] [--max-seconds 300]
  */
 import { parseArgs } from 'node:util';
 import { type FloorShape, floorShapes, runFloor } from './floor';
@@ -13,14 +13,13 @@ const { values: v } = parseArgs({
     shape: { type: 'string', default: 'event' },
     events: { type: 'string', default: '200' },
     subs: { type: 'string', default: '5' },
-    idle: { type: 'string', default: '0' },
     'max-seconds': { type: 'string', default: '300' },
     'fast-sqlite': { type: 'boolean', default: false },
   },
 });
 
 /** A whole number from `min` to `max`, or exit with a message naming the flag. */
-function int(flag: 'events' | 'subs' | 'idle' | 'max-seconds', min: number, max: number): number {
+function int(flag: 'events' | 'subs' | 'max-seconds', min: number, max: number): number {
   const n = Number(v[flag]);
   if (Number.isInteger(n) && n >= min && n <= max) return n;
   process.stderr.write(`--${flag} must be a whole number from ${min} to ${max}, got ${v[flag]}\n`);
@@ -32,10 +31,9 @@ if (!floorShapes.includes(shape)) {
   process.stderr.write(`--shape must be one of ${floorShapes.join(', ')}, got ${v.shape}\n`);
   process.exit(64);
 }
-const opts = { shape, events: int('events', 1, 100_000), subs: int('subs', 1, 1000), idle: int('idle', 0, 1000), maxSeconds: int('max-seconds', 10, 3600), fastSqlite: v['fast-sqlite'] };
+const opts = { shape, events: int('events', 1, 100_000), subs: int('subs', 1, 1000), maxSeconds: int('max-seconds', 10, 3600), fastSqlite: v['fast-sqlite'] };
 process.stderr.write(`[floor] ${opts.events} events × ${opts.subs} subscriptions, shape ${shape}, on a dev server of its own\n`);
 const r = await runFloor(opts, (line) => process.stderr.write(`[floor] ${line}\n`));
-if (r.idleLatencyMs) console.log(`idle: start call → each delivery's local activity, p50 ${r.idleLatencyMs.p50.toFixed(1)} ms, max ${r.idleLatencyMs.max.toFixed(1)} ms (n=${r.idleLatencyMs.count})`);
 console.log(`shape: ${r.description}; sqlite: ${opts.fastSqlite ? 'WAL+OFF' : 'WAL+NORMAL'}`);
 console.log(`deliveries done ${r.delivered}/${r.expected} in ${r.seconds.toFixed(1)} s (starts issued in ${r.startsSeconds.toFixed(1)} s): ${r.deliveriesPerSecond.toFixed(1)} deliveries/s`);
 console.log(`CPU per delivery: temporal ${r.temporalCpuMsPerDelivery.toFixed(1)} ms, worker+client ${r.workerCpuMsPerDelivery.toFixed(1)} ms`);
