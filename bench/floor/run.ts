@@ -6,14 +6,14 @@
  *   npm run bench:floor -- [--shape event|children|flat] [--events 200] [--subs 5] [--fast-sqlite] [--max-seconds 300]
  */
 import { parseArgs } from 'node:util';
-import { type FloorShape, floorShapes, runFloor } from './floor';
+import { defaultFloorOptions as d, type FloorShape, floorShapes, runFloor } from './floor';
 
 const { values: v } = parseArgs({
   options: {
-    shape: { type: 'string', default: 'event' },
-    events: { type: 'string', default: '200' },
-    subs: { type: 'string', default: '5' },
-    'max-seconds': { type: 'string', default: '300' },
+    shape: { type: 'string', default: d.shape },
+    events: { type: 'string', default: String(d.events) },
+    subs: { type: 'string', default: String(d.subs) },
+    'max-seconds': { type: 'string', default: String(d.maxSeconds) },
     'fast-sqlite': { type: 'boolean', default: false },
   },
 });
