@@ -1,90 +1,53 @@
 /**
- * The Temporal floor as a library: what the delivery workflow shape alone costs on the embedded
- * Temporal dev server (the same binary and flags as `npm start`), with an in-process worker and
- * no database, HTTP or signing. Its deliveries/s is a ceiling for the service's on this machine.
- * Used by `npm run bench:floor` (bench/floor/run.ts) and by `npm run bench` in the same run.
- * All on loopback; bounded in count and time.
+ * The Temporal floor: what the delivery workflow shape alone costs on the embedded Temporal dev
+ * server (the launcher's, as `npm start` runs it), with an in-process worker and no database,
+ * HTTP or signing. Its deliveries/s is a ceiling for the service's on this machine. Used by
+ * `npm run bench:floor` (run.ts) and `npm run bench`. Loopback only; bounded in count and time.
  */
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
 import { privateStackConfig, startStack } from '../../src/runtime/stack';
-import { eventSearchAttributes } from '../lib/service';
 import { processCpuSeconds } from '../lib/proc';
-import { completions, resetCompletions, touch, touchAll } from './activities';
+import { eventSearchAttributes } from '../lib/service';
 
-/** The workflow shapes the floor can measure. */
-export const floorShapes = ['event', 'activities', 'children'] as const;
+/**
+ * `event`: the service's shape, one workflow per event (bench/floor/workflows.ts). `children`:
+ * the pre-1.0 shape, a parent and one child workflow per subscription. `flat`: the client
+ * starts one workflow per delivery, with no parent.
+ */
+export const floorShapes = ['event', 'children', 'flat'] as const;
 export type FloorShape = (typeof floorShapes)[number];
 
-export interface FloorOptions {
-  /**
-   * `event` (default): the service's shape, one workflow per event whose round is one local
-   * activity for all M deliveries, a log-write local activity and one upsert. `activities`:
-   * the same with M concurrent local activities, one per delivery. `children`: before 1.0, a
-   * parent and one child workflow per subscription.
-   */
-  shape: FloorShape;
-  events: number;
-  /** Deliveries per event (M). */
-  subs: number;
-  /** Workflow starts in flight at once. */
-  inflight: number;
-  /** Upsert the final state search attribute (as the service does). */
-  upsert: boolean;
-  /** Children shape: the parent awaits its children's results (the oldest event workflow). */
-  awaitResults: boolean;
-  /** Children shape: search attributes each child starts with (1–3). */
-  attrs: number;
-  /** Instead of any parent: the client starts one workflow per delivery. */
-  flat: boolean;
-  /** Temporal SQLite with synchronous=OFF (the tests' setting) instead of NORMAL. */
-  fastSqlite: boolean;
-  /** Before the throughput run: this many single events, one at a time, for the idle latency. */
-  idle: number;
-  /** Gives up (throws) after this many seconds in all. */
-  maxSeconds: number;
-}
-
-export const defaultFloorOptions: FloorOptions = {
-  shape: 'event',
+/** The defaults: 200 events × 5 subscriptions in the service's shape, Temporal SQLite as `npm start` runs it. */
+export const defaultFloorOptions = {
+  shape: 'event' as FloorShape,
   events: 200,
+  /** Deliveries per event (M). */
   subs: 5,
-  inflight: 16,
-  upsert: true,
-  awaitResults: false,
-  attrs: 1,
-  flat: false,
+  /** Temporal SQLite with synchronous=OFF (the tests' setting) instead of NORMAL. */
   fastSqlite: false,
-  idle: 0,
+  /** Gives up (throws) after this many seconds in all. */
   maxSeconds: 300,
 };
+export type FloorOptions = typeof defaultFloorOptions;
+/** What {@link runFloor} measured (see measure below). */
+export type FloorResult = Awaited<ReturnType<typeof measure>>;
 
-export interface FloorResult {
-  shape: FloorShape;
-  /** In words, for the report. */
-  description: string;
-  events: number;
-  subs: number;
-  delivered: number;
-  expected: number;
-  seconds: number;
-  /** Seconds until every workflow start was accepted. */
-  startsSeconds: number;
-  deliveriesPerSecond: number;
-  /** CPU-ms per delivery: the dev server, and this process (worker and client). */
-  temporalCpuMsPerDelivery: number;
-  workerCpuMsPerDelivery: number;
-  /** Their sum. */
-  cpuMsPerDelivery: number;
-  /** With `idle`: start call → each delivery's local activity, one event at a time (ms). */
-  idleLatencyMs?: { p50: number; max: number; count: number };
-}
+/** Deliveries the activity counted since the last reset. */
+let deliveries = 0;
 
-// One runtime per process, installed quietly by the first floor run (a later one reuses it).
-let runtimeInstalled = false;
-// The workflow bundle is the same for every run: built once per process.
+/** The floor's one local activity: counts deliveries, not a parent's `/targets` lookup or a round's `/log` write. */
+export const floorActivities = {
+  // Activities must return promises; this one has nothing to wait for.
+  touch(ids: string[]): Promise<void> {
+    deliveries += ids.filter((id) => !/\/(targets|log)$/.test(id)).length;
+    return Promise.resolve();
+  },
+};
+
+// Built once per process, by the first run, which also installs the (quiet) runtime.
 let bundle: Promise<WorkflowBundle> | undefined;
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
@@ -94,12 +57,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runFloor(partial: Partial<FloorOptions> = {}, log: (line: string) => void = () => {}): Promise<FloorResult> {
   const o: FloorOptions = { ...defaultFloorOptions, ...partial };
   const deadline = performance.now() + o.maxSeconds * 1000;
-  const timeLeft = () => deadline - performance.now();
-  if (!runtimeInstalled) {
+  if (!bundle) {
     Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn: (m) => log(`sdk warn: ${m}`), error: (m) => log(`sdk error: ${m}`) } });
-    runtimeInstalled = true;
+    bundle = bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)), logger: Runtime.instance().logger });
   }
-  bundle ??= bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)), logger: Runtime.instance().logger });
 
   // Undone newest first, whatever failed.
   const undo: Array<() => unknown> = [];
@@ -117,20 +78,19 @@ export async function runFloor(partial: Partial<FloorOptions> = {}, log: (line: 
       return start();
     });
     undo.push(() => stack.stop());
-    const temporal = { address: stack.servers.env.TEMPORAL_ADDRESS!, pid: stack.part('temporal').pid! };
-    const connection = await Connection.connect({ address: temporal.address });
+    const address = stack.servers.env.TEMPORAL_ADDRESS!;
+    const connection = await Connection.connect({ address });
     undo.push(() => connection.close());
-    const native = await NativeConnection.connect({ address: temporal.address });
+    const native = await NativeConnection.connect({ address });
     undo.push(() => native.close());
-    const taskQueue = 'floor';
-    const worker = await Worker.create({ connection: native, taskQueue, workflowBundle: await bundle, activities: { touch, touchAll } });
+    const worker = await Worker.create({ connection: native, taskQueue: 'floor', workflowBundle: await bundle, activities: floorActivities });
     // A worker that fails shows as missing deliveries; its error is logged, not left unhandled.
     const running = worker.run().catch((err: unknown) => log(`floor worker failed: ${(err as Error).message}`));
     undo.push(async () => {
       worker.shutdown();
       await running;
     });
-    return await measure(o, new Client({ connection }), taskQueue, temporal.pid, timeLeft);
+    return await measure(o, new Client({ connection }), stack.part('temporal').pid!, () => deadline - performance.now());
   } finally {
     for (const step of undo.reverse()) {
       try {
@@ -142,90 +102,63 @@ export async function runFloor(partial: Partial<FloorOptions> = {}, log: (line: 
   }
 }
 
-/** Warm-up, the optional idle run, then the throughput run; `timeLeft` bounds every wait. */
-async function measure(o: FloorOptions, client: Client, taskQueue: string, temporalPid: number, timeLeft: () => number): Promise<FloorResult> {
+/** A warm-up event, then the throughput run; `timeLeft` bounds every wait. */
+async function measure(o: FloorOptions, client: Client, temporalPid: number, timeLeft: () => number) {
   const total = o.events * o.subs;
-  // One start per event (or per delivery with --flat), in the chosen shape.
+  const perStart = o.shape === 'flat' ? 1 : o.subs;
   const startOne = (i: number, prefix: string) => {
-    const id = `${prefix}-${i}`;
-    if (o.flat) return client.workflow.start('floorChild', { taskQueue, workflowId: id, args: [o.upsert] });
-    if (o.shape === 'children') {
-      return client.workflow.start('floorParent', { taskQueue, workflowId: id, args: [{ id, children: o.subs, awaitResults: o.awaitResults, upsert: o.upsert, attrs: o.attrs }] });
-    }
-    return client.workflow.start(o.shape === 'event' ? 'floorEvent' : 'floorEventEach', {
-      taskQueue,
-      workflowId: id,
-      args: [{ id, subs: o.subs, upsert: o.upsert }],
-      // The attributes the service starts an event workflow with.
-      typedSearchAttributes: eventSearchAttributes({ eventId: id, eventType: 'order.created', subscriptionIds: Array.from({ length: o.subs }, (_, k) => `sub_${k}`) }, 64),
-    });
+    const workflowId = `${prefix}-${i}`;
+    const common = { taskQueue: 'floor', workflowId, args: [workflowId, o.subs] };
+    if (o.shape === 'flat') return client.workflow.start('floorChild', { taskQueue: 'floor', workflowId });
+    if (o.shape === 'children') return client.workflow.start('floorParent', common);
+    // The attributes the service starts an event workflow with.
+    const subscriptionIds = Array.from({ length: o.subs }, (_, k) => `sub_${k}`);
+    return client.workflow.start('floorEvent', { ...common, typedSearchAttributes: eventSearchAttributes({ eventId: workflowId, eventType: 'order.created', subscriptionIds }, 64) });
   };
-  const perStart = o.flat ? 1 : o.subs;
   const waitFor = async (count: number, limitMs: number) => {
     const until = performance.now() + Math.min(limitMs, timeLeft());
-    while (completions.deliveries < count && performance.now() < until) await sleep(2);
+    while (deliveries < count && performance.now() < until) await sleep(2);
   };
 
   // Warm-up: pollers up, the bundle loaded into the worker's isolate.
-  resetCompletions();
+  deliveries = 0;
   await startOne(0, 'warm');
   await waitFor(perStart, 30_000);
-  if (completions.deliveries < perStart) throw new Error(`floor: the warm-up event did not complete within 30 s`);
-
-  let idleLatencyMs: FloorResult['idleLatencyMs'];
-  if (o.idle > 0) {
-    const lat: number[] = [];
-    for (let i = 0; i < o.idle && timeLeft() > 0; i++) {
-      resetCompletions();
-      const t = performance.now();
-      await startOne(i, 'idle');
-      await waitFor(perStart, 10_000);
-      for (const x of completions.times) lat.push(x - t);
-      await sleep(300);
-    }
-    lat.sort((a, b) => a - b);
-    idleLatencyMs = { p50: round2(lat[Math.floor(lat.length / 2)] ?? Number.NaN), max: round2(lat.at(-1) ?? Number.NaN), count: lat.length };
-  }
+  if (deliveries < perStart) throw new Error(`floor: the warm-up event did not complete within 30 s`);
 
   await sleep(300);
-  resetCompletions();
+  deliveries = 0;
   const cpu0 = { temporal: processCpuSeconds(temporalPid), self: process.cpuUsage() };
   const t0 = performance.now();
   let next = 0;
+  // 16 starts in flight at once.
   const starter = async () => {
     while (next < total / perStart && timeLeft() > 0) await startOne(next++, 'evt');
   };
-  await Promise.all(Array.from({ length: o.inflight }, starter));
+  await Promise.all(Array.from({ length: 16 }, starter));
   const startsSeconds = (performance.now() - t0) / 1000;
   await waitFor(total, 120_000);
   const seconds = (performance.now() - t0) / 1000;
   const self = process.cpuUsage(cpu0.self);
-  const temporalCpu = processCpuSeconds(temporalPid) - cpu0.temporal;
-  const delivered = completions.deliveries;
+  const delivered = deliveries;
   const per = (cpuSeconds: number) => round2((cpuSeconds * 1000) / Math.max(1, delivered));
-  const temporalCpuMsPerDelivery = per(temporalCpu);
+  const temporalCpuMsPerDelivery = per(processCpuSeconds(temporalPid) - cpu0.temporal);
   const workerCpuMsPerDelivery = per((self.user + self.system) / 1e6);
   return {
     shape: o.shape,
-    description: describe(o),
+    // In words, for the report.
+    description: { event: `one workflow per event: ${o.subs} deliveries in one local activity, a log write, an upsert`, children: `parent + ${o.subs} children`, flat: 'flat: the client starts one workflow per delivery' }[o.shape],
     events: o.events,
     subs: o.subs,
     delivered,
     expected: total,
     seconds: round2(seconds),
+    // Until every workflow start was accepted.
     startsSeconds: round2(startsSeconds),
     deliveriesPerSecond: Math.round((delivered / seconds) * 10) / 10,
+    // CPU-ms per delivery: the dev server, this process (worker and client), and their sum.
     temporalCpuMsPerDelivery,
     workerCpuMsPerDelivery,
     cpuMsPerDelivery: round2(temporalCpuMsPerDelivery + workerCpuMsPerDelivery),
-    ...(idleLatencyMs ? { idleLatencyMs } : {}),
   };
-}
-
-/** The shape in words. */
-function describe(o: FloorOptions): string {
-  if (o.flat) return 'flat: the client starts one workflow per delivery';
-  if (o.shape === 'event') return `one workflow per event: ${o.subs} deliveries in one local activity, a log write, an upsert`;
-  if (o.shape === 'activities') return `one workflow per event: ${o.subs} concurrent local activities, a log write, an upsert`;
-  return `parent + ${o.subs} children${o.awaitResults ? ' (parent awaits results)' : ''}`;
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { attemptDoc, errorKind, formatRow, latencyCell, type Measured, parseStorageOptions, seededRandom, updatesCell } from '../../bench/storage/table';
+import { attemptDoc, errorKind, formatRow, insertCell, latencyCell, type Measured, parseStorageOptions, seededRandom, updatesCell } from '../../bench/storage/table';
 
 const measured = (over: Partial<Measured>): Measured => ({ total: 4, times: [1, 2, 3, 40], errors: {}, seconds: 2, ...over });
 
 describe('storage bench options', () => {
   it('defaults to three sizes and every backend', () => {
-    expect(parseStorageOptions([])).toEqual({ sizes: [5000, 20_000, 100_000], backends: ['sqlite', 'pg', 'pg-nogin'], maxSeconds: 1500, limitSeconds: 60, help: false });
+    expect(parseStorageOptions([])).toEqual({ sizes: [5000, 20_000, 100_000], backends: ['sqlite', 'pg', 'pg-nogin'], maxSeconds: 1500, limitSeconds: 60 });
   });
 
   it('keeps the backends in their fixed order and takes the limits', () => {
@@ -19,6 +19,7 @@ describe('storage bench options', () => {
     expect(() => parseStorageOptions(['--sizes', '5k'])).toThrow(/whole numbers/);
     expect(() => parseStorageOptions(['--max-seconds', '0'])).toThrow(/max-seconds/);
     expect(() => parseStorageOptions(['--quick'])).toThrow();
+    expect(() => parseStorageOptions(['--help'])).toThrow();
   });
 });
 
@@ -60,9 +61,14 @@ describe('storage bench rows', () => {
     expect(updatesCell(measured({ total: 400, times: Array(30).fill(1), seconds: 60, timedOutAfter: 60 }))).toBe('> 60 s (30 of 400): 0.5/s, 0 errors');
   });
 
-  it('puts a size that failed as a whole in its row', () => {
-    const row = formatRow({ backend: 'sqlite', size: 20_000, insert: { docs: 15_000, seconds: 3, reached: 20_000 }, error: 'server | died\nstack' });
-    expect(row).toBe('| sqlite | 20,000 | 5,000 | error: server / died |  |  |  |  |');
-    expect(formatRow({ backend: 'pg', size: 100, error: 'x' }).split('|')).toHaveLength(10);
+  it('formats the bulk insert as docs per second, or how far it got', () => {
+    expect(insertCell(15_000, measured({ seconds: 3 }), 20_000)).toBe('5,000');
+    expect(insertCell(9000, measured({ seconds: 60, timedOutAfter: 60 }), 14_000)).toBe('> 60 s (reached 14,000, 150/s)');
+  });
+
+  it('puts a size that failed as a whole in its row, after what it measured', () => {
+    expect(formatRow('sqlite', 20_000, ['5,000'], 'server | died\nstack')).toBe('| sqlite | 20,000 | 5,000 | error: server / died |  |  |  |  |');
+    expect(formatRow('pg', 100, [], 'x').split('|')).toHaveLength(10);
+    expect(formatRow('pg', 100, ['1', '2', '3', '4', '5', '6'])).toBe('| pg | 100 | 1 | 2 | 3 | 4 | 5 | 6 |');
   });
 });
