@@ -3,7 +3,6 @@ import { type AttemptDoc, type AttemptFilter, AttemptRepository, eventWorkflowId
 import type { OrderResult } from './api-client';
 import type { Ctx } from './context';
 import { VoidRun } from './lifecycle';
-import { type HistoryBreakdown, historyBreakdown } from './history';
 import type { ArrivalRecord } from './receiver-protocol';
 import { type Summary, nowMs, sleep, summarize } from './stats';
 
@@ -195,15 +194,3 @@ export async function breakdown(ctx: Ctx, o: DeliveryOutcome): Promise<Record<st
   }
   return Object.fromEntries(Object.entries(seg).map(([k, v]) => [k, summarize(v)]));
 }
-
-/**
- * Temporal history gaps of up to 20 of the run's event workflows, evenly spread: each delivers
- * to all its subscribers itself, so its history is the whole of the event's time in Temporal.
- */
-export async function sampleHistories(ctx: Ctx, o: DeliveryOutcome): Promise<HistoryBreakdown> {
-  const client = await ctx.stack.temporal.client();
-  const events = [...o.events.keys()];
-  const step = Math.max(1, Math.floor(events.length / 20));
-  return historyBreakdown(client, events.filter((_, i) => i % step === 0).slice(0, 20).map(eventWorkflowId));
-}
-

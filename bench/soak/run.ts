@@ -38,7 +38,7 @@ async function main(): Promise<number> {
     opts.retentionDays === undefined
       ? {}
       : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m', ...(opts.retentionBusyShare !== undefined ? { RETENTION_BUSY_SHARE: String(opts.retentionBusyShare) } : {}) };
-  const stack = await startStack({ ...benchDefaults([], {}), verbose: opts.verbose }, life.cleanups, log, retentionEnv);
+  const stack = await startStack({ ...benchDefaults([]), verbose: opts.verbose }, life.cleanups, log, retentionEnv);
   const receiver = await ReceiverProcess.start();
   life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });
   // Room for every request of a full timeout at the rate: beyond it, sends are counted as not sent.
