@@ -3,33 +3,21 @@ import { type AttemptDoc, type AttemptFilter, AttemptRepository, eventWorkflowId
 import type { OrderResult } from './api-client';
 import type { Ctx } from './context';
 import { VoidRun } from './lifecycle';
-import type { ArrivalRecord } from './receiver-protocol';
 import { type Summary, nowMs, sleep, summarize } from './stats';
 
-export interface DeliveryOutcome {
-  emitted: number;
-  ordersOk: number;
-  ordersFailed: number;
-  firstOrderError: string | undefined;
-  delivered: number;
-  failed: number;
-  duplicates: number;
-  retriedAttempts: number;
-  timedOut: boolean;
-  arrivals: ArrivalRecord[];
-  /** event id → order POST start (epoch ms), order id, event created_at. */
-  events: Map<string, { orderId: number; postStart: number; createdAt: number }>;
-  badSignatures: string[];
-  verified: number;
-}
+/** Event id → its order's POST start (epoch ms), order id and the event's created_at. */
+type RunEvents = Map<string, { orderId: number; postStart: number; createdAt: number }>;
+
+/** What {@link awaitDeliveries} found. */
+export type DeliveryOutcome = Awaited<ReturnType<typeof awaitDeliveries>>;
 
 /**
  * The order.created event of each accepted order, read from the order's own outbox (written with
  * the order, before the 201): one lookup by `_id` per order, so the cost does not grow with what
  * the database holds. An order's other events (stock.*) go to no bench subscription.
  */
-export async function eventsForOrders(ctx: Ctx, orders: OrderResult[]): Promise<DeliveryOutcome['events']> {
-  const out: DeliveryOutcome['events'] = new Map();
+async function eventsForOrders(ctx: Ctx, orders: OrderResult[]): Promise<RunEvents> {
+  const out: RunEvents = new Map();
   const accepted = orders.filter((o) => o.ok);
   const stored = ctx.stack.db.collection<Pick<OrderDoc, '_id' | 'outbox'>>('orders');
   for (let i = 0; i < accepted.length; i += 16) {
@@ -74,7 +62,7 @@ async function failedPairs(ctx: Ctx, eventIds: string[]): Promise<Set<string>> {
  * Waits until every expected (event, subscription) is delivered at the receiver or failed in
  * the database, or the drain timeout passes; then collects what arrived.
  */
-export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders: OrderResult[]): Promise<DeliveryOutcome> {
+export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders: OrderResult[]) {
   const m = ctx.subs.size;
   const emitted = ordersAttempted * m;
   const events = await eventsForOrders(ctx, orders);
