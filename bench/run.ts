@@ -56,6 +56,7 @@ async function runScenarios(ctx: Ctx, results: BenchResults, save: () => void): 
   const step = async <T>(name: Scenario, run: () => Promise<T>, keep: (r: T) => void) => {
     if (!want(name)) return;
     keep(await run());
+    if (!results.completed.includes(name)) results.completed.push(name);
     save();
   };
 
@@ -133,7 +134,7 @@ async function main(): Promise<number> {
     temporal: opts.stack === 'cluster' ? stack.temporalDescription : 'Temporal CLI v1.5.1 dev server (SQLite file, headless)',
     processes: `${opts.apis} API, ${opts.workers} worker`,
     fastSqlite: opts.fastSqlite,
-    dataDir: stack.dataDir,
+    dataDir: stack.config.dataDir,
     serviceEnv: Object.fromEntries(Object.entries(stack.serviceEnv).filter(([k]) => !['MONGODB_URI', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'PORT', 'SECRET_ENCRYPTION_KEY'].includes(k))),
     receiver: 'separate node:http process (bench/receiver.ts)',
     rateLimits: rateLimitsOf(stack.serviceEnv),

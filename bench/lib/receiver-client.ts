@@ -66,7 +66,7 @@ export class ReceiverProcess {
         resolve: (r) => (done(), resolve(r)),
         reject: (e) => (done(), reject(e)),
       });
-      this.child.send({ ...req, id } as ReceiverRequest);
+      this.child.send({ ...req, id });
     }) as Promise<ReplyOf<T['type']>>;
   }
 

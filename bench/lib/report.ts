@@ -5,7 +5,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import type { FloorResult } from '../floor/floor';
 import { type LedgerEntry, r3 } from './context';
-import type { BenchOptions } from './options';
+import type { BenchOptions, Scenario } from './options';
 import { loadAverage } from './proc';
 import type { background, retention } from './scenarios/background';
 import type { baseline } from './scenarios/baseline';
@@ -56,6 +56,8 @@ export interface BenchResults {
   ratios?: Record<string, number>;
   /** Why the run does not count, when it does not. */
   void?: string;
+  /** The scenarios that finished, in order (a VOID run stops at the first that did not). */
+  completed: Scenario[];
   serviceOutput?: unknown;
 }
 
@@ -72,6 +74,7 @@ export function newResults(opts: BenchOptions, git: BenchResults['git']): BenchR
     },
     options: opts,
     git,
+    completed: [],
   };
 }
 
@@ -249,6 +252,7 @@ export function report(results: BenchResults, run: { dbDescription: string; exte
       `Stack: ${run.dbDescription.replace(/, data in .*/, '')}; ${stack}; LOG_LEVEL=${o.logLevel}, RELAY_INTERVAL=${o.relayInterval}\n` +
       `Database: ${o.prefill.orders + o.prefill.events + o.prefill.attempts ? `prefilled with ${o.prefill.attempts} attempts, ${o.prefill.events} events, ${o.prefill.orders} orders (--prefill)` : 'empty at the start'}\n` +
       `Rate limits: ${run.rateLimits}\n` +
+      `Scenarios: ${results.completed.length} of ${o.scenarios.length} completed (${results.completed.join(', ')})\n` +
       (results.void ? `\nVOID: ${results.void}\n` : '') +
       `\n${table(rows(results, ratio))}\n\nTargets (1.0; informational, the exit code only says VOID):\n` +
       results.targets.map((t) => `  ${t.pass ? 'PASS' : 'MISS'}  ${t.target}: ${fmt(t.value, t.unit === '× floor' ? 2 : t.unit === 'deliveries' ? 0 : 1)} ${t.unit}`).join('\n') +

@@ -12,29 +12,8 @@ import { privateStackConfig, type Stack as Launched, startStack as launch } from
 import { startBalancer } from '../../src/runtime/temporal-cluster';
 import type { BenchOptions } from './options';
 
-export interface Stack {
-  dataDir: string;
-  config: Config;
-  apiUrl: string;
-  apiKey: string;
-  db: Db;
-  temporal: TemporalGateway;
-  dbDescription: string;
-  /** The Temporal the profile started (dev server, or the cluster's nodes and shards). */
-  temporalDescription: string;
-  /** Live pids by CPU-accounting role (a second worker, API or Temporal node under its own, e.g. `worker-1`). */
-  readonly pids: Record<string, number | undefined> & { worker?: number; api?: number; temporal?: number; db?: number; postgres?: number };
-  /** The delivery settings handed to the worker. */
-  serviceEnv: Record<string, string>;
-  /** Output lines per service process (at LOG_LEVEL=warn: warnings and errors), and how many contained E11000. */
-  outputLines: Record<string, { lines: number; duplicateKey: number }>;
-  /** The worker's /metrics. */
-  workerMetricsUrl: string;
-  /** Opens the signing secrets the service stored (sealed under the run's throw-away key). */
-  secretBox: SecretBox;
-  /** Stops the API and the worker and starts them again with `env` over the service's own (e.g. METRICS_ENABLED=false). */
-  restartServices(env: Record<string, string>): Promise<void>;
-}
+/** The service under test as the bench's scenarios see it. */
+export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** Something to undo at the end, newest first. */
 export type Cleanup = { name: string; fn: () => Promise<void> | void };
@@ -70,9 +49,8 @@ export async function launchStack(opts: Omit<Parameters<typeof launch>[0], 'log'
  * Starts everything, each part registered in `cleanups` as soon as it runs; `serviceEnvOverrides`:
  * variables of the API and worker over the bench's own (e.g. the soak's RETENTION_DAYS).
  */
-export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}): Promise<Stack> {
+export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}) {
   const config = await runConfig('webhook-bench', cleanups, true);
-  const dataDir = config.dataDir;
   const secretKey = randomBytes(32);
   const serviceEnv: Record<string, string> = {
     ...serviceEnvironment(config),
@@ -88,7 +66,8 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     ...serviceEnvOverrides,
   };
   const quiet = ['warn', 'error', 'fatal', 'silent'].includes(opts.logLevel);
-  const outputLines: Stack['outputLines'] = {};
+  // Output lines per service process (at LOG_LEVEL=warn: warnings and errors), and how many contained E11000.
+  const outputLines: Record<string, { lines: number; duplicateKey: number }> = {};
   // On an external server the run's database is dropped at the end (embedded ones go with DATA_DIR).
   let clients: Awaited<ReturnType<typeof runClients>> | undefined;
   const launched = await launchStack(
@@ -127,25 +106,28 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     apiUrl = `http://127.0.0.1:${balancer.port}`;
   }
   return {
-    dataDir,
     config,
     apiUrl,
     apiKey,
     db,
     temporal,
     dbDescription: launched.servers.database,
+    /** The Temporal the profile started (dev server, or the cluster's nodes and shards). */
     temporalDescription: launched.servers.temporal,
-    // The first of several workers, APIs or cluster nodes under the usual role, the others under their own names.
-    get pids() {
+    /** Live pids by CPU-accounting role; the first of several workers, APIs or cluster nodes under the usual role, the others under their own names (e.g. `worker-1`). */
+    get pids(): Record<string, number | undefined> {
       const p = launched.pids();
       const extra = Object.fromEntries(Object.entries(p).filter(([name]) => /^(worker|api)-[1-9]$|^temporal-[2-9]$/.test(name)));
       return { worker: p.worker ?? p['worker-0'], api: p.api ?? p['api-0'], temporal: p.temporal ?? p['temporal-1'], db: p.ferretdb ?? p.mongod, postgres: p.postgres, ...extra };
     },
+    /** The variables every API and worker got. */
     serviceEnv: launched.serviceEnv,
     outputLines,
     workerMetricsUrl: launched.workers[0]!.metricsUrl!,
+    /** Opens the signing secrets the service stored (sealed under the run's throw-away key). */
     secretBox: new SecretBox({ id: 'bench', key: secretKey }),
-    async restartServices(extraEnv) {
+    /** Stops the API and the worker and starts them again with `extraEnv` over the service's own (e.g. METRICS_ENABLED=false). */
+    async restartServices(extraEnv: Record<string, string>) {
       await Promise.all([...launched.apis, ...launched.workers].map((p) => p.stop()));
       await Promise.all([...launched.workers, ...launched.apis].map((p) => p.start(extraEnv)));
     },
