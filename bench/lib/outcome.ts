@@ -60,11 +60,12 @@ async function failedPairs(ctx: Ctx, eventIds: string[]): Promise<Set<string>> {
 
 /**
  * Waits until every expected (event, subscription) is delivered at the receiver or failed in
- * the database, or the drain timeout passes; then collects what arrived.
+ * the database, or the drain timeout passes; then collects what arrived and checks it
+ * ({@link checkComplete}: VOID when something is missing).
  */
-export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders: OrderResult[]) {
+export async function awaitDeliveries(ctx: Ctx, label: string, orders: OrderResult[], strict = false) {
   const m = ctx.subs.size;
-  const emitted = ordersAttempted * m;
+  const emitted = orders.length * m;
   const events = await eventsForOrders(ctx, orders);
   const eventIds = [...events.keys()];
   await ctx.receiver.request({ type: 'expect', eventIds });
@@ -100,10 +101,10 @@ export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders:
   const union = new Set([...delivered, ...failed]);
   const retriedAttempts = (await attemptsOfRun(ctx, eventIds)).filter((a) => a.outcome !== 'delivered').length;
   const ordersOk = orders.filter((x) => x.ok).length;
-  return {
+  const outcome = {
     emitted,
     ordersOk,
-    ordersFailed: ordersAttempted - ordersOk,
+    ordersFailed: orders.length - ordersOk,
     firstOrderError: orders.find((x) => !x.ok)?.error,
     delivered: delivered.size,
     failed: union.size - delivered.size,
@@ -115,6 +116,8 @@ export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders:
     badSignatures: dump.badSignatures,
     verified: dump.verified,
   };
+  checkComplete(ctx, label, outcome, strict);
+  return outcome;
 }
 
 /**
@@ -123,7 +126,7 @@ export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders:
  * emitted counts the orders the API accepted, and rejected orders are reported, not voided:
  * they are an API error (see the E11000 note in bench/README.md), not a lost delivery.
  */
-export function checkComplete(ctx: Ctx, name: string, o: DeliveryOutcome, strict: boolean): void {
+function checkComplete(ctx: Ctx, name: string, o: DeliveryOutcome, strict: boolean): void {
   const problems: string[] = [];
   const expected = strict ? o.emitted : o.ordersOk * (o.emitted / Math.max(1, o.ordersOk + o.ordersFailed));
   ctx.ledger.push({ run: name, expected, delivered: o.delivered, failed: o.failed, duplicates: o.duplicates });

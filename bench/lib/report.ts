@@ -17,14 +17,6 @@ import type { Summary } from './stats';
 
 type Result<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
 
-/** One target of 1.0 and whether this run met it. */
-export interface Target {
-  target: string;
-  value: number;
-  unit: string;
-  pass: boolean;
-}
-
 export interface BenchResults {
   date: string;
   machine: { cpus: number; model: string | undefined; memoryGiB: number; node: string; loadAverageAtStart: number[]; loadAverageAtEnd?: number[] };
@@ -52,7 +44,8 @@ export interface BenchResults {
   floor?: { event: FloorResult; children?: FloorResult; fanOuts: Record<string, FloorResult> };
   /** Every checked run: deliveries owed, delivered, failed, duplicated. */
   accounting?: LedgerEntry[];
-  targets?: Target[];
+  /** Each target of 1.0 whose scenario ran, and whether this run met it. */
+  targets?: Array<{ target: string; value: number; unit: string; pass: boolean }>;
   ratios?: Record<string, number>;
   /** Why the run does not count, when it does not. */
   void?: string;
@@ -79,13 +72,13 @@ export function newResults(opts: BenchOptions, git: BenchResults['git']): BenchR
 }
 
 /** Deliveries neither delivered nor failed, over every checked run. */
-export function unaccounted(ledger: readonly LedgerEntry[]): number {
+function unaccounted(ledger: readonly LedgerEntry[]): number {
   return ledger.reduce((sum, e) => sum + Math.abs(e.expected - e.delivered - e.failed), 0);
 }
 
 /** Each target whose scenario ran, with its value and pass or miss. */
-export function targets(r: BenchResults): Target[] {
-  const out: Target[] = [];
+function targets(r: BenchResults): NonNullable<BenchResults['targets']> {
+  const out: NonNullable<BenchResults['targets']> = [];
   const add = (target: string, value: number | undefined, unit: string, pass: (v: number) => boolean) => {
     if (value !== undefined && !Number.isNaN(value)) out.push({ target, value: r3(value), unit, pass: pass(value) });
   };
@@ -111,7 +104,7 @@ export function targets(r: BenchResults): Target[] {
 }
 
 /** Service over baseline and service over floor, each where both ran. */
-export function ratios(r: BenchResults): Record<string, number> {
+function ratios(r: BenchResults): Record<string, number> {
   const out: Record<string, number> = {};
   const set = (name: string, a: number | undefined, b: number | undefined) => {
     if (a !== undefined && b !== undefined && b > 0) out[name] = r3(a / b);

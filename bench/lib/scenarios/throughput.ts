@@ -2,7 +2,7 @@
 import { closedLoop } from '../api-client';
 import { type Ctx, createSubscription, newSecret, quiesce, r3, rate, serviceCpu } from '../context';
 import { VoidRun } from '../lifecycle';
-import { awaitDeliveries, checkComplete, latencies } from '../outcome';
+import { awaitDeliveries, latencies } from '../outcome';
 import { CpuMeter } from '../proc';
 import { nowMs, sleep } from '../stats';
 
@@ -17,9 +17,8 @@ export async function throughput(ctx: Ctx, n = ctx.opts.events, label = 'through
   const t0 = nowMs();
   const orders = await closedLoop(n, ctx.opts.concurrency, () => ctx.api.createOrder());
   const postsDone = nowMs();
-  const o = await awaitDeliveries(ctx, n, orders);
+  const o = await awaitDeliveries(ctx, label, orders, true);
   const cpu = CpuMeter.diff(cpu0, ctx.meter.snapshot());
-  checkComplete(ctx, label, o, true);
   const first = Math.min(...orders.map((x) => x.startedAt));
   const last = Math.max(...o.arrivals.map((a) => a.t));
   const svc = serviceCpu(cpu);
