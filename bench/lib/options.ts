@@ -30,8 +30,8 @@ const numeric = {
 
 /** The other options: default (undefined: none) and help; booleans default to false. */
 const textual = {
-  scenarios: { def: allScenarios.join(','), help: 'run only these, always in the order above' },
-  skip: { def: '', help: 'run all but these' },
+  scenarios: { def: allScenarios.join(','), help: 'a comma-separated subset to run (always in this order)' },
+  skip: { def: '', help: 'scenarios left out' },
   stack: { def: 'local', help: 'the launcher\'s server profile: local (Temporal dev server) or cluster (two Temporal nodes on PostgreSQL)' },
   prefill: { def: 'none', help: 'write this first, as the soak does: none, ci, full or attempts=<n>,events=<n>,orders=<n>' },
   relayInterval: { def: '1s', help: 'RELAY_INTERVAL of the worker' },
@@ -66,7 +66,7 @@ function usage(): string {
     'usage: npm run bench -- [options]',
     ...Object.entries(booleans).map(([k, help]) => `  --${flagName(k)}  ${help}`),
     ...Object.entries(numeric).map(([k, s]) => `  --${flagName(k)} <n>  ${s.help} (default ${s.def}${'quick' in s ? `, --quick ${s.quick}` : ''})`),
-    ...Object.entries(textual).map(([k, s]) => `  --${flagName(k)} <value>  ${s.help}${s.def !== undefined ? ` (default ${s.def})` : ''}`),
+    ...Object.entries(textual).map(([k, s]) => `  --${flagName(k)} <value>  ${s.help}${s.def ? ` (default ${s.def})` : ''}`),
     '',
   ].join('\n');
 }
