@@ -68,7 +68,9 @@ export class CpuMeter {
   }
 }
 
+/** CPU seconds per role and of the whole machine at one moment. */
 export type CpuSnapshot = ReturnType<CpuMeter['snapshot']>;
+/** CPU seconds per role and of the whole machine between two snapshots, with the wall time. */
 export type CpuUsage = ReturnType<typeof CpuMeter.diff>;
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;

@@ -39,13 +39,19 @@ export class ReceiverProcess {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`receiver did not start within ${timeoutMs} ms`))), timeoutMs);
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`receiver did not start within ${timeoutMs} ms`));
+      }, timeoutMs);
       child.once('message', (msg: ReceiverReply) => {
         clearTimeout(timer);
         if (msg.type === 'listening') resolve(msg.port);
         else reject(new Error(`unexpected first message from receiver: ${msg.type}`));
       });
-      child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`receiver exited during start-up (code ${code})`))));
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`receiver exited during start-up (code ${code})`));
+      });
     });
     return new ReceiverProcess(child, port);
   }
@@ -63,8 +69,14 @@ export class ReceiverProcess {
         reject(new Error(`receiver did not answer ${req.type} within ${timeoutMs} ms`));
       }, timeoutMs);
       this.waiting.set(id, {
-        resolve: (r) => (done(), resolve(r)),
-        reject: (e) => (done(), reject(e)),
+        resolve: (r) => {
+          done();
+          resolve(r);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
       });
       this.child.send({ ...req, id });
     }) as Promise<ReplyOf<T['type']>>;
