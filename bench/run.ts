@@ -15,20 +15,14 @@ import { finishProgram, startProgram, VoidRun } from './lib/lifecycle';
 import { parseOptions, type Scenario } from './lib/options';
 import { CpuMeter, loadAverage } from './lib/proc';
 import { ReceiverProcess } from './lib/receiver-client';
-import { gitDescribe, report, writeResults } from './lib/report';
-import { type BenchResults, newResults } from './lib/results';
-import { background } from './lib/scenarios/background';
+import { type BenchResults, gitDescribe, newResults, report, writeResults } from './lib/report';
+import { background, retention } from './lib/scenarios/background';
 import { baseline } from './lib/scenarios/baseline';
-import { fanOut, fanOutEvents } from './lib/scenarios/fan-outs';
-import { floor } from './lib/scenarios/floor';
 import { ingest } from './lib/scenarios/ingest';
-import { fixedRate } from './lib/scenarios/latency';
+import { fixedRate, outageDrain } from './lib/scenarios/latency';
 import { metricsCost } from './lib/scenarios/metrics-cost';
-import { outageDrain } from './lib/scenarios/outage-drain';
-import { retention } from './lib/scenarios/retention';
-import { slowReceiver } from './lib/scenarios/slow-receiver';
-import { throughput } from './lib/scenarios/throughput';
-import { warmUp } from './lib/scenarios/warm-up';
+import { fanOut, fanOutEvents, slowReceiver, throughput, warmUp } from './lib/scenarios/throughput';
+import { type FloorShape, runFloor } from './floor/floor';
 import { type Stack, startStack } from './lib/stack';
 import { nowMs, sleep } from './lib/stats';
 import { defaultPlan, prefill, type PrefillResult } from './soak/prefill';
@@ -41,16 +35,20 @@ const want = (name: Scenario) => opts.scenarios.includes(name);
 /** The fan-outs measured besides M: 1 and 50 subscriptions per event. */
 const otherFanOuts = [1, 50].filter((x) => x !== opts.subs);
 
+/** The floor of the service's shape at `events` × `subs` (bench/floor/floor.ts) on a dev server of its own while the service idles. */
+async function floor(events: number, subs: number, shape: FloorShape = 'event') {
+  log(`floor: ${events} events × ${subs} subscriptions, ${shape} shape, on its own dev server`);
+  const r = await runFloor({ shape, events, subs, fastSqlite: opts.fastSqlite, maxSeconds: 300 }, (line) => log(`floor: ${line}`));
+  if (r.delivered !== r.expected) log(`floor: WARNING only ${r.delivered}/${r.expected} deliveries completed within its time limit`);
+  return r;
+}
+
 /** Runs the chosen scenarios in order, saving the results after each. */
 async function runScenarios(ctx: Ctx, results: BenchResults, save: () => void): Promise<void> {
   log('warm-up (first deliveries also wait for the worker to bundle its workflows)');
   const w0 = nowMs();
   await warmUp(ctx);
   log(`warm-up done in ${((nowMs() - w0) / 1000).toFixed(1)}s`);
-  if (opts.profile) {
-    for (const pid of [ctx.stack.pids.api, ctx.stack.pids.worker]) if (pid) process.kill(pid, 'SIGUSR2');
-    log('profiling the API and worker main threads from now on; profiles are written to .data/bench/profiles/ when they stop');
-  }
   // The M subscriptions of the measured runs, created after the 0-subscription ingest run.
   const secrets: Record<string, string> = {};
   for (let i = 0; i < opts.subs; i++) secrets[`s${i}`] = newSecret();
@@ -58,6 +56,7 @@ async function runScenarios(ctx: Ctx, results: BenchResults, save: () => void): 
   const step = async <T>(name: Scenario, run: () => Promise<T>, keep: (r: T) => void) => {
     if (!want(name)) return;
     keep(await run());
+    if (!results.completed.includes(name)) results.completed.push(name);
     save();
   };
 
@@ -81,10 +80,10 @@ async function runScenarios(ctx: Ctx, results: BenchResults, save: () => void): 
     'floor',
     async () => {
       const fanOuts: NonNullable<BenchResults['floor']>['fanOuts'] = {};
-      for (const m of want('fanouts') ? otherFanOuts : []) fanOuts[m] = await floor(ctx, fanOutEvents(ctx, m), m);
-      const event = await floor(ctx, opts.events, opts.subs);
+      for (const m of want('fanouts') ? otherFanOuts : []) fanOuts[m] = await floor(fanOutEvents(ctx, m), m);
+      const event = await floor(opts.events, opts.subs);
       // The pre-1.0 shape, for comparison; a smoke run leaves it out.
-      return { event, fanOuts, ...(opts.quick ? {} : { children: await floor(ctx, opts.events, opts.subs, 'children') }) };
+      return { event, fanOuts, ...(opts.quick ? {} : { children: await floor(opts.events, opts.subs, 'children') }) };
     },
     (r) => (results.floor = r),
   );
@@ -135,7 +134,7 @@ async function main(): Promise<number> {
     temporal: opts.stack === 'cluster' ? stack.temporalDescription : 'Temporal CLI v1.5.1 dev server (SQLite file, headless)',
     processes: `${opts.apis} API, ${opts.workers} worker`,
     fastSqlite: opts.fastSqlite,
-    dataDir: stack.dataDir,
+    dataDir: stack.config.dataDir,
     serviceEnv: Object.fromEntries(Object.entries(stack.serviceEnv).filter(([k]) => !['MONGODB_URI', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'PORT', 'SECRET_ENCRYPTION_KEY'].includes(k))),
     receiver: 'separate node:http process (bench/receiver.ts)',
     rateLimits: rateLimitsOf(stack.serviceEnv),

@@ -6,18 +6,11 @@ export class VoidRun extends Error {
   override name = 'VoidRun';
 }
 
-export interface Lifecycle {
-  /** Pushed in start order; run in reverse. */
-  cleanups: Cleanup[];
-  cleanup(): Promise<void>;
-  /** The exit code a signal or the watchdog forced, if any. */
-  forcedExit(): number | undefined;
-  /** Stops the watchdog (the run ended by itself). */
-  disarm(): void;
-}
+/** The cleanups (pushed in start order, run in reverse, once) and how the run ended. */
+export type Lifecycle = ReturnType<typeof createLifecycle>;
 
 /** Installs the signal handlers and a watchdog that stops everything after `maxSeconds`. */
-export function createLifecycle(maxSeconds: number, log: (line: string) => void): Lifecycle {
+export function createLifecycle(maxSeconds: number, log: (line: string) => void) {
   const cleanups: Cleanup[] = [];
   let cleaning: Promise<void> | undefined;
   let forced: number | undefined;
@@ -45,6 +38,7 @@ export function createLifecycle(maxSeconds: number, log: (line: string) => void)
   process.on('SIGINT', () => void exitWith(130, 'interrupted (SIGINT)'));
   process.on('SIGTERM', () => void exitWith(143, 'terminated (SIGTERM)'));
   const watchdog = setTimeout(() => void exitWith(2, `time limit of ${maxSeconds}s reached (--max-seconds)`), maxSeconds * 1000);
+  // forcedExit: the code a signal or the watchdog forced; disarm: the run ended by itself.
   return { cleanups, cleanup, forcedExit: () => forced, disarm: () => clearTimeout(watchdog) };
 }
 

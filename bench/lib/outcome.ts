@@ -3,34 +3,21 @@ import { type AttemptDoc, type AttemptFilter, AttemptRepository, eventWorkflowId
 import type { OrderResult } from './api-client';
 import type { Ctx } from './context';
 import { VoidRun } from './lifecycle';
-import { type HistoryBreakdown, historyBreakdown } from './history';
-import type { ArrivalRecord } from './receiver-protocol';
 import { type Summary, nowMs, sleep, summarize } from './stats';
 
-export interface DeliveryOutcome {
-  emitted: number;
-  ordersOk: number;
-  ordersFailed: number;
-  firstOrderError: string | undefined;
-  delivered: number;
-  failed: number;
-  duplicates: number;
-  retriedAttempts: number;
-  timedOut: boolean;
-  arrivals: ArrivalRecord[];
-  /** event id → order POST start (epoch ms), order id, event created_at. */
-  events: Map<string, { orderId: number; postStart: number; createdAt: number }>;
-  badSignatures: string[];
-  verified: number;
-}
+/** Event id → its order's POST start (epoch ms), order id and the event's created_at. */
+type RunEvents = Map<string, { orderId: number; postStart: number; createdAt: number }>;
+
+/** What {@link awaitDeliveries} found. */
+export type DeliveryOutcome = Awaited<ReturnType<typeof awaitDeliveries>>;
 
 /**
  * The order.created event of each accepted order, read from the order's own outbox (written with
  * the order, before the 201): one lookup by `_id` per order, so the cost does not grow with what
  * the database holds. An order's other events (stock.*) go to no bench subscription.
  */
-export async function eventsForOrders(ctx: Ctx, orders: OrderResult[]): Promise<DeliveryOutcome['events']> {
-  const out: DeliveryOutcome['events'] = new Map();
+async function eventsForOrders(ctx: Ctx, orders: OrderResult[]): Promise<RunEvents> {
+  const out: RunEvents = new Map();
   const accepted = orders.filter((o) => o.ok);
   const stored = ctx.stack.db.collection<Pick<OrderDoc, '_id' | 'outbox'>>('orders');
   for (let i = 0; i < accepted.length; i += 16) {
@@ -73,11 +60,12 @@ async function failedPairs(ctx: Ctx, eventIds: string[]): Promise<Set<string>> {
 
 /**
  * Waits until every expected (event, subscription) is delivered at the receiver or failed in
- * the database, or the drain timeout passes; then collects what arrived.
+ * the database, or the drain timeout passes; then collects what arrived and checks it
+ * ({@link checkComplete}: VOID when something is missing).
  */
-export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders: OrderResult[]): Promise<DeliveryOutcome> {
+export async function awaitDeliveries(ctx: Ctx, label: string, orders: OrderResult[], strict = false) {
   const m = ctx.subs.size;
-  const emitted = ordersAttempted * m;
+  const emitted = orders.length * m;
   const events = await eventsForOrders(ctx, orders);
   const eventIds = [...events.keys()];
   await ctx.receiver.request({ type: 'expect', eventIds });
@@ -113,10 +101,10 @@ export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders:
   const union = new Set([...delivered, ...failed]);
   const retriedAttempts = (await attemptsOfRun(ctx, eventIds)).filter((a) => a.outcome !== 'delivered').length;
   const ordersOk = orders.filter((x) => x.ok).length;
-  return {
+  const outcome = {
     emitted,
     ordersOk,
-    ordersFailed: ordersAttempted - ordersOk,
+    ordersFailed: orders.length - ordersOk,
     firstOrderError: orders.find((x) => !x.ok)?.error,
     delivered: delivered.size,
     failed: union.size - delivered.size,
@@ -128,6 +116,8 @@ export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders:
     badSignatures: dump.badSignatures,
     verified: dump.verified,
   };
+  checkComplete(ctx, label, outcome, strict);
+  return outcome;
 }
 
 /**
@@ -136,7 +126,7 @@ export async function awaitDeliveries(ctx: Ctx, ordersAttempted: number, orders:
  * emitted counts the orders the API accepted, and rejected orders are reported, not voided:
  * they are an API error (see the E11000 note in bench/README.md), not a lost delivery.
  */
-export function checkComplete(ctx: Ctx, name: string, o: DeliveryOutcome, strict: boolean): void {
+function checkComplete(ctx: Ctx, name: string, o: DeliveryOutcome, strict: boolean): void {
   const problems: string[] = [];
   const expected = strict ? o.emitted : o.ordersOk * (o.emitted / Math.max(1, o.ordersOk + o.ordersFailed));
   ctx.ledger.push({ run: name, expected, delivered: o.delivered, failed: o.failed, duplicates: o.duplicates });
@@ -195,15 +185,3 @@ export async function breakdown(ctx: Ctx, o: DeliveryOutcome): Promise<Record<st
   }
   return Object.fromEntries(Object.entries(seg).map(([k, v]) => [k, summarize(v)]));
 }
-
-/**
- * Temporal history gaps of up to 20 of the run's event workflows, evenly spread: each delivers
- * to all its subscribers itself, so its history is the whole of the event's time in Temporal.
- */
-export async function sampleHistories(ctx: Ctx, o: DeliveryOutcome): Promise<HistoryBreakdown> {
-  const client = await ctx.stack.temporal.client();
-  const events = [...o.events.keys()];
-  const step = Math.max(1, Math.floor(events.length / 20));
-  return historyBreakdown(client, events.filter((_, i) => i % step === 0).slice(0, 20).map(eventWorkflowId));
-}
-

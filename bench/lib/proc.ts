@@ -1,6 +1,7 @@
 /** CPU accounting from /proc (Linux): per-process utime+stime and whole-machine busy time. */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { descendants, statFields } from '../../src/runtime/proc-tree';
 
 /** Clock ticks per second (`getconf CLK_TCK`, 100 on nearly every Linux). */
@@ -34,13 +35,8 @@ export function machineCpuSeconds(): { busy: number; total: number } {
   return { busy: busy / clockTicks, total: (busy + idle + iowait) / clockTicks };
 }
 
-export function loadAverage(): number[] {
-  try {
-    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
-  } catch {
-    return [];
-  }
-}
+/** The 1, 5 and 15 minute load averages. */
+export const loadAverage = (): number[] => loadavg().map((l) => Math.round(l * 100) / 100);
 
 /** Snapshots CPU of named process trees and the machine, to diff over a run. */
 export class CpuMeter {
@@ -53,34 +49,28 @@ export class CpuMeter {
     private readonly single: () => Record<string, number | undefined> = () => ({}),
   ) {}
 
-  snapshot(): CpuSnapshot {
+  snapshot() {
     const perRole: Record<string, number> = {};
     for (const [role, pid] of Object.entries(this.trees())) perRole[role] = pid ? treeCpuSeconds(pid) : 0;
     for (const [role, pid] of Object.entries(this.single())) perRole[role] = pid ? processCpuSeconds(pid) : 0;
     return { at: performance.now(), perRole, machine: machineCpuSeconds() };
   }
 
-  static diff(a: CpuSnapshot, b: CpuSnapshot): CpuUsage {
+  static diff(a: CpuSnapshot, b: CpuSnapshot) {
     const perRole: Record<string, number> = {};
     for (const role of Object.keys(b.perRole)) perRole[role] = round3((b.perRole[role] ?? 0) - (a.perRole[role] ?? 0));
-    const wallSeconds = (b.at - a.at) / 1000;
-    const machineBusy = b.machine.busy - a.machine.busy;
-    const machineTotal = b.machine.total - a.machine.total;
-    return { wallSeconds: round3(wallSeconds), perRole, machineBusySeconds: round3(machineBusy), machineTotalSeconds: round3(machineTotal) };
+    return {
+      wallSeconds: round3((b.at - a.at) / 1000),
+      perRole,
+      machineBusySeconds: round3(b.machine.busy - a.machine.busy),
+      machineTotalSeconds: round3(b.machine.total - a.machine.total),
+    };
   }
 }
 
-export interface CpuSnapshot {
-  at: number;
-  perRole: Record<string, number>;
-  machine: { busy: number; total: number };
-}
-
-export interface CpuUsage {
-  wallSeconds: number;
-  perRole: Record<string, number>;
-  machineBusySeconds: number;
-  machineTotalSeconds: number;
-}
+/** CPU seconds per role and of the whole machine at one moment. */
+export type CpuSnapshot = ReturnType<CpuMeter['snapshot']>;
+/** CPU seconds per role and of the whole machine between two snapshots, with the wall time. */
+export type CpuUsage = ReturnType<typeof CpuMeter.diff>;
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;

@@ -1,42 +1,25 @@
+/** The receiver process (bench/receiver.ts) and a request/reply channel to it over IPC. */
 import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { ReceiverReply, ReceiverRequest } from './receiver-protocol';
 
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
-type Request = WithoutId<ReceiverRequest>;
-type ReplyOf<T extends Request['type']> = T extends 'progress'
-  ? Extract<ReceiverReply, { type: 'progress' }>
-  : T extends 'dump'
-    ? Extract<ReceiverReply, { type: 'dump' }>
-    : Extract<ReceiverReply, { type: 'ok' }>;
+type Request = ReceiverRequest extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never;
+type ReplyOf<T extends Request['type']> = Extract<ReceiverReply, { type: T extends 'progress' | 'dump' ? T : 'ok' }>;
 
-const entry = fileURLToPath(new URL('../receiver.ts', import.meta.url));
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The receiver process and a request/reply channel to it over IPC. */
+/** The receiver process: its URL, its pid (for CPU accounting) and `request`. */
 export class ReceiverProcess {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: (r: ReceiverReply) => void; reject: (e: Error) => void }>();
-  private exited = false;
-  readonly exit: Promise<void>;
+  private readonly exit: Promise<unknown>;
 
   private constructor(
     readonly child: ChildProcess,
     readonly port: number,
   ) {
-    child.on('message', (msg: ReceiverReply) => {
-      const w = this.waiting.get(msg.id);
-      if (!w) return;
-      this.waiting.delete(msg.id);
-      w.resolve(msg);
-    });
-    this.exit = new Promise((resolve) => {
-      child.once('exit', () => {
-        this.exited = true;
-        for (const w of this.waiting.values()) w.reject(new Error('receiver process exited'));
-        this.waiting.clear();
-        resolve();
-      });
+    child.on('message', (msg: ReceiverReply) => this.waiting.get(msg.id)?.resolve(msg));
+    this.exit = once(child, 'exit').finally(() => {
+      for (const w of this.waiting.values()) w.reject(new Error('receiver process exited'));
     });
   }
 
@@ -50,8 +33,8 @@ export class ReceiverProcess {
 
   /** Forks bench/receiver.ts and waits until it listens on a free loopback port. */
   static async start(timeoutMs = 30_000): Promise<ReceiverProcess> {
-    const child = fork(entry, [], {
-      cwd: root,
+    const child = fork(fileURLToPath(new URL('../receiver.ts', import.meta.url)), [], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -74,31 +57,34 @@ export class ReceiverProcess {
   }
 
   request<T extends Request>(req: T, timeoutMs = 30_000): Promise<ReplyOf<T['type']>> {
-    if (this.exited) return Promise.reject(new Error('receiver process exited'));
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.reject(new Error('receiver process exited'));
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+    return new Promise<ReceiverReply>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
         this.waiting.delete(id);
+      };
+      const timer = setTimeout(() => {
+        done();
         reject(new Error(`receiver did not answer ${req.type} within ${timeoutMs} ms`));
       }, timeoutMs);
       this.waiting.set(id, {
         resolve: (r) => {
-          clearTimeout(timer);
-          resolve(r as ReplyOf<T['type']>);
+          done();
+          resolve(r);
         },
         reject: (e) => {
-          clearTimeout(timer);
+          done();
           reject(e);
         },
       });
-      const message: ReceiverRequest = { ...req, id };
-      this.child.send(message);
-    });
+      this.child.send({ ...req, id });
+    }) as Promise<ReplyOf<T['type']>>;
   }
 
   /** Asks it to close and exit; SIGKILL if it has not gone within `graceMs`. */
   async stop(graceMs = 5000): Promise<void> {
-    if (this.exited) return;
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     await this.request({ type: 'stop' }, graceMs).catch(() => undefined);
     const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
     await this.exit;

@@ -1,11 +1,123 @@
-/** The report: one row per measure, the ratios, the targets and the machine; and the JSON file. */
+/** The one results object of a bench run: filled scenario by scenario, checked against the 1.0 targets, printed, written as JSON. */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
-import type { HistoryBreakdown } from './history';
-import type { BenchResults } from './results';
+import type { FloorResult } from '../floor/floor';
+import { type LedgerEntry, r3 } from './context';
+import type { BenchOptions, Scenario } from './options';
+import { loadAverage } from './proc';
+import type { background, retention } from './scenarios/background';
+import type { baseline } from './scenarios/baseline';
+import type { ingest } from './scenarios/ingest';
+import type { metricsCost } from './scenarios/metrics-cost';
+import type { fixedRate, outageDrain } from './scenarios/latency';
+import type { fanOut, slowReceiver, throughput } from './scenarios/throughput';
 import type { Summary } from './stats';
-import { ratios, targets, unaccounted } from './targets';
+
+type Result<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
+
+export interface BenchResults {
+  date: string;
+  machine: { cpus: number; model: string | undefined; memoryGiB: number; node: string; loadAverageAtStart: number[]; loadAverageAtEnd?: number[] };
+  options: BenchOptions;
+  git: { commit?: string; dirtyFiles?: number };
+  stack?: Record<string, unknown>;
+  ingestNoSubscriptions?: Result<typeof ingest>;
+  ingestWithSubscriptions?: Result<typeof ingest>;
+  baseline?: Result<typeof baseline>;
+  /** Throughput at M subscriptions per event. */
+  throughput?: Result<typeof throughput>;
+  /** Latency at the offered rate. */
+  fixedRate?: Result<typeof fixedRate>;
+  idle?: Result<typeof fixedRate>;
+  /** Throughput at the other fan-outs (1 and 50), by subscriptions per event. */
+  fanOuts?: Record<string, Result<typeof fanOut>>;
+  slowReceiver?: Result<typeof slowReceiver>;
+  outage?: Result<typeof outageDrain>;
+  background?: Result<typeof background>;
+  /** One retention pass over old attempts: its duration, rate and CPU, order latency before and during it. */
+  retention?: Result<typeof retention>;
+  /** Throughput and CPU per delivery with metrics off and on, alternated. */
+  metricsCost?: Result<typeof metricsCost>;
+  /** The floor of the service's shape at the same N × M and at the other fan-outs, and of the pre-1.0 shape. */
+  floor?: { event: FloorResult; children?: FloorResult; fanOuts: Record<string, FloorResult> };
+  /** Every checked run: deliveries owed, delivered, failed, duplicated. */
+  accounting?: LedgerEntry[];
+  /** Each target of 1.0 whose scenario ran, and whether this run met it. */
+  targets?: Array<{ target: string; value: number; unit: string; pass: boolean }>;
+  ratios?: Record<string, number>;
+  /** Why the run does not count, when it does not. */
+  void?: string;
+  /** The scenarios that finished, in order (a VOID run stops at the first that did not). */
+  completed: Scenario[];
+  serviceOutput?: unknown;
+}
+
+/** A results object with what is known before anything runs. */
+export function newResults(opts: BenchOptions, git: BenchResults['git']): BenchResults {
+  return {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      loadAverageAtStart: loadAverage(),
+    },
+    options: opts,
+    git,
+    completed: [],
+  };
+}
+
+/** Deliveries neither delivered nor failed, over every checked run. */
+function unaccounted(ledger: readonly LedgerEntry[]): number {
+  return ledger.reduce((sum, e) => sum + Math.abs(e.expected - e.delivered - e.failed), 0);
+}
+
+/** Each target whose scenario ran, with its value and pass or miss. */
+function targets(r: BenchResults): NonNullable<BenchResults['targets']> {
+  const out: NonNullable<BenchResults['targets']> = [];
+  const add = (target: string, value: number | undefined, unit: string, pass: (v: number) => boolean) => {
+    if (value !== undefined && !Number.isNaN(value)) out.push({ target, value: r3(value), unit, pass: pass(value) });
+  };
+  const { throughput: tp, floor: fl, idle, fixedRate: fr, ingestNoSubscriptions: ing0, ingestWithSubscriptions: ingM } = r;
+  const m = r.options.subs;
+  add(`throughput at M=${m} ≥ 150 deliveries/s`, tp?.deliveriesPerSecond, 'deliveries/s', (v) => v >= 150);
+  add(`throughput at M=${m} ≥ 0.6 × the floor in this run`, tp && fl ? tp.deliveriesPerSecond / fl.event.deliveriesPerSecond : undefined, '× floor', (v) => v >= 0.6);
+  add('CPU per delivery (Temporal + worker + DB + API) ≤ 10 ms', tp?.serviceCpuMsPerDelivery, 'ms', (v) => v <= 10);
+  add(`idle p50, order POST → receiver, M=${m} ≤ 60 ms`, idle?.latencyFromPostMs.p50, 'ms', (v) => v <= 60);
+  add(`p99 ≤ 1 s at ${r.options.rate} deliveries/s offered`, fr?.latencyFromPostMs.p99, 'ms', (v) => v <= 1000);
+  add('ingest with 0 subscriptions ≥ 200 orders/s', ing0?.requestsPerSecond, 'orders/s', (v) => v >= 200);
+  add(`ingest with ${m} subscriptions ≥ 80 orders/s`, ingM?.requestsPerSecond, 'orders/s', (v) => v >= 80);
+  add('API CPU per order, 0 subscriptions ≤ 4 ms', ing0?.apiCpuMsPerRequest, 'ms', (v) => v <= 4);
+  add(`API CPU per order, ${m} subscriptions ≤ 4 ms`, ingM?.apiCpuMsPerRequest, 'ms', (v) => v <= 4);
+  add('throughput at M=50 ≥ 500 deliveries/s', r.fanOuts?.['50']?.deliveriesPerSecond, 'deliveries/s', (v) => v >= 500);
+  // Within noise: the larger of 10 % and the spread the runs without metrics showed among themselves.
+  const mc = r.metricsCost;
+  const noise = (spread: number | undefined) => Math.max(0.1, spread ?? 0);
+  add('metrics on: throughput within noise of metrics off', mc?.throughputRatio, '× off', (v) => v >= 1 - noise(mc?.noiseOffThroughput));
+  add('metrics on: CPU per delivery within noise of metrics off', mc?.cpuPerDeliveryRatio, '× off', (v) => v <= 1 + noise(mc?.noiseOffCpu));
+  if (r.accounting?.length) add('zero deliveries unaccounted', unaccounted(r.accounting), 'deliveries', (v) => v === 0);
+  return out;
+}
+
+/** Service over baseline and service over floor, each where both ran. */
+function ratios(r: BenchResults): Record<string, number> {
+  const out: Record<string, number> = {};
+  const set = (name: string, a: number | undefined, b: number | undefined) => {
+    if (a !== undefined && b !== undefined && b > 0) out[name] = r3(a / b);
+  };
+  const { throughput: tp, baseline: base, idle, floor: fl } = r;
+  set('throughputServiceOverBaseline', tp?.deliveriesPerSecond, base?.deliveriesPerSecond);
+  set('idleP50ServiceOverBaselineSingle', idle?.latencyFromPostMs.p50, base?.singleDeliveryLatencyMs.p50);
+  set('cpuPerDeliveryServiceOverBaseline', tp?.serviceCpuMsPerDelivery, base?.benchCpuMsPerDelivery);
+  set('throughputServiceOverFloor', tp?.deliveriesPerSecond, fl?.event.deliveriesPerSecond);
+  set('cpuPerDeliveryServiceOverFloor', tp?.serviceCpuMsPerDelivery, fl?.event.cpuMsPerDelivery);
+  for (const [m, f] of Object.entries(r.fanOuts ?? {})) set(`throughputServiceOverFloorM${m}`, f.deliveriesPerSecond, fl?.fanOuts[m]?.deliveriesPerSecond);
+  return out;
+}
 
 type Row = [string, string, string];
 
@@ -33,12 +145,6 @@ function table(rows: Row[]): string {
 
 const fmt = (v: number | undefined, digits = 1) => (v === undefined || Number.isNaN(v) ? '–' : v.toFixed(digits));
 const lat = (s: Summary) => `p50 ${fmt(s.p50)}  p90 ${fmt(s.p90)}  p99 ${fmt(s.p99)}  max ${fmt(s.max)} ms (n=${s.count})`;
-const hops = (h: HistoryBreakdown) =>
-  `${h.workflowTasksPerWorkflow} workflow tasks each; ` +
-  Object.entries(h.gaps)
-    .slice(0, 4)
-    .map(([k, v]) => `${k}: p50 ${fmt(v.p50)} ms (${fmt(v.sharePercent, 0)}%)`)
-    .join('; ');
 const segments = (b: Record<string, Summary>) => `${Object.entries(b).map(([k, v]) => `${k} ${fmt(v.p50)}`).join(', ')} ms`;
 const roles = (perRole: Record<string, number>, digits: number) => Object.entries(perRole).map(([k, v]) => `${k} ${fmt(v, digits)}`).join(', ');
 
@@ -55,7 +161,6 @@ function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
   if (tp) {
     out.push([`b. throughput, M=${tp.subscriptions}`, `${fmt(tp.deliveriesPerSecond)} del/s`, `${tp.events} events × ${tp.subscriptions} subs = ${tp.emitted}; delivered ${tp.delivered}, failed ${tp.failed}, dups ${tp.duplicates}, retried attempts ${tp.retriedAttempts}; first event → last delivery ${fmt(tp.firstEventToLastDeliverySeconds, 2)} s`]);
     out.push(['b. latency in throughput run', `p50 ${fmt(tp.latencyFromPostMs.p50, 0)} ms`, lat(tp.latencyFromPostMs)]);
-    out.push(['b. event workflow time', `p50 ${fmt(tp.temporalHops.total.p50, 0)} ms`, hops(tp.temporalHops)]);
   }
   for (const [m, f] of Object.entries(r.fanOuts ?? {})) {
     const floorHere = fl?.fanOuts[m];
@@ -63,7 +168,6 @@ function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
   }
   if (fr) {
     out.push(['c. latency at fixed rate', `p99 ${fmt(fr.latencyFromPostMs.p99, 0)} ms`, `${fmt(fr.offeredDeliveriesPerSecond)} del/s offered (${fmt(fr.achievedOfferedDeliveriesPerSecond)} sent, ${fmt(fr.completedDeliveriesPerSecond)} completed) for ${o.duration}s; ${lat(fr.latencyFromPostMs)}; HTTP 500 retried ${fr.http500Retried}, orders rejected ${fr.ordersRejected}`]);
-    out.push(['c. event workflow time', `p50 ${fmt(fr.temporalHops.total.p50, 0)} ms`, hops(fr.temporalHops)]);
     out.push(['c. fixed-rate breakdown (p50)', '', segments(fr.breakdownMs)]);
   }
   if (idle) {
@@ -141,6 +245,7 @@ export function report(results: BenchResults, run: { dbDescription: string; exte
       `Stack: ${run.dbDescription.replace(/, data in .*/, '')}; ${stack}; LOG_LEVEL=${o.logLevel}, RELAY_INTERVAL=${o.relayInterval}\n` +
       `Database: ${o.prefill.orders + o.prefill.events + o.prefill.attempts ? `prefilled with ${o.prefill.attempts} attempts, ${o.prefill.events} events, ${o.prefill.orders} orders (--prefill)` : 'empty at the start'}\n` +
       `Rate limits: ${run.rateLimits}\n` +
+      `Scenarios: ${results.completed.length} of ${o.scenarios.length} completed (${results.completed.join(', ')})\n` +
       (results.void ? `\nVOID: ${results.void}\n` : '') +
       `\n${table(rows(results, ratio))}\n\nTargets (1.0; informational, the exit code only says VOID):\n` +
       results.targets.map((t) => `  ${t.pass ? 'PASS' : 'MISS'}  ${t.target}: ${fmt(t.value, t.unit === '× floor' ? 2 : t.unit === 'deliveries' ? 0 : 1)} ${t.unit}`).join('\n') +

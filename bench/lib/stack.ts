@@ -4,9 +4,7 @@
  * worker entry points as separate processes, demo data and an API key.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { rmSync } from 'node:fs';
 import type { Db } from 'mongodb';
 import { ApiKeyRepository, type Config, createMongo, envSchema, prepareDatabase, SecretBox, seedDemoData, TemporalGateway } from './service';
 import { getFreePort } from '../../src/runtime/ports';
@@ -14,31 +12,8 @@ import { privateStackConfig, type Stack as Launched, startStack as launch } from
 import { startBalancer } from '../../src/runtime/temporal-cluster';
 import type { BenchOptions } from './options';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-export interface Stack {
-  dataDir: string;
-  config: Config;
-  apiUrl: string;
-  apiKey: string;
-  db: Db;
-  temporal: TemporalGateway;
-  dbDescription: string;
-  /** The Temporal the profile started (dev server, or the cluster's nodes and shards). */
-  temporalDescription: string;
-  /** Live pids by CPU-accounting role (a second worker, API or Temporal node under its own, e.g. `worker-1`). */
-  readonly pids: Record<string, number | undefined> & { worker?: number; api?: number; temporal?: number; db?: number; postgres?: number };
-  /** The delivery settings handed to the worker. */
-  serviceEnv: Record<string, string>;
-  /** Output lines per service process (at LOG_LEVEL=warn: warnings and errors), and how many contained E11000. */
-  outputLines: Record<string, { lines: number; duplicateKey: number }>;
-  /** The worker's /metrics. */
-  workerMetricsUrl: string;
-  /** Opens the signing secrets the service stored (sealed under the run's throw-away key). */
-  secretBox: SecretBox;
-  /** Stops the API and the worker and starts them again with `env` over the service's own (e.g. METRICS_ENABLED=false). */
-  restartServices(env: Record<string, string>): Promise<void>;
-}
+/** The service under test as the bench's scenarios see it. */
+export type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /** Something to undo at the end, newest first. */
 export type Cleanup = { name: string; fn: () => Promise<void> | void };
@@ -70,11 +45,12 @@ export async function launchStack(opts: Omit<Parameters<typeof launch>[0], 'log'
   return stack;
 }
 
-/** Starts everything; every started part is registered in `cleanups` as soon as it runs. */
-/** `serviceEnv`: variables of the API and worker over the bench's own (e.g. the soak's RETENTION_DAYS). */
-export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}): Promise<Stack> {
+/**
+ * Starts everything, each part registered in `cleanups` as soon as it runs; `serviceEnvOverrides`:
+ * variables of the API and worker over the bench's own (e.g. the soak's RETENTION_DAYS).
+ */
+export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}) {
   const config = await runConfig('webhook-bench', cleanups, true);
-  const dataDir = config.dataDir;
   const secretKey = randomBytes(32);
   const serviceEnv: Record<string, string> = {
     ...serviceEnvironment(config),
@@ -89,18 +65,9 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     SECRET_ENCRYPTION_KEY: `bench:${secretKey.toString('base64')}`,
     ...serviceEnvOverrides,
   };
-  // --profile: a preload (plain ESM, it runs before tsx is registered) that profiles the main thread
-  // with the inspector and writes the profile when the process exits.
-  const nodeOptions: string[] = opts.nodeOptions ? [opts.nodeOptions] : [];
-  if (opts.profile) {
-    const dir = join(root, '.data', 'bench', 'profiles');
-    mkdirSync(dir, { recursive: true });
-    const hook = join(dataDir, 'cpu-profile-hook.mjs');
-    writeFileSync(hook, profileHook(dir));
-    nodeOptions.push(`--import=${pathToFileURL(hook).href}`);
-  }
   const quiet = ['warn', 'error', 'fatal', 'silent'].includes(opts.logLevel);
-  const outputLines: Stack['outputLines'] = {};
+  // Output lines per service process (at LOG_LEVEL=warn: warnings and errors), and how many contained E11000.
+  const outputLines: Record<string, { lines: number; duplicateKey: number }> = {};
   // On an external server the run's database is dropped at the end (embedded ones go with DATA_DIR).
   let clients: Awaited<ReturnType<typeof runClients>> | undefined;
   const launched = await launchStack(
@@ -114,7 +81,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
       baseEnv: cleanEnvironment(),
       serviceEnv,
       ...(opts.verbose ? { serverOutput: (server: string, line: string) => process.stderr.write(`[${server}] ${line}\n`) } : {}),
-      ...(nodeOptions.length ? { processEnv: (name: string) => ({ NODE_OPTIONS: nodeOptions.join(' '), BENCH_PROFILE_NAME: name }) } : {}),
+      ...(opts.nodeOptions ? { processEnv: () => ({ NODE_OPTIONS: opts.nodeOptions! }) } : {}),
       processOutput: (name, line) => {
         const count = (outputLines[name] ??= { lines: 0, duplicateKey: 0 });
         count.lines++;
@@ -131,7 +98,6 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     log,
   );
   const { db, apiKey, temporal } = clients!;
-  const [worker] = [launched.workers[0]!];
   // Several APIs: one URL for the bench's clients, each keep-alive connection to the next API.
   let apiUrl = launched.apis[0]!.url;
   if (launched.apis.length > 1) {
@@ -140,34 +106,32 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     apiUrl = `http://127.0.0.1:${balancer.port}`;
   }
   return {
-    dataDir,
     config,
     apiUrl,
     apiKey,
     db,
     temporal,
     dbDescription: launched.servers.database,
+    /** The Temporal the profile started (dev server, or the cluster's nodes and shards). */
     temporalDescription: launched.servers.temporal,
-    get pids() {
-      return cpuRoles(launched);
+    /** Live pids by CPU-accounting role; the first of several workers, APIs or cluster nodes under the usual role, the others under their own names (e.g. `worker-1`). */
+    get pids(): Record<string, number | undefined> {
+      const p = launched.pids();
+      const extra = Object.fromEntries(Object.entries(p).filter(([name]) => /^(worker|api)-[1-9]$|^temporal-[2-9]$/.test(name)));
+      return { worker: p.worker ?? p['worker-0'], api: p.api ?? p['api-0'], temporal: p.temporal ?? p['temporal-1'], db: p.ferretdb ?? p.mongod, postgres: p.postgres, ...extra };
     },
+    /** The variables every API and worker got. */
     serviceEnv: launched.serviceEnv,
     outputLines,
-    workerMetricsUrl: worker.metricsUrl!,
+    workerMetricsUrl: launched.workers[0]!.metricsUrl!,
+    /** Opens the signing secrets the service stored (sealed under the run's throw-away key). */
     secretBox: new SecretBox({ id: 'bench', key: secretKey }),
-    async restartServices(extraEnv) {
+    /** Stops the API and the worker and starts them again with `extraEnv` over the service's own (e.g. METRICS_ENABLED=false). */
+    async restartServices(extraEnv: Record<string, string>) {
       await Promise.all([...launched.apis, ...launched.workers].map((p) => p.stop()));
       await Promise.all([...launched.workers, ...launched.apis].map((p) => p.start(extraEnv)));
     },
   };
-}
-
-/** The stack's pids by the CPU-accounting roles of the reports (`db`: the wire server, whichever it is). */
-export function cpuRoles(stack: Launched): Stack['pids'] {
-  const p = stack.pids();
-  // The first of several workers, APIs or cluster nodes under the usual role, the others under their own names.
-  const extra = Object.fromEntries(Object.entries(p).filter(([name]) => /^(worker|api)-[1-9]$|^temporal-[2-9]$/.test(name)));
-  return { worker: p.worker ?? p['worker-0'], api: p.api ?? p['api-0'], temporal: p.temporal ?? p['temporal-1'], db: p.ferretdb ?? p.mongod, postgres: p.postgres, ...extra };
 }
 
 /** The caller's environment without any variable the service reads: the caller's shell must not change the run. */
@@ -214,31 +178,4 @@ export async function runClients(
   const temporal = new TemporalGateway(run.servers.TEMPORAL_ADDRESS ?? run.config.temporal.connectAddress, run.config.temporal.namespace);
   cleanups.push({ name: `${run.owner} temporal client`, fn: () => temporal.close() });
   return { db: mongo.db, apiKey: key, temporal };
-}
-
-/**
- * Source of the --profile preload: starts an inspector CPU profile of the main thread on SIGUSR2
- * (the bench sends it after the warm-up, so start-up and bundling stay out) and writes it
- * synchronously at exit.
- */
-function profileHook(dir: string): string {
-  return `import { Session } from 'node:inspector';
-import { writeFileSync } from 'node:fs';
-const session = new Session();
-let started = false;
-process.on('SIGUSR2', () => {
-  if (started) return;
-  started = true;
-  session.connect();
-  session.post('Profiler.enable');
-  session.post('Profiler.setSamplingInterval', { interval: 500 });
-  session.post('Profiler.start');
-});
-process.on('exit', () => {
-  if (!started) return;
-  session.post('Profiler.stop', (err, res) => {
-    if (!err) writeFileSync(${JSON.stringify(dir)} + '/' + (process.env.BENCH_PROFILE_NAME ?? 'node') + '-' + process.pid + '.cpuprofile', JSON.stringify(res.profile));
-  });
-});
-`;
 }

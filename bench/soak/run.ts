@@ -31,7 +31,7 @@ async function main(): Promise<number> {
   // The bench's stack defaults (Temporal SQLite as npm start runs it, RELAY_INTERVAL=1s, short retries); retention a pass a minute.
   const busyShare = opts.retentionBusyShare === undefined ? {} : { RETENTION_BUSY_SHARE: String(opts.retentionBusyShare) };
   const retentionEnv = opts.retentionDays === undefined ? {} : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m', ...busyShare };
-  const stack = await startStack({ ...benchDefaults([], {}), verbose: opts.verbose }, life.cleanups, log, retentionEnv);
+  const stack = await startStack({ ...benchDefaults([]), verbose: opts.verbose }, life.cleanups, log, retentionEnv);
   const database = stack.dbDescription.replace(/, data in .*/, '');
   const receiver = await ReceiverProcess.start();
   life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });

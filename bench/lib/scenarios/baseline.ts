@@ -8,13 +8,12 @@ import { nowMs, sleep, summarize } from '../stats';
 /** The same fan-out without the service: sign and POST each delivery from a plain in-process loop. */
 export async function baseline(ctx: Ctx) {
   const tags = [...ctx.subs.keys()];
-  const secrets = ctx.subs;
-  const secretOf = new Map<string, string>();
-  const subSecrets = (await ctx.stack.db
+  // Each subscription's signing secret as the worker signs with it: stored sealed, opened with the run's key.
+  const stored = await ctx.stack.db
     .collection<{ _id: string; secrets: Array<{ secret: string }> }>('subscriptions')
-    .find({ _id: { $in: [...secrets.values()] } })
-    .toArray()) as Array<{ _id: string; secrets: Array<{ secret: string }> }>;
-  for (const [tag, id] of secrets) secretOf.set(tag, ctx.stack.secretBox.open(subSecrets.find((s) => s._id === id)!.secrets[0]!.secret, id));
+    .find({ _id: { $in: [...ctx.subs.values()] } })
+    .toArray();
+  const secretOf = new Map([...ctx.subs].map(([tag, id]) => [tag, ctx.stack.secretBox.open(stored.find((s) => s._id === id)!.secrets[0]!.secret, id)]));
   // Rendered as the worker renders them: with the resource link, under the default inline limit.
   const payloads = loadConfig({}).delivery.payloads;
   const run = async (prefix: string, events: number) => {

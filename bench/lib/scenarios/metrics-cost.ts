@@ -2,8 +2,7 @@
 import { type Ctx, r3, serviceCpu } from '../context';
 import { CpuMeter } from '../proc';
 import { median, sleep } from '../stats';
-import { throughput } from './throughput';
-import { warmUp } from './warm-up';
+import { throughput, warmUp } from './throughput';
 
 type Mode = 'off' | 'on';
 

@@ -1,9 +1,10 @@
-/** Scenario b: N events × M subscriptions, as fast as they go; d: CPU per delivery. */
+/** Scenario b: N events × M subscriptions as fast as they go (d: CPU per delivery), at other fan-outs, beside a slow receiver; and the warm-up. */
 import { closedLoop } from '../api-client';
-import { type Ctx, quiesce, r3, rate, serviceCpu } from '../context';
-import { awaitDeliveries, checkComplete, latencies, sampleHistories } from '../outcome';
+import { type Ctx, createSubscription, newSecret, quiesce, r3, rate, serviceCpu } from '../context';
+import { VoidRun } from '../lifecycle';
+import { awaitDeliveries, latencies } from '../outcome';
 import { CpuMeter } from '../proc';
-import { nowMs } from '../stats';
+import { nowMs, sleep } from '../stats';
 
 /**
  * `n` events (default --events) to every subscription of `ctx.subs`, from C concurrent clients;
@@ -16,15 +17,12 @@ export async function throughput(ctx: Ctx, n = ctx.opts.events, label = 'through
   const t0 = nowMs();
   const orders = await closedLoop(n, ctx.opts.concurrency, () => ctx.api.createOrder());
   const postsDone = nowMs();
-  const o = await awaitDeliveries(ctx, n, orders);
+  const o = await awaitDeliveries(ctx, label, orders, true);
   const cpu = CpuMeter.diff(cpu0, ctx.meter.snapshot());
-  checkComplete(ctx, label, o, true);
   const first = Math.min(...orders.map((x) => x.startedAt));
   const last = Math.max(...o.arrivals.map((a) => a.t));
   const svc = serviceCpu(cpu);
   const ours = Object.values(cpu.perRole).reduce((a, b) => a + b, 0);
-  const lat = latencies(o);
-  const temporalHops = await sampleHistories(ctx, o);
   if (settle) await quiesce(ctx, label);
   return {
     events: n,
@@ -39,13 +37,82 @@ export async function throughput(ctx: Ctx, n = ctx.opts.events, label = 'through
     http500Retried: orders.reduce((sum, x) => sum + x.retries, 0),
     firstEventToLastDeliverySeconds: r3((last - first) / 1000),
     deliveriesPerSecond: rate(o.delivered, last - first),
-    latencyFromPostMs: lat.fromPost,
+    latencyFromPostMs: latencies(o).fromPost,
     cpu,
     serviceCpuSeconds: r3(svc),
     serviceCpuMsPerDelivery: r3((svc * 1000) / Math.max(1, o.delivered)),
     cpuMsPerDeliveryByRole: Object.fromEntries(Object.entries(cpu.perRole).map(([k, v]) => [k, r3((v * 1000) / Math.max(1, o.delivered))])),
-    temporalHops,
     /** Machine CPU used by processes that are not part of this bench (other jobs on the box). */
     otherProcessesCpuSeconds: r3(Math.max(0, cpu.machineBusySeconds - ours)),
   };
+}
+
+/** Events of the throughput run at `m` subscriptions per event: `--wide-events` for wide fan-outs, else `--events`. */
+export const fanOutEvents = (ctx: Pick<Ctx, 'opts'>, m: number) => (m >= 20 ? ctx.opts.wideEvents : ctx.opts.events);
+
+/** The throughput run on `m` subscriptions of its own while the scenario's own are paused; then those are deleted and these resumed. */
+export async function fanOut(ctx: Ctx, m: number) {
+  const own = ctx.subs;
+  const secrets = Object.fromEntries(Array.from({ length: m }, (_, i) => [`m${m}_${i}`, newSecret()]));
+  await ctx.receiver.request({ type: 'configure', secrets, sampleEvery: ctx.opts.sampleEvery });
+  for (const id of own.values()) await setStatus(ctx, id, 'paused');
+  ctx.subs = new Map();
+  for (const [tag, secret] of Object.entries(secrets)) ctx.subs.set(tag, await createSubscription(ctx, tag, secret));
+  try {
+    return await throughput(ctx, fanOutEvents(ctx, m), `throughput, ${m} subscriptions`);
+  } finally {
+    for (const id of ctx.subs.values()) await ctx.api.request('DELETE', `/api/webhooks/v1/subscriptions/${id}`);
+    ctx.subs = own;
+    for (const id of own.values()) await setStatus(ctx, id, 'active');
+  }
+}
+
+async function setStatus(ctx: Ctx, id: string, status: 'active' | 'paused'): Promise<void> {
+  const res = await ctx.api.request('PATCH', `/api/webhooks/v1/subscriptions/${id}`, { status });
+  if (res.status !== 200) throw new Error(`setting subscription ${id} ${status} failed: HTTP ${res.status}`);
+}
+
+/**
+ * A receiver that never answers must not slow down the others: throughput of the M healthy
+ * subscriptions alone, then beside one more whose every POST runs into DELIVERY_TIMEOUT. Only the
+ * healthy ones' deliveries are awaited; the slow one is paused afterwards, which ends its retries.
+ */
+export async function slowReceiver(ctx: Ctx) {
+  const without = await throughput(ctx, ctx.opts.events, 'slow receiver: healthy subscriptions alone');
+  await ctx.receiver.request({ type: 'configure', secrets: { slow: newSecret() }, sampleEvery: ctx.opts.sampleEvery });
+  await ctx.receiver.request({ type: 'answer', status: 200, hang: ['slow'] });
+  const slowId = await createSubscription(ctx, 'slow', newSecret());
+  let withSlow: typeof without;
+  try {
+    withSlow = await throughput(ctx, ctx.opts.events, 'slow receiver: with one that never answers', false);
+  } finally {
+    await setStatus(ctx, slowId, 'paused');
+    await ctx.receiver.request({ type: 'answer', status: 200, hang: [] });
+  }
+  await quiesce(ctx, 'slow receiver');
+  await ctx.api.request('DELETE', `/api/webhooks/v1/subscriptions/${slowId}`);
+  const pick = (r: typeof without) => ({ deliveriesPerSecond: r.deliveriesPerSecond, latencyFromPostMs: r.latencyFromPostMs });
+  /** `ratio`: healthy throughput with the slow subscriber over without it (1 = unaffected). */
+  return { healthySubscriptions: ctx.subs.size, without: pick(without), withSlow: pick(withSlow), ratio: r3(withSlow.deliveriesPerSecond / without.deliveriesPerSecond) };
+}
+
+/** Pushes a few orders through a throw-away subscription until they arrive: JIT, the worker's workflow bundle, pools. */
+export async function warmUp(ctx: Ctx): Promise<void> {
+  const secret = newSecret();
+  await ctx.receiver.request({ type: 'configure', secrets: { warmup: secret }, sampleEvery: 1 });
+  await ctx.receiver.request({ type: 'reset' });
+  const id = await createSubscription(ctx, 'warmup', secret);
+  const orders = await closedLoop(5, 5, () => ctx.api.createOrder());
+  const bad = orders.find((o) => !o.ok);
+  if (bad) throw new Error(`warm-up order failed: HTTP ${bad.status} ${bad.error}`);
+  const deadline = nowMs() + 180_000;
+  while ((await ctx.receiver.request({ type: 'progress' })).unique < orders.length) {
+    if (nowMs() > deadline) throw new Error('warm-up: the deliveries did not arrive within 180 s; the worker may not be polling');
+    await sleep(100);
+  }
+  const del = await ctx.api.request('DELETE', `/api/webhooks/v1/subscriptions/${id}`);
+  if (del.status !== 204) throw new Error(`deleting the warm-up subscription failed: HTTP ${del.status}`);
+  const dump = await ctx.receiver.request({ type: 'dump' });
+  if (dump.badSignatures.length) throw new VoidRun(`warm-up: signatures did not verify: ${dump.badSignatures.join('; ')}`);
+  await quiesce(ctx, 'warm-up');
 }
