@@ -25,6 +25,8 @@ export interface SoakSamples {
   arrivals: readonly ArrivalRecord[];
   probes: readonly ProbeSample[];
   ticks: readonly Tick[];
+  /** Retention runs: without it, `removed` is only the noise of minute boundaries, so it is left out. */
+  retention: boolean;
 }
 
 const round = (v: number) => Math.round(v * 10) / 10;
@@ -45,8 +47,8 @@ export type MinuteRow = ReturnType<typeof minuteRows>[number];
 /**
  * Per minute from the start: orders sent and what became of them, deliveries that arrived (first
  * receipt) and their latency from the order POST's start, the probes, sizes, CPU and load; and
- * `removed`: attempts and events before, plus what the minute wrote (an attempt per delivery, an
- * event per accepted order), minus after.
+ * `removed` (with retention): attempts and events before, plus what the minute wrote (an attempt
+ * per delivery, an event per accepted order), minus after.
  */
 export function minuteRows(s: SoakSamples) {
   const sentAt = new Map(s.sends.flatMap((x) => (x.orderId === undefined ? [] : [[x.orderId, x.sentAt] as const])));
@@ -85,7 +87,7 @@ export function minuteRows(s: SoakSamples) {
         }),
       ) as Record<ProbeName, P50P99 & { timeouts: number }>,
       docs: after?.docs ?? {},
-      removed: Number.isFinite(removed) ? removed : undefined,
+      removed: s.retention && Number.isFinite(removed) ? removed : undefined,
       cpuMsPerDelivery,
       loadAverage1: after?.loadAverage1,
     };

@@ -103,7 +103,7 @@ async function main(): Promise<number> {
     await retention.unpause('soak: load');
     await retention.trigger();
   });
-  const samples = (notSentAt: number[]): SoakSamples => ({ startedAt, sends, notSentAt, arrivals: [...arrivals.values()], probes, ticks });
+  const samples = (notSentAt: number[]): SoakSamples => ({ startedAt, sends, notSentAt, arrivals: [...arrivals.values()], probes, ticks, retention: retention !== undefined });
   let loadDone = false;
 
   log(`load: ${opts.rate} orders/s for ${opts.durationS} s over ${soakUsers} users, ${tags.length} subscriptions; probes every ${opts.probeIntervalS} s`);

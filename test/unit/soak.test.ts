@@ -22,6 +22,7 @@ describe('soak per-minute rows', () => {
     arrivals: [arrival(1, 's0', 1100), arrival(1, 's1', 1300), arrival(2, 's0', 61_500)],
     probes: [probe('attempts', 5000, 12), probe('attempts', 10_000, 40), probe('attempts', 65_000, 10_000, true), probe('orders', 70_000, 7)],
     ticks: [tick(0, 0, 100), tick(60_000, 3, 110), tick(120_000, 4, 120)],
+    retention: false,
   };
 
   it('buckets sends, refusals, deliveries, probes and ticks by minute from the start', () => {
@@ -35,6 +36,8 @@ describe('soak per-minute rows', () => {
     expect(m2).toMatchObject({ minute: 2, sent: 2, accepted: 1, otherErrors: 1, notSent: 1, deliveries: 1, docs: { attempts: 120 } });
     expect(m2.deliveryMs).toEqual({ n: 1, p50: 500, p99: 500 });
     expect(m2.orderMs).toEqual({ n: 2, p50: 10, p99: 30 });
+    // Without retention the counts differ from what was written only by minute boundaries: no `removed`.
+    expect([m1.removed, m2.removed]).toEqual([undefined, undefined]);
     expect(m2.probes.attempts).toEqual({ n: 1, p50: 10_000, p99: 10_000, timeouts: 1 });
   });
 
@@ -60,12 +63,12 @@ describe('soak per-minute rows', () => {
 
   it('counts what retention removed: attempts and events before, plus what the minute wrote, minus after', () => {
     const at = (t: number, attempts: number, events: number) => ({ ...tick(t, 0, attempts), docs: { attempts, events, orders: 1 } });
-    const rows = minuteRows({ ...samples, ticks: [at(0, 1000, 200), at(60_000, 900, 150), at(120_000, 901, 151)] });
+    const rows = minuteRows({ ...samples, retention: true, ticks: [at(0, 1000, 200), at(60_000, 900, 150), at(120_000, 901, 151)] });
     // Minute 1 wrote 2 attempts (deliveries) and 1 event (accepted order): 1200 + 3 - 1050.
     expect(rows[0]!.removed).toBe(153);
     // Minute 2 wrote 1 and 1, and the counts grew by exactly that: nothing removed.
     expect(rows[1]!.removed).toBe(0);
-    expect(minuteRows({ ...samples, ticks: [at(0, 1, 1)] })[0]!.removed).toBeUndefined();
+    expect(minuteRows({ ...samples, retention: true, ticks: [at(0, 1, 1)] })[0]!.removed).toBeUndefined();
   });
 
   it('compares order latency before retention started and with it, over accepted orders only', () => {
