@@ -351,17 +351,21 @@ export async function startClusterNode(opts: TemporalClusterOptions, index: numb
   return node;
 }
 
+/** Command-line arguments for `temporal-node ui`: on `opts.uiPort`, against the balancer (or the first node's frontend). */
+export function temporalUiArgs(opts: TemporalClusterOptions): string[] {
+  return ['ui', '--ip', '127.0.0.1', '--port', String(opts.uiPort), '--frontend-address', `127.0.0.1:${opts.balancerPort ?? opts.nodes[0]!.frontendPort}`];
+}
+
 /**
  * Starts the Temporal Web UI on `opts.uiPort` as a process of its own, against the balancer (or
  * the first node's frontend), so it keeps serving while any one node is down; resolves once it answers.
  */
 export async function startClusterUI(opts: TemporalClusterOptions, timeoutMs = opts.readyTimeoutMs ?? 120_000): Promise<ManagedProcess> {
   if (!opts.uiPort) throw new Error('no uiPort for the Temporal Web UI');
-  const frontend = `127.0.0.1:${opts.balancerPort ?? opts.nodes[0]!.frontendPort}`;
   const proc = new ManagedProcess({
     name: 'temporal-ui',
     command: opts.binary,
-    args: ['ui', '--ip', '127.0.0.1', '--port', String(opts.uiPort), '--frontend-address', frontend],
+    args: temporalUiArgs(opts),
     ...(opts.onLine ? { onLine: (line: string) => opts.onLine!('temporal-ui', line) } : {}),
   });
   const url = `http://127.0.0.1:${opts.uiPort}/`;

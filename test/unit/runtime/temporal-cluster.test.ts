@@ -2,7 +2,7 @@ import { createServer, type Server, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterPortsAround } from '../../../src/runtime/local-temporal-cluster';
 import { getFreePort } from '../../../src/runtime/ports';
-import { clusterEnv, historyAddress, INTERNAL_PORTS_PER_NODE, startBalancer, type TemporalClusterOptions, temporalNodeArgs } from '../../../src/runtime/temporal-cluster';
+import { clusterEnv, historyAddress, INTERNAL_PORTS_PER_NODE, startBalancer, type TemporalClusterOptions, temporalNodeArgs, temporalUiArgs } from '../../../src/runtime/temporal-cluster';
 
 const options: TemporalClusterOptions = {
   binary: '/bin/temporal-node',
@@ -33,10 +33,12 @@ describe('temporal-node arguments', () => {
     expect([...a, ...b].join(' ')).not.toContain('secret');
   });
 
-  it('serve the UI from the first node only, against the balancer', () => {
-    expect(flagValues(temporalNodeArgs(options, 0), '--ui-port')).toEqual(['8233']);
-    expect(flagValues(temporalNodeArgs(options, 0), '--ui-frontend-address')).toEqual(['127.0.0.1:7233']);
-    expect(temporalNodeArgs(options, 1)).not.toContain('--ui-port');
+  it('leave the UI to a process of its own, against the balancer, so no node takes it down', () => {
+    for (const i of [0, 1]) expect(temporalNodeArgs(options, i).filter((a) => a.startsWith('--ui'))).toEqual([]);
+    const ui = temporalUiArgs(options);
+    expect(ui[0]).toBe('ui');
+    expect(flagValues(ui, '--port')).toEqual(['8233']);
+    expect(flagValues(ui, '--frontend-address')).toEqual(['127.0.0.1:7233']);
   });
 
   it('pass dynamic config as KEY=JSON', () => {
