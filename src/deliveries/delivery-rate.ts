@@ -106,14 +106,22 @@ export class DeliveryRate {
   /**
    * Deletes every slot of a second more than `olderThanMs` past, whoever took it: what crashed
    * workers left. Safe beside live workers, since only the current second's slots are ever read.
-   * Reads the whole collection, which holds a few seconds of slots; returns how many went.
+   * Reads the whole collection, which holds a few seconds of slots, deleting as it goes (500
+   * at a time, so memory stays bounded); returns how many went.
    */
   async sweepPast(olderThanMs = 60_000): Promise<number> {
     const before = Math.floor((this.now() - olderThanMs) / 1000);
-    const slots = await this.#slots.find({}, { projection: { _id: 1 } }).toArray();
-    const old = slots.map((s) => s._id).filter((id) => Number(id.split(':').at(-2)) < before);
+    let old: string[] = [];
     let deleted = 0;
-    for (let i = 0; i < old.length; i += 500) deleted += (await this.#slots.deleteMany({ _id: { $in: old.slice(i, i + 500) } })).deletedCount;
+    const flush = async () => {
+      if (old.length) deleted += (await this.#slots.deleteMany({ _id: { $in: old } })).deletedCount;
+      old = [];
+    };
+    for await (const { _id } of this.#slots.find({}, { projection: { _id: 1 } })) {
+      if (Number(_id.split(':').at(-2)) < before) old.push(_id);
+      if (old.length >= 500) await flush();
+    }
+    await flush();
     return deleted;
   }
 
