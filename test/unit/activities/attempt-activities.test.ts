@@ -1,4 +1,4 @@
-import { type BulkWriteResult, type Db, MongoBulkWriteError } from 'mongodb';
+import { type BulkWriteResult, type Db, MongoBulkWriteError, MongoServerError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { type AttemptActivityDeps, type AttemptLogEntry, createAttemptActivities, type MadeAttempt, toAttemptDoc } from '../../../activities/attempt';
 import type { PostRequest, PostResult } from '../../../activities/http-post';
@@ -27,14 +27,18 @@ function subscription(overrides: Partial<SubscriptionDoc> = {}): SubscriptionDoc
 
 /**
  * A fake Db: just the collection methods the attempt activities call, over in-memory documents,
- * counting reads. `insertMany` into `attempts` answers from `inserts` (then stores the batch).
+ * counting reads. `insertMany` into `attempts` answers from `inserts` (then stores the batch);
+ * `stored` holds the attempts the write check reads back, `refuse` those a single insert refuses.
  */
-function fakeDb(opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | null; inserts?: Array<(docs: AttemptDoc[]) => Promise<unknown>> } = {}) {
+function fakeDb(
+  opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | null; inserts?: Array<(docs: AttemptDoc[]) => Promise<unknown>>; refuse?: (doc: AttemptDoc) => boolean } = {},
+) {
   const events = new Map((opts.events ?? [event]).map((e) => [e._id, e]));
   const state = { subscription: opts.subscription === undefined ? subscription() : opts.subscription };
   const reads = { events: 0, subscriptions: 0 };
   const inserts = [...(opts.inserts ?? [])];
   const batches: AttemptDoc[][] = [];
+  const stored = new Map<string, AttemptDoc>();
   const collections: Record<string, object> = {
     events: {
       findOne: (filter: { _id: string }) => {
@@ -60,13 +64,22 @@ function fakeDb(opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | nu
         const answer = inserts.shift();
         if (answer) return answer(docs);
         batches.push(docs);
+        for (const d of docs) stored.set(d._id, d);
         return Promise.resolve({ acknowledged: true, insertedCount: docs.length });
+      },
+      collectionName: 'attempts',
+      findOne: (filter: { _id: string }) => Promise.resolve(stored.get(filter._id) ?? null),
+      insertOne: (doc: AttemptDoc) => {
+        if (stored.has(doc._id)) return Promise.reject(new MongoServerError({ message: 'E11000 duplicate key', code: 11000 }));
+        if (opts.refuse?.(doc)) return Promise.reject(new MongoServerError({ message: 'unsupported Unicode escape sequence (SQLSTATE 22P05)', code: 2 }));
+        stored.set(doc._id, doc);
+        return Promise.resolve({ acknowledged: true, insertedId: doc._id });
       },
     },
   };
   // Other collections are only opened here: a method call on one fails the test.
   const db = { collection: (name: string) => collections[name] ?? {} } as unknown as Db;
-  return { db, reads, batches, events, state };
+  return { db, reads, batches, events, state, stored };
 }
 
 /** A receiver answering with `statusCodes` in turn (the last repeats); every request kept. */
@@ -107,11 +120,11 @@ function entry(attempt: number, result: MadeAttempt, state: AttemptLogEntry['sta
   return { eventId: event._id, subscriptionId: 'sub_unit', attempt, series, result, state, ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}) };
 }
 
-/** A bulk insert refused for the given write error codes, as the driver reports it. */
-function bulkError(...codes: number[]): MongoBulkWriteError {
+/** A bulk insert refused for the given write error codes (by index), as the driver reports it; `inserted` the count it reports stored. */
+function bulkError(codes: number[], inserted = 0): MongoBulkWriteError {
   return new MongoBulkWriteError(
-    { message: `write errors: ${codes.join(', ')}`, code: codes[0]!, writeErrors: codes.map((code, index) => ({ code, index, errmsg: `E${code}` })) as never },
-    {} as BulkWriteResult,
+    { message: `write errors: ${codes.join(', ')}`, code: codes[0] ?? 2, writeErrors: codes.map((code, index) => ({ code, index, errmsg: `E${code}` })) as never },
+    { insertedCount: inserted } as BulkWriteResult,
   );
 }
 
@@ -244,22 +257,45 @@ describe('recordAttempts', () => {
     expect(batches).toEqual([]);
   });
 
-  it('keys each entry by its series and attempt, so a repeated write (a retry, a replay) is a duplicate, and takes that as done', async () => {
+  it('keys each entry by its series and attempt, so a repeated write (a retry, a replay) is a duplicate, and takes that as done once read back', async () => {
     const e = entry(1, made(200), 'delivered');
     expect(toAttemptDoc(e)._id).toBe(toAttemptDoc({ ...e, result: made(503) })._id);
     expect(toAttemptDoc(e)._id).not.toBe(toAttemptDoc({ ...e, series: 'event/evt_unit/redelivery/rdl_1#sub_unit' })._id);
-    const { db } = fakeDb({ inserts: [() => Promise.reject(bulkError(11000, 11000))] });
-    await expect(activities(db, fakePost().post).recordAttempts([e, entry(2, made(200), 'delivered')])).resolves.toEqual({ failing: [] });
+    const both = [e, entry(2, made(200), 'delivered')];
+    const { db, stored } = fakeDb({ inserts: [() => Promise.reject(bulkError([11000, 11000]))] });
+    for (const d of both.map(toAttemptDoc)) stored.set(d._id, d);
+    await expect(activities(db, fakePost().post).recordAttempts(both)).resolves.toEqual({ failing: [] });
   });
 
-  it('throws any other failure, for Temporal to retry the write', async () => {
-    const fails = async (error: Error) => {
-      const { db } = fakeDb({ inserts: [() => Promise.reject(error)] });
-      await expect(activities(db, fakePost().post).recordAttempts([entry(1, made(200), 'delivered')])).rejects.toBe(error);
-    };
-    await fails(new Error('connection reset by FerretDB'));
-    // Some entries were duplicates but another was refused: it is not written yet.
-    await fails(bulkError(11000, 121));
+  it('throws a failure that says nothing of the batch as it is, for Temporal to retry the write', async () => {
+    const error = new Error('connection reset by FerretDB');
+    const { db } = fakeDb({ inserts: [() => Promise.reject(error)] });
+    await expect(activities(db, fakePost().post).recordAttempts([entry(1, made(200), 'delivered')])).rejects.toBe(error);
+  });
+
+  it('takes no duplicate-key error on trust: a "duplicate" not found on reading back is written alone', async () => {
+    const { db, stored } = fakeDb({ inserts: [() => Promise.reject(bulkError([11000]))] });
+    await activities(db, fakePost().post).recordAttempts([entry(1, made(200), 'delivered')]);
+    expect([...stored.values()].map((d) => d.attempt)).toEqual([1]);
+  });
+
+  it.each([
+    ['an error naming no document', () => Promise.reject(bulkError([], 1))],
+    ['a success counting fewer documents', () => Promise.resolve({ acknowledged: true, insertedCount: 1 })],
+  ] as const)('after %s, writes each unstored entry alone and fails naming the one the database refuses', async (_, answer) => {
+    const entries = [entry(1, made(200), 'delivered'), entry(2, made(200), 'delivered'), entry(3, made(200), 'delivered')];
+    const { db, stored } = fakeDb({
+      // The database stored the first of the batch only.
+      inserts: [(docs) => (stored.set(docs[0]!._id, docs[0]!), answer())],
+      refuse: (doc) => doc.attempt === 2,
+    });
+    await expect(activities(db, fakePost().post).recordAttempts(entries)).rejects.toThrow(/1 document\(s\) of a batch of attempts not stored \(#1: 2: unsupported/);
+    expect([...stored.values()].map((d) => d.attempt).sort()).toEqual([1, 3]);
+  });
+
+  it('fails when a refused entry is named among duplicates', async () => {
+    const { db } = fakeDb({ inserts: [() => Promise.reject(bulkError([11000, 121]))], refuse: (doc) => doc.attempt === 2 });
+    await expect(activities(db, fakePost().post).recordAttempts([entry(1, made(200), 'delivered'), entry(2, made(200), 'delivered')])).rejects.toThrow(/not stored/);
   });
 });
 
