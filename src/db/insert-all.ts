@@ -1,7 +1,4 @@
-import { type Collection, type Document, type Filter, MongoBulkWriteError, MongoServerError, type OptionalUnlessRequiredId } from 'mongodb';
-
-/** A document with the id a batch write is checked by. */
-type WithId = Document & { _id: unknown };
+import { type Collection, type Document, type Filter, MongoBulkWriteError, MongoServerError, ObjectId, type OptionalUnlessRequiredId } from 'mongodb';
 
 /** How many read-backs (and single inserts) of one checked batch run at once. */
 const CHECK_CONCURRENCY = 8;
@@ -28,14 +25,16 @@ export class UnstoredDocumentsError extends Error {
  * unless `allowExisting`, was stored before) throws an UnstoredDocumentsError. Other failures
  * (network, timeouts) throw as they are: nothing is known of the batch, a retry finds out.
  */
-export async function insertAll<T extends WithId>(collection: Collection<T>, docs: readonly T[], opts: { allowExisting: boolean }): Promise<Set<number>> {
+export async function insertAll<T extends Document>(collection: Collection<T>, docs: readonly T[], opts: { allowExisting: boolean }): Promise<Set<number>> {
   if (docs.length === 0) return new Set();
+  // Copies with their ids set here, not by the driver: each is read back by it.
+  const sent = docs.map((d) => ({ ...d, _id: (d._id as unknown) ?? new ObjectId() }) as OptionalUnlessRequiredId<T> & { _id: unknown });
   // Indexes the write names as duplicates: candidates for "stored before", confirmed by reading them back.
   const duplicates = new Set<number>();
   const reasons = new Map<number, string>();
   let inserted = 0;
   try {
-    const result = await collection.insertMany(docs.map((d) => ({ ...d }) as OptionalUnlessRequiredId<T>), { ordered: false });
+    const result = await collection.insertMany(sent, { ordered: false });
     if (result.insertedCount === docs.length) return new Set();
   } catch (err) {
     if (!(err instanceof MongoServerError)) throw err;
@@ -50,7 +49,7 @@ export async function insertAll<T extends WithId>(collection: Collection<T>, doc
   const accounted = reasons.size === 0 && inserted + duplicates.size === docs.length;
   const existing = new Set<number>();
   const unstored: Array<{ index: number; reason: string }> = [];
-  await eachLimited(docs, async (doc, index) => {
+  await eachLimited(sent, async (doc, index) => {
     if (accounted && !duplicates.has(index)) return;
     if (await isStored(collection, doc)) {
       // Found but not named a duplicate: this write stored it.
@@ -58,7 +57,7 @@ export async function insertAll<T extends WithId>(collection: Collection<T>, doc
       return;
     }
     try {
-      await collection.insertOne({ ...doc } as OptionalUnlessRequiredId<T>);
+      await collection.insertOne({ ...doc });
     } catch (err) {
       // Stored meanwhile by another writer of the same id: there, as wanted.
       if (err instanceof MongoServerError && err.code === 11000 && (await isStored(collection, doc))) existing.add(index);
@@ -71,7 +70,7 @@ export async function insertAll<T extends WithId>(collection: Collection<T>, doc
 }
 
 /** Whether a document with `doc`'s `_id` is stored (one indexed lookup). */
-async function isStored<T extends WithId>(collection: Collection<T>, doc: T): Promise<boolean> {
+async function isStored<T extends Document>(collection: Collection<T>, doc: { _id: unknown }): Promise<boolean> {
   return (await collection.findOne({ _id: doc._id } as Filter<T>, { projection: { _id: 1 } })) !== null;
 }
 

@@ -57,7 +57,7 @@ function fakeDb(
       find: () => ({ toArray: () => Promise.resolve([]) }),
     },
     // The lists' directory (src/db/timeline.ts): registering a bucket is all these activities do there.
-    timeline: { insertMany: () => Promise.resolve({ acknowledged: true }) },
+    timeline: { insertMany: (docs: unknown[]) => Promise.resolve({ acknowledged: true, insertedCount: docs.length }) },
     attempts: {
       insertMany: (docs: AttemptDoc[], options: { ordered?: boolean }) => {
         expect(options).toEqual({ ordered: false });
