@@ -299,6 +299,40 @@ describe('recordAttempts', () => {
   });
 });
 
+describe('what a receiver sends back, as postAttempts returns it', () => {
+  /** A receiver echoing every request header value after `prefix`; a token endpoint answering `token`. */
+  function echoingPost(prefix: string, token = 'oauth-tok-0001') {
+    const post = (req: PostRequest): Promise<PostResult> => {
+      const body = req.url.endsWith('/token') ? JSON.stringify({ access_token: token, token_type: 'bearer', expires_in: 3600 }) : `${prefix}${Object.values(req.headers).join(' | ')}`;
+      return Promise.resolve({ startedAt: now.getTime(), durationMs: 1, outcome: 'delivered', statusCode: 200, responseExcerpt: body });
+    };
+    return post;
+  }
+  const excerpt = async (sub: SubscriptionDoc, prefix = '') => {
+    const result = await activities(fakeDb({ subscription: sub }).db, echoingPost(prefix)).postAttempts([attemptInput(1)]).then(([r]) => r!);
+    if (!('responseExcerpt' in result)) throw new Error(`expected an answer, got ${JSON.stringify(result)}`);
+    return result.responseExcerpt;
+  };
+
+  it('has NUL and lone surrogates replaced, so the database can store it', async () => {
+    expect(await excerpt(subscription(), 'ok\u0000\uD800ok ')).toMatch(/^ok\uFFFD\uFFFDok /);
+  });
+
+  it('has custom header values and a static Authorization redacted, its password too', async () => {
+    const text = await excerpt(subscription({ headers: [{ name: 'X-Api-Key', value: 'k3y-v4lue-1' }], auth: { type: 'basic', username: 'hooks', password: 'pa55-w0rd' } }), 'pa55-w0rd ');
+    expect(text).not.toMatch(/k3y-v4lue-1|pa55-w0rd|Basic /);
+    expect(text.startsWith('[redacted] [redacted]')).toBe(true);
+  });
+
+  it('has an OAuth 2.0 token it was sent with redacted', async () => {
+    const auth = { type: 'oauth2_client_credentials' as const, token_url: 'https://auth.example/token', client_id: 'cid', client_secret: 'client-s3cret' };
+    const text = await excerpt(subscription({ auth }), 'client-s3cret ');
+    expect(text).not.toMatch(/oauth-tok-0001|client-s3cret/);
+    // The client secret the receiver was given, and the Authorization header it was sent.
+    expect(text.split('[redacted]')).toHaveLength(3);
+  });
+});
+
 describe('the event cache of the attempt activities', () => {
   it('reads an event once for every attempt, the subscription on every attempt', async () => {
     const { db, reads, state } = fakeDb();
