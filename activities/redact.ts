@@ -1,15 +1,18 @@
 /** What a credential reads as in a stored response excerpt. */
 export const REDACTED = '[redacted]';
 
+/** The contract's bound on `response_excerpt`, in characters. */
+export const EXCERPT_MAX_CHARS = 1024;
+
 /** Shorter values are not looked for: they would blank out ordinary words and give little away. */
 const MIN_SECRET_LENGTH = 4;
 
 /**
  * `text` with every occurrence of each of `secrets` replaced by [redacted], and a trailing part of
  * one cut off by the excerpt's size cap too. Longest first, so a value that contains another is
- * redacted whole.
+ * redacted whole. Never longer than `maxChars` unless `text` was: the excerpt keeps its bound.
  */
-export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
+export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined>, maxChars = EXCERPT_MAX_CHARS): string {
   const wanted = [...new Set(secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
   let out = text;
   for (const secret of wanted) out = out.split(secret).join(REDACTED);
@@ -22,7 +25,10 @@ export function redactSecrets(text: string, secrets: ReadonlyArray<string | unde
       }
     }
   }
-  return out;
+  // A short value replaced by the longer marker would push a full excerpt past its limit.
+  const chars = Array.from(out);
+  const limit = Math.max(maxChars, Array.from(text).length);
+  return chars.length > limit ? chars.slice(0, limit).join('') : out;
 }
 
 /**

@@ -11,6 +11,13 @@ describe('redactSecrets', () => {
     expect(redactSecrets('{"authorization":"Bearer tok-12', ['Bearer tok-123456'])).toBe('{"authorization":"[redacted]');
   });
 
+  it('keeps a full excerpt within its 1024 characters, however much longer the marker is than the value', () => {
+    const full = `${'x'.repeat(1009)} k3y1 k3y1 k3y1`;
+    const out = redactSecrets(full, ['k3y1']);
+    expect(Array.from(out)).toHaveLength(1024);
+    expect(out).toBe(`${'x'.repeat(1009)} [redacted] [re`);
+  });
+
   it('leaves text without the values, and skips empty and very short values', () => {
     expect(redactSecrets('ok', ['secret-value'])).toBe('ok');
     expect(redactSecrets('a 1 b', ['', '1', undefined])).toBe('a 1 b');
