@@ -20,6 +20,8 @@ import { DeliveryRate } from '../src/deliveries/delivery-rate';
 import { poster } from './traced-post';
 import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 import { createTokenCache, type OAuthClient } from './oauth-token';
+import { authorizationSecrets, redactSecrets } from './redact';
+import { storableText } from '../src/db/storable-text';
 
 /** What the attempt activities touch; tests inject their own. */
 export interface AttemptActivityDeps {
@@ -87,8 +89,9 @@ export function toAttemptDoc(entry: AttemptLogEntry): AttemptDoc {
     started_at: new Date(r.startedAt),
     duration_ms: r.durationMs,
     outcome: r.outcome,
-    ...('statusCode' in r ? { status_code: r.statusCode, response_excerpt: r.responseExcerpt } : { error: r.error }),
-    url: r.url,
+    // Receiver text as the database can hold it: results logged before they were cleaned pass here too.
+    ...('statusCode' in r ? { status_code: r.statusCode, response_excerpt: storableText(r.responseExcerpt) } : { error: storableText(r.error) }),
+    url: storableText(r.url),
     ...(entry.nextAttemptAt !== undefined ? { next_attempt_at: new Date(entry.nextAttemptAt) } : {}),
     state: entry.state,
   };
@@ -148,6 +151,12 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const limit = sub.max_in_flight ?? deps.maxInFlight ?? 0;
     // Read with the subscription for this attempt: the workflow settles the attempt by it.
     const retry = sub.retry ? { retry: retryOverride(sub.retry) } : {};
+    // Credentials a receiver may echo back: never kept in the readable excerpt.
+    const credentials = [...Object.values(custom ?? {}), ...(auth?.type === 'static' ? authorizationSecrets(auth.authorization) : auth ? [auth.clientSecret] : [])];
+    const cleaned = (r: PostResult, tokens: readonly string[] = []): PostResult => {
+      const secrets = [...credentials, ...tokens.flatMap((t) => authorizationSecrets(`Bearer ${t}`))];
+      return 'statusCode' in r ? { ...r, responseExcerpt: storableText(redactSecrets(r.responseExcerpt, secrets)) } : { ...r, error: storableText(redactSecrets(r.error, secrets)) };
+    };
     const send = async (): Promise<MadeAttempt> => {
       const at = now();
       const secrets = stored.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
@@ -161,9 +170,14 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         ...signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets }),
       };
       const request = (h: Record<string, string>) => post({ url: sub.url, body, headers: h, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy });
-      if (!auth) return { ...(await request(headers)), url: sub.url, ...retry };
-      if (auth.type === 'static') return { ...(await request({ ...headers, Authorization: auth.authorization })), url: sub.url, ...retry };
-      return { ...(await withToken(auth, at.getTime(), (token) => request({ ...headers, Authorization: `Bearer ${token}` }))), url: sub.url, ...retry };
+      if (!auth) return { ...cleaned(await request(headers)), url: sub.url, ...retry };
+      if (auth.type === 'static') return { ...cleaned(await request({ ...headers, Authorization: auth.authorization })), url: sub.url, ...retry };
+      const sent: string[] = [];
+      const result = await withToken(auth, at.getTime(), (token) => {
+        sent.push(token);
+        return request({ ...headers, Authorization: `Bearer ${token}` });
+      });
+      return { ...cleaned(result, sent), url: sub.url, ...retry };
     };
     const rate = sub.rate_limit;
     return async () => {

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { type Collection, type Db, type Document, type Filter, MongoServerError, type UpdateFilter } from 'mongodb';
+import { insertAll } from './insert-all';
 import type { IndexSpec, QueryShape } from './query-shapes';
 
 /**
@@ -155,12 +156,8 @@ export class Timeline {
       for (const entry of timelineEntries(this.namespace, unknown, at)) if (!this.known.has(entry._id)) missing.set(entry._id, entry);
     }
     if (missing.size === 0) return;
-    try {
-      await this.entries.insertMany([...missing.values()], { ordered: false });
-    } catch (err) {
-      // Another writer registered some first: an entry that exists is all that is wanted.
-      if (!isOnlyDuplicates(err)) throw err;
-    }
+    // Another writer may have registered some first: an entry that exists is all that is wanted.
+    await insertAll(this.entries, [...missing.values()], { allowExisting: true });
     for (const id of missing.keys()) this.known.set(id, true);
   }
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import { type Expiring, Timeline, timelineShapes } from '../db/timeline';
-import { type Collection, type Db, type Filter, MongoBulkWriteError } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../contract/types';
 import type { AttemptSample } from './stats';
 
@@ -127,16 +128,10 @@ export class AttemptRepository {
 
   /**
    * Records attempts in one unordered write; returns the indexes of those already recorded (by an
-   * earlier try: same id). Any other failure throws.
+   * earlier try: same id, read back). Throws unless every attempt is stored (see insertAll).
    */
   async recordMany(docs: AttemptDoc[]): Promise<Set<number>> {
-    try {
-      await this.#collection.insertMany(await this.#listed(docs), { ordered: false });
-      return new Set();
-    } catch (err) {
-      if (!(err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === 11000))) throw err;
-      return new Set([err.writeErrors].flat().map((e) => e.index));
-    }
+    return insertAll(this.#collection, await this.#listed(docs), { allowExisting: true });
   }
 
   /** The documents with their tags, once their lists' buckets are registered (before they are written). */

@@ -1,3 +1,4 @@
+import { insertAll } from '../db/insert-all';
 import type { Collection, Db } from 'mongodb';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
@@ -79,7 +80,7 @@ export class DispatchNotes {
 
   /** Notes accepted redeliveries before their workflows are started. */
   async noteRedeliveries(notes: readonly RedeliveryNote[]): Promise<void> {
-    if (notes.length) await this.#collection.insertMany([...notes]);
+    await insertAll(this.#collection, notes, { allowExisting: false });
   }
 
   async remove(ids: readonly string[]): Promise<void> {

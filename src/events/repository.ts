@@ -1,3 +1,4 @@
+import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import { type Expiring, Timeline, timelineShapes } from '../db/timeline';
@@ -72,7 +73,7 @@ export class EventRepository {
 
   /** Logs events in bulk, as they are (an import, or a load test's prefill); a repeated id fails. */
   async insertAll(docs: readonly EventDoc[]): Promise<void> {
-    await this.#collection.insertMany(await this.#timeline.listed(docs, listsOf, (d) => d.created_at), { ordered: false });
+    await insertAll(this.#collection, await this.#timeline.listed(docs, listsOf, (d) => d.created_at), { allowExisting: false });
   }
 
   /** Events sent to a subscription, newest first, `limit` of them after `after` (a page's last event). */

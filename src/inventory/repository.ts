@@ -1,3 +1,4 @@
+import { insertAll } from '../db/insert-all';
 import { type Collection, type Db, MongoServerError } from 'mongodb';
 import type { StockLevel } from '../contract/types';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
@@ -168,7 +169,7 @@ export class StockLedger {
 
   /** Inserts the stock levels as they are (seeding). */
   async insertAll(docs: readonly StockDoc[]): Promise<void> {
-    await this.#stock.insertMany(docs.map((d) => ({ ...d })));
+    await insertAll(this.#stock, docs, { allowExisting: false });
   }
 
   /** The product's stock level as last materialized (as `list` reads it), or undefined when it has none. */

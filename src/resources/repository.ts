@@ -1,3 +1,4 @@
+import { insertAll } from '../db/insert-all';
 import { LRUCache } from 'lru-cache';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
@@ -123,7 +124,7 @@ export class UserRepository {
 
   /** Inserts the users as they are (seeding). */
   async insertAll(docs: readonly UserDoc[]): Promise<void> {
-    await this.#collection.insertMany([...docs]);
+    await insertAll(this.#collection, docs, { allowExisting: false });
   }
 }
 
@@ -173,7 +174,7 @@ export class ProductRepository {
 
   /** Inserts the products as they are (seeding). */
   async insertAll(docs: readonly ProductDoc[]): Promise<void> {
-    await this.#collection.insertMany([...docs]);
+    await insertAll(this.#collection, docs, { allowExisting: false });
   }
 }
 
@@ -280,7 +281,7 @@ export class OrderRepository {
 
   /** Inserts orders as they are (seeding: their ids are below the counter, see `raiseCounterTo`). */
   async insertAll(docs: readonly OrderDoc[]): Promise<void> {
-    await this.#collection.insertMany(await this.#listed(docs));
+    await insertAll(this.#collection, await this.#listed(docs), { allowExisting: false });
   }
 
   /** Raises the order id counter to `seq` unless it is past it already: ids handed out stay unique. */

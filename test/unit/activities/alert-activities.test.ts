@@ -25,7 +25,7 @@ function fakeDb(subscription?: Pick<SubscriptionDoc, '_id' | 'status'> & Partial
   const subscriptions = new Map(subscription ? [[subscription._id, { ...subscription }]] : []);
   const collections: Record<string, object> = {
     // The lists' directory (src/db/timeline.ts): registering a bucket is all these activities do there.
-    timeline: { insertMany: () => Promise.resolve({ acknowledged: true }) },
+    timeline: { insertMany: (docs: unknown[]) => Promise.resolve({ acknowledged: true, insertedCount: docs.length }) },
     alerts: {
       insertOne: (doc: AlertDoc) => {
         if (alerts.has(doc._id)) return Promise.reject(new MongoServerError({ message: 'E11000 duplicate key', code: 11000 }));

@@ -1,4 +1,4 @@
-import { type BulkWriteResult, type Db, MongoBulkWriteError } from 'mongodb';
+import { type BulkWriteResult, type Db, MongoBulkWriteError, MongoServerError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { type AttemptActivityDeps, type AttemptLogEntry, createAttemptActivities, type MadeAttempt, toAttemptDoc } from '../../../activities/attempt';
 import type { PostRequest, PostResult } from '../../../activities/http-post';
@@ -27,14 +27,18 @@ function subscription(overrides: Partial<SubscriptionDoc> = {}): SubscriptionDoc
 
 /**
  * A fake Db: just the collection methods the attempt activities call, over in-memory documents,
- * counting reads. `insertMany` into `attempts` answers from `inserts` (then stores the batch).
+ * counting reads. `insertMany` into `attempts` answers from `inserts` (then stores the batch);
+ * `stored` holds the attempts the write check reads back, `refuse` those a single insert refuses.
  */
-function fakeDb(opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | null; inserts?: Array<(docs: AttemptDoc[]) => Promise<unknown>> } = {}) {
+function fakeDb(
+  opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | null; inserts?: Array<(docs: AttemptDoc[]) => Promise<unknown>>; refuse?: (doc: AttemptDoc) => boolean } = {},
+) {
   const events = new Map((opts.events ?? [event]).map((e) => [e._id, e]));
   const state = { subscription: opts.subscription === undefined ? subscription() : opts.subscription };
   const reads = { events: 0, subscriptions: 0 };
   const inserts = [...(opts.inserts ?? [])];
   const batches: AttemptDoc[][] = [];
+  const stored = new Map<string, AttemptDoc>();
   const collections: Record<string, object> = {
     events: {
       findOne: (filter: { _id: string }) => {
@@ -53,20 +57,29 @@ function fakeDb(opts: { events?: EventDoc[]; subscription?: SubscriptionDoc | nu
       find: () => ({ toArray: () => Promise.resolve([]) }),
     },
     // The lists' directory (src/db/timeline.ts): registering a bucket is all these activities do there.
-    timeline: { insertMany: () => Promise.resolve({ acknowledged: true }) },
+    timeline: { insertMany: (docs: unknown[]) => Promise.resolve({ acknowledged: true, insertedCount: docs.length }) },
     attempts: {
       insertMany: (docs: AttemptDoc[], options: { ordered?: boolean }) => {
         expect(options).toEqual({ ordered: false });
         const answer = inserts.shift();
         if (answer) return answer(docs);
         batches.push(docs);
+        for (const d of docs) stored.set(d._id, d);
         return Promise.resolve({ acknowledged: true, insertedCount: docs.length });
+      },
+      collectionName: 'attempts',
+      findOne: (filter: { _id: string }) => Promise.resolve(stored.get(filter._id) ?? null),
+      insertOne: (doc: AttemptDoc) => {
+        if (stored.has(doc._id)) return Promise.reject(new MongoServerError({ message: 'E11000 duplicate key', code: 11000 }));
+        if (opts.refuse?.(doc)) return Promise.reject(new MongoServerError({ message: 'unsupported Unicode escape sequence (SQLSTATE 22P05)', code: 2 }));
+        stored.set(doc._id, doc);
+        return Promise.resolve({ acknowledged: true, insertedId: doc._id });
       },
     },
   };
   // Other collections are only opened here: a method call on one fails the test.
   const db = { collection: (name: string) => collections[name] ?? {} } as unknown as Db;
-  return { db, reads, batches, events, state };
+  return { db, reads, batches, events, state, stored };
 }
 
 /** A receiver answering with `statusCodes` in turn (the last repeats); every request kept. */
@@ -107,11 +120,11 @@ function entry(attempt: number, result: MadeAttempt, state: AttemptLogEntry['sta
   return { eventId: event._id, subscriptionId: 'sub_unit', attempt, series, result, state, ...(nextAttemptAt !== undefined ? { nextAttemptAt } : {}) };
 }
 
-/** A bulk insert refused for the given write error codes, as the driver reports it. */
-function bulkError(...codes: number[]): MongoBulkWriteError {
+/** A bulk insert refused for the given write error codes (by index), as the driver reports it; `inserted` the count it reports stored. */
+function bulkError(codes: number[], inserted = 0): MongoBulkWriteError {
   return new MongoBulkWriteError(
-    { message: `write errors: ${codes.join(', ')}`, code: codes[0]!, writeErrors: codes.map((code, index) => ({ code, index, errmsg: `E${code}` })) as never },
-    {} as BulkWriteResult,
+    { message: `write errors: ${codes.join(', ')}`, code: codes[0] ?? 2, writeErrors: codes.map((code, index) => ({ code, index, errmsg: `E${code}` })) as never },
+    { insertedCount: inserted } as BulkWriteResult,
   );
 }
 
@@ -244,22 +257,79 @@ describe('recordAttempts', () => {
     expect(batches).toEqual([]);
   });
 
-  it('keys each entry by its series and attempt, so a repeated write (a retry, a replay) is a duplicate, and takes that as done', async () => {
+  it('keys each entry by its series and attempt, so a repeated write (a retry, a replay) is a duplicate, and takes that as done once read back', async () => {
     const e = entry(1, made(200), 'delivered');
     expect(toAttemptDoc(e)._id).toBe(toAttemptDoc({ ...e, result: made(503) })._id);
     expect(toAttemptDoc(e)._id).not.toBe(toAttemptDoc({ ...e, series: 'event/evt_unit/redelivery/rdl_1#sub_unit' })._id);
-    const { db } = fakeDb({ inserts: [() => Promise.reject(bulkError(11000, 11000))] });
-    await expect(activities(db, fakePost().post).recordAttempts([e, entry(2, made(200), 'delivered')])).resolves.toEqual({ failing: [] });
+    const both = [e, entry(2, made(200), 'delivered')];
+    const { db, stored } = fakeDb({ inserts: [() => Promise.reject(bulkError([11000, 11000]))] });
+    for (const d of both.map(toAttemptDoc)) stored.set(d._id, d);
+    await expect(activities(db, fakePost().post).recordAttempts(both)).resolves.toEqual({ failing: [] });
   });
 
-  it('throws any other failure, for Temporal to retry the write', async () => {
-    const fails = async (error: Error) => {
-      const { db } = fakeDb({ inserts: [() => Promise.reject(error)] });
-      await expect(activities(db, fakePost().post).recordAttempts([entry(1, made(200), 'delivered')])).rejects.toBe(error);
+  it('throws a failure that says nothing of the batch as it is, for Temporal to retry the write', async () => {
+    const error = new Error('connection reset by FerretDB');
+    const { db } = fakeDb({ inserts: [() => Promise.reject(error)] });
+    await expect(activities(db, fakePost().post).recordAttempts([entry(1, made(200), 'delivered')])).rejects.toBe(error);
+  });
+
+  it('takes no duplicate-key error on trust: a "duplicate" not found on reading back is written alone', async () => {
+    const { db, stored } = fakeDb({ inserts: [() => Promise.reject(bulkError([11000]))] });
+    await activities(db, fakePost().post).recordAttempts([entry(1, made(200), 'delivered')]);
+    expect([...stored.values()].map((d) => d.attempt)).toEqual([1]);
+  });
+
+  it.each([
+    ['an error naming no document', () => Promise.reject(bulkError([], 1))],
+    ['a success counting fewer documents', () => Promise.resolve({ acknowledged: true, insertedCount: 1 })],
+  ] as const)('after %s, writes each unstored entry alone and fails naming the one the database refuses', async (_, answer) => {
+    const entries = [entry(1, made(200), 'delivered'), entry(2, made(200), 'delivered'), entry(3, made(200), 'delivered')];
+    const { db, stored } = fakeDb({
+      // The database stored the first of the batch only.
+      inserts: [(docs) => (stored.set(docs[0]!._id, docs[0]!), answer())],
+      refuse: (doc) => doc.attempt === 2,
+    });
+    await expect(activities(db, fakePost().post).recordAttempts(entries)).rejects.toThrow(/1 document\(s\) of a batch of attempts not stored \(#1: 2: unsupported/);
+    expect([...stored.values()].map((d) => d.attempt).sort()).toEqual([1, 3]);
+  });
+
+  it('fails when a refused entry is named among duplicates', async () => {
+    const { db } = fakeDb({ inserts: [() => Promise.reject(bulkError([11000, 121]))], refuse: (doc) => doc.attempt === 2 });
+    await expect(activities(db, fakePost().post).recordAttempts([entry(1, made(200), 'delivered'), entry(2, made(200), 'delivered')])).rejects.toThrow(/not stored/);
+  });
+});
+
+describe('what a receiver sends back, as postAttempts returns it', () => {
+  /** A receiver echoing every request header value after `prefix`; a token endpoint answering `token`. */
+  function echoingPost(prefix: string, token = 'oauth-tok-0001') {
+    const post = (req: PostRequest): Promise<PostResult> => {
+      const body = req.url.endsWith('/token') ? JSON.stringify({ access_token: token, token_type: 'bearer', expires_in: 3600 }) : `${prefix}${Object.values(req.headers).join(' | ')}`;
+      return Promise.resolve({ startedAt: now.getTime(), durationMs: 1, outcome: 'delivered', statusCode: 200, responseExcerpt: body });
     };
-    await fails(new Error('connection reset by FerretDB'));
-    // Some entries were duplicates but another was refused: it is not written yet.
-    await fails(bulkError(11000, 121));
+    return post;
+  }
+  const excerpt = async (sub: SubscriptionDoc, prefix = '') => {
+    const result = await activities(fakeDb({ subscription: sub }).db, echoingPost(prefix)).postAttempts([attemptInput(1)]).then(([r]) => r!);
+    if (!('responseExcerpt' in result)) throw new Error(`expected an answer, got ${JSON.stringify(result)}`);
+    return result.responseExcerpt;
+  };
+
+  it('has NUL and lone surrogates replaced, so the database can store it', async () => {
+    expect(await excerpt(subscription(), 'ok\u0000\uD800ok ')).toMatch(/^ok\uFFFD\uFFFDok /);
+  });
+
+  it('has custom header values and a static Authorization redacted, its password too', async () => {
+    const text = await excerpt(subscription({ headers: [{ name: 'X-Api-Key', value: 'k3y-v4lue-1' }], auth: { type: 'basic', username: 'hooks', password: 'pa55-w0rd' } }), 'pa55-w0rd ');
+    expect(text).not.toMatch(/k3y-v4lue-1|pa55-w0rd|Basic /);
+    expect(text.startsWith('[redacted] [redacted]')).toBe(true);
+  });
+
+  it('has an OAuth 2.0 token it was sent with redacted', async () => {
+    const auth = { type: 'oauth2_client_credentials' as const, token_url: 'https://auth.example/token', client_id: 'cid', client_secret: 'client-s3cret' };
+    const text = await excerpt(subscription({ auth }), 'client-s3cret ');
+    expect(text).not.toMatch(/oauth-tok-0001|client-s3cret/);
+    // The client secret the receiver was given, and the Authorization header it was sent.
+    expect(text.split('[redacted]')).toHaveLength(3);
   });
 });
 
