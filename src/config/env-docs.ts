@@ -79,7 +79,9 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     meaning:
       'Requests one API process serves at once; beyond it 503 with `Retry-After: 1`, nothing done ([Overload](api.md#overload)); `0`: no bound. 32 is about twice what a process holds at 15 orders/s with 0.5–1 s answers; in the CI chaos run it kept almost every answer under the client\'s 10 s timeout ([bench/RESULTS.md](../bench/RESULTS.md#load-shedding-api_max_in_flight))',
   },
-  API_MAX_WAIT: { group: 'API', meaning: 'A request that took longer than this from arriving to its handler starting gets 503 (`100ms`–`10m`, `off`)' },
+  API_MAX_WAIT: { group: 'API', meaning: 'A request that took longer than this from its body read to its handler starting gets 503 (`100ms`–`10m`, `off`)' },
+  API_BODY_TIMEOUT: { group: 'API', meaning: 'A request body not all received this long after its headers gets 408 and its connection closed (`100ms`–`10m`); a body counts against `API_MAX_IN_FLIGHT` only once read' },
+  API_MAX_BODIES_PER_PEER: { group: 'API', meaning: 'Request bodies one client address may be sending at once; beyond it 429 at once, before the body is read; `0`: no bound' },
   SEED_DEMO_DATA: { group: 'API', meaning: '`npm start` loads demo data into an empty database' },
   RATE_LIMIT_ENABLED: { group: 'API', meaning: 'Rate limits per API key; `false`: none, and no `RateLimit` headers' },
   RATE_LIMITS: {

@@ -63,6 +63,11 @@ function headersOf(err: unknown): Record<string, string> {
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
+    // Already answered (e.g. a body cut at its deadline, whose parser then fails): nothing more to say.
+    if (res.headersSent) {
+      logger.debug({ err, method: req.method }, 'error after the response was sent');
+      return;
+    }
     const refusal = rateLimitRefusal(req);
     const p = refusal ? problem(429, 'Too Many Requests', refusal.detail, [refusal.error]) : toProblem(err, req);
     if (p.status >= 500) logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
