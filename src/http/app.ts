@@ -20,6 +20,7 @@ import { httpMetrics, metricsEndpoint } from './metrics';
 import { httpTracing } from './tracing';
 import { loadShedding } from './load-shedding';
 import { bodyAdmission } from './body-admission';
+import { requestHygiene } from './request-hygiene';
 import { errorHandler, notFoundHandler, problem, sendProblem } from './problem';
 import { assignRequestId } from './request-id';
 import type { Health } from '../contract/types';
@@ -111,6 +112,8 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use(express.json({ limit: deps.bodyLimit ?? '64kb', type: ['application/json', 'application/*+json'] }));
+  // Too deep to walk safely, or holding U+0000 the database cannot store: 400 before anything reads it.
+  app.use(requestHygiene);
   // Overload: a request takes a place once its body is in, so slow senders hold none; the excess is refused before the key or the database are touched.
   app.use(shedding.admit);
   if (tracing) app.use(tracing.resume);
