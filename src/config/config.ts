@@ -193,6 +193,10 @@ const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
   if (e.NODE_ENV === 'production' && !e.SECRET_ENCRYPTION_KEY) {
     ctx.addIssue({ code: 'custom', path: ['SECRET_ENCRYPTION_KEY'], message: 'is required when NODE_ENV=production (<key id>:<base64 of 32 random bytes>)' });
   }
+  // Links handed out (portal sessions, events' data.url) must name the public origin, never a guess.
+  if (e.NODE_ENV === 'production' && !e.PUBLIC_URL) {
+    ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required when NODE_ENV=production (the origin clients reach the API at, like https://hooks.example.com)' });
+  }
   if (e.ADMIN_ALERT_URL && !e.ADMIN_ALERT_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['ADMIN_ALERT_SECRET'], message: 'is required when ADMIN_ALERT_URL is set' });
   }
@@ -265,7 +269,7 @@ export interface Config {
     /** Requests each API key may make per window, per scope; off: no limit and no RateLimit headers. */
     rateLimit: { enabled: boolean; policies: RateLimitPolicies };
     portal: {
-      /** Origin of portal links (PUBLIC_URL); the request's own origin when unset (events' links fall back to HOST:PORT instead, see `delivery.payloads`). */
+      /** Origin of portal links (PUBLIC_URL, required in production); unset: the address the request reached, never its Host header (events' links fall back to HOST:PORT instead, see `delivery.payloads`). */
       publicUrl: string | undefined;
       /** Signs portal session tokens (PORTAL_SESSION_SECRET); a random key kept in the database when unset. */
       sessionSecret: string | undefined;

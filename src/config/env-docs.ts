@@ -23,7 +23,7 @@ export type EnvGroup = (typeof envGroups)[number];
  * added to the schema without a line here does not compile.
  */
 export const envDocs: Record<EnvVar, EnvDoc> = {
-  NODE_ENV: { group: 'Process', meaning: '`production` requires `SECRET_ENCRYPTION_KEY` and turns response validation off' },
+  NODE_ENV: { group: 'Process', meaning: '`production` requires `SECRET_ENCRYPTION_KEY` and `PUBLIC_URL`, and turns response validation off' },
   LOG_LEVEL: { group: 'Process', meaning: 'pino level' },
   LOG_FORMAT: { group: 'Process', meaning: 'Log line format; `pretty` is pino-pretty', unset: 'pretty on a terminal, else `json`' },
   HOST: { group: 'Process', meaning: 'API listen address (`0.0.0.0` in containers); the worker serves its `/metrics` on it too' },
@@ -63,8 +63,8 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   ADMIN_API_KEY: { group: 'API', meaning: 'Bootstrap admin key (≥ 24 chars), stored hashed at API start; `npm start` generates one in `DATA_DIR/admin-api-key` when unset' },
   PUBLIC_URL: {
     group: 'API',
-    meaning: 'Origin of the API as receivers reach it (`https://hooks.example.com`): of portal links and of every event\'s `data.url` (set it for the worker too)',
-    unset: "portal links use the request's own origin, events `http://<HOST>:<PORT>`",
+    meaning: 'Origin of the API as receivers reach it (`https://hooks.example.com`): of portal links and of every event\'s `data.url` (set it for the worker too); required when `NODE_ENV=production`',
+    unset: "portal links use the address the request reached (never its `Host` header), events `http://<HOST>:<PORT>`",
   },
   PORTAL_SESSION_SECRET: {
     group: 'API',
