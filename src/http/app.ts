@@ -6,6 +6,7 @@ import type { ApiKeyRepository } from '../auth/api-keys';
 import type { DeliveryDeps } from '../deliveries/use-cases';
 import { checkReadiness } from '../health/readiness';
 import type { Logger } from '../logger';
+import { redactRequest } from '../logger-redaction';
 import type { ResourceDeps } from '../resources/use-cases';
 import type { SubscriptionDeps } from '../subscriptions/use-cases';
 import { eventCatalog, signatureSchemes } from '../webhooks/event-catalog';
@@ -83,7 +84,15 @@ export function createApp(deps: AppDeps): Express {
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   const tracing = deps.tracer ? httpTracing(deps.tracer) : undefined;
   if (tracing) app.use(tracing.start);
-  app.use(pinoHttp({ logger: deps.logger, genReqId: assignRequestId, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' } }));
+  // Credentials sent anywhere (a query parameter, an X-API-Key header) are redacted from request lines, not only Authorization.
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: assignRequestId,
+      serializers: { req: redactRequest },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+    }),
+  );
   // Scrapers get their own token, not an API key; before the validator like the probes.
   const scrape = deps.metrics ? metricsEndpoint(deps.metrics, deps.metricsToken) : undefined;
   const metricsOperation: OperationHandlers = {

@@ -3,6 +3,7 @@ import type { FieldError, Problem, ShortItem } from '../contract/types';
 import { DomainError, type DomainErrorKind } from '../errors/domain-error';
 import { InsufficientStock } from '../errors/insufficient-stock';
 import type { Logger } from '../logger';
+import { redactUrl } from '../logger-redaction';
 import { rateLimitRefusal } from './rate-limit';
 import { bearerChallenge } from './security';
 
@@ -70,7 +71,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const refusal = rateLimitRefusal(req);
     const p = refusal ? problem(429, 'Too Many Requests', refusal.detail, [refusal.error]) : toProblem(err, req);
-    if (p.status >= 500) logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
+    if (p.status >= 500) logger.error({ err, method: req.method, url: redactUrl(req.originalUrl) }, 'request failed');
     if (p.status < 500) for (const [name, value] of Object.entries(headersOf(err))) res.setHeader(name, value);
     if (p.status === 401 || p.status === 403) res.setHeader('WWW-Authenticate', bearerChallenge(req, p.status));
     try {
@@ -78,7 +79,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     } catch (sendErr) {
       // Response validation refused the problem itself (e.g. a status the operation does not
       // declare): still answer problem+json, as a 500, without going through res.json again.
-      logger.error({ err: sendErr, cause: err, method: req.method, url: req.originalUrl }, 'error response violates the contract');
+      logger.error({ err: sendErr, cause: err, method: req.method, url: redactUrl(req.originalUrl) }, 'error response violates the contract');
       if (res.headersSent) return;
       const fallback = { ...problem(500, 'Internal Server Error', 'An unexpected error occurred'), instance: req.originalUrl };
       res.removeHeader('WWW-Authenticate');
