@@ -34,9 +34,25 @@ function slug(title: string): string {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
-/** Builds a problem with a stable `type` derived from its title. */
+/** Most field errors a problem lists; the detail says how many there were. */
+export const MAX_PROBLEM_ERRORS = 50;
+/** Longest `detail`, and longest `path` or `message` of a listed error, in characters. */
+const MAX_DETAIL = 1000;
+const MAX_ERROR_TEXT = 300;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * Builds a problem with a stable `type` derived from its title. Its size is bounded whatever
+ * the request: the first {@link MAX_PROBLEM_ERRORS} errors, each cut short, and a short detail.
+ */
 export function problem(status: number, title: string, detail?: string, errors?: FieldError[]): Problem {
-  return { type: `${typeBase}${slug(title)}`, title, status, ...(detail ? { detail } : {}), ...(errors?.length ? { errors } : {}) };
+  const listed = errors?.slice(0, MAX_PROBLEM_ERRORS).map((e) => ({ path: cut(e.path, MAX_ERROR_TEXT), message: cut(e.message, MAX_ERROR_TEXT) }));
+  const omitted = errors && errors.length > MAX_PROBLEM_ERRORS ? `(${MAX_PROBLEM_ERRORS} of ${errors.length} errors listed)` : undefined;
+  const text = [detail && cut(detail, MAX_DETAIL), omitted].filter(Boolean).join(' ');
+  return { type: `${typeBase}${slug(title)}`, title, status, ...(text ? { detail: text } : {}), ...(listed?.length ? { errors: listed } : {}) };
 }
 
 /** 404 for any route the app does not serve. */
