@@ -103,7 +103,7 @@ export const envSchema = z.object({
   API_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).default(32),
   API_MAX_WAIT: duration('off', 100, 600_000, 'from 100ms to 10m', true),
   API_BODY_TIMEOUT: duration('10s', 100, 600_000, 'from 100ms to 10m'),
-  API_MAX_BODIES_PER_PEER: z.coerce.number().int().min(0).max(100_000).default(16),
+  API_MAX_BODIES_PER_PEER: z.coerce.number().int().min(0).max(100_000).default(64),
   REQUEST_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 64kb').default('64kb'),
   SEED_DEMO_DATA: bool(true),
   RATE_LIMIT_ENABLED: bool(true),

@@ -81,7 +81,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   },
   API_MAX_WAIT: { group: 'API', meaning: 'A request that took longer than this from its body read to its handler starting gets 503 (`100ms`–`10m`, `off`)' },
   API_BODY_TIMEOUT: { group: 'API', meaning: 'A request body not all received this long after its headers gets 408 and its connection closed (`100ms`–`10m`); a body counts against `API_MAX_IN_FLIGHT` only once read' },
-  API_MAX_BODIES_PER_PEER: { group: 'API', meaning: 'Request bodies one client address may be sending at once; beyond it 429 at once, before the body is read; `0`: no bound' },
+  API_MAX_BODIES_PER_PEER: { group: 'API', meaning: 'Request bodies one client address may be sending at once; beyond it 429 at once, before the body is read; `0`: no bound. Behind a proxy every client shares its address: raise it, or let the proxy buffer bodies' },
   SEED_DEMO_DATA: { group: 'API', meaning: '`npm start` loads demo data into an empty database' },
   RATE_LIMIT_ENABLED: { group: 'API', meaning: 'Rate limits per API key; `false`: none, and no `RateLimit` headers' },
   RATE_LIMITS: {

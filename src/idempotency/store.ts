@@ -106,7 +106,7 @@ function recordId(owner: string, key: string): string {
   return createHash('sha256').update(`${owner}\n${key}`).digest('base64url');
 }
 
-/** The fingerprint of a request: its method, path and body. */
+/** The fingerprint of a request: its method, path and body (at most `MAX_JSON_DEPTH` deep: the edge refuses deeper ones). */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('base64url');
 }
