@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from 'express';
+import { canonicalIp } from '../lib/ip';
 import type { ApiMetrics } from '../telemetry/metrics';
 import { labelShed } from './metrics';
 import { problem, sendProblem } from './problem';
@@ -29,6 +30,21 @@ function announcesBody(req: Request): boolean {
 }
 
 /**
+ * The peer a connection's address counts against: the IPv4 address, or the /64 of an IPv6 one,
+ * since one host commonly holds a whole /64 and could otherwise spread its bodies over it.
+ */
+export function peerOf(remoteAddress: string | undefined): string {
+  if (remoteAddress === undefined) return 'unknown';
+  const address = canonicalIp(remoteAddress) ?? remoteAddress;
+  if (!address.includes(':')) return address;
+  const [head = '', tail] = address.split('::');
+  const front = head ? head.split(':') : [];
+  const back = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? front : [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+/**
  * Admission of request bodies, before anything reads them: a client that announces a body and
  * sends it slowly holds only its own connection, never a place in flight (load shedding counts a
  * request once its body is read). A body still arriving after `timeoutMs` gets 408 and its
@@ -42,7 +58,7 @@ export function bodyAdmission(opts: BodyAdmissionOptions): BodyAdmission {
 
   const admit: RequestHandler = (req, res, next) => {
     if (!announcesBody(req) || req.complete) return next();
-    const peer = req.socket.remoteAddress ?? 'unknown';
+    const peer = peerOf(req.socket.remoteAddress);
     const held = perPeer.get(peer) ?? 0;
     if (maxPerPeer > 0 && held >= maxPerPeer) {
       metrics?.requestsShed.inc({ reason: 'peer_bodies' });
