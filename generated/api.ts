@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Reports whether the dependencies needed to serve traffic (MongoDB and Temporal) are reachable. Returns 200 with `status` `ready` when all checks are `up`, otherwise 503 with the same body shape and `status` `unavailable`. No authentication and no scope required.
+         * @description Reports whether the dependencies needed to serve traffic (MongoDB and Temporal) are reachable and whether this process can take more requests (`admission`). Returns 200 with `status` `ready` when all dependency checks are `up` and admission is `open`, otherwise 503 with the same body shape and `status` `unavailable`. No authentication and no scope required.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1392,6 +1392,11 @@ export interface components {
                 mongodb: components["schemas"]["DependencyState"];
                 /** @description Temporal reachability. */
                 temporal: components["schemas"]["DependencyState"];
+                /**
+                 * @description `saturated` when every place in flight (`API_MAX_IN_FLIGHT`) has stayed taken for a second or more: this process cannot serve more requests now. Absent when the process does not bound its requests.
+                 * @enum {string}
+                 */
+                admission?: "open" | "saturated";
             };
         };
         /** @description Opaque cursor for the next page; absent on the last page. */
@@ -3077,7 +3082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description At least one dependency is unreachable. Same shape as 200 (not a problem document) so probes can read the checks. */
+            /** @description At least one dependency is unreachable, or admission is `saturated`. Same shape as 200 (not a problem document) so probes can read the checks. */
             503: {
                 headers: {
                     [name: string]: unknown;

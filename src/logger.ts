@@ -10,7 +10,11 @@ export type LogFormat = 'json' | 'pretty';
 export function createLogger(level: string, component: string, format: LogFormat = 'json', destination?: DestinationStream): Logger {
   // Bearer credentials (API keys, portal session tokens) never reach a log line, nor a subscription's
   // outgoing credentials (`auth`, custom header values) should a body or a subscription ever be logged.
-  const redact = { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.body.auth', 'req.body.headers', 'auth', '*.auth'], censor: '[redacted]' };
+  // Request lines are redacted field by field too (logger-redaction.ts: query parameters, any credential-shaped value).
+  const redact = {
+    paths: ['req.headers.authorization', 'req.headers["proxy-authorization"]', 'req.headers["x-api-key"]', 'req.headers.cookie', 'req.body.auth', 'req.body.headers', 'auth', '*.auth'],
+    censor: '[redacted]',
+  };
   const options = { level, base: { service: 'webhook-service', component }, redact };
   if (format === 'json') return destination ? pino(options, destination) : pino(options);
   // In-process and synchronous: lines keep their order with the supervisor's own output.

@@ -146,6 +146,8 @@ export function serviceEnvironment(config: Config): Record<string, string> {
   return {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
+    // Production requires it; the runs follow no link.
+    PUBLIC_URL: 'http://127.0.0.1',
     DATA_DIR: config.dataDir,
     MONGODB_DB: config.mongo.dbName,
     TEMPORAL_NAMESPACE: config.temporal.namespace,

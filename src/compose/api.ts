@@ -54,7 +54,7 @@ export async function composeApi(config: Config, logger: Logger): Promise<ApiPro
           logger.info({ port: config.http.port, host: config.http.host }, 'api listening');
           resolve(listening);
         });
-        // A client sending its request slowly holds a load-shedding slot: bound how long it may take.
+        // Backstops for slow clients; bodies have their own shorter deadline (API_BODY_TIMEOUT) in the app.
         listening.requestTimeout = 30_000;
         listening.headersTimeout = 10_000;
         listening.once('error', (err: NodeJS.ErrnoException) => {

@@ -102,6 +102,8 @@ export const envSchema = z.object({
   VALIDATE_RESPONSES: z.enum(['true', 'false', '1', '0']).optional(),
   API_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).default(32),
   API_MAX_WAIT: duration('off', 100, 600_000, 'from 100ms to 10m', true),
+  API_BODY_TIMEOUT: duration('10s', 100, 600_000, 'from 100ms to 10m'),
+  API_MAX_BODIES_PER_PEER: z.coerce.number().int().min(0).max(100_000).default(64),
   REQUEST_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 64kb').default('64kb'),
   SEED_DEMO_DATA: bool(true),
   RATE_LIMIT_ENABLED: bool(true),
@@ -191,6 +193,10 @@ const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
   if (e.NODE_ENV === 'production' && !e.SECRET_ENCRYPTION_KEY) {
     ctx.addIssue({ code: 'custom', path: ['SECRET_ENCRYPTION_KEY'], message: 'is required when NODE_ENV=production (<key id>:<base64 of 32 random bytes>)' });
   }
+  // Links handed out (portal sessions, events' data.url) must name the public origin, never a guess.
+  if (e.NODE_ENV === 'production' && !e.PUBLIC_URL) {
+    ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'is required when NODE_ENV=production (the origin clients reach the API at, like https://hooks.example.com)' });
+  }
   if (e.ADMIN_ALERT_URL && !e.ADMIN_ALERT_SECRET) {
     ctx.addIssue({ code: 'custom', path: ['ADMIN_ALERT_SECRET'], message: 'is required when ADMIN_ALERT_URL is set' });
   }
@@ -255,12 +261,15 @@ export interface Config {
     /** Validate responses against the contract (default: on outside production). */
     validateResponses: boolean;
     bodyLimit: string;
-    /** Load shedding: beyond `maxInFlight` requests at once (0: no bound), or past `maxWaitMs` before the handler (0: none), 503. */
-    shedding: { maxInFlight: number; maxWaitMs: number };
+    /**
+     * Admission: beyond `maxInFlight` requests at once (0: no bound), or past `maxWaitMs` before the handler (0: none), 503;
+     * a body not all read within `bodyTimeoutMs` 408; beyond `maxBodiesPerPeer` bodies arriving from one address (0: no bound) 429.
+     */
+    shedding: { maxInFlight: number; maxWaitMs: number; bodyTimeoutMs: number; maxBodiesPerPeer: number };
     /** Requests each API key may make per window, per scope; off: no limit and no RateLimit headers. */
     rateLimit: { enabled: boolean; policies: RateLimitPolicies };
     portal: {
-      /** Origin of portal links (PUBLIC_URL); the request's own origin when unset (events' links fall back to HOST:PORT instead, see `delivery.payloads`). */
+      /** Origin of portal links (PUBLIC_URL, required in production); unset: the address the request reached, never its Host header (events' links fall back to HOST:PORT instead, see `delivery.payloads`). */
       publicUrl: string | undefined;
       /** Signs portal session tokens (PORTAL_SESSION_SECRET); a random key kept in the database when unset. */
       sessionSecret: string | undefined;
@@ -361,7 +370,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       validateResponses:
         e.VALIDATE_RESPONSES === undefined ? e.NODE_ENV !== 'production' : ['true', '1'].includes(e.VALIDATE_RESPONSES),
       bodyLimit: e.REQUEST_BODY_LIMIT,
-      shedding: { maxInFlight: e.API_MAX_IN_FLIGHT, maxWaitMs: e.API_MAX_WAIT },
+      shedding: { maxInFlight: e.API_MAX_IN_FLIGHT, maxWaitMs: e.API_MAX_WAIT, bodyTimeoutMs: e.API_BODY_TIMEOUT, maxBodiesPerPeer: e.API_MAX_BODIES_PER_PEER },
       rateLimit: { enabled: e.RATE_LIMIT_ENABLED, policies: e.RATE_LIMITS! },
       portal: {
         publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),

@@ -23,7 +23,7 @@ export type EnvGroup = (typeof envGroups)[number];
  * added to the schema without a line here does not compile.
  */
 export const envDocs: Record<EnvVar, EnvDoc> = {
-  NODE_ENV: { group: 'Process', meaning: '`production` requires `SECRET_ENCRYPTION_KEY` and turns response validation off' },
+  NODE_ENV: { group: 'Process', meaning: '`production` requires `SECRET_ENCRYPTION_KEY` and `PUBLIC_URL`, and turns response validation off' },
   LOG_LEVEL: { group: 'Process', meaning: 'pino level' },
   LOG_FORMAT: { group: 'Process', meaning: 'Log line format; `pretty` is pino-pretty', unset: 'pretty on a terminal, else `json`' },
   HOST: { group: 'Process', meaning: 'API listen address (`0.0.0.0` in containers); the worker serves its `/metrics` on it too' },
@@ -63,8 +63,8 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   ADMIN_API_KEY: { group: 'API', meaning: 'Bootstrap admin key (≥ 24 chars), stored hashed at API start; `npm start` generates one in `DATA_DIR/admin-api-key` when unset' },
   PUBLIC_URL: {
     group: 'API',
-    meaning: 'Origin of the API as receivers reach it (`https://hooks.example.com`): of portal links and of every event\'s `data.url` (set it for the worker too)',
-    unset: "portal links use the request's own origin, events `http://<HOST>:<PORT>`",
+    meaning: 'Origin of the API as receivers reach it (`https://hooks.example.com`): of portal links and of every event\'s `data.url` (set it for the worker too); required when `NODE_ENV=production`',
+    unset: "portal links use the address the request reached (never its `Host` header), events `http://<HOST>:<PORT>`",
   },
   PORTAL_SESSION_SECRET: {
     group: 'API',
@@ -79,7 +79,9 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     meaning:
       'Requests one API process serves at once; beyond it 503 with `Retry-After: 1`, nothing done ([Overload](api.md#overload)); `0`: no bound. 32 is about twice what a process holds at 15 orders/s with 0.5–1 s answers; in the CI chaos run it kept almost every answer under the client\'s 10 s timeout ([bench/RESULTS.md](../bench/RESULTS.md#load-shedding-api_max_in_flight))',
   },
-  API_MAX_WAIT: { group: 'API', meaning: 'A request that took longer than this from arriving to its handler starting gets 503 (`100ms`–`10m`, `off`)' },
+  API_MAX_WAIT: { group: 'API', meaning: 'A request that took longer than this from its body read to its handler starting gets 503 (`100ms`–`10m`, `off`)' },
+  API_BODY_TIMEOUT: { group: 'API', meaning: 'A request body not all received this long after its headers gets 408 and its connection closed (`100ms`–`10m`); a body counts against `API_MAX_IN_FLIGHT` only once read' },
+  API_MAX_BODIES_PER_PEER: { group: 'API', meaning: 'Request bodies one client address may be sending at once; beyond it 429 at once, before the body is read; `0`: no bound. Behind a proxy every client shares its address: raise it, or let the proxy buffer bodies' },
   SEED_DEMO_DATA: { group: 'API', meaning: '`npm start` loads demo data into an empty database' },
   RATE_LIMIT_ENABLED: { group: 'API', meaning: 'Rate limits per API key; `false`: none, and no `RateLimit` headers' },
   RATE_LIMITS: {

@@ -6,6 +6,7 @@ import type { ApiKeyRepository } from '../auth/api-keys';
 import type { DeliveryDeps } from '../deliveries/use-cases';
 import { checkReadiness } from '../health/readiness';
 import type { Logger } from '../logger';
+import { redactRequest } from '../logger-redaction';
 import type { ResourceDeps } from '../resources/use-cases';
 import type { SubscriptionDeps } from '../subscriptions/use-cases';
 import { eventCatalog, signatureSchemes } from '../webhooks/event-catalog';
@@ -19,6 +20,8 @@ import { idempotency, idempotentPatchPaths, idempotentPaths } from './idempotenc
 import { httpMetrics, metricsEndpoint } from './metrics';
 import { httpTracing } from './tracing';
 import { loadShedding } from './load-shedding';
+import { bodyAdmission } from './body-admission';
+import { requestHygiene } from './request-hygiene';
 import { errorHandler, notFoundHandler, problem, sendProblem } from './problem';
 import { assignRequestId } from './request-id';
 import type { Health } from '../contract/types';
@@ -45,8 +48,11 @@ export interface AppDeps {
   validateResponses: boolean;
   /** Largest accepted request body; larger ones get 413. */
   bodyLimit?: string;
-  /** Load shedding (absent: none): requests in flight beyond `maxInFlight`, or waiting past `maxWaitMs`, get 503. */
-  shedding?: { maxInFlight: number; maxWaitMs: number } | undefined;
+  /**
+   * Admission (absent: no bounds): requests in flight beyond `maxInFlight`, or waiting past `maxWaitMs`, get 503;
+   * a body still arriving after `bodyTimeoutMs` (default 10 s) 408; beyond `maxBodiesPerPeer` bodies arriving from one address 429.
+   */
+  shedding?: { maxInFlight: number; maxWaitMs: number; bodyTimeoutMs?: number; maxBodiesPerPeer?: number } | undefined;
   /** Served at `GET /metrics`; requests are timed into it. */
   metrics?: ApiMetrics | undefined;
   /** When set, `GET /metrics` requires it as a bearer token. */
@@ -78,7 +84,15 @@ export function createApp(deps: AppDeps): Express {
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   const tracing = deps.tracer ? httpTracing(deps.tracer) : undefined;
   if (tracing) app.use(tracing.start);
-  app.use(pinoHttp({ logger: deps.logger, genReqId: assignRequestId, autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' } }));
+  // Credentials sent anywhere (a query parameter, an X-API-Key header) are redacted from request lines, not only Authorization.
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: assignRequestId,
+      serializers: { req: redactRequest },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+    }),
+  );
   // Scrapers get their own token, not an API key; before the validator like the probes.
   const scrape = deps.metrics ? metricsEndpoint(deps.metrics, deps.metricsToken) : undefined;
   const metricsOperation: OperationHandlers = {
@@ -86,9 +100,10 @@ export function createApp(deps: AppDeps): Express {
       scrape ? scrape(req, res, next) : sendProblem(res, problem(404, 'Metrics Disabled', 'This process serves no metrics (METRICS_ENABLED=false).')),
   };
   app.use(routeOperations(contract, metricsOperation));
-  // Overload: refuse the excess at once, before the body, the key or the database are touched.
+  // Slow or piled-up bodies are bounded per peer and in time, before anything reads them.
+  const bodies = bodyAdmission({ timeoutMs: deps.shedding?.bodyTimeoutMs ?? 10_000, maxPerPeer: deps.shedding?.maxBodiesPerPeer ?? 0, metrics: deps.metrics });
+  app.use(bodies.admit);
   const shedding = loadShedding({ maxInFlight: deps.shedding?.maxInFlight ?? 0, maxWaitMs: deps.shedding?.maxWaitMs ?? 0, metrics: deps.metrics });
-  app.use(shedding.admit);
   // A deprecated version's subscribe path says so on every response, errors included (RFC 9745, RFC 8594).
   for (const { path, operationId, version } of subscribeRoutes) {
     const deprecation = deprecations.get(version);
@@ -106,8 +121,10 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use(express.json({ limit: deps.bodyLimit ?? '64kb', type: ['application/json', 'application/*+json'] }));
-  // A client that gave up while its body arrived is not authenticated nor served.
-  app.use(shedding.stillWanted);
+  // Too deep to walk safely, or holding U+0000 the database cannot store: 400 before anything reads it.
+  app.use(requestHygiene);
+  // Overload: a request takes a place once its body is in, so slow senders hold none; the excess is refused before the key or the database are touched.
+  app.use(shedding.admit);
   if (tracing) app.use(tracing.resume);
   app.use(docsAssets());
   // The portal page and its bundle are static files that need no key: outside the validator like the docs.
@@ -121,7 +138,7 @@ export function createApp(deps: AppDeps): Express {
     },
     // Readiness: 503 names the dependency that is down, so orchestrators stop routing here.
     getReadiness: async (_input, _req, res) => {
-      const readiness = await checkReadiness(deps);
+      const readiness = await checkReadiness({ ...deps, admission: deps.shedding?.maxInFlight ? () => (shedding.saturated() ? 'saturated' : 'open') : undefined });
       res.status(readiness.status === 'ready' ? 200 : 503).json(readiness);
     },
   };

@@ -3,26 +3,31 @@ import type { ApiMetrics } from '../telemetry/metrics';
 import { labelShed } from './metrics';
 import { problem, sendProblem } from './problem';
 
-/** Why a request was not served: over the bound, its client already gone, or it waited past the deadline. */
-export type ShedReason = 'in_flight' | 'client_gone' | 'deadline';
+/**
+ * Why a request was not served: over the bound, its client already gone, it waited past the
+ * deadline, its address already sends too many bodies, or its body did not arrive in time.
+ */
+export type ShedReason = 'in_flight' | 'client_gone' | 'deadline' | 'peer_bodies' | 'body_timeout';
 
 /** What {@link loadShedding} bounds and where it counts. */
 export interface LoadSheddingOptions {
   /** Most requests this process serves at once (API_MAX_IN_FLIGHT); 0: no bound. */
   maxInFlight: number;
-  /** Longest a request may take from arriving to its handler starting (API_MAX_WAIT), ms; 0: no deadline. */
+  /** Longest a request may take from its body read to its handler starting (API_MAX_WAIT), ms; 0: no deadline. */
   maxWaitMs?: number;
   /** Seconds sent in `Retry-After` on a 503. */
   retryAfterSeconds?: number;
   /** Counts shed requests into `http_requests_shed_total{reason}` and tracks `http_requests_in_flight`. */
   metrics?: ApiMetrics | undefined;
+  /** How long in flight must stay at its bound before {@link LoadShedding.saturated} says so, ms. */
+  saturatedAfterMs?: number;
   /** Monotonic clock in ms (tests). */
   now?: () => number;
 }
 
 /** The two middlewares of load shedding and the live count of requests in flight. */
 export interface LoadShedding {
-  /** First in the chain: refuses requests beyond the bound with 503 before anything is read or looked up. */
+  /** Right after the body parser: refuses requests beyond the bound with 503 before the key or the database are touched. */
   admit: RequestHandler;
   /**
    * Before authentication and again before the handler: a request whose client has gone does
@@ -31,6 +36,8 @@ export interface LoadShedding {
   stillWanted: RequestHandler;
   /** Requests admitted and not yet answered (or abandoned). */
   inFlight(): number;
+  /** True when in flight has stayed at its bound for `saturatedAfterMs` or more: this process cannot take more work. */
+  saturated(): boolean;
 }
 
 // Probes, scrapes, the contract, its rendering and the portal page must answer when the API is busiest.
@@ -51,13 +58,16 @@ const arrivals = new WeakMap<Request, number>();
 
 /**
  * Load shedding for one API process: beyond `maxInFlight` requests at once, an immediate 503
- * problem+json with `Retry-After`, before the body is read, the key looked up or anything
- * written, so overload costs the refused requests almost nothing and the admitted ones finish
- * while their clients still wait. Exempt paths are neither refused nor counted.
+ * problem+json with `Retry-After`, before the key is looked up or anything written, so overload
+ * costs the refused requests almost nothing and the admitted ones finish while their clients
+ * still wait. A request counts once its body is read: a slow sender holds no place (see
+ * `bodyAdmission` for what bounds those). Exempt paths are neither refused nor counted.
  */
 export function loadShedding(opts: LoadSheddingOptions): LoadShedding {
-  const { maxInFlight, maxWaitMs = 0, retryAfterSeconds = 1, metrics, now = () => performance.now() } = opts;
+  const { maxInFlight, maxWaitMs = 0, retryAfterSeconds = 1, saturatedAfterMs = 1000, metrics, now = () => performance.now() } = opts;
   let inFlight = 0;
+  // Since when every place has been taken; undefined while one is free.
+  let fullSince: number | undefined;
 
   const refuse = (req: Request, res: Response, reason: 'in_flight' | 'deadline', detail: string) => {
     metrics?.requestsShed.inc({ reason });
@@ -80,10 +90,12 @@ export function loadShedding(opts: LoadSheddingOptions): LoadShedding {
     }
     arrivals.set(req, now());
     inFlight++;
+    if (maxInFlight > 0 && inFlight >= maxInFlight) fullSince ??= now();
     metrics?.requestsInFlight.inc();
     // 'close' comes once whether the answer was sent or the client went away first.
     res.once('close', () => {
       inFlight--;
+      if (inFlight < maxInFlight) fullSince = undefined;
       metrics?.requestsInFlight.dec();
     });
     next();
@@ -101,5 +113,6 @@ export function loadShedding(opts: LoadSheddingOptions): LoadShedding {
     next();
   };
 
-  return { admit, stillWanted, inFlight: () => inFlight };
+  const saturated = () => fullSince !== undefined && now() - fullSince >= saturatedAfterMs;
+  return { admit, stillWanted, inFlight: () => inFlight, saturated };
 }

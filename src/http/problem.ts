@@ -3,6 +3,7 @@ import type { FieldError, Problem, ShortItem } from '../contract/types';
 import { DomainError, type DomainErrorKind } from '../errors/domain-error';
 import { InsufficientStock } from '../errors/insufficient-stock';
 import type { Logger } from '../logger';
+import { redactUrl } from '../logger-redaction';
 import { rateLimitRefusal } from './rate-limit';
 import { bearerChallenge } from './security';
 
@@ -33,9 +34,25 @@ function slug(title: string): string {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
-/** Builds a problem with a stable `type` derived from its title. */
+/** Most field errors a problem lists; the detail says how many there were. */
+export const MAX_PROBLEM_ERRORS = 50;
+/** Longest `detail`, and longest `path` or `message` of a listed error, in characters. */
+const MAX_DETAIL = 1000;
+const MAX_ERROR_TEXT = 300;
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * Builds a problem with a stable `type` derived from its title. Its size is bounded whatever
+ * the request: the first {@link MAX_PROBLEM_ERRORS} errors, each cut short, and a short detail.
+ */
 export function problem(status: number, title: string, detail?: string, errors?: FieldError[]): Problem {
-  return { type: `${typeBase}${slug(title)}`, title, status, ...(detail ? { detail } : {}), ...(errors?.length ? { errors } : {}) };
+  const listed = errors?.slice(0, MAX_PROBLEM_ERRORS).map((e) => ({ path: cut(e.path, MAX_ERROR_TEXT), message: cut(e.message, MAX_ERROR_TEXT) }));
+  const omitted = errors && errors.length > MAX_PROBLEM_ERRORS ? `(${MAX_PROBLEM_ERRORS} of ${errors.length} errors listed)` : undefined;
+  const text = [detail && cut(detail, MAX_DETAIL), omitted].filter(Boolean).join(' ');
+  return { type: `${typeBase}${slug(title)}`, title, status, ...(text ? { detail: text } : {}), ...(listed?.length ? { errors: listed } : {}) };
 }
 
 /** 404 for any route the app does not serve. */
@@ -63,9 +80,14 @@ function headersOf(err: unknown): Record<string, string> {
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
+    // Already answered (e.g. a body cut at its deadline, whose parser then fails): nothing more to say.
+    if (res.headersSent) {
+      logger.debug({ err, method: req.method }, 'error after the response was sent');
+      return;
+    }
     const refusal = rateLimitRefusal(req);
     const p = refusal ? problem(429, 'Too Many Requests', refusal.detail, [refusal.error]) : toProblem(err, req);
-    if (p.status >= 500) logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
+    if (p.status >= 500) logger.error({ err, method: req.method, url: redactUrl(req.originalUrl) }, 'request failed');
     if (p.status < 500) for (const [name, value] of Object.entries(headersOf(err))) res.setHeader(name, value);
     if (p.status === 401 || p.status === 403) res.setHeader('WWW-Authenticate', bearerChallenge(req, p.status));
     try {
@@ -73,7 +95,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     } catch (sendErr) {
       // Response validation refused the problem itself (e.g. a status the operation does not
       // declare): still answer problem+json, as a 500, without going through res.json again.
-      logger.error({ err: sendErr, cause: err, method: req.method, url: req.originalUrl }, 'error response violates the contract');
+      logger.error({ err: sendErr, cause: err, method: req.method, url: redactUrl(req.originalUrl) }, 'error response violates the contract');
       if (res.headersSent) return;
       const fallback = { ...problem(500, 'Internal Server Error', 'An unexpected error occurred'), instance: req.originalUrl };
       res.removeHeader('WWW-Authenticate');

@@ -16,6 +16,8 @@ export interface IdempotencyRecord {
   owner_id: string;
   /** Hash of the method, path and body of the request that first used the key. */
   fingerprint: string;
+  /** The scopes of the caller that first used the key: a replay needs them all (its response may hold a secret). */
+  scopes?: string[];
   state: 'running' | 'done';
   created_at: Date;
   status?: number;
@@ -31,7 +33,8 @@ export interface StoredResponse {
   location?: string;
 }
 
-export type Claim = { kind: 'claimed' } | { kind: 'mismatch' } | { kind: 'running' } | ({ kind: 'done' } & StoredResponse);
+/** The stored response of a finished request, with the scopes of the caller that made it (absent on records from before they were kept). */
+export type Claim = { kind: 'claimed' } | { kind: 'mismatch' } | { kind: 'running' } | ({ kind: 'done'; scopes: string[] | undefined } & StoredResponse);
 
 /**
  * Idempotency keys in MongoDB: a claim is an insert keyed by owner and key, so of concurrent
@@ -57,11 +60,11 @@ export class IdempotencyStore {
     this.#collection = db.collection<IdempotencyRecord>('idempotency_keys');
   }
 
-  /** Claims `key` of `owner` for a request with `fingerprint`, or says what holds it. */
-  async claim(owner: string, key: string, fingerprint: string, now = new Date()): Promise<Claim> {
+  /** Claims `key` of `owner` for a request with `fingerprint` by a caller with `scopes`, or says what holds it. */
+  async claim(owner: string, key: string, fingerprint: string, scopes: readonly string[], now = new Date()): Promise<Claim> {
     const _id = recordId(owner, key);
     for (let tries = 0; tries < 3; tries++) {
-      if (await insertIfAbsent(this.#collection, { _id, owner_id: owner, fingerprint, state: 'running', created_at: now })) return { kind: 'claimed' };
+      if (await insertIfAbsent(this.#collection, { _id, owner_id: owner, fingerprint, scopes: [...scopes], state: 'running', created_at: now })) return { kind: 'claimed' };
       const held = await this.#collection.findOne({ _id });
       if (!held) continue;
       const age = now.getTime() - held.created_at.getTime();
@@ -74,6 +77,7 @@ export class IdempotencyStore {
       if (held.state === 'running') return { kind: 'running' };
       return {
         kind: 'done',
+        scopes: held.scopes,
         status: held.status!,
         body: held.body === undefined ? undefined : (JSON.parse(this.box.open(held.body, _id)) as unknown),
         ...(held.location ? { location: held.location } : {}),
@@ -102,7 +106,7 @@ function recordId(owner: string, key: string): string {
   return createHash('sha256').update(`${owner}\n${key}`).digest('base64url');
 }
 
-/** The fingerprint of a request: its method, path and body. */
+/** The fingerprint of a request: its method, path and body (at most `MAX_JSON_DEPTH` deep: the edge refuses deeper ones). */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('base64url');
 }

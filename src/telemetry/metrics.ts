@@ -12,7 +12,7 @@ export interface EventMetrics {
 export interface ApiMetrics extends EventMetrics {
   registry: Registry;
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
-  /** Requests refused or dropped by load shedding: over `API_MAX_IN_FLIGHT`, client gone, or past `API_MAX_WAIT`. */
+  /** Requests refused or dropped by admission: over `API_MAX_IN_FLIGHT`, client gone, past `API_MAX_WAIT`, over `API_MAX_BODIES_PER_PEER`, or past `API_BODY_TIMEOUT`. */
   requestsShed: Counter<'reason'>;
   /** Requests admitted by load shedding and not yet answered. */
   requestsInFlight: Gauge;
@@ -70,7 +70,7 @@ export function createApiMetrics(): ApiMetrics {
     }),
     requestsShed: new Counter({
       name: 'http_requests_shed_total',
-      help: 'Requests not served because the API was overloaded, by reason: in_flight (over API_MAX_IN_FLIGHT, 503), deadline (waited past API_MAX_WAIT, 503), client_gone (the client closed the connection before its turn; dropped).',
+      help: 'Requests not served because the API was overloaded, by reason: in_flight (over API_MAX_IN_FLIGHT, 503), deadline (waited past API_MAX_WAIT, 503), client_gone (the client closed the connection before its turn; dropped), peer_bodies (over API_MAX_BODIES_PER_PEER, 429), body_timeout (body not in within API_BODY_TIMEOUT, 408).',
       labelNames: ['reason'],
       registers: [registry],
     }),

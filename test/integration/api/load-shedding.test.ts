@@ -77,9 +77,12 @@ describe('load shedding (API_MAX_IN_FLIGHT)', () => {
       expect(users.held()).toBe(bound);
 
       // Probes, scrapes and the contract are never shed.
-      for (const path of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs']) {
+      for (const path of ['/healthz', '/metrics', '/openapi.json', '/docs']) {
         expect((await fetch(`${api.baseUrl}${path}`)).status, path).toBe(200);
       }
+      // Readiness answers too; once full for a second it says so (the probe reads its checks, never a shed problem).
+      const readiness = await fetch(`${api.baseUrl}/readyz`);
+      expect(await readiness.json()).toMatchObject({ checks: { mongodb: 'up', temporal: 'up', admission: readiness.status === 200 ? 'open' : 'saturated' } });
       const metricsText = await (await fetch(`${api.baseUrl}/metrics`)).text();
       expect(metricsText).toMatch(/http_requests_shed_total\{reason="in_flight",component="api"\} 10\b/);
       expect(metricsText).toMatch(/http_requests_in_flight\{component="api"\} 4\b/);

@@ -79,7 +79,7 @@ describe('npm start: embedded mode', () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { mongodb: 'up', temporal: 'up' } });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { mongodb: 'up', temporal: 'up', admission: 'open' } });
     const ui = await fetch(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`);
     expect(ui.status).toBe(200);
     expect(await ui.text()).toContain('<html');

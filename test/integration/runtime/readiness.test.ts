@@ -50,7 +50,7 @@ describe('/readyz follows the database; /healthz does not', () => {
   it('is 200 with both dependencies up', async () => {
     const res = await fetch(`${base}/readyz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', checks: { mongodb: 'up', temporal: 'up' } });
+    expect(await res.json()).toEqual({ status: 'ready', checks: { mongodb: 'up', temporal: 'up', admission: 'open' } });
   });
 
   it('turns 503 naming mongodb when the database process stops, and 200 when it is back', async () => {
@@ -58,14 +58,14 @@ describe('/readyz follows the database; /healthz does not', () => {
     await db.stop();
 
     const down = await waitForStatus(`${base}/readyz`, 503, 15_000);
-    expect(down).toEqual({ status: 'unavailable', checks: { mongodb: 'down', temporal: 'up' } });
+    expect(down).toEqual({ status: 'unavailable', checks: { mongodb: 'down', temporal: 'up', admission: 'open' } });
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
 
     db = await startPrivateMongo(dataDir, port);
     const up = await waitForStatus(`${base}/readyz`, 200, 30_000);
-    expect(up).toEqual({ status: 'ready', checks: { mongodb: 'up', temporal: 'up' } });
+    expect(up).toEqual({ status: 'ready', checks: { mongodb: 'up', temporal: 'up', admission: 'open' } });
   });
 
   it('reports temporal down when Temporal cannot be reached', async () => {
@@ -78,7 +78,7 @@ describe('/readyz follows the database; /healthz does not', () => {
     try {
       const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/readyz`);
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ status: 'unavailable', checks: { mongodb: 'up', temporal: 'down' } });
+      expect(await res.json()).toEqual({ status: 'unavailable', checks: { mongodb: 'up', temporal: 'down', admission: 'open' } });
     } finally {
       await new Promise((r) => s.close(r));
     }

@@ -49,6 +49,17 @@ describe('loadConfig', () => {
   });
 });
 
+describe('PUBLIC_URL', () => {
+  const production = { NODE_ENV: 'production', SECRET_ENCRYPTION_KEY: `k1:${Buffer.alloc(32, 1).toString('base64')}` };
+  it('is required in production: links must never be taken from a request', () => {
+    expect(() => loadConfig(production)).toThrow(/\n {2}PUBLIC_URL: is required when NODE_ENV=production/);
+    expect(loadConfig({ ...production, PUBLIC_URL: 'https://hooks.example.com/' }).api.portal.publicUrl).toBe('https://hooks.example.com');
+  });
+  it('may be unset outside production', () => {
+    expect(loadConfig({}).api.portal.publicUrl).toBeUndefined();
+  });
+});
+
 describe('delivery configuration', () => {
   it('parses the schedule, attempts and timeout with the documented defaults', () => {
     const c = loadConfig({});

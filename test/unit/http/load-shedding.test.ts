@@ -131,4 +131,30 @@ describe('loadShedding', () => {
     expect((late.res.body as { detail: string }).detail).toContain('API_MAX_WAIT');
     expect(await shedCount(metrics, 'deadline')).toBe(1);
   });
+
+  it('is saturated only once every place has stayed taken for saturatedAfterMs, and not after one frees', () => {
+    let clock = 0;
+    const shed = loadShedding({ maxInFlight: 2, saturatedAfterMs: 1000, now: () => clock });
+    const first = call(shed.admit);
+    clock = 5000;
+    expect(shed.saturated()).toBe(false);
+    call(shed.admit);
+    clock = 5999;
+    expect(shed.saturated()).toBe(false);
+    clock = 6000;
+    expect(shed.saturated()).toBe(true);
+    first.res.close();
+    expect(shed.saturated()).toBe(false);
+    call(shed.admit);
+    expect(shed.saturated()).toBe(false);
+  });
+
+  it('is never saturated without a bound', () => {
+    let clock = 0;
+    const shed = loadShedding({ maxInFlight: 0, now: () => clock });
+    for (let i = 0; i < 5; i++) call(shed.admit);
+    clock = 60_000;
+    expect(shed.saturated()).toBe(false);
+  });
 });
+

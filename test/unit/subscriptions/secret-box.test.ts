@@ -59,7 +59,7 @@ describe('secret keys in the configuration', () => {
     expect(() => loadConfig({ SECRET_ENCRYPTION_KEYS: 'nope' })).toThrow(/\n {2}SECRET_ENCRYPTION_KEYS: each must look like/);
     const current = `k2:${randomBytes(32).toString('base64')}`;
     const older = `k1:${randomBytes(32).toString('base64')}`;
-    const c = loadConfig({ NODE_ENV: 'production', SECRET_ENCRYPTION_KEY: current, SECRET_ENCRYPTION_KEYS: older });
+    const c = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://hooks.example.com', SECRET_ENCRYPTION_KEY: current, SECRET_ENCRYPTION_KEYS: older });
     expect([c.secretKeys.current?.id, c.secretKeys.previous.map((k) => k.id)]).toEqual(['k2', ['k1']]);
   });
 });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { pinoHttp } from 'pino-http';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger';
+import { isCredentialName, redactFields, redactUrl } from '../../../src/logger-redaction';
 
 describe('request logs', () => {
   it('never contain the bearer credential (API key or portal session token)', async () => {
@@ -35,4 +36,26 @@ describe('request logs', () => {
     for (const secret of ['cs_never_logged_1', 'tok_never_logged_2', 'hdr_never_logged_3']) expect(log).not.toContain(secret);
     expect(log).toContain('"auth":"[redacted]"');
   });
+
+  it('redacts credentials from URLs by parameter name and by value shape, and keeps the rest', () => {
+    expect(redactUrl('/x?api_key=abc&limit=5')).toBe('/x?api_key=[redacted]&limit=5');
+    expect(redactUrl('/x?access_token=abc&Token=def')).toBe('/x?access_token=[redacted]&Token=[redacted]');
+    expect(redactUrl('/x?q=whk_abcDEF123&cursor=c1')).toBe('/x?q=[redacted]&cursor=c1');
+    expect(redactUrl('/x?q=whsec_abc%2Bdef%3D')).toBe('/x?q=[redacted]');
+    expect(redactUrl('/portal/whps_a.b?x')).toBe('/portal/[redacted]?x');
+    expect(redactUrl('/x?whk_abc')).toBe('/x?[redacted]');
+    expect(redactUrl('/api/orders/')).toBe('/api/orders/');
+  });
+
+  it('redacts credential-named and credential-shaped headers, not the Idempotency-Key', () => {
+    for (const name of ['authorization', 'proxy-authorization', 'x-api-key', 'cookie', 'x-auth-token', 'api_key']) expect(isCredentialName(name), name).toBe(true);
+    for (const name of ['idempotency-key', 'content-type', 'user-agent', 'limit']) expect(isCredentialName(name), name).toBe(false);
+    expect(redactFields({ 'x-api-key': 'k', 'x-note': 'see whps_abc', accept: 'application/json', list: ['a', 'whk_b'] })).toEqual({
+      'x-api-key': '[redacted]',
+      'x-note': '[redacted]',
+      accept: 'application/json',
+      list: ['a', '[redacted]'],
+    });
+  });
 });
+
