@@ -1421,7 +1421,7 @@ export interface components {
         SubscriptionEvents: components["schemas"]["EventType"][];
         /** @description Free text for the owner. */
         SubscriptionDescription: string;
-        /** @description HMAC signing secret, `whsec_` followed by base64 (at least 24 characters). */
+        /** @description HMAC signing secret, `whsec_` followed by standard, padded base64 of at least 24 bytes (32 characters); a supplied one that decodes to fewer bytes, or is not canonical base64, is a 422 naming `/body/secret`. */
         SigningSecret: string;
         /**
          * @description How deliveries are signed (`GET /api/webhooks/v1/event-types` lists both under `signature_schemes`).
@@ -1609,9 +1609,9 @@ export interface components {
         /**
          * @description Custom request headers for every delivery, name → value (at most 20; names are HTTP tokens of at most
          *     64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are
-         *     refused with a 422 naming the field: `host`, `content-length`, `content-type`, `x-signature*`,
-         *     `webhook-*` and hop-by-hop headers (`connection`, `keep-alive`, `proxy-*`, `te`, `trailer`,
-         *     `transfer-encoding`, `upgrade`), in any case. Values may hold credentials: they are sealed at rest
+         *     refused with a 422 naming the field: `host`, every `content-*` (`content-length`, `content-type`,
+         *     `content-encoding`, ...), `expect`, `x-signature*`, `webhook-*` and hop-by-hop headers (`connection`,
+         *     `keep-alive`, `proxy-*`, `te`, `trailer`, `transfer-encoding`, `upgrade`, `http2-settings`), in any case. Values may hold credentials: they are sealed at rest
          *     like signing secrets and never returned.
          * @example {
          *       "X-Tenant": "acme",

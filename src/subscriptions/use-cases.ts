@@ -20,7 +20,7 @@ import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } fro
 import { assertHeaders, sealHeaders } from './custom-headers';
 import { assertNoAuthorizationHeader, assertTokenUrl, sealAuth } from './outgoing-auth';
 import type { SecretBox } from './secret-box';
-import { generateSigningKeyPair, generateSigningSecret } from './secrets';
+import { generateSigningKeyPair, generateSigningSecret, signingSecretProblem } from './secrets';
 import { validateFilter } from './filter';
 import { assertMayChange } from './authority';
 import { checkedRetry } from './retry-schedule';
@@ -127,6 +127,8 @@ export async function createSubscription(
       { path: '/body/secret', message: 'not allowed with signature ed25519' },
     ]);
   }
+  const secretProblem = input.secret !== undefined && scheme !== 'ed25519' ? signingSecretProblem(input.secret) : undefined;
+  if (secretProblem) throw DomainError.unprocessable(`secret ${secretProblem}`, [{ path: '/body/secret', message: secretProblem }]);
   if (input.auth !== undefined) assertNoAuthorizationHeader(Object.keys(input.headers ?? {}), 'headers');
   const retry = input.retry !== undefined ? checkedRetry(input.retry) : undefined;
   if (input.rate_limit !== undefined) assertRateLimit(input.rate_limit);
