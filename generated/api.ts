@@ -1642,8 +1642,8 @@ export interface components {
          *       and sends that attempt once more. A token endpoint that fails (non-2xx, not JSON without an
          *       `access_token`, no answer in time, a refused address) fails the attempt with the reason as its
          *       `error`, and the attempt is retried like any other.
-         *     Credentials are sealed at rest like signing secrets, never returned and never logged.
-         *     `token_url` passes the same address rules as callback URLs (422 naming `/body/auth/token_url`).
+         *     Credentials are sealed at rest like signing secrets, never returned and never logged; so is
+         *     `token_url` as a whole, which reads show with its query masked (`?********`). `token_url` passes the same address rules as callback URLs (422 naming `/body/auth/token_url`).
          *     A custom `Authorization` header cannot be combined with `auth` (422 naming the header).
          * @example {
          *       "type": "oauth2_client_credentials",
@@ -1715,7 +1715,7 @@ export interface components {
             scope?: string;
         };
         /**
-         * @description How deliveries authenticate, as shown on read. Tokens, user names, passwords and client secrets are never returned; for `oauth2_client_credentials` the token URL, client id and scope are.
+         * @description How deliveries authenticate, as shown on read. Tokens, user names, passwords and client secrets are never returned; for `oauth2_client_credentials` the token URL (its query masked), client id and scope are.
          * @example {
          *       "type": "oauth2_client_credentials",
          *       "token_url": "https://auth.example.com/oauth2/token",
@@ -1729,7 +1729,7 @@ export interface components {
              * @enum {string}
              */
             type: "bearer" | "basic" | "oauth2_client_credentials";
-            /** @description The token endpoint (`oauth2_client_credentials` only). */
+            /** @description The token endpoint (`oauth2_client_credentials` only), its query (which may hold a credential) shown as `?********`. */
             token_url?: components["schemas"]["CallbackUrl"];
             /** @description The client identifier (`oauth2_client_credentials` only). */
             client_id?: string;
