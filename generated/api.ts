@@ -1413,7 +1413,7 @@ export interface components {
         EventType: "order.created" | "order.updated" | "webhook.test" | "stock.updated" | "stock.low";
         /**
          * Format: uri
-         * @description Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS recommended).
+         * @description Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS recommended). Unless the operator allows private callbacks, its port must be 80, 443 or from 1024 to 65535, and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672, 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
          * @example https://erp.example.com/hooks/orders
          */
         CallbackUrl: string;
