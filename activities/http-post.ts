@@ -4,7 +4,7 @@ import { connect as netConnect, createServer, isIP, type LookupFunction } from '
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import type { DeliveryOutcome } from '../src/contract/types';
-import { classifyAddress, createGuardedLookup } from '../src/webhooks/address-policy';
+import { callbackPortProblem, classifyAddress, createGuardedLookup, portOf } from '../src/webhooks/address-policy';
 import type { DeliveryProxy } from '../src/webhooks/delivery-proxy';
 
 export type { DeliveryProxy } from '../src/webhooks/delivery-proxy';
@@ -82,6 +82,12 @@ export function postWebhook(req: PostRequest): Promise<PostResult> {
         resolve({ startedAt, durationMs: 0, outcome: 'blocked', error: `${host} is a ${cls} address` });
         return;
       }
+    }
+    // The port rule holds at connect time too: a URL stored before it never reaches such a port.
+    const portProblem = req.allowPrivate ? undefined : callbackPortProblem(portOf(url));
+    if (portProblem) {
+      resolve({ startedAt, durationMs: 0, outcome: 'blocked', error: portProblem });
+      return;
     }
     const sourceFamily = req.sourceAddress ? isIP(req.sourceAddress) : 0;
     // A socket bound to one family cannot reach the other; say why instead of the kernel's EINVAL.

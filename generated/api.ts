@@ -141,7 +141,7 @@ export interface paths {
         put?: never;
         /**
          * Create a subscription (unversioned path, alias of v1)
-         * @description The unversioned path written in the service specification. It is an exact alias of `POST /api/webhooks/v1/subscribe`; the subscription is created with `version` 1 and receives v1 envelopes (`{event, id, data}`). The generated signing secret (or the one supplied) is returned once, in this response only. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description The unversioned path written in the service specification. It is an exact alias of `POST /api/webhooks/v1/subscribe`; the subscription is created with `version` 1 and receives v1 envelopes (`{event, id, data}`). The generated signing secret (or the one supplied) is returned once, in this response only. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event). An owner may have at most `MAX_SUBSCRIPTIONS_PER_OWNER` subscriptions (default 100); one more is a 409 naming the limit.
          */
         post: operations["createSubscriptionLegacy"];
         delete?: never;
@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Create a v1 subscription
-         * @description Registers a callback URL for a list of event types. The subscription is created with `version` 1 and `status` `active`, and its deliveries use the v1 envelope `{event, id, data}`. If `secret` is omitted the service generates one; either way the secret is returned once, in this response only, and is used to sign every delivery. With `signature` `ed25519` the service generates an Ed25519 key pair instead - deliveries carry a `v1a` signature, `secret` in the response is the public key (`whpk_`, also shown as `public_key` on every read) and the private key is never returned (a `secret` in the request is a 422). The callback URL must be absolute http(s) (HTTPS recommended) and must not point at private or loopback addresses unless the operator allows it. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description Registers a callback URL for a list of event types. The subscription is created with `version` 1 and `status` `active`, and its deliveries use the v1 envelope `{event, id, data}`. If `secret` is omitted the service generates one; either way the secret is returned once, in this response only, and is used to sign every delivery. With `signature` `ed25519` the service generates an Ed25519 key pair instead - deliveries carry a `v1a` signature, `secret` in the response is the public key (`whpk_`, also shown as `public_key` on every read) and the private key is never returned (a `secret` in the request is a 422). The callback URL must be absolute http(s) (HTTPS recommended) and must not point at private or loopback addresses unless the operator allows it. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event). An owner may have at most `MAX_SUBSCRIPTIONS_PER_OWNER` subscriptions (default 100); one more is a 409 naming the limit.
          */
         post: operations["createSubscriptionV1"];
         delete?: never;
@@ -181,7 +181,7 @@ export interface paths {
         put?: never;
         /**
          * Create a v2 subscription
-         * @description Same as the v1 operation, but the subscription is created with `version` 2 and its deliveries use the v2 envelope, which adds `api_version` (2) and `created_at` to `{event, id, data}`. Management of v2 subscriptions (list, get, update, delete, rotate, test, attempts) uses the `/api/webhooks/v1/` paths. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description Same as the v1 operation, but the subscription is created with `version` 2 and its deliveries use the v2 envelope, which adds `api_version` (2) and `created_at` to `{event, id, data}`. Management of v2 subscriptions (list, get, update, delete, rotate, test, attempts) uses the `/api/webhooks/v1/` paths. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event). An owner may have at most `MAX_SUBSCRIPTIONS_PER_OWNER` subscriptions (default 100); one more is a 409 naming the limit.
          */
         post: operations["createSubscriptionV2"];
         delete?: never;
@@ -229,14 +229,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a subscription
-         * @description Removes a subscription. No further deliveries are started for it, pending retries are abandoned, and afterwards every path naming it answers 404. Requires scope `webhooks:write`.
+         * @description Removes a subscription. No further deliveries are started for it, pending retries are abandoned, and afterwards every path naming it answers 404. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
          */
         delete: operations["deleteSubscription"];
         options?: never;
         head?: never;
         /**
          * Update a subscription
-         * @description Changes the URL, event list, description, status, filter, custom headers or `auth` of a subscription (`null` removes `auth`). Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. `version` moves the subscription to another envelope version (the next attempt of a pending delivery uses it); a deprecated target version is answered with `Deprecation`/`Sunset` headers. Requires scope `webhooks:write`, and for each event type the scopes the catalogue lists for it (`order.*` needs `resources:read`; else 403 naming the event).
+         * @description Changes the URL, event list, description, status, filter, custom headers or `auth` of a subscription (`null` removes `auth`). Only the fields present are changed; at least one is required. `status` may move `active` ⇄ `paused`, and `disabled` → `active` re-enables a subscription the service disabled (clearing `disabled_reason`); any other move gives 409. `version` moves the subscription to another envelope version (the next attempt of a pending delivery uses it); a deprecated target version is answered with `Deprecation`/`Sunset` headers. A new `url` must come with `headers` and `auth` again when the subscription has them (or `{}`/`null` to drop them), since stored credentials are never sent to a URL they were not set for; else 422 naming the fields to send. Requires scope `webhooks:write`, and for each event type, old and new, the scopes the catalogue lists for it (`order.*` needs `resources:read`). The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
          */
         patch: operations["updateSubscription"];
         trace?: never;
@@ -255,7 +255,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description Generates a new signing secret (an `ed25519` subscription, a new key pair) and returns it once (for `ed25519`, the new public key, which is also on every read). From now on every delivery is signed with the new key; until `previous_secret_expires_at` the old one keeps signing as a second signature (an extra `v1,` or `v1a,` entry in `webhook-signature`, and for HMAC the `X-Signature-Previous` header), so receivers can switch over without rejecting deliveries. `expire_previous_in_seconds` 0 retires the old key at once. `signature` switches the scheme (`hmac-sha256` ⇄ `ed25519`); a switch is a rotation, with the same overlap, during which both schemes sign. Requires scope `webhooks:write`.
+         * @description Generates a new signing secret (an `ed25519` subscription, a new key pair) and returns it once (for `ed25519`, the new public key, which is also on every read). From now on every delivery is signed with the new key; until `previous_secret_expires_at` the old one keeps signing as a second signature (an extra `v1,` or `v1a,` entry in `webhook-signature`, and for HMAC the `X-Signature-Previous` header), so receivers can switch over without rejecting deliveries. `expire_previous_in_seconds` 0 retires the old key at once. `signature` switches the scheme (`hmac-sha256` ⇄ `ed25519`); a switch is a rotation, with the same overlap, during which both schemes sign. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
          */
         post: operations["rotateSubscriptionSecret"];
         delete?: never;
@@ -278,7 +278,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`.
+         * @description Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
          */
         post: operations["sendTestEvent"];
         delete?: never;
@@ -324,7 +324,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver an event
-         * @description Starts a fresh delivery (with a full retry schedule) of a stored event, with the same event `id` so receivers can drop it if they already processed it. Without a body, or without `subscription_id`, the event is redelivered to every existing subscription that it targeted; with `subscription_id`, only to that one. Deleted subscriptions are skipped. Requires scope `webhooks:write`.
+         * @description Starts a fresh delivery (with a full retry schedule) of a stored event, with the same event `id` so receivers can drop it if they already processed it. Without a body, or without `subscription_id`, the event is redelivered to every existing subscription that it targeted; with `subscription_id`, only to that one. Deleted subscriptions are skipped, and so are those the caller could not create (the scopes of their event types; `admin` for an admin key's all-owners subscription), with a 403 naming what is missing when that leaves none. Requires scope `webhooks:write`.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -347,7 +347,7 @@ export interface paths {
         put?: never;
         /**
          * Recover failed deliveries
-         * @description Redelivers every event whose delivery to this subscription failed (retries exhausted or stopped by a 4xx) at or after `since`, each with a fresh retry schedule and its original event `id`. Use it after fixing a receiver outage or re-enabling a disabled subscription. Returns the ids of the events scheduled. Requires scope `webhooks:write`.
+         * @description Redelivers every event whose delivery to this subscription failed (retries exhausted or stopped by a 4xx) at or after `since`, each with a fresh retry schedule and its original event `id`. Use it after fixing a receiver outage or re-enabling a disabled subscription. Returns the ids of the events scheduled. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
          */
         post: operations["recoverFailedDeliveries"];
         delete?: never;
@@ -1418,7 +1418,7 @@ export interface components {
         EventType: "order.created" | "order.updated" | "webhook.test" | "stock.updated" | "stock.low";
         /**
          * Format: uri
-         * @description Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS recommended).
+         * @description Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS recommended). Unless the operator allows private callbacks, its port must be 80, 443 or from 1024 to 65535, and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672, 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
          * @example https://erp.example.com/hooks/orders
          */
         CallbackUrl: string;
@@ -1426,7 +1426,7 @@ export interface components {
         SubscriptionEvents: components["schemas"]["EventType"][];
         /** @description Free text for the owner. */
         SubscriptionDescription: string;
-        /** @description HMAC signing secret, `whsec_` followed by base64 (at least 24 characters). */
+        /** @description HMAC signing secret, `whsec_` followed by standard, padded base64 of at least 24 bytes (32 characters); a supplied one that decodes to fewer bytes, or is not canonical base64, is a 422 naming `/body/secret`. */
         SigningSecret: string;
         /**
          * @description How deliveries are signed (`GET /api/webhooks/v1/event-types` lists both under `signature_schemes`).
@@ -1614,9 +1614,9 @@ export interface components {
         /**
          * @description Custom request headers for every delivery, name → value (at most 20; names are HTTP tokens of at most
          *     64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are
-         *     refused with a 422 naming the field: `host`, `content-length`, `content-type`, `x-signature*`,
-         *     `webhook-*` and hop-by-hop headers (`connection`, `keep-alive`, `proxy-*`, `te`, `trailer`,
-         *     `transfer-encoding`, `upgrade`), in any case. Values may hold credentials: they are sealed at rest
+         *     refused with a 422 naming the field: `host`, every `content-*` (`content-length`, `content-type`,
+         *     `content-encoding`, ...), `expect`, `x-signature*`, `webhook-*` and hop-by-hop headers (`connection`,
+         *     `keep-alive`, `proxy-*`, `te`, `trailer`, `transfer-encoding`, `upgrade`, `http2-settings`), in any case. Values may hold credentials: they are sealed at rest
          *     like signing secrets and never returned.
          * @example {
          *       "X-Tenant": "acme",
@@ -1647,8 +1647,8 @@ export interface components {
          *       and sends that attempt once more. A token endpoint that fails (non-2xx, not JSON without an
          *       `access_token`, no answer in time, a refused address) fails the attempt with the reason as its
          *       `error`, and the attempt is retried like any other.
-         *     Credentials are sealed at rest like signing secrets, never returned and never logged.
-         *     `token_url` passes the same address rules as callback URLs (422 naming `/body/auth/token_url`).
+         *     Credentials are sealed at rest like signing secrets, never returned and never logged; so is
+         *     `token_url` as a whole, which reads show with its query masked (`?********`). `token_url` passes the same address rules as callback URLs (422 naming `/body/auth/token_url`).
          *     A custom `Authorization` header cannot be combined with `auth` (422 naming the header).
          * @example {
          *       "type": "oauth2_client_credentials",
@@ -1720,7 +1720,7 @@ export interface components {
             scope?: string;
         };
         /**
-         * @description How deliveries authenticate, as shown on read. Tokens, user names, passwords and client secrets are never returned; for `oauth2_client_credentials` the token URL, client id and scope are.
+         * @description How deliveries authenticate, as shown on read. Tokens, user names, passwords and client secrets are never returned; for `oauth2_client_credentials` the token URL (its query masked), client id and scope are.
          * @example {
          *       "type": "oauth2_client_credentials",
          *       "token_url": "https://auth.example.com/oauth2/token",
@@ -1734,7 +1734,7 @@ export interface components {
              * @enum {string}
              */
             type: "bearer" | "basic" | "oauth2_client_credentials";
-            /** @description The token endpoint (`oauth2_client_credentials` only). */
+            /** @description The token endpoint (`oauth2_client_credentials` only), its query (which may hold a credential) shown as `?********`. */
             token_url?: components["schemas"]["CallbackUrl"];
             /** @description The client identifier (`oauth2_client_credentials` only). */
             client_id?: string;

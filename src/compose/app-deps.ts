@@ -44,6 +44,7 @@ export function createAppDeps(input: {
   const revocations = new PortalRevocations(db);
   const orders = new OrderRepository(db);
   const outbox = input.outbox ?? dispatcher;
+  const scopesOfEvents = eventScopes(eventCatalog(loadContract()));
   return {
     db,
     temporal: input.temporal,
@@ -53,7 +54,8 @@ export function createAppDeps(input: {
       subscriptions,
       secrets: box,
       checkUrl: (raw) => checkCallbackUrl(raw, { allowPrivate }),
-      eventScopes: eventScopes(eventCatalog(loadContract())),
+      eventScopes: scopesOfEvents,
+      maxPerOwner: config.api.maxSubscriptionsPerOwner,
       retryDefaults: { scheduleMs: config.delivery.policy.scheduleMs, maxAttempts: config.delivery.policy.maxAttempts },
     },
     resources: {
@@ -70,6 +72,7 @@ export function createAppDeps(input: {
       alerts: new AlertRepository(db),
       dispatcher,
       publicUrl: config.api.portal.publicUrl,
+      eventScopes: scopesOfEvents,
     },
     deliverySourceAddress: config.delivery.sourceAddress,
     validateResponses: config.api.validateResponses,

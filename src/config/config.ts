@@ -96,6 +96,7 @@ export const envSchema = z.object({
     z.string().min(24, 'must be at least 24 characters (use a random value)').optional(),
   ),
   CALLBACK_ALLOW_PRIVATE: bool(false),
+  MAX_SUBSCRIPTIONS_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(100),
   PUBLIC_URL: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]+\/?$/, 'must be an http(s) origin like https://hooks.example.com').optional()),
   PORTAL_SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters (use a random value)').optional()),
   TEMPORAL_UI_URL: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]/, 'must be an http(s):// URL').optional()),
@@ -258,6 +259,8 @@ export interface Config {
     adminApiKey: string | undefined;
     /** Allow callback URLs on loopback/private networks (local development and tests only). */
     allowPrivateCallbacks: boolean;
+    /** Most subscriptions one owner may have (MAX_SUBSCRIPTIONS_PER_OWNER). */
+    maxSubscriptionsPerOwner: number;
     /** Validate responses against the contract (default: on outside production). */
     validateResponses: boolean;
     bodyLimit: string;
@@ -367,6 +370,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
     api: {
       adminApiKey: e.ADMIN_API_KEY,
       allowPrivateCallbacks: e.CALLBACK_ALLOW_PRIVATE,
+      maxSubscriptionsPerOwner: e.MAX_SUBSCRIPTIONS_PER_OWNER,
       validateResponses:
         e.VALIDATE_RESPONSES === undefined ? e.NODE_ENV !== 'production' : ['true', '1'].includes(e.VALIDATE_RESPONSES),
       bodyLimit: e.REQUEST_BODY_LIMIT,

@@ -7,6 +7,7 @@ import { decodeCursor, toPage } from '../contract/pagination';
 import { DomainError } from '../errors/domain-error';
 import type { Alert, DeliveryAttempt, SubscriptionEvent, SubscriptionStats } from '../contract/types';
 import type { SubscriptionRepository } from '../subscriptions/repository';
+import { assertMayChange, missingAuthority } from '../subscriptions/authority';
 import { type AttemptFilter, type AttemptRepository, toDeliveryAttempt } from './attempts';
 import { hourlyStats, statsWindowStart } from './stats';
 import { resourceUrl } from '../webhooks/envelopes';
@@ -18,6 +19,8 @@ export interface DeliveryDeps {
   dispatcher: EventDispatcher;
   /** Origin of the events' `data.url` (PUBLIC_URL); the request's own origin when unset. */
   publicUrl: string | undefined;
+  /** Scopes each event type needs (the catalogue's `required_scopes`): sending to a subscription needs what creating it would. */
+  eventScopes: ReadonlyMap<string, readonly string[]>;
 }
 
 async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: string) {
@@ -26,9 +29,16 @@ async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: s
   return sub;
 }
 
+/** The caller's subscription, if it may also send to it (403 otherwise). */
+async function changeableSubscription(deps: DeliveryDeps, principal: Principal, id: string) {
+  const sub = await ownedSubscription(deps, principal, id);
+  assertMayChange(principal, sub, deps.eventScopes);
+  return sub;
+}
+
 /** Sends a `webhook.test` event to one of the caller's active subscriptions. */
 export async function sendTestEvent(deps: DeliveryDeps, principal: Principal, subscriptionId: string, requestId?: string): Promise<{ event_id: string }> {
-  const sub = await ownedSubscription(deps, principal, subscriptionId);
+  const sub = await changeableSubscription(deps, principal, subscriptionId);
   if (sub.status !== 'active') {
     throw DomainError.conflict('Subscription Not Active', `Subscription ${subscriptionId} is ${sub.status}; activate it to receive test events.`);
   }
@@ -117,10 +127,13 @@ export async function redeliverEvent(
 ): Promise<{ event_id: string; subscription_ids: string[] }> {
   const event = await deps.dispatcher.events.find(eventId);
   const targeted = event?.subscription_ids ?? [];
-  const owned = (await deps.subscriptions.ownedIds(principal.ownerId, subscriptionId ? [subscriptionId] : targeted)).filter((id) => targeted.includes(id));
-  if (!event || owned.length === 0) {
+  const candidates = (await deps.subscriptions.ownedAuthority(principal.ownerId, subscriptionId ? [subscriptionId] : targeted)).filter((s) => targeted.includes(s._id));
+  if (!event || candidates.length === 0) {
     throw DomainError.notFound(subscriptionId ? `Event ${eventId} was not sent to subscription ${subscriptionId}` : `No event ${eventId}`);
   }
+  // Only to those the caller could have created; 403 (naming the first) when that leaves none.
+  const owned = candidates.filter((s) => missingAuthority(principal, s, deps.eventScopes).length === 0).map((s) => s._id);
+  if (owned.length === 0) assertMayChange(principal, candidates[0]!, deps.eventScopes);
   await deps.dispatcher.redeliver([{ event, subscriptionIds: owned, redeliveryId: newId('rdl'), ...(requestId ? { requestId } : {}) }]);
   return { event_id: eventId, subscription_ids: owned };
 }
@@ -136,7 +149,7 @@ export async function recoverFailed(
   since: Date,
   requestId?: string,
 ): Promise<{ event_ids: string[] }> {
-  await ownedSubscription(deps, principal, subscriptionId);
+  await changeableSubscription(deps, principal, subscriptionId);
   const candidates = [...new Set(await deps.attempts.failedEventIdsSince(subscriptionId, since, 1000))];
   // A later series may have delivered it already: skip those.
   const delivered = new Set(await deps.attempts.deliveredEventIds(subscriptionId, candidates));

@@ -10,8 +10,9 @@ export interface StoredHeader {
 /** What every masked value reads as: no prefix or length, so nothing of a credential leaks. */
 export const MASKED_VALUE = '********' as const;
 
-const exact = new Set(['host', 'content-length', 'content-type', 'connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-const prefixes = ['x-signature', 'webhook-', 'proxy-'];
+const exact = new Set(['host', 'connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect', 'http2-settings']);
+// `content-*` describes the body the service writes (length, type, encoding, range): a custom one would misframe it.
+const prefixes = ['content-', 'x-signature', 'webhook-', 'proxy-'];
 
 /** Whether a header name would break a delivery (framing, hop-by-hop) or forge its signature. */
 export function isForbiddenHeader(name: string): boolean {

@@ -3,7 +3,8 @@ import { DomainError } from '../errors/domain-error';
 import type { components } from '../../generated/api';
 
 type Schemas = components['schemas'];
-import type { SecretBox } from './secret-box';
+import { isSealed, type SecretBox } from './secret-box';
+import { MASKED_VALUE } from './custom-headers';
 
 /** What an integrator sets: bearer, basic or OAuth 2.0 client credentials (contract `SubscriptionAuth`). */
 export type SubscriptionAuth = Schemas['SubscriptionAuth'];
@@ -14,7 +15,16 @@ export type SubscriptionAuthView = Schemas['SubscriptionAuthView'];
 export type StoredAuth =
   | { type: 'bearer'; token: string }
   | { type: 'basic'; username: string; password: string }
-  | { type: 'oauth2_client_credentials'; token_url: string; client_id: string; client_secret: string; scope?: string };
+  | {
+      type: 'oauth2_client_credentials';
+      /** Sealed whole: its query may carry a credential (stored plain before sealing covered it). */
+      token_url: string;
+      /** The token URL as reads show it, query masked (absent before sealing covered it). */
+      token_url_shown?: string;
+      client_id: string;
+      client_secret: string;
+      scope?: string;
+    };
 
 /** The opened form a worker sends with: a fixed `Authorization` value, or what to ask a token endpoint for. */
 export type OpenedAuth =
@@ -40,6 +50,12 @@ export async function assertTokenUrl(auth: SubscriptionAuth, check: (raw: string
   if (!result.ok) throw DomainError.unprocessable(`auth.token_url ${result.reason}`, [{ path: '/body/auth/token_url', message: result.reason }]);
 }
 
+/** How a token URL is shown: its query, which may carry a credential, masked as a whole. */
+export function maskTokenUrl(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? url : `${url.slice(0, at)}?${MASKED_VALUE}`;
+}
+
 /** The stored form of `auth`: every credential sealed to the subscription. */
 export function sealAuth(box: SecretBox, subscriptionId: string, auth: SubscriptionAuth): StoredAuth {
   switch (auth.type) {
@@ -50,7 +66,8 @@ export function sealAuth(box: SecretBox, subscriptionId: string, auth: Subscript
     case 'oauth2_client_credentials':
       return {
         type: 'oauth2_client_credentials',
-        token_url: auth.token_url,
+        token_url: box.seal(auth.token_url, subscriptionId),
+        token_url_shown: maskTokenUrl(auth.token_url),
         client_id: auth.client_id,
         client_secret: box.seal(auth.client_secret, subscriptionId),
         ...(auth.scope !== undefined ? { scope: auth.scope } : {}),
@@ -58,10 +75,12 @@ export function sealAuth(box: SecretBox, subscriptionId: string, auth: Subscript
   }
 }
 
-/** The API form: the type, and the non-secret parts of an OAuth 2.0 client. */
+/** The API form: the type, and the non-secret parts of an OAuth 2.0 client (the token URL's query masked). */
 export function viewAuth(stored: StoredAuth): SubscriptionAuthView {
   if (stored.type !== 'oauth2_client_credentials') return { type: stored.type };
-  return { type: stored.type, token_url: stored.token_url, client_id: stored.client_id, ...(stored.scope !== undefined ? { scope: stored.scope } : {}) };
+  // One stored plain before sealing covered it is masked on the way out; a sealed one always has its shown form.
+  const shown = stored.token_url_shown ?? (isSealed(stored.token_url) ? undefined : maskTokenUrl(stored.token_url));
+  return { type: stored.type, ...(shown !== undefined ? { token_url: shown } : {}), client_id: stored.client_id, ...(stored.scope !== undefined ? { scope: stored.scope } : {}) };
 }
 
 /**
@@ -79,8 +98,9 @@ export function openAuth(box: SecretBox, subscriptionId: string, stored: StoredA
     }
     case 'oauth2_client_credentials': {
       const clientSecret = box.open(stored.client_secret, subscriptionId);
-      const hash = createHash('sha256').update(JSON.stringify([stored.token_url, stored.client_id, clientSecret, stored.scope ?? null])).digest('base64url');
-      return { type: 'oauth2', tokenUrl: stored.token_url, clientId: stored.client_id, clientSecret, scope: stored.scope, key: `${subscriptionId}:${hash}` };
+      const tokenUrl = box.open(stored.token_url, subscriptionId);
+      const hash = createHash('sha256').update(JSON.stringify([tokenUrl, stored.client_id, clientSecret, stored.scope ?? null])).digest('base64url');
+      return { type: 'oauth2', tokenUrl, clientId: stored.client_id, clientSecret, scope: stored.scope, key: `${subscriptionId}:${hash}` };
     }
   }
 }

@@ -99,6 +99,7 @@ export class SubscriptionRepository {
   static readonly queryShapes: readonly QueryShape[] = [
     { collection: 'subscriptions', method: 'SubscriptionRepository.insert', equality: ['_id'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.findOwned', equality: ['_id', 'owner_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.countOwned', equality: ['owner_id'], index: 'owner_newest' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.listOwned', equality: ['owner_id'], range: ['_id'], sort: { _id: -1 }, index: 'owner_newest' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.updateOwned', equality: ['_id', 'owner_id'], index: '_id_' },
     {
@@ -124,6 +125,7 @@ export class SubscriptionRepository {
     },
     { collection: 'subscriptions', method: 'SubscriptionRepository.deleteOwned', equality: ['_id', 'owner_id'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.ownedIds', equality: ['_id', 'owner_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.ownedAuthority', equality: ['_id', 'owner_id'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.findForDelivery', equality: ['_id'], index: '_id_' },
     { collection: 'subscriptions', method: "SubscriptionRepository.findRoundForDelivery (the owner's)", equality: ['owner_id', 'events'], index: 'owner_fanout' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.disable', equality: ['_id'], range: ['status'], index: '_id_' },
@@ -158,6 +160,11 @@ export class SubscriptionRepository {
   /** The owner's subscription, or undefined (another owner's looks exactly like a missing one). */
   async findOwned(ownerId: string, id: string): Promise<SubscriptionDoc | undefined> {
     return (await this.#collection.findOne({ _id: id, owner_id: ownerId })) ?? undefined;
+  }
+
+  /** How many subscriptions the owner has. */
+  countOwned(ownerId: string): Promise<number> {
+    return this.#collection.countDocuments({ owner_id: ownerId });
   }
 
   /** Newest first; `after` is the last id of the previous page. */
@@ -211,8 +218,12 @@ export class SubscriptionRepository {
 
   /** Which of `ids` are the owner's (in no particular order). */
   async ownedIds(ownerId: string, ids: readonly string[]): Promise<string[]> {
-    const rows = await this.#collection.find({ _id: { $in: [...ids] }, owner_id: ownerId }, { projection: { _id: 1 } }).toArray();
-    return rows.map((s) => s._id);
+    return (await this.ownedAuthority(ownerId, ids)).map((s) => s._id);
+  }
+
+  /** Those of `ids` that are the owner's, with what changing them needs (their types, `all_owners`). */
+  ownedAuthority(ownerId: string, ids: readonly string[]): Promise<Array<Pick<SubscriptionDoc, '_id' | 'events' | 'all_owners'>>> {
+    return this.#collection.find({ _id: { $in: [...ids] }, owner_id: ownerId }, { projection: { _id: 1, events: 1, all_owners: 1 } }).toArray();
   }
 
   /** Any owner's subscription by id, for the worker (which acts for every owner), or null. */

@@ -1,5 +1,5 @@
 import type { StoredHeader } from './custom-headers';
-import type { StoredAuth } from './outgoing-auth';
+import { maskTokenUrl, type StoredAuth } from './outgoing-auth';
 import type { SubscriptionRepository } from './repository';
 import type { SecretBox } from './secret-box';
 
@@ -15,13 +15,18 @@ function resealAuth(box: SecretBox, owner: string, auth: StoredAuth): StoredAuth
     case 'basic':
       return { ...auth, username: fresh(box, owner, auth.username), password: fresh(box, owner, auth.password) };
     case 'oauth2_client_credentials':
-      return { ...auth, client_secret: fresh(box, owner, auth.client_secret) };
+      return {
+        ...auth,
+        token_url: fresh(box, owner, auth.token_url),
+        token_url_shown: auth.token_url_shown ?? maskTokenUrl(box.open(auth.token_url, owner)),
+        client_secret: fresh(box, owner, auth.client_secret),
+      };
   }
 }
 
 function authIsStale(box: SecretBox, auth: StoredAuth | undefined): boolean {
   if (!auth) return false;
-  const parts = auth.type === 'bearer' ? [auth.token] : auth.type === 'basic' ? [auth.username, auth.password] : [auth.client_secret];
+  const parts = auth.type === 'bearer' ? [auth.token] : auth.type === 'basic' ? [auth.username, auth.password] : [auth.token_url, auth.client_secret];
   return parts.some((p) => box.isStale(p));
 }
 

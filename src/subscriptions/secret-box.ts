@@ -69,6 +69,11 @@ export class SecretBox {
   }
 }
 
+/** True when `stored` is a sealed value (under any key), not plaintext. */
+export function isSealed(stored: string): boolean {
+  return stored.startsWith(prefix);
+}
+
 /** Parses `<key id>:<base64 of 32 bytes>`; the id is letters, digits, `-` and `_`. */
 export function parseSecretKey(raw: string): SecretKey | string {
   const match = /^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9+/=_-]+)$/.exec(raw.trim());

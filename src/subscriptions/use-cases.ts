@@ -20,8 +20,9 @@ import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } fro
 import { assertHeaders, sealHeaders } from './custom-headers';
 import { assertNoAuthorizationHeader, assertTokenUrl, sealAuth } from './outgoing-auth';
 import type { SecretBox } from './secret-box';
-import { generateSigningKeyPair, generateSigningSecret } from './secrets';
+import { generateSigningKeyPair, generateSigningSecret, signingSecretProblem } from './secrets';
 import { validateFilter } from './filter';
+import { assertMayChange } from './authority';
 import { checkedRetry } from './retry-schedule';
 import { MAX_RATE_LIMIT, MIN_RATE_LIMIT } from '../deliveries/delivery-rate';
 import type { RetryOverride } from '../../workflows/delivery-model';
@@ -36,6 +37,8 @@ export interface SubscriptionDeps {
   eventScopes: ReadonlyMap<string, readonly string[]>;
   /** The service's retry schedule (DELIVERY_RETRY_SCHEDULE, DELIVERY_MAX_ATTEMPTS), shown for subscriptions that set none. */
   retryDefaults: RetryOverride;
+  /** Most subscriptions one owner may have (MAX_SUBSCRIPTIONS_PER_OWNER). */
+  maxPerOwner: number;
   now?: () => Date;
 }
 
@@ -80,6 +83,21 @@ function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events:
 }
 
 /**
+ * 422 naming what to re-supply when a new `url` would receive sealed credentials (custom header
+ * values, auth) that were set for the old one: they go only where their owner sent them.
+ */
+function assertCredentialsFollow(current: SubscriptionDoc, input: SubscriptionUpdate): void {
+  if (input.url === undefined || input.url === current.url) return;
+  const errors = [
+    ...(current.headers?.length && input.headers === undefined ? [{ path: '/body/headers', message: 'the subscription has custom headers: send them again (or {} to drop them) with the new url' }] : []),
+    ...(current.auth && input.auth === undefined ? [{ path: '/body/auth', message: 'the subscription has auth: send it again (or null to drop it) with the new url' }] : []),
+  ];
+  if (!errors.length) return;
+  const fields = errors.map((e) => e.path.slice('/body/'.length)).join(' and ');
+  throw DomainError.unprocessable(`a new url must come with ${fields} again: stored credentials are never sent to a url they were not set for`, errors);
+}
+
+/**
  * A new signing key of `scheme`: what is stored (sealed by the caller), what the subscriber
  * verifies with, and the document fields that say which scheme signs.
  */
@@ -109,11 +127,22 @@ export async function createSubscription(
       { path: '/body/secret', message: 'not allowed with signature ed25519' },
     ]);
   }
+  const secretProblem = input.secret !== undefined && scheme !== 'ed25519' ? signingSecretProblem(input.secret) : undefined;
+  if (secretProblem) throw DomainError.unprocessable(`secret ${secretProblem}`, [{ path: '/body/secret', message: secretProblem }]);
   if (input.auth !== undefined) assertNoAuthorizationHeader(Object.keys(input.headers ?? {}), 'headers');
   const retry = input.retry !== undefined ? checkedRetry(input.retry) : undefined;
   if (input.rate_limit !== undefined) assertRateLimit(input.rate_limit);
   await assertCallbackUrl(deps, input.url);
   if (input.auth !== undefined) await assertTokenUrl(input.auth, deps.checkUrl);
+  // Counted, then inserted: concurrent creates of one owner can each pass, so the bound may be overshot by their number.
+  const owned = await deps.subscriptions.countOwned(principal.ownerId);
+  if (owned >= deps.maxPerOwner) {
+    throw DomainError.conflict(
+      'Subscription Limit Reached',
+      `An owner may have at most ${deps.maxPerOwner} subscriptions and this one has ${owned}; delete one to add another.`,
+      [{ path: '/body', message: `at most ${deps.maxPerOwner} subscriptions per owner` }],
+    );
+  }
   const now = deps.now?.() ?? new Date();
   const key = newSigningKey(scheme, input.secret);
   const id = newId('sub');
@@ -170,7 +199,9 @@ export async function updateSubscription(
 ): Promise<Subscription> {
   const current = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!current) throw notFound(id);
+  assertMayChange(principal, current, deps.eventScopes);
   if (input.events !== undefined) assertEventScopes(deps, principal, input.events);
+  assertCredentialsFollow(current, input);
   if (input.headers !== undefined) assertHeaders(input.headers);
   const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
   const retry = input.retry ? checkedRetry(input.retry) : undefined;
@@ -221,7 +252,11 @@ export async function updateSubscription(
   return toSubscription(updated, deps.retryDefaults);
 }
 
+/** Deletes the caller's subscription; like any change, only by a caller that could have created it. */
 export async function deleteSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<void> {
+  const current = await deps.subscriptions.findOwned(principal.ownerId, id);
+  if (!current) throw notFound(id);
+  assertMayChange(principal, current, deps.eventScopes);
   if (!(await deps.subscriptions.deleteOwned(principal.ownerId, id))) throw notFound(id);
 }
 
@@ -239,6 +274,7 @@ export async function rotateSecret(
 ): Promise<RotatedSecret> {
   const current = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!current) throw notFound(id);
+  assertMayChange(principal, current, deps.eventScopes);
   const now = deps.now?.() ?? new Date();
   const expiresAt = new Date(now.getTime() + expirePreviousInSeconds * 1000);
   const previous = current.secrets[0];

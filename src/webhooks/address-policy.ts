@@ -142,6 +142,48 @@ export function isForbiddenAddress(ip: string): boolean {
   return classifyAddress(ip) !== undefined;
 }
 
+/**
+ * Ports at or above 1024 that well-known internal services listen on: a public host answering on
+ * one is more likely a database or control plane left open than a webhook receiver.
+ */
+export const DENIED_CALLBACK_PORTS: ReadonlyMap<number, string> = new Map([
+  [1080, 'SOCKS'],
+  [2375, 'Docker'],
+  [2376, 'Docker'],
+  [2379, 'etcd'],
+  [2380, 'etcd'],
+  [3306, 'MySQL'],
+  [5432, 'PostgreSQL'],
+  [5672, 'AMQP'],
+  [6379, 'Redis'],
+  [6443, 'Kubernetes API'],
+  [7233, 'Temporal'],
+  [8500, 'Consul'],
+  [9042, 'Cassandra'],
+  [9092, 'Kafka'],
+  [9200, 'Elasticsearch'],
+  [9300, 'Elasticsearch'],
+  [10250, 'kubelet'],
+  [11211, 'memcached'],
+  [27017, 'MongoDB'],
+]);
+
+/** The port a URL connects to: its own, or its scheme's default. */
+export function portOf(url: URL): number {
+  return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+}
+
+/**
+ * Why a public destination may not be reached on `port`, or undefined: 80, 443 and 1024–65535 are
+ * allowed, except {@link DENIED_CALLBACK_PORTS}. Other ports below 1024 are system services (SSH, SMTP).
+ */
+export function callbackPortProblem(port: number): string | undefined {
+  const service = DENIED_CALLBACK_PORTS.get(port);
+  if (service !== undefined) return `port ${port} (${service}) is not allowed; use 443, 80 or another port from 1024 to 65535`;
+  if (port !== 80 && port !== 443 && port < 1024) return `port ${port} is not allowed; use 443, 80 or a port from 1024 to 65535`;
+  return undefined;
+}
+
 /** Raised (via the lookup callback) when a callback host resolves to a forbidden address. */
 export class ForbiddenAddressError extends Error {
   override name = 'ForbiddenAddressError';

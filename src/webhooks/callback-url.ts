@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { classifyAddress } from './address-policy';
+import { callbackPortProblem, classifyAddress, portOf } from './address-policy';
 import type { AddressClass } from './address-policy';
 
 /** Longest callback URL accepted, counted on both the raw input and the normalized href. */
@@ -84,13 +84,13 @@ async function checkDestination(url: URL, resolve: (host: string) => Promise<str
 
 /**
  * Validates a subscriber callback URL at subscription time. Rejects anything but absolute http(s)
- * URLs without credentials or fragment, and, unless `allowPrivate`, hosts that are or resolve to a
- * non-public address (see `classifyAddress`) or are non-public names (localhost, *.local, *.internal,
- * single labels). A passing check is no guarantee at delivery time: connect with `createGuardedLookup`.
+ * URLs without credentials or fragment, and, unless `allowPrivate`, ports `callbackPortProblem`
+ * refuses and hosts that are or resolve to a non-public address (see `classifyAddress`) or are
+ * non-public names (localhost, *.local, *.internal, single labels). A passing check is no guarantee at delivery time: connect with `createGuardedLookup`.
  */
 export async function checkCallbackUrl(raw: string, opts: CallbackUrlOptions): Promise<CallbackUrlCheck> {
   const shape = checkShape(raw);
   if (!shape.ok || opts.allowPrivate) return shape;
-  const reason = await checkDestination(shape.url, opts.resolve ?? resolveAll);
+  const reason = callbackPortProblem(portOf(shape.url)) ?? (await checkDestination(shape.url, opts.resolve ?? resolveAll));
   return reason === undefined ? shape : fail(reason);
 }

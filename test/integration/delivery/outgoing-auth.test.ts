@@ -94,8 +94,8 @@ describe('outgoing auth: bearer, basic and OAuth 2.0 client credentials towards 
     const created = await client.POST(`${v1}/subscribe`, { body: { url: `${receiver.url}/pending`, events: ['order.created'], auth: { type: 'bearer', token } } });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);
     const { id, secret } = created.data!;
-    // The receiver path names the subscription, so deliveries can be told apart.
-    await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { url: `${receiver.url}/${id}` } });
+    // The receiver path names the subscription, so deliveries can be told apart; a new url takes auth only if sent again.
+    await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { url: `${receiver.url}/${id}`, auth: { type: 'bearer', token } } });
     expect(created.data!.auth).toEqual({ type: 'bearer' });
     const got = await client.GET(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } } });
     expect(got.data!.auth).toEqual({ type: 'bearer' });
@@ -135,7 +135,8 @@ describe('outgoing auth: bearer, basic and OAuth 2.0 client credentials towards 
     });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);
     const { id } = created.data!;
-    await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { url: `${receiver.url}/${id}` } });
+    const auth = { type: 'oauth2_client_credentials' as const, token_url: tokens.url, client_id: 'webhooks-acme', client_secret: clientSecret, scope: 'webhooks.write' };
+    await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { url: `${receiver.url}/${id}`, auth } });
     const view = (await client.GET(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } } })).data!.auth;
     expect(view).toEqual({ type: 'oauth2_client_credentials', token_url: tokens.url, client_id: 'webhooks-acme', scope: 'webhooks.write' });
     expect(await raw(id)).not.toContain(clientSecret);
@@ -176,7 +177,8 @@ describe('outgoing auth: bearer, basic and OAuth 2.0 client credentials towards 
         body: { url: `${receiver.url}/pending`, events: ['order.created'], auth: { type: 'oauth2_client_credentials', token_url: tokens.url, client_id: 'webhooks-acme', client_secret: clientSecret } },
       });
       const { id } = created.data!;
-      await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { url: `${receiver.url}/${id}` } });
+      const auth = { type: 'oauth2_client_credentials' as const, token_url: tokens.url, client_id: 'webhooks-acme', client_secret: clientSecret };
+      await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { url: `${receiver.url}/${id}`, auth } });
       await order();
       await waitFor(async () => (await attempts(id)).length >= 1, 20_000);
       const [first] = await attempts(id);

@@ -35,6 +35,18 @@ describe('outgoing auth', () => {
     expect(() => openAuth(box, 'sub_2', bearer)).toThrow();
   });
 
+  it("seals the token URL whole, shows it with its query masked, and opens it for sending", () => {
+    const withQuery = { ...oauth, token_url: 'https://auth.example.com/token?tenant=acme&api_key=tq_secret_1' };
+    const stored = sealAuth(box, 'sub_1', withQuery);
+    expect(JSON.stringify(stored)).not.toContain('tq_secret_1');
+    expect(viewAuth(stored)).toMatchObject({ token_url: 'https://auth.example.com/token?********' });
+    expect(openAuth(box, 'sub_1', stored)).toMatchObject({ tokenUrl: withQuery.token_url });
+    // Stored plain before sealing covered it: still masked on read, and sent as it is.
+    const legacy = { ...stored, token_url: withQuery.token_url, token_url_shown: undefined };
+    expect(viewAuth(legacy)).toMatchObject({ token_url: 'https://auth.example.com/token?********' });
+    expect(openAuth(box, 'sub_1', legacy)).toMatchObject({ tokenUrl: withQuery.token_url });
+  });
+
   it('keys the token cache by subscription and credentials: a new secret never reuses a token', () => {
     const key = (sub: string, secret: string) => {
       const opened = openAuth(box, sub, sealAuth(box, sub, { ...oauth, client_secret: secret }));

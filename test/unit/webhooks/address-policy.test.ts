@@ -6,10 +6,12 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Mock } from 'vitest';
 import {
+  callbackPortProblem,
   classifyAddress,
   createGuardedLookup,
   ForbiddenAddressError,
   isForbiddenAddress,
+  portOf,
 } from '../../../src/webhooks/address-policy';
 import type { AddressClass, LookupAll } from '../../../src/webhooks/address-policy';
 
@@ -304,5 +306,22 @@ describe('createGuardedLookup end to end with node:http', () => {
     const outcome = await request('127.0.0.1', lookup, true);
     expect(outcome).toEqual({ status: 200 });
     expect(lookup).not.toHaveBeenCalled();
+  });
+});
+
+describe('callbackPortProblem', () => {
+  it.each([80, 443, 1024, 8080, 8443, 65535])('allows %i', (port) => expect(callbackPortProblem(port)).toBeUndefined());
+  it.each([
+    [22, 'port 22 is not allowed'],
+    [25, 'port 25 is not allowed'],
+    [1023, 'port 1023 is not allowed'],
+    [6379, 'port 6379 (Redis)'],
+    [27017, 'port 27017 (MongoDB)'],
+    [7233, 'port 7233 (Temporal)'],
+  ])('refuses %i', (port, reason) => expect(callbackPortProblem(port)).toContain(reason));
+  it('reads the scheme default when the URL names no port', () => {
+    expect(portOf(new URL('https://example.com/hooks'))).toBe(443);
+    expect(portOf(new URL('http://example.com/hooks'))).toBe(80);
+    expect(portOf(new URL('https://example.com:8443/hooks'))).toBe(8443);
   });
 });
