@@ -27,14 +27,15 @@ export interface ApiProcess {
 export async function composeApi(config: Config, logger: Logger): Promise<ApiProcess> {
   // First, so the database client and the Temporal client are traced from the start.
   const tracing = tracingFromConfig(config.tracing, 'api');
-  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api', tracing?.tracer);
+  const metrics = config.metrics.enabled ? createApiMetrics() : undefined;
+  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api', tracing?.tracer, metrics?.dbCommands);
   const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined });
   const deps = createAppDeps({
     db: mongo.db,
     temporal,
     logger,
     config,
-    ...(config.metrics.enabled ? { metrics: createApiMetrics() } : {}),
+    ...(metrics ? { metrics } : {}),
     ...(tracing ? { tracer: tracing.tracer } : {}),
   });
   await prepareDatabase(mongo.db);

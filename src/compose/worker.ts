@@ -55,17 +55,18 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
   const sdkMetricsPort = metricsOn ? await getFreePort() : undefined;
   installWorkerRuntime(logger, config.logLevel, sdkMetricsPort ? `127.0.0.1:${sdkMetricsPort}` : undefined);
   const tracing = tracingFromConfig(config.tracing, 'worker');
-  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker', tracing?.tracer);
-  await prepareDatabase(mongo.db);
-
   // The relay re-dispatches what a crash or a Temporal outage left behind.
   const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined });
+  // Before the database client, which counts its commands in them; the backlog is read on scrapes only, after it exists.
   const metrics = metricsOn
     ? createWorkerMetrics({
         retrying: retryingDeliveries(() => temporal.client(), config.temporal.taskQueue),
-        relayBacklog: relayBacklog(new DispatchNotes(mongo.db), config.delivery.relayIntervalMs),
+        relayBacklog: () => backlog(),
       })
     : undefined;
+  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker', tracing?.tracer, metrics?.dbCommands);
+  const backlog = relayBacklog(new DispatchNotes(mongo.db), config.delivery.relayIntervalMs);
+  await prepareDatabase(mongo.db);
   const metricsServer = metrics
     ? await startMetricsServer({
         host: config.http.host,

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { type DbCommandCounter, dbCommandCounter } from './db-commands';
 
 // Labels carry bounded values only (route templates, event types, outcomes, status classes):
 // never an event, subscription or order id, nor a URL.
@@ -8,9 +9,15 @@ export interface EventMetrics {
   eventsEmitted: Counter<'event_type'>;
 }
 
-/** The API process's metrics. */
-export interface ApiMetrics extends EventMetrics {
+/** What every process counts besides the Node.js process metrics. */
+export interface ProcessMetrics {
   registry: Registry;
+  /** Database commands this process sent; fed by `countDbCommands` on its client. */
+  dbCommands: DbCommandCounter;
+}
+
+/** The API process's metrics. */
+export interface ApiMetrics extends EventMetrics, ProcessMetrics {
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
   /** Requests refused or dropped by admission: over `API_MAX_IN_FLIGHT`, client gone, past `API_MAX_WAIT`, over `API_MAX_BODIES_PER_PEER`, or past `API_BODY_TIMEOUT`. */
   requestsShed: Counter<'reason'>;
@@ -19,8 +26,7 @@ export interface ApiMetrics extends EventMetrics {
 }
 
 /** The worker process's metrics: attempts, deliveries, alerts and the relay. */
-export interface WorkerMetrics extends EventMetrics {
-  registry: Registry;
+export interface WorkerMetrics extends EventMetrics, ProcessMetrics {
   attempts: Counter<'outcome' | 'status_class'>;
   attemptDuration: Histogram<'outcome'>;
   firstAttemptLag: Histogram;
@@ -60,6 +66,7 @@ export function createApiMetrics(): ApiMetrics {
   const registry = processRegistry('api');
   return {
     registry,
+    dbCommands: dbCommandCounter(registry),
     ...eventMetrics(registry),
     httpRequestDuration: new Histogram({
       name: 'http_request_duration_seconds',
@@ -115,6 +122,7 @@ export function createWorkerMetrics(sources: { retrying: GaugeSource; relayBackl
   gaugeFrom('webhook_relay_backlog', 'Events and redeliveries waiting for the relay to start their workflow.', sources.relayBacklog);
   return {
     registry,
+    dbCommands: dbCommandCounter(registry),
     ...eventMetrics(registry),
     attempts: new Counter({
       name: 'webhook_delivery_attempts_total',

@@ -69,7 +69,7 @@ export async function startTestApi(
     ...env,
   });
   const { tracing, contract, ...rest } = opts;
-  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'api-test', tracing?.tracer);
+  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'api-test', tracing?.tracer, rest.metrics?.dbCommands);
   await prepareDatabase(mongo.db);
   const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined });
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'test');

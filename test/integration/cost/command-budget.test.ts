@@ -1,0 +1,133 @@
+import { Registry } from 'prom-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebhookServiceClient } from '../../../src/client';
+import { createMongo, type Mongo } from '../../../src/db/mongo';
+import { type OrderDoc, orderKey } from '../../../src/resources/repository';
+import { seedDemoData } from '../../../src/seed/seed';
+import { dbCommandCounter, type DbCommandCounter } from '../../../src/telemetry/db-commands';
+import { createApiMetrics } from '../../../src/telemetry/metrics';
+import { eventWorkflowId } from '../../../workflows/ids';
+import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
+import { eventOutcome, terminateLeftRunning } from '../../support/event-workflows';
+import { startReceiver, type TestReceiver } from '../../support/receiver';
+import { waitFor } from '../../support/wait';
+
+/** Commands by `<command> <collection>`, read from a counter. */
+async function counts(counter: DbCommandCounter): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const { labels, value } of (await counter.get()).values) out[`${String(labels.command)} ${String(labels.collection ?? '')}`.trim()] = value;
+  return out;
+}
+
+/** What moved between two readings, without the unchanged entries. */
+function moved(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).flatMap(([k, v]) => (v - (before[k] ?? 0) > 0 ? [[k, v - (before[k] ?? 0)]] : [])));
+}
+
+const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
+
+/*
+ * Each budget is the count measured when it was pinned: a change that adds a round trip to one of
+ * these paths fails here, and a change that removes one lowers its budget. The batched removal of
+ * dispatch notes is left out of the budgets: a 20 ms timer groups the deletes, so how many there
+ * are depends on timing; it is checked on its own (never more deletes than notes).
+ */
+// API, order of two lines, no subscriber: api key, rate-limit slot, 2 stock reads, intent insert, 2 stock-move inserts, 2 stock updates, intent update, 3 note inserts, the order, intent delete, 4 subscription reads.
+const orderBudgetNoSubscriber = 19;
+// API, the same order with one subscriber: as above plus a 4th note insert, a 5th subscription read and the event-log insert.
+const orderBudgetOneSubscriber = 22;
+// Worker, one event to one subscription: the event read, the subscription read, the attempt-log insert.
+const deliveryBudget = 3;
+
+/** The commands counted against a budget, and the timer-batched note removal apart. */
+function budgeted(c: Record<string, number>): { counted: number; noteRemovals: number } {
+  const noteRemovals = c['delete dispatch_notes'] ?? 0;
+  return { counted: total(c) - noteRemovals, noteRemovals };
+}
+
+describe('database commands per order and per delivery stay within their budgets', () => {
+  let api: TestApi;
+  let apiCommands: DbCommandCounter;
+  let workerMongo: Mongo;
+  // The test's own reads, on a client nobody counts.
+  let observer: Mongo;
+  let workerCommands: DbCommandCounter;
+  let worker: TestWorker;
+  let receiver: TestReceiver;
+  let client: WebhookServiceClient;
+
+  beforeAll(async () => {
+    // The real API's metrics: its database client counts into their db_commands_total.
+    const metrics = createApiMetrics();
+    apiCommands = metrics.dbCommands;
+    api = await startTestApi({}, { metrics });
+    await seedDemoData(api.mongo.db);
+    // The worker on a client of its own, so its commands are counted apart from the API's.
+    workerCommands = dbCommandCounter(new Registry());
+    workerMongo = createMongo(api.config.mongo.connectUri, api.config.mongo.dbName, 'worker-budget-test', undefined, workerCommands);
+    worker = await startTestWorker(api, { db: workerMongo.db });
+    observer = createMongo(api.config.mongo.connectUri, api.config.mongo.dbName, 'observer-budget-test');
+    receiver = await startReceiver((_req, res) => res.writeHead(200).end('ok'));
+    ({ client } = await api.clientWith(['orders:write', 'webhooks:write', 'webhooks:read', 'resources:read'], 'owner-budget'));
+  });
+  afterAll(async () => {
+    expect(await terminateLeftRunning(await api.temporal.client(), api.config.temporal.taskQueue)).toEqual([]);
+    await worker.stop();
+    await receiver.close();
+    await Promise.all([workerMongo.close(), observer.close()]);
+    await api.close();
+  });
+
+  /**
+   * Places one order of two lines; returns the API's commands from the request until its dispatch
+   * notes are removed (a batched delete just after the answer), and the order id.
+   */
+  async function placeOrder(): Promise<{ commands: Record<string, number>; orderId: number }> {
+    const before = await counts(apiCommands);
+    const res = await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }, { product_id: 2, quantity: 1 }] } });
+    expect(res.response.status).toBe(201);
+    await waitFor(async () => (await observer.db.collection('dispatch_notes').countDocuments({})) === 0, 10_000, 20);
+    return { commands: moved(before, await counts(apiCommands)), orderId: res.data!.id };
+  }
+
+  async function createdEventId(orderId: number): Promise<string> {
+    const order = await observer.db.collection<OrderDoc>('orders').findOne({ _id: orderKey(orderId) });
+    const id = order?.outbox?.find((e) => e.type === 'order.created')?.id;
+    if (!id) throw new Error(`order ${orderId} has no order.created event in its outbox`);
+    return id;
+  }
+
+  it('an order with no subscriber', async () => {
+    // Warm: the first order fills caches (API key, contract) that later ones reuse.
+    await placeOrder();
+    const { commands } = await placeOrder();
+    // Counted at all: the order itself is one insert.
+    expect(commands['insert orders']).toBe(1);
+    const { counted, noteRemovals } = budgeted(commands);
+    expect(counted, JSON.stringify(commands)).toBeLessThanOrEqual(orderBudgetNoSubscriber);
+    expect(noteRemovals).toBeLessThanOrEqual(commands['insert dispatch_notes'] ?? 0);
+  });
+
+  it('an order with one subscriber, and its delivery', async () => {
+    const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['order.created'] } });
+    expect(sub.response.status).toBe(201);
+    const temporal = await api.temporal.client();
+    // Warm: one order delivered end to end before the measured one.
+    const warm = await placeOrder();
+    await eventOutcome(temporal, eventWorkflowId(await createdEventId(warm.orderId)));
+
+    const workerBefore = await counts(workerCommands);
+    const { commands, orderId } = await placeOrder();
+    const outcome = await eventOutcome(temporal, eventWorkflowId(await createdEventId(orderId)));
+    expect(outcome.state).toBe('delivered');
+    await waitFor(() => receiver.received.length === 2, 10_000);
+    const delivery = moved(workerBefore, await counts(workerCommands));
+
+    expect(commands['insert orders']).toBe(1);
+    const { counted, noteRemovals } = budgeted(commands);
+    expect(counted, JSON.stringify(commands)).toBeLessThanOrEqual(orderBudgetOneSubscriber);
+    expect(noteRemovals).toBeLessThanOrEqual(commands['insert dispatch_notes'] ?? 0);
+    expect(total(delivery), 'the worker sent commands for the delivery').toBeGreaterThan(0);
+    expect(total(delivery), JSON.stringify(delivery)).toBeLessThanOrEqual(deliveryBudget);
+  });
+});
