@@ -28,9 +28,11 @@ const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a
 
 /*
  * Each budget is the count measured when it was pinned: a change that adds a round trip to one of
- * these paths fails here, and a change that removes one lowers its budget. The batched removal of
- * dispatch notes is left out of the budgets: a 20 ms timer groups the deletes, so how many there
- * are depends on timing; it is checked on its own (never more deletes than notes).
+ * these paths fails here, and a change that removes one lowers its budget. Two kinds of command
+ * depend on the clock, not on the order, so they are left out of the budgets and bounded apart:
+ * the batched removal of dispatch notes (a 20 ms timer groups the deletes; never more deletes than
+ * notes) and the timeline's directory entries (written by a process when a list's 10-second bucket
+ * is first used; at most one insert per listed document written).
  */
 // API, order of two lines, no subscriber: api key, rate-limit slot, 2 stock reads, intent insert, 2 stock-move inserts, 2 stock updates, intent update, 3 note inserts, the order, intent delete, 4 subscription reads.
 const orderBudgetNoSubscriber = 19;
@@ -39,11 +41,15 @@ const orderBudgetOneSubscriber = 22;
 // Worker, one event to one subscription: the event read, the subscription read, the attempt-log insert.
 const deliveryBudget = 3;
 
-/** The commands counted against a budget, and the timer-batched note removal apart. */
-function budgeted(c: Record<string, number>): { counted: number; noteRemovals: number } {
+/** The commands counted against a budget, and the clock-driven ones apart. */
+function budgeted(c: Record<string, number>): { counted: number; noteRemovals: number; timelineEntries: number } {
   const noteRemovals = c['delete dispatch_notes'] ?? 0;
-  return { counted: total(c) - noteRemovals, noteRemovals };
+  const timelineEntries = c['insert timeline'] ?? 0;
+  return { counted: total(c) - noteRemovals - timelineEntries, noteRemovals, timelineEntries };
 }
+
+/** Listed documents an order writes: the order and, with a subscriber, its event. */
+const listedWrites = (subscribers: number) => 1 + subscribers;
 
 describe('database commands per order and per delivery stay within their budgets', () => {
   let api: TestApi;
@@ -103,9 +109,10 @@ describe('database commands per order and per delivery stay within their budgets
     const { commands } = await placeOrder();
     // Counted at all: the order itself is one insert.
     expect(commands['insert orders']).toBe(1);
-    const { counted, noteRemovals } = budgeted(commands);
+    const { counted, noteRemovals, timelineEntries } = budgeted(commands);
     expect(counted, JSON.stringify(commands)).toBeLessThanOrEqual(orderBudgetNoSubscriber);
     expect(noteRemovals).toBeLessThanOrEqual(commands['insert dispatch_notes'] ?? 0);
+    expect(timelineEntries).toBeLessThanOrEqual(listedWrites(0));
   });
 
   it('an order with one subscriber, and its delivery', async () => {
@@ -124,10 +131,14 @@ describe('database commands per order and per delivery stay within their budgets
     const delivery = moved(workerBefore, await counts(workerCommands));
 
     expect(commands['insert orders']).toBe(1);
-    const { counted, noteRemovals } = budgeted(commands);
+    const { counted, noteRemovals, timelineEntries } = budgeted(commands);
     expect(counted, JSON.stringify(commands)).toBeLessThanOrEqual(orderBudgetOneSubscriber);
     expect(noteRemovals).toBeLessThanOrEqual(commands['insert dispatch_notes'] ?? 0);
+    expect(timelineEntries).toBeLessThanOrEqual(listedWrites(1));
     expect(total(delivery), 'the worker sent commands for the delivery').toBeGreaterThan(0);
-    expect(total(delivery), JSON.stringify(delivery)).toBeLessThanOrEqual(deliveryBudget);
+    const worker = budgeted(delivery);
+    expect(worker.counted, JSON.stringify(delivery)).toBeLessThanOrEqual(deliveryBudget);
+    // One listed document: the attempt.
+    expect(worker.timelineEntries).toBeLessThanOrEqual(1);
   });
 });
