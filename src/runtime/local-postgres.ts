@@ -42,7 +42,7 @@ export async function startLocalPostgres(opts: LocalPostgresOptions): Promise<Ru
   const proc = new ManagedProcess({
     name: 'postgres',
     command: join(opts.install.binDir, 'postgres'),
-    args: serverArgs(dataDir, opts.port, opts.fast ?? false, opts.maxConnections),
+    args: serverArgs(dataDir, opts.port, opts.fast ?? false, opts.maxConnections, hasStatementStats(opts.install)),
     // SIGTERM waits for every client to leave; SIGINT ends their sessions and shuts down cleanly.
     stopSignal: 'SIGINT',
     ...(runAs ?? {}),
@@ -57,9 +57,13 @@ export async function startLocalPostgres(opts: LocalPostgresOptions): Promise<Ru
   return { url: `postgres://postgres@127.0.0.1:${opts.port}`, dataDir, process: proc, stop: () => proc.stop() };
 }
 
-/** The server's settings: loopback TCP only, no Unix socket (its directory may not be writable). */
-export function serverArgs(dataDir: string, port: number, fast: boolean, maxConnections = 200): string[] {
+/**
+ * The server's settings: loopback TCP only, no Unix socket (its directory may not be writable).
+ * `statementStats`: pg_stat_statements preloaded, so SQL statements can be counted (`npm run bench`).
+ */
+export function serverArgs(dataDir: string, port: number, fast: boolean, maxConnections = 200, statementStats = false): string[] {
   const settings: Record<string, string> = {
+    ...(statementStats ? { shared_preload_libraries: 'pg_stat_statements' } : {}),
     listen_addresses: '127.0.0.1',
     port: String(port),
     unix_socket_directories: '',
@@ -76,6 +80,11 @@ export function serverArgs(dataDir: string, port: number, fast: boolean, maxConn
     log_line_prefix: '',
   };
   return ['-D', dataDir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+}
+
+/** Whether the installation ships pg_stat_statements (Debian's does, in the lib directory beside bin). */
+function hasStatementStats(install: PostgresInstall): boolean {
+  return existsSync(join(install.binDir, '..', 'lib', 'pg_stat_statements.so'));
 }
 
 function postgresUser(): { uid: number; gid: number } {

@@ -9,4 +9,9 @@ describe('the private PostgreSQL server settings', () => {
     expect(setting(serverArgs('/data', 5432, false), 'max_connections')).toBe('200');
     expect(setting(serverArgs('/data', 5432, false, CLUSTER_MAX_CONNECTIONS), 'max_connections')).toBe('300');
   });
+
+  it('preload pg_stat_statements only when the installation ships it', () => {
+    expect(setting(serverArgs('/data', 5432, false, 200, true), 'shared_preload_libraries')).toBe('pg_stat_statements');
+    expect(setting(serverArgs('/data', 5432, false), 'shared_preload_libraries')).toBeUndefined();
+  });
 });
