@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CounterDoc, describeRateLimits, loadConfig } from './lib/service';
 import { ApiClient } from './lib/api-client';
+import { CostMeter } from './lib/cost';
 import { type Ctx, createSubscription, newSecret } from './lib/context';
 import { finishProgram, startProgram, VoidRun } from './lib/lifecycle';
 import { parseOptions, type Scenario } from './lib/options';
@@ -128,7 +129,9 @@ async function main(): Promise<number> {
     () => ({ ...stack.pids, receiver: receiver.pid }),
     () => ({ bench: process.pid }),
   );
-  const ctx: Ctx = { stack, api, receiver, subs: new Map(), meter, opts, log, ledger: [] };
+  const cost = new CostMeter(stack.metricsUrls, stack.embeddedPostgres);
+  if (cost.sqlUnavailable) log(`SQL statements not counted: ${cost.sqlUnavailable}`);
+  const ctx: Ctx = { stack, api, receiver, subs: new Map(), meter, cost, opts, log, ledger: [] };
   results.stack = {
     database: stack.dbDescription,
     temporal: opts.stack === 'cluster' ? stack.temporalDescription : 'Temporal CLI v1.5.1 dev server (SQLite file, headless)',

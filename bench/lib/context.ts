@@ -1,6 +1,7 @@
 /** What every scenario gets, and the small helpers they share. */
 import { randomBytes } from 'node:crypto';
 import type { ApiClient } from './api-client';
+import type { CostMeter } from './cost';
 import type { BenchOptions } from './options';
 import type { CpuMeter, CpuUsage } from './proc';
 import type { ReceiverProcess } from './receiver-client';
@@ -14,6 +15,8 @@ export interface Ctx {
   /** Receiver tag (path segment) → subscription id, for the scenario's subscriptions. */
   subs: Map<string, string>;
   meter: CpuMeter;
+  /** Database commands and SQL statements, read before and after a run. */
+  cost: CostMeter;
   opts: BenchOptions;
   log: (line: string) => void;
   /** Every checked run's count, for the "zero deliveries unaccounted" target. */
@@ -47,9 +50,16 @@ export async function quiesce(ctx: Ctx, label: string): Promise<void> {
   }
 }
 
-/** CPU-seconds of the service's own processes (Temporal + worker + database + API; every one of several, e.g. `worker-1`, `temporal-2`). */
+/** Whether a CPU-accounting role is one of the service's own processes (not the receiver nor the bench). */
+export const isServiceRole = (role: string) => /^(worker|api|temporal|db|postgres)$|^(worker|api|temporal)-\d$/.test(role);
+
+/**
+ * CPU-seconds of the service's own processes: Temporal + worker + API + the database, which is
+ * FerretDB (`db`) and, on the embedded default, PostgreSQL with every backend (`postgres`, the
+ * postmaster's tree); every one of several, e.g. `worker-1`, `temporal-2`.
+ */
 export function serviceCpu(u: CpuUsage): number {
-  return Object.entries(u.perRole).reduce((s, [r, v]) => s + (/^(worker|api|temporal|db)$|^(worker|api|temporal)-\d$/.test(r) ? v : 0), 0);
+  return Object.entries(u.perRole).reduce((s, [r, v]) => s + (isServiceRole(r) ? v : 0), 0);
 }
 
 /** Per second, one decimal. */

@@ -5,6 +5,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import type { FloorResult } from '../floor/floor';
 import { type LedgerEntry, r3 } from './context';
+import type { CostOfRun } from './cost';
 import type { BenchOptions, Scenario } from './options';
 import { loadAverage } from './proc';
 import type { background, retention } from './scenarios/background';
@@ -86,7 +87,7 @@ function targets(r: BenchResults): NonNullable<BenchResults['targets']> {
   const m = r.options.subs;
   add(`throughput at M=${m} ≥ 150 deliveries/s`, tp?.deliveriesPerSecond, 'deliveries/s', (v) => v >= 150);
   add(`throughput at M=${m} ≥ 0.6 × the floor in this run`, tp && fl ? tp.deliveriesPerSecond / fl.event.deliveriesPerSecond : undefined, '× floor', (v) => v >= 0.6);
-  add('CPU per delivery (Temporal + worker + DB + API) ≤ 10 ms', tp?.serviceCpuMsPerDelivery, 'ms', (v) => v <= 10);
+  add('CPU per delivery (Temporal + worker + API + FerretDB + PostgreSQL) ≤ 10 ms', tp?.serviceCpuMsPerDelivery, 'ms', (v) => v <= 10);
   add(`idle p50, order POST → receiver, M=${m} ≤ 60 ms`, idle?.latencyFromPostMs.p50, 'ms', (v) => v <= 60);
   add(`p99 ≤ 1 s at ${r.options.rate} deliveries/s offered`, fr?.latencyFromPostMs.p99, 'ms', (v) => v <= 1000);
   add('ingest with 0 subscriptions ≥ 200 orders/s', ing0?.requestsPerSecond, 'orders/s', (v) => v >= 200);
@@ -147,19 +148,29 @@ const fmt = (v: number | undefined, digits = 1) => (v === undefined || Number.is
 const lat = (s: Summary) => `p50 ${fmt(s.p50)}  p90 ${fmt(s.p90)}  p99 ${fmt(s.p99)}  max ${fmt(s.max)} ms (n=${s.count})`;
 const segments = (b: Record<string, Summary>) => `${Object.entries(b).map(([k, v]) => `${k} ${fmt(v.p50)}`).join(', ')} ms`;
 const roles = (perRole: Record<string, number>, digits: number) => Object.entries(perRole).map(([k, v]) => `${k} ${fmt(v, digits)}`).join(', ');
+/** A run's database cost in one line: commands per order (API) and per delivery (worker), SQL statements per order. */
+const dbCost = (c: CostOfRun | undefined) =>
+  c
+    ? `DB commands ${fmt(c.apiCommandsPerOrder, 1)}/order (API), ${fmt(c.workerCommandsPerDelivery, 1)}/delivery (worker); SQL ${fmt(c.sqlStatementsPerOrder, 1)} statements, ${fmt(c.sqlCommitsPerOrder, 1)} commits/order`
+    : 'DB commands –';
 
 /** One row per measure that ran, in scenario order. */
 function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
   const out: Row[] = [['Scenario', 'Value', 'Detail']];
   const { ingestNoSubscriptions: ing0, ingestWithSubscriptions: ingM, throughput: tp, fixedRate: fr, idle, baseline: base, floor: fl } = r;
   const o = r.options;
-  if (ing0) out.push(['a. ingest, 0 subs', `${fmt(ing0.requestsPerSecond)} orders/s`, `${ing0.ok}/${ing0.orders} orders, C=${o.concurrency}; latency ${lat(ing0.latencyMs)}; API CPU ${fmt(ing0.apiCpuMsPerRequest, 2)} ms/order; HTTP 500 retried ${ing0.http500Retried}`]);
+  if (ing0) {
+    out.push(['a. ingest, 0 subs', `${fmt(ing0.requestsPerSecond)} orders/s`, `${ing0.ok}/${ing0.orders} orders, C=${o.concurrency}; latency ${lat(ing0.latencyMs)}; API CPU ${fmt(ing0.apiCpuMsPerRequest, 2)} ms/order; HTTP 500 retried ${ing0.http500Retried}`]);
+    out.push(['a. database cost, 0 subs', `${fmt(ing0.dbCost.apiCommandsPerOrder, 1)} cmd/order`, dbCost(ing0.dbCost)]);
+  }
   if (ingM) {
     const d = ingM.deliveries as { deliveriesPerSecond: number } | undefined;
     out.push(['a. ingest, M subs', `${fmt(ingM.requestsPerSecond)} orders/s`, `${ingM.ok}/${ingM.orders} orders × ${o.subs} subs; latency ${lat(ingM.latencyMs)}; API CPU ${fmt(ingM.apiCpuMsPerRequest, 2)} ms/order; HTTP 500 retried ${ingM.http500Retried}; deliveries meanwhile ${fmt(d?.deliveriesPerSecond)}/s`]);
+    out.push(['a. database cost, M subs', `${fmt(ingM.dbCost.apiCommandsPerOrder, 1)} cmd/order`, dbCost(ingM.dbCost)]);
   }
   if (tp) {
     out.push([`b. throughput, M=${tp.subscriptions}`, `${fmt(tp.deliveriesPerSecond)} del/s`, `${tp.events} events × ${tp.subscriptions} subs = ${tp.emitted}; delivered ${tp.delivered}, failed ${tp.failed}, dups ${tp.duplicates}, retried attempts ${tp.retriedAttempts}; first event → last delivery ${fmt(tp.firstEventToLastDeliverySeconds, 2)} s`]);
+    out.push([`b. database cost, M=${tp.subscriptions}`, `${fmt(tp.dbCost.workerCommandsPerDelivery, 1)} cmd/del`, `${dbCost(tp.dbCost)}, ${fmt(tp.dbCost.sqlStatementsPerDelivery, 1)} statements/delivery`]);
     out.push(['b. latency in throughput run', `p50 ${fmt(tp.latencyFromPostMs.p50, 0)} ms`, lat(tp.latencyFromPostMs)]);
   }
   for (const [m, f] of Object.entries(r.fanOuts ?? {})) {
@@ -174,7 +185,13 @@ function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
     out.push(['c. idle latency', `p50 ${fmt(idle.latencyFromPostMs.p50, 0)} ms`, `${idle.events} events 1 s apart × ${idle.subscriptions} subs; ${lat(idle.latencyFromPostMs)}; POST ${lat(idle.postLatencyMs)}`]);
     out.push(['c. idle breakdown (p50)', '', segments(idle.breakdownMs)]);
   }
-  if (tp) out.push(['d. CPU per delivery', `${fmt(tp.serviceCpuMsPerDelivery, 2)} ms`, `worker+API+Temporal+DB over the throughput run: ${roles(tp.cpuMsPerDeliveryByRole, 2)} ms; other processes on the machine ${fmt(tp.otherProcessesCpuSeconds)} CPU-s of ${fmt(tp.cpu.machineTotalSeconds)}`]);
+  if (tp) {
+    out.push([
+      'd. CPU per delivery',
+      `${fmt(tp.serviceCpuMsPerDelivery, 2)} ms`,
+      `worker+API+Temporal+FerretDB (db)+PostgreSQL (postgres, every backend) over the throughput run: ${roles(tp.cpuMsPerDeliveryByRole, 2)} ms; apart, not counted: ${roles(tp.cpuMsPerDeliveryApart, 2)} ms; other processes on the machine ${fmt(tp.otherProcessesCpuSeconds)} CPU-s of ${fmt(tp.cpu.machineTotalSeconds)}`,
+    ]);
+  }
   if (base) {
     out.push(['e. baseline throughput', `${fmt(base.deliveriesPerSecond)} del/s`, `in-process sign+POST, concurrency ${base.concurrency}; latency ${lat(base.latencyMs)}; ${fmt(base.benchCpuMsPerDelivery, 3)} CPU-ms/delivery`]);
     out.push(['e. baseline single delivery', `p50 ${fmt(base.singleDeliveryLatencyMs.p50, 2)} ms`, lat(base.singleDeliveryLatencyMs)]);
@@ -189,7 +206,7 @@ function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
   }
   const bg = r.background;
   if (bg) {
-    const total = ['worker', 'api', 'temporal', 'db'].reduce((a, k) => a + (bg.cpuMsPerSecondByRole[k] ?? 0), 0);
+    const total = ['worker', 'api', 'temporal', 'db', 'postgres'].reduce((a, k) => a + (bg.cpuMsPerSecondByRole[k] ?? 0), 0);
     out.push(['background CPU, no load', `${fmt(total, 0)} ms/s`, `${roles(bg.cpuMsPerSecondByRole, 0)} CPU-ms per second, with ${bg.orders} orders and ${bg.events} events stored; relay query ${fmt(bg.dbProbeMs.relayNotes)} ms, order by id ${fmt(bg.dbProbeMs.orderById)} ms, event by id ${fmt(bg.dbProbeMs.eventById)} ms, update by id ${fmt(bg.dbProbeMs.eventUpdateById)} ms`]);
   }
   const ret = r.retention;

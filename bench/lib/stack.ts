@@ -124,6 +124,10 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     serviceEnv: launched.serviceEnv,
     outputLines,
     workerMetricsUrl: launched.workers[0]!.metricsUrl!,
+    /** Every API's and worker's /metrics (the bench reads their db_commands_total). */
+    metricsUrls: { api: launched.apis.map((a) => `${a.url}/metrics`), worker: launched.workers.flatMap((w) => (w.metricsUrl ? [w.metricsUrl] : [])) },
+    /** The embedded FerretDB's PostgreSQL, when that is the database (its statements are counted). */
+    embeddedPostgres: launched.pids().postgres !== undefined && !config.mongo.uri ? { binDir: config.mongo.postgresBinDir, port: config.mongo.postgresPort } : undefined,
     /** Opens the signing secrets the service stored (sealed under the run's throw-away key). */
     secretBox: new SecretBox({ id: 'bench', key: secretKey }),
     /** Stops the API and the worker and starts them again with `extraEnv` over the service's own (e.g. METRICS_ENABLED=false). */

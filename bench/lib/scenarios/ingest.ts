@@ -1,6 +1,7 @@
 /** Scenario a: order ingest, with and without subscriptions. */
 import { closedLoop } from '../api-client';
 import { type Ctx, quiesce, r3, rate } from '../context';
+import { CostMeter } from '../cost';
 import { awaitDeliveries } from '../outcome';
 import { CpuMeter } from '../proc';
 import { nowMs, summarize } from '../stats';
@@ -13,6 +14,7 @@ import { nowMs, summarize } from '../stats';
 export async function ingest(ctx: Ctx, label: string) {
   await ctx.receiver.request({ type: 'reset' });
   ctx.log(`${label}: ${ctx.opts.ingest} orders, ${ctx.opts.concurrency} concurrent clients, ${ctx.subs.size} subscriptions`);
+  const cost0 = await ctx.cost.snapshot();
   const cpu0 = ctx.meter.snapshot();
   const t0 = nowMs();
   const orders = await closedLoop(ctx.opts.ingest, ctx.opts.concurrency, () => ctx.api.createOrder());
@@ -47,5 +49,7 @@ export async function ingest(ctx: Ctx, label: string) {
     };
   }
   await quiesce(ctx, label);
-  return { ...result, ...(deliveries ? { deliveries } : {}) };
+  // After the deliveries and the workflows' ends, so the worker's share of each order is in.
+  const dbCost = CostMeter.diff(cost0, await ctx.cost.snapshot(), ok.length, typeof deliveries?.delivered === 'number' ? deliveries.delivered : 0);
+  return { ...result, ...(deliveries ? { deliveries } : {}), dbCost };
 }

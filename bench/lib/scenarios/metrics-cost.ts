@@ -45,7 +45,7 @@ async function scrapeCost(ctx: Ctx, scrapes = 20) {
     scrapes,
     bytesPerScrape: Math.round(bytes / scrapes),
     serviceCpuMsPerScrape: r3((serviceCpu(cpu) * 1000) / scrapes),
-    cpuMsPerScrapeByRole: Object.fromEntries(['api', 'worker', 'temporal', 'db'].map((k) => [k, r3(((cpu.perRole[k] ?? 0) * 1000) / scrapes)])),
+    cpuMsPerScrapeByRole: Object.fromEntries(['api', 'worker', 'temporal', 'db', 'postgres'].map((k) => [k, r3(((cpu.perRole[k] ?? 0) * 1000) / scrapes)])),
   };
 }
 

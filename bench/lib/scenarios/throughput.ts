@@ -1,6 +1,7 @@
 /** Scenario b: N events × M subscriptions as fast as they go (d: CPU per delivery), at other fan-outs, beside a slow receiver; and the warm-up. */
 import { closedLoop } from '../api-client';
-import { type Ctx, createSubscription, newSecret, quiesce, r3, rate, serviceCpu } from '../context';
+import { type Ctx, createSubscription, isServiceRole, newSecret, quiesce, r3, rate, serviceCpu } from '../context';
+import { CostMeter } from '../cost';
 import { VoidRun } from '../lifecycle';
 import { awaitDeliveries, latencies } from '../outcome';
 import { CpuMeter } from '../proc';
@@ -13,6 +14,7 @@ import { nowMs, sleep } from '../stats';
 export async function throughput(ctx: Ctx, n = ctx.opts.events, label = 'throughput', settle = true) {
   await ctx.receiver.request({ type: 'reset' });
   ctx.log(`${label}: ${n} events × ${ctx.subs.size} subscriptions = ${n * ctx.subs.size} deliveries (${ctx.opts.concurrency} concurrent clients)`);
+  const cost0 = await ctx.cost.snapshot();
   const cpu0 = ctx.meter.snapshot();
   const t0 = nowMs();
   const orders = await closedLoop(n, ctx.opts.concurrency, () => ctx.api.createOrder());
@@ -24,6 +26,7 @@ export async function throughput(ctx: Ctx, n = ctx.opts.events, label = 'through
   const svc = serviceCpu(cpu);
   const ours = Object.values(cpu.perRole).reduce((a, b) => a + b, 0);
   if (settle) await quiesce(ctx, label);
+  const dbCost = CostMeter.diff(cost0, await ctx.cost.snapshot(), orders.filter((x) => x.ok).length, o.delivered);
   return {
     events: n,
     subscriptions: ctx.subs.size,
@@ -41,7 +44,11 @@ export async function throughput(ctx: Ctx, n = ctx.opts.events, label = 'through
     cpu,
     serviceCpuSeconds: r3(svc),
     serviceCpuMsPerDelivery: r3((svc * 1000) / Math.max(1, o.delivered)),
-    cpuMsPerDeliveryByRole: Object.fromEntries(Object.entries(cpu.perRole).map(([k, v]) => [k, r3((v * 1000) / Math.max(1, o.delivered))])),
+    /** The service's processes (PostgreSQL's backends included); then the receiver and the bench apart. */
+    cpuMsPerDeliveryByRole: Object.fromEntries(Object.entries(cpu.perRole).filter(([k]) => isServiceRole(k)).map(([k, v]) => [k, r3((v * 1000) / Math.max(1, o.delivered))])),
+    cpuMsPerDeliveryApart: Object.fromEntries(Object.entries(cpu.perRole).filter(([k]) => !isServiceRole(k)).map(([k, v]) => [k, r3((v * 1000) / Math.max(1, o.delivered))])),
+    /** Database commands and SQL statements of the run (with settle: until every workflow ended). */
+    dbCost,
     /** Machine CPU used by processes that are not part of this bench (other jobs on the box). */
     otherProcessesCpuSeconds: r3(Math.max(0, cpu.machineBusySeconds - ours)),
   };
