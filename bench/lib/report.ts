@@ -151,7 +151,7 @@ const roles = (perRole: Record<string, number>, digits: number) => Object.entrie
 /** A run's database cost in one line: commands per order (API) and per delivery (worker), SQL statements per order. */
 const dbCost = (c: CostOfRun | undefined) =>
   c
-    ? `DB commands ${fmt(c.apiCommandsPerOrder, 1)}/order (API), ${fmt(c.workerCommandsPerDelivery, 1)}/delivery (worker); SQL ${fmt(c.sqlStatementsPerOrder, 1)} statements, ${fmt(c.sqlCommitsPerOrder, 1)} commits/order`
+    ? `DB commands ${fmt(c.apiCommandsPerOrder, 1)}/order (API), ${c.deliveries ? `${fmt(c.workerCommandsPerDelivery, 1)}/delivery` : `${fmt(c.workerCommands, 0)} in all, no deliveries`} (worker); SQL ${fmt(c.sqlStatementsPerOrder, 1)} statements, ${fmt(c.sqlCommitsPerOrder, 1)} commits/order`
     : 'DB commands –';
 
 /** One row per measure that ran, in scenario order. */
