@@ -44,16 +44,18 @@ export function createAppDeps(input: {
   const revocations = new PortalRevocations(db);
   const orders = new OrderRepository(db);
   const outbox = input.outbox ?? dispatcher;
+  const apiKeys = new ApiKeyRepository(db);
+  const scopesOfEvents = eventScopes(eventCatalog(loadContract()));
   return {
     db,
     temporal: input.temporal,
     logger: input.logger,
-    apiKeys: new ApiKeyRepository(db),
+    apiKeys,
     subscriptions: {
       subscriptions,
       secrets: box,
       checkUrl: (raw) => checkCallbackUrl(raw, { allowPrivate }),
-      eventScopes: eventScopes(eventCatalog(loadContract())),
+      eventScopes: scopesOfEvents,
       retryDefaults: { scheduleMs: config.delivery.policy.scheduleMs, maxAttempts: config.delivery.policy.maxAttempts },
     },
     resources: {
@@ -69,6 +71,7 @@ export function createAppDeps(input: {
       attempts: new AttemptRepository(db),
       alerts: new AlertRepository(db),
       dispatcher,
+      eventScopes: scopesOfEvents,
       publicUrl: config.api.portal.publicUrl,
     },
     deliverySourceAddress: config.delivery.sourceAddress,
@@ -81,7 +84,10 @@ export function createAppDeps(input: {
     idempotency: new IdempotencyStore(db, box),
     rateLimiter: config.api.rateLimit.enabled ? mongoRateLimiter(db, config.api.rateLimit.policies, input.logger) : undefined,
     portal: {
-      sessions: new PortalSessions(() => portalSigningKey(db, config.api.portal.sessionSecret, box), { revokedBefore: (owner) => revocations.revokedBefore(owner) }),
+      sessions: new PortalSessions(() => portalSigningKey(db, config.api.portal.sessionSecret, box), {
+        revokedBefore: (owner) => revocations.revokedBefore(owner),
+        keyScopes: (keyId) => apiKeys.currentScopes(keyId),
+      }),
       revocations,
       logger: input.logger,
       publicUrl: config.api.portal.publicUrl,

@@ -16,6 +16,8 @@ export interface DeliveryDeps {
   attempts: AttemptRepository;
   alerts: AlertRepository;
   dispatcher: EventDispatcher;
+  /** Scopes reading each event type's data needs (the catalogue's `required_scopes`). */
+  eventScopes: ReadonlyMap<string, readonly string[]>;
   /** Origin of the events' `data.url` (PUBLIC_URL); the request's own origin when unset. */
   publicUrl: string | undefined;
 }
