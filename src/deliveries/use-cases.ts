@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/api-keys';
+import { missingScopes } from '../auth/scopes';
 import { type AlertRepository, toAlert } from '../alerts/repository';
 import { newId } from '../db/ids';
 import type { EventDispatcher } from '../events/dispatcher';
@@ -20,6 +21,19 @@ export interface DeliveryDeps {
   eventScopes: ReadonlyMap<string, readonly string[]>;
   /** Origin of the events' `data.url` (PUBLIC_URL); the request's own origin when unset. */
   publicUrl: string | undefined;
+}
+
+/** The scopes `principal` lacks to read data of event `type`: those reading the resource needs (the catalogue's `required_scopes`). */
+function scopesLackedFor(deps: DeliveryDeps, principal: Principal, type: string): string[] {
+  return missingScopes(principal.scopes, deps.eventScopes.get(type) ?? []);
+}
+
+/** 403 naming the scopes unless `principal` may read the data of every one of `types`: sending an event again hands its data on. */
+function assertMayResend(deps: DeliveryDeps, principal: Principal, types: readonly string[]): void {
+  const missing = [...new Set(types.flatMap((t) => scopesLackedFor(deps, principal, t)))];
+  if (missing.length) {
+    throw DomainError.forbidden(`Sending ${types.join(', ')} events again requires the scope ${missing.join(', ')}, which reading their data requires; this key lacks it.`);
+  }
 }
 
 async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: string) {
@@ -58,7 +72,8 @@ export async function listAttempts(
 
 /**
  * The events sent to the caller's subscription, newest first, each with its payload and delivery
- * state. The payload is the envelope's `data` in full: with its `url`, never truncated.
+ * state. The payload is the envelope's `data` in full: with its `url`, never truncated; it is left
+ * out, naming the missing scopes, for a caller who may not read the resource it describes.
  */
 export async function listSubscriptionEvents(
   deps: DeliveryDeps,
@@ -75,11 +90,14 @@ export async function listSubscriptionEvents(
   const summaries = await deps.attempts.summaries(subscriptionId, events.map((e) => e._id));
   const rows = events.map((e): SubscriptionEvent => {
     const summary = summaries.get(e._id);
+    const withheld = scopesLackedFor(deps, principal, e.type);
     return {
       id: e._id,
       type: e.type,
       created_at: e.created_at.toISOString(),
-      data: { ...e.data, url: resourceUrl({ id: e._id, type: e.type, data: e.data, created_at: e.created_at }, deps.publicUrl ?? requestOrigin) },
+      ...(withheld.length
+        ? { data_withheld: withheld }
+        : { data: { ...e.data, url: resourceUrl({ id: e._id, type: e.type, data: e.data, created_at: e.created_at }, deps.publicUrl ?? requestOrigin) } }),
       delivery_state: summary?.state ?? 'pending',
       attempts: summary?.attempts ?? 0,
       ...(summary ? { last_attempt_at: summary.lastAttemptAt.toISOString() } : {}),
@@ -123,6 +141,7 @@ export async function redeliverEvent(
   if (!event || owned.length === 0) {
     throw DomainError.notFound(subscriptionId ? `Event ${eventId} was not sent to subscription ${subscriptionId}` : `No event ${eventId}`);
   }
+  assertMayResend(deps, principal, [event.type]);
   await deps.dispatcher.redeliver([{ event, subscriptionIds: owned, redeliveryId: newId('rdl'), ...(requestId ? { requestId } : {}) }]);
   return { event_id: eventId, subscription_ids: owned };
 }
@@ -138,7 +157,8 @@ export async function recoverFailed(
   since: Date,
   requestId?: string,
 ): Promise<{ event_ids: string[] }> {
-  await ownedSubscription(deps, principal, subscriptionId);
+  const sub = await ownedSubscription(deps, principal, subscriptionId);
+  assertMayResend(deps, principal, sub.events);
   const candidates = [...new Set(await deps.attempts.failedEventIdsSince(subscriptionId, since, 1000))];
   // A later series may have delivered it already: skip those.
   const delivered = new Set(await deps.attempts.deliveredEventIds(subscriptionId, candidates));
