@@ -2616,7 +2616,7 @@ export interface components {
             previous_quantity: number;
             /** @description Units in stock after the change. */
             quantity: number;
-            /** @description Why it changed. The order is not named, since stock events go to every owner's subscriptions and orders are private to theirs. */
+            /** @description Why it changed. The order is not named; an order's moves go only to its owner's (and admin keys') subscriptions, and an administrator's adjustment to every owner's. */
             reason: components["schemas"]["StockChangeReason"];
             /** @description The product's stock level, `<PUBLIC_URL>/api/inventory/stock/{product_id}` (`GET`, scope `resources:read`). */
             url: components["schemas"]["ResourceUrl"];

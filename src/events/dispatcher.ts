@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { LRUCache } from 'lru-cache';
 import type { Db } from 'mongodb';
 import { redeliveryWorkflowId } from '../../workflows/ids';
 import type { Logger } from '../logger';
@@ -41,6 +42,8 @@ export class EventDispatcher implements OutboxFlusher {
   readonly events: EventRepository;
   readonly notes: DispatchNotes;
   private readonly subscriptions: SubscriptionRepository;
+  // Filters parsed once per stored text, not once per event and subscription.
+  private readonly filters = new LRUCache<string, Filter>({ max: 10_000 });
 
   constructor(private readonly deps: DispatcherDeps) {
     this.events = new EventRepository(deps.db);
@@ -110,7 +113,16 @@ export class EventDispatcher implements OutboxFlusher {
   private async matchingSubscriberIds(event: OutboxEvent): Promise<string[]> {
     const candidates = await this.subscriptions.activeSubscribers(event.type, event.created_at, event.owner_id);
     const subject = { type: event.type, id: event.id, data: event.data as unknown };
-    return candidates.filter((s) => s.filter === undefined || matchesFilter(JSON.parse(s.filter) as Filter, subject)).map((s) => s._id);
+    return candidates.filter((s) => s.filter === undefined || matchesFilter(this.parsedFilter(s.filter), subject)).map((s) => s._id);
+  }
+
+  private parsedFilter(text: string): Filter {
+    let filter = this.filters.get(text);
+    if (!filter) {
+      filter = JSON.parse(text) as Filter;
+      this.filters.set(text, filter);
+    }
+    return filter;
   }
 
   /**
