@@ -148,7 +148,10 @@ export async function redeliverEvent(
 
 /**
  * Redelivers every event whose delivery to the subscription failed or stopped since `since`,
- * each in a workflow of its own, accepted durably as a redelivery is.
+ * each in a workflow of its own, accepted durably as a redelivery is. Idempotent per failure: an
+ * event whose latest attempt delivered or is retrying is skipped, and the recovery of a failure is
+ * named after that failure's last attempt, so asking again before the recovery's first attempt
+ * starts nothing new. Returns the events whose recovery this call started.
  */
 export async function recoverFailed(
   deps: DeliveryDeps,
@@ -160,13 +163,28 @@ export async function recoverFailed(
   const sub = await ownedSubscription(deps, principal, subscriptionId);
   assertMayResend(deps, principal, sub.events);
   const candidates = [...new Set(await deps.attempts.failedEventIdsSince(subscriptionId, since, 1000))];
-  // A later series may have delivered it already: skip those.
-  const delivered = new Set(await deps.attempts.deliveredEventIds(subscriptionId, candidates));
-  const eventIds = candidates.filter((id) => !delivered.has(id));
-  const events = await deps.dispatcher.events.typesOf(eventIds);
-  const redeliveryId = newId('rcv');
-  await deps.dispatcher.redeliver(events.map((event) => ({ event, subscriptionIds: [subscriptionId], redeliveryId, ...(requestId ? { requestId } : {}) })));
-  return { event_ids: events.map((e) => e._id) };
+  // Where each stands now: a later series may have delivered it, or be retrying it still.
+  const latest = await deps.attempts.summaries(subscriptionId, candidates);
+  const failedAt = new Map<string, Date>();
+  for (const id of candidates) {
+    const summary = latest.get(id);
+    if (summary && (summary.state === 'failed' || summary.state === 'stopped')) failedAt.set(id, summary.lastAttemptAt);
+  }
+  const events = await deps.dispatcher.events.typesOf([...failedAt.keys()]);
+  const started = await deps.dispatcher.redeliver(
+    events.map((event) => ({
+      event,
+      subscriptionIds: [subscriptionId],
+      redeliveryId: recoveryId(subscriptionId, failedAt.get(event._id)!),
+      ...(requestId ? { requestId } : {}),
+    })),
+  );
+  return { event_ids: events.map((e) => e._id).filter((id) => started.has(id)) };
+}
+
+/** The recovery of a failure: one per subscription and failed attempt, so repeating it is a no-op until a new attempt fails. */
+function recoveryId(subscriptionId: string, lastAttemptAt: Date): string {
+  return `rcv_${subscriptionId}_${lastAttemptAt.getTime()}`;
 }
 
 /** Stored administrator alerts, newest first. */

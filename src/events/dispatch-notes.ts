@@ -1,4 +1,4 @@
-import type { Collection, Db } from 'mongodb';
+import { type Collection, type Db, MongoBulkWriteError } from 'mongodb';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { OutboxSource } from './outbox';
@@ -77,9 +77,14 @@ export class DispatchNotes {
     for (const id of eventIds) await insertIfAbsent(this.#collection, { _id: id, ...(source ? { source } : {}), created_at: at });
   }
 
-  /** Notes accepted redeliveries before their workflows are started. */
+  /** Notes accepted redeliveries before their workflows are started; a note already there (same workflow id) serves as well. */
   async noteRedeliveries(notes: readonly RedeliveryNote[]): Promise<void> {
-    if (notes.length) await this.#collection.insertMany([...notes]);
+    if (!notes.length) return;
+    try {
+      await this.#collection.insertMany([...notes], { ordered: false });
+    } catch (err) {
+      if (!(err instanceof MongoBulkWriteError && [err.writeErrors].flat().every((e) => e.code === 11000))) throw err;
+    }
   }
 
   async remove(ids: readonly string[]): Promise<void> {

@@ -145,9 +145,11 @@ export class EventDispatcher implements OutboxFlusher {
 
   /**
    * Accepts redeliveries: notes them, then starts each one's workflow. A start that fails (e.g.
-   * Temporal is down) is left to the relay, so an accepted redelivery is never lost.
+   * Temporal is down) is left to the relay, so an accepted redelivery is never lost. Returns the
+   * ids of the events whose redelivery is new: started now, or left to the relay; one whose
+   * workflow id ran or runs already is not.
    */
-  async redeliver(redeliveries: readonly Redelivery[]): Promise<void> {
+  async redeliver(redeliveries: readonly Redelivery[]): Promise<Set<string>> {
     const at = new Date();
     const notes: RedeliveryNote[] = redeliveries.map((r) => ({
       _id: redeliveryWorkflowId(r.event._id, r.redeliveryId),
@@ -159,17 +161,25 @@ export class EventDispatcher implements OutboxFlusher {
     }));
     await this.notes.noteRedeliveries(notes);
     const types = new Map(redeliveries.map((r) => [r.event._id, r.event.type]));
+    const fresh = new Set<string>();
     // A few starts in flight at once: hundreds of recovered events must not take minutes.
     await forEachLimited(notes, 8, (note) =>
-      this.startRedelivery(note, types.get(note.event_id)!).catch((err: unknown) =>
-        this.deps.logger.warn({ err, workflowId: note._id }, 'redelivery start deferred to the relay'),
+      this.startRedelivery(note, types.get(note.event_id)!).then(
+        (started) => {
+          if (started) fresh.add(note.event_id);
+        },
+        (err: unknown) => {
+          fresh.add(note.event_id);
+          this.deps.logger.warn({ err, workflowId: note._id }, 'redelivery start deferred to the relay');
+        },
       ),
     );
+    return fresh;
   }
 
-  /** Starts a noted redelivery's workflow and deletes the note. */
-  async startRedelivery(note: RedeliveryNote, eventType: string): Promise<void> {
-    await this.start({
+  /** Starts a noted redelivery's workflow and deletes the note; false when that workflow id was started before. */
+  async startRedelivery(note: RedeliveryNote, eventType: string): Promise<boolean> {
+    const started = await this.start({
       eventId: note.event_id,
       eventType,
       subscriptionIds: note.subscription_ids,
@@ -177,6 +187,7 @@ export class EventDispatcher implements OutboxFlusher {
       ...(note.request_id ? { requestId: note.request_id } : {}),
     });
     await this.notes.remove([note._id]);
+    return started;
   }
 
   /**
@@ -184,9 +195,9 @@ export class EventDispatcher implements OutboxFlusher {
    * relay) must not wait out the client's own retries while Temporal is down; the note stays,
    * and the relay starts it later (a start is idempotent).
    */
-  private async start(run: EventRun): Promise<void> {
+  private async start(run: EventRun): Promise<boolean> {
     const client = await this.deps.temporal();
-    await client.withDeadline(Date.now() + (this.deps.startDeadlineMs ?? 2000), () => startEventWorkflow(client, run, this.deps.settings));
+    return client.withDeadline(Date.now() + (this.deps.startDeadlineMs ?? 2000), () => startEventWorkflow(client, run, this.deps.settings));
   }
 }
 
