@@ -545,8 +545,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List administrator alerts
-         * @description Lists the alerts raised for administrators, newest first, e.g. when an event's delivery failed after its retries were exhausted or when the service disabled a subscription. Paginated with `limit` and `cursor`. Requires scope `admin`.
+         * List alerts
+         * @description Lists alerts, newest first, e.g. when an event's delivery failed after its retries were exhausted or when the service disabled a subscription. Every alert is raised for administrators (and POSTed to `ADMIN_ALERT_URL`); an `admin` key or an administrator portal session lists them all, any other caller only those about its owner's subscriptions. Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
          */
         get: operations["listAlerts"];
         put?: never;
@@ -2160,7 +2160,7 @@ export interface components {
             /** @description 95th percentile of `duration_ms` over the window; absent when there were no attempts. */
             latency_p95_ms?: number;
         };
-        /** @description An alert raised for administrators. */
+        /** @description An alert raised for administrators, and shown to the owner of the subscription concerned. */
         Alert: {
             /** @description Alert identifier. */
             id: string;

@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/api-keys';
+import { actsForAllOwners } from '../auth/ownership';
 import { missingScopes } from '../auth/scopes';
 import { type AlertRepository, toAlert } from '../alerts/repository';
 import { newId } from '../db/ids';
@@ -187,11 +188,13 @@ function recoveryId(subscriptionId: string, lastAttemptAt: Date): string {
   return `rcv_${subscriptionId}_${lastAttemptAt.getTime()}`;
 }
 
-/** Stored administrator alerts, newest first. */
-export async function listAlerts(deps: DeliveryDeps, query: { limit?: number; cursor?: string }): Promise<{ data: Alert[]; next_cursor?: string }> {
+/** Stored alerts, newest first: every one for administrators (admin keys and sessions), the caller's own subscriptions' for an owner. */
+export async function listAlerts(deps: DeliveryDeps, principal: Principal, query: { limit?: number; cursor?: string }): Promise<{ data: Alert[]; next_cursor?: string }> {
   const limit = query.limit ?? 20;
+  const ownerId = actsForAllOwners(principal) ? undefined : principal.ownerId;
   const afterId = decodeCursor(query.cursor);
   const after = afterId ? await deps.alerts.find(afterId) : undefined;
-  const rows = await deps.alerts.list(limit + 1, after);
+  // A cursor from another owner's list reads as none.
+  const rows = await deps.alerts.list(limit + 1, after && (ownerId === undefined || after.owner_id === ownerId) ? after : undefined, ownerId);
   return toPage(rows.map(toAlert), limit);
 }
