@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import { redeliveryWorkflowId } from '../../workflows/ids';
 import type { Logger } from '../logger';
 import type { EventMetrics } from '../telemetry/metrics';
-import { SubscriptionRepository } from '../subscriptions/repository';
+import { type FanoutCandidate, SubscriptionRepository } from '../subscriptions/repository';
 import { DispatchNotes, type RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxFlusher, OutboxSource } from './outbox';
 import { type EventDoc, EventRepository } from './repository';
@@ -69,7 +69,8 @@ export class EventDispatcher implements OutboxFlusher {
   async flush(source: OutboxSource, events: readonly OutboxEvent[], note: 'remove' | 'forget' = 'forget'): Promise<void> {
     // The relay ('remove') recovers events their writer may have counted already; one nobody
     // subscribed to leaves no log entry to tell by, so only its writer counts it.
-    for (const event of events) await this.dispatch(await this.log(event, { source }, note === 'forget'), note);
+    const snapshots: Snapshots = new Map();
+    for (const event of events) await this.dispatch(await this.log(event, { source }, note === 'forget', snapshots), note);
   }
 
   /**
@@ -89,8 +90,8 @@ export class EventDispatcher implements OutboxFlusher {
    * happened. An event nobody subscribed to is not logged: no list shows it and no redelivery
    * can name it, so storing it would only cost a write now and a delete at retention.
    */
-  private async log(event: OutboxEvent, extra: Partial<EventDoc>, countUnlogged = true): Promise<EventDoc> {
-    const subscriptionIds = extra.subscription_ids ?? (await this.matchingSubscriberIds(event));
+  private async log(event: OutboxEvent, extra: Partial<EventDoc>, countUnlogged = true, snapshots: Snapshots = new Map()): Promise<EventDoc> {
+    const subscriptionIds = extra.subscription_ids ?? (await this.matchingSubscriberIds(event, snapshots));
     const doc: EventDoc = {
       _id: event.id,
       type: event.type,
@@ -109,9 +110,17 @@ export class EventDispatcher implements OutboxFlusher {
   /**
    * The fan-out snapshot: the active subscribers whose filter (if any) matches the event's
    * canonical `{type, id, data}`. Same read as without filters; only filtered ones are evaluated.
+   * Events of one write with the same type, owner and time share one read: an order's stock
+   * events cost the reads of one, however many lines it has.
    */
-  private async matchingSubscriberIds(event: OutboxEvent): Promise<string[]> {
-    const candidates = await this.subscriptions.activeSubscribers(event.type, event.created_at, event.owner_id);
+  private async matchingSubscriberIds(event: OutboxEvent, snapshots: Snapshots): Promise<string[]> {
+    const key = `${event.type}|${event.owner_id ?? ''}|${event.created_at.getTime()}`;
+    let read = snapshots.get(key);
+    if (!read) {
+      read = this.subscriptions.activeSubscribers(event.type, event.created_at, event.owner_id);
+      snapshots.set(key, read);
+    }
+    const candidates = await read;
     const subject = { type: event.type, id: event.id, data: event.data as unknown };
     return candidates.filter((s) => s.filter === undefined || matchesFilter(this.parsedFilter(s.filter), subject)).map((s) => s._id);
   }
@@ -200,6 +209,9 @@ export class EventDispatcher implements OutboxFlusher {
     return client.withDeadline(Date.now() + (this.deps.startDeadlineMs ?? 2000), () => startEventWorkflow(client, run, this.deps.settings));
   }
 }
+
+/** Fan-out reads already made for one write's events, by type, data owner and time. */
+type Snapshots = Map<string, Promise<FanoutCandidate[]>>;
 
 /** Runs `fn` over `items` with at most `limit` calls in flight. */
 async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {

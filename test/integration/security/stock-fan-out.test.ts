@@ -51,15 +51,16 @@ describe("security: stock events of one owner's order do not fan out to, nor pay
     await api.close();
   });
 
-  /** Places a two-line order for owner A; returns what it cost and the stock events it logged. */
-  async function orderOfA(): Promise<{ work: SubscriptionWork; stockEvents: EventDoc[] }> {
+  /** Places an order of `lines` products for owner A; returns what it cost and the stock events it logged. */
+  async function orderOfA(lines = 2): Promise<{ work: SubscriptionWork; stockEvents: EventDoc[] }> {
     work = { commands: 0, documents: 0 };
-    const order = await ownerA.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }, { product_id: 2, quantity: 1 }] } });
+    const items = Array.from({ length: lines }, (_, i) => ({ product_id: i + 1, quantity: 1 }));
+    const order = await ownerA.POST('/api/orders/', { body: { user_id: 1, items } });
     expect(order.response.status).toBe(201);
     const spent = { ...work };
     const stored = await api.mongo.db.collection<{ _id: number; outbox: Array<{ id: string; type: string }> }>('orders').findOne({ id: order.data!.id });
     const stockIds = stored!.outbox.filter((e) => e.type === 'stock.updated').map((e) => e.id);
-    expect(stockIds).toHaveLength(2);
+    expect(stockIds).toHaveLength(lines);
     const stockEvents = await Promise.all(stockIds.map(async (id) => (await api.dispatcher.events.find(id))!));
     return { work: spent, stockEvents };
   }
@@ -88,5 +89,12 @@ describe("security: stock events of one owner's order do not fan out to, nor pay
     const crowded = await orderOfA();
     expect(crowded.work).toEqual(baseline.work);
     for (const e of crowded.stockEvents) expect(e.subscription_ids).toEqual([ownSubscription]);
+  });
+
+  it('reads the subscribers of an order once per event type, however many lines it has', async () => {
+    const one = await orderOfA(1);
+    const six = await orderOfA(6);
+    expect(six.work.commands).toBe(one.work.commands);
+    for (const e of six.stockEvents) expect(e.subscription_ids).toEqual([ownSubscription]);
   });
 });
