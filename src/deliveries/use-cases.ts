@@ -1,4 +1,6 @@
 import type { Principal } from '../auth/api-keys';
+import { actsForAllOwners } from '../auth/ownership';
+import { missingScopes } from '../auth/scopes';
 import { type AlertRepository, toAlert } from '../alerts/repository';
 import { newId } from '../db/ids';
 import type { EventDispatcher } from '../events/dispatcher';
@@ -19,8 +21,21 @@ export interface DeliveryDeps {
   dispatcher: EventDispatcher;
   /** Origin of the events' `data.url` (PUBLIC_URL); the request's own origin when unset. */
   publicUrl: string | undefined;
-  /** Scopes each event type needs (the catalogue's `required_scopes`): sending to a subscription needs what creating it would. */
+  /** Scopes each event type needs (the catalogue's `required_scopes`): reading its data, and sending to a subscription (what creating it would need). */
   eventScopes: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The scopes `principal` lacks to read data of event `type`: those reading the resource needs (the catalogue's `required_scopes`). */
+function scopesLackedFor(deps: DeliveryDeps, principal: Principal, type: string): string[] {
+  return missingScopes(principal.scopes, deps.eventScopes.get(type) ?? []);
+}
+
+/** 403 naming the scopes unless `principal` may read the data of every one of `types`: sending an event again hands its data on. */
+function assertMayResend(deps: DeliveryDeps, principal: Principal, types: readonly string[]): void {
+  const missing = [...new Set(types.flatMap((t) => scopesLackedFor(deps, principal, t)))];
+  if (missing.length) {
+    throw DomainError.forbidden(`Sending ${types.join(', ')} events again requires the scope ${missing.join(', ')}, which reading their data requires; this key lacks it.`);
+  }
 }
 
 async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: string) {
@@ -66,7 +81,8 @@ export async function listAttempts(
 
 /**
  * The events sent to the caller's subscription, newest first, each with its payload and delivery
- * state. The payload is the envelope's `data` in full: with its `url`, never truncated.
+ * state. The payload is the envelope's `data` in full: with its `url`, never truncated; it is left
+ * out, naming the missing scopes, for a caller who may not read the resource it describes.
  */
 export async function listSubscriptionEvents(
   deps: DeliveryDeps,
@@ -83,11 +99,14 @@ export async function listSubscriptionEvents(
   const summaries = await deps.attempts.summaries(subscriptionId, events.map((e) => e._id));
   const rows = events.map((e): SubscriptionEvent => {
     const summary = summaries.get(e._id);
+    const withheld = scopesLackedFor(deps, principal, e.type);
     return {
       id: e._id,
       type: e.type,
       created_at: e.created_at.toISOString(),
-      data: { ...e.data, url: resourceUrl({ id: e._id, type: e.type, data: e.data, created_at: e.created_at }, deps.publicUrl ?? requestOrigin) },
+      ...(withheld.length
+        ? { data_withheld: withheld }
+        : { data: { ...e.data, url: resourceUrl({ id: e._id, type: e.type, data: e.data, created_at: e.created_at }, deps.publicUrl ?? requestOrigin) } }),
       delivery_state: summary?.state ?? 'pending',
       attempts: summary?.attempts ?? 0,
       ...(summary ? { last_attempt_at: summary.lastAttemptAt.toISOString() } : {}),
@@ -134,13 +153,17 @@ export async function redeliverEvent(
   // Only to those the caller could have created; 403 (naming the first) when that leaves none.
   const owned = candidates.filter((s) => missingAuthority(principal, s, deps.eventScopes).length === 0).map((s) => s._id);
   if (owned.length === 0) assertMayChange(principal, candidates[0]!, deps.eventScopes);
+  assertMayResend(deps, principal, [event.type]);
   await deps.dispatcher.redeliver([{ event, subscriptionIds: owned, redeliveryId: newId('rdl'), ...(requestId ? { requestId } : {}) }]);
   return { event_id: eventId, subscription_ids: owned };
 }
 
 /**
  * Redelivers every event whose delivery to the subscription failed or stopped since `since`,
- * each in a workflow of its own, accepted durably as a redelivery is.
+ * each in a workflow of its own, accepted durably as a redelivery is. Idempotent per failure: an
+ * event whose latest attempt delivered or is retrying is skipped, and the recovery of a failure is
+ * named after that failure's last attempt, so asking again before the recovery's first attempt
+ * starts nothing new. Returns the events whose recovery this call started.
  */
 export async function recoverFailed(
   deps: DeliveryDeps,
@@ -149,22 +172,40 @@ export async function recoverFailed(
   since: Date,
   requestId?: string,
 ): Promise<{ event_ids: string[] }> {
-  await changeableSubscription(deps, principal, subscriptionId);
+  const sub = await changeableSubscription(deps, principal, subscriptionId);
+  assertMayResend(deps, principal, sub.events);
   const candidates = [...new Set(await deps.attempts.failedEventIdsSince(subscriptionId, since, 1000))];
-  // A later series may have delivered it already: skip those.
-  const delivered = new Set(await deps.attempts.deliveredEventIds(subscriptionId, candidates));
-  const eventIds = candidates.filter((id) => !delivered.has(id));
-  const events = await deps.dispatcher.events.typesOf(eventIds);
-  const redeliveryId = newId('rcv');
-  await deps.dispatcher.redeliver(events.map((event) => ({ event, subscriptionIds: [subscriptionId], redeliveryId, ...(requestId ? { requestId } : {}) })));
-  return { event_ids: events.map((e) => e._id) };
+  // Where each stands now: a later series may have delivered it, or be retrying it still.
+  const latest = await deps.attempts.summaries(subscriptionId, candidates);
+  const failedAt = new Map<string, Date>();
+  for (const id of candidates) {
+    const summary = latest.get(id);
+    if (summary && (summary.state === 'failed' || summary.state === 'stopped')) failedAt.set(id, summary.lastAttemptAt);
+  }
+  const events = await deps.dispatcher.events.typesOf([...failedAt.keys()]);
+  const started = await deps.dispatcher.redeliver(
+    events.map((event) => ({
+      event,
+      subscriptionIds: [subscriptionId],
+      redeliveryId: recoveryId(subscriptionId, failedAt.get(event._id)!),
+      ...(requestId ? { requestId } : {}),
+    })),
+  );
+  return { event_ids: events.map((e) => e._id).filter((id) => started.has(id)) };
 }
 
-/** Stored administrator alerts, newest first. */
-export async function listAlerts(deps: DeliveryDeps, query: { limit?: number; cursor?: string }): Promise<{ data: Alert[]; next_cursor?: string }> {
+/** The recovery of a failure: one per subscription and failed attempt, so repeating it is a no-op until a new attempt fails. */
+function recoveryId(subscriptionId: string, lastAttemptAt: Date): string {
+  return `rcv_${subscriptionId}_${lastAttemptAt.getTime()}`;
+}
+
+/** Stored alerts, newest first: every one for administrators (admin keys and sessions), the caller's own subscriptions' for an owner. */
+export async function listAlerts(deps: DeliveryDeps, principal: Principal, query: { limit?: number; cursor?: string }): Promise<{ data: Alert[]; next_cursor?: string }> {
   const limit = query.limit ?? 20;
+  const ownerId = actsForAllOwners(principal) ? undefined : principal.ownerId;
   const afterId = decodeCursor(query.cursor);
   const after = afterId ? await deps.alerts.find(afterId) : undefined;
-  const rows = await deps.alerts.list(limit + 1, after);
+  // A cursor from another owner's list reads as none.
+  const rows = await deps.alerts.list(limit + 1, after && (ownerId === undefined || after.owner_id === ownerId) ? after : undefined, ownerId);
   return toPage(rows.map(toAlert), limit);
 }
