@@ -299,7 +299,7 @@ export interface paths {
         };
         /**
          * List delivery attempts
-         * @description Lists the logged delivery attempts of this subscription, newest first, optionally restricted to one event. Every attempt is recorded with its outcome, HTTP status, duration and, when a retry is scheduled, the time of the next attempt. Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
+         * @description Lists the logged delivery attempts of this subscription, newest first, optionally restricted to one event. Every attempt is recorded with its outcome, HTTP status, duration and, when a retry is scheduled, the time of the next attempt. A receiver may echo the payload it got, so `response_excerpt` is shown only to a caller who may read the data of every event type the subscription receives (their `required_scopes`, and `admin` for an admin key's all-owners subscription). Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
          */
         get: operations["listDeliveryAttempts"];
         put?: never;
@@ -368,7 +368,7 @@ export interface paths {
         };
         /**
          * List a subscription's events
-         * @description Lists the events sent to this subscription, newest first, each with its payload (`data`) and where its delivery stands (the state after its latest attempt, `pending` before the first, the number of attempts and the time of the latest). An event's `data` is shown only to a caller holding the scopes its type's `required_scopes` (event catalogue) names, as reading the resource would need; for others the event is listed without `data`, with `data_withheld` naming the missing scopes. Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
+         * @description Lists the events sent to this subscription, newest first, each with its payload (`data`) and where its delivery stands (the state after its latest attempt, `pending` before the first, the number of attempts and the time of the latest). An event's `data` is shown only to a caller holding the scopes its type's `required_scopes` (event catalogue) names, as reading the resource would need, and, when the data is another owner's (an admin key's all-owners subscription), `admin`; for others the event is listed without `data`, with `data_withheld` naming the missing scopes. Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
          */
         get: operations["listSubscriptionEvents"];
         put?: never;
@@ -1910,7 +1910,7 @@ export interface components {
             status_code?: number;
             /** @description Error description for timeouts, network errors and blocked URLs. */
             error?: string;
-            /** @description Beginning of the receiver's response body. */
+            /** @description Beginning of the receiver's response body (NUL and unpaired surrogates replaced by U+FFFD, the subscription's credentials that it echoes replaced by `[redacted]`); left out for a caller who may not read the subscription's events' data. */
             response_excerpt?: string;
             /**
              * Format: date-time
@@ -2086,7 +2086,7 @@ export interface components {
             data?: {
                 [key: string]: unknown;
             };
-            /** @description The scopes the caller lacks to read this event's `data` (its type's `required_scopes`, e.g. `resources:read` for `order.*`); present only when `data` is left out. */
+            /** @description The scopes the caller lacks to read this event's `data` (its type's `required_scopes`, e.g. `resources:read` for `order.*`, and `admin` for another owner's data); present only when `data` is left out. */
             data_withheld?: string[];
             /**
              * @description The state after the latest attempt to this subscription (see `DeliveryAttemptState`); `pending` before the first.

@@ -30,6 +30,15 @@ function scopesLackedFor(deps: DeliveryDeps, principal: Principal, type: string)
   return missingScopes(principal.scopes, deps.eventScopes.get(type) ?? []);
 }
 
+/**
+ * What `principal` lacks to read an event's data: its type's scopes, and `admin` when the data is
+ * another owner's (an admin key's all-owners subscription receives every owner's events).
+ */
+function withheldFrom(deps: DeliveryDeps, principal: Principal, event: { type: string; data_owner?: string | undefined }, allOwners: boolean): string[] {
+  const foreign = (allOwners || (event.data_owner !== undefined && event.data_owner !== principal.ownerId)) && !actsForAllOwners(principal);
+  return [...scopesLackedFor(deps, principal, event.type), ...(foreign ? ['admin'] : [])];
+}
+
 /** 403 naming the scopes unless `principal` may read the data of every one of `types`: sending an event again hands its data on. */
 function assertMayResend(deps: DeliveryDeps, principal: Principal, types: readonly string[]): void {
   const missing = [...new Set(types.flatMap((t) => scopesLackedFor(deps, principal, t)))];
@@ -71,12 +80,15 @@ export async function listAttempts(
   subscriptionId: string,
   query: AttemptFilter & { limit?: number; cursor?: string },
 ): Promise<{ data: DeliveryAttempt[]; next_cursor?: string }> {
-  await ownedSubscription(deps, principal, subscriptionId);
+  const sub = await ownedSubscription(deps, principal, subscriptionId);
   const { limit = 20, cursor, ...filter } = query;
   const afterId = decodeCursor(cursor);
   const after = afterId ? await deps.attempts.find(afterId) : undefined;
   const rows = await deps.attempts.listForSubscription(subscriptionId, limit + 1, { ...filter, ...(after ? { after } : {}) });
-  return toPage(rows.map(toDeliveryAttempt), limit);
+  // A receiver may echo the payload it got: its answer is shown only to who may read every event the subscription receives.
+  const echoMayLeak = sub.events.some((type) => withheldFrom(deps, principal, { type }, sub.all_owners === true).length > 0);
+  const shown = rows.map((row) => (echoMayLeak ? { ...row, response_excerpt: undefined } : row));
+  return toPage(shown.map(toDeliveryAttempt), limit);
 }
 
 /**
@@ -91,7 +103,7 @@ export async function listSubscriptionEvents(
   query: { limit?: number; cursor?: string },
   requestOrigin: string,
 ): Promise<{ data: SubscriptionEvent[]; next_cursor?: string }> {
-  await ownedSubscription(deps, principal, subscriptionId);
+  const sub = await ownedSubscription(deps, principal, subscriptionId);
   const limit = query.limit ?? 20;
   const afterId = decodeCursor(query.cursor);
   const after = afterId ? await deps.dispatcher.events.find(afterId) : undefined;
@@ -99,7 +111,7 @@ export async function listSubscriptionEvents(
   const summaries = await deps.attempts.summaries(subscriptionId, events.map((e) => e._id));
   const rows = events.map((e): SubscriptionEvent => {
     const summary = summaries.get(e._id);
-    const withheld = scopesLackedFor(deps, principal, e.type);
+    const withheld = withheldFrom(deps, principal, e, sub.all_owners === true);
     return {
       id: e._id,
       type: e.type,

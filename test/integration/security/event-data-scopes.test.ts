@@ -64,6 +64,51 @@ describe('security: reading or re-sending event data takes the scopes reading th
     expect(order).not.toHaveProperty('data_withheld');
   });
 
+  it("withholds another owner's data on an admin key's all-owners subscription from the owner's lesser keys", async () => {
+    const { client: admin } = await api.clientWith(['admin'], owner);
+    const sub = await admin.POST(`${v1}/subscribe`, { body: { url: hook, events: ['order.created'] } });
+    expect(sub.response.status).toBe(201);
+    const { client: other } = await api.clientWith(['orders:write', 'resources:read'], 'owner-other');
+    const order = await other.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }] } });
+    expect(order.response.status).toBe(201);
+    const path = { params: { path: { subscription_id: sub.data!.id } } };
+
+    const lesser = (await api.clientWith(['webhooks:read', 'resources:read'], owner)).client;
+    const seen = await lesser.GET(`${v1}/subscriptions/{subscription_id}/events`, path);
+    expect(seen.response.status).toBe(200);
+    const foreign = seen.data!.data.find((e) => e.type === 'order.created');
+    expect(foreign).toMatchObject({ data_withheld: ['admin'] });
+    expect(JSON.stringify(seen.data)).not.toContain('"total"');
+    const byAdmin = await admin.GET(`${v1}/subscriptions/{subscription_id}/events`, path);
+    expect(byAdmin.data!.data.find((e) => e.id === foreign!.id)?.data).toMatchObject({ order_id: order.data!.id });
+  });
+
+  it("shows a receiver's answer, which may echo the payload, only to who may read the subscription's events", async () => {
+    await api.deps.deliveries.attempts.record({
+      _id: 'att_echoed_payload',
+      event_id: orderEventId,
+      subscription_id: subscriptionId,
+      series: 'echo-series',
+      attempt: 1,
+      started_at: new Date(),
+      duration_ms: 3,
+      outcome: 'delivered',
+      status_code: 200,
+      response_excerpt: '{"echo":{"total":12.99}}',
+      url: hook,
+      state: 'delivered',
+    });
+    const path = { params: { path: { subscription_id: subscriptionId } } };
+    const readOnly = (await api.clientWith(['webhooks:read'], owner)).client;
+    const hidden = await readOnly.GET(`${v1}/subscriptions/{subscription_id}/attempts`, path);
+    expect(hidden.response.status).toBe(200);
+    const attempt = hidden.data!.data.find((a) => a.id === 'att_echoed_payload');
+    expect(attempt).toMatchObject({ status_code: 200, state: 'delivered' });
+    expect(attempt).not.toHaveProperty('response_excerpt');
+    const shown = await full.GET(`${v1}/subscriptions/{subscription_id}/attempts`, path);
+    expect(shown.data!.data.find((a) => a.id === 'att_echoed_payload')?.response_excerpt).toBe('{"echo":{"total":12.99}}');
+  });
+
   it('refuses to redeliver or recover order events without resources:read: 403 naming the scope, nothing noted', async () => {
     const writer = (await api.clientWith(['webhooks:read', 'webhooks:write'], owner)).client;
     const session = await portalWith(['webhooks:read', 'webhooks:write']);
@@ -82,9 +127,11 @@ describe('security: reading or re-sending event data takes the scopes reading th
       expect(recover.error?.detail).toContain('resources:read');
     }
     expect(await notes()).toBe(before);
-    // A test event carries no resource data: redelivering it needs webhooks:write only.
+    // A test event carries no resource data, but the subscription receives order events: sending to it takes what creating it would.
     const test = await writer.POST(`${v1}/events/{event_id}/redeliver`, { params: { path: { event_id: testEventId } }, body: {} });
-    expect(test.response.status).toBe(202);
+    expect(test.response.status).toBe(403);
+    expect(test.error?.detail).toContain('resources:read');
+    expect(await notes()).toBe(before);
     const allowed = await full.POST(`${v1}/events/{event_id}/redeliver`, { params: { path: { event_id: orderEventId } }, body: {} });
     expect(allowed.response.status).toBe(202);
   });
