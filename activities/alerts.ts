@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { AlertRepository, alertId, toAlert } from '../src/alerts/repository';
+import { SubscriptionRepository } from '../src/subscriptions/repository';
 import type { Alert, AlertNotification } from '../src/contract/types';
 import type { WorkerMetrics } from '../src/telemetry/metrics';
 import { signatureHeaders } from '../src/webhooks/signature';
@@ -36,9 +37,10 @@ export interface AlertInput {
   message: string;
 }
 
-/** Builds `raiseAlert`: stores an administrator alert once, then POSTs it to ADMIN_ALERT_URL. */
+/** Builds `raiseAlert`: stores an alert once (for administrators and the subscription's owner), then POSTs it to ADMIN_ALERT_URL. */
 export function createAlertActivities(deps: AlertActivityDeps) {
   const alerts = new AlertRepository(deps.db);
+  const subscriptions = new SubscriptionRepository(deps.db);
   const now = () => deps.now?.() ?? new Date();
   const post = poster(deps);
 
@@ -57,10 +59,13 @@ export function createAlertActivities(deps: AlertActivityDeps) {
 
   /** Stored first, so administrators find it through the API even when the POST keeps failing. */
   async function raiseAlert(input: AlertInput): Promise<{ id: string; notified: boolean }> {
+    // The owner sees their subscriptions' alerts too; a deleted subscription's go to administrators only.
+    const ownerId = (await subscriptions.findForDelivery(input.subscriptionId))?.owner_id;
     const { stored, created } = await alerts.raise({
       _id: alertId(input.kind, input.subscriptionId, input.key),
       kind: input.kind,
       subscription_id: input.subscriptionId,
+      ...(ownerId !== undefined ? { owner_id: ownerId } : {}),
       ...(input.eventId ? { event_id: input.eventId } : {}),
       message: input.message,
       created_at: now(),

@@ -13,7 +13,8 @@ const MIN_SECRET_LENGTH = 4;
  * redacted whole. Never longer than `maxChars` unless `text` was: the excerpt keeps its bound.
  */
 export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined>, maxChars = EXCERPT_MAX_CHARS): string {
-  const wanted = [...new Set(secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+  const given = secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SECRET_LENGTH);
+  const wanted = [...new Set(given.flatMap(echoedForms))].sort((a, b) => b.length - a.length);
   let out = text;
   for (const secret of wanted) out = out.split(secret).join(REDACTED);
   // The excerpt ends where its byte cap cut it: a credential's start there is redacted as well.
@@ -29,6 +30,12 @@ export function redactSecrets(text: string, secrets: ReadonlyArray<string | unde
   const chars = Array.from(out);
   const limit = Math.max(maxChars, Array.from(text).length);
   return chars.length > limit ? chars.slice(0, limit).join('') : out;
+}
+
+/** The forms a receiver may echo a value in: as sent, JSON-escaped (also with `\\/`), and URL-encoded. */
+function echoedForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  return [secret, json, json.replaceAll('/', '\\/'), encodeURIComponent(secret)];
 }
 
 /**

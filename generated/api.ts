@@ -299,7 +299,7 @@ export interface paths {
         };
         /**
          * List delivery attempts
-         * @description Lists the logged delivery attempts of this subscription, newest first, optionally restricted to one event. Every attempt is recorded with its outcome, HTTP status, duration and, when a retry is scheduled, the time of the next attempt. Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
+         * @description Lists the logged delivery attempts of this subscription, newest first, optionally restricted to one event. Every attempt is recorded with its outcome, HTTP status, duration and, when a retry is scheduled, the time of the next attempt. A receiver may echo the payload it got, so `response_excerpt` is shown only to a caller who may read the data of every event type the subscription receives (their `required_scopes`, and `admin` for an admin key's all-owners subscription). Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
          */
         get: operations["listDeliveryAttempts"];
         put?: never;
@@ -324,7 +324,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver an event
-         * @description Starts a fresh delivery (with a full retry schedule) of a stored event, with the same event `id` so receivers can drop it if they already processed it. Without a body, or without `subscription_id`, the event is redelivered to every existing subscription that it targeted; with `subscription_id`, only to that one. Deleted subscriptions are skipped, and so are those the caller could not create (the scopes of their event types; `admin` for an admin key's all-owners subscription), with a 403 naming what is missing when that leaves none. Requires scope `webhooks:write`.
+         * @description Starts a fresh delivery (with a full retry schedule) of a stored event, with the same event `id` so receivers can drop it if they already processed it. Without a body, or without `subscription_id`, the event is redelivered to every existing subscription that it targeted; with `subscription_id`, only to that one. Deleted subscriptions are skipped, and so are those the caller could not create (the scopes of their event types; `admin` for an admin key's all-owners subscription), with a 403 naming what is missing when that leaves none. Requires scope `webhooks:write`, and the scopes the event type's `required_scopes` (event catalogue) names, since it sends the event's data again (403 naming the missing scope).
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -347,7 +347,7 @@ export interface paths {
         put?: never;
         /**
          * Recover failed deliveries
-         * @description Redelivers every event whose delivery to this subscription failed (retries exhausted or stopped by a 4xx) at or after `since`, each with a fresh retry schedule and its original event `id`. Use it after fixing a receiver outage or re-enabling a disabled subscription. Returns the ids of the events scheduled. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+         * @description Redelivers every event whose delivery to this subscription failed (retries exhausted or stopped by a 4xx) at or after `since`, each with a fresh retry schedule and its original event `id`. Use it after fixing a receiver outage or re-enabling a disabled subscription. Returns the ids of the events scheduled. An event whose redelivery from an earlier recovery is still pending (not attempted yet, or retrying) or was delivered is not scheduled again. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
          */
         post: operations["recoverFailedDeliveries"];
         delete?: never;
@@ -368,7 +368,7 @@ export interface paths {
         };
         /**
          * List a subscription's events
-         * @description Lists the events sent to this subscription, newest first, each with its payload (`data`) and where its delivery stands (the state after its latest attempt, `pending` before the first, the number of attempts and the time of the latest). Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
+         * @description Lists the events sent to this subscription, newest first, each with its payload (`data`) and where its delivery stands (the state after its latest attempt, `pending` before the first, the number of attempts and the time of the latest). An event's `data` is shown only to a caller holding the scopes its type's `required_scopes` (event catalogue) names, as reading the resource would need, and, when the data is another owner's (an admin key's all-owners subscription), `admin`; for others the event is listed without `data`, with `data_withheld` naming the missing scopes. Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
          */
         get: operations["listSubscriptionEvents"];
         put?: never;
@@ -545,8 +545,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List administrator alerts
-         * @description Lists the alerts raised for administrators, newest first, e.g. when an event's delivery failed after its retries were exhausted or when the service disabled a subscription. Paginated with `limit` and `cursor`. Requires scope `admin`.
+         * List alerts
+         * @description Lists alerts, newest first, e.g. when an event's delivery failed after its retries were exhausted or when the service disabled a subscription. Every alert is raised for administrators (and POSTed to `ADMIN_ALERT_URL`); an `admin` key or an administrator portal session lists them all, any other caller only those about its owner's subscriptions. Paginated with `limit` and `cursor`. Requires scope `webhooks:read`.
          */
         get: operations["listAlerts"];
         put?: never;
@@ -1910,7 +1910,7 @@ export interface components {
             status_code?: number;
             /** @description Error description for timeouts, network errors and blocked URLs. */
             error?: string;
-            /** @description Beginning of the receiver's response body. */
+            /** @description Beginning of the receiver's response body (NUL and unpaired surrogates replaced by U+FFFD, the subscription's credentials that it echoes replaced by `[redacted]`); left out for a caller who may not read the subscription's events' data. */
             response_excerpt?: string;
             /**
              * Format: date-time
@@ -2071,7 +2071,7 @@ export interface components {
             /** @description The Temporal namespace the delivery workflows run in (administrator sessions). */
             temporal_namespace?: string;
         };
-        /** @description An event sent to a subscription, and where its delivery stands. */
+        /** @description An event sent to a subscription, and where its delivery stands; `data` is present exactly when `data_withheld` is absent. */
         SubscriptionEvent: {
             /** @description Event identifier (the envelope's `id`). */
             id: components["schemas"]["EventId"];
@@ -2082,10 +2082,12 @@ export interface components {
              * @description When the event happened.
              */
             created_at: string;
-            /** @description The event's payload, as the envelope's `data` carries it (its schema is the type's in the event catalogue), with its `url` (origin `PUBLIC_URL`, or this request's when unset) and always in full (bulky parts are never left out here). */
-            data: {
+            /** @description The event's payload, as the envelope's `data` carries it (its schema is the type's in the event catalogue), with its `url` (origin `PUBLIC_URL`, or this request's when unset) and always in full (bulky parts are never left out here). Absent when the caller lacks a scope the type's `required_scopes` names (see `data_withheld`). */
+            data?: {
                 [key: string]: unknown;
             };
+            /** @description The scopes the caller lacks to read this event's `data` (its type's `required_scopes`, e.g. `resources:read` for `order.*`, and `admin` for another owner's data); present only when `data` is left out. */
+            data_withheld?: string[];
             /**
              * @description The state after the latest attempt to this subscription (see `DeliveryAttemptState`); `pending` before the first.
              * @enum {string}
@@ -2163,7 +2165,7 @@ export interface components {
             /** @description 95th percentile of `duration_ms` over the window; absent when there were no attempts. */
             latency_p95_ms?: number;
         };
-        /** @description An alert raised for administrators. */
+        /** @description An alert raised for administrators, and shown to the owner of the subscription concerned. */
         Alert: {
             /** @description Alert identifier. */
             id: string;
@@ -2619,7 +2621,7 @@ export interface components {
             previous_quantity: number;
             /** @description Units in stock after the change. */
             quantity: number;
-            /** @description Why it changed. The order is not named, since stock events go to every owner's subscriptions and orders are private to theirs. */
+            /** @description Why it changed. The order is not named; an order's moves go only to its owner's (and admin keys') subscriptions, and an administrator's adjustment to every owner's. */
             reason: components["schemas"]["StockChangeReason"];
             /** @description The product's stock level, `<PUBLIC_URL>/api/inventory/stock/{product_id}` (`GET`, scope `resources:read`). */
             url: components["schemas"]["ResourceUrl"];

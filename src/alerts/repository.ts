@@ -10,6 +10,8 @@ export interface AlertDoc {
   kind: Alert['kind'];
   event_id?: string;
   subscription_id: string;
+  /** The subscription's owner, who sees the alert too (absent: administrators only). */
+  owner_id?: string;
   message: string;
   created_at: Date;
   /** Set once ADMIN_ALERT_URL acknowledged it. */
@@ -33,13 +35,19 @@ export function toAlert(doc: AlertDoc): Alert {
   };
 }
 
-/** Alerts are listed together, newest first. */
-const LISTS = ['all'];
+/** The lists an alert is in, newest first: every alert (administrators), and its owner's. */
+function listsOf(doc: Pick<AlertDoc, 'owner_id'>): string[] {
+  return doc.owner_id === undefined ? ['all'] : ['all', ownerList(doc.owner_id)];
+}
+
+function ownerList(ownerId: string): string {
+  return `o:${ownerId}`;
+}
 
 /** An alert as stored: with the timeline tag of the list. */
 type StoredAlert = AlertDoc & { tl?: string[] };
 
-/** Administrator alerts. */
+/** Alerts: every one for administrators, each also for the owner of the subscription concerned. */
 export class AlertRepository {
   static readonly indexes: readonly IndexSpec[] = [
     // The list: one bucket, newest first (src/db/timeline.ts).
@@ -66,7 +74,7 @@ export class AlertRepository {
   /** Stores the alert unless it exists; returns the stored one. */
   /** Stores the alert unless stored already; the stored one, and whether this call stored it. */
   async raise(doc: AlertDoc): Promise<{ stored: AlertDoc; created: boolean }> {
-    const [stored] = await this.#timeline.listed([doc], () => LISTS, (d) => d.created_at);
+    const [stored] = await this.#timeline.listed([doc], listsOf, (d) => d.created_at);
     const created = await insertIfAbsent(this.#collection, stored!);
     return { stored: (await this.#collection.findOne({ _id: doc._id }, { projection: { tl: 0 } }))!, created };
   }
@@ -75,9 +83,9 @@ export class AlertRepository {
     await this.#collection.updateOne({ _id: id }, { $set: { notified_at: at } });
   }
 
-  /** Newest first, by id (ids are not time-sortable, so created_at then id). */
-  list(limit: number, after?: AlertDoc): Promise<AlertDoc[]> {
-    return this.#timeline.page(this.#collection, 'all', {
+  /** Newest first, by id (ids are not time-sortable, so created_at then id); `ownerId`'s only when given. */
+  list(limit: number, after?: AlertDoc, ownerId?: string): Promise<AlertDoc[]> {
+    return this.#timeline.page(this.#collection, ownerId === undefined ? 'all' : ownerList(ownerId), {
       timeField: 'created_at',
       limit,
       projection: { tl: 0 },
@@ -91,7 +99,7 @@ export class AlertRepository {
 
   /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */
   tagUnlisted(): Promise<number> {
-    return this.#timeline.backfill(this.#collection, 'created_at', () => LISTS);
+    return this.#timeline.backfill(this.#collection, 'created_at', listsOf);
   }
 }
 

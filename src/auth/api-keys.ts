@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Collection, Db } from 'mongodb';
 import { newId } from '../db/ids';
 import { insertIfAbsent } from '../db/insert-if-absent';
@@ -32,6 +33,9 @@ interface ApiKeyDoc {
 
 const KEY_PREFIX = 'whk_';
 
+/** How long a process trusts a key's status it read: a revoked key's portal sessions stop working everywhere within this. */
+export const KEY_STATUS_CACHE_TTL_MS = 5_000;
+
 /** Owner of the ADMIN_API_KEY, and of the demo data's orders. */
 export const ADMIN_OWNER = 'admin';
 
@@ -54,12 +58,20 @@ export class ApiKeyRepository {
     { collection: 'api_keys', method: 'ApiKeyRepository.authenticate', equality: ['hash'], range: ['revoked_at'], index: 'hash_unique' },
     // The unique hash makes a second insert of the same key a no-op.
     { collection: 'api_keys', method: 'ApiKeyRepository.ensureBootstrapAdmin', equality: ['hash'], index: 'hash_unique' },
+    { collection: 'api_keys', method: 'ApiKeyRepository.currentScopes', equality: ['_id'], range: ['revoked_at'], index: '_id_' },
+    { collection: 'api_keys', method: 'ApiKeyRepository.revoke', equality: ['_id'], range: ['revoked_at'], index: '_id_' },
+    { collection: 'api_keys', method: 'ApiKeyRepository.setScopes', equality: ['_id'], index: '_id_' },
   ];
 
   readonly #keys: Collection<ApiKeyDoc>;
+  // A revoked or missing key is cached too, as null: lru-cache does not keep undefined.
+  readonly #current = new LRUCache<string, { scopes: string[] | null; until: number }>({ max: 10_000 });
+  readonly #now: () => number;
 
-  constructor(db: Db) {
+  /** @param options `now` (milliseconds) is injectable for tests of the cache's bound */
+  constructor(db: Db, options: { now?: () => number } = {}) {
     this.#keys = db.collection<ApiKeyDoc>('api_keys');
+    this.#now = options.now ?? Date.now;
   }
 
   /** Creates a key and returns it in clear: the only time it is visible. */
@@ -82,6 +94,35 @@ export class ApiKeyRepository {
   async authenticate(key: string): Promise<Principal | undefined> {
     const doc = await this.#keys.findOne({ hash: hashApiKey(key), revoked_at: { $exists: false } });
     return doc ? { keyId: doc._id, ownerId: doc.owner_id, scopes: doc.scopes } : undefined;
+  }
+
+  /**
+   * The scopes key `keyId` holds now, or undefined once it is revoked or gone: what a portal
+   * session it opened may still do. Read once per key per KEY_STATUS_CACHE_TTL_MS.
+   */
+  async currentScopes(keyId: string): Promise<string[] | undefined> {
+    let entry = this.#current.get(keyId);
+    if (!entry || entry.until <= this.#now()) {
+      const read = this.#now();
+      const doc = await this.#keys.findOne({ _id: keyId, revoked_at: { $exists: false } }, { projection: { scopes: 1 } });
+      entry = { scopes: doc ? doc.scopes : null, until: read + KEY_STATUS_CACHE_TTL_MS };
+      this.#current.set(keyId, entry);
+    }
+    return entry.scopes ?? undefined;
+  }
+
+  /** Revokes key `keyId`: it and the portal sessions it opened stop working. False when no active key has that id. */
+  async revoke(keyId: string, at = new Date()): Promise<boolean> {
+    const { modifiedCount } = await this.#keys.updateOne({ _id: keyId, revoked_at: { $exists: false } }, { $set: { revoked_at: at } });
+    this.#current.delete(keyId);
+    return modifiedCount === 1;
+  }
+
+  /** Replaces key `keyId`'s scopes; its portal sessions keep only the grants the new scopes allow. False when no key has that id. */
+  async setScopes(keyId: string, scopes: readonly Scope[]): Promise<boolean> {
+    const { matchedCount } = await this.#keys.updateOne({ _id: keyId }, { $set: { scopes: [...scopes] } });
+    this.#current.delete(keyId);
+    return matchedCount === 1;
   }
 
   /**

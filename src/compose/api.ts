@@ -58,6 +58,8 @@ export async function composeApi(config: Config, logger: Logger): Promise<ApiPro
         // Backstops for slow clients; bodies have their own shorter deadline (API_BODY_TIMEOUT) in the app.
         listening.requestTimeout = 30_000;
         listening.headersTimeout = 10_000;
+        // A socket with no traffic either way for 30 s is closed: a client that stops reading its answer cannot keep it.
+        listening.timeout = 30_000;
         listening.once('error', (err: NodeJS.ErrnoException) => {
           reject(
             new Error(

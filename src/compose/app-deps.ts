@@ -44,12 +44,13 @@ export function createAppDeps(input: {
   const revocations = new PortalRevocations(db);
   const orders = new OrderRepository(db);
   const outbox = input.outbox ?? dispatcher;
+  const apiKeys = new ApiKeyRepository(db);
   const scopesOfEvents = eventScopes(eventCatalog(loadContract()));
   return {
     db,
     temporal: input.temporal,
     logger: input.logger,
-    apiKeys: new ApiKeyRepository(db),
+    apiKeys,
     subscriptions: {
       subscriptions,
       secrets: box,
@@ -71,8 +72,8 @@ export function createAppDeps(input: {
       attempts: new AttemptRepository(db),
       alerts: new AlertRepository(db),
       dispatcher,
-      publicUrl: config.api.portal.publicUrl,
       eventScopes: scopesOfEvents,
+      publicUrl: config.api.portal.publicUrl,
     },
     deliverySourceAddress: config.delivery.sourceAddress,
     validateResponses: config.api.validateResponses,
@@ -84,7 +85,10 @@ export function createAppDeps(input: {
     idempotency: new IdempotencyStore(db, box),
     rateLimiter: config.api.rateLimit.enabled ? mongoRateLimiter(db, config.api.rateLimit.policies, input.logger) : undefined,
     portal: {
-      sessions: new PortalSessions(() => portalSigningKey(db, config.api.portal.sessionSecret, box), { revokedBefore: (owner) => revocations.revokedBefore(owner) }),
+      sessions: new PortalSessions(() => portalSigningKey(db, config.api.portal.sessionSecret, box), {
+        revokedBefore: (owner) => revocations.revokedBefore(owner),
+        keyScopes: (keyId) => apiKeys.currentScopes(keyId),
+      }),
       revocations,
       logger: input.logger,
       publicUrl: config.api.portal.publicUrl,

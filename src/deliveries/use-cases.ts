@@ -1,4 +1,6 @@
 import type { Principal } from '../auth/api-keys';
+import { actsForAllOwners } from '../auth/ownership';
+import { missingScopes } from '../auth/scopes';
 import { type AlertRepository, toAlert } from '../alerts/repository';
 import { newId } from '../db/ids';
 import type { EventDispatcher } from '../events/dispatcher';
@@ -19,8 +21,30 @@ export interface DeliveryDeps {
   dispatcher: EventDispatcher;
   /** Origin of the events' `data.url` (PUBLIC_URL); the request's own origin when unset. */
   publicUrl: string | undefined;
-  /** Scopes each event type needs (the catalogue's `required_scopes`): sending to a subscription needs what creating it would. */
+  /** Scopes each event type needs (the catalogue's `required_scopes`): reading its data, and sending to a subscription (what creating it would need). */
   eventScopes: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The scopes `principal` lacks to read data of event `type`: those reading the resource needs (the catalogue's `required_scopes`). */
+function scopesLackedFor(deps: DeliveryDeps, principal: Principal, type: string): string[] {
+  return missingScopes(principal.scopes, deps.eventScopes.get(type) ?? []);
+}
+
+/**
+ * What `principal` lacks to read an event's data: its type's scopes, and `admin` when the data is
+ * another owner's (an admin key's all-owners subscription receives every owner's events).
+ */
+function withheldFrom(deps: DeliveryDeps, principal: Principal, event: { type: string; data_owner?: string | undefined }, allOwners: boolean): string[] {
+  const foreign = (allOwners || (event.data_owner !== undefined && event.data_owner !== principal.ownerId)) && !actsForAllOwners(principal);
+  return [...scopesLackedFor(deps, principal, event.type), ...(foreign ? ['admin'] : [])];
+}
+
+/** 403 naming the scopes unless `principal` may read the data of every one of `types`: sending an event again hands its data on. */
+function assertMayResend(deps: DeliveryDeps, principal: Principal, types: readonly string[]): void {
+  const missing = [...new Set(types.flatMap((t) => scopesLackedFor(deps, principal, t)))];
+  if (missing.length) {
+    throw DomainError.forbidden(`Sending ${types.join(', ')} events again requires the scope ${missing.join(', ')}, which reading their data requires; this key lacks it.`);
+  }
 }
 
 async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: string) {
@@ -56,17 +80,21 @@ export async function listAttempts(
   subscriptionId: string,
   query: AttemptFilter & { limit?: number; cursor?: string },
 ): Promise<{ data: DeliveryAttempt[]; next_cursor?: string }> {
-  await ownedSubscription(deps, principal, subscriptionId);
+  const sub = await ownedSubscription(deps, principal, subscriptionId);
   const { limit = 20, cursor, ...filter } = query;
   const afterId = decodeCursor(cursor);
   const after = afterId ? await deps.attempts.find(afterId) : undefined;
   const rows = await deps.attempts.listForSubscription(subscriptionId, limit + 1, { ...filter, ...(after ? { after } : {}) });
-  return toPage(rows.map(toDeliveryAttempt), limit);
+  // A receiver may echo the payload it got: its answer is shown only to who may read every event the subscription receives.
+  const echoMayLeak = sub.events.some((type) => withheldFrom(deps, principal, { type }, sub.all_owners === true).length > 0);
+  const shown = rows.map((row) => (echoMayLeak ? { ...row, response_excerpt: undefined } : row));
+  return toPage(shown.map(toDeliveryAttempt), limit);
 }
 
 /**
  * The events sent to the caller's subscription, newest first, each with its payload and delivery
- * state. The payload is the envelope's `data` in full: with its `url`, never truncated.
+ * state. The payload is the envelope's `data` in full: with its `url`, never truncated; it is left
+ * out, naming the missing scopes, for a caller who may not read the resource it describes.
  */
 export async function listSubscriptionEvents(
   deps: DeliveryDeps,
@@ -75,7 +103,7 @@ export async function listSubscriptionEvents(
   query: { limit?: number; cursor?: string },
   requestOrigin: string,
 ): Promise<{ data: SubscriptionEvent[]; next_cursor?: string }> {
-  await ownedSubscription(deps, principal, subscriptionId);
+  const sub = await ownedSubscription(deps, principal, subscriptionId);
   const limit = query.limit ?? 20;
   const afterId = decodeCursor(query.cursor);
   const after = afterId ? await deps.dispatcher.events.find(afterId) : undefined;
@@ -83,11 +111,14 @@ export async function listSubscriptionEvents(
   const summaries = await deps.attempts.summaries(subscriptionId, events.map((e) => e._id));
   const rows = events.map((e): SubscriptionEvent => {
     const summary = summaries.get(e._id);
+    const withheld = withheldFrom(deps, principal, e, sub.all_owners === true);
     return {
       id: e._id,
       type: e.type,
       created_at: e.created_at.toISOString(),
-      data: { ...e.data, url: resourceUrl({ id: e._id, type: e.type, data: e.data, created_at: e.created_at }, deps.publicUrl ?? requestOrigin) },
+      ...(withheld.length
+        ? { data_withheld: withheld }
+        : { data: { ...e.data, url: resourceUrl({ id: e._id, type: e.type, data: e.data, created_at: e.created_at }, deps.publicUrl ?? requestOrigin) } }),
       delivery_state: summary?.state ?? 'pending',
       attempts: summary?.attempts ?? 0,
       ...(summary ? { last_attempt_at: summary.lastAttemptAt.toISOString() } : {}),
@@ -134,13 +165,17 @@ export async function redeliverEvent(
   // Only to those the caller could have created; 403 (naming the first) when that leaves none.
   const owned = candidates.filter((s) => missingAuthority(principal, s, deps.eventScopes).length === 0).map((s) => s._id);
   if (owned.length === 0) assertMayChange(principal, candidates[0]!, deps.eventScopes);
+  assertMayResend(deps, principal, [event.type]);
   await deps.dispatcher.redeliver([{ event, subscriptionIds: owned, redeliveryId: newId('rdl'), ...(requestId ? { requestId } : {}) }]);
   return { event_id: eventId, subscription_ids: owned };
 }
 
 /**
  * Redelivers every event whose delivery to the subscription failed or stopped since `since`,
- * each in a workflow of its own, accepted durably as a redelivery is.
+ * each in a workflow of its own, accepted durably as a redelivery is. Idempotent per failure: an
+ * event whose latest attempt delivered or is retrying is skipped, and the recovery of a failure is
+ * named after that failure's last attempt, so asking again before the recovery's first attempt
+ * starts nothing new. Returns the events whose recovery this call started.
  */
 export async function recoverFailed(
   deps: DeliveryDeps,
@@ -149,22 +184,40 @@ export async function recoverFailed(
   since: Date,
   requestId?: string,
 ): Promise<{ event_ids: string[] }> {
-  await changeableSubscription(deps, principal, subscriptionId);
+  const sub = await changeableSubscription(deps, principal, subscriptionId);
+  assertMayResend(deps, principal, sub.events);
   const candidates = [...new Set(await deps.attempts.failedEventIdsSince(subscriptionId, since, 1000))];
-  // A later series may have delivered it already: skip those.
-  const delivered = new Set(await deps.attempts.deliveredEventIds(subscriptionId, candidates));
-  const eventIds = candidates.filter((id) => !delivered.has(id));
-  const events = await deps.dispatcher.events.typesOf(eventIds);
-  const redeliveryId = newId('rcv');
-  await deps.dispatcher.redeliver(events.map((event) => ({ event, subscriptionIds: [subscriptionId], redeliveryId, ...(requestId ? { requestId } : {}) })));
-  return { event_ids: events.map((e) => e._id) };
+  // Where each stands now: a later series may have delivered it, or be retrying it still.
+  const latest = await deps.attempts.summaries(subscriptionId, candidates);
+  const failedAt = new Map<string, Date>();
+  for (const id of candidates) {
+    const summary = latest.get(id);
+    if (summary && (summary.state === 'failed' || summary.state === 'stopped')) failedAt.set(id, summary.lastAttemptAt);
+  }
+  const events = await deps.dispatcher.events.typesOf([...failedAt.keys()]);
+  const started = await deps.dispatcher.redeliver(
+    events.map((event) => ({
+      event,
+      subscriptionIds: [subscriptionId],
+      redeliveryId: recoveryId(subscriptionId, failedAt.get(event._id)!),
+      ...(requestId ? { requestId } : {}),
+    })),
+  );
+  return { event_ids: events.map((e) => e._id).filter((id) => started.has(id)) };
 }
 
-/** Stored administrator alerts, newest first. */
-export async function listAlerts(deps: DeliveryDeps, query: { limit?: number; cursor?: string }): Promise<{ data: Alert[]; next_cursor?: string }> {
+/** The recovery of a failure: one per subscription and failed attempt, so repeating it is a no-op until a new attempt fails. */
+function recoveryId(subscriptionId: string, lastAttemptAt: Date): string {
+  return `rcv_${subscriptionId}_${lastAttemptAt.getTime()}`;
+}
+
+/** Stored alerts, newest first: every one for administrators (admin keys and sessions), the caller's own subscriptions' for an owner. */
+export async function listAlerts(deps: DeliveryDeps, principal: Principal, query: { limit?: number; cursor?: string }): Promise<{ data: Alert[]; next_cursor?: string }> {
   const limit = query.limit ?? 20;
+  const ownerId = actsForAllOwners(principal) ? undefined : principal.ownerId;
   const afterId = decodeCursor(query.cursor);
   const after = afterId ? await deps.alerts.find(afterId) : undefined;
-  const rows = await deps.alerts.list(limit + 1, after);
+  // A cursor from another owner's list reads as none.
+  const rows = await deps.alerts.list(limit + 1, after && (ownerId === undefined || after.owner_id === ownerId) ? after : undefined, ownerId);
   return toPage(rows.map(toAlert), limit);
 }

@@ -1,6 +1,7 @@
 /**
  * `npm run apikey -- --scopes webhooks:read,webhooks:write [--owner acme] [--name "CI key"]`
- * creates an API key, stores only its hash, and prints the key once.
+ * creates an API key, stores only its hash, and prints the key once;
+ * `npm run apikey -- --revoke <key id>` revokes one, and with it every portal session it opened.
  */
 import { parseArgs } from 'node:util';
 import { ApiKeyRepository } from '../auth/api-keys';
@@ -9,14 +10,16 @@ import { loadConfig } from '../config/config';
 import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 
-const usage = `usage: npm run apikey -- --scopes <${allScopes.join('|')}>[,...] [--owner <owner id>] [--name <label>]`;
+const usage = `usage: npm run apikey -- --scopes <${allScopes.join('|')}>[,...] [--owner <owner id>] [--name <label>]\n       npm run apikey -- --revoke <key id>`;
 const { values } = parseArgs({
   options: {
     scopes: { type: 'string' },
     owner: { type: 'string', default: 'default' },
     name: { type: 'string', default: 'created with npm run apikey' },
+    revoke: { type: 'string' },
   },
 });
+if (values.revoke !== undefined) await revoke(values.revoke);
 const requested = (values.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const unknown = requested.filter((s) => !isScope(s));
 if (!requested.length || unknown.length) {
@@ -42,4 +45,18 @@ try {
   console.log('Store it now: only its hash is kept.');
 } finally {
   await mongo.close();
+}
+
+/** Revokes one key and exits: 0 when it was active, 1 when no active key has that id. */
+async function revoke(keyId: string): Promise<never> {
+  const config = loadConfig();
+  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-apikey');
+  try {
+    const revoked = await new ApiKeyRepository(mongo.db).revoke(keyId);
+    console.log(revoked ? `API key ${keyId} revoked; its portal sessions stop within 5 s on every API process.` : `No active API key ${keyId}: nothing changed.`);
+    process.exitCode = revoked ? 0 : 1;
+  } finally {
+    await mongo.close();
+  }
+  process.exit();
 }

@@ -78,9 +78,9 @@ export class DispatchNotes {
     for (const id of eventIds) await insertIfAbsent(this.#collection, { _id: id, ...(source ? { source } : {}), created_at: at });
   }
 
-  /** Notes accepted redeliveries before their workflows are started. */
+  /** Notes accepted redeliveries before their workflows are started; a note already there (same workflow id) serves as well. */
   async noteRedeliveries(notes: readonly RedeliveryNote[]): Promise<void> {
-    await insertAll(this.#collection, notes, { allowExisting: false });
+    await insertAll(this.#collection, notes, { allowExisting: true });
   }
 
   async remove(ids: readonly string[]): Promise<void> {

@@ -1,9 +1,10 @@
 import type { Client } from '@temporalio/client';
+import { LRUCache } from 'lru-cache';
 import type { Db } from 'mongodb';
 import { redeliveryWorkflowId } from '../../workflows/ids';
 import type { Logger } from '../logger';
 import type { EventMetrics } from '../telemetry/metrics';
-import { SubscriptionRepository } from '../subscriptions/repository';
+import { type FanoutCandidate, SubscriptionRepository } from '../subscriptions/repository';
 import { DispatchNotes, type RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxFlusher, OutboxSource } from './outbox';
 import { type EventDoc, EventRepository } from './repository';
@@ -41,6 +42,8 @@ export class EventDispatcher implements OutboxFlusher {
   readonly events: EventRepository;
   readonly notes: DispatchNotes;
   private readonly subscriptions: SubscriptionRepository;
+  // Filters parsed once per stored text, not once per event and subscription.
+  private readonly filters = new LRUCache<string, Filter>({ max: 10_000 });
 
   constructor(private readonly deps: DispatcherDeps) {
     this.events = new EventRepository(deps.db);
@@ -66,7 +69,8 @@ export class EventDispatcher implements OutboxFlusher {
   async flush(source: OutboxSource, events: readonly OutboxEvent[], note: 'remove' | 'forget' = 'forget'): Promise<void> {
     // The relay ('remove') recovers events their writer may have counted already; one nobody
     // subscribed to leaves no log entry to tell by, so only its writer counts it.
-    for (const event of events) await this.dispatch(await this.log(event, { source }, note === 'forget'), note);
+    const snapshots: Snapshots = new Map();
+    for (const event of events) await this.dispatch(await this.log(event, { source }, note === 'forget', snapshots), note);
   }
 
   /**
@@ -86,8 +90,8 @@ export class EventDispatcher implements OutboxFlusher {
    * happened. An event nobody subscribed to is not logged: no list shows it and no redelivery
    * can name it, so storing it would only cost a write now and a delete at retention.
    */
-  private async log(event: OutboxEvent, extra: Partial<EventDoc>, countUnlogged = true): Promise<EventDoc> {
-    const subscriptionIds = extra.subscription_ids ?? (await this.matchingSubscriberIds(event));
+  private async log(event: OutboxEvent, extra: Partial<EventDoc>, countUnlogged = true, snapshots: Snapshots = new Map()): Promise<EventDoc> {
+    const subscriptionIds = extra.subscription_ids ?? (await this.matchingSubscriberIds(event, snapshots));
     const doc: EventDoc = {
       _id: event.id,
       type: event.type,
@@ -106,11 +110,28 @@ export class EventDispatcher implements OutboxFlusher {
   /**
    * The fan-out snapshot: the active subscribers whose filter (if any) matches the event's
    * canonical `{type, id, data}`. Same read as without filters; only filtered ones are evaluated.
+   * Events of one write with the same type, owner and time share one read: an order's stock
+   * events cost the reads of one, however many lines it has.
    */
-  private async matchingSubscriberIds(event: OutboxEvent): Promise<string[]> {
-    const candidates = await this.subscriptions.activeSubscribers(event.type, event.created_at, event.owner_id);
+  private async matchingSubscriberIds(event: OutboxEvent, snapshots: Snapshots): Promise<string[]> {
+    const key = `${event.type}|${event.owner_id ?? ''}|${event.created_at.getTime()}`;
+    let read = snapshots.get(key);
+    if (!read) {
+      read = this.subscriptions.activeSubscribers(event.type, event.created_at, event.owner_id);
+      snapshots.set(key, read);
+    }
+    const candidates = await read;
     const subject = { type: event.type, id: event.id, data: event.data as unknown };
-    return candidates.filter((s) => s.filter === undefined || matchesFilter(JSON.parse(s.filter) as Filter, subject)).map((s) => s._id);
+    return candidates.filter((s) => s.filter === undefined || matchesFilter(this.parsedFilter(s.filter), subject)).map((s) => s._id);
+  }
+
+  private parsedFilter(text: string): Filter {
+    let filter = this.filters.get(text);
+    if (!filter) {
+      filter = JSON.parse(text) as Filter;
+      this.filters.set(text, filter);
+    }
+    return filter;
   }
 
   /**
@@ -133,9 +154,11 @@ export class EventDispatcher implements OutboxFlusher {
 
   /**
    * Accepts redeliveries: notes them, then starts each one's workflow. A start that fails (e.g.
-   * Temporal is down) is left to the relay, so an accepted redelivery is never lost.
+   * Temporal is down) is left to the relay, so an accepted redelivery is never lost. Returns the
+   * ids of the events whose redelivery is new: started now, or left to the relay; one whose
+   * workflow id ran or runs already is not.
    */
-  async redeliver(redeliveries: readonly Redelivery[]): Promise<void> {
+  async redeliver(redeliveries: readonly Redelivery[]): Promise<Set<string>> {
     const at = new Date();
     const notes: RedeliveryNote[] = redeliveries.map((r) => ({
       _id: redeliveryWorkflowId(r.event._id, r.redeliveryId),
@@ -147,17 +170,25 @@ export class EventDispatcher implements OutboxFlusher {
     }));
     await this.notes.noteRedeliveries(notes);
     const types = new Map(redeliveries.map((r) => [r.event._id, r.event.type]));
+    const fresh = new Set<string>();
     // A few starts in flight at once: hundreds of recovered events must not take minutes.
     await forEachLimited(notes, 8, (note) =>
-      this.startRedelivery(note, types.get(note.event_id)!).catch((err: unknown) =>
-        this.deps.logger.warn({ err, workflowId: note._id }, 'redelivery start deferred to the relay'),
+      this.startRedelivery(note, types.get(note.event_id)!).then(
+        (started) => {
+          if (started) fresh.add(note.event_id);
+        },
+        (err: unknown) => {
+          fresh.add(note.event_id);
+          this.deps.logger.warn({ err, workflowId: note._id }, 'redelivery start deferred to the relay');
+        },
       ),
     );
+    return fresh;
   }
 
-  /** Starts a noted redelivery's workflow and deletes the note. */
-  async startRedelivery(note: RedeliveryNote, eventType: string): Promise<void> {
-    await this.start({
+  /** Starts a noted redelivery's workflow and deletes the note; false when that workflow id was started before. */
+  async startRedelivery(note: RedeliveryNote, eventType: string): Promise<boolean> {
+    const started = await this.start({
       eventId: note.event_id,
       eventType,
       subscriptionIds: note.subscription_ids,
@@ -165,6 +196,7 @@ export class EventDispatcher implements OutboxFlusher {
       ...(note.request_id ? { requestId: note.request_id } : {}),
     });
     await this.notes.remove([note._id]);
+    return started;
   }
 
   /**
@@ -172,11 +204,14 @@ export class EventDispatcher implements OutboxFlusher {
    * relay) must not wait out the client's own retries while Temporal is down; the note stays,
    * and the relay starts it later (a start is idempotent).
    */
-  private async start(run: EventRun): Promise<void> {
+  private async start(run: EventRun): Promise<boolean> {
     const client = await this.deps.temporal();
-    await client.withDeadline(Date.now() + (this.deps.startDeadlineMs ?? 2000), () => startEventWorkflow(client, run, this.deps.settings));
+    return client.withDeadline(Date.now() + (this.deps.startDeadlineMs ?? 2000), () => startEventWorkflow(client, run, this.deps.settings));
   }
 }
+
+/** Fan-out reads already made for one write's events, by type, data owner and time. */
+type Snapshots = Map<string, Promise<FanoutCandidate[]>>;
 
 /** Runs `fn` over `items` with at most `limit` calls in flight. */
 async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {

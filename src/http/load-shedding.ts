@@ -92,12 +92,22 @@ export function loadShedding(opts: LoadSheddingOptions): LoadShedding {
     inFlight++;
     if (maxInFlight > 0 && inFlight >= maxInFlight) fullSince ??= now();
     metrics?.requestsInFlight.inc();
-    // 'close' comes once whether the answer was sent or the client went away first.
-    res.once('close', () => {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
       inFlight--;
       if (inFlight < maxInFlight) fullSince = undefined;
       metrics?.requestsInFlight.dec();
-    });
+    };
+    // The place is free once the answer is written: a client that stops reading holds only its socket (closed by the server's idle timeout).
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.end = ((...args: unknown[]) => {
+      release();
+      return end(...args);
+    }) as Response['end'];
+    // 'close' comes once whether the answer was sent or the client went away first.
+    res.once('close', release);
     next();
   };
 

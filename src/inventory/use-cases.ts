@@ -67,21 +67,25 @@ function eventIds(now: Date): [string, string] {
   return [newId('evt', now.getTime()), newId('evt', now.getTime())];
 }
 
-/** How a stock change came about: its event ids, time and request. */
+/** How a stock change came about: its event ids, time, request, and whose order caused it. */
 interface ChangeOrigin {
   ids: readonly [string, string];
   now: Date;
   requestId?: string | undefined;
+  /** The owner of the order that moved the stock; absent for an administrator's adjustment. */
+  ownerId?: string | undefined;
 }
 
 /**
  * The events of one change of a product's level: `stock.updated` when the level moved, and
- * `stock.low` when it crossed its threshold. They name no order: stock events go to every
- * owner's subscriptions, orders only to their owner's.
+ * `stock.low` when it crossed its threshold. A move an order caused (its reservation, its
+ * cancellation) is that order's owner's data: it goes to their subscriptions and to every-owner
+ * (admin) ones, as the order's own events do, so no owner learns another's orders nor pays for
+ * another's subscribers. An administrator's adjustment goes to every owner's subscriptions.
  */
 export function stockEvents(before: StockHead, after: StockHead, reason: StockChangeReason, origin: ChangeOrigin): OutboxEvent[] {
   if (after.quantity === before.quantity) return [];
-  const meta = { now: origin.now, requestId: origin.requestId };
+  const meta = { now: origin.now, requestId: origin.requestId, ...(origin.ownerId !== undefined ? { ownerId: origin.ownerId } : {}) };
   const events = [
     newOutboxEvent(
       'stock.updated',
@@ -196,9 +200,9 @@ export async function reserveStock(deps: InventoryDeps, items: ReadonlyArray<{ p
   return { id, startedAt: now, units, takes, ids: units.map(() => eventIds(now)) };
 }
 
-/** The stock events of a reservation's takes, to be written with its order (so they exist only if the order does). */
-export function reservationEvents(reservation: Reservation, requestId?: string): OutboxEvent[] {
-  return reservation.takes.flatMap((t, i) => stockEvents(t.before, t.after, 'order', { ids: reservation.ids[i]!, now: reservation.startedAt, requestId }));
+/** The stock events of a reservation's takes, to be written with `ownerId`'s order (so they exist only if the order does). */
+export function reservationEvents(reservation: Reservation, ownerId: string, requestId?: string): OutboxEvent[] {
+  return reservation.takes.flatMap((t, i) => stockEvents(t.before, t.after, 'order', { ids: reservation.ids[i]!, now: reservation.startedAt, requestId, ownerId }));
 }
 
 /** Refuses to write an order whose reservation outlived its lease: the sweeper may be about to release it. */
@@ -270,7 +274,7 @@ export async function noteReturn(deps: InventoryDeps, order: Pick<OrderDoc, 'id'
  * Puts a cancelled order's units back in stock, exactly once however often it runs (each
  * product's return is a move unique by order and product), each with its `stock.updated`.
  */
-export async function returnStock(deps: InventoryDeps, order: Pick<OrderDoc, 'id' | 'items' | 'reservation_id'>, requestId?: string): Promise<void> {
+export async function returnStock(deps: InventoryDeps, order: Pick<OrderDoc, 'id' | 'items' | 'reservation_id' | 'owner_id'>, requestId?: string): Promise<void> {
   if (order.reservation_id === undefined) return;
   const now = deps.now?.() ?? new Date();
   for (const u of unitsByProduct(order.items)) {
@@ -280,7 +284,7 @@ export async function returnStock(deps: InventoryDeps, order: Pick<OrderDoc, 'id
       low_stock_threshold: head.low_stock_threshold,
       reason: 'cancellation',
       order_id: order.id,
-      outbox: (before, after) => stockEvents(before, after, 'cancellation', { ids, now, requestId }),
+      outbox: (before, after) => stockEvents(before, after, 'cancellation', { ids, now, requestId, ownerId: order.owner_id }),
     }));
   }
   await deps.intents.remove(returnIntent(order.id)).catch((err: unknown) => deps.logger.warn({ err, order_id: order.id }, 'stock intent not removed; the sweeper will'));

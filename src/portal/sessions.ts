@@ -11,6 +11,9 @@ export type PortalGrant = 'webhooks:read' | 'webhooks:write' | 'alerts:read' | '
 export interface PortalSession {
   id: string;
   ownerId: string;
+  /** The API key that opened it: the session lives only as long as the key, and never holds more than it. */
+  keyId: string;
+  /** What the token granted, narrowed to what its key holds now. */
   grants: PortalGrant[];
   /** An administrator session: alerts and Temporal UI links. */
   admin: boolean;
@@ -32,6 +35,8 @@ export class PortalTokenError extends Error {
 interface Claims {
   sid: string;
   own: string;
+  /** The issuing API key's id. */
+  key: string;
   g: PortalGrant[];
   adm: boolean;
   /** Issued at, in milliseconds: `expire-all` ends the sessions issued until then. */
@@ -42,32 +47,54 @@ interface Claims {
 /** The signing key, or how to load it (from the database, once, on first use). */
 export type PortalKeySource = Buffer | (() => Promise<Buffer>);
 
+/** The scopes an API key holds now, or undefined once it is revoked or gone. */
+export type KeyScopes = (keyId: string) => Promise<readonly string[] | undefined>;
+
+/** The grants of `session` that scopes `held` (its key's, now) still allow; `alerts:read` only while the key is an admin key. */
+export function grantsAllowed(grants: readonly PortalGrant[], held: readonly string[]): PortalGrant[] {
+  if (held.includes('admin')) return [...grants];
+  return grants.filter((g) => g !== 'alerts:read' && held.includes(g));
+}
+
 /**
- * Issues and verifies portal session tokens: `whps_<claims>.<HMAC-SHA256>`, base64url. Stateless,
- * so every API process checks a token without a database read; a session ends when it expires.
+ * Issues and verifies portal session tokens: `whps_<claims>.<HMAC-SHA256>`, base64url. A session
+ * ends when it expires, when its owner's sessions are ended, or when the API key that opened it
+ * is revoked; it never holds more than that key does now. The reads behind the last two are cached
+ * for a few seconds, so a portal request costs no database round trip in the common case.
  */
 export class PortalSessions {
   private readonly now: () => Date;
   private readonly revokedBefore: ((ownerId: string) => Promise<Date | undefined>) | undefined;
+  private readonly keyScopes: KeyScopes | undefined;
   private key: Promise<Buffer> | undefined;
 
   /**
    * @param source a key of at least 32 bytes shared by every API process
-   * @param options `revokedBefore`: the owner's `expire-all` cut-off; `now` is injectable for tests
+   * @param options `revokedBefore`: the owner's `expire-all` cut-off; `keyScopes`: the issuing key's
+   *   scopes now (absent: sessions are not checked against their key); `now` is injectable for tests
    */
   constructor(
     private readonly source: PortalKeySource,
-    options: { now?: () => Date; revokedBefore?: (ownerId: string) => Promise<Date | undefined> } = {},
+    options: { now?: () => Date; revokedBefore?: (ownerId: string) => Promise<Date | undefined>; keyScopes?: KeyScopes } = {},
   ) {
     this.now = options.now ?? (() => new Date());
     this.revokedBefore = options.revokedBefore;
+    this.keyScopes = options.keyScopes;
   }
 
-  /** A new session for `ownerId` lasting `expiresInSeconds`, and its token. */
-  async issue(input: { ownerId: string; grants: PortalGrant[]; admin: boolean; expiresInSeconds: number }): Promise<{ session: PortalSession; token: string }> {
+  /** A new session for `ownerId`, opened by API key `keyId`, lasting `expiresInSeconds`, and its token. */
+  async issue(input: { ownerId: string; keyId: string; grants: PortalGrant[]; admin: boolean; expiresInSeconds: number }): Promise<{ session: PortalSession; token: string }> {
     const issuedAt = this.now().getTime();
     const expiresAt = new Date(Math.floor(issuedAt / 1000 + input.expiresInSeconds) * 1000);
-    const claims: Claims = { sid: `ps_${randomBytes(12).toString('hex')}`, own: input.ownerId, g: [...input.grants], adm: input.admin, iat: issuedAt, exp: expiresAt.getTime() / 1000 };
+    const claims: Claims = {
+      sid: `ps_${randomBytes(12).toString('hex')}`,
+      own: input.ownerId,
+      key: input.keyId,
+      g: [...input.grants],
+      adm: input.admin,
+      iat: issuedAt,
+      exp: expiresAt.getTime() / 1000,
+    };
     const body = PORTAL_TOKEN_PREFIX + Buffer.from(JSON.stringify(claims)).toString('base64url');
     return { session: toSession(claims), token: `${body}.${await this.sign(body)}` };
   }
@@ -91,7 +118,14 @@ export class PortalSessions {
     if (cutOff && session.issuedAt <= cutOff) {
       throw new PortalTokenError('ended', `portal session was ended at ${cutOff.toISOString()} (all sessions of its owner were); ask for a new link`);
     }
-    return session;
+    return this.keyScopes ? this.boundToKey(session, this.keyScopes) : session;
+  }
+
+  /** The session as its key allows it now: ended with a revoked key, narrowed to the key's current scopes. */
+  private async boundToKey(session: PortalSession, keyScopes: KeyScopes): Promise<PortalSession> {
+    const held = await keyScopes(session.keyId);
+    if (!held) throw new PortalTokenError('ended', 'the API key that opened this portal session was revoked; ask for a new link');
+    return { ...session, grants: grantsAllowed(session.grants, held), admin: session.admin && held.includes('admin') };
   }
 
   private keyBytes(): Promise<Buffer> {
@@ -111,7 +145,7 @@ export class PortalSessions {
 }
 
 function toSession(c: Claims): PortalSession {
-  return { id: c.sid, ownerId: c.own, grants: [...c.g], admin: c.adm, issuedAt: new Date(c.iat), expiresAt: new Date(c.exp * 1000) };
+  return { id: c.sid, ownerId: c.own, keyId: c.key, grants: [...c.g], admin: c.adm, issuedAt: new Date(c.iat), expiresAt: new Date(c.exp * 1000) };
 }
 
 /** Signed claims are trusted, but still checked for shape so a key change never yields a half session. */
@@ -121,6 +155,7 @@ function parseClaims(encoded: string): Claims | undefined {
     const ok =
       typeof c.sid === 'string' &&
       typeof c.own === 'string' &&
+      typeof c.key === 'string' &&
       typeof c.adm === 'boolean' &&
       typeof c.iat === 'number' &&
       typeof c.exp === 'number' &&

@@ -35,7 +35,7 @@ export async function createPortalSession(
   const ownerId = sessionOwner(principal, body?.owner_id, 'open a portal session');
   const admin = isAdmin && ownerId === ADMIN_OWNER;
   const grants: PortalGrant[] = [...delegable.filter((g) => isAdmin || principal.scopes.includes(g)), ...(admin ? (['alerts:read'] as const) : [])];
-  const { session, token } = await deps.sessions.issue({ ownerId, grants, admin, expiresInSeconds: body?.expires_in ?? 3600 });
+  const { session, token } = await deps.sessions.issue({ ownerId, keyId: principal.keyId, grants, admin, expiresInSeconds: body?.expires_in ?? 3600 });
   // The token is a credential: logged by id only.
   deps.logger.info({ portalSession: session.id, ownerId, admin, byKey: principal.keyId, expiresAt: session.expiresAt }, 'portal session opened');
   return {

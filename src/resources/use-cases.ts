@@ -166,7 +166,7 @@ export async function createOrder(deps: ResourceDeps, caller: Principal, input: 
         // The events go in with the order, in one single-document write: stock events only for orders that exist.
         order.outbox.push(
           newOutboxEvent('order.created', createdEventData(order), { now, id: eventId, requestId, ownerId: order.owner_id }),
-          ...reservationEvents(reservation, requestId),
+          ...reservationEvents(reservation, order.owner_id, requestId),
         );
         return order;
       },

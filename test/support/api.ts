@@ -93,7 +93,7 @@ export async function startTestApi(
     async expiredPortalToken(ownerId, opts = {}) {
       const issuedYesterday = new PortalSessions(() => portalSigningKey(mongo.db, config.api.portal.sessionSecret, deps.subscriptions.secrets), { now: () => new Date(Date.now() - 86_400_000) });
       const grants: PortalGrant[] = ['webhooks:read', 'webhooks:write', ...(opts.admin ? (['alerts:read'] as const) : [])];
-      return (await issuedYesterday.issue({ ownerId, grants, admin: opts.admin ?? false, expiresInSeconds: 3600 })).token;
+      return (await issuedYesterday.issue({ ownerId, keyId: 'key_expired', grants, admin: opts.admin ?? false, expiresInSeconds: 3600 })).token;
     },
     async close({ keepDatabase = false } = {}) {
       await new Promise((r) => server.close(r));

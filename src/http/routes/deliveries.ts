@@ -13,7 +13,7 @@ import { requestOrigin } from '../origin';
 import { requestIdOf } from '../request-id';
 import { principalOf } from '../security';
 
-/** Test events, delivery attempts, redelivery, recovery and admin alerts. */
+/** Test events, delivery attempts, redelivery, recovery and alerts. */
 export function deliveryHandlers(deps: DeliveryDeps): OperationHandlers {
   return {
     sendTestEvent: async ({ path }, req, res) => {
@@ -35,8 +35,8 @@ export function deliveryHandlers(deps: DeliveryDeps): OperationHandlers {
     recoverFailedDeliveries: async ({ path, body }, req, res) => {
       res.status(202).json(await recoverFailed(deps, principalOf(req), path.subscription_id, new Date(body.since), requestIdOf(req)));
     },
-    listAlerts: async ({ query }, _req, res) => {
-      res.json(await listAlerts(deps, query));
+    listAlerts: async ({ query }, req, res) => {
+      res.json(await listAlerts(deps, principalOf(req), query));
     },
   };
 }

@@ -55,7 +55,7 @@ export function EventCard({ eventId, event, state, attempts, filtered, canWrite,
         <details data-testid="event-payload">
           <summary>Payload</summary>
           <pre aria-label={`Payload of ${eventId}`}>
-            <code>{payloadText(event.data)}</code>
+            <code>{event.data_withheld ? `Withheld: reading it needs ${event.data_withheld.join(', ')}` : payloadText(event.data)}</code>
           </pre>
         </details>
       )}

@@ -7,6 +7,12 @@ describe('redactSecrets', () => {
     expect(redactSecrets('authorization: Bearer tok-123456', ['tok-123456', 'Bearer tok-123456'])).toBe('authorization: [redacted]');
   });
 
+  it('redacts a value echoed JSON-escaped (with or without escaped slashes) or URL-encoded', () => {
+    const secret = 'p/a"ss wörd+1';
+    const echoes = [JSON.stringify({ h: secret }), JSON.stringify({ h: secret }).replaceAll('/', '\\/'), `h=${encodeURIComponent(secret)}`];
+    expect(echoes.map((e) => redactSecrets(e, [secret]))).toEqual(['{"h":"[redacted]"}', '{"h":"[redacted]"}', 'h=[redacted]']);
+  });
+
   it('redacts the start of a value the excerpt cap cut off at its end', () => {
     expect(redactSecrets('{"authorization":"Bearer tok-12', ['Bearer tok-123456'])).toBe('{"authorization":"[redacted]');
   });

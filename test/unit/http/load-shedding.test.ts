@@ -26,6 +26,10 @@ class FakeResponse extends EventEmitter {
     this.close();
     return this;
   }
+  /** Ends the answer; 'close' comes only once the client has read it all. */
+  end() {
+    return this;
+  }
   destroy() {
     this.destroyed = true;
     this.close();
@@ -72,6 +76,18 @@ describe('loadShedding', () => {
     expect(shed.inFlight()).toBe(1);
     expect(call(shed.admit).passed).toBe(true);
     expect((await metrics.requestsInFlight.get()).values[0]?.value).toBe(2);
+  });
+
+  it("frees the place once the answer is written, before a client that stops reading has taken it", () => {
+    const shed = loadShedding({ maxInFlight: 1 });
+    const stalled = call(shed.admit);
+    expect(call(shed.admit).passed).toBe(false);
+    (stalled.res as unknown as Response).end();
+    expect(shed.inFlight()).toBe(0);
+    expect(call(shed.admit).passed).toBe(true);
+    // Its 'close' when the socket finally goes does not free a second place.
+    stalled.res.close();
+    expect(shed.inFlight()).toBe(1);
   });
 
   it('never refuses nor counts probes, metrics, docs, the contract and the portal', () => {

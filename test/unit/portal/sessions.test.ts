@@ -8,7 +8,7 @@ describe('PortalSessions', () => {
   it('verifies the token it issued, with its owner, grants and expiry', async () => {
     const now = new Date('2026-01-01T00:00:00Z');
     const sessions = new PortalSessions(key, { now: () => now });
-    const { session, token } = await sessions.issue({ ownerId: 'customer-1', grants: [...grants], admin: false, expiresInSeconds: 3600 });
+    const { session, token } = await sessions.issue({ keyId: 'key_1', ownerId: 'customer-1', grants: [...grants], admin: false, expiresInSeconds: 3600 });
     expect(token).toMatch(/^whps_[\w-]+\.[\w-]{43}$/);
     expect(session.expiresAt.toISOString()).toBe('2026-01-01T01:00:00.000Z');
     expect(await sessions.verify(token)).toEqual(session);
@@ -17,7 +17,7 @@ describe('PortalSessions', () => {
   it('refuses a token once it expires, naming when', async () => {
     let now = new Date('2026-01-01T00:00:00Z');
     const sessions = new PortalSessions(key, { now: () => now });
-    const { token } = await sessions.issue({ ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 });
+    const { token } = await sessions.issue({ keyId: 'key_1', ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 });
     now = new Date('2026-01-01T00:01:00Z');
     const refusal = await sessions.verify(token).catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(PortalTokenError);
@@ -30,8 +30,8 @@ describe('PortalSessions', () => {
     const cutOffs = new Map<string, Date>();
     const sessions = new PortalSessions(key, { now: () => now, revokedBefore: (owner) => Promise.resolve(cutOffs.get(owner)) });
     const input = { grants: [...grants], admin: false, expiresInSeconds: 3600 };
-    const old = (await sessions.issue({ ownerId: 'a', ...input })).token;
-    const otherOwner = (await sessions.issue({ ownerId: 'b', ...input })).token;
+    const old = (await sessions.issue({ keyId: 'key_1', ownerId: 'a', ...input })).token;
+    const otherOwner = (await sessions.issue({ keyId: 'key_1', ownerId: 'b', ...input })).token;
     now = new Date('2026-01-01T00:00:01Z');
     cutOffs.set('a', now);
     const refusal = await sessions.verify(old).catch((err: unknown) => err);
@@ -39,15 +39,15 @@ describe('PortalSessions', () => {
     expect((refusal as PortalTokenError).message).toContain('was ended at 2026-01-01T00:00:01.000Z');
     expect((await sessions.verify(otherOwner)).ownerId).toBe('b');
     now = new Date('2026-01-01T00:00:01.001Z');
-    const fresh = (await sessions.issue({ ownerId: 'a', ...input })).token;
+    const fresh = (await sessions.issue({ keyId: 'key_1', ownerId: 'a', ...input })).token;
     expect((await sessions.verify(fresh)).issuedAt).toEqual(now);
   });
 
   it('refuses a token signed with another key or with altered claims', async () => {
-    const { token } = await new PortalSessions(Buffer.alloc(32, 8)).issue({ ownerId: 'o', grants: [...grants], admin: true, expiresInSeconds: 60 });
+    const { token } = await new PortalSessions(Buffer.alloc(32, 8)).issue({ keyId: 'key_1', ownerId: 'o', grants: [...grants], admin: true, expiresInSeconds: 60 });
     const sessions = new PortalSessions(key);
     await expect(sessions.verify(token)).rejects.toMatchObject({ reason: 'signature' });
-    const [body, sig] = (await sessions.issue({ ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 })).token.split('.');
+    const [body, sig] = (await sessions.issue({ keyId: 'key_1', ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 })).token.split('.');
     const claims = JSON.parse(Buffer.from(body!.slice(5), 'base64url').toString()) as object;
     const promoted = `whps_${Buffer.from(JSON.stringify({ ...claims, adm: true })).toString('base64url')}.${sig}`;
     await expect(sessions.verify(promoted)).rejects.toMatchObject({ reason: 'signature' });
@@ -55,7 +55,7 @@ describe('PortalSessions', () => {
 
   it('accepts one spelling of a token only: trailing characters on the signature are refused', async () => {
     const sessions = new PortalSessions(key);
-    const { token } = await sessions.issue({ ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 });
+    const { token } = await sessions.issue({ keyId: 'key_1', ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 });
     for (const variant of [`${token}=`, `${token}!!`, `${token}A`]) {
       await expect(sessions.verify(variant), variant).rejects.toMatchObject({ reason: 'signature' });
     }
@@ -74,11 +74,24 @@ describe('PortalSessions', () => {
       loads += 1;
       return loads === 1 ? Promise.reject(new Error('database away')) : Promise.resolve(key);
     });
-    const input = { ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 };
+    const input = { ownerId: 'o', keyId: 'key_1', grants: [...grants], admin: false, expiresInSeconds: 60 };
     await expect(sessions.issue(input)).rejects.toThrow('database away');
     const { token } = await sessions.issue(input);
     await sessions.verify(token);
     expect(loads).toBe(2);
     await expect(new PortalSessions(Buffer.alloc(16)).issue(input)).rejects.toThrow('at least 32 bytes');
+  });
+
+  it("ends with its key and holds no more than the key's current scopes", async () => {
+    const held = new Map<string, string[]>([['key_1', ['webhooks:read', 'webhooks:write']]]);
+    const sessions = new PortalSessions(key, { keyScopes: (id) => Promise.resolve(held.get(id)) });
+    const { token } = await sessions.issue({ keyId: 'key_1', ownerId: 'o', grants: [...grants], admin: false, expiresInSeconds: 60 });
+    expect((await sessions.verify(token)).grants).toEqual([...grants]);
+    held.set('key_1', ['webhooks:read']);
+    expect((await sessions.verify(token)).grants).toEqual(['webhooks:read']);
+    held.delete('key_1');
+    const refusal = await sessions.verify(token).catch((err: unknown) => err);
+    expect(refusal).toMatchObject({ reason: 'ended' });
+    expect((refusal as PortalTokenError).message).toContain('revoked');
   });
 });

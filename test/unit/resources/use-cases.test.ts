@@ -135,6 +135,8 @@ describe('createOrder', () => {
         type: 'stock.updated',
         data: { product_id: 1, sku: 'SKU-1', previous_quantity: 100, quantity: 97, reason: 'order' },
         created_at: now,
+        // The order's stock change is the order owner's too: other owners' subscribers never see it.
+        owner_id: 'acme',
       },
     ]);
     expect(inserted[0]!._id).toBe('1');

@@ -6,7 +6,7 @@ const eventScopes = new Map<string, readonly string[]>([
   ['order.created', ['resources:read']],
   ['webhook.test', []],
 ]);
-const session = { id: 'ps_1', ownerId: 'o', grants: [], issuedAt: new Date(), expiresAt: new Date() };
+const session = { keyId: 'key_1', id: 'ps_1', ownerId: 'o', grants: [], issuedAt: new Date(), expiresAt: new Date() };
 
 describe('who may change a subscription', () => {
   it('needs the scopes of every event type it has', () => {
