@@ -36,8 +36,8 @@ const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a
  */
 // API, order of two lines, no subscriber: api key, rate-limit slot, 2 stock reads, intent insert, 2 stock-move inserts, 2 stock updates, intent update, 3 note inserts, the order, intent delete, 4 subscription reads.
 const orderBudgetNoSubscriber = 19;
-// API, the same order with one subscriber: as above plus a 4th note insert, a 5th subscription read and the event-log insert.
-const orderBudgetOneSubscriber = 22;
+// API, the same order with one subscriber: as above plus a 4th note insert, a 5th and 6th subscription read (the order owner's and the every-owner subscribers, apart: FerretDB v1 pushes no `$or` down) and the event-log insert.
+const orderBudgetOneSubscriber = 23;
 // Worker, one event to one subscription: the event read, the subscription read, the attempt-log insert.
 const deliveryBudget = 3;
 
