@@ -6,8 +6,8 @@ import { OrderRepository } from '../resources/repository';
 
 /**
  * Tags whatever the listed collections hold from before they had lists, so their lists and
- * retention see it; each collection once per database (Timeline.backfill). Returns how many
- * documents each had to tag.
+ * retention see it, and attempts from before they had event groups; each once per database
+ * (Timeline.backfill, AttemptRepository.tagEventGroups). Returns how many documents each had to tag.
  */
 export async function backfillLists(db: Db): Promise<Record<string, number>> {
   const owners = {
@@ -18,5 +18,7 @@ export async function backfillLists(db: Db): Promise<Record<string, number>> {
   };
   const tagged: Record<string, number> = {};
   for (const [name, repository] of Object.entries(owners)) tagged[name] = await repository.tagUnlisted();
+  // Attempts' event groups, which a page of a subscription's events reads its attempts by.
+  tagged['attempt event groups'] = await owners.attempts.tagEventGroups();
   return tagged;
 }

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { type Expiring, Timeline, timelineShapes } from '../db/timeline';
+import { type Expiring, Timeline, type TimelineEntry, timelineShapes } from '../db/timeline';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../contract/types';
+import { eventGroups, groupsToRead } from './event-groups';
 import type { AttemptSample } from './stats';
 
 /** One logged delivery attempt. */
@@ -74,8 +75,14 @@ export function toDeliveryAttempt(doc: AttemptDoc): DeliveryAttempt {
   };
 }
 
-/** An attempt as stored: with the timeline tags of the lists it is in. */
-type StoredAttempt = AttemptDoc & { tl?: string[] };
+/** An attempt as stored: with the timeline tags of the lists it is in, and its event's groups (src/deliveries/event-groups.ts). */
+type StoredAttempt = AttemptDoc & { tl?: string[]; eg?: string[] };
+
+/** Rows of one event group read per round trip. */
+const GROUP_BATCH = 5_000;
+
+/** Marks, in the timeline directory, that every attempt stored carries its event's groups. */
+const GROUPS_BACKFILLED = 'attempts/#event-groups-backfilled';
 
 /** The attempt log. */
 export class AttemptRepository {
@@ -84,6 +91,8 @@ export class AttemptRepository {
     { collection: 'attempts', name: 'event_subscription', key: { event_id: 1, subscription_id: 1, started_at: -1, _id: -1 } },
     // The lists: one bucket of one list, newest first (src/db/timeline.ts).
     { collection: 'attempts', name: 'timeline', key: { tl: 1, started_at: -1, _id: -1 } },
+    // A page of events' attempts: one or two groups of its events (src/deliveries/event-groups.ts).
+    { collection: 'attempts', name: 'event_groups', key: { eg: 1 } },
   ];
 
   static readonly queryShapes: readonly QueryShape[] = [
@@ -100,6 +109,8 @@ export class AttemptRepository {
       index: 'event_subscription',
     },
     { collection: 'attempts', method: 'AttemptRepository.summaries', equality: ['event_id', 'subscription_id'], index: 'event_subscription' },
+    { collection: 'attempts', method: 'AttemptRepository.pageSummaries', equality: ['eg'], index: 'event_groups' },
+    { collection: 'attempts', method: 'AttemptRepository.tagEventGroups', equality: [], range: ['eg'], index: 'event_groups' },
     { collection: 'attempts', method: 'AttemptRepository.deliveredEventIds', equality: ['event_id', 'subscription_id'], optional: ['state'], index: 'event_subscription' },
     { collection: 'attempts', method: 'AttemptRepository.find', equality: ['_id'], index: '_id_' },
     // listForSubscription, samplesSince, failedEventIdsSince and retention read the lists.
@@ -136,7 +147,8 @@ export class AttemptRepository {
 
   /** The documents with their tags, once their lists' buckets are registered (before they are written). */
   async #listed(docs: readonly AttemptDoc[]): Promise<StoredAttempt[]> {
-    return this.#timeline.listed(docs, listsOf, (d) => d.started_at);
+    const listed = await this.#timeline.listed(docs, listsOf, (d) => d.started_at);
+    return listed.map((d) => ({ ...d, eg: eventGroups(d.subscription_id, d.event_id) }));
   }
 
   /** Newest first; paginated by (started_at, _id) via the last id seen. */
@@ -160,20 +172,21 @@ export class AttemptRepository {
     });
   }
 
-  /** Per event of `eventIds`: how many attempts went to the subscription, and the latest one's state and start. */
-  async summaries(subscriptionId: string, eventIds: string[]): Promise<Map<string, AttemptSummary>> {
-    const rows = await this.#ofEvents(subscriptionId, eventIds, { _id: 0, event_id: 1, state: 1, started_at: 1 });
-    const byEvent = new Map<string, AttemptSummary>();
-    for (const row of rows) {
-      const seen = byEvent.get(row.event_id);
-      const latest = !seen || row.started_at > seen.lastAttemptAt;
-      byEvent.set(row.event_id, {
-        attempts: (seen?.attempts ?? 0) + 1,
-        state: latest ? row.state : seen.state,
-        lastAttemptAt: latest ? row.started_at : seen.lastAttemptAt,
-      });
-    }
-    return byEvent;
+  /** Per event of `eventIds`: how many attempts went to the subscription, and the latest one's state and start. One lookup per event. */
+  async summaries(subscriptionId: string, eventIds: readonly string[]): Promise<Map<string, AttemptSummary>> {
+    return summarise(await this.#ofEvents(subscriptionId, eventIds, { _id: 0, event_id: 1, state: 1, started_at: 1 }), eventIds);
+  }
+
+  /**
+   * As `summaries`, for a page of the subscription's events (all it has between the page's first
+   * and last): one or two lookups of the page's event groups, whatever the page's length.
+   */
+  async pageSummaries(subscriptionId: string, eventIds: readonly string[]): Promise<Map<string, AttemptSummary>> {
+    const projection = { _id: 0, event_id: 1, state: 1, started_at: 1 };
+    // One batch per group: a group may hold a few hundred rows, and each further batch is a round trip.
+    const read = (eg: string) => this.#collection.find({ eg }, { projection, batchSize: GROUP_BATCH }).toArray();
+    const groups = await Promise.all(groupsToRead(subscriptionId, eventIds).map(read));
+    return summarise(groups.flat(), eventIds);
   }
 
   /** Start, duration and outcome of the subscription's attempts started at or after `from`, at most `cap` of them (newest kept). */
@@ -216,4 +229,47 @@ export class AttemptRepository {
   tagUnlisted(): Promise<number> {
     return this.#timeline.backfill(this.#collection, 'started_at', listsOf);
   }
+
+  /**
+   * Gives the attempts stored before attempts had event groups theirs, so pageSummaries sees them;
+   * resumable, once per database (a marker in the timeline directory says so). Returns how many it tagged.
+   */
+  async tagEventGroups(): Promise<number> {
+    const directory = this.#collection.db.collection<TimelineEntry>('timeline');
+    if (await directory.findOne({ _id: GROUPS_BACKFILLED })) return 0;
+    let tagged = 0;
+    let batch: Array<Pick<AttemptDoc, '_id' | 'event_id' | 'subscription_id'>> = [];
+    // A few updates at a time: FerretDB v1 on PostgreSQL wedges on one update command of many statements.
+    const flush = async () => {
+      for (let i = 0; i < batch.length; i += 8) {
+        await Promise.all(batch.slice(i, i + 8).map((d) => this.#collection.updateOne({ _id: d._id }, { $set: { eg: eventGroups(d.subscription_id, d.event_id) } })));
+      }
+      tagged += batch.length;
+      batch = [];
+    };
+    for await (const doc of this.#collection.find({ eg: { $exists: false } }, { projection: { _id: 1, event_id: 1, subscription_id: 1 } })) {
+      batch.push(doc);
+      if (batch.length >= 500) await flush();
+    }
+    await flush();
+    await insertIfAbsent(directory, { _id: GROUPS_BACKFILLED, up: '#', at: new Date(), slot: '#' });
+    return tagged;
+  }
+}
+
+/** Per event of `wanted`, from attempts that may include other events': how many, and the latest one's state and start. */
+function summarise(rows: ReadonlyArray<Pick<AttemptDoc, 'event_id' | 'state' | 'started_at'>>, wanted: readonly string[]): Map<string, AttemptSummary> {
+  const ids = new Set(wanted);
+  const byEvent = new Map<string, AttemptSummary>();
+  for (const row of rows) {
+    if (!ids.has(row.event_id)) continue;
+    const seen = byEvent.get(row.event_id);
+    const latest = !seen || row.started_at > seen.lastAttemptAt;
+    byEvent.set(row.event_id, {
+      attempts: (seen?.attempts ?? 0) + 1,
+      state: latest ? row.state : seen.state,
+      lastAttemptAt: latest ? row.started_at : seen.lastAttemptAt,
+    });
+  }
+  return byEvent;
 }

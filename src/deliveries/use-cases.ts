@@ -108,7 +108,7 @@ export async function listSubscriptionEvents(
   const afterId = decodeCursor(query.cursor);
   const after = afterId ? await deps.dispatcher.events.find(afterId) : undefined;
   const events = await deps.dispatcher.events.listForSubscription(subscriptionId, limit + 1, after);
-  const summaries = await deps.attempts.summaries(subscriptionId, events.map((e) => e._id));
+  const summaries = await deps.attempts.pageSummaries(subscriptionId, events.map((e) => e._id));
   const rows = events.map((e): SubscriptionEvent => {
     const summary = summaries.get(e._id);
     const withheld = withheldFrom(deps, principal, e, sub.all_owners === true);

@@ -18,6 +18,7 @@ describe('declared indexes', () => {
       { collection: 'alerts', name: 'timeline', key: { tl: 1, created_at: -1, _id: -1 } },
       { collection: 'attempts', name: 'event_subscription', key: { event_id: 1, subscription_id: 1, started_at: -1, _id: -1 } },
       { collection: 'attempts', name: 'timeline', key: { tl: 1, started_at: -1, _id: -1 } },
+      { collection: 'attempts', name: 'event_groups', key: { eg: 1 } },
       { collection: 'events', name: 'timeline', key: { tl: 1, created_at: -1, _id: -1 } },
       { collection: 'orders', name: 'timeline', key: { tl: 1, date: -1, id: -1 } },
       { collection: 'products', name: 'category', key: { category: 1 } },
