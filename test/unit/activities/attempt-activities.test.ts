@@ -231,6 +231,8 @@ describe('recordAttempts', () => {
       tl: ['all', 's:sub_unit', 's:sub_unit|o:http_error|st:retrying', 's:sub_unit|st:retrying', 's:sub_unit|o:http_error'].map(
         (list) => `${list}@0:${Math.floor(now.getTime() / 10_000)}`,
       ),
+      // Its event's group, for the event list's page (src/deliveries/event-groups.ts): an id without a time is a group of its own.
+      eg: ['sub_unit~x:evt_unit'],
     });
     expect(timedOut).toMatchObject({ attempt: 3, outcome: 'timeout', error: 'no answer within 5000 ms', next_attempt_at: new Date(next + 1), state: 'retrying' });
     expect(timedOut).not.toHaveProperty('status_code');
