@@ -70,7 +70,7 @@ export function createAlertActivities(deps: AlertActivityDeps) {
   /** Takes the alert's slot in its owner's budget and records it on the alert, so a retry POSTs the same body. */
   async function takeSlot(stored: AlertDoc): Promise<NonNullable<AlertDoc['admin_slot']>> {
     const taken = await budget.take(ownerBucket(stored.owner_id), stored._id);
-    const slot = { index: taken.index, send: taken.send, limit_reached: taken.limitReached, suppressed: taken.suppressed };
+    const slot = { window: taken.window, index: taken.index, send: taken.send, limit_reached: taken.limitReached, suppressed: taken.suppressed };
     await alerts.setSlot(stored._id, slot);
     return slot;
   }

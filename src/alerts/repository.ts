@@ -17,7 +17,7 @@ export interface AlertDoc {
   /** Set once ADMIN_ALERT_URL acknowledged it. */
   notified_at?: Date;
   /** Its place in its owner's hourly budget of POSTs (src/alerts/admin-budget.ts), kept so a retry POSTs the same. */
-  admin_slot?: { index: number; send: boolean; limit_reached: boolean; suppressed: number };
+  admin_slot?: { window: number; index: number; send: boolean; limit_reached: boolean; suppressed: number };
 }
 
 /** One alert per (kind, subscription, event, series): raising it twice is a no-op. */

@@ -95,7 +95,7 @@ describe('raiseAlert', () => {
         message: failed.message,
         created_at: now,
         notified_at: now,
-        admin_slot: { index: 0, send: true, limit_reached: false, suppressed: 0 },
+        admin_slot: { window: Math.floor(now.getTime() / 3_600_000), index: 0, send: true, limit_reached: false, suppressed: 0 },
         tl: [`all@0:${Math.floor(now.getTime() / 10_000)}`],
       },
     ]);
