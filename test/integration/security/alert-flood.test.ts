@@ -8,6 +8,7 @@ import { verify } from '../../../src/receiver';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 import { waitFor } from '../../support/wait';
+import { alertWebhook, bodyErrors } from '../../support/webhook-schemas';
 
 const v1 = '/api/webhooks/v1';
 const alertSecret = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
@@ -96,6 +97,9 @@ describe("security: one owner's failing subscriptions cannot flood the administr
     const sent = notifications().slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ type: 'alert', owner_id: flooder.ownerId, suppressed: held, alert: { id } });
+    // Every POST, with its count or its last-of-the-hour mark, is the contract's `admin.alert` body.
+    expect(notifications().some((n) => n.limit_reached)).toBe(true);
+    expect(notifications().flatMap((n) => bodyErrors(alertWebhook, n))).toEqual([]);
   });
 
   it('holds across workers: two processes sharing the database POST the limit between them', async () => {
