@@ -81,6 +81,7 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'activities/**/*.ts'],
     ignores: [
       'src/portal/ui/**',
+      'src/alerts/admin-budget.ts',
       'src/alerts/repository.ts',
       'src/auth/api-keys.ts',
       'src/db/indexes.ts',

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
-import { AlertRepository, alertId, toAlert } from '../src/alerts/repository';
+import { AlertBudget, ownerBucket } from '../src/alerts/admin-budget';
+import { type AlertDoc, AlertRepository, alertId, toAlert } from '../src/alerts/repository';
 import { SubscriptionRepository } from '../src/subscriptions/repository';
 import type { Alert, AlertNotification } from '../src/contract/types';
 import type { WorkerMetrics } from '../src/telemetry/metrics';
@@ -21,6 +22,8 @@ export interface AlertActivityDeps {
   /** Where alerts are POSTed, signed with `alertSecret`; they are always stored too. */
   alertUrl?: string | undefined;
   alertSecret?: string | undefined;
+  /** Most alerts of one owner POSTed to `alertUrl` per clock hour (ADMIN_ALERTS_PER_OWNER_PER_HOUR); the rest are stored only. */
+  alertsPerOwnerPerHour?: number | undefined;
   now?: () => Date;
   post?: (req: PostRequest) => Promise<PostResult>;
   /** Counts raised alerts (absent: not counted). */
@@ -37,12 +40,19 @@ export interface AlertInput {
   message: string;
 }
 
-/** Builds `raiseAlert`: stores an alert once (for administrators and the subscription's owner), then POSTs it to ADMIN_ALERT_URL. */
+/** ADMIN_ALERTS_PER_OWNER_PER_HOUR's default. */
+export const DEFAULT_ALERTS_PER_OWNER_PER_HOUR = 20;
+
+/**
+ * Builds `raiseAlert`: stores an alert once (for administrators and the subscription's owner),
+ * then POSTs it to ADMIN_ALERT_URL within the owner's hourly budget.
+ */
 export function createAlertActivities(deps: AlertActivityDeps) {
   const alerts = new AlertRepository(deps.db);
   const subscriptions = new SubscriptionRepository(deps.db);
   const now = () => deps.now?.() ?? new Date();
   const post = poster(deps);
+  const budget = new AlertBudget(deps.db, deps.alertsPerOwnerPerHour ?? DEFAULT_ALERTS_PER_OWNER_PER_HOUR, () => now().getTime());
 
   /** POSTs `body` to ADMIN_ALERT_URL signed with ADMIN_ALERT_SECRET under message id `id`; throws unless acknowledged. */
   async function notifyOperator(id: string, body: string): Promise<void> {
@@ -55,6 +65,14 @@ export function createAlertActivities(deps: AlertActivityDeps) {
     const result = await post({ url: deps.alertUrl, body, headers, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy });
     // Throwing lets Temporal retry the notification.
     if (result.outcome !== 'delivered') throw new Error(`operator notification POST failed: ${'error' in result ? result.error : `HTTP ${result.statusCode}`}`);
+  }
+
+  /** Takes the alert's slot in its owner's budget and records it on the alert, so a retry POSTs the same body. */
+  async function takeSlot(stored: AlertDoc): Promise<NonNullable<AlertDoc['admin_slot']>> {
+    const taken = await budget.take(ownerBucket(stored.owner_id), stored._id);
+    const slot = { window: taken.window, index: taken.index, send: taken.send, limit_reached: taken.limitReached, suppressed: taken.suppressed };
+    await alerts.setSlot(stored._id, slot);
+    return slot;
   }
 
   /** Stored first, so administrators find it through the API even when the POST keeps failing. */
@@ -72,7 +90,16 @@ export function createAlertActivities(deps: AlertActivityDeps) {
     });
     if (created) deps.metrics?.alertsRaised.inc({ kind: input.kind });
     if (!deps.alertUrl || stored.notified_at) return { id: stored._id, notified: Boolean(stored.notified_at) };
-    const notification: AlertNotification = { type: 'alert', alert: toAlert(stored) };
+    // One owner's failures must not flood the administrator: its place in the owner's hourly budget, taken once.
+    const slot = stored.admin_slot ?? (await takeSlot(stored));
+    if (!slot.send) return { id: stored._id, notified: false };
+    const notification: AlertNotification = {
+      type: 'alert',
+      alert: toAlert(stored),
+      ...(stored.owner_id !== undefined ? { owner_id: stored.owner_id } : {}),
+      ...(slot.suppressed > 0 ? { suppressed: slot.suppressed } : {}),
+      ...(slot.limit_reached ? { limit_reached: true as const } : {}),
+    };
     // A retry after a failed POST finds the alert stored, not notified, and POSTs again: never a second alert.
     await notifyOperator(stored._id, JSON.stringify(notification));
     await alerts.markNotified(stored._id, now());

@@ -2193,7 +2193,7 @@ export interface components {
             /** @description Cursor for the next page; absent on the last page. */
             next_cursor?: components["schemas"]["NextCursor"];
         };
-        /** @description Body of the POST to `ADMIN_ALERT_URL` (the `admin.alert` webhook). */
+        /** @description Body of the POST to `ADMIN_ALERT_URL` (the `admin.alert` webhook). At most `ADMIN_ALERTS_PER_OWNER_PER_HOUR` alerts of one owner's subscriptions are POSTed per clock hour, across all workers; the owner's further alerts that hour are stored and listed by the alerts endpoint but not POSTed, and the owner's next POST (in a later hour) counts them in `suppressed`. */
         AlertNotification: {
             /**
              * @description What the POST carries; always `alert`.
@@ -2202,6 +2202,15 @@ export interface components {
             type: "alert";
             /** @description The alert raised, as the alerts endpoint lists it. */
             alert: components["schemas"]["Alert"];
+            /** @description Owner of the subscription concerned; absent when the subscription was deleted (those alerts share one budget). */
+            owner_id?: string;
+            /** @description On an owner's first POST of an hour, how many of that owner's alerts were stored but not POSTed since its previous POST (looking back up to 24 hours); absent when none. List them with `GET /api/webhooks/v1/alerts`. */
+            suppressed?: number;
+            /**
+             * @description On the owner's last POST this hour; its further alerts until the hour ends are stored only, and counted in the next POST's `suppressed`.
+             * @constant
+             */
+            limit_reached?: true;
         };
         /** @description An active subscription whose envelope version is deprecated. */
         DeprecatedSubscription: {

@@ -16,6 +16,8 @@ export interface AlertDoc {
   created_at: Date;
   /** Set once ADMIN_ALERT_URL acknowledged it. */
   notified_at?: Date;
+  /** Its place in its owner's hourly budget of POSTs (src/alerts/admin-budget.ts), kept so a retry POSTs the same. */
+  admin_slot?: { window: number; index: number; send: boolean; limit_reached: boolean; suppressed: number };
 }
 
 /** One alert per (kind, subscription, event, series): raising it twice is a no-op. */
@@ -58,6 +60,7 @@ export class AlertRepository {
     { collection: 'alerts', method: 'AlertRepository.tagUnlisted', equality: [], range: ['tl'], index: 'timeline' },
     { collection: 'alerts', method: 'AlertRepository.raise', equality: ['_id'], index: '_id_' },
     { collection: 'alerts', method: 'AlertRepository.markNotified', equality: ['_id'], index: '_id_' },
+    { collection: 'alerts', method: 'AlertRepository.setSlot', equality: ['_id'], index: '_id_' },
     { collection: 'alerts', method: 'AlertRepository.find', equality: ['_id'], index: '_id_' },
     // list reads the timeline.
     ...timelineShapes('alerts', 'created_at', { list: ['AlertRepository.list'] }),
@@ -81,6 +84,11 @@ export class AlertRepository {
 
   async markNotified(id: string, at = new Date()): Promise<void> {
     await this.#collection.updateOne({ _id: id }, { $set: { notified_at: at } });
+  }
+
+  /** Records the budget slot the alert took. */
+  async setSlot(id: string, slot: NonNullable<AlertDoc['admin_slot']>): Promise<void> {
+    await this.#collection.updateOne({ _id: id }, { $set: { admin_slot: slot } });
   }
 
   /** Newest first, by id (ids are not time-sortable, so created_at then id); `ownerId`'s only when given. */

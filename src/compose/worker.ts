@@ -93,6 +93,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
     userAgent,
     alertUrl: config.delivery.alertUrl,
     alertSecret: config.delivery.alertSecret,
+    alertsPerOwnerPerHour: config.delivery.alertsPerOwnerPerHour,
   };
   const activityDeps = {
     db: mongo.db,

@@ -149,6 +149,7 @@ export const envSchema = z.object({
   WEBHOOK_INLINE_LIMIT: z.coerce.number().int().min(MIN_INLINE_LIMIT).max(MAX_INLINE_LIMIT).default(DEFAULT_INLINE_LIMIT),
   ADMIN_ALERT_URL: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
   ADMIN_ALERT_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{24,}$/, 'must be whsec_ + base64').optional()),
+  ADMIN_ALERTS_PER_OWNER_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   METRICS_ENABLED: bool(true),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters (use a random value)').optional()),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
@@ -300,6 +301,8 @@ export interface Config {
     timeoutMs: number;
     alertUrl: string | undefined;
     alertSecret: string | undefined;
+    /** Most alerts of one owner POSTed to alertUrl per clock hour; the rest are stored and counted in the next POST. */
+    alertsPerOwnerPerHour: number;
     /** How often the relay looks for events a crash or an outage left behind. */
     relayIntervalMs: number;
     /** A subscription whose every delivery failed for this long is disabled; 0: never. */
@@ -392,6 +395,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       timeoutMs: e.DELIVERY_TIMEOUT,
       alertUrl: e.ADMIN_ALERT_URL,
       alertSecret: e.ADMIN_ALERT_SECRET,
+      alertsPerOwnerPerHour: e.ADMIN_ALERTS_PER_OWNER_PER_HOUR,
       relayIntervalMs: e.RELAY_INTERVAL,
       disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,

@@ -97,6 +97,11 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   DELIVERY_BATCH_SIZE: { group: 'Delivery', meaning: 'Most subscriptions one event workflow delivers to itself (1–64); larger fan-outs are split into child workflows of this size' },
   ADMIN_ALERT_URL: { group: 'Delivery', meaning: 'Where failed deliveries and disabled subscriptions are also POSTed (signed); alerts are stored either way' },
   ADMIN_ALERT_SECRET: { group: 'Delivery', meaning: 'Secret signing those alert POSTs (`whsec_…`); required with `ADMIN_ALERT_URL`' },
+  ADMIN_ALERTS_PER_OWNER_PER_HOUR: {
+    group: 'Delivery',
+    meaning:
+      "Most alerts of one owner's subscriptions POSTed to `ADMIN_ALERT_URL` per clock hour (1–100000), across all workers; the rest are stored and listed as usual, and that owner's next POST carries how many were not sent (`suppressed`)",
+  },
   RELAY_INTERVAL: { group: 'Delivery', meaning: 'How often workers look for events a crash or a Temporal outage left behind' },
   ENDPOINT_DISABLE_AFTER: { group: 'Delivery', meaning: 'A subscription whose every attempt failed this long is disabled (`ms`, `s`, `m`, `h`, `d`; `off`: never)' },
   DELIVERY_MAX_IN_FLIGHT: { group: 'Delivery', meaning: 'POSTs one worker sends at once to one subscription, unless it sets `max_in_flight`; `0`: no bound' },

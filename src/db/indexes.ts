@@ -1,4 +1,5 @@
 import { type Db, MongoServerError } from 'mongodb';
+import { alertBudgetStorage } from '../alerts/admin-budget';
 import { AlertRepository, OperationalNotices } from '../alerts/repository';
 import { ApiKeyRepository } from '../auth/api-keys';
 import { AttemptRepository } from '../deliveries/attempts';
@@ -30,6 +31,7 @@ export const storageOwners: readonly StorageDeclarations[] = [
   EventRepository,
   DispatchNotes,
   AlertRepository,
+  alertBudgetStorage,
   OperationalNotices,
   IdempotencyStore,
   PortalRevocations,

@@ -127,6 +127,7 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       userAgent: 'WebhookService/test',
       alertUrl: api.config.delivery.alertUrl,
       alertSecret: api.config.delivery.alertSecret,
+      alertsPerOwnerPerHour: api.config.delivery.alertsPerOwnerPerHour,
       disableAfterMs: api.config.delivery.disableAfterMs,
       maxInFlight: api.config.delivery.maxInFlight,
       secretBox: api.deps.subscriptions.secrets,

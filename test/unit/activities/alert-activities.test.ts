@@ -23,7 +23,18 @@ const failed: AlertInput = {
 function fakeDb(subscription?: Pick<SubscriptionDoc, '_id' | 'status'> & Partial<SubscriptionDoc>) {
   const alerts = new Map<string, AlertDoc>();
   const subscriptions = new Map(subscription ? [[subscription._id, { ...subscription }]] : []);
+  const slots = new Set<string>();
   const collections: Record<string, object> = {
+    // The per-owner budget (src/alerts/admin-budget.ts): insert-if-absent and lookups by _id.
+    alert_slots: {
+      insertOne: (doc: { _id: string }) => {
+        if (slots.has(doc._id)) return Promise.reject(new MongoServerError({ message: 'E11000 duplicate key', code: 11000 }));
+        slots.add(doc._id);
+        return Promise.resolve({ acknowledged: true, insertedId: doc._id });
+      },
+      findOne: (filter: { _id: string }) => Promise.resolve(slots.has(filter._id) ? { _id: filter._id } : null),
+      deleteMany: (filter: { _id: { $in: string[] } }) => Promise.resolve({ deletedCount: filter._id.$in.filter((id) => slots.delete(id)).length }),
+    },
     // The lists' directory (src/db/timeline.ts): registering a bucket is all these activities do there.
     timeline: { insertMany: (docs: unknown[]) => Promise.resolve({ acknowledged: true, insertedCount: docs.length }) },
     alerts: {
@@ -50,7 +61,7 @@ function fakeDb(subscription?: Pick<SubscriptionDoc, '_id' | 'status'> & Partial
     },
   };
   const db = { collection: (name: string) => collections[name] ?? {} } as unknown as Db;
-  return { db, alerts, subscriptions };
+  return { db, alerts, subscriptions, slots };
 }
 
 /** An alert endpoint answering with `statusCodes` in turn (the last repeats); every request kept. */
@@ -84,6 +95,7 @@ describe('raiseAlert', () => {
         message: failed.message,
         created_at: now,
         notified_at: now,
+        admin_slot: { window: Math.floor(now.getTime() / 3_600_000), index: 0, send: true, limit_reached: false, suppressed: 0 },
         tl: [`all@0:${Math.floor(now.getTime() / 10_000)}`],
       },
     ]);
@@ -222,5 +234,79 @@ describe('disableSubscription', () => {
     expect(subscriptions.get('sub_unit')!.disabled_reason).toBe(gone.reason);
     expect(alerts.size).toBe(1);
     expect(requests).toHaveLength(1);
+  });
+});
+
+describe("raiseAlert, within each owner's hourly budget of POSTs", () => {
+  const hour = 3_600_000;
+  /** A fake database holding `count` subscriptions of each owner, ids `<owner>-<i>`. */
+  function owned(owners: Record<string, number>) {
+    const fake = fakeDb();
+    for (const [owner, count] of Object.entries(owners)) {
+      for (let i = 0; i < count; i++) fake.subscriptions.set(`${owner}-${i}`, { _id: `${owner}-${i}`, status: 'active', owner_id: owner } as never);
+    }
+    return fake;
+  }
+  const failure = (subscriptionId: string, key = 'series'): AlertInput => ({ kind: 'delivery_failed', subscriptionId, eventId: 'evt_unit', key, message: `failed ${subscriptionId}` });
+  const bodies = (requests: PostRequest[]) => requests.map((r) => JSON.parse(r.body) as { owner_id?: string; suppressed?: number; limit_reached?: boolean; alert: { subscription_id: string } });
+
+  it("POSTs at most the limit of one owner's alerts per hour, stores every one, and still POSTs another owner's", async () => {
+    const { db, alerts } = owned({ a: 7, b: 1 });
+    const { post, requests } = fakePost(200);
+    let clock = new Date(Math.floor(now.getTime() / hour) * hour + 60_000);
+    const acts = alertActivities(db, post, { alertsPerOwnerPerHour: 3, now: () => clock });
+    const results = [];
+    for (let i = 0; i < 7; i++) results.push(await acts.raiseAlert(failure(`a-${i}`)));
+    results.push(await acts.raiseAlert(failure('b-0')));
+    expect(alerts.size).toBe(8);
+    expect(results.map((r) => r.notified)).toEqual([true, true, true, false, false, false, false, true]);
+    const sent = bodies(requests);
+    expect(sent.map((b) => b.alert.subscription_id)).toEqual(['a-0', 'a-1', 'a-2', 'b-0']);
+    expect(sent.map((b) => b.owner_id)).toEqual(['a', 'a', 'a', 'b']);
+    expect(sent.map((b) => b.limit_reached ?? false)).toEqual([false, false, true, false]);
+    expect(sent.every((b) => b.suppressed === undefined)).toBe(true);
+
+    // The next hour: the owner's first POST counts what the last one did not send; the other owner's counts nothing.
+    clock = new Date(clock.getTime() + hour);
+    await acts.raiseAlert(failure('a-0', 'next'));
+    await acts.raiseAlert(failure('a-1', 'next'));
+    await acts.raiseAlert(failure('b-0', 'next'));
+    expect(bodies(requests.slice(4)).map((b) => [b.owner_id, b.suppressed])).toEqual([['a', 4], ['a', undefined], ['b', undefined]]);
+  });
+
+  it('counts alerts not sent back over quiet hours, only up to the hour whose first POST reported them', async () => {
+    const { db } = owned({ a: 5 });
+    const { post, requests } = fakePost(200);
+    const start = Math.floor(now.getTime() / hour) * hour;
+    let clock = new Date(start);
+    const acts = alertActivities(db, post, { alertsPerOwnerPerHour: 2, now: () => clock });
+    for (let i = 0; i < 5; i++) await acts.raiseAlert(failure(`a-${i}`));
+    clock = new Date(start + 3 * hour);
+    await acts.raiseAlert(failure('a-0', 'later'));
+    clock = new Date(start + 5 * hour);
+    await acts.raiseAlert(failure('a-1', 'later'));
+    expect(bodies(requests).map((b) => b.suppressed)).toEqual([undefined, undefined, 3, undefined]);
+  });
+
+  it('a retry after a failed POST sends the same body under the same slot, taking no second one', async () => {
+    const { db, slots } = owned({ a: 2 });
+    const { post, requests } = fakePost(503, 200);
+    const acts = alertActivities(db, post, { alertsPerOwnerPerHour: 1 });
+    await expect(acts.raiseAlert(failure('a-0'))).rejects.toThrow('HTTP 503');
+    expect(await acts.raiseAlert(failure('a-0'))).toMatchObject({ notified: true });
+    expect(await acts.raiseAlert(failure('a-1'))).toMatchObject({ notified: false });
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.body).toBe(requests[0]!.body);
+    expect(slots.size).toBe(2);
+  });
+
+  it('holds across workers: two sharing the database POST the limit between them', async () => {
+    const { db } = owned({ a: 10 });
+    const { post, requests } = fakePost(200);
+    const workers = [alertActivities(db, post, { alertsPerOwnerPerHour: 4 }), alertActivities(db, post, { alertsPerOwnerPerHour: 4 })];
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => workers[i % 2]!.raiseAlert(failure(`a-${i}`))));
+    expect(results.filter((r) => r.notified)).toHaveLength(4);
+    expect(requests).toHaveLength(4);
+    expect(bodies(requests).filter((b) => b.limit_reached)).toHaveLength(1);
   });
 });
