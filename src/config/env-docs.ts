@@ -86,7 +86,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   API_MAX_CONNECTIONS_PER_PEER: {
     group: 'API',
     meaning:
-      'Open connections one client address (an IPv6 /64 counts as one) may hold on one API process; the next is closed at once, before a byte is read; `0`: no bound. 512 is twice what the bench, soak and chaos clients open from 127.0.0.1 to one process. Behind a proxy every client shares its address: set it above the proxy\'s connections to one process',
+      'Open connections one client address (an IPv6 /64 counts as one) may hold on one API process; the next is closed at once, before a byte is read; `0`: no bound. 512 is above the most the bench (256), soak (224) and chaos (466 over both processes at its default rate) clients can hold open from 127.0.0.1. Behind a proxy every client shares its address: set it above the proxy\'s connections to one process',
   },
   API_MAX_CONNECTIONS: { group: 'API', meaning: 'Open connections one API process holds in all; beyond it a new one is closed at once; `0`: no bound. Keep it under the process\'s open-file limit (`ulimit -n`)' },
   SEED_DEMO_DATA: { group: 'API', meaning: '`npm start` loads demo data into an empty database' },
