@@ -12,9 +12,20 @@ export function isCredentialName(name: string): boolean {
   return credentialName.test(name) && !notCredentialNames.has(name.toLowerCase());
 }
 
-/** `text` with every credential-shaped substring (`whk_…`, `whps_…`, `whsec_…`) replaced. */
-export function redactCredentials(text: string): string {
-  return text.replace(credentialShape, REDACTED);
+/**
+ * Configured secrets of no fixed shape (`ADMIN_API_KEY`, `METRICS_TOKEN`), as they may appear in
+ * a request: raw and percent-encoded, longest first so one inside another is still hidden whole.
+ */
+export function knownSecrets(values: ReadonlyArray<string | undefined>): string[] {
+  const forms = values.filter((v): v is string => typeof v === 'string' && v.length > 0).flatMap((v) => [v, encodeURIComponent(v)]);
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every credential-shaped substring (`whk_…`, `whps_…`, `whsec_…`) and every `known` secret ({@link knownSecrets}) replaced. */
+export function redactCredentials(text: string, known: readonly string[] = []): string {
+  let out = text;
+  for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out.replace(credentialShape, REDACTED);
 }
 
 function decoded(text: string): string {
@@ -25,10 +36,21 @@ function decoded(text: string): string {
   }
 }
 
-/** A request URL (path and query) fit for a log: credential-named parameters and credential-shaped values redacted. */
-export function redactUrl(url: string): string {
+/** A path segment that holds a credential only once percent-decoded is hidden whole. */
+function redactEncodedSegments(path: string, known: readonly string[]): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      const plain = decoded(segment);
+      return plain !== segment && redactCredentials(plain, known) !== plain ? REDACTED : segment;
+    })
+    .join('/');
+}
+
+/** A request URL (path and query) fit for a log: credential-named parameters, credential-shaped values and `known` secrets redacted. */
+export function redactUrl(url: string, known: readonly string[] = []): string {
   const mark = url.indexOf('?');
-  const path = redactCredentials(mark < 0 ? url : url.slice(0, mark));
+  const path = redactEncodedSegments(redactCredentials(mark < 0 ? url : url.slice(0, mark), known), known);
   if (mark < 0) return path;
   const query = url
     .slice(mark + 1)
@@ -36,22 +58,22 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const name = eq < 0 ? pair : pair.slice(0, eq);
-      if (eq < 0) return redactCredentials(pair);
+      if (eq < 0) return redactCredentials(decoded(pair), known) !== decoded(pair) ? REDACTED : redactCredentials(pair, known);
       const value = pair.slice(eq + 1);
-      const secret = isCredentialName(decoded(name)) || redactCredentials(decoded(value)) !== decoded(value) || redactCredentials(value) !== value;
-      return `${redactCredentials(name)}=${secret ? REDACTED : value}`;
+      const secret = isCredentialName(decoded(name)) || redactCredentials(decoded(value), known) !== decoded(value) || redactCredentials(value, known) !== value;
+      return `${redactCredentials(decoded(name), known) !== decoded(name) ? REDACTED : redactCredentials(name, known)}=${secret ? REDACTED : value}`;
     })
     .join('&');
   return `${path}?${query}`;
 }
 
-/** Query parameters or headers fit for a log: a credential's name or shape hides its value. */
-export function redactFields(fields: Record<string, unknown>): Record<string, unknown> {
+/** Query parameters or headers fit for a log: a credential's name or shape, or a `known` secret, hides its value. */
+export function redactFields(fields: Record<string, unknown>, known: readonly string[] = []): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(fields).map(([name, value]) => {
       if (isCredentialName(name)) return [name, REDACTED];
-      if (typeof value === 'string') return [name, redactCredentials(value) === value ? value : REDACTED];
-      if (Array.isArray(value)) return [name, value.map((v) => (typeof v === 'string' && redactCredentials(v) !== v ? REDACTED : (v as unknown)))];
+      if (typeof value === 'string') return [name, redactCredentials(value, known) === value ? value : REDACTED];
+      if (Array.isArray(value)) return [name, value.map((v) => (typeof v === 'string' && redactCredentials(v, known) !== v ? REDACTED : (v as unknown)))];
       return [name, value];
     }),
   );
@@ -69,13 +91,13 @@ interface SerializedRequest {
 /**
  * The request serializer of every request log line: wherever a credential may arrive (the
  * `Authorization`, `Cookie` and any credential-named header, a query parameter by name, any
- * value shaped like a key, token or secret, the path), it is replaced by `[redacted]`.
+ * value shaped like a key, token or secret or equal to a `known` one, the path), it is replaced by `[redacted]`.
  */
-export function redactRequest<T extends SerializedRequest>(req: T): T {
+export function redactRequest<T extends SerializedRequest>(req: T, known: readonly string[] = []): T {
   return Object.assign(Object.create(Object.getPrototypeOf(req) as object) as T, req, {
-    ...(typeof req.url === 'string' ? { url: redactUrl(req.url) } : {}),
-    ...(req.query && typeof req.query === 'object' ? { query: redactFields(req.query) } : {}),
-    ...(req.params && typeof req.params === 'object' ? { params: redactFields(req.params) } : {}),
-    ...(req.headers && typeof req.headers === 'object' ? { headers: redactFields(req.headers) } : {}),
+    ...(typeof req.url === 'string' ? { url: redactUrl(req.url, known) } : {}),
+    ...(req.query && typeof req.query === 'object' ? { query: redactFields(req.query, known) } : {}),
+    ...(req.params && typeof req.params === 'object' ? { params: redactFields(req.params, known) } : {}),
+    ...(req.headers && typeof req.headers === 'object' ? { headers: redactFields(req.headers, known) } : {}),
   });
 }

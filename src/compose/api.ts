@@ -3,6 +3,7 @@ import type { Config } from '../config/config';
 import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { createApp } from '../http/app';
+import { boundConnections } from '../http/connection-admission';
 import type { Logger } from '../logger';
 import { sealStoredCredentials } from '../subscriptions/seal-credentials';
 import { sealStoredSecrets } from '../subscriptions/seal-secrets';
@@ -60,6 +61,8 @@ export async function composeApi(config: Config, logger: Logger): Promise<ApiPro
         listening.headersTimeout = 10_000;
         // A socket with no traffic either way for 30 s is closed: a client that stops reading its answer cannot keep it.
         listening.timeout = 30_000;
+        // Headers and bodies are bounded per request; this bounds the sockets themselves, so trickling clients cannot run out the file descriptors.
+        boundConnections(listening, { ...config.api.connections, metrics });
         listening.once('error', (err: NodeJS.ErrnoException) => {
           reject(
             new Error(

@@ -8,6 +8,7 @@ import { EventDispatcher } from '../events/dispatcher';
 import type { OutboxFlusher } from '../events/outbox';
 import type { AppDeps } from '../http/app';
 import type { Logger } from '../logger';
+import { knownSecrets } from '../logger-redaction';
 import type { ApiMetrics } from '../telemetry/metrics';
 import { OrderRepository, ProductRepository, UserRepository } from '../resources/repository';
 import { SubscriptionRepository } from '../subscriptions/repository';
@@ -81,6 +82,7 @@ export function createAppDeps(input: {
     shedding: config.api.shedding,
     metrics: input.metrics,
     metricsToken: config.metrics?.token,
+    knownSecrets: knownSecrets([config.api.adminApiKey, config.metrics?.token]),
     tracer: input.tracer,
     idempotency: new IdempotencyStore(db, box),
     rateLimiter: config.api.rateLimit.enabled ? mongoRateLimiter(db, config.api.rateLimit.policies, input.logger) : undefined,

@@ -105,6 +105,8 @@ export const envSchema = z.object({
   API_MAX_WAIT: duration('off', 100, 600_000, 'from 100ms to 10m', true),
   API_BODY_TIMEOUT: duration('10s', 100, 600_000, 'from 100ms to 10m'),
   API_MAX_BODIES_PER_PEER: z.coerce.number().int().min(0).max(100_000).default(64),
+  API_MAX_CONNECTIONS_PER_PEER: z.coerce.number().int().min(0).max(1_000_000).default(512),
+  API_MAX_CONNECTIONS: z.coerce.number().int().min(0).max(1_000_000).default(4096),
   REQUEST_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 64kb').default('64kb'),
   SEED_DEMO_DATA: bool(true),
   RATE_LIMIT_ENABLED: bool(true),
@@ -270,6 +272,8 @@ export interface Config {
      * a body not all read within `bodyTimeoutMs` 408; beyond `maxBodiesPerPeer` bodies arriving from one address (0: no bound) 429.
      */
     shedding: { maxInFlight: number; maxWaitMs: number; bodyTimeoutMs: number; maxBodiesPerPeer: number };
+    /** Open connections per client address (IPv6 /64) and in all, checked before a byte is read (0: no bound); the excess is closed at once. */
+    connections: { maxPerPeer: number; maxConnections: number };
     /** Requests each API key may make per window, per scope; off: no limit and no RateLimit headers. */
     rateLimit: { enabled: boolean; policies: RateLimitPolicies };
     portal: {
@@ -378,6 +382,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
         e.VALIDATE_RESPONSES === undefined ? e.NODE_ENV !== 'production' : ['true', '1'].includes(e.VALIDATE_RESPONSES),
       bodyLimit: e.REQUEST_BODY_LIMIT,
       shedding: { maxInFlight: e.API_MAX_IN_FLIGHT, maxWaitMs: e.API_MAX_WAIT, bodyTimeoutMs: e.API_BODY_TIMEOUT, maxBodiesPerPeer: e.API_MAX_BODIES_PER_PEER },
+      connections: { maxPerPeer: e.API_MAX_CONNECTIONS_PER_PEER, maxConnections: e.API_MAX_CONNECTIONS },
       rateLimit: { enabled: e.RATE_LIMIT_ENABLED, policies: e.RATE_LIMITS! },
       portal: {
         publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),

@@ -83,6 +83,12 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   API_MAX_WAIT: { group: 'API', meaning: 'A request that took longer than this from its body read to its handler starting gets 503 (`100ms`–`10m`, `off`)' },
   API_BODY_TIMEOUT: { group: 'API', meaning: 'A request body not all received this long after its headers gets 408 and its connection closed (`100ms`–`10m`); a body counts against `API_MAX_IN_FLIGHT` only once read' },
   API_MAX_BODIES_PER_PEER: { group: 'API', meaning: 'Request bodies one client address may be sending at once; beyond it 429 at once, before the body is read; `0`: no bound. Behind a proxy every client shares its address: raise it, or let the proxy buffer bodies' },
+  API_MAX_CONNECTIONS_PER_PEER: {
+    group: 'API',
+    meaning:
+      'Open connections one client address (an IPv6 /64 counts as one) may hold on one API process; the next is closed at once, before a byte is read; `0`: no bound. 512 is above the most the bench (256), soak (224) and chaos (466 over both processes at its default rate) clients can hold open from 127.0.0.1. Behind a proxy every client shares its address: set it above the proxy\'s connections to one process',
+  },
+  API_MAX_CONNECTIONS: { group: 'API', meaning: 'Open connections one API process holds in all; beyond it a new one is closed at once; `0`: no bound. Keep it under the process\'s open-file limit (`ulimit -n`)' },
   SEED_DEMO_DATA: { group: 'API', meaning: '`npm start` loads demo data into an empty database' },
   RATE_LIMIT_ENABLED: { group: 'API', meaning: 'Rate limits per API key; `false`: none, and no `RateLimit` headers' },
   RATE_LIMITS: {

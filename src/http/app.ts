@@ -59,6 +59,8 @@ export interface AppDeps {
   metricsToken?: string | undefined;
   /** Traces requests with it (absent: no tracing, no cost). */
   tracer?: Tracer | undefined;
+  /** Configured secrets of no fixed shape (`ADMIN_API_KEY`, `METRICS_TOKEN`) in the forms `knownSecrets` gives: redacted by value from request logs and traces. */
+  knownSecrets?: readonly string[] | undefined;
   /** Keeps the responses of requests sent with an Idempotency-Key. */
   idempotency: IdempotencyStore;
   /** Charges each authenticated request to its key's budget (absent: no rate limits). */
@@ -82,14 +84,15 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
-  const tracing = deps.tracer ? httpTracing(deps.tracer) : undefined;
+  const known = deps.knownSecrets ?? [];
+  const tracing = deps.tracer ? httpTracing(deps.tracer, known) : undefined;
   if (tracing) app.use(tracing.start);
   // Credentials sent anywhere (a query parameter, an X-API-Key header) are redacted from request lines, not only Authorization.
   app.use(
     pinoHttp({
       logger: deps.logger,
       genReqId: assignRequestId,
-      serializers: { req: redactRequest },
+      serializers: { req: (req: Parameters<typeof redactRequest>[0]) => redactRequest(req, known) },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
     }),
   );
@@ -175,6 +178,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(routeOperations(contract, operations));
 
   app.use(notFoundHandler);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, known));
   return app;
 }

@@ -78,7 +78,7 @@ function headersOf(err: unknown): Record<string, string> {
  * 401 and 403 carry a `WWW-Authenticate: Bearer` challenge (RFC 6750), 405 its `Allow` list;
  * a request over its rate limit is a 429 (its headers are already set by the security handler).
  */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, knownSecrets: readonly string[] = []): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     // Already answered (e.g. a body cut at its deadline, whose parser then fails): nothing more to say.
     if (res.headersSent) {
@@ -87,7 +87,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const refusal = rateLimitRefusal(req);
     const p = refusal ? problem(429, 'Too Many Requests', refusal.detail, [refusal.error]) : toProblem(err, req);
-    if (p.status >= 500) logger.error({ err, method: req.method, url: redactUrl(req.originalUrl) }, 'request failed');
+    if (p.status >= 500) logger.error({ err, method: req.method, url: redactUrl(req.originalUrl, knownSecrets) }, 'request failed');
     if (p.status < 500) for (const [name, value] of Object.entries(headersOf(err))) res.setHeader(name, value);
     if (p.status === 401 || p.status === 403) res.setHeader('WWW-Authenticate', bearerChallenge(req, p.status));
     try {
@@ -95,7 +95,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     } catch (sendErr) {
       // Response validation refused the problem itself (e.g. a status the operation does not
       // declare): still answer problem+json, as a 500, without going through res.json again.
-      logger.error({ err: sendErr, cause: err, method: req.method, url: redactUrl(req.originalUrl) }, 'error response violates the contract');
+      logger.error({ err: sendErr, cause: err, method: req.method, url: redactUrl(req.originalUrl, knownSecrets) }, 'error response violates the contract');
       if (res.headersSent) return;
       const fallback = { ...problem(500, 'Internal Server Error', 'An unexpected error occurred'), instance: req.originalUrl };
       res.removeHeader('WWW-Authenticate');

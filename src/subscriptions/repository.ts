@@ -101,7 +101,7 @@ export class SubscriptionRepository {
     { collection: 'subscriptions', method: 'SubscriptionRepository.findOwned', equality: ['_id', 'owner_id'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.countOwned', equality: ['owner_id'], index: 'owner_newest' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.listOwned', equality: ['owner_id'], range: ['_id'], sort: { _id: -1 }, index: 'owner_newest' },
-    { collection: 'subscriptions', method: 'SubscriptionRepository.updateOwned', equality: ['_id', 'owner_id'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.updateOwned', equality: ['_id', 'owner_id', 'updated_at'], index: '_id_' },
     {
       collection: 'subscriptions',
       method: 'SubscriptionRepository.activeSubscribers (no data owner)',
@@ -173,16 +173,22 @@ export class SubscriptionRepository {
     return this.#collection.find(filter).sort({ _id: -1 }).limit(limit).toArray();
   }
 
-  /** Applies `set` to the owner's subscription and returns the result, or undefined if absent. */
+  /**
+   * Applies `set` to the owner's subscription and returns the result, or undefined if absent or,
+   * with `unchangedSince`, if its `updated_at` is no longer that (changed since it was read).
+   */
   async updateOwned(
     ownerId: string,
     id: string,
     set: Partial<SubscriptionDoc>,
     unset: Array<keyof SubscriptionDoc> = [],
+    unchangedSince?: Date,
   ): Promise<SubscriptionDoc | undefined> {
     const update: UpdateFilter<SubscriptionDoc> = { $set: set };
     if (unset.length) update.$unset = Object.fromEntries(unset.map((k) => [k, '' as const]));
-    const result = await this.#collection.findOneAndUpdate({ _id: id, owner_id: ownerId }, update, {
+    // Atomic on MongoDB; FerretDB v1 reads then writes the document, so there it narrows the race without closing it.
+    const filter: Filter<SubscriptionDoc> = { _id: id, owner_id: ownerId, ...(unchangedSince ? { updated_at: unchangedSince } : {}) };
+    const result = await this.#collection.findOneAndUpdate(filter, update, {
       returnDocument: 'after',
     });
     return result ?? undefined;

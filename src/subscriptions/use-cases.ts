@@ -221,7 +221,9 @@ export async function updateSubscription(
       [{ path: '/body/status', message: 'disabled → paused is not allowed' }],
     );
   }
-  const set: Partial<SubscriptionDoc> = { updated_at: deps.now?.() ?? new Date() };
+  // Always later than the time read, so a second change within the same millisecond is still seen as a change.
+  const now = deps.now?.() ?? new Date();
+  const set: Partial<SubscriptionDoc> = { updated_at: now > current.updated_at ? now : new Date(current.updated_at.getTime() + 1) };
   if (input.url !== undefined) set.url = input.url;
   if (input.events !== undefined) set.events = [...input.events];
   if (input.description !== undefined) set.description = input.description;
@@ -247,9 +249,18 @@ export async function updateSubscription(
   // Each attempt reads it with the subscription: the next one of a pending delivery follows; null removes the limit.
   if (typeof input.rate_limit === 'number') set.rate_limit = input.rate_limit;
   else if (input.rate_limit === null) unset.push('rate_limit');
-  const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset);
-  if (!updated) throw notFound(id);
+  // Conditional on the state checked above: a concurrent PATCH {headers} and PATCH {url} must not combine into credentials following a new URL.
+  const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset, current.updated_at);
+  if (!updated) throw (await deps.subscriptions.findOwned(principal.ownerId, id)) ? changedConcurrently(id) : notFound(id);
   return toSubscription(updated, deps.retryDefaults);
+}
+
+/** 409 for a subscription changed by another request between this one's read and its write; sending it again is safe. */
+function changedConcurrently(id: string): DomainError {
+  return DomainError.conflict(
+    'Subscription Changed Concurrently',
+    `Subscription ${id} was changed by another request while this one was checked against it; nothing was done. Read it again and send the change again.`,
+  );
 }
 
 /** Deletes the caller's subscription; like any change, only by a caller that could have created it. */

@@ -19,7 +19,7 @@ export interface ProcessMetrics {
 /** The API process's metrics. */
 export interface ApiMetrics extends EventMetrics, ProcessMetrics {
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
-  /** Requests refused or dropped by admission: over `API_MAX_IN_FLIGHT`, client gone, past `API_MAX_WAIT`, over `API_MAX_BODIES_PER_PEER`, or past `API_BODY_TIMEOUT`. */
+  /** Requests refused or dropped by admission: over `API_MAX_IN_FLIGHT`, client gone, past `API_MAX_WAIT`, over `API_MAX_BODIES_PER_PEER`, past `API_BODY_TIMEOUT`, or connections over `API_MAX_CONNECTIONS_PER_PEER` or `API_MAX_CONNECTIONS`. */
   requestsShed: Counter<'reason'>;
   /** Requests admitted by load shedding and not yet answered. */
   requestsInFlight: Gauge;
@@ -77,7 +77,7 @@ export function createApiMetrics(): ApiMetrics {
     }),
     requestsShed: new Counter({
       name: 'http_requests_shed_total',
-      help: 'Requests not served because the API was overloaded, by reason: in_flight (over API_MAX_IN_FLIGHT, 503), deadline (waited past API_MAX_WAIT, 503), client_gone (the client closed the connection before its turn; dropped), peer_bodies (over API_MAX_BODIES_PER_PEER, 429), body_timeout (body not in within API_BODY_TIMEOUT, 408).',
+      help: 'Requests not served because the API was overloaded, by reason: in_flight (over API_MAX_IN_FLIGHT, 503), deadline (waited past API_MAX_WAIT, 503), client_gone (the client closed the connection before its turn; dropped), peer_bodies (over API_MAX_BODIES_PER_PEER, 429), body_timeout (body not in within API_BODY_TIMEOUT, 408), peer_connections (a connection over API_MAX_CONNECTIONS_PER_PEER, closed at once), max_connections (a connection over API_MAX_CONNECTIONS, closed at once).',
       labelNames: ['reason'],
       registers: [registry],
     }),

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/http/app';
 import { createLogger } from '../../../src/logger';
@@ -14,12 +15,17 @@ describe('credentials sent in the wrong place never reach the request log (findi
   let base: string;
   let key: string;
   const lines: string[] = [];
+  // Configured secrets of no fixed shape: the admin key need not start with whk_, and both carry characters a URL encodes.
+  const adminKey = 'Adm1n+Key/of-no-shape=2026xyz';
+  const metricsToken = 'scrape token 0123456789';
+  const spans = new InMemorySpanExporter();
 
   beforeAll(async () => {
-    api = await startTestApi();
+    api = await startTestApi({ ADMIN_API_KEY: adminKey, METRICS_ENABLED: 'true', METRICS_TOKEN: metricsToken });
     key = (await api.clientWith(['webhooks:read'])).key;
     const logger = createLogger('info', 'test', 'json', { write: (line: string) => void lines.push(line) });
-    server = createApp({ ...api.deps, logger }).listen(0, '127.0.0.1');
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }).getTracer('test');
+    server = createApp({ ...api.deps, logger, tracer }).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -54,5 +60,32 @@ describe('credentials sent in the wrong place never reach the request log (findi
     expect(log).toContain('"proxy-authorization":"[redacted]"');
     // What is not a credential is still logged, for the reader of the line.
     expect(log).toContain('limit=10');
+  });
+
+  it('redacts the configured admin key and metrics token by value, in a query, an innocently named header and the path, from logs and traces', async () => {
+    lines.length = 0;
+    spans.reset();
+    const attempts: Array<[string, Record<string, string>]> = [
+      [`${v1}/subscriptions?q=${encodeURIComponent(adminKey)}`, {}],
+      [`${v1}/subscriptions`, { 'x-client': adminKey }],
+      [`${v1}/subscriptions/${encodeURIComponent(adminKey)}`, {}],
+      [`${v1}/subscriptions?q=${encodeURIComponent(metricsToken)}`, {}],
+      [`${v1}/subscriptions`, { 'x-client': metricsToken }],
+      [`${v1}/subscriptions/${encodeURIComponent(metricsToken)}`, {}],
+    ];
+    for (const [path, headers] of attempts) {
+      const res = await fetch(`${base}${path}`, { headers });
+      expect(res.status, path).toBe(401);
+    }
+    const requestLines = lines.filter((l) => l.includes('"req":'));
+    expect(requestLines.length).toBe(attempts.length);
+    const paths = spans.getFinishedSpans().map((s) => String(s.attributes['url.path']));
+    expect(paths.length).toBe(attempts.length);
+    const seen = requestLines.join('') + paths.join('\n');
+    for (const secret of [adminKey, metricsToken]) {
+      for (const form of [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]) expect(seen).not.toContain(form);
+    }
+    expect(seen).toContain('"x-client":"[redacted]"');
+    expect(paths).toContain(`${v1}/subscriptions/[redacted]`);
   });
 });

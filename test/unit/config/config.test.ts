@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_INLINE_LIMIT, loadConfig } from '../../../src/config/config';
 
 describe('loadConfig', () => {
+  it('bounds API connections per client address and in all, 0 meaning none', () => {
+    expect(loadConfig({}).api.connections).toEqual({ maxPerPeer: 512, maxConnections: 4096 });
+    expect(loadConfig({ API_MAX_CONNECTIONS_PER_PEER: '0', API_MAX_CONNECTIONS: '0' }).api.connections).toEqual({ maxPerPeer: 0, maxConnections: 0 });
+    expect(() => loadConfig({ API_MAX_CONNECTIONS_PER_PEER: '-1' })).toThrow(ConfigError);
+  });
+
   it('applies documented defaults with an empty environment', () => {
     const c = loadConfig({});
     expect(c.http).toEqual({ host: '127.0.0.1', port: 3000 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { pinoHttp } from 'pino-http';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger';
-import { isCredentialName, redactFields, redactUrl } from '../../../src/logger-redaction';
+import { isCredentialName, knownSecrets, redactFields, redactUrl } from '../../../src/logger-redaction';
 
 describe('request logs', () => {
   it('never contain the bearer credential (API key or portal session token)', async () => {
@@ -57,5 +57,15 @@ describe('request logs', () => {
       list: ['a', '[redacted]'],
     });
   });
-});
 
+  it('redacts configured secrets of no fixed shape by value, raw, percent-encoded or partly encoded', () => {
+    const known = knownSecrets(['plain-admin-key-0123456789ab', 'with space/and+plus-0123456789', undefined]);
+    expect(redactUrl('/x/plain-admin-key-0123456789ab?limit=5', known)).toBe('/x/[redacted]?limit=5');
+    expect(redactUrl('/x/plain%2Dadmin-key-0123456789ab', known)).toBe('/x/[redacted]');
+    expect(redactUrl('/x?q=with%20space%2Fand%2Bplus-0123456789&limit=5', known)).toBe('/x?q=[redacted]&limit=5');
+    expect(redactUrl('/x?q=with+space%2Fand%2Bplus-0123456789', known)).toBe('/x?q=[redacted]');
+    expect(redactUrl('/x?plain-admin-key-0123456789ab', known)).toBe('/x?[redacted]');
+    expect(redactFields({ 'x-client': 'plain-admin-key-0123456789ab', accept: 'application/json' }, known)).toEqual({ 'x-client': '[redacted]', accept: 'application/json' });
+    expect(redactUrl('/x/plain-admin-key-0123456789ab')).toBe('/x/plain-admin-key-0123456789ab');
+  });
+});
