@@ -7,24 +7,11 @@ import { seedDemoData } from '../../../src/seed/seed';
 import { dbCommandCounter, type DbCommandCounter } from '../../../src/telemetry/db-commands';
 import { createApiMetrics } from '../../../src/telemetry/metrics';
 import { eventWorkflowId } from '../../../workflows/ids';
+import { counts, moved, total } from '../../support/db-commands';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { eventOutcome, terminateLeftRunning } from '../../support/event-workflows';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 import { waitFor } from '../../support/wait';
-
-/** Commands by `<command> <collection>`, read from a counter. */
-async function counts(counter: DbCommandCounter): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const { labels, value } of (await counter.get()).values) out[`${String(labels.command)} ${String(labels.collection ?? '')}`.trim()] = value;
-  return out;
-}
-
-/** What moved between two readings, without the unchanged entries. */
-function moved(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(after).flatMap(([k, v]) => (v - (before[k] ?? 0) > 0 ? [[k, v - (before[k] ?? 0)]] : [])));
-}
-
-const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
 
 /*
  * Each budget is the count measured when it was pinned: a change that adds a round trip to one of

@@ -6,23 +6,10 @@ import { type AttemptDoc, attemptId } from '../../../src/deliveries/attempts';
 import type { EventDoc } from '../../../src/events/repository';
 import type { DbCommandCounter } from '../../../src/telemetry/db-commands';
 import { createApiMetrics } from '../../../src/telemetry/metrics';
+import { counts, moved, total } from '../../support/db-commands';
 import { startTestApi, type TestApi } from '../../support/api';
 
 const v1 = '/api/webhooks/v1';
-
-/** Commands by `<command> <collection>`, read from a counter. */
-async function counts(counter: DbCommandCounter): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const { labels, value } of (await counter.get()).values) out[`${String(labels.command)} ${String(labels.collection ?? '')}`.trim()] = value;
-  return out;
-}
-
-/** What moved between two readings, without the unchanged entries. */
-function moved(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(after).flatMap(([k, v]) => (v - (before[k] ?? 0) > 0 ? [[k, v - (before[k] ?? 0)]] : [])));
-}
-
-const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
 
 /** Events stored for the list: one every 250 ms over the last five minutes. */
 const EVENTS = 1200;
