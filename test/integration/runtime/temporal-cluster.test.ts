@@ -210,8 +210,12 @@ describe('a two-node Temporal cluster on PostgreSQL', () => {
   it('carries on when a node is killed: its shards move and workflows complete through the other; it rejoins', async () => {
     const [first, second] = cluster.nodes as [LocalTemporalCluster['nodes'][0], LocalTemporalCluster['nodes'][0]];
     const allShards = Array.from({ length: SHARDS }, (_, i) => i + 1);
-    const before = await describeCluster(nodeBinary, second.address);
-    // Both nodes own some shards, and together all of them.
+    // Both nodes own some shards, and together all of them, once membership has settled (a moment after start).
+    let before = await describeCluster(nodeBinary, second.address);
+    await waitFor(async () => {
+      before = await describeCluster(nodeBinary, second.address);
+      return [first, second].every((node) => (before.historyShards[node.historyAddress]?.length ?? 0) > 0);
+    }, 30_000, 500);
     expect(Object.keys(before.historyShards).sort()).toEqual([first.historyAddress, second.historyAddress].sort());
     for (const node of [first, second]) expect(before.historyShards[node.historyAddress]?.length, node.name).toBeGreaterThan(0);
     expect(Object.values(before.historyShards).flat().sort((a, b) => a - b)).toEqual(allShards);
