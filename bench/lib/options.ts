@@ -43,6 +43,7 @@ const booleans = {
   quick: 'smaller defaults for a smoke run (under 5 minutes on 2 cores; not for figures)',
   fastSqlite: 'Temporal dev server SQLite with WAL + synchronous=OFF (the tests\' setting)',
   verbose: 'print the service processes\' output',
+  dbCommands: 'count database commands per order and per delivery (DB_COMMAND_METRICS=true: command monitoring adds CPU, so the CPU figures of such a run are not comparable)',
 };
 
 /** Every option, as `parseOptions` returns it (and the results' JSON records it). */
@@ -111,6 +112,7 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
     quick: bool('quick'),
     fastSqlite: bool('fastSqlite'),
     verbose: bool('verbose'),
+    dbCommands: bool('dbCommands'),
     scenarios: chosen,
     stack,
     prefill: parsePrefill(text('prefill')!),

@@ -149,10 +149,15 @@ const lat = (s: Summary) => `p50 ${fmt(s.p50)}  p90 ${fmt(s.p90)}  p99 ${fmt(s.p
 const segments = (b: Record<string, Summary>) => `${Object.entries(b).map(([k, v]) => `${k} ${fmt(v.p50)}`).join(', ')} ms`;
 const roles = (perRole: Record<string, number>, digits: number) => Object.entries(perRole).map(([k, v]) => `${k} ${fmt(v, digits)}`).join(', ');
 /** A run's database cost in one line: commands per order (API) and per delivery (worker), SQL statements per order. */
-const dbCost = (c: CostOfRun | undefined) =>
-  c
-    ? `DB commands ${fmt(c.apiCommandsPerOrder, 1)}/order (API), ${c.deliveries ? `${fmt(c.workerCommandsPerDelivery, 1)}/delivery` : `${fmt(c.workerCommands, 0)} in all, no deliveries`} (worker); SQL ${fmt(c.sqlStatementsPerOrder, 1)} statements, ${fmt(c.sqlCommitsPerOrder, 1)} commits/order`
-    : 'DB commands –';
+const dbCost = (c: CostOfRun | undefined, counted: boolean) => {
+  if (!c) return 'DB commands –';
+  const sql = `SQL ${fmt(c.sqlStatementsPerOrder, 1)} statements, ${fmt(c.sqlCommitsPerOrder, 1)} commits/order`;
+  // Command monitoring costs CPU: counted only when asked for, so the other runs' CPU figures stay comparable.
+  if (!counted) return `DB commands not counted (--db-commands); ${sql}`;
+  return `DB commands ${fmt(c.apiCommandsPerOrder, 1)}/order (API), ${c.deliveries ? `${fmt(c.workerCommandsPerDelivery, 1)}/delivery` : `${fmt(c.workerCommands, 0)} in all, no deliveries`} (worker); ${sql}`;
+};
+/** Commands per order or delivery, or – when they were not counted. */
+const perCmd = (v: number | undefined, counted: boolean) => (counted ? fmt(v, 1) : '–');
 
 /** One row per measure that ran, in scenario order. */
 function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
@@ -161,16 +166,16 @@ function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
   const o = r.options;
   if (ing0) {
     out.push(['a. ingest, 0 subs', `${fmt(ing0.requestsPerSecond)} orders/s`, `${ing0.ok}/${ing0.orders} orders, C=${o.concurrency}; latency ${lat(ing0.latencyMs)}; API CPU ${fmt(ing0.apiCpuMsPerRequest, 2)} ms/order; HTTP 500 retried ${ing0.http500Retried}`]);
-    out.push(['a. database cost, 0 subs', `${fmt(ing0.dbCost.apiCommandsPerOrder, 1)} cmd/order`, dbCost(ing0.dbCost)]);
+    out.push(['a. database cost, 0 subs', `${perCmd(ing0.dbCost.apiCommandsPerOrder, o.dbCommands)} cmd/order`, dbCost(ing0.dbCost, o.dbCommands)]);
   }
   if (ingM) {
     const d = ingM.deliveries as { deliveriesPerSecond: number } | undefined;
     out.push(['a. ingest, M subs', `${fmt(ingM.requestsPerSecond)} orders/s`, `${ingM.ok}/${ingM.orders} orders × ${o.subs} subs; latency ${lat(ingM.latencyMs)}; API CPU ${fmt(ingM.apiCpuMsPerRequest, 2)} ms/order; HTTP 500 retried ${ingM.http500Retried}; deliveries meanwhile ${fmt(d?.deliveriesPerSecond)}/s`]);
-    out.push(['a. database cost, M subs', `${fmt(ingM.dbCost.apiCommandsPerOrder, 1)} cmd/order`, dbCost(ingM.dbCost)]);
+    out.push(['a. database cost, M subs', `${perCmd(ingM.dbCost.apiCommandsPerOrder, o.dbCommands)} cmd/order`, dbCost(ingM.dbCost, o.dbCommands)]);
   }
   if (tp) {
     out.push([`b. throughput, M=${tp.subscriptions}`, `${fmt(tp.deliveriesPerSecond)} del/s`, `${tp.events} events × ${tp.subscriptions} subs = ${tp.emitted}; delivered ${tp.delivered}, failed ${tp.failed}, dups ${tp.duplicates}, retried attempts ${tp.retriedAttempts}; first event → last delivery ${fmt(tp.firstEventToLastDeliverySeconds, 2)} s`]);
-    out.push([`b. database cost, M=${tp.subscriptions}`, `${fmt(tp.dbCost.workerCommandsPerDelivery, 1)} cmd/del`, `${dbCost(tp.dbCost)}, ${fmt(tp.dbCost.sqlStatementsPerDelivery, 1)} statements/delivery`]);
+    out.push([`b. database cost, M=${tp.subscriptions}`, `${perCmd(tp.dbCost.workerCommandsPerDelivery, o.dbCommands)} cmd/del`, `${dbCost(tp.dbCost, o.dbCommands)}, ${fmt(tp.dbCost.sqlStatementsPerDelivery, 1)} statements/delivery`]);
     out.push(['b. latency in throughput run', `p50 ${fmt(tp.latencyFromPostMs.p50, 0)} ms`, lat(tp.latencyFromPostMs)]);
   }
   for (const [m, f] of Object.entries(r.fanOuts ?? {})) {

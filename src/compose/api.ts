@@ -29,7 +29,7 @@ export async function composeApi(config: Config, logger: Logger): Promise<ApiPro
   // First, so the database client and the Temporal client are traced from the start.
   const tracing = tracingFromConfig(config.tracing, 'api');
   const metrics = config.metrics.enabled ? createApiMetrics() : undefined;
-  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api', tracing?.tracer, metrics?.dbCommands);
+  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api', tracing?.tracer, config.metrics.dbCommands ? metrics?.dbCommands : undefined);
   const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined });
   const deps = createAppDeps({
     db: mongo.db,

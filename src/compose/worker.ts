@@ -64,7 +64,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
         relayBacklog: () => backlog(),
       })
     : undefined;
-  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker', tracing?.tracer, metrics?.dbCommands);
+  const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker', tracing?.tracer, config.metrics.dbCommands ? metrics?.dbCommands : undefined);
   const backlog = relayBacklog(new DispatchNotes(mongo.db), config.delivery.relayIntervalMs);
   await prepareDatabase(mongo.db);
   const metricsServer = metrics

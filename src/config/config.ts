@@ -153,6 +153,7 @@ export const envSchema = z.object({
   ADMIN_ALERT_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{24,}$/, 'must be whsec_ + base64').optional()),
   ADMIN_ALERTS_PER_OWNER_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   METRICS_ENABLED: bool(true),
+  DB_COMMAND_METRICS: bool(false),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters (use a random value)').optional()),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]/, 'must be an http(s):// URL').optional()),
@@ -294,6 +295,8 @@ export interface Config {
     token: string | undefined;
     /** Port of the worker's `/metrics` (on HOST); 0: none. */
     workerPort: number;
+    /** Count every database command into `db_commands_total` (driver command monitoring, which costs CPU on every command). */
+    dbCommands: boolean;
   };
   tracing: TracingConfig;
   /** Keys sealing signing secrets at rest: the current one seals, every one opens. */
@@ -391,7 +394,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       },
     },
     seedDemoData: e.SEED_DEMO_DATA,
-    metrics: { enabled: e.METRICS_ENABLED, token: e.METRICS_TOKEN, workerPort: e.METRICS_ENABLED ? e.WORKER_METRICS_PORT : 0 },
+    metrics: { enabled: e.METRICS_ENABLED, token: e.METRICS_TOKEN, workerPort: e.METRICS_ENABLED ? e.WORKER_METRICS_PORT : 0, dbCommands: e.METRICS_ENABLED && e.DB_COMMAND_METRICS },
     tracing: tracingConfig(e),
     secretKeys: { current: e.SECRET_ENCRYPTION_KEY, previous: e.SECRET_ENCRYPTION_KEYS },
     delivery: {

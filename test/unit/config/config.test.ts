@@ -178,9 +178,13 @@ describe('observability configuration', () => {
   });
 
   it('serves metrics by default (worker on 9464) and turns both off with METRICS_ENABLED=false', () => {
-    expect(loadConfig({}).metrics).toEqual({ enabled: true, token: undefined, workerPort: 9464 });
+    expect(loadConfig({}).metrics).toEqual({ enabled: true, token: undefined, workerPort: 9464, dbCommands: false });
     expect(loadConfig({ WORKER_METRICS_PORT: '0' }).metrics.workerPort).toBe(0);
     expect(loadConfig({ METRICS_ENABLED: 'false' }).metrics).toMatchObject({ enabled: false, workerPort: 0 });
+    // Command monitoring costs CPU on every command: only when asked for, and never without metrics.
+    expect(loadConfig({}).metrics.dbCommands).toBe(false);
+    expect(loadConfig({ DB_COMMAND_METRICS: 'true' }).metrics.dbCommands).toBe(true);
+    expect(loadConfig({ DB_COMMAND_METRICS: 'true', METRICS_ENABLED: 'false' }).metrics.dbCommands).toBe(false);
   });
 
   it('traces only when an OTLP endpoint is set, honouring the standard switches', () => {
