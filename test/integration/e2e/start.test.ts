@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
+import { verify } from '../../../src/receiver/verify';
 import { getFreePort, isPortFree } from '../../../src/runtime/ports';
 import { descendants, isAlive } from '../../support/processes';
 import { docWalkthrough, runWalkthrough } from '../../support/docs';
+import { startReceiver } from '../../support/receiver';
 import { tempDir } from '../../support/servers';
 import { waitFor } from '../../support/wait';
 
@@ -61,7 +63,7 @@ describe('npm start: embedded mode', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('starts everything, refuses a busy port by name, stops cleanly, and a second start reuses the data', async () => {
+  it('starts everything, delivers a signed order event, refuses a busy port by name, stops cleanly, and a second start reuses the data', async () => {
     const ports = {
       PORT: String(await getFreePort()),
       MONGO_PORT: String(await getFreePort()),
@@ -70,7 +72,8 @@ describe('npm start: embedded mode', () => {
       WORKER_METRICS_PORT: String(await getFreePort()),
       POSTGRES_PORT: String(await getFreePort()),
     };
-    const env = { ...ports, DATA_DIR: dataDir };
+    // The receiver of the delivery below listens on loopback.
+    const env = { ...ports, DATA_DIR: dataDir, CALLBACK_ALLOW_PRIVATE: 'true' };
     const first = start(env);
     running.push(first);
     await waitForOutput(first, 'Webhook service is running', 180_000);
@@ -90,6 +93,23 @@ describe('npm start: embedded mode', () => {
     expect(await workerMetrics()).toContain('webhook_delivery_attempts_total');
     // The SDK's own metrics appear once its worker polls (after bundling the workflows).
     await waitFor(async () => /^temporal_/m.test(await workerMetrics()), 60_000, 500);
+
+    // Start, deliver, stop: an order placed on the running stack reaches a receiver, signed.
+    const receiver = await startReceiver((_req, res) => res.writeHead(204).end());
+    try {
+      const auth = { Authorization: `Bearer ${readFileSync(join(dataDir, 'admin-api-key'), 'utf8').trim()}`, 'Content-Type': 'application/json' };
+      const subscribed = await fetch(`${base}/api/webhooks/v1/subscribe`, { method: 'POST', headers: auth, body: JSON.stringify({ url: receiver.url, events: ['order.created'] }) });
+      expect(subscribed.status).toBe(201);
+      const { secret } = (await subscribed.json()) as { secret: string };
+      const placed = await fetch(`${base}/api/orders/`, { method: 'POST', headers: auth, body: JSON.stringify({ user_id: 1, items: [{ product_id: 1, quantity: 1 }] }) });
+      expect(placed.status).toBe(201);
+      const order = (await placed.json()) as { id: number };
+      await waitFor(() => receiver.received.length > 0, 30_000);
+      const delivered = receiver.received[0]!;
+      expect(verify(delivered.body, delivered.headers, secret)).toMatchObject({ event: 'order.created', data: { order_id: order.id } });
+    } finally {
+      await receiver.close();
+    }
 
     const mongo = new MongoClient(`mongodb://127.0.0.1:${ports.MONGO_PORT}/`);
     await mongo.db('start_test').collection<{ _id: string }>('marks').insertOne({ _id: 'first-run' });
