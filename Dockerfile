@@ -3,7 +3,7 @@
 # writes dist/ (npm run build: the portal, the compiled service, the prebuilt workflow bundle);
 # the runtime stage has production dependencies and dist/ only, and runs plain node.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -16,7 +16,7 @@ COPY activities ./activities
 COPY tools/build.ts tools/build-portal.ts ./tools/
 RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
