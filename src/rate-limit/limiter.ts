@@ -120,8 +120,6 @@ export class ApiRateLimiter {
 
   /** Takes the next block from the shared counter into `lease`; false when the store failed. */
   private async take(policy: RateLimitPolicy, keyId: string, lease: Lease): Promise<boolean> {
-    let counter = this.counters.get(policy.name);
-    if (!counter) this.counters.set(policy.name, (counter = this.counterFor(policy)));
     const now = this.now();
     const max = maxLeasePoints(policy);
     // Spent within its window: the key is busy, take more; expired with points left: take fewer.
@@ -129,6 +127,8 @@ export class ApiRateLimiter {
     const block = lease.block;
     let res: RateLimiterRes;
     try {
+      let counter = this.counters.get(policy.name);
+      if (!counter) this.counters.set(policy.name, (counter = this.counterFor(policy)));
       res = await counter.consume(keyId, block);
     } catch (err) {
       if (err instanceof RateLimiterRes) res = err;
