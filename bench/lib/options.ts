@@ -37,7 +37,8 @@ const textual = {
   relayInterval: { def: '1s', help: 'RELAY_INTERVAL of the worker' },
   logLevel: { def: 'warn', help: 'LOG_LEVEL of the API and worker' },
   out: { def: '.data/bench/latest.json', help: 'where the JSON results go' },
-  nodeOptions: { def: undefined, help: 'NODE_OPTIONS of the API and worker, e.g. "--cpu-prof --cpu-prof-dir=.data/bench/prof"' },
+  nodeOptions: { def: undefined, help: 'NODE_OPTIONS of the API and worker, e.g. "--max-old-space-size=512"' },
+  cpuProf: { def: undefined, help: 'write CPU profiles of the API and worker (node --cpu-prof) into this directory, e.g. .data/bench/prof' },
 } satisfies Record<string, { def: string | undefined; help: string }>;
 const booleans = {
   quick: 'smaller defaults for a smoke run (under 5 minutes on 2 cores; not for figures)',
@@ -57,6 +58,7 @@ export interface BenchOptions extends Record<keyof typeof numeric, number>, Reco
   logLevel: string;
   out: string;
   nodeOptions: string | undefined;
+  cpuProf: string | undefined;
 }
 
 const flagName = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -120,5 +122,6 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
     logLevel: text('logLevel')!,
     out: text('out')!,
     nodeOptions: text('nodeOptions'),
+    cpuProf: text('cpuProf'),
   };
 }

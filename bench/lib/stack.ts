@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Db } from 'mongodb';
 import { ApiKeyRepository, type Config, createMongo, envSchema, prepareDatabase, SecretBox, seedDemoData, TemporalGateway } from './service';
 import { getFreePort } from '../../src/runtime/ports';
@@ -83,6 +84,9 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
       serviceEnv,
       ...(opts.verbose ? { serverOutput: (server: string, line: string) => process.stderr.write(`[${server}] ${line}\n`) } : {}),
       ...(opts.nodeOptions ? { processEnv: () => ({ NODE_OPTIONS: opts.nodeOptions! }) } : {}),
+      // Node 20 refuses --cpu-prof in NODE_OPTIONS: it goes on the command line, a directory per
+      // process (each thread writes its own file there: tsx's loader runs on a second one).
+      ...(opts.cpuProf ? { processExecArgv: (name: string) => ['--cpu-prof', `--cpu-prof-dir=${resolve(opts.cpuProf!, name)}`] } : {}),
       processOutput: (name, line) => {
         const count = (outputLines[name] ??= { lines: 0, duplicateKey: 0 });
         count.lines++;

@@ -33,8 +33,14 @@ interface ApiKeyDoc {
 
 const KEY_PREFIX = 'whk_';
 
-/** How long a process trusts a key's status it read: a revoked key's portal sessions stop working everywhere within this. */
+/**
+ * How long a process trusts a key's status it read: a key revoked or rescoped in another process,
+ * and the portal sessions it opened, follow within this; in the process that changed it, at once.
+ */
 export const KEY_STATUS_CACHE_TTL_MS = 5_000;
+
+/** How long a process trusts that a presented key is unknown; a key created in this process works at once anyway. */
+export const UNKNOWN_KEY_CACHE_TTL_MS = 1_000;
 
 /** Owner of the ADMIN_API_KEY, and of the demo data's orders. */
 export const ADMIN_OWNER = 'admin';
@@ -66,6 +72,10 @@ export class ApiKeyRepository {
   readonly #keys: Collection<ApiKeyDoc>;
   // A revoked or missing key is cached too, as null: lru-cache does not keep undefined.
   readonly #current = new LRUCache<string, { scopes: string[] | null; until: number }>({ max: 10_000 });
+  // Presented keys by hash: their principal, or null when unknown or revoked.
+  readonly #byHash = new LRUCache<string, { principal: Principal | null; until: number }>({ max: 10_000 });
+  // Bumped by every change this process makes: a read begun before it must not cache what it found.
+  #generation = 0;
   readonly #now: () => number;
 
   /** @param options `now` (milliseconds) is injectable for tests of the cache's bound */
@@ -87,13 +97,30 @@ export class ApiKeyRepository {
       created_at: new Date(),
     };
     await this.#keys.insertOne(doc);
+    this.#forgetHash(doc.hash);
     return { key, principal: { keyId: doc._id, ownerId: doc.owner_id, scopes: doc.scopes } };
   }
 
-  /** The principal for a presented key, or undefined when unknown or revoked. */
+  /**
+   * The principal for a presented key, or undefined when unknown or revoked. Read once per key
+   * per KEY_STATUS_CACHE_TTL_MS (an unknown one per UNKNOWN_KEY_CACHE_TTL_MS); this process's own
+   * create, revoke and scope change apply at once.
+   */
   async authenticate(key: string): Promise<Principal | undefined> {
-    const doc = await this.#keys.findOne({ hash: hashApiKey(key), revoked_at: { $exists: false } });
-    return doc ? { keyId: doc._id, ownerId: doc.owner_id, scopes: doc.scopes } : undefined;
+    const hash = hashApiKey(key);
+    let entry = this.#byHash.get(hash);
+    if (!entry || entry.until <= this.#now()) {
+      const read = this.#now();
+      const generation = this.#generation;
+      const doc = await this.#keys.findOne({ hash, revoked_at: { $exists: false } });
+      entry = {
+        principal: doc ? { keyId: doc._id, ownerId: doc.owner_id, scopes: doc.scopes } : null,
+        until: read + (doc ? KEY_STATUS_CACHE_TTL_MS : UNKNOWN_KEY_CACHE_TTL_MS),
+      };
+      if (generation === this.#generation) this.#byHash.set(hash, entry);
+    }
+    // A copy: callers own what they get.
+    return entry.principal ? { ...entry.principal, scopes: [...entry.principal.scopes] } : undefined;
   }
 
   /**
@@ -114,14 +141,14 @@ export class ApiKeyRepository {
   /** Revokes key `keyId`: it and the portal sessions it opened stop working. False when no active key has that id. */
   async revoke(keyId: string, at = new Date()): Promise<boolean> {
     const { modifiedCount } = await this.#keys.updateOne({ _id: keyId, revoked_at: { $exists: false } }, { $set: { revoked_at: at } });
-    this.#current.delete(keyId);
+    this.#forgetKey(keyId);
     return modifiedCount === 1;
   }
 
   /** Replaces key `keyId`'s scopes; its portal sessions keep only the grants the new scopes allow. False when no key has that id. */
   async setScopes(keyId: string, scopes: readonly Scope[]): Promise<boolean> {
     const { matchedCount } = await this.#keys.updateOne({ _id: keyId }, { $set: { scopes: [...scopes] } });
-    this.#current.delete(keyId);
+    this.#forgetKey(keyId);
     return matchedCount === 1;
   }
 
@@ -131,15 +158,29 @@ export class ApiKeyRepository {
    */
   async ensureBootstrapAdmin(key: string): Promise<void> {
     // The unique index on `hash` makes a second insert of the same key a no-op.
+    const hash = hashApiKey(key);
     await insertIfAbsent(this.#keys, {
       _id: newId('key'),
       owner_id: ADMIN_OWNER,
       name: 'bootstrap admin (ADMIN_API_KEY)',
       scopes: ['admin'],
-      hash: hashApiKey(key),
+      hash,
       prefix: key.slice(0, 10),
       created_at: new Date(),
     });
+    this.#forgetHash(hash);
   }
 
+  #forgetHash(hash: string): void {
+    this.#generation++;
+    this.#byHash.delete(hash);
+  }
+
+  // Revocations and scope changes are rare: a scan of the cache beats keeping a second index by id.
+  #forgetKey(keyId: string): void {
+    this.#generation++;
+    this.#current.delete(keyId);
+    const stale = [...this.#byHash.entries()].filter(([, entry]) => entry.principal?.keyId === keyId);
+    for (const [hash] of stale) this.#byHash.delete(hash);
+  }
 }

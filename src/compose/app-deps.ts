@@ -11,6 +11,7 @@ import type { Logger } from '../logger';
 import { knownSecrets } from '../logger-redaction';
 import type { ApiMetrics } from '../telemetry/metrics';
 import { OrderRepository, ProductRepository, UserRepository } from '../resources/repository';
+import { FanoutCache } from '../subscriptions/fanout-cache';
 import { SubscriptionRepository } from '../subscriptions/repository';
 import { IdempotencyStore } from '../idempotency/store';
 import { mongoRateLimiter } from '../rate-limit/limiter';
@@ -39,8 +40,10 @@ export function createAppDeps(input: {
   const { db, config } = input;
   const allowPrivate = config.api.allowPrivateCallbacks;
   const temporalClient = () => input.temporal.client();
-  const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: deliverySettings(config), logger: input.logger, metrics: input.metrics });
-  const subscriptions = new SubscriptionRepository(db);
+  // This process's subscription writes drop the fan-out cache: it reads its own writes at once.
+  const fanout = new FanoutCache(new SubscriptionRepository(db), { ttlMs: config.api.subscriptionCacheTtlMs });
+  const subscriptions = new SubscriptionRepository(db, { onFanoutChange: () => fanout.invalidate() });
+  const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: deliverySettings(config), logger: input.logger, metrics: input.metrics, fanout });
   const box = secretBox(config);
   const revocations = new PortalRevocations(db);
   const orders = new OrderRepository(db);

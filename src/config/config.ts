@@ -97,6 +97,7 @@ export const envSchema = z.object({
   ),
   CALLBACK_ALLOW_PRIVATE: bool(false),
   MAX_SUBSCRIPTIONS_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(100),
+  SUBSCRIPTION_CACHE_TTL: duration('1s', 0, 60_000, 'from 0s to 1m', true),
   PUBLIC_URL: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]+\/?$/, 'must be an http(s) origin like https://hooks.example.com').optional()),
   PORTAL_SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters (use a random value)').optional()),
   TEMPORAL_UI_URL: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]/, 'must be an http(s):// URL').optional()),
@@ -265,6 +266,8 @@ export interface Config {
     allowPrivateCallbacks: boolean;
     /** Most subscriptions one owner may have (MAX_SUBSCRIPTIONS_PER_OWNER). */
     maxSubscriptionsPerOwner: number;
+    /** How long another process's subscription change may go unseen by this one's fan-out (SUBSCRIPTION_CACHE_TTL; 0: no cache). */
+    subscriptionCacheTtlMs: number;
     /** Validate responses against the contract (default: on outside production). */
     validateResponses: boolean;
     bodyLimit: string;
@@ -381,6 +384,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       adminApiKey: e.ADMIN_API_KEY,
       allowPrivateCallbacks: e.CALLBACK_ALLOW_PRIVATE,
       maxSubscriptionsPerOwner: e.MAX_SUBSCRIPTIONS_PER_OWNER,
+      subscriptionCacheTtlMs: e.SUBSCRIPTION_CACHE_TTL,
       validateResponses:
         e.VALIDATE_RESPONSES === undefined ? e.NODE_ENV !== 'production' : ['true', '1'].includes(e.VALIDATE_RESPONSES),
       bodyLimit: e.REQUEST_BODY_LIMIT,

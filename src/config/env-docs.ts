@@ -72,6 +72,11 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     unset: 'a random key stored once in the database (`service_keys`)',
   },
   CALLBACK_ALLOW_PRIVATE: { group: 'API', meaning: 'Allow callback URLs on loopback/private/link-local addresses (local development and tests only)' },
+  SUBSCRIPTION_CACHE_TTL: {
+    group: 'API',
+    meaning:
+      "How long an API process reuses its read of who gets an event (per event type and owner): a new or changed subscription is seen by the API process that wrote it at once, by other API processes within this (`0s`–`1m`; `0s` or `off`: read for every order)",
+  },
   MAX_SUBSCRIPTIONS_PER_OWNER: { group: 'API', meaning: 'Most subscriptions one owner may have; one more is a 409 naming the limit (concurrent creates may overshoot it by their number)' },
   VALIDATE_RESPONSES: { group: 'API', meaning: 'Validate every response against the contract too (`true`, `false`, `1`, `0`)', unset: 'on unless `NODE_ENV=production`' },
   REQUEST_BODY_LIMIT: { group: 'API', meaning: 'Largest request body (`<n>b`, `kb` or `mb`); larger gets 413' },

@@ -5,6 +5,7 @@ import { redeliveryWorkflowId } from '../../workflows/ids';
 import type { Logger } from '../logger';
 import type { EventMetrics } from '../telemetry/metrics';
 import { type FanoutCandidate, SubscriptionRepository } from '../subscriptions/repository';
+import type { FanoutSource } from '../subscriptions/fanout-cache';
 import { DispatchNotes, type RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxFlusher, OutboxSource } from './outbox';
 import { type EventDoc, EventRepository } from './repository';
@@ -21,6 +22,8 @@ export interface DispatcherDeps {
   startDeadlineMs?: number;
   /** Counts logged events (absent: not counted). */
   metrics?: EventMetrics | undefined;
+  /** Where the fan-out snapshot is read (absent: the subscriptions, every time). */
+  fanout?: FanoutSource;
 }
 
 /** A redelivery to start: the event and the subscriptions, under a redelivery id (one per API call). */
@@ -41,14 +44,14 @@ export interface Redelivery {
 export class EventDispatcher implements OutboxFlusher {
   readonly events: EventRepository;
   readonly notes: DispatchNotes;
-  private readonly subscriptions: SubscriptionRepository;
+  private readonly subscriptions: FanoutSource;
   // Filters parsed once per stored text, not once per event and subscription.
   private readonly filters = new LRUCache<string, Filter>({ max: 10_000 });
 
   constructor(private readonly deps: DispatcherDeps) {
     this.events = new EventRepository(deps.db);
     this.notes = new DispatchNotes(deps.db, (err) => deps.logger.warn({ err }, 'dispatch notes not removed; the relay will'));
-    this.subscriptions = new SubscriptionRepository(deps.db);
+    this.subscriptions = deps.fanout ?? new SubscriptionRepository(deps.db);
   }
 
   announce(events: readonly OutboxEvent[], source: OutboxSource): Promise<void> {

@@ -22,6 +22,7 @@ import { httpTracing } from './tracing';
 import { loadShedding } from './load-shedding';
 import { bodyAdmission } from './body-admission';
 import { requestHygiene } from './request-hygiene';
+import { memoizeValidatorRoutePatterns } from './validator-route-patterns';
 import { errorHandler, notFoundHandler, problem, sendProblem } from './problem';
 import { assignRequestId } from './request-id';
 import type { Health } from '../contract/types';
@@ -148,6 +149,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(routeOperations(contract, outsideValidator));
 
   const credentials: Credentials = { keys: deps.apiKeys, portal: deps.portal.sessions, limiter: deps.rateLimiter };
+  memoizeValidatorRoutePatterns();
   app.use(
     OpenApiValidator.middleware({
       // The validator resolves and annotates the document it is given: hand it a copy.

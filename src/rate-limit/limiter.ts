@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from 'mongodb';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import { policyFor, type RateLimitPolicies, type RateLimitPolicy } from '../config/rate-limits';
@@ -46,75 +47,102 @@ export function mongoCounter(db: Db, policy: RateLimitPolicy): RateLimitCounter 
 
 const warnEveryMs = 10_000;
 
-/** The requests of one key and policy waiting for the counter, and whether a charge is under way. */
-interface Lane {
-  waiting: Array<(v: RateLimitVerdict | undefined) => void>;
-  running: boolean;
+/** Most points one process takes from a shared counter at once, whatever the budget. */
+export const MAX_LEASE_POINTS = 1000;
+
+/** The largest block a process takes of `policy`: a tenth of the budget (at least 1), at most MAX_LEASE_POINTS. */
+export function maxLeasePoints(policy: RateLimitPolicy): number {
+  return Math.max(1, Math.min(MAX_LEASE_POINTS, Math.floor(policy.requests / 10)));
+}
+
+/** One key's points of one policy held by this process, and the take under way. */
+interface Lease {
+  /** Points taken and not yet spent; none once `resetAt` passed. */
+  left: number;
+  /** When the shared counter's window ends (ms since the epoch). */
+  resetAt: number;
+  /** Points of the window nobody had taken at the last take. */
+  unleased: number;
+  /** The size of the next take: doubles while blocks run out within the window, halves when one expires unspent. */
+  block: number;
+  taking: Promise<boolean> | undefined;
 }
 
 /**
- * Charges each authenticated request to its API key's budget for the operation's scope.
- * Per key and policy, one charge at a time goes to the store; requests arriving meanwhile are
- * charged together in the next one (their count as points). FerretDB v1 applies `$inc` as
- * read-then-write, so concurrent charges of one key lose counts (measured: 4 of 5 at 50 at
- * once); one at a time per process leaves only other processes' overlapping charges.
- * When the store fails the request is let through (fail open) and a warning is logged, at
- * most every 10 s: an outage of the counter must not become an outage of the API.
+ * Charges each authenticated request to its API key's budget for the operation's scope, leasing
+ * points: a process takes a block of points from the shared counter in one command and spends
+ * them locally, taking the next block when they run out. A block grows (doubling, up to
+ * `maxLeasePoints`) while blocks run out within their window, so a busy key costs one command
+ * per block, not per request; points left when the window ends expire with it. Hence a key may be
+ * refused while another API process still holds points of its window (at most one block per
+ * process), and where two processes' takes overlap on FerretDB v1, which applies `$inc` as
+ * read-then-write, one may count once: a key may exceed its budget by at most one block per API
+ * process within a window. Takes of one key and policy are one at a time per process. A window
+ * found spent is refused locally until it ends. When the store fails the request is let through
+ * (fail open) and a warning is logged, at most every 10 s: an outage of the counter must not
+ * become an outage of the API.
  */
 export class ApiRateLimiter {
   private readonly counters = new Map<string, RateLimitCounter>();
-  private readonly lanes = new Map<string, Lane>();
+  // An evicted lease only leaves its points unspent: the bound holds.
+  private readonly leases = new LRUCache<string, Lease>({ max: 10_000 });
   private lastWarning = 0;
 
   constructor(
     readonly policies: RateLimitPolicies,
     private readonly logger: Logger,
     private readonly counterFor: (policy: RateLimitPolicy) => RateLimitCounter,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Charges one request of `keyId` to the policy of `scope`; undefined when the store failed. */
-  charge(keyId: string, scope: string | undefined): Promise<RateLimitVerdict | undefined> {
+  async charge(keyId: string, scope: string | undefined): Promise<RateLimitVerdict | undefined> {
     const policy = policyFor(this.policies, scope);
-    const laneKey = `${policy.name}\n${keyId}`;
-    let lane = this.lanes.get(laneKey);
-    if (!lane) this.lanes.set(laneKey, (lane = { waiting: [], running: false }));
-    const verdict = new Promise<RateLimitVerdict | undefined>((resolve) => lane.waiting.push(resolve));
-    if (!lane.running) void this.drain(laneKey, lane, policy, keyId);
-    return verdict;
-  }
-
-  private async drain(laneKey: string, lane: Lane, policy: RateLimitPolicy, keyId: string): Promise<void> {
-    lane.running = true;
-    while (lane.waiting.length > 0) {
-      const batch = lane.waiting.splice(0);
-      const verdicts = await this.consume(policy, keyId, batch.length).catch((err: unknown) => this.warn(err, policy));
-      batch.forEach((resolve, i) => resolve(verdicts?.[i]));
+    const leaseKey = `${policy.name}\n${keyId}`;
+    let lease = this.leases.get(leaseKey);
+    if (!lease) this.leases.set(leaseKey, (lease = { left: 0, resetAt: 0, unleased: 0, block: 1, taking: undefined }));
+    for (;;) {
+      const now = this.now();
+      if (now < lease.resetAt && (lease.left > 0 || lease.unleased === 0)) return this.spend(policy, lease, now);
+      lease.taking ??= this.take(policy, keyId, lease).finally(() => (lease.taking = undefined));
+      if (!(await lease.taking)) return undefined;
     }
-    this.lanes.delete(laneKey);
   }
 
-  /** Charges `n` requests at once: the i-th is allowed when its place in the window is within the budget. */
-  private async consume(policy: RateLimitPolicy, keyId: string, n: number): Promise<RateLimitVerdict[] | undefined> {
-    let counter = this.counters.get(policy.name);
-    if (!counter) this.counters.set(policy.name, (counter = this.counterFor(policy)));
+  /** A verdict from the lease: allowed while it holds points, refused once the window is spent. */
+  private spend(policy: RateLimitPolicy, lease: Lease, now: number): RateLimitVerdict {
+    const resetSeconds = Math.max(1, Math.min(policy.windowSeconds, Math.ceil((lease.resetAt - now) / 1000)));
+    if (lease.left === 0) return { policy, allowed: false, remaining: 0, resetSeconds };
+    lease.left--;
+    // Approximate: what nobody had taken at the last take, and this process's own unspent points.
+    return { policy, allowed: true, remaining: lease.unleased + lease.left, resetSeconds };
+  }
+
+  /** Takes the next block from the shared counter into `lease`; false when the store failed. */
+  private async take(policy: RateLimitPolicy, keyId: string, lease: Lease): Promise<boolean> {
+    const now = this.now();
+    const max = maxLeasePoints(policy);
+    // Spent within its window: the key is busy, take more; expired with points left: take fewer.
+    lease.block = now < lease.resetAt ? Math.min(max, lease.block * 2) : lease.left > 0 ? Math.max(1, Math.floor(lease.block / 2)) : Math.min(max, lease.block);
+    const block = lease.block;
     let res: RateLimiterRes;
     try {
-      res = await counter.consume(keyId, n);
+      let counter = this.counters.get(policy.name);
+      if (!counter) this.counters.set(policy.name, (counter = this.counterFor(policy)));
+      res = await counter.consume(keyId, block);
     } catch (err) {
       if (err instanceof RateLimiterRes) res = err;
       else {
         this.warn(err, policy);
-        return undefined;
+        return false;
       }
     }
     // A counter with no expiry (msBeforeNext -1) is one whose window just began.
     const ms = res.msBeforeNext >= 0 ? res.msBeforeNext : policy.windowSeconds * 1000;
-    const resetSeconds = Math.min(policy.windowSeconds, Math.ceil(ms / 1000));
-    return Array.from({ length: n }, (_, i) => {
-      const place = res.consumedPoints - n + 1 + i;
-      const allowed = place <= policy.requests;
-      return { policy, allowed, remaining: Math.max(policy.requests - place, 0), resetSeconds: allowed ? resetSeconds : Math.max(1, resetSeconds) };
-    });
+    lease.resetAt = now + ms;
+    lease.left = Math.max(0, Math.min(block, policy.requests - (res.consumedPoints - block)));
+    lease.unleased = Math.max(0, policy.requests - res.consumedPoints);
+    return true;
   }
 
   private warn(err: unknown, policy: RateLimitPolicy): undefined {

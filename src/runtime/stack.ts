@@ -104,8 +104,10 @@ export interface StackOptions extends LocalServersOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** Variables of every API and worker over the servers' (e.g. LOG_LEVEL, delivery settings). */
   serviceEnv?: Record<string, string>;
-  /** Variables of one process (e.g. a profiler's NODE_OPTIONS). */
+  /** Variables of one process (e.g. a debugger's NODE_OPTIONS). */
   processEnv?: (name: string) => Record<string, string>;
+  /** Node flags of one process, before its script (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept). */
+  processExecArgv?: (name: string) => string[];
   /** Each API and worker output line. */
   processOutput?: (name: string, line: string) => void;
   /** Runs once the servers are up, before any API or worker starts (seeding). */
@@ -152,6 +154,8 @@ export interface ServiceProcessOptions {
   onLine?: LineSink;
   /** How node runs it; by default the TypeScript source through tsx. */
   args?: string[];
+  /** Node flags before `args` (e.g. `--cpu-prof`). */
+  execArgv?: string[];
   cwd?: string;
   name?: string;
 }
@@ -161,7 +165,7 @@ export function serviceProcess(kind: 'api' | 'worker', opts: ServiceProcessOptio
   return new ManagedProcess({
     name: opts.name ?? kind,
     command: process.execPath,
-    args: opts.args ?? ['--import', 'tsx', `src/entry/${kind}.ts`],
+    args: [...(opts.execArgv ?? []), ...(opts.args ?? ['--import', 'tsx', `src/entry/${kind}.ts`])],
     cwd: opts.cwd ?? root,
     env: opts.env,
     ...(opts.onLine ? { onLine: opts.onLine } : {}),
@@ -258,7 +262,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           // Children exit if this process dies without stopping them (e.g. SIGKILL).
           WEBHOOK_SUPERVISOR_PID: String(process.pid),
         };
-        const p = serviceProcess(kind, { name, env: childEnv, onLine: (line) => opts.processOutput?.(name, line) });
+        const execArgv = opts.processExecArgv?.(name) ?? [];
+        const p = serviceProcess(kind, { name, env: childEnv, execArgv, onLine: (line) => opts.processOutput?.(name, line) });
         return Promise.resolve({ process: p, stop: () => p.stop(20_000), env: childEnv });
       },
       ready,

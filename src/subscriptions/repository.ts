@@ -60,6 +60,11 @@ export interface FanoutCandidate {
   filter?: string;
 }
 
+/** A fan-out candidate with its creation time: an event goes only to those created by its time. */
+export interface FanoutMember extends FanoutCandidate {
+  created_at: Date;
+}
+
 /** The API shape of a stored subscription (no secrets); `retryDefaults` is the service's schedule, shown when it sets none. */
 export function toSubscription(doc: SubscriptionDoc, retryDefaults: RetryOverride): Subscription {
   return {
@@ -123,6 +128,9 @@ export class SubscriptionRepository {
       range: ['created_at'],
       index: 'all_owners_fanout',
     },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.currentSubscribers (no data owner)', equality: ['events', 'status'], index: 'fanout' },
+    { collection: 'subscriptions', method: "SubscriptionRepository.currentSubscribers (the data owner's)", equality: ['owner_id', 'events', 'status'], index: 'owner_fanout' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.currentSubscribers (every owner\'s)', equality: ['all_owners', 'events', 'status'], index: 'all_owners_fanout' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.deleteOwned', equality: ['_id', 'owner_id'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.ownedIds', equality: ['_id', 'owner_id'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.ownedAuthority', equality: ['_id', 'owner_id'], index: '_id_' },
@@ -148,13 +156,16 @@ export class SubscriptionRepository {
   ];
 
   readonly #collection: Collection<SubscriptionDoc>;
+  readonly #changed: () => void;
 
-  constructor(db: Db) {
+  /** @param options `onFanoutChange` runs after each write that may change who gets an event (insert, update, delete, disable), failed ones too */
+  constructor(db: Db, options: { onFanoutChange?: () => void } = {}) {
     this.#collection = db.collection<SubscriptionDoc>('subscriptions');
+    this.#changed = options.onFanoutChange ?? (() => undefined);
   }
 
   async insert(doc: SubscriptionDoc): Promise<void> {
-    await this.#collection.insertOne(doc);
+    await this.#collection.insertOne(doc).finally(this.#changed);
   }
 
   /** The owner's subscription, or undefined (another owner's looks exactly like a missing one). */
@@ -188,9 +199,11 @@ export class SubscriptionRepository {
     if (unset.length) update.$unset = Object.fromEntries(unset.map((k) => [k, '' as const]));
     // Atomic on MongoDB; FerretDB v1 reads then writes the document, so there it narrows the race without closing it.
     const filter: Filter<SubscriptionDoc> = { _id: id, owner_id: ownerId, ...(unchangedSince ? { updated_at: unchangedSince } : {}) };
-    const result = await this.#collection.findOneAndUpdate(filter, update, {
-      returnDocument: 'after',
-    });
+    const result = await this.#collection
+      .findOneAndUpdate(filter, update, {
+        returnDocument: 'after',
+      })
+      .finally(this.#changed);
     return result ?? undefined;
   }
 
@@ -200,15 +213,25 @@ export class SubscriptionRepository {
    * owner's or an admin key's. The same read as without filters, with `filter` projected too.
    */
   async activeSubscribers(type: EventType, at: Date, dataOwner?: string): Promise<FanoutCandidate[]> {
+    return this.#fanoutRead(type, dataOwner, { created_at: { $lte: at } }, { _id: 1, filter: 1 });
+  }
+
+  /**
+   * Every subscription an event of `type` carrying `dataOwner`'s data would go to now, before
+   * filters, with its creation time: what a cache filters by event time itself.
+   */
+  currentSubscribers(type: EventType, dataOwner?: string): Promise<FanoutMember[]> {
+    return this.#fanoutRead(type, dataOwner, {}, { _id: 1, filter: 1, created_at: 1 });
+  }
+
+  async #fanoutRead<T extends FanoutCandidate>(type: EventType, dataOwner: string | undefined, extra: Filter<SubscriptionDoc>, projection: Record<string, 1>): Promise<T[]> {
     const read = (filter: Filter<SubscriptionDoc>) =>
-      this.#collection
-        .find({ ...filter, events: type, status: 'active', created_at: { $lte: at } }, { projection: { _id: 1, filter: 1 } })
-        .toArray() as Promise<FanoutCandidate[]>;
+      this.#collection.find<T>({ ...filter, events: type, status: 'active', ...extra }, { projection }).toArray();
     if (dataOwner === undefined) return read({});
     // Two equality reads, not one `$or`: FerretDB v1 pushes no `$or` down, so that read every
     // owner's subscribers of the type and grew with them.
     const [own, everyOwner] = await Promise.all([read({ owner_id: dataOwner }), read({ all_owners: true })]);
-    const byId = new Map<string, FanoutCandidate>();
+    const byId = new Map<string, T>();
     for (const s of [...own, ...everyOwner]) byId.set(s._id, s);
     return [...byId.values()];
   }
@@ -219,7 +242,7 @@ export class SubscriptionRepository {
   }
 
   async deleteOwned(ownerId: string, id: string): Promise<boolean> {
-    return (await this.#collection.deleteOne({ _id: id, owner_id: ownerId })).deletedCount === 1;
+    return (await this.#collection.deleteOne({ _id: id, owner_id: ownerId }).finally(this.#changed)).deletedCount === 1;
   }
 
   /** Which of `ids` are the owner's (in no particular order). */
@@ -258,7 +281,7 @@ export class SubscriptionRepository {
 
   /** Disables the subscription with `reason`, unless disabled already (the first reason stays). */
   async disable(id: string, reason: string, at: Date): Promise<void> {
-    await this.#collection.updateOne({ _id: id, status: { $ne: 'disabled' } }, { $set: { status: 'disabled', disabled_reason: reason, updated_at: at } });
+    await this.#collection.updateOne({ _id: id, status: { $ne: 'disabled' } }, { $set: { status: 'disabled', disabled_reason: reason, updated_at: at } }).finally(this.#changed);
   }
 
   /** Ends the failure streak of those of `ids` that have one (a delivery succeeded). */

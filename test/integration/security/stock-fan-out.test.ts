@@ -25,7 +25,8 @@ describe("security: stock events of one owner's order do not fan out to, nor pay
   let work: SubscriptionWork = { commands: 0, documents: 0 };
 
   beforeAll(async () => {
-    api = await startTestApi();
+    // Every order reads its subscribers: what is measured is the read, not the fan-out cache.
+    api = await startTestApi({ SUBSCRIPTION_CACHE_TTL: '0s' });
     await seedDemoData(api.mongo.db, { stock: 100_000 });
     // Command monitoring shows what really goes to the database during the order; it applies from the next connect.
     (api.mongo.client.options as { monitorCommands: boolean }).monitorCommands = true;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RateLimitPolicies, RateLimitPolicy } from '../../../src/config/rate-limits';
 import { rateLimitHeader, rateLimitPolicyHeader } from '../../../src/http/rate-limit';
 import type { Logger } from '../../../src/logger';
-import { ApiRateLimiter, type RateLimitCounter } from '../../../src/rate-limit/limiter';
+import { ApiRateLimiter, MAX_LEASE_POINTS, maxLeasePoints, type RateLimitCounter } from '../../../src/rate-limit/limiter';
 
 const policy: RateLimitPolicy = { name: 'default', requests: 3, windowSeconds: 60 };
 const policies: RateLimitPolicies = { fallback: policy, byScope: new Map([['orders:write', { name: 'orders:write', requests: 2, windowSeconds: 10 }]]) };
@@ -65,11 +65,12 @@ describe('ApiRateLimiter', () => {
     expect(await limiter.charge('key_a', 'webhooks:read')).toMatchObject({ allowed: true, remaining: 2 });
   });
 
-  it('charges concurrent requests of one key together, one store call at a time, in arrival order', async () => {
+  it('takes one block for concurrent requests of one key, one store call at a time, in arrival order', async () => {
     const calls: number[] = [];
     const limiter = new ApiRateLimiter(policies, recordingLogger(), (p) => memoryCounter(p, calls));
     const verdicts = await Promise.all(Array.from({ length: 5 }, () => limiter.charge('key_a', undefined)));
-    expect(calls).toEqual([1, 4]);
+    // A budget of 3 leases one point at a time; a spent window is refused without asking again.
+    expect(calls).toEqual([1, 1, 1]);
     expect(verdicts.map((v) => [v?.allowed, v?.remaining])).toEqual([
       [true, 2],
       [true, 1],
@@ -86,5 +87,91 @@ describe('ApiRateLimiter', () => {
     expect(await limiter.charge('key_a', undefined)).toBeUndefined();
     expect(await limiter.charge('key_a', undefined)).toBeUndefined();
     expect(logger.warnings).toHaveLength(1);
+  });
+});
+
+/** One shared counter of fixed windows over a fake clock, as several processes see it. */
+function windowedCounter(p: RateLimitPolicy, clock: { now: number }) {
+  const calls: number[] = [];
+  let used = 0;
+  let windowEnd = 0;
+  const counter: RateLimitCounter = {
+    consume(_key, points) {
+      calls.push(points);
+      if (clock.now >= windowEnd) {
+        used = 0;
+        windowEnd = clock.now + p.windowSeconds * 1000;
+      }
+      used += points;
+      const res = new RateLimiterRes(Math.max(p.requests - used, 0), windowEnd - clock.now, used);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return used > p.requests ? Promise.reject(res) : Promise.resolve(res);
+    },
+  };
+  return { counter, calls };
+}
+
+describe('ApiRateLimiter leases', () => {
+  const busy: RateLimitPolicy = { name: 'default', requests: 1000, windowSeconds: 60 };
+  const only = (p: RateLimitPolicy): RateLimitPolicies => ({ fallback: p, byScope: new Map() });
+  const charge = async (limiter: ApiRateLimiter, n: number) => {
+    const verdicts = [];
+    for (let i = 0; i < n; i++) verdicts.push(await limiter.charge('key_a', undefined));
+    return verdicts;
+  };
+
+  it('takes blocks that double while they run out, up to a tenth of the budget', async () => {
+    const clock = { now: 0 };
+    const { counter, calls } = windowedCounter(busy, clock);
+    const limiter = new ApiRateLimiter(only(busy), recordingLogger(), () => counter, () => clock.now);
+    expect(maxLeasePoints(busy)).toBe(100);
+    const verdicts = await charge(limiter, 300);
+    expect(verdicts.every((v) => v?.allowed)).toBe(true);
+    expect(calls).toEqual([1, 2, 4, 8, 16, 32, 64, 100, 100]);
+    expect(maxLeasePoints({ name: 'x', requests: 1e9, windowSeconds: 1 })).toBe(MAX_LEASE_POINTS);
+  });
+
+  it('allows exactly the budget in one process, then refuses without a command until the window ends', async () => {
+    const small: RateLimitPolicy = { name: 'default', requests: 100, windowSeconds: 60 };
+    const clock = { now: 0 };
+    const { counter, calls } = windowedCounter(small, clock);
+    const limiter = new ApiRateLimiter(only(small), recordingLogger(), () => counter, () => clock.now);
+    const verdicts = await charge(limiter, 150);
+    expect(verdicts.filter((v) => v?.allowed)).toHaveLength(100);
+    expect(verdicts.at(-1)).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 60 });
+    const takes = calls.length;
+    clock.now = 59_500;
+    expect(await limiter.charge('key_a', undefined)).toMatchObject({ allowed: false, resetSeconds: 1 });
+    expect(calls).toHaveLength(takes);
+    clock.now = 60_000;
+    expect(await limiter.charge('key_a', undefined)).toMatchObject({ allowed: true });
+    expect(calls).toHaveLength(takes + 1);
+  });
+
+  it('lets unspent points expire with the window, and takes smaller blocks after', async () => {
+    const clock = { now: 0 };
+    const { counter, calls } = windowedCounter(busy, clock);
+    const limiter = new ApiRateLimiter(only(busy), recordingLogger(), () => counter, () => clock.now);
+    await charge(limiter, 4); // blocks 1, 2, 4: 3 points left
+    clock.now = 61_000;
+    const next = await limiter.charge('key_a', undefined);
+    expect(calls).toEqual([1, 2, 4, 2]);
+    expect(next).toMatchObject({ allowed: true, remaining: busy.requests - 1 });
+  });
+
+  it('shares the budget between processes: refused early by at most the others\' unspent block, never over it', async () => {
+    const small: RateLimitPolicy = { name: 'default', requests: 100, windowSeconds: 60 };
+    const clock = { now: 0 };
+    const { counter } = windowedCounter(small, clock);
+    const a = new ApiRateLimiter(only(small), recordingLogger(), () => counter, () => clock.now);
+    const b = new ApiRateLimiter(only(small), recordingLogger(), () => counter, () => clock.now);
+    const byA = (await charge(a, 30)).filter((v) => v?.allowed).length;
+    const byB = (await charge(b, 100)).filter((v) => v?.allowed).length;
+    expect(byA).toBe(30);
+    expect(byA + byB).toBeLessThanOrEqual(small.requests);
+    expect(byA + byB).toBeGreaterThanOrEqual(small.requests - maxLeasePoints(small));
+    // A spends what it still holds, then finds the window spent.
+    const rest = (await charge(a, 20)).filter((v) => v?.allowed).length;
+    expect(byA + byB + rest).toBe(small.requests);
   });
 });
