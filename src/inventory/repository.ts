@@ -141,7 +141,7 @@ function isDuplicate(err: unknown): boolean {
 }
 
 /** How long a move's state waits to be copied to `stock`, so that moves meanwhile share one write. */
-const materializeDelayMs = 20;
+const materializeDelayMs = 50;
 
 /** At most this many stock levels per copying write. */
 const maxCopiesPerWrite = 8;
@@ -157,9 +157,10 @@ type KnownHead = StockHead & { at: Date };
  * costs a lost slot and a read of the move in it, as the chain guard makes any stale plan do.
  * The `stock` copy is written after the move, not awaited by it: the newest states of the
  * products moved within `materializeDelayMs` go in one write (eight products a command), one
- * copy in flight at a time (latest state wins). `list` and `find` show the heads this process knows over the stored copy, so a
- * process reads its own writes at once; other processes see a change once that write lands
- * (tens of milliseconds), or after a crash only at the product's next move.
+ * copy in flight at a time (latest state wins). `list` and `find` show the heads this process
+ * knows over the stored copy, so a process reads its own writes at once; other processes see a
+ * change once that write lands (`materializeDelayMs` and one write), or after a crash only at
+ * the product's next move.
  */
 export class StockLedger {
   static readonly indexes: readonly IndexSpec[] = [

@@ -20,7 +20,7 @@ import { waitFor } from '../../support/wait';
  * the batched removal of dispatch notes (a 20 ms timer groups the deletes; never more deletes than
  * notes) and the timeline's directory entries (written by a process when a list's 10-second bucket
  * is first used; at most one insert per listed document written), and the copies of stock levels
- * (a 20 ms timer groups the moves of all products into one write; never more writes than moves).
+ * (a 50 ms timer groups the moves of all products into one write; never more writes than moves).
  */
 // API, order of two lines, no subscriber: api key, rate-limit slot, the order's dispatch note (holding its reservation), 2 stock-move inserts (from the heads this process knows: no reads), the order, 4 subscription reads.
 const orderBudgetNoSubscriber = 10;
