@@ -181,6 +181,7 @@ export class StockLedger {
     { collection: 'stock_moves', method: 'StockLedger.latest', equality: ['slot'], index: 'slot_unique' },
     // $not $gte only narrows within the one document the product_id finds.
     { collection: 'stock', method: 'StockLedger.materialize', equality: ['product_id'], range: ['seq'], index: 'product_unique' },
+    { collection: 'stock', method: 'StockLedger.copyPending', equality: ['product_id'], range: ['seq'], index: 'product_unique' },
   ];
 
   readonly #stock: Collection<StockDoc>;
@@ -309,14 +310,18 @@ export class StockLedger {
   #copySoon(state: KnownHead): void {
     const queued = this.#uncopied.get(state.product_id);
     if (!queued || queued.seq < state.seq) this.#uncopied.set(state.product_id, state);
-    if (this.#copyTimer) return;
-    this.#copyTimer = setTimeout(() => {
-      this.#copyTimer = undefined;
-      const states = [...this.#uncopied.values()];
-      this.#uncopied.clear();
-      // One copy in flight at a time: a later state never races an earlier one to the same document.
-      this.#copying = this.#copying.then(() => this.#materialize(states)).catch((err: unknown) => this.onCopyError(err));
-    }, materializeDelayMs);
+    this.#copyTimer ??= setTimeout(() => void this.copyPending(), materializeDelayMs);
+  }
+
+  /** Copies the queued states to `stock` now (a stopping process); resolves once every copy so far is written or failed. */
+  async copyPending(): Promise<void> {
+    clearTimeout(this.#copyTimer);
+    this.#copyTimer = undefined;
+    const states = [...this.#uncopied.values()];
+    this.#uncopied.clear();
+    // One copy in flight at a time: a later state never races an earlier one to the same document.
+    this.#copying = this.#copying.then(() => this.#materialize(states)).catch((err: unknown) => this.onCopyError(err));
+    await this.#copying;
   }
 
   /**
