@@ -187,6 +187,8 @@ export class StockLedger {
   readonly #stock: Collection<StockDoc>;
   readonly #moves: Collection<StockMoveDoc>;
   readonly #heads = new LRUCache<number, KnownHead>({ max: 10_000 });
+  /** The last move queued per product in this process: the next one waits for it. */
+  readonly #lanes = new Map<number, Promise<void>>();
   /** States moved but not yet copied to `stock`, by product. */
   readonly #uncopied = new Map<number, KnownHead>();
   #copyTimer: NodeJS.Timeout | undefined;
@@ -265,14 +267,31 @@ export class StockLedger {
    * Applies operation `op` to the product's stock once: inserts the move `plan` makes from the
    * newest state into the next slot of the chain. Losing the slot to a concurrent move means
    * reading that move and planning again from it; finding `op` already stored means it was
-   * applied before. `hint` (a head read earlier) or the head this process knows saves a read; the
+   * applied before. Moves of one product in this process go one at a time (two planned from one
+   * head would only clash). `hint` (a head read earlier) or the head this process knows saves a read; the
    * state is copied to `stock` soon after, not awaited (see the class). `beforeInsert` runs before each
    * insert attempt (the dispatch notes of its outbox). Never writes a negative level: the plan
    * sees the true newest state, as only the move from that state can take the slot.
    */
   async apply(productId: number, op: string, plan: (head: StockHead) => MovePlan, opts: ApplyOptions = {}): Promise<MoveOutcome> {
+    // One move of a product at a time in this process: two planned from the same head would only clash.
+    const run = (this.#lanes.get(productId) ?? Promise.resolve()).then(() => this.#apply(productId, op, plan, opts));
+    const lane = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#lanes.set(productId, lane);
+    void lane.then(() => {
+      if (this.#lanes.get(productId) === lane) this.#lanes.delete(productId);
+    });
+    return run;
+  }
+
+  async #apply(productId: number, op: string, plan: (head: StockHead) => MovePlan, opts: ApplyOptions): Promise<MoveOutcome> {
     const now = opts.now ?? new Date();
-    let head = opts.hint ?? (await this.head(productId));
+    const known = await this.head(productId);
+    // The caller's hint may predate a move this process made meanwhile: the newer one.
+    let head = opts.hint && (!known || opts.hint.seq > known.seq) ? opts.hint : known;
     if (!head) return { kind: 'unknown' };
     // Every lost slot is another move's progress; the bound only stops a loop nothing can end.
     for (let tries = 0; tries < maxApplyTries; tries++) {

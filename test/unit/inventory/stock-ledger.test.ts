@@ -57,6 +57,15 @@ describe('StockLedger', () => {
     expect((await ledger.head(1))?.quantity).toBe(5);
   });
 
+  it('moves of one product in one process go one at a time: concurrent takes never clash with each other', async () => {
+    const { db, commands } = fakeDb({ 1: 10 });
+    const ledger = new StockLedger(db);
+    await ledger.head(1);
+    const outcomes = await Promise.all([1, 2, 3].map((n) => ledger.apply(1, `take:${n}:1`, take(n))));
+    expect(outcomes.map((o) => o.kind === 'applied' && o.after.quantity)).toEqual([9, 7, 4]);
+    expect(commands.filter((c) => !c.startsWith('update'))).toEqual(['find stock', 'insert stock_moves', 'insert stock_moves', 'insert stock_moves']);
+  });
+
   it('a head another process moved past costs the lost slot and a read of the move in it, and never oversells', async () => {
     const { db, commands } = fakeDb({ 1: 10 });
     const mine = new StockLedger(db);
