@@ -76,6 +76,8 @@ export async function composeApi(config: Config, logger: Logger): Promise<ApiPro
       }),
     stop: async () => {
       if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      // The last moves' stock levels, so other processes (and the next start) list them.
+      await deps.resources.inventory.ledger.copyPending();
       await Promise.all([mongo.close(), temporal.close(), tracing?.shutdown()]);
     },
   };

@@ -5,7 +5,7 @@ import type { OutboxFlusher } from '../events/outbox';
 import type { RelayDeps } from '../events/relay';
 import type { DeliverySettings } from '../events/start-options';
 import { StockIntents, StockLedger } from '../inventory/repository';
-import type { InventoryDeps } from '../inventory/use-cases';
+import { type InventoryDeps, intentGraceMs, releaseReservation, reservationWritten } from '../inventory/use-cases';
 import type { Logger } from '../logger';
 import { OrderRepository } from '../resources/repository';
 import { SecretBox } from '../subscriptions/secret-box';
@@ -24,12 +24,23 @@ export function secretBox(config: Partial<Pick<Config, 'secretKeys'>>): SecretBo
 /** The relay's view of the database: the dispatcher, and each source collection's outbox. */
 export function relayDeps(db: Db, dispatcher: EventDispatcher, logger: Logger, metrics?: WorkerMetrics): RelayDeps {
   const orders = new OrderRepository(db);
-  const ledger = new StockLedger(db);
-  return { dispatcher, outboxes: { orders: (id) => orders.outboxOf(id), stock_moves: (op) => ledger.outboxOf(op) }, logger, ...(metrics ? { metrics } : {}) };
+  const inventory = inventoryDeps(db, orders, dispatcher, logger);
+  return {
+    dispatcher,
+    outboxes: { orders: (id) => orders.outboxOf(id), stock_moves: (op) => inventory.ledger.outboxOf(op) },
+    reservations: {
+      written: (reservation) => reservationWritten(inventory, reservation),
+      release: (reservation) => releaseReservation(inventory, reservation),
+      graceMs: intentGraceMs,
+    },
+    logger,
+    ...(metrics ? { metrics } : {}),
+  };
 }
 
 /** The inventory's dependencies: its repositories, the orders it settles reservations against, and the outbox of its events. */
 export function inventoryDeps(db: Db, orders: OrderRepository, outbox: OutboxFlusher, logger: Logger): InventoryDeps {
-  return { ledger: new StockLedger(db), intents: new StockIntents(db), orders, outbox, logger };
+  const ledger = new StockLedger(db, (err) => logger.warn({ err }, 'stock levels not copied; the next move of each product copies again'));
+  return { ledger, intents: new StockIntents(db), orders, outbox, logger };
 }
 

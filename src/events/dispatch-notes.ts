@@ -2,21 +2,31 @@ import { insertAll } from '../db/insert-all';
 import type { Collection, Db } from 'mongodb';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import type { OutboxSource } from './outbox';
+import type { HeldReservation, OutboxSource } from './outbox';
 
 /**
- * A note that an event may still need its workflow started: written before the write that
- * creates the event, deleted once the workflow is started. The relay reads only these (a small
+ * A note that a write's events may still need their workflows started: written before the write
+ * that creates them, deleted once they are dispatched. The relay reads only these (a small
  * collection keyed by id) instead of scanning outboxes and the event log, which FerretDB v1
- * can only do by reading every document.
+ * can only do by reading every document. One note per write: keyed by its first event's id, it
+ * lists all of them; notes stored before that name one event each (their `_id`).
  */
 export interface EventNote {
-  /** The event id. */
+  /** The (first) event id. */
   _id: string;
   kind?: undefined;
-  /** Where the event waits until it is logged; absent for events logged directly (test events). */
+  /** Where the events wait until they are logged; absent for events logged directly (test events). */
   source?: OutboxSource;
+  /** Every event id the write may store, `_id` first; absent on a note of one event. */
+  event_ids?: string[];
+  /** Units the write holds: the relay gives them back when it finds the write never happened. */
+  reservation?: HeldReservation;
   created_at: Date;
+}
+
+/** The event ids a note announces. */
+export function announcedIds(note: EventNote): readonly string[] {
+  return note.event_ids ?? [note._id];
 }
 
 /** A redelivery or recovery accepted by the API, written before its workflow is started. */
@@ -39,6 +49,7 @@ export class DispatchNotes {
 
   static readonly queryShapes: readonly QueryShape[] = [
     { collection: 'dispatch_notes', method: 'DispatchNotes.announce', equality: ['_id'], index: '_id_' },
+    { collection: 'dispatch_notes', method: 'DispatchNotes.readdress', equality: ['_id'], index: '_id_' },
     { collection: 'dispatch_notes', method: 'DispatchNotes.noteRedeliveries', equality: ['_id'], index: '_id_' },
     { collection: 'dispatch_notes', method: 'DispatchNotes.remove', equality: ['_id'], index: '_id_' },
     { collection: 'dispatch_notes', method: 'DispatchNotes.forget', equality: ['_id'], index: '_id_' },
@@ -71,11 +82,26 @@ export class DispatchNotes {
     this.#collection = db.collection<DispatchNote>('dispatch_notes');
   }
 
-  /** Notes events about to be written (into `source`'s outbox, when given); idempotent per event. */
-  async announce(eventIds: readonly string[], source?: OutboxSource, at = new Date()): Promise<void> {
-    // An insert, not an upsert: FerretDB v1 makes an upsert a read and a write. A note already
-    // there is this event's own from an earlier try, and serves as well.
-    for (const id of eventIds) await insertIfAbsent(this.#collection, { _id: id, ...(source ? { source } : {}), created_at: at });
+  /**
+   * Notes a write about to happen: one note keyed by its first event id, listing them all; a
+   * note already there is this write's own from an earlier try, and serves as well.
+   */
+  async announce(write: { eventIds: readonly string[]; source?: OutboxSource; reservation?: HeldReservation; at?: Date }): Promise<void> {
+    const [id, ...more] = write.eventIds;
+    if (id === undefined) return;
+    // An insert, not an upsert: FerretDB v1 makes an upsert a read and a write.
+    await insertIfAbsent(this.#collection, {
+      _id: id,
+      ...(write.source ? { source: write.source } : {}),
+      ...(more.length ? { event_ids: [id, ...more] } : {}),
+      ...(write.reservation ? { reservation: write.reservation } : {}),
+      created_at: write.at ?? new Date(),
+    });
+  }
+
+  /** Points a note at the source (and reservation) its write moved to; only its writer touches it before the relay's grace. */
+  async readdress(id: string, source: OutboxSource, reservation?: HeldReservation): Promise<void> {
+    await this.#collection.updateOne({ _id: id }, { $set: { source, ...(reservation ? { reservation } : {}) } });
   }
 
   /** Notes accepted redeliveries before their workflows are started; a note already there (same workflow id) serves as well. */

@@ -7,7 +7,7 @@ import type { EventMetrics } from '../telemetry/metrics';
 import { type FanoutCandidate, SubscriptionRepository } from '../subscriptions/repository';
 import type { FanoutSource } from '../subscriptions/fanout-cache';
 import { DispatchNotes, type RedeliveryNote } from './dispatch-notes';
-import type { OutboxEvent, OutboxFlusher, OutboxSource } from './outbox';
+import type { OutboxEvent, OutboxFlusher, OutboxSource, PlannedWrite } from './outbox';
 import { type EventDoc, EventRepository } from './repository';
 import { type Filter, matchesFilter } from '../subscriptions/filter';
 import { type DeliverySettings, type EventRun, startEventWorkflow } from './start-options';
@@ -55,25 +55,40 @@ export class EventDispatcher implements OutboxFlusher {
   }
 
   announce(events: readonly OutboxEvent[], source: OutboxSource): Promise<void> {
-    return this.notes.announce(
-      events.map((e) => e.id),
-      source,
-    );
+    return this.notes.announce({ eventIds: events.map((e) => e.id), source });
   }
 
-  withdraw(events: readonly OutboxEvent[]): Promise<void> {
+  announcePlanned(write: PlannedWrite): Promise<void> {
+    return this.notes.announce(write);
+  }
+
+  async readdress(write: PlannedWrite): Promise<void> {
+    const [id] = write.eventIds;
+    if (id !== undefined) await this.notes.readdress(id, write.source, write.reservation);
+  }
+
+  withdraw(events: ReadonlyArray<Pick<OutboxEvent, 'id'>>): Promise<void> {
     return this.notes.remove(events.map((e) => e.id));
   }
 
   /**
-   * Logs and dispatches events just written into `source`'s outbox. The outbox keeps them: no
-   * write to the source, which in FerretDB v1 costs a scan of its collection.
+   * Logs and dispatches events just written into `source`'s outbox: the subscribed ones in one
+   * insert, one workflow each; then their note goes. The outbox keeps them: no write to the
+   * source, which in FerretDB v1 costs a scan of its collection.
    */
   async flush(source: OutboxSource, events: readonly OutboxEvent[], note: 'remove' | 'forget' = 'forget'): Promise<void> {
+    const snapshots: Snapshots = new Map();
+    const docs: EventDoc[] = [];
+    for (const event of events) docs.push(eventDoc(event, { source }, await this.matchingSubscriberIds(event, snapshots)));
+    const subscribed = docs.filter((d) => d.subscription_ids.length > 0);
+    const logged = await this.events.insertNew(subscribed);
     // The relay ('remove') recovers events their writer may have counted already; one nobody
     // subscribed to leaves no log entry to tell by, so only its writer counts it.
-    const snapshots: Snapshots = new Map();
-    for (const event of events) await this.dispatch(await this.log(event, { source }, note === 'forget', snapshots), note);
+    for (const doc of docs) if (doc.subscription_ids.length > 0 ? logged.has(doc._id) : note === 'forget') this.count(doc);
+    for (const doc of subscribed) await this.startEvent(doc);
+    // Notes are keyed by event ids: one write's note by its first, older notes by their own.
+    if (note === 'remove') await this.notes.remove(docs.map((d) => d._id));
+    else for (const doc of docs) this.notes.forget(doc._id);
   }
 
   /**
@@ -82,32 +97,15 @@ export class EventDispatcher implements OutboxFlusher {
    * dispatches it later.
    */
   async emit(event: OutboxEvent, target: { ownerId: string; subscriptionIds: string[] }): Promise<EventDoc> {
-    await this.notes.announce([event.id]);
-    const doc = await this.log(event, { owner_id: target.ownerId, subscription_ids: target.subscriptionIds });
+    await this.notes.announce({ eventIds: [event.id] });
+    const doc = eventDoc(event, { owner_id: target.ownerId }, target.subscriptionIds);
+    if (await this.events.insertOnce(doc)) this.count(doc);
     await this.dispatch(doc).catch((err: unknown) => this.deps.logger.warn({ err, eventId: doc._id }, 'dispatch deferred to the relay'));
     return doc;
   }
 
-  /**
-   * Writes the event to the log with its fan-out snapshot: the subscriptions active when it
-   * happened. An event nobody subscribed to is not logged: no list shows it and no redelivery
-   * can name it, so storing it would only cost a write now and a delete at retention.
-   */
-  private async log(event: OutboxEvent, extra: Partial<EventDoc>, countUnlogged = true, snapshots: Snapshots = new Map()): Promise<EventDoc> {
-    const subscriptionIds = extra.subscription_ids ?? (await this.matchingSubscriberIds(event, snapshots));
-    const doc: EventDoc = {
-      _id: event.id,
-      type: event.type,
-      data: event.data,
-      created_at: event.created_at,
-      ...(event.request_id ? { request_id: event.request_id } : {}),
-      ...(event.owner_id !== undefined ? { data_owner: event.owner_id } : {}),
-      ...extra,
-      subscription_ids: subscriptionIds,
-    };
-    const counted = subscriptionIds.length === 0 ? countUnlogged : await this.events.insertOnce(doc);
-    if (counted) this.deps.metrics?.eventsEmitted.inc({ event_type: doc.type });
-    return doc;
+  private count(doc: Pick<EventDoc, 'type'>): void {
+    this.deps.metrics?.eventsEmitted.inc({ event_type: doc.type });
   }
 
   /**
@@ -143,16 +141,20 @@ export class EventDispatcher implements OutboxFlusher {
    * batched removal for many); the relay removes it before going on.
    */
   async dispatch(event: Pick<EventDoc, '_id' | 'type' | 'subscription_ids' | 'request_id'>, note: 'remove' | 'forget' = 'forget'): Promise<void> {
-    if (event.subscription_ids.length > 0) {
-      await this.start({
-        eventId: event._id,
-        eventType: event.type,
-        subscriptionIds: event.subscription_ids,
-        ...(event.request_id ? { requestId: event.request_id } : {}),
-      });
-    }
+    await this.startEvent(event);
     if (note === 'remove') await this.notes.remove([event._id]);
     else this.notes.forget(event._id);
+  }
+
+  /** Starts the logged event's workflow; an event nobody subscribed to starts none. */
+  private async startEvent(event: Pick<EventDoc, '_id' | 'type' | 'subscription_ids' | 'request_id'>): Promise<void> {
+    if (event.subscription_ids.length === 0) return;
+    await this.start({
+      eventId: event._id,
+      eventType: event.type,
+      subscriptionIds: event.subscription_ids,
+      ...(event.request_id ? { requestId: event.request_id } : {}),
+    });
   }
 
   /**
@@ -211,6 +213,24 @@ export class EventDispatcher implements OutboxFlusher {
     const client = await this.deps.temporal();
     return client.withDeadline(Date.now() + (this.deps.startDeadlineMs ?? 2000), () => startEventWorkflow(client, run, this.deps.settings));
   }
+}
+
+/**
+ * The event as logged, with its fan-out snapshot: the subscriptions active when it happened. An
+ * event nobody subscribed to is not logged: no list shows it and no redelivery can name it, so
+ * storing it would only cost a write now and a delete at retention.
+ */
+function eventDoc(event: OutboxEvent, extra: Partial<EventDoc>, subscriptionIds: string[]): EventDoc {
+  return {
+    _id: event.id,
+    type: event.type,
+    data: event.data,
+    created_at: event.created_at,
+    ...(event.request_id ? { request_id: event.request_id } : {}),
+    ...(event.owner_id !== undefined ? { data_owner: event.owner_id } : {}),
+    ...extra,
+    subscription_ids: subscriptionIds,
+  };
 }
 
 /** Fan-out reads already made for one write's events, by type, data owner and time. */

@@ -43,19 +43,43 @@ export function newOutboxEvent<T extends EventType>(type: T, data: StoredEventDa
   };
 }
 
+/** Units held for an order about to be written: given back by the relay if that order never is. */
+export interface HeldReservation {
+  id: string;
+  /** The units per product. */
+  items: Array<{ product_id: number; quantity: number }>;
+  /** The order id it is being written under. */
+  order_id: number;
+}
+
+/**
+ * A write announced before its events are built: where they will be, the ids they will have
+ * (the first keys the note and is always among the written ones), and the units it holds.
+ */
+export interface PlannedWrite {
+  source: OutboxSource;
+  eventIds: readonly string[];
+  reservation?: HeldReservation;
+  at: Date;
+}
+
 /**
  * What a write that puts events in an outbox needs: `announce` before the write, `flush` after
- * it (or `withdraw` when the write did not happen).
+ * it (or `withdraw` when the write did not happen). One note per write, whatever its events.
  */
 export interface OutboxFlusher {
   /**
    * Notes, before the write that puts `events` into `source`'s outbox, where they will be: a
    * crash after the write leaves the note, and the relay finds the events through it without
-   * scanning the source collection. Idempotent per event.
+   * scanning the source collection. Idempotent per write (keyed by the first event's id).
    */
   announce(events: readonly OutboxEvent[], source: OutboxSource): Promise<void>;
-  /** The announced write did not happen (e.g. a conflict): drops the notes. */
-  withdraw(events: readonly OutboxEvent[]): Promise<void>;
+  /** `announce` for a write whose events are not built yet, with the reservation it holds. */
+  announcePlanned(write: PlannedWrite): Promise<void>;
+  /** The planned write moved to another source (its order id was taken): its note follows it. */
+  readdress(write: PlannedWrite): Promise<void>;
+  /** The announced write did not happen (e.g. a conflict): drops the notes keyed by these events. */
+  withdraw(events: ReadonlyArray<Pick<OutboxEvent, 'id'>>): Promise<void>;
   /**
    * Moves `events`, just written into `source`'s outbox, to the event log and dispatches them.
    * Callers invoke it right after their write, and ignore (log) its failure: the relay

@@ -2,8 +2,8 @@ import { type Repeating, repeatEvery } from '../lib/repeat';
 import type { Logger } from '../logger';
 import type { WorkerMetrics } from '../telemetry/metrics';
 import type { EventDispatcher } from './dispatcher';
-import type { EventNote, RedeliveryNote } from './dispatch-notes';
-import type { OutboxEvent, OutboxSource } from './outbox';
+import { announcedIds, type EventNote, type RedeliveryNote } from './dispatch-notes';
+import type { HeldReservation, OutboxEvent, OutboxSource } from './outbox';
 
 /** Reads the outbox of one source document by its id; each source collection's repository provides one. */
 export interface OutboxReaders {
@@ -16,10 +16,22 @@ function readOutbox(readers: OutboxReaders, source: OutboxSource): Promise<reado
   return source.collection === 'orders' ? readers.orders(source.id) : readers.stock_moves(source.id);
 }
 
+/** What the relay asks of the stock a note holds for an order (src/inventory). */
+export interface HeldStock {
+  /** Whether the order the reservation is for was written with it. */
+  written(reservation: HeldReservation): Promise<boolean>;
+  /** Gives the reservation's units back, once however often it runs. */
+  release(reservation: HeldReservation): Promise<void>;
+  /** How old a note must be before its reservation is released: well past the API's lease. */
+  graceMs: number;
+}
+
 export interface RelayDeps {
   dispatcher: EventDispatcher;
   /** Outbox readers by source collection. */
   outboxes: OutboxReaders;
+  /** The units notes hold for orders about to be written. */
+  reservations: HeldStock;
   logger: Logger;
   /** Times each pass (absent: not timed). */
   metrics?: Pick<WorkerMetrics, 'relayPassDuration'>;
@@ -32,7 +44,7 @@ export interface RelayPass {
   dispatched: number;
   /** Redeliveries started late. */
   redelivered: number;
-  /** Notes of writes that never happened, dropped. */
+  /** Notes of writes that never happened, dropped (with the units they held given back). */
   abandoned: number;
   /** Notes whose step failed this pass; retried next pass. */
   failed: number;
@@ -42,7 +54,9 @@ export interface RelayPass {
  * One relay pass over the dispatch notes older than `graceMs` (younger ones belong to requests
  * still in flight): flushes their events from the outboxes they name, dispatches the ones
  * already logged, starts noted redeliveries, and drops notes whose write never happened once
- * they are `abandonMs` old. One note's failure does not stop the others. Bounded per pass.
+ * they are `abandonMs` old. A note holding units for an order flushes the order's events if it
+ * was written with them, else, once `reservations.graceMs` old, gives the units back and goes.
+ * One note's failure does not stop the others. Bounded per pass.
  */
 export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abandonMs: number; batch: number }): Promise<RelayPass> {
   const { dispatcher } = deps;
@@ -60,23 +74,44 @@ export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abando
 
   const redeliveries = notes.filter((n): n is RedeliveryNote => n.kind === 'redelivery');
   const eventNotes = notes.filter((n): n is EventNote => n.kind !== 'redelivery');
+  const handled = new Set<string>();
+
+  // Notes holding units for an order: its events if it was written, else (once past the lease) the units go back.
+  for (const note of eventNotes) {
+    const { reservation, source } = note;
+    if (!reservation || !source) continue;
+    handled.add(note._id);
+    await attempt(note, async () => {
+      if (await deps.reservations.written(reservation)) {
+        const listed = new Set(announcedIds(note));
+        const written = (await readOutbox(deps.outboxes, source)).filter((e) => listed.has(e.id));
+        await dispatcher.flush(source, written, 'remove');
+        pass.flushed += written.length;
+      } else if (note.created_at.getTime() < now - deps.reservations.graceMs) {
+        await deps.reservations.release(reservation);
+        await dispatcher.notes.remove([note._id]);
+        pass.abandoned++;
+      }
+    });
+  }
 
   // Events announced into an outbox: one read per source document.
   const bySource = new Map<string, { source: OutboxSource; notes: EventNote[] }>();
   for (const n of eventNotes) {
-    if (!n.source) continue;
+    if (!n.source || handled.has(n._id)) continue;
     const key = `${n.source.collection}/${n.source.id}`;
     const entry = bySource.get(key) ?? { source: n.source, notes: [] };
     entry.notes.push(n);
     bySource.set(key, entry);
   }
-  const handled = new Set<string>();
   for (const { source, notes: waiting } of bySource.values()) {
     await attempt(waiting[0]!, async () => {
-      const wanted = new Set(waiting.map((n) => n._id));
+      const wanted = new Set(waiting.flatMap((n) => announcedIds(n)));
       const written = (await readOutbox(deps.outboxes, source)).filter((e) => wanted.has(e.id));
       await dispatcher.flush(source, written, 'remove');
-      for (const e of written) handled.add(e.id);
+      const flushed = new Set(written.map((e) => e.id));
+      // A note whose write happened is done; one whose events are all missing waits to be abandoned below.
+      for (const n of waiting) if (announcedIds(n).some((id) => flushed.has(id))) handled.add(n._id);
       pass.flushed += written.length;
     });
   }

@@ -47,6 +47,7 @@ export class EventRepository {
     { collection: 'events', method: 'EventRepository.tagUnlisted', equality: [], range: ['tl'], index: 'timeline' },
     { collection: 'events', method: 'EventRepository.insertOnce', equality: ['_id'], index: '_id_' },
     { collection: 'events', method: 'EventRepository.insertAll', equality: ['_id'], index: '_id_' },
+    { collection: 'events', method: 'EventRepository.insertNew', equality: ['_id'], index: '_id_' },
     { collection: 'events', method: 'EventRepository.typesOf', equality: ['_id'], index: '_id_' },
     { collection: 'events', method: 'EventRepository.find', equality: ['_id'], index: '_id_' },
     // listForSubscription and retention read the lists.
@@ -69,6 +70,13 @@ export class EventRepository {
   async insertOnce(doc: EventDoc): Promise<boolean> {
     const [stored] = await this.#timeline.listed([doc], listsOf, (d) => d.created_at);
     return insertIfAbsent(this.#collection, stored!);
+  }
+
+  /** Logs events not logged yet, in one insert (an outbox re-flushed stores nothing twice); the ids this call logged. */
+  async insertNew(docs: readonly EventDoc[]): Promise<Set<string>> {
+    if (docs.length === 0) return new Set();
+    const existing = await insertAll(this.#collection, await this.#timeline.listed(docs, listsOf, (d) => d.created_at), { allowExisting: true });
+    return new Set(docs.filter((_, i) => !existing.has(i)).map((d) => d._id));
   }
 
   /** Logs events in bulk, as they are (an import, or a load test's prefill); a repeated id fails. */

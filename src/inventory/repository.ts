@@ -1,5 +1,6 @@
 import { insertAll } from '../db/insert-all';
-import { type Collection, type Db, MongoServerError } from 'mongodb';
+import { LRUCache } from 'lru-cache';
+import { type AnyBulkWriteOperation, type Collection, type Db, MongoServerError } from 'mongodb';
 import type { StockLevel } from '../contract/types';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { OutboxEvent } from '../events/outbox';
@@ -7,8 +8,9 @@ import { defaultLowStockThreshold } from './rules';
 
 /**
  * The stock of one product as the API lists it: a materialized copy of the product's newest
- * move (`seq`), rewritten after every move. The ledger (`stock_moves`) is the truth; this copy may
- * lag behind it after a crash, which the next move of the product (or the sweeper) repairs.
+ * move (`seq`), rewritten shortly after each move (coalesced: see StockLedger). The ledger
+ * (`stock_moves`) is the truth; this copy may lag behind it (by one batch, or after a crash until
+ * the product's next move), which every move and every refusal looks past.
  */
 export interface StockDoc {
   product_id: number;
@@ -126,6 +128,10 @@ function headOfDoc(doc: StockDoc): StockHead {
   };
 }
 
+function headOf(known: KnownHead): StockHead {
+  return { product_id: known.product_id, sku: known.sku, seq: known.seq, quantity: known.quantity, low_stock_threshold: known.low_stock_threshold };
+}
+
 function headOfMove(move: StockMoveDoc, sku: string): StockHead {
   return { product_id: move.product_id, sku, seq: move.seq, quantity: move.quantity, low_stock_threshold: move.low_stock_threshold };
 }
@@ -134,7 +140,28 @@ function isDuplicate(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === 11000;
 }
 
-/** Stock levels (`stock`) and the ledger of their changes (`stock_moves`). */
+/** How long a move's state waits to be copied to `stock`, so that moves meanwhile share one write. */
+const materializeDelayMs = 50;
+
+/** At most this many stock levels per copying write. */
+const maxCopiesPerWrite = 8;
+
+/** A product's head as this process last knew it, and when it was written. */
+type KnownHead = StockHead & { at: Date };
+
+/**
+ * Stock levels (`stock`) and the ledger of their changes (`stock_moves`).
+ *
+ * Each process remembers every product's newest head it saw (its own moves, or a read) and
+ * plans the next move from it: no read before a take. A head another process moved past only
+ * costs a lost slot and a read of the move in it, as the chain guard makes any stale plan do.
+ * The `stock` copy is written after the move, not awaited by it: the newest states of the
+ * products moved within `materializeDelayMs` go in one write (eight products a command), one
+ * copy in flight at a time (latest state wins). `list` and `find` show the heads this process
+ * knows over the stored copy, so a process reads its own writes at once; other processes see a
+ * change once that write lands (`materializeDelayMs` and one write), or after a crash only at
+ * the product's next move.
+ */
 export class StockLedger {
   static readonly indexes: readonly IndexSpec[] = [
     { collection: 'stock', name: 'product_unique', key: { product_id: 1 }, unique: true },
@@ -146,6 +173,7 @@ export class StockLedger {
     { collection: 'stock', method: 'StockLedger.list', equality: [], sort: { product_id: 1 }, index: 'product_unique' },
     { collection: 'stock', method: 'StockLedger.insertAll', equality: ['product_id'], index: 'product_unique' },
     { collection: 'stock', method: 'StockLedger.find', equality: ['product_id'], index: 'product_unique' },
+    { collection: 'stock', method: 'StockLedger.head', equality: ['product_id'], index: 'product_unique' },
     { collection: 'stock_moves', method: 'StockLedger.apply', equality: ['_id'], index: '_id_' },
     { collection: 'stock_moves', method: 'StockLedger.apply (next in chain)', equality: ['slot'], index: 'slot_unique' },
     { collection: 'stock_moves', method: 'StockLedger.findMove', equality: ['_id'], index: '_id_' },
@@ -153,18 +181,44 @@ export class StockLedger {
     { collection: 'stock_moves', method: 'StockLedger.latest', equality: ['slot'], index: 'slot_unique' },
     // $not $gte only narrows within the one document the product_id finds.
     { collection: 'stock', method: 'StockLedger.materialize', equality: ['product_id'], range: ['seq'], index: 'product_unique' },
+    { collection: 'stock', method: 'StockLedger.copyPending', equality: ['product_id'], range: ['seq'], index: 'product_unique' },
   ];
 
   readonly #stock: Collection<StockDoc>;
   readonly #moves: Collection<StockMoveDoc>;
+  readonly #heads = new LRUCache<number, KnownHead>({ max: 10_000 });
+  /** The last move queued per product in this process: the next one waits for it. */
+  readonly #lanes = new Map<number, Promise<void>>();
+  /** States moved but not yet copied to `stock`, by product. */
+  readonly #uncopied = new Map<number, KnownHead>();
+  #copyTimer: NodeJS.Timeout | undefined;
+  #copying: Promise<void> = Promise.resolve();
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    /** Told when copying states to `stock` failed (the next move of the product copies again). */
+    private readonly onCopyError: (err: unknown) => void = () => {},
+  ) {
     this.#stock = db.collection<StockDoc>('stock');
     this.#moves = db.collection<StockMoveDoc>('stock_moves');
   }
 
+  /** Remembers `head` as the product's newest unless a later one is known. */
+  #learn(head: StockHead, at = new Date()): void {
+    const known = this.#heads.get(head.product_id);
+    if (!known || known.seq < head.seq) this.#heads.set(head.product_id, { ...head, at });
+  }
+
+  /** The stored level, or the newer head this process knows. */
+  #overlay(doc: StockDoc): StockDoc {
+    const known = this.#heads.get(doc.product_id);
+    if (!known || known.seq <= (doc.seq ?? 0)) return doc;
+    return { ...doc, quantity: known.quantity, low_stock_threshold: known.low_stock_threshold, seq: known.seq, updated_at: known.at };
+  }
+
   async list(): Promise<StockDoc[]> {
-    return this.#stock.find({}, { projection: { _id: 0 } }).sort({ product_id: 1 }).toArray();
+    const docs = await this.#stock.find({}, { projection: { _id: 0 } }).sort({ product_id: 1 }).toArray();
+    return docs.map((d) => this.#overlay(d));
   }
 
   /** Inserts the stock levels as they are (seeding). */
@@ -172,15 +226,21 @@ export class StockLedger {
     await insertAll(this.#stock, docs, { allowExisting: false });
   }
 
-  /** The product's stock level as last materialized (as `list` reads it), or undefined when it has none. */
+  /** The product's stock level as `list` shows it, or undefined when it has none. */
   async find(productId: number): Promise<StockDoc | undefined> {
-    return (await this.#stock.findOne({ product_id: productId }, { projection: { _id: 0 } })) ?? undefined;
+    const doc = await this.#stock.findOne({ product_id: productId }, { projection: { _id: 0 } });
+    return doc ? this.#overlay(doc) : undefined;
   }
 
-  /** The product's stock as last materialized (may lag behind the ledger), or undefined when it has none. */
+  /** The product's newest state this process knows, else as last materialized (either may lag behind the ledger); undefined when it has no stock. */
   async head(productId: number): Promise<StockHead | undefined> {
-    const doc = await this.find(productId);
-    return doc ? headOfDoc(doc) : undefined;
+    const known = this.#heads.get(productId);
+    if (known) return headOf(known);
+    const doc = await this.#stock.findOne({ product_id: productId }, { projection: { _id: 0 } });
+    if (!doc) return undefined;
+    const head = headOfDoc(doc);
+    this.#learn(head, doc.updated_at);
+    return head;
   }
 
   async findMove(op: string): Promise<StockMoveDoc | undefined> {
@@ -199,6 +259,7 @@ export class StockLedger {
       const next = await this.#moves.findOne({ slot: slotOf(head.product_id, head.seq + 1) });
       if (!next) return head;
       head = headOfMove(next, head.sku);
+      this.#learn(head, next.created_at);
     }
   }
 
@@ -206,13 +267,31 @@ export class StockLedger {
    * Applies operation `op` to the product's stock once: inserts the move `plan` makes from the
    * newest state into the next slot of the chain. Losing the slot to a concurrent move means
    * reading that move and planning again from it; finding `op` already stored means it was
-   * applied before. `hint` (a head read earlier) saves a read; `beforeInsert` runs before each
+   * applied before. Moves of one product in this process go one at a time (two planned from one
+   * head would only clash). `hint` (a head read earlier) or the head this process knows saves a read; the
+   * state is copied to `stock` soon after, not awaited (see the class). `beforeInsert` runs before each
    * insert attempt (the dispatch notes of its outbox). Never writes a negative level: the plan
    * sees the true newest state, as only the move from that state can take the slot.
    */
   async apply(productId: number, op: string, plan: (head: StockHead) => MovePlan, opts: ApplyOptions = {}): Promise<MoveOutcome> {
+    // One move of a product at a time in this process: two planned from the same head would only clash.
+    const run = (this.#lanes.get(productId) ?? Promise.resolve()).then(() => this.#apply(productId, op, plan, opts));
+    const lane = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#lanes.set(productId, lane);
+    void lane.then(() => {
+      if (this.#lanes.get(productId) === lane) this.#lanes.delete(productId);
+    });
+    return run;
+  }
+
+  async #apply(productId: number, op: string, plan: (head: StockHead) => MovePlan, opts: ApplyOptions): Promise<MoveOutcome> {
     const now = opts.now ?? new Date();
-    let head = opts.hint ?? (await this.head(productId));
+    const known = await this.head(productId);
+    // The caller's hint may predate a move this process made meanwhile: the newer one.
+    let head = opts.hint && (!known || opts.hint.seq > known.seq) ? opts.hint : known;
     if (!head) return { kind: 'unknown' };
     // Every lost slot is another move's progress; the bound only stops a loop nothing can end.
     for (let tries = 0; tries < maxApplyTries; tries++) {
@@ -236,30 +315,59 @@ export class StockLedger {
         // Moves are never deleted: a clash that is neither the op nor the slot cannot last, so read again.
         if (!next) continue;
         head = headOfMove(next, head.sku);
+        this.#learn(head, next.created_at);
         continue;
       }
-      await this.materialize(move, now);
+      this.#learn(after, now);
+      this.#copySoon({ ...after, at: now });
       return { kind: 'applied', move, before: head, after };
     }
     throw new Error(`stock move ${op} found no free slot after ${maxApplyTries} tries`);
   }
 
+  /** Queues a state for the next copy to `stock`, replacing an older one of the product. */
+  #copySoon(state: KnownHead): void {
+    const queued = this.#uncopied.get(state.product_id);
+    if (!queued || queued.seq < state.seq) this.#uncopied.set(state.product_id, state);
+    this.#copyTimer ??= setTimeout(() => void this.copyPending(), materializeDelayMs);
+  }
+
+  /** Copies the queued states to `stock` now (a stopping process); resolves once every copy so far is written or failed. */
+  async copyPending(): Promise<void> {
+    clearTimeout(this.#copyTimer);
+    this.#copyTimer = undefined;
+    const states = [...this.#uncopied.values()];
+    this.#uncopied.clear();
+    // One copy in flight at a time: a later state never races an earlier one to the same document.
+    this.#copying = this.#copying.then(() => this.#materialize(states)).catch((err: unknown) => this.onCopyError(err));
+    await this.#copying;
+  }
+
   /**
-   * Copies a move's state to the product's stock level unless a later one is there already. On
-   * FerretDB the condition is checked before an unconditional write-back, so a stalled writer may
-   * still put an older state back; the next move of the product reads the ledger past it.
+   * Copies each state to its product's stock level unless a later one is there already: one
+   * write per `maxCopiesPerWrite` products. On FerretDB the condition is checked before an unconditional write-back, so a
+   * stalled writer may still put an older state back; the next move of the product reads the
+   * ledger past it.
    */
-  async materialize(move: Pick<StockMoveDoc, 'product_id' | 'seq' | 'quantity' | 'low_stock_threshold'>, now = new Date()): Promise<void> {
-    await this.#stock.updateOne(
-      { product_id: move.product_id, seq: { $not: { $gte: move.seq } } },
-      { $set: { quantity: move.quantity, seq: move.seq, low_stock_threshold: move.low_stock_threshold, updated_at: now } },
-    );
+  async #materialize(states: readonly KnownHead[]): Promise<void> {
+    for (let i = 0; i < states.length; i += maxCopiesPerWrite) {
+      const ops: Array<AnyBulkWriteOperation<StockDoc>> = states.slice(i, i + maxCopiesPerWrite).map((s) => ({
+        updateOne: {
+          filter: { product_id: s.product_id, seq: { $not: { $gte: s.seq } } },
+          update: { $set: { quantity: s.quantity, seq: s.seq, low_stock_threshold: s.low_stock_threshold, updated_at: s.at } },
+        },
+      }));
+      // A few statements per command: FerretDB v1 wedges on ~50+, and 8 hold no more connections than 8 single updates at once.
+      // eslint-disable-next-line no-restricted-properties
+      await this.#stock.bulkWrite(ops, { ordered: false });
+    }
   }
 }
 
 /**
- * Stock work that must finish or be undone, noted before its first move: a reservation for an
- * order (`reserve:<reservation>`) or the return of a cancelled order's units (`return:<order>`).
+ * Stock work that must finish or be undone, noted before its first move: the return of a
+ * cancelled order's units (`return:<order>`), or a reservation for an order noted by an earlier
+ * version (`reserve:<reservation>`; reservations are noted in the order's dispatch note now).
  * Removed when the work is done; one left behind is what a crash interrupted, and the sweeper
  * finishes it from the note (src/inventory/use-cases.ts says how).
  */
@@ -268,7 +376,7 @@ export interface StockIntentDoc {
   kind: 'reserve' | 'return';
   /** The units per product (an order's lines of one product added up). */
   items: Array<{ product_id: number; quantity: number }>;
-  /** The order the reservation is for (the id it is being written under), or the cancelled order. */
+  /** The order the reservation is for (the id it was being written under), or the cancelled order. */
   order_id?: number;
   created_at: Date;
 }
@@ -279,7 +387,6 @@ export class StockIntents {
 
   static readonly queryShapes: readonly QueryShape[] = [
     { collection: 'stock_intents', method: 'StockIntents.note', equality: ['_id'], index: '_id_' },
-    { collection: 'stock_intents', method: 'StockIntents.setOrder', equality: ['_id'], index: '_id_' },
     { collection: 'stock_intents', method: 'StockIntents.remove', equality: ['_id'], index: '_id_' },
     {
       collection: 'stock_intents',
@@ -303,11 +410,6 @@ export class StockIntents {
     } catch (err) {
       if (!isDuplicate(err)) throw err;
     }
-  }
-
-  /** Records the order id a reservation is about to be written under (a retry of the id changes it). */
-  async setOrder(id: string, orderId: number): Promise<void> {
-    await this.#collection.updateOne({ _id: id }, { $set: { order_id: orderId } });
   }
 
   async remove(id: string): Promise<void> {

@@ -23,16 +23,20 @@ import { adjustmentDelta, crossesLow, parseAdjustment, type ProductUnits, unitsB
  * - Each change of a product's level is one insert into its ledger (StockLedger.apply), unique by
  *   operation and by chain position: concurrent orders, in any number of API processes, each take
  *   the slot after the state they planned from or plan again, so a level never goes below zero and
- *   no change is applied twice (a repeated cancel finds its `return:` move and does nothing).
- * - An order's reservation is noted (`stock_intents`, `reserve:<id>`) before its first take and
- *   removed once the order is written; the order carries the reservation id. A process that dies
- *   between its takes and the order's insert leaves the note: the sweeper (`sweepStockIntents`,
- *   run by the worker) finds the order did not get written and releases every take the note's
- *   reservation made, once (`release:` moves). The API never writes an order more than
- *   `reservationLeaseMs` after the reservation began, and the sweeper waits far longer, so it
- *   cannot release units of an order that is still about to be written.
- * - A cancellation notes `return:<order>` before the status change; a crash before the units are
- *   back leaves the note, and the sweeper returns them when the order is cancelled.
+ *   no change is applied twice (a repeated cancel finds its `return:` move and does nothing). A
+ *   process plans from the head it last knew; a stale one only loses the slot and reads the move.
+ * - An order's reservation is noted before its first take, in the order's dispatch note (one
+ *   note per order: its event ids, the order id it is about to be written under, the units), and
+ *   the note goes once the order is written and its events dispatched; the order carries the
+ *   reservation id. A process that dies between its takes and the order's insert leaves the note:
+ *   the relay finds the order was not written with that reservation and releases every take it
+ *   made, once (`release:` moves, `releaseReservation`). The API never writes an order more than
+ *   `reservationLeaseMs` after the reservation began, and the relay waits `intentGraceMs` (far
+ *   longer), so it cannot release units of an order that is still about to be written. When the
+ *   order's id turns out taken by another process, the note is re-pointed before the next try.
+ * - A cancellation notes `return:<order>` (`stock_intents`) before the status change; a crash
+ *   before the units are back leaves the note, and the sweeper returns them when the order is
+ *   cancelled. The sweeper also settles reservations noted there by earlier versions.
  */
 
 export interface InventoryDeps {
@@ -49,13 +53,12 @@ export interface InventoryDeps {
 /** The longest a reservation may take before its order must no longer be written (the sweeper waits much longer). */
 export const reservationLeaseMs = 30_000;
 
-/** How old a stock intent must be before the sweeper finishes or undoes it: well past any lease. */
+/** How old a reservation's note (or a stock intent) must be before it is finished or undone: well past any lease. */
 export const intentGraceMs = 4 * reservationLeaseMs;
 
 const takeOp = (reservationId: string, productId: number) => `take:${reservationId}:${productId}`;
 const releaseOp = (reservationId: string, productId: number) => `release:${reservationId}:${productId}`;
 const returnOp = (orderId: number, productId: number) => `return:${orderId}:${productId}`;
-const reserveIntent = (reservationId: string) => `reserve:${reservationId}`;
 const returnIntent = (orderId: number) => `return:${orderId}`;
 
 function moveSource(op: string): OutboxSource {
@@ -137,16 +140,31 @@ async function applyWithEvents(deps: InventoryDeps, productId: number, op: strin
   return outcome;
 }
 
-/** Units held for an order that is about to be written. */
-export interface Reservation {
+/** A reservation decided before anything is written: its id, start, units per product and the ids of their events. */
+export interface ReservationPlan {
   id: string;
   /** When it began: the order must be written within `reservationLeaseMs` of it. */
   startedAt: Date;
   units: ProductUnits[];
+  /** The ids of each take's events, fixed so that every try of the order's insert carries the same ones. */
+  ids: Array<[string, string]>;
+}
+
+/** Units held for an order that is about to be written. */
+export interface Reservation extends ReservationPlan {
   /** Each product's level before and after its take, in `units` order. */
   takes: Array<{ before: StockHead; after: StockHead }>;
-  /** The ids of each take's events, fixed so that retries of the order's insert announce the same ones. */
-  ids: Array<[string, string]>;
+}
+
+/** The reservation an order of `items` will make, starting `now`; nothing is written. */
+export function planReservation(items: ReadonlyArray<{ product_id: number; quantity: number }>, now: Date): ReservationPlan {
+  const units = unitsByProduct(items);
+  return { id: newId('res', now.getTime()), startedAt: now, units, ids: units.map(() => eventIds(now)) };
+}
+
+/** The units a reservation holds, as its note keeps them for the relay. */
+export function heldUnits(plan: ReservationPlan): Array<{ product_id: number; quantity: number }> {
+  return plan.units.map(({ product_id, quantity }) => ({ product_id, quantity }));
 }
 
 function shortfall(units: ProductUnits, available: number): StockShortfall {
@@ -154,50 +172,49 @@ function shortfall(units: ProductUnits, available: number): StockShortfall {
 }
 
 /**
- * Takes the units of an order's lines from stock, all or none. A shortfall visible beforehand
- * is refused before anything is written; one that appears meanwhile (a concurrent order took
- * the last units) gives back what this reservation took already. Either way: InsufficientStock.
+ * Refuses, before anything is written, an order some product visibly lacks units for
+ * (InsufficientStock naming each short line). Reads only heads this process does not know yet.
  */
-export async function reserveStock(deps: InventoryDeps, items: ReadonlyArray<{ product_id: number; quantity: number }>): Promise<Reservation> {
-  const now = deps.now?.() ?? new Date();
+export async function checkStock(deps: InventoryDeps, items: ReadonlyArray<{ product_id: number; quantity: number }>): Promise<void> {
   const units = unitsByProduct(items);
   const heads = await Promise.all(units.map((u) => deps.ledger.head(u.product_id)));
   const short: StockShortfall[] = [];
   for (const [i, u] of units.entries()) {
     let head = heads[i];
-    // The stored level may lag behind the ledger (a crash): look further before refusing.
-    if (head && head.quantity < u.quantity) head = heads[i] = await deps.ledger.latest(head);
+    // The known level may lag behind the ledger: look further before refusing.
+    if (head && head.quantity < u.quantity) head = await deps.ledger.latest(head);
     if (!head || head.quantity < u.quantity) short.push(shortfall(u, head?.quantity ?? 0));
   }
   if (short.length) throw new InsufficientStock(short);
+}
 
-  const id = newId('res', now.getTime());
-  await deps.intents.note({ _id: reserveIntent(id), kind: 'reserve', items: units.map((u) => ({ product_id: u.product_id, quantity: u.quantity })), created_at: now });
+/**
+ * Takes the plan's units from stock, all or none; the plan must be noted before (the order's
+ * dispatch note), so that a crash midway leaves its takes to the relay. A shortfall that appears
+ * meanwhile (a concurrent order took the last units) gives back what was taken, then throws
+ * InsufficientStock: nothing of it is left. Any other error tries the same, and leaves what it
+ * could not give back to the relay.
+ */
+export async function reserveStock(deps: InventoryDeps, plan: ReservationPlan): Promise<Reservation> {
   const takes: Reservation['takes'] = [];
   try {
-    for (const [i, u] of units.entries()) {
+    for (const u of plan.units) {
       const outcome = await deps.ledger.apply(
         u.product_id,
-        takeOp(id, u.product_id),
+        takeOp(plan.id, u.product_id),
         (head): MovePlan =>
           head.quantity >= u.quantity ? { delta: -u.quantity, low_stock_threshold: head.low_stock_threshold, reason: 'order', outbox: () => [] } : { short: true },
-        { hint: heads[i], now },
+        { now: plan.startedAt },
       );
-      if (outcome.kind === 'applied') {
-        takes.push({ before: outcome.before, after: outcome.after });
-        continue;
-      }
-      await undoReservation(deps, id, units);
-      throw new InsufficientStock([shortfall(u, outcome.kind === 'short' ? outcome.head.quantity : 0)]);
+      if (outcome.kind !== 'applied') throw new InsufficientStock([shortfall(u, outcome.kind === 'short' ? outcome.head.quantity : 0)]);
+      takes.push({ before: outcome.before, after: outcome.after });
     }
   } catch (err) {
-    if (!(err instanceof InsufficientStock)) {
-      // Best effort; the sweeper releases whatever this leaves.
-      await undoReservation(deps, id, units).catch((e: unknown) => deps.logger.warn({ err: e, reservation: id }, 'reservation not released; the sweeper will'));
-    }
+    if (err instanceof InsufficientStock) await releaseReservation(deps, plan);
+    else await releaseReservation(deps, plan).catch((e: unknown) => deps.logger.warn({ err: e, reservation: plan.id }, 'reservation not released; the relay will'));
     throw err;
   }
-  return { id, startedAt: now, units, takes, ids: units.map(() => eventIds(now)) };
+  return { ...plan, takes };
 }
 
 /** The stock events of a reservation's takes, to be written with `ownerId`'s order (so they exist only if the order does). */
@@ -205,61 +222,45 @@ export function reservationEvents(reservation: Reservation, ownerId: string, req
   return reservation.takes.flatMap((t, i) => stockEvents(t.before, t.after, 'order', { ids: reservation.ids[i]!, now: reservation.startedAt, requestId, ownerId }));
 }
 
-/** Refuses to write an order whose reservation outlived its lease: the sweeper may be about to release it. */
-export function assertLease(reservation: Reservation, now: Date): void {
+/** Refuses to write an order whose reservation outlived its lease: the relay may be about to release it. */
+export function assertLease(reservation: Pick<Reservation, 'id' | 'startedAt'>, now: Date): void {
   if (now.getTime() - reservation.startedAt.getTime() > reservationLeaseMs) {
     throw new Error(`reservation ${reservation.id} took longer than ${reservationLeaseMs} ms; the order is not written`);
   }
 }
 
-/** Notes the order id the reservation's order is about to be written under (before each insert try). */
-export async function noteReservationOrder(deps: InventoryDeps, reservation: Reservation, orderId: number): Promise<void> {
-  await deps.intents.setOrder(reserveIntent(reservation.id), orderId);
-}
-
-/** The order was written: the reservation needs no undoing any more. A failure leaves it to the sweeper, which keeps it. */
-export async function completeReservation(deps: InventoryDeps, reservation: Reservation): Promise<void> {
-  await deps.intents.remove(reserveIntent(reservation.id)).catch((err: unknown) => deps.logger.warn({ err, reservation: reservation.id }, 'stock intent not removed; the sweeper will'));
-}
-
-/**
- * Settles a reservation whose order may not have been written (the insert failed, or a crash):
- * when the order it noted exists with this reservation the units stay taken, otherwise every
- * take is given back once. Then the note goes. True when units were released.
- */
-export async function settleReservation(deps: InventoryDeps, intent: Pick<StockIntentDoc, '_id' | 'items' | 'order_id'>): Promise<boolean> {
-  const reservationId = intent._id.slice('reserve:'.length);
-  const order = intent.order_id !== undefined ? await deps.orders.findById(intent.order_id) : undefined;
-  const written = order?.reservation_id === reservationId;
-  if (!written) await undoReservation(deps, reservationId, intent.items);
-  await deps.intents.remove(intent._id);
-  return !written;
-}
-
-/**
- * After the order's insert failed: the insert may still have happened (an error after the
- * write), so the units stay taken if the order exists, and go back otherwise. A failure here is
- * only logged; the note stays for the sweeper, which settles it the same way.
- */
-export async function settleFailedReservation(deps: InventoryDeps, reservation: Reservation, orderId: number | undefined): Promise<void> {
-  const intent = { _id: reserveIntent(reservation.id), items: reservation.units, ...(orderId !== undefined ? { order_id: orderId } : {}) };
-  await settleReservation(deps, intent).catch((err: unknown) => deps.logger.warn({ err, reservation: reservation.id }, 'reservation not settled; the sweeper will'));
+/** Whether the order a reservation was for got written with it (then its units stay taken). */
+export async function reservationWritten(deps: InventoryDeps, reservation: { id: string; order_id?: number | undefined }): Promise<boolean> {
+  if (reservation.order_id === undefined) return false;
+  return (await deps.orders.findById(reservation.order_id))?.reservation_id === reservation.id;
 }
 
 /** Gives back every take of the reservation, once each (releases are moves unique by reservation and product). */
-async function undoReservation(deps: InventoryDeps, reservationId: string, items: ReadonlyArray<{ product_id: number }>): Promise<void> {
-  for (const { product_id } of items) {
-    const take = await deps.ledger.findMove(takeOp(reservationId, product_id));
+export async function releaseReservation(deps: InventoryDeps, reservation: { id: string; items?: ReadonlyArray<{ product_id: number }>; units?: ReadonlyArray<{ product_id: number }> }): Promise<void> {
+  for (const { product_id } of reservation.units ?? reservation.items ?? []) {
+    const take = await deps.ledger.findMove(takeOp(reservation.id, product_id));
     if (!take) continue;
     // A take and its release are never announced: the order they were for never existed.
-    await deps.ledger.apply(product_id, releaseOp(reservationId, product_id), (head) => ({
+    await deps.ledger.apply(product_id, releaseOp(reservation.id, product_id), (head) => ({
       delta: -take.delta,
       low_stock_threshold: head.low_stock_threshold,
       reason: 'release',
       outbox: () => [],
     }));
   }
-  await deps.intents.remove(reserveIntent(reservationId));
+}
+
+/**
+ * Settles a reservation noted in `stock_intents` (by an earlier version) whose order may not
+ * have been written: when the order it noted exists with this reservation the units stay taken,
+ * otherwise every take is given back once. Then the note goes. True when units were released.
+ */
+async function settleNotedReservation(deps: InventoryDeps, intent: Pick<StockIntentDoc, '_id' | 'items' | 'order_id'>): Promise<boolean> {
+  const reservation = { id: intent._id.slice('reserve:'.length), items: intent.items, order_id: intent.order_id };
+  const written = await reservationWritten(deps, reservation);
+  if (!written) await releaseReservation(deps, reservation);
+  await deps.intents.remove(intent._id);
+  return !written;
 }
 
 /** Notes, before an order's status changes to `cancelled`, that its units are to come back. */
@@ -357,7 +358,7 @@ export async function sweepStockIntents(deps: InventoryDeps, opts: { graceMs: nu
   for (const intent of await deps.intents.due(new Date(now.getTime() - opts.graceMs), opts.batch)) {
     try {
       if (intent.kind === 'reserve') {
-        if (await settleReservation(deps, intent)) pass.released++;
+        if (await settleNotedReservation(deps, intent)) pass.released++;
         else pass.completed++;
         continue;
       }

@@ -205,7 +205,7 @@ export class OrderRepository {
   static readonly queryShapes: readonly QueryShape[] = [
     { collection: 'orders', method: 'OrderRepository.tagUnlisted', equality: [], range: ['tl'], index: 'timeline' },
     { collection: 'counters', method: 'OrderRepository.reserveIds', equality: ['_id'], index: '_id_' },
-    { collection: 'orders', method: 'OrderRepository.insertWithNextId', equality: ['_id'], index: '_id_' },
+    { collection: 'orders', method: 'OrderRepository.insertNew', equality: ['_id'], index: '_id_' },
     { collection: 'orders', method: 'OrderRepository.insertAll', equality: ['_id'], index: '_id_' },
     { collection: 'counters', method: 'OrderRepository.raiseCounterTo', equality: ['_id'], index: '_id_' },
     { collection: 'orders', method: 'OrderRepository.outboxOf', equality: ['_id'], index: '_id_' },
@@ -247,8 +247,8 @@ export class OrderRepository {
     this.ids = { next: counter.seq - this.idBlockSize + 1, end: counter.seq + 1 };
   }
 
-  /** The next order id of this process's block, reserving a block when it ran out. */
-  private async takeId(): Promise<number> {
+  /** The next order id of this process's block, reserving a block when it ran out (1/16 of a counter write). */
+  async nextId(): Promise<number> {
     while (this.ids.next >= this.ids.end) {
       // Concurrent requests share one reservation.
       this.reserving ??= this.reserveIds().finally(() => (this.reserving = undefined));
@@ -258,25 +258,16 @@ export class OrderRepository {
   }
 
   /**
-   * Inserts the order `build` makes for the next id, together with its outbox: one document, so
-   * both exist or neither. `beforeInsert` runs before each insert (the outbox's dispatch note).
-   * FerretDB v1's findAndModify is not atomic under concurrency (two processes can reserve the
-   * same block), so the unique `_id` is the real guard: on a duplicate, reserve a new block.
+   * Inserts a new order with its outbox: one document, so both exist or neither. False when its
+   * id is taken: FerretDB v1's findAndModify is not atomic under concurrency (two processes can
+   * reserve the same block), so the unique `_id` is the real guard; the block is dropped then,
+   * and the next id comes from a new one.
    */
-  async insertWithNextId(
-    build: (id: number) => OrderDoc,
-    beforeInsert: (doc: OrderDoc) => Promise<void> = () => Promise.resolve(),
-    maxTries = 50,
-  ): Promise<OrderDoc> {
-    for (let i = 0; i < maxTries; i++) {
-      const doc = build(await this.takeId());
-      await beforeInsert(doc);
-      const [stored] = await this.#listed([doc]);
-      if (await insertIfAbsent(this.#collection, stored!)) return doc;
-      // Another process holds this block (or a seeded order has the id): reserve a new one.
-      this.ids = { next: 0, end: 0 };
-    }
-    throw new Error(`no free order id after ${maxTries} tries`);
+  async insertNew(doc: OrderDoc): Promise<boolean> {
+    const [stored] = await this.#listed([doc]);
+    if (await insertIfAbsent(this.#collection, stored!)) return true;
+    this.ids = { next: 0, end: 0 };
+    return false;
   }
 
   /** Inserts orders as they are (seeding: their ids are below the counter, see `raiseCounterTo`). */

@@ -1,10 +1,8 @@
 import type { Principal } from '../auth/api-keys';
 import { listingOwner, mayAccess } from '../auth/ownership';
-import { newId } from '../db/ids';
-import { newOutboxEvent, type OutboxEvent, type OutboxFlusher, type OutboxSource } from '../events/outbox';
+import { newOutboxEvent, type OutboxFlusher } from '../events/outbox';
 import { DomainError } from '../errors/domain-error';
 import type {
-  FieldError,
   Order,
   OrderCreate,
   OrderStatus,
@@ -14,21 +12,12 @@ import type {
   User,
   QueryOf,
 } from '../contract/types';
-import {
-  type InventoryDeps,
-  assertLease,
-  completeReservation,
-  noteReservationOrder,
-  noteReturn,
-  reservationEvents,
-  reserveStock,
-  returnStock,
-  settleFailedReservation,
-} from '../inventory/use-cases';
+import { type InventoryDeps, checkStock, noteReturn, returnStock } from '../inventory/use-cases';
 import type { Logger } from '../logger';
 import type { StoredEventData } from '../webhooks/envelopes';
-import { type OrderDoc, type OrderRepository, type ProductRepository, type UserRepository, orderKey, toOrder, toProduct, toUser } from './repository';
-import { canTransition, createdEventData, orderTotal, parseFields, parseProductFilter } from './rules';
+import { announceOrder, draftOrder, handOver, holdStock, orderSource, priceOrder, writeOrder } from './order-placement';
+import { type OrderDoc, type OrderRepository, type ProductRepository, type UserRepository, toOrder, toProduct, toUser } from './repository';
+import { canTransition, createdEventData, parseFields, parseProductFilter } from './rules';
 
 export interface ResourceDeps {
   users: UserRepository;
@@ -59,19 +48,6 @@ function transitionConflict(detail: string, message: string): DomainError {
 /** `data` of `order.updated` as stored: the contract's `OrderUpdatedEventData`, the order after the change and its `previous_status`. */
 function updatedEventData(doc: OrderDoc, previous: OrderStatus): StoredEventData<'order.updated'> {
   return { ...createdEventData(doc), previous_status: previous };
-}
-
-function orderSource(id: number): OutboxSource {
-  return { collection: 'orders', id };
-}
-
-/** Asks for the events just written with the order to be dispatched now; a failure is only logged. */
-async function flushOutbox(deps: ResourceDeps, orderId: number, events: readonly OutboxEvent[]): Promise<void> {
-  try {
-    await deps.outbox.flush(orderSource(orderId), events);
-  } catch (err) {
-    deps.logger.warn({ err, order_id: orderId }, 'outbox flush failed; the relay will deliver the event');
-  }
 }
 
 export async function getUser(deps: ResourceDeps, id: number): Promise<User> {
@@ -107,83 +83,22 @@ export async function listProducts(deps: ResourceDeps, query: QueryOf<'listProdu
 }
 
 /**
- * Creates a `pending` order priced from the catalog. Everything is checked before anything is
- * written (not even an id is drawn); then its units are reserved (all or none: a shortfall is
- * InsufficientStock with nothing written), and the order with its `order.created` and stock
- * events is one insert. Should that insert fail, the units go back unless the order got written.
+ * Places a `pending` order priced from the catalog. Everything is checked before anything is
+ * written (422, or 409 for stock visibly short: not even an id is drawn). Then the order is
+ * noted (its dispatch note, holding the reservation), its units are taken (all or none: a
+ * shortfall is 409 with nothing left), and the order with its `order.created` and stock events
+ * is one insert; its events go to delivery right after. A crash anywhere is finished or undone by
+ * the relay from the note (src/inventory/use-cases.ts says how).
  */
 export async function createOrder(deps: ResourceDeps, caller: Principal, input: OrderCreate, requestId?: string): Promise<Order> {
-  const [user, products] = await Promise.all([
-    deps.users.findById(input.user_id),
-    deps.products.findByIds(input.items.map((i) => i.product_id)),
-  ]);
-  const byId = new Map(products.map((p) => [p._id, p]));
-  const errors: FieldError[] = [];
-  if (!user) errors.push({ path: '/body/user_id', message: `no user ${input.user_id}` });
-  input.items.forEach((item, index) => {
-    if (!byId.has(item.product_id)) {
-      errors.push({ path: `/body/items/${index}/product_id`, message: `no product ${item.product_id}` });
-    }
-  });
-  if (errors.length) throw DomainError.unprocessable('The order refers to things that do not exist', errors);
-
-  const currencies = [...new Set(products.map((p) => p.currency))];
-  const currency = currencies[0];
-  if (currency === undefined || currencies.length > 1) {
-    throw DomainError.unprocessable(`The items are priced in different currencies (${currencies.join(', ')})`, [
-      { path: '/body/items', message: 'all products of an order must share one currency' },
-    ]);
-  }
-
-  const items = input.items.map((item) => ({
-    product_id: item.product_id,
-    quantity: item.quantity,
-    unit_price: byId.get(item.product_id)!.price,
-  }));
-  const now = deps.now?.() ?? new Date();
-  // One event id across id-allocation retries, so they all refresh the same dispatch note.
-  const eventId = newId('evt', now.getTime());
-  const reservation = await reserveStock(deps.inventory, input.items);
-  let orderId: number | undefined;
-  let doc: OrderDoc;
-  try {
-    doc = await deps.orders.insertWithNextId(
-      (id) => {
-        const order: OrderDoc = {
-          _id: orderKey(id),
-          id,
-          owner_id: caller.ownerId,
-          user_id: input.user_id,
-          status: 'pending',
-          items,
-          total: orderTotal(items),
-          currency,
-          date: now,
-          updated_at: now,
-          outbox: [],
-          reservation_id: reservation.id,
-        };
-        // The events go in with the order, in one single-document write: stock events only for orders that exist.
-        order.outbox.push(
-          newOutboxEvent('order.created', createdEventData(order), { now, id: eventId, requestId, ownerId: order.owner_id }),
-          ...reservationEvents(reservation, order.owner_id, requestId),
-        );
-        return order;
-      },
-      async (order) => {
-        orderId = order.id;
-        await noteReservationOrder(deps.inventory, reservation, order.id);
-        assertLease(reservation, deps.now?.() ?? new Date());
-        await deps.outbox.announce(order.outbox, orderSource(order.id));
-      },
-    );
-  } catch (err) {
-    await settleFailedReservation(deps.inventory, reservation, orderId);
-    throw err;
-  }
-  await completeReservation(deps.inventory, reservation);
-  await flushOutbox(deps, doc.id, doc.outbox);
-  return toOrder(doc);
+  const priced = await priceOrder(deps, input);
+  await checkStock(deps.inventory, priced.items);
+  const draft = await draftOrder(deps, caller, priced, requestId);
+  await announceOrder(deps, draft);
+  const reservation = await holdStock(deps, draft);
+  const order = await writeOrder(deps, draft, reservation);
+  await handOver(deps, order.id, order.outbox);
+  return toOrder(order);
 }
 
 export async function getOrder(deps: ResourceDeps, caller: Principal, id: number): Promise<Order> {
@@ -218,7 +133,7 @@ export async function updateOrder(deps: ResourceDeps, caller: Principal, id: num
       `${from} → ${to} conflicts with a concurrent change`,
     );
   }
-  await flushOutbox(deps, id, [event]);
+  await handOver(deps, id, [event]);
   // Once per order however often it is cancelled: each product's return is a unique move.
   if (to === 'cancelled') await returnStock(deps.inventory, current, requestId);
   return toOrder(updated);

@@ -47,6 +47,8 @@ export interface TestApi {
 /** An outbox that announces, withdraws and flushes nothing: tests that look at stored outboxes as written. */
 export const inertOutbox: OutboxFlusher = {
   announce: () => Promise.resolve(),
+  announcePlanned: () => Promise.resolve(),
+  readdress: () => Promise.resolve(),
   withdraw: () => Promise.resolve(),
   flush: () => Promise.resolve(),
 };

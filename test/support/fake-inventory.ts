@@ -81,12 +81,6 @@ export class MemoryIntents {
     return Promise.resolve();
   }
 
-  setOrder(id: string, orderId: number): Promise<void> {
-    const doc = this.docs.get(id);
-    if (doc) doc.order_id = orderId;
-    return Promise.resolve();
-  }
-
   remove(id: string): Promise<void> {
     this.docs.delete(id);
     return Promise.resolve();

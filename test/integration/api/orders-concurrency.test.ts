@@ -46,7 +46,14 @@ describe('orders under concurrency', () => {
       updated_at: new Date(),
       outbox: [],
     });
-    const docs = await Promise.all(processes.flatMap((repo) => Array.from({ length: 30 }, () => repo.insertWithNextId(build))));
+    // Each order takes the next id of its process until one is free, as placing an order does.
+    const insertNext = async (repo: OrderRepository): Promise<OrderDoc> => {
+      for (;;) {
+        const doc = build(await repo.nextId());
+        if (await repo.insertNew(doc)) return doc;
+      }
+    };
+    const docs = await Promise.all(processes.flatMap((repo) => Array.from({ length: 30 }, () => insertNext(repo))));
     expect(new Set(docs.map((d) => d.id)).size).toBe(60);
     expect(await api.mongo.db.collection('orders').countDocuments({ id: { $in: docs.map((d) => d.id) } })).toBe(60);
   });

@@ -19,20 +19,22 @@ import { waitFor } from '../../support/wait';
  * depend on the clock, not on the order, so they are left out of the budgets and bounded apart:
  * the batched removal of dispatch notes (a 20 ms timer groups the deletes; never more deletes than
  * notes) and the timeline's directory entries (written by a process when a list's 10-second bucket
- * is first used; at most one insert per listed document written).
+ * is first used; at most one insert per listed document written), and the copies of stock levels
+ * (a 50 ms timer groups the moves of all products into one write; never more writes than moves).
  */
-// API, order of two lines, no subscriber: api key, rate-limit slot, 2 stock reads, intent insert, 2 stock-move inserts, 2 stock updates, intent update, 3 note inserts, the order, intent delete, 4 subscription reads.
-const orderBudgetNoSubscriber = 19;
-// API, the same order with one subscriber: as above plus a 4th note insert, a 5th and 6th subscription read (the order owner's and the every-owner subscribers, apart: FerretDB v1 pushes no `$or` down) and the event-log insert.
-const orderBudgetOneSubscriber = 23;
+// API, order of two lines, no subscriber: api key, rate-limit slot, the order's dispatch note (holding its reservation), 2 stock-move inserts (from the heads this process knows: no reads), the order, 4 subscription reads.
+const orderBudgetNoSubscriber = 10;
+// API, the same order with one subscriber: as above plus a 5th and 6th subscription read (the order owner's and the every-owner subscribers, apart: FerretDB v1 pushes no `$or` down) and one event-log insert for all its subscribed events.
+const orderBudgetOneSubscriber = 13;
 // Worker, one event to one subscription: the event read, the subscription read, the attempt-log insert.
 const deliveryBudget = 3;
 
 /** The commands counted against a budget, and the clock-driven ones apart. */
-function budgeted(c: Record<string, number>): { counted: number; noteRemovals: number; timelineEntries: number } {
+function budgeted(c: Record<string, number>): { counted: number; noteRemovals: number; timelineEntries: number; stockCopies: number } {
   const noteRemovals = c['delete dispatch_notes'] ?? 0;
   const timelineEntries = c['insert timeline'] ?? 0;
-  return { counted: total(c) - noteRemovals - timelineEntries, noteRemovals, timelineEntries };
+  const stockCopies = c['update stock'] ?? 0;
+  return { counted: total(c) - noteRemovals - timelineEntries - stockCopies, noteRemovals, timelineEntries, stockCopies };
 }
 
 /** Listed documents an order writes: the order and, with a subscriber, its event. */
@@ -96,9 +98,10 @@ describe('database commands per order and per delivery stay within their budgets
     const { commands } = await placeOrder();
     // Counted at all: the order itself is one insert.
     expect(commands['insert orders']).toBe(1);
-    const { counted, noteRemovals, timelineEntries } = budgeted(commands);
+    const { counted, noteRemovals, timelineEntries, stockCopies } = budgeted(commands);
     expect(counted, JSON.stringify(commands)).toBeLessThanOrEqual(orderBudgetNoSubscriber);
     expect(noteRemovals).toBeLessThanOrEqual(commands['insert dispatch_notes'] ?? 0);
+    expect(stockCopies).toBeLessThanOrEqual(commands['insert stock_moves'] ?? 0);
     expect(timelineEntries).toBeLessThanOrEqual(listedWrites(0));
   });
 
@@ -118,9 +121,10 @@ describe('database commands per order and per delivery stay within their budgets
     const delivery = moved(workerBefore, await counts(workerCommands));
 
     expect(commands['insert orders']).toBe(1);
-    const { counted, noteRemovals, timelineEntries } = budgeted(commands);
+    const { counted, noteRemovals, timelineEntries, stockCopies } = budgeted(commands);
     expect(counted, JSON.stringify(commands)).toBeLessThanOrEqual(orderBudgetOneSubscriber);
     expect(noteRemovals).toBeLessThanOrEqual(commands['insert dispatch_notes'] ?? 0);
+    expect(stockCopies).toBeLessThanOrEqual(commands['insert stock_moves'] ?? 0);
     expect(timelineEntries).toBeLessThanOrEqual(listedWrites(1));
     expect(total(delivery), 'the worker sent commands for the delivery').toBeGreaterThan(0);
     const worker = budgeted(delivery);

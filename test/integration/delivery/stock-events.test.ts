@@ -78,6 +78,8 @@ describe('stock events reach subscribers, signed', () => {
     // Announced and written, then the process died before the flush.
     const outbox: OutboxFlusher = {
       announce: (events, source) => api.dispatcher.announce(events, source),
+      announcePlanned: (write) => api.dispatcher.announcePlanned(write),
+      readdress: (write) => api.dispatcher.readdress(write),
       withdraw: (events) => api.dispatcher.withdraw(events),
       flush: () => Promise.reject(new Error('process died')),
     };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxEvent, OutboxFlusher, OutboxSource } from '../../../src/events/outbox';
 import { InsufficientStock } from '../../../src/errors/insufficient-stock';
-import { adjustStock, reserveStock, sweepStockIntents } from '../../../src/inventory/use-cases';
+import { adjustStock, heldUnits, planReservation, reserveStock, sweepStockIntents } from '../../../src/inventory/use-cases';
 import type { OrderDoc } from '../../../src/resources/repository';
 import { memoryInventory } from '../../support/fake-inventory';
 
@@ -14,8 +14,10 @@ function recordingOutbox() {
       calls.push(`announce ${events.map((e) => e.type).join(',')} ${source.collection}/${source.id}`);
       return Promise.resolve();
     },
+    announcePlanned: () => Promise.resolve(),
+    readdress: () => Promise.resolve(),
     withdraw: (events) => {
-      calls.push(`withdraw ${events.map((e) => e.type).join(',')}`);
+      calls.push(`withdraw ${events.map((e) => e.id).join(',')}`);
       return Promise.resolve();
     },
     flush: (source, events) => {
@@ -36,10 +38,14 @@ describe('reserveStock', () => {
       if (productId === 2 && op.startsWith('take:')) inventory.ledger.stock.get(2)!.quantity = 1;
       return take(productId, op, plan, opts);
     };
-    const err = await reserveStock(inventory, [
-      { product_id: 1, quantity: 4 },
-      { product_id: 2, quantity: 2 },
-    ]).catch((e: unknown) => e);
+    const plan = planReservation(
+      [
+        { product_id: 1, quantity: 4 },
+        { product_id: 2, quantity: 2 },
+      ],
+      now,
+    );
+    const err = await reserveStock(inventory, plan).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InsufficientStock);
     expect((err as InsufficientStock).shortfalls).toEqual([{ product_id: 2, requested: 2, available: 1, path: '/body/items/1/quantity' }]);
     expect(inventory.ledger.levels()).toEqual({ 1: 10, 2: 1 });
@@ -72,13 +78,18 @@ describe('adjustStock', () => {
 });
 
 describe('sweepStockIntents', () => {
-  it('leaves young intents alone, releases a reservation whose order is missing, keeps one whose order exists', async () => {
+  it('leaves young intents of earlier versions alone, releases a reservation whose order is missing, keeps one whose order exists', async () => {
     const { outbox } = recordingOutbox();
     const written: OrderDoc[] = [];
     const inventory = memoryInventory({ 1: 10 }, { outbox, now: () => now, orders: { findById: (id) => Promise.resolve(written.find((o) => o.id === id)) } });
-    const lost = await reserveStock(inventory, [{ product_id: 1, quantity: 2 }]);
-    const kept = await reserveStock(inventory, [{ product_id: 1, quantity: 3 }]);
-    await inventory.intents.setOrder(`reserve:${kept.id}`, 42);
+    // As an earlier version noted reservations: in stock_intents, before the takes.
+    const reserve = async (quantity: number, orderId?: number) => {
+      const plan = planReservation([{ product_id: 1, quantity }], now);
+      await inventory.intents.note({ _id: `reserve:${plan.id}`, kind: 'reserve', items: heldUnits(plan), ...(orderId !== undefined ? { order_id: orderId } : {}), created_at: now });
+      return reserveStock(inventory, plan);
+    };
+    const lost = await reserve(2);
+    const kept = await reserve(3, 42);
     written.push({ id: 42, reservation_id: kept.id } as OrderDoc);
     expect(inventory.ledger.levels()).toEqual({ 1: 5 });
 

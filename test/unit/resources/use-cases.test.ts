@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../../src/auth/api-keys';
-import type { OutboxEvent, OutboxFlusher, OutboxSource } from '../../../src/events/outbox';
+import type { OutboxEvent, OutboxFlusher, OutboxSource, PlannedWrite } from '../../../src/events/outbox';
 import type { Problem } from '../../../src/contract/types';
 import { DomainError } from '../../../src/errors/domain-error';
 import { toProblem } from '../../../src/http/problem';
@@ -44,8 +44,9 @@ function order(status: OrderDoc['status'], reservation_id?: string): OrderDoc {
 }
 
 /** Use-case deps over in-memory fakes of the repositories' methods the use cases call. */
-function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean; stock?: Record<number, number> } = {}) {
+function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean; stock?: Record<number, number>; takenIds?: number[] } = {}) {
   const stored = overrides.stored ?? [];
+  const planned: PlannedWrite[] = [];
   const inserted: OrderDoc[] = [];
   const transitions: Array<{ id: number; from: string; to: string; event: OutboxEvent }> = [];
   /** The outbox and write calls in order: announce must come before the write, flush after it. */
@@ -59,8 +60,18 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean;
       calls.push(`announce ${events.map((e) => e.type).join(',')} ${source.collection}/${source.id}`);
       return Promise.resolve();
     },
+    announcePlanned: (write) => {
+      planned.push(write);
+      calls.push(`announce planned ${write.source.collection}/${write.source.id} holding ${write.reservation?.items.map((i) => `${i.product_id}x${i.quantity}`).join(',')}`);
+      return Promise.resolve();
+    },
+    readdress: (write) => {
+      planned.push(write);
+      calls.push(`readdress ${write.source.collection}/${write.source.id} holding for order ${write.reservation?.order_id}`);
+      return Promise.resolve();
+    },
     withdraw: (events) => {
-      calls.push(`withdraw ${events.map((e) => e.type).join(',')}`);
+      calls.push(`withdraw ${events.map((e) => (e as Partial<OutboxEvent>).type ?? e.id).join(',')}`);
       return Promise.resolve();
     },
     flush,
@@ -74,12 +85,12 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean;
       findByIds: (ids: readonly number[]) => Promise.resolve(products.filter((p) => ids.includes(p._id))),
     } as unknown as ProductRepository,
     orders: {
-      insertWithNextId: async (build: (id: number) => OrderDoc, beforeInsert: (doc: OrderDoc) => Promise<void>) => {
-        const doc = build(++seq);
-        await beforeInsert(doc);
+      nextId: () => Promise.resolve(++seq),
+      insertNew: (doc: OrderDoc) => {
         calls.push(`insert ${doc._id}`);
+        if (overrides.takenIds?.includes(doc.id)) return Promise.resolve(false);
         inserted.push(doc);
-        return doc;
+        return Promise.resolve(true);
       },
       findById,
       transition: (id: number, from: string, to: string, event: OutboxEvent) => {
@@ -93,7 +104,7 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean;
     outbox,
     now: () => now,
   };
-  return { deps, inserted, transitions, flush, calls, inventory, nextSeq: () => seq };
+  return { deps, inserted, transitions, flush, calls, planned, inventory, nextSeq: () => seq };
 }
 
 /** The problem the API answers with for the refusal `p` rejects with. */
@@ -108,7 +119,7 @@ async function problemOf(p: Promise<unknown>): Promise<Problem> {
 
 describe('createOrder', () => {
   it('prices from the catalog, stores order.created and the stock event with it, announced before the insert, and flushes', async () => {
-    const { deps, inserted, calls, inventory } = fakeDeps();
+    const { deps, inserted, calls, planned, inventory } = fakeDeps();
     const created = await createOrder(deps, owner, { user_id: 1, items: [{ product_id: 1, quantity: 3 }] });
     expect(created).toEqual({
       id: 1,
@@ -143,9 +154,12 @@ describe('createOrder', () => {
     expect(inserted[0]!.owner_id).toBe('acme');
     expect(inserted[0]!.reservation_id).toMatch(/^res_/);
     const ids = inserted[0]!.outbox.map((e) => e.id).join(',');
-    expect(calls).toEqual(['announce order.created,stock.updated orders/1', 'insert 1', `flush orders/1 ${ids}`]);
+    // One note before anything is written: the order's events to come and the units it holds.
+    expect(calls).toEqual(['announce planned orders/1 holding 1x3', 'insert 1', `flush orders/1 ${ids}`]);
+    expect(planned[0]!.eventIds[0]).toBe(inserted[0]!.outbox[0]!.id);
+    expect(planned[0]!.eventIds).toEqual(expect.arrayContaining(inserted[0]!.outbox.map((e) => e.id)));
+    expect(planned[0]!.reservation).toEqual({ id: inserted[0]!.reservation_id, items: [{ product_id: 1, quantity: 3 }], order_id: 1 });
     expect(inventory.ledger.levels()).toEqual({ 1: 97, 2: 100 });
-    // The order is written: nothing is left for the sweeper.
     expect(inventory.intents.docs.size).toBe(0);
   });
 
@@ -185,13 +199,38 @@ describe('createOrder', () => {
     ]);
   });
 
-  it('gives the units back when the order cannot be written, so no stock is lost', async () => {
-    const { deps, inventory } = fakeDeps({ stock: { 1: 10 } });
-    deps.orders.insertWithNextId = () => Promise.reject(new Error('database went away'));
+  it('gives the units back and drops the note when the order cannot be written, so no stock is lost', async () => {
+    const { deps, inventory, calls } = fakeDeps({ stock: { 1: 10 } });
+    deps.orders.insertNew = () => Promise.reject(new Error('database went away'));
     await expect(createOrder(deps, owner, { user_id: 1, items: [{ product_id: 1, quantity: 4 }] })).rejects.toThrow('database went away');
     expect(inventory.ledger.levels()).toEqual({ 1: 10 });
     expect(inventory.ledger.moves.map((m) => m.reason)).toEqual(['order', 'release']);
-    expect(inventory.intents.docs.size).toBe(0);
+    expect(calls).toEqual(['announce planned orders/1 holding 1x4', expect.stringMatching(/^withdraw evt_/)]);
+  });
+
+  it('takes the next id when another process holds this one, pointing the note at it before the next try', async () => {
+    const { deps, inserted, calls, planned } = fakeDeps({ takenIds: [1] });
+    const created = await createOrder(deps, owner, { user_id: 1, items: [{ product_id: 1, quantity: 1 }] });
+    expect(created.id).toBe(2);
+    expect(calls.slice(0, 4)).toEqual(['announce planned orders/1 holding 1x1', 'insert 1', 'readdress orders/2 holding for order 2', 'insert 2']);
+    // The same events whatever the id: the note keeps its key.
+    expect(planned[1]!.eventIds).toEqual(planned[0]!.eventIds);
+    expect((inserted[0]!.outbox[0]!.data as { order_id: number }).order_id).toBe(2);
+  });
+
+  it('refuses with 409 when a concurrent order took the units after the check, leaving no note and no units taken', async () => {
+    const { deps, inserted, calls, inventory } = fakeDeps({ stock: { 1: 5 } });
+    // Another process sells 4 of the 5 units between this order's check and its take.
+    const take = inventory.ledger.apply.bind(inventory.ledger);
+    inventory.ledger.apply = async (productId, op, plan, opts) => {
+      if (op.startsWith('take:')) inventory.ledger.stock.get(1)!.quantity = 1;
+      return take(productId, op, plan, opts);
+    };
+    const err = await createOrder(deps, owner, { user_id: 1, items: [{ product_id: 1, quantity: 3 }] }).catch((e: unknown) => e);
+    expect(toProblem(err).status).toBe(409);
+    expect(inserted).toEqual([]);
+    expect(calls).toEqual(['announce planned orders/1 holding 1x3', expect.stringMatching(/^withdraw evt_/)]);
+    expect(inventory.ledger.moves).toEqual([]);
   });
 
   it('reports the unknown user and every unknown product in one 422, drawing no id', async () => {
