@@ -75,7 +75,7 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     for (const [id] of due) startAttempt(statuses[id]!, woken, id);
     // Drawn here, where Math.random is deterministic: the jitter replays as it was.
     const randoms = due.map(() => Math.random());
-    const results = await sendRound(eventId, due);
+    const results = await sendRound(input, due);
     const steps = settleRound(policy, due, results, randoms, Date.now());
     applySteps(steps, 'unlogged', statuses, pending);
     const failing = failingFollowUps(await logRound(eventId, origin, steps), disabling);

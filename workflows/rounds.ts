@@ -3,6 +3,7 @@ import type { Activities } from '../activities';
 import type { AttemptLogEntry, RecordedRound } from '../activities/attempt';
 import { localActivityOptions } from './activity-options';
 import { type AttemptResult, type Due, earliestDue, type FollowUp, madeAttempts, type RoundStep } from './delivery-model';
+import type { EventInput } from './definitions';
 import { seriesId } from './ids';
 
 /** Disables subscriptions whose every delivery failed for ENDPOINT_DISABLE_AFTER (new in 1.1: histories before it never report any). */
@@ -28,9 +29,15 @@ export async function waitForNextDue(pending: ReadonlyMap<string, Due>, woken: R
   await condition(() => [...pending.keys()].some((id) => woken.has(id)), earliestDue(pending) - Date.now());
 }
 
-/** Sends a round: one batch POST local activity with every due attempt. */
-export function sendRound(eventId: string, due: ReadonlyArray<[string, Due]>): Promise<AttemptResult[]> {
-  return postAttempts(due.map(([subscriptionId, d]) => ({ eventId, subscriptionId, attempt: d.attempt })));
+/**
+ * Sends a round: one batch POST local activity with every due attempt, and the event when the
+ * input carries it (a local activity's input stays out of the history; its result is recorded).
+ */
+export function sendRound(input: EventInput, due: ReadonlyArray<[string, Due]>): Promise<AttemptResult[]> {
+  const { eventId, event } = input;
+  const attempts = due.map(([subscriptionId, d]) => ({ eventId, subscriptionId, attempt: d.attempt }));
+  if (!event) return postAttempts(attempts);
+  return postAttempts(attempts, { id: eventId, type: input.eventType, subscriptionIds: input.subscriptionIds, ...event });
 }
 
 /**

@@ -111,6 +111,11 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   RELAY_INTERVAL: { group: 'Delivery', meaning: 'How often workers look for events a crash or a Temporal outage left behind' },
   ENDPOINT_DISABLE_AFTER: { group: 'Delivery', meaning: 'A subscription whose every attempt failed this long is disabled (`ms`, `s`, `m`, `h`, `d`; `off`: never)' },
   DELIVERY_MAX_IN_FLIGHT: { group: 'Delivery', meaning: 'POSTs one worker sends at once to one subscription, unless it sets `max_in_flight`; `0`: no bound' },
+  SUBSCRIPTION_CACHE_TTL: {
+    group: 'Delivery',
+    meaning:
+      'How long a read subscription is reused (0–10m; `0`: never): a change to a subscription (pause, delete, URL, secret rotation) applies to attempts that start at least this long after it ([delivery](delivery.md#rounds))',
+  },
   WEBHOOK_INLINE_LIMIT: {
     group: 'Delivery',
     meaning: 'Bytes of a rendered envelope up to which an order\'s `items` are inlined (1024–1048576); above it the delivery carries the summary fields, `data.url` and `data.truncated: true` ([payloads](payloads.md))',

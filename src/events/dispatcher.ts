@@ -9,7 +9,7 @@ import { DispatchNotes, type RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxFlusher, OutboxSource } from './outbox';
 import { type EventDoc, EventRepository } from './repository';
 import { type Filter, matchesFilter } from '../subscriptions/filter';
-import { type DeliverySettings, type EventRun, startEventWorkflow } from './start-options';
+import { carriedEvent, type DeliverySettings, type EventRun, startEventWorkflow } from './start-options';
 
 export interface DispatcherDeps {
   db: Db;
@@ -139,13 +139,15 @@ export class EventDispatcher implements OutboxFlusher {
    * to starts none), then lets its note go: no note means dispatched. Requests `forget` it (one
    * batched removal for many); the relay removes it before going on.
    */
-  async dispatch(event: Pick<EventDoc, '_id' | 'type' | 'subscription_ids' | 'request_id'>, note: 'remove' | 'forget' = 'forget'): Promise<void> {
+  async dispatch(event: EventDoc, note: 'remove' | 'forget' = 'forget'): Promise<void> {
     if (event.subscription_ids.length > 0) {
+      const carried = carriedEvent(event);
       await this.start({
         eventId: event._id,
         eventType: event.type,
         subscriptionIds: event.subscription_ids,
         ...(event.request_id ? { requestId: event.request_id } : {}),
+        ...(carried ? { event: carried } : {}),
       });
     }
     if (note === 'remove') await this.notes.remove([event._id]);
