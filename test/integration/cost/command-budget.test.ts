@@ -25,8 +25,10 @@ import { waitFor } from '../../support/wait';
 const orderBudgetNoSubscriber = 19;
 // API, the same order with one subscriber: as above plus a 4th note insert, a 5th and 6th subscription read (the order owner's and the every-owner subscribers, apart: FerretDB v1 pushes no `$or` down) and the event-log insert.
 const orderBudgetOneSubscriber = 23;
-// Worker, one event to one subscription: the event read, the subscription read, the attempt-log insert.
-const deliveryBudget = 3;
+// Worker, one event to one subscription: the attempt-log insert. The event comes in the workflow's input; the
+// subscription was read by an earlier round less than SUBSCRIPTION_CACHE_TTL ago (the warm-up's); a delivering
+// subscription has no failure streak to write.
+const deliveryBudget = 1;
 
 /** The commands counted against a budget, and the clock-driven ones apart. */
 function budgeted(c: Record<string, number>): { counted: number; noteRemovals: number; timelineEntries: number } {
@@ -53,7 +55,8 @@ describe('database commands per order and per delivery stay within their budgets
     // The real API's metrics: its database client counts into their db_commands_total.
     const metrics = createApiMetrics();
     apiCommands = metrics.dbCommands;
-    api = await startTestApi({}, { metrics });
+    // A subscription delivered to within the TTL is not read again: the steady state under load, without a race against the clock.
+    api = await startTestApi({ SUBSCRIPTION_CACHE_TTL: '10m' }, { metrics });
     await seedDemoData(api.mongo.db);
     // The worker on a client of its own, so its commands are counted apart from the API's.
     workerCommands = dbCommandCounter(new Registry());
