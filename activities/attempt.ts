@@ -18,6 +18,8 @@ import type { Tracer } from '@opentelemetry/api';
 import { withTimeout } from '../src/lib/timing';
 import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { InFlight } from './in-flight';
+import { type DeliveredRound, deliverRoundWith, type RoundInput } from './deliver-round';
+import { log } from '@temporalio/activity';
 import { groupCommit } from './group-commit';
 import { SubscriptionCache } from './subscription-cache';
 import { DeliveryRate } from '../src/deliveries/delivery-rate';
@@ -67,6 +69,7 @@ export interface AttemptInput {
 }
 
 export type { AttemptResult, MadeAttempt } from '../workflows/delivery-model';
+export type { DeliveredRound, RoundInput } from './deliver-round';
 
 /** The event of a round as its workflow's input carries it (see CarriedEvent), with the workflow's subscriptions. */
 export interface RoundEvent extends CarriedEvent {
@@ -275,38 +278,53 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     }
   }
 
-  return {
-    /**
-     * One round of attempts, concurrently: each reads its subscription as it is now, or as read
-     * less than SUBSCRIPTION_CACHE_TTL ago (a changed URL or rotated secret applies to attempts
-     * starting that long after the change), renders its envelope version, signs and
-     * POSTs. HTTP outcomes are values for the workflow to settle. Every read happens before any
-     * POST, so an infrastructure failure (the database) throws before anything was sent and a
-     * retry of the activity sends nothing twice.
-     */
-    async postAttempts(inputs: AttemptInput[], carried?: RoundEvent): Promise<AttemptResult[]> {
-      // The event the workflow's input carries is not read; it is kept for this worker's later needs of it (metrics).
-      const given = carried ? fromCarried(carried) : undefined;
-      if (given) events.put(given);
-      const ids = [...new Set(inputs.map((i) => i.eventId))];
-      const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
-      const subs = await readSubscriptions(inputs, roundEvents);
-      const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId)));
-      return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
-    },
+  /**
+   * One round of attempts, concurrently: each reads its subscription as it is now, or as read
+   * less than SUBSCRIPTION_CACHE_TTL ago (a changed URL or rotated secret applies to attempts
+   * starting that long after the change), renders its envelope version, signs and
+   * POSTs. HTTP outcomes are values for the workflow to settle. Every read happens before any
+   * POST, so an infrastructure failure (the database) throws before anything was sent and a
+   * retry of the activity sends nothing twice.
+   */
+  async function postAttempts(inputs: AttemptInput[], carried?: RoundEvent): Promise<AttemptResult[]> {
+    // The event the workflow's input carries is not read; it is kept for this worker's later needs of it (metrics).
+    const given = carried ? fromCarried(carried) : undefined;
+    if (given) events.put(given);
+    const ids = [...new Set(inputs.map((i) => i.eventId))];
+    const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
+    const subs = await readSubscriptions(inputs, roundEvents);
+    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId)));
+    return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
+  }
 
-    /**
-     * Logs settled attempts in one write, shared with the other rounds logging at that moment; each entry's id derives from its series and attempt
-     * number, so a retried call (or a replayed workflow) writes none twice. Then updates each
-     * subscription's failure streak and reports those failing for longer than allowed.
-     */
-    async recordAttempts(entries: AttemptLogEntry[]): Promise<RecordedRound> {
-      if (entries.length === 0) return { failing: [] };
-      // Entries already logged by an earlier try are fine (not counted again); anything else throws, for Temporal to retry.
-      const earlier = await recordMany(entries.map(toAttemptDoc));
-      await countAttempts(entries.filter((_, i) => !earlier.has(i)));
-      const failing = await streaks.track(entries.map((e) => ({ subscriptionId: e.subscriptionId, delivered: e.result.outcome === 'delivered', startedAt: e.result.startedAt })));
-      return { failing };
+  /**
+   * Logs settled attempts in one write, shared with the other rounds logging at that moment; each
+   * entry's id derives from its series and attempt number, so a retried call (or a replayed
+   * workflow) writes none twice. Then updates each subscription's failure streak and reports
+   * those failing for longer than allowed.
+   */
+  async function recordAttempts(entries: AttemptLogEntry[]): Promise<RecordedRound> {
+    if (entries.length === 0) return { failing: [] };
+    // Entries already logged by an earlier try are fine (not counted again); anything else throws, for Temporal to retry.
+    const earlier = await recordMany(entries.map(toAttemptDoc));
+    await countAttempts(entries.filter((_, i) => !earlier.has(i)));
+    const failing = await streaks.track(entries.map((e) => ({ subscriptionId: e.subscriptionId, delivered: e.result.outcome === 'delivered', startedAt: e.result.startedAt })));
+    return { failing };
+  }
+
+  return {
+    postAttempts,
+    recordAttempts,
+    /** A round in one local activity: postAttempts, the delivery rules with the workflow's randoms, recordAttempts (see deliverRoundWith). */
+    deliverRound(round: RoundInput): Promise<DeliveredRound> {
+      return deliverRoundWith(round, {
+        post: postAttempts,
+        record: recordAttempts,
+        now: () => now().getTime(),
+        logFailed: (err) => {
+          log.warn('attempt log write failed after the POSTs; the workflow logs the round apart', { eventId: round.eventId, error: String(err) });
+        },
+      });
     },
   };
 }
