@@ -410,3 +410,15 @@ describe('the subscription cache of the attempt activities (SUBSCRIPTION_CACHE_T
     expect(reads.subscriptions).toBe(3);
   });
 });
+
+describe('deliverRound', () => {
+  it('POSTs, settles by the delivery rules and logs the round in one call', async () => {
+    const { db, batches } = fakeDb();
+    const { post, requests } = fakePost(503);
+    const policy = { scheduleMs: [60_000], maxAttempts: 3, jitterRatio: 0 };
+    const round = await activities(db, post).deliverRound({ eventId: event._id, attempts: [attemptInput(1)], policy, due: [['sub_unit', { attempt: 1, at: now.getTime() }]], randoms: [0.5], origin: 'event/evt_unit' });
+    expect(requests).toHaveLength(1);
+    expect(round).toMatchObject({ logged: true, failing: [], steps: [{ kind: 'settled', subscriptionId: 'sub_unit', attempt: 1, next: { attempt: 2, at: now.getTime() + 60_000 } }] });
+    expect(batches.flat().map((d) => [d._id, d.state, d.status_code])).toEqual([[attemptId(series, 1), 'retrying', 503]]);
+  });
+});
