@@ -1,6 +1,6 @@
 import { condition, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { DeliveredRound, RecordedRound } from '../activities/attempt';
+import type { AttemptInput, DeliveredRound, RecordedRound, RoundEvent } from '../activities/attempt';
 import { localActivityOptions } from './activity-options';
 import { type AttemptResult, type Due, earliestDue, type FollowUp, type RoundStep } from './delivery-model';
 import { roundLogEntries } from './log-entries';
@@ -33,15 +33,17 @@ export async function waitForNextDue(pending: ReadonlyMap<string, Due>, woken: R
   await condition(() => [...pending.keys()].some((id) => woken.has(id)), earliestDue(pending) - Date.now());
 }
 
-/**
- * Sends a round: one batch POST local activity with every due attempt, and the event when the
- * input carries it (a local activity's input stays out of the history; its result is recorded).
- */
-export function sendRound(input: EventInput, due: ReadonlyArray<[string, Due]>): Promise<AttemptResult[]> {
+/** The attempts of a round, and the event when the input carries it (a local activity's input stays out of the history). */
+function roundRequest(input: EventInput, due: ReadonlyArray<[string, Due]>): { attempts: AttemptInput[]; event?: RoundEvent } {
   const { eventId, event } = input;
   const attempts = due.map(([subscriptionId, d]) => ({ eventId, subscriptionId, attempt: d.attempt }));
-  if (!event) return postAttempts(attempts);
-  return postAttempts(attempts, { id: eventId, type: input.eventType, subscriptionIds: input.subscriptionIds, ...event });
+  return event ? { attempts, event: { id: eventId, type: input.eventType, subscriptionIds: input.subscriptionIds, ...event } } : { attempts };
+}
+
+/** Sends a round: one batch POST local activity with every due attempt. */
+export function sendRound(input: EventInput, due: ReadonlyArray<[string, Due]>): Promise<AttemptResult[]> {
+  const { attempts, event } = roundRequest(input, due);
+  return event ? postAttempts(attempts, event) : postAttempts(attempts);
 }
 
 /**
@@ -61,11 +63,10 @@ export async function logRound(eventId: string, origin: string, steps: readonly 
  * the POSTs went out, the round is logged by recordAttempts apart, so a retry sends nothing twice.
  */
 export async function deliverAndLogRound(input: EventInput, origin: string, due: ReadonlyArray<[string, Due]>, randoms: number[]): Promise<DeliveredRound> {
-  const { eventId, event } = input;
+  const { eventId } = input;
   const round = await deliverRound({
     eventId,
-    attempts: due.map(([subscriptionId, d]) => ({ eventId, subscriptionId, attempt: d.attempt })),
-    ...(event ? { event: { id: eventId, type: input.eventType, subscriptionIds: input.subscriptionIds, ...event } } : {}),
+    ...roundRequest(input, due),
     policy: input.policy,
     due: [...due],
     randoms,
