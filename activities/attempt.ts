@@ -12,10 +12,16 @@ import { signatureHeaders } from '../src/webhooks/signature';
 import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
 import { eventWorkflowId, seriesId } from '../workflows/ids';
 import type { AttemptResult, AttemptState, MadeAttempt } from '../workflows/delivery-model';
+import type { CarriedEvent } from '../workflows/definitions';
+import type { EventType } from '../src/contract/types';
 import type { Tracer } from '@opentelemetry/api';
 import { withTimeout } from '../src/lib/timing';
 import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { InFlight } from './in-flight';
+import { type DeliveredRound, deliverRoundWith, type RoundInput } from './deliver-round';
+import { log } from '@temporalio/activity';
+import { groupCommit } from './group-commit';
+import { SubscriptionCache } from './subscription-cache';
 import { DeliveryRate } from '../src/deliveries/delivery-rate';
 import { poster } from './traced-post';
 import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
@@ -52,6 +58,8 @@ export interface AttemptActivityDeps {
   disableAfterMs?: number | undefined;
   /** POSTs this worker sends to one subscription at once, unless it sets `max_in_flight` (absent or 0: no bound). */
   maxInFlight?: number | undefined;
+  /** How long a read subscription is used for later rounds (SUBSCRIPTION_CACHE_TTL; absent or 0: each round reads). */
+  subscriptionCacheTtlMs?: number | undefined;
 }
 
 export interface AttemptInput {
@@ -61,6 +69,27 @@ export interface AttemptInput {
 }
 
 export type { AttemptResult, MadeAttempt } from '../workflows/delivery-model';
+export type { DeliveredRound, RoundInput } from './deliver-round';
+
+/** The event of a round as its workflow's input carries it (see CarriedEvent), with the workflow's subscriptions. */
+export interface RoundEvent extends CarriedEvent {
+  id: string;
+  type: string;
+  subscriptionIds: string[];
+}
+
+/** A carried event as the cache holds a read one. */
+function fromCarried(e: RoundEvent): CachedEvent {
+  return {
+    _id: e.id,
+    type: e.type as EventType,
+    data: e.data,
+    created_at: new Date(e.createdAt),
+    subscription_ids: e.subscriptionIds,
+    ...(e.ownerId !== undefined ? { owner_id: e.ownerId } : {}),
+    ...(e.dataOwner !== undefined ? { data_owner: e.dataOwner } : {}),
+  };
+}
 
 /** What logging a round found: subscriptions whose every attempt failed for longer than allowed, still active. */
 export interface RecordedRound {
@@ -104,6 +133,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const events = createEventCache((id) => eventLog.find(id), deps.eventCacheEntries);
   const subscriptions = new SubscriptionRepository(deps.db);
   const attempts = new AttemptRepository(deps.db);
+  // Rounds of many workflows logging at once share one insert.
+  const recordMany = groupCommit((docs: AttemptDoc[]) => attempts.recordMany(docs));
   const now = () => deps.now?.() ?? new Date();
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
@@ -111,16 +142,24 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   // Shared by every worker through the database; touched only for subscriptions that set rate_limit.
   const rates = new DeliveryRate(deps.db, () => now().getTime());
   const streaks = new FailingStreaks(subscriptions, deps.disableAfterMs ?? 0, now);
+  const subscriptionCache = new SubscriptionCache(deps.subscriptionCacheTtlMs ?? 0, () => now().getTime());
   // OAuth 2.0 tokens of the subscriptions that use them, kept per worker until shortly before they expire.
   const tokens = createTokenCache({ post, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy, userAgent: deps.userAgent });
 
   /**
-   * The subscriptions of a round as they are now, read together per event: when the round is
-   * most of the event's fan-out, its owner's subscriptions to the type in one read.
+   * The subscriptions of a round as they are now, or as read less than SUBSCRIPTION_CACHE_TTL ago;
+   * the rest read together per event: when they are most of the event's fan-out, its owner's
+   * subscriptions to the type in one read.
    */
   async function readSubscriptions(inputs: readonly AttemptInput[], roundEvents: ReadonlyMap<string, CachedEvent | undefined>): Promise<Map<string, SubscriptionDoc>> {
+    const found = new Map<string, SubscriptionDoc>();
     const byEvent = new Map<string, string[]>();
     for (const i of inputs) {
+      const cached = subscriptionCache.get(i.subscriptionId);
+      if (cached) {
+        if (cached.doc) found.set(i.subscriptionId, cached.doc);
+        continue;
+      }
       const ids = byEvent.get(i.eventId);
       if (ids) ids.push(i.subscriptionId);
       else byEvent.set(i.eventId, [i.subscriptionId]);
@@ -130,9 +169,16 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       const owner = event?.data_owner ?? event?.owner_id;
       // A retry round of a few out of a large fan-out reads them by id rather than the owner's whole set.
       const likely = event && owner !== undefined && ids.length * 2 >= event.subscription_ids.length ? { ownerId: owner, type: event.type } : undefined;
-      return withTimeout(subscriptions.findRoundForDelivery(ids, likely), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading the subscriptions of event ${eventId}`);
+      const readAt = now().getTime();
+      const read = await withTimeout(subscriptions.findRoundForDelivery(ids, likely), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading the subscriptions of event ${eventId}`);
+      for (const id of ids) {
+        const doc = read.get(id);
+        // Only a fresh read tells the streaks what is stored: a cached copy predates the streak writes since.
+        if (doc) streaks.seen(doc);
+        subscriptionCache.set(id, doc, readAt);
+      }
+      return read;
     });
-    const found = new Map<string, SubscriptionDoc>();
     for (const part of await Promise.all(reads)) for (const [id, doc] of part) found.set(id, doc);
     return found;
   }
@@ -142,7 +188,6 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
     if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
-    streaks.seen(sub);
     // Opened here, with the reads: a secret that cannot be opened fails the round before any POST.
     const stored = sub.secrets.map((s) => ({ ...s, secret: box.open(s.secret, sub._id) }));
     // Absent on most subscriptions: nothing opened, nothing copied.
@@ -233,34 +278,53 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     }
   }
 
-  return {
-    /**
-     * One round of attempts, concurrently: each reads its subscription as it is now (a changed
-     * URL or rotated secret applies to the next attempt), renders its envelope version, signs and
-     * POSTs. HTTP outcomes are values for the workflow to settle. Every read happens before any
-     * POST, so an infrastructure failure (the database) throws before anything was sent and a
-     * retry of the activity sends nothing twice.
-     */
-    async postAttempts(inputs: AttemptInput[]): Promise<AttemptResult[]> {
-      const ids = [...new Set(inputs.map((i) => i.eventId))];
-      const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, await events.get(id)] as const)));
-      const subs = await readSubscriptions(inputs, roundEvents);
-      const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId)));
-      return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
-    },
+  /**
+   * One round of attempts, concurrently: each reads its subscription as it is now, or as read
+   * less than SUBSCRIPTION_CACHE_TTL ago (a changed URL or rotated secret applies to attempts
+   * starting that long after the change), renders its envelope version, signs and
+   * POSTs. HTTP outcomes are values for the workflow to settle. Every read happens before any
+   * POST, so an infrastructure failure (the database) throws before anything was sent and a
+   * retry of the activity sends nothing twice.
+   */
+  async function postAttempts(inputs: AttemptInput[], carried?: RoundEvent): Promise<AttemptResult[]> {
+    // The event the workflow's input carries is not read; it is kept for this worker's later needs of it (metrics).
+    const given = carried ? fromCarried(carried) : undefined;
+    if (given) events.put(given);
+    const ids = [...new Set(inputs.map((i) => i.eventId))];
+    const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
+    const subs = await readSubscriptions(inputs, roundEvents);
+    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId)));
+    return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
+  }
 
-    /**
-     * Logs settled attempts in one write; each entry's id derives from its series and attempt
-     * number, so a retried call (or a replayed workflow) writes none twice. Then updates each
-     * subscription's failure streak and reports those failing for longer than allowed.
-     */
-    async recordAttempts(entries: AttemptLogEntry[]): Promise<RecordedRound> {
-      if (entries.length === 0) return { failing: [] };
-      // Entries already logged by an earlier try are fine (not counted again); anything else throws, for Temporal to retry.
-      const earlier = await attempts.recordMany(entries.map(toAttemptDoc));
-      await countAttempts(entries.filter((_, i) => !earlier.has(i)));
-      const failing = await streaks.track(entries.map((e) => ({ subscriptionId: e.subscriptionId, delivered: e.result.outcome === 'delivered', startedAt: e.result.startedAt })));
-      return { failing };
+  /**
+   * Logs settled attempts in one write, shared with the other rounds logging at that moment; each
+   * entry's id derives from its series and attempt number, so a retried call (or a replayed
+   * workflow) writes none twice. Then updates each subscription's failure streak and reports
+   * those failing for longer than allowed.
+   */
+  async function recordAttempts(entries: AttemptLogEntry[]): Promise<RecordedRound> {
+    if (entries.length === 0) return { failing: [] };
+    // Entries already logged by an earlier try are fine (not counted again); anything else throws, for Temporal to retry.
+    const earlier = await recordMany(entries.map(toAttemptDoc));
+    await countAttempts(entries.filter((_, i) => !earlier.has(i)));
+    const failing = await streaks.track(entries.map((e) => ({ subscriptionId: e.subscriptionId, delivered: e.result.outcome === 'delivered', startedAt: e.result.startedAt })));
+    return { failing };
+  }
+
+  return {
+    postAttempts,
+    recordAttempts,
+    /** A round in one local activity: postAttempts, the delivery rules with the workflow's randoms, recordAttempts (see deliverRoundWith). */
+    deliverRound(round: RoundInput): Promise<DeliveredRound> {
+      return deliverRoundWith(round, {
+        post: postAttempts,
+        record: recordAttempts,
+        now: () => now().getTime(),
+        logFailed: (err) => {
+          log.warn('attempt log write failed after the POSTs; the workflow logs the round apart', { eventId: round.eventId, error: String(err) });
+        },
+      });
     },
   };
 }

@@ -8,6 +8,8 @@ export type CachedEvent = Readonly<Pick<EventDoc, '_id' | 'type' | 'data' | 'cre
 export interface EventCache {
   /** The event, from memory or else from `load`; undefined (and not remembered) when it is not logged. */
   get(eventId: string): Promise<CachedEvent | undefined>;
+  /** Keeps an event that arrived by other means (a workflow's input), so later gets need no read. */
+  put(event: CachedEvent): void;
   /** How many events are held. */
   readonly size: number;
 }
@@ -70,6 +72,9 @@ export function createEventCache(
         .finally(() => reading.delete(eventId));
       reading.set(eventId, read);
       return read;
+    },
+    put(event) {
+      if (!entries.has(event._id)) remember(Object.freeze({ ...event }));
     },
     get size() {
       return entries.size;

@@ -37,7 +37,7 @@ const want = (name: Scenario) => opts.scenarios.includes(name);
 const otherFanOuts = [1, 50].filter((x) => x !== opts.subs);
 
 /** The floor of the service's shape at `events` × `subs` (bench/floor/floor.ts) on a dev server of its own while the service idles. */
-async function floor(events: number, subs: number, shape: FloorShape = 'event') {
+async function floor(events: number, subs: number, shape: FloorShape = 'event-one') {
   log(`floor: ${events} events × ${subs} subscriptions, ${shape} shape, on its own dev server`);
   const r = await runFloor({ shape, events, subs, fastSqlite: opts.fastSqlite, maxSeconds: 300 }, (line) => log(`floor: ${line}`));
   if (r.delivered !== r.expected) log(`floor: WARNING only ${r.delivered}/${r.expected} deliveries completed within its time limit`);

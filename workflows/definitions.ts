@@ -11,6 +11,19 @@ export interface EventInput {
   batchSize: number;
   /** Id of the run's top workflow (a part's parent), naming the attempt series; the workflow's own id when absent. */
   origin?: string;
+  /** What delivery needs of the event, so the worker need not read it; absent (then read): runs started before it, redeliveries, large data. */
+  event?: CarriedEvent;
+}
+
+/** The delivered part of a logged event (fixed once logged), as a workflow input carries it. */
+export interface CarriedEvent {
+  data: Record<string, unknown>;
+  /** ISO 8601: how JSON carries a date. */
+  createdAt: string;
+  /** The owner of the subscriptions targeted (test events). */
+  ownerId?: string;
+  /** Whose data it is: most of its subscribers are theirs. */
+  dataOwner?: string;
 }
 
 /** Which deliveries `retryNow` wakes: one subscription's, or all waiting ones. */

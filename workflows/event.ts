@@ -6,6 +6,7 @@ import {
   type EventDeliveryStatus,
   failingFollowUps,
   firstRound,
+  type RoundStep,
   followUpsOfRound,
   settleRound,
   type SubscriberStatus,
@@ -14,7 +15,8 @@ import {
 import { deliverInParts } from './parts';
 import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
 import { SearchAttributeSync } from './search-attribute-sync';
-import { DISABLE_FAILING_ENDPOINTS, logRound, sendRound, startFollowUp, waitForNextDue } from './rounds';
+import { deliverAndLogRound, DISABLE_FAILING_ENDPOINTS, logRound, ONE_ACTIVITY_PER_ROUND, sendRound, startFollowUp, waitForNextDue } from './rounds';
+import type { RecordedRound } from '../activities/attempt';
 
 export type { EventInput, RetryNow } from './definitions';
 export { deliveryStatusQuery, retryNowSignal } from './definitions';
@@ -75,10 +77,18 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     for (const [id] of due) startAttempt(statuses[id]!, woken, id);
     // Drawn here, where Math.random is deterministic: the jitter replays as it was.
     const randoms = due.map(() => Math.random());
-    const results = await sendRound(eventId, due);
-    const steps = settleRound(policy, due, results, randoms, Date.now());
-    applySteps(steps, 'unlogged', statuses, pending);
-    const failing = failingFollowUps(await logRound(eventId, origin, steps), disabling);
+    let steps: RoundStep[];
+    let reported: RecordedRound['failing'];
+    if (patched(ONE_ACTIVITY_PER_ROUND)) {
+      ({ steps, failing: reported } = await deliverAndLogRound(input, origin, due, randoms));
+      applySteps(steps, 'unlogged', statuses, pending);
+    } else {
+      const results = await sendRound(input, due);
+      steps = settleRound(policy, due, results, randoms, Date.now());
+      applySteps(steps, 'unlogged', statuses, pending);
+      reported = await logRound(eventId, origin, steps);
+    }
+    const failing = failingFollowUps(reported, disabling);
     // Disable after a failing streak: subscriptions the attempt log found failing too long.
     if (failing.length > 0 && patched(DISABLE_FAILING_ENDPOINTS)) {
       for (const f of failing) {

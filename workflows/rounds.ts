@@ -1,14 +1,19 @@
 import { condition, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { AttemptLogEntry, RecordedRound } from '../activities/attempt';
+import type { AttemptInput, DeliveredRound, RecordedRound, RoundEvent } from '../activities/attempt';
 import { localActivityOptions } from './activity-options';
-import { type AttemptResult, type Due, earliestDue, type FollowUp, madeAttempts, type RoundStep } from './delivery-model';
+import { type AttemptResult, type Due, earliestDue, type FollowUp, type RoundStep } from './delivery-model';
+import { roundLogEntries } from './log-entries';
+import type { EventInput } from './definitions';
 import { seriesId } from './ids';
 
 /** Disables subscriptions whose every delivery failed for ENDPOINT_DISABLE_AFTER (new in 1.1: histories before it never report any). */
 export const DISABLE_FAILING_ENDPOINTS = 'disable-failing-endpoints';
 
-const { postAttempts, recordAttempts } = proxyLocalActivities<Activities>(localActivityOptions);
+/** A round's POSTs, settling and log write in one local activity (deliverRound) rather than two (new in 1.3). */
+export const ONE_ACTIVITY_PER_ROUND = 'one-activity-per-round';
+
+const { postAttempts, recordAttempts, deliverRound } = proxyLocalActivities<Activities>(localActivityOptions);
 
 // Disabling a subscription must happen, however long the database is away.
 const { disableSubscription } = proxyActivities<Activities>({
@@ -28,9 +33,17 @@ export async function waitForNextDue(pending: ReadonlyMap<string, Due>, woken: R
   await condition(() => [...pending.keys()].some((id) => woken.has(id)), earliestDue(pending) - Date.now());
 }
 
+/** The attempts of a round, and the event when the input carries it (a local activity's input stays out of the history). */
+function roundRequest(input: EventInput, due: ReadonlyArray<[string, Due]>): { attempts: AttemptInput[]; event?: RoundEvent } {
+  const { eventId, event } = input;
+  const attempts = due.map(([subscriptionId, d]) => ({ eventId, subscriptionId, attempt: d.attempt }));
+  return event ? { attempts, event: { id: eventId, type: input.eventType, subscriptionIds: input.subscriptionIds, ...event } } : { attempts };
+}
+
 /** Sends a round: one batch POST local activity with every due attempt. */
-export function sendRound(eventId: string, due: ReadonlyArray<[string, Due]>): Promise<AttemptResult[]> {
-  return postAttempts(due.map(([subscriptionId, d]) => ({ eventId, subscriptionId, attempt: d.attempt })));
+export function sendRound(input: EventInput, due: ReadonlyArray<[string, Due]>): Promise<AttemptResult[]> {
+  const { attempts, event } = roundRequest(input, due);
+  return event ? postAttempts(attempts, event) : postAttempts(attempts);
 }
 
 /**
@@ -38,22 +51,29 @@ export function sendRound(eventId: string, due: ReadonlyArray<[string, Due]>): P
  * attempt log found failing for longer than allowed (histories before 1.1 have no result here).
  */
 export async function logRound(eventId: string, origin: string, steps: readonly RoundStep[]): Promise<RecordedRound['failing']> {
-  const made = madeAttempts(steps);
-  if (made.length === 0) return [];
-  const recorded = await recordAttempts(
-    made.map(
-      (s): AttemptLogEntry => ({
-        eventId,
-        subscriptionId: s.subscriptionId,
-        attempt: s.attempt,
-        series: seriesId(origin, s.subscriptionId),
-        result: s.result,
-        ...(s.next ? { nextAttemptAt: s.next.at } : {}),
-        state: s.settlement.state,
-      }),
-    ),
-  );
+  const entries = roundLogEntries(eventId, origin, steps);
+  if (entries.length === 0) return [];
+  const recorded = await recordAttempts(entries);
   return recorded?.failing ?? [];
+}
+
+/**
+ * A round in one local activity: it POSTs, settles the answers with `randoms` (drawn here, so a
+ * replay reads the same steps from the marker) and logs them. When the log write failed after
+ * the POSTs went out, the round is logged by recordAttempts apart, so a retry sends nothing twice.
+ */
+export async function deliverAndLogRound(input: EventInput, origin: string, due: ReadonlyArray<[string, Due]>, randoms: number[]): Promise<DeliveredRound> {
+  const { eventId } = input;
+  const round = await deliverRound({
+    eventId,
+    ...roundRequest(input, due),
+    policy: input.policy,
+    due: [...due],
+    randoms,
+    origin,
+  });
+  if (round.logged) return round;
+  return { steps: round.steps, failing: await logRound(eventId, origin, round.steps), logged: true };
 }
 
 /** Starts a follow-up beside the rounds: disabling a subscription, or alerting the administrator (an alert that cannot be sent stays stored). */

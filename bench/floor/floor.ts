@@ -15,9 +15,10 @@ import { eventSearchAttributes } from '../lib/service';
 /**
  * `event`: the service's shape, one workflow per event (bench/floor/workflows.ts). `children`:
  * the pre-1.0 shape, a parent and one child workflow per subscription. `flat`: the client
- * starts one workflow per delivery, with no parent.
+ * starts one workflow per delivery, with no parent. `event-one`: the service's shape with a round's
+ * deliveries and its log write in one local activity instead of two.
  */
-export const floorShapes = ['event', 'children', 'flat'] as const;
+export const floorShapes = ['event', 'event-one', 'children', 'flat'] as const;
 export type FloorShape = (typeof floorShapes)[number];
 
 /** The defaults: 200 events × 5 subscriptions in the service's shape, Temporal SQLite as `npm start` runs it. */
@@ -28,6 +29,11 @@ export const defaultFloorOptions = {
   subs: 5,
   /** Temporal SQLite with synchronous=OFF (the tests' setting) instead of NORMAL. */
   fastSqlite: false,
+  /**
+   * Eager workflow start: the client shares the worker's connection and asks the server to hand
+   * each new workflow's first task straight back (possible only where a worker runs in the starting process).
+   */
+  eager: false,
   /** Gives up (throws) after this many seconds in all. */
   maxSeconds: 300,
 };
@@ -90,7 +96,7 @@ export async function runFloor(partial: Partial<FloorOptions> = {}, log: (line: 
       worker.shutdown();
       await running;
     });
-    return await measure(o, new Client({ connection }), stack.part('temporal').pid!, () => deadline - performance.now());
+    return await measure(o, new Client({ connection: o.eager ? native : connection }), stack.part('temporal').pid!, () => deadline - performance.now());
   } finally {
     for (const step of undo.reverse()) {
       try {
@@ -108,12 +114,12 @@ async function measure(o: FloorOptions, client: Client, temporalPid: number, tim
   const perStart = o.shape === 'flat' ? 1 : o.subs;
   const startOne = (i: number, prefix: string) => {
     const workflowId = `${prefix}-${i}`;
-    const common = { taskQueue: 'floor', workflowId, args: [workflowId, o.subs] };
+    const common = { taskQueue: 'floor', workflowId, args: [workflowId, o.subs], ...(o.eager ? { requestEagerStart: true } : {}) };
     if (o.shape === 'flat') return client.workflow.start('floorChild', { taskQueue: 'floor', workflowId });
     if (o.shape === 'children') return client.workflow.start('floorParent', common);
     // The attributes the service starts an event workflow with.
     const subscriptionIds = Array.from({ length: o.subs }, (_, k) => `sub_${k}`);
-    return client.workflow.start('floorEvent', { ...common, typedSearchAttributes: eventSearchAttributes({ eventId: workflowId, eventType: 'order.created', subscriptionIds }, 64) });
+    return client.workflow.start(o.shape === 'event-one' ? 'floorEventOne' : 'floorEvent', { ...common, typedSearchAttributes: eventSearchAttributes({ eventId: workflowId, eventType: 'order.created', subscriptionIds }, 64) });
   };
   const waitFor = async (count: number, limitMs: number) => {
     const until = performance.now() + Math.min(limitMs, timeLeft());
@@ -144,10 +150,27 @@ async function measure(o: FloorOptions, client: Client, temporalPid: number, tim
   const per = (cpuSeconds: number) => round2((cpuSeconds * 1000) / Math.max(1, delivered));
   const temporalCpuMsPerDelivery = per(processCpuSeconds(temporalPid) - cpu0.temporal);
   const workerCpuMsPerDelivery = per((self.user + self.system) / 1e6);
+
+  // Idle latency: single events one after another, from the start call to the round's deliveries.
+  const idle: number[] = [];
+  for (let i = 0; i < 20 && timeLeft() > 0; i++) {
+    deliveries = 0;
+    const t = performance.now();
+    await startOne(i, 'idle');
+    while (deliveries < perStart && timeLeft() > 0) await new Promise((r) => setImmediate(r));
+    idle.push(performance.now() - t);
+  }
+  idle.sort((a, b) => a - b);
   return {
     shape: o.shape,
+    eager: o.eager,
     // In words, for the report.
-    description: { event: `one workflow per event: ${o.subs} deliveries in one local activity, a log write, an upsert`, children: `parent + ${o.subs} children`, flat: 'flat: the client starts one workflow per delivery' }[o.shape],
+    description: {
+      event: `one workflow per event: ${o.subs} deliveries in one local activity, a log write, an upsert`,
+      'event-one': `one workflow per event: ${o.subs} deliveries and the log write in one local activity, an upsert`,
+      children: `parent + ${o.subs} children`,
+      flat: 'flat: the client starts one workflow per delivery',
+    }[o.shape],
     events: o.events,
     subs: o.subs,
     delivered,
@@ -160,5 +183,7 @@ async function measure(o: FloorOptions, client: Client, temporalPid: number, tim
     temporalCpuMsPerDelivery,
     workerCpuMsPerDelivery,
     cpuMsPerDelivery: round2(temporalCpuMsPerDelivery + workerCpuMsPerDelivery),
+    // Median over the idle events, start call to deliveries done (ms).
+    idleLatencyP50Ms: round2(idle[Math.floor(idle.length / 2)] ?? NaN),
   };
 }

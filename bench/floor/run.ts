@@ -3,7 +3,7 @@
  * its own dev server, measures the shape, prints the figures, stops everything; exit 1 when a
  * delivery did not complete, 64 on a bad value.
  *
- *   npm run bench:floor -- [--shape event|children|flat] [--events 200] [--subs 5] [--fast-sqlite] [--max-seconds 300]
+ *   npm run bench:floor -- [--shape event|event-one|children|flat] [--events 200] [--subs 5] [--fast-sqlite] [--eager] [--max-seconds 300]
  */
 import { parseArgs } from 'node:util';
 import { defaultFloorOptions as d, type FloorShape, floorShapes, runFloor } from './floor';
@@ -15,6 +15,7 @@ const { values: v } = parseArgs({
     subs: { type: 'string', default: String(d.subs) },
     'max-seconds': { type: 'string', default: String(d.maxSeconds) },
     'fast-sqlite': { type: 'boolean', default: false },
+    eager: { type: 'boolean', default: false },
   },
 });
 
@@ -31,10 +32,11 @@ if (!floorShapes.includes(shape)) {
   process.stderr.write(`--shape must be one of ${floorShapes.join(', ')}, got ${v.shape}\n`);
   process.exit(64);
 }
-const opts = { shape, events: int('events', 1, 100_000), subs: int('subs', 1, 1000), maxSeconds: int('max-seconds', 10, 3600), fastSqlite: v['fast-sqlite'] };
+const opts = { shape, events: int('events', 1, 100_000), subs: int('subs', 1, 1000), maxSeconds: int('max-seconds', 10, 3600), fastSqlite: v['fast-sqlite'], eager: v.eager };
 process.stderr.write(`[floor] ${opts.events} events × ${opts.subs} subscriptions, shape ${shape}, on a dev server of its own\n`);
 const r = await runFloor(opts, (line) => process.stderr.write(`[floor] ${line}\n`));
-console.log(`shape: ${r.description}; sqlite: ${opts.fastSqlite ? 'WAL+OFF' : 'WAL+NORMAL'}`);
+console.log(`shape: ${r.description}; sqlite: ${opts.fastSqlite ? 'WAL+OFF' : 'WAL+NORMAL'}${opts.eager ? '; eager start' : ''}`);
 console.log(`deliveries done ${r.delivered}/${r.expected} in ${r.seconds.toFixed(1)} s (starts issued in ${r.startsSeconds.toFixed(1)} s): ${r.deliveriesPerSecond.toFixed(1)} deliveries/s`);
+console.log(`idle latency p50 (start to deliveries, one event at a time): ${r.idleLatencyP50Ms.toFixed(1)} ms`);
 console.log(`CPU per delivery: temporal ${r.temporalCpuMsPerDelivery.toFixed(1)} ms, worker+client ${r.workerCpuMsPerDelivery.toFixed(1)} ms`);
 process.exit(r.delivered === r.expected ? 0 : 1);

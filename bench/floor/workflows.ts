@@ -21,6 +21,12 @@ export async function floorEvent(id: string, subs: number): Promise<void> {
   upsertSearchAttributes([{ key: stateKey, value: 'delivered' }]);
 }
 
+/** The `event-one` shape: as `event`, with the round's deliveries and its log write in one local activity. */
+export async function floorEventOne(id: string, subs: number): Promise<void> {
+  await touch([...Array.from({ length: subs }, (_, i) => `${id}/${i}`), `${id}/log`]);
+  upsertSearchAttributes([{ key: stateKey, value: 'delivered' }]);
+}
+
 /** A pre-1.0 delivery child, and the `flat` shape's workflow: one local activity, then its state. */
 export async function floorChild(): Promise<void> {
   await touch([workflowInfo().workflowId]);

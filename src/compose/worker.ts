@@ -102,6 +102,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
     payloads: config.delivery.payloads,
     disableAfterMs: config.delivery.disableAfterMs,
     maxInFlight: config.delivery.maxInFlight,
+    subscriptionCacheTtlMs: config.delivery.subscriptionCacheTtlMs,
     retentionBusyShare: config.retention.busyShare,
     metrics,
     secretBox: secretBox(config),

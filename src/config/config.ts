@@ -39,7 +39,8 @@ const duration = (fallback: string, minMs: number, maxMs: number, range: string,
     .default(fallback)
     .transform((v, ctx) => {
       if (off && v.trim() === 'off') return 0;
-      const ms = parseDuration(v);
+      // A bare 0 needs no unit.
+      const ms = v.trim() === '0' ? 0 : parseDuration(v);
       if (ms === undefined || ms < minMs || ms > maxMs) ctx.addIssue({ code: 'custom', message: `must be a duration ${range}${off ? ' or off' : ''}` });
       return ms ?? 0;
     });
@@ -97,7 +98,6 @@ export const envSchema = z.object({
   ),
   CALLBACK_ALLOW_PRIVATE: bool(false),
   MAX_SUBSCRIPTIONS_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(100),
-  SUBSCRIPTION_CACHE_TTL: duration('1s', 0, 60_000, 'from 0s to 1m', true),
   PUBLIC_URL: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]+\/?$/, 'must be an http(s) origin like https://hooks.example.com').optional()),
   PORTAL_SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters (use a random value)').optional()),
   TEMPORAL_UI_URL: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]/, 'must be an http(s):// URL').optional()),
@@ -175,6 +175,7 @@ export const envSchema = z.object({
   }),
   ENDPOINT_DISABLE_AFTER: duration('5d', 1000, Infinity, 'of at least 1s (e.g. 5d, 12h)', true),
   DELIVERY_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1000).default(20),
+  SUBSCRIPTION_CACHE_TTL: duration('1s', 0, 600_000, 'from 0 to 10m', true),
   RELAY_INTERVAL: duration('5s', 100, Infinity, 'of at least 100ms'),
   RETENTION_DAYS: z
     .string()
@@ -319,6 +320,8 @@ export interface Config {
     disableAfterMs: number;
     /** POSTs one worker runs at once to one subscription, unless the subscription sets its own; 0: no bound. */
     maxInFlight: number;
+    /** A change to a subscription applies to attempts that start at least this long after it (SUBSCRIPTION_CACHE_TTL); 0: at once. */
+    subscriptionCacheTtlMs: number;
     /** Local address every outgoing POST is bound to (DELIVERY_SOURCE_ADDRESS), so receivers can allow-list it; unset: the system chooses. */
     sourceAddress: string | undefined;
     /** HTTP CONNECT proxy every delivery, token request and alert POST goes through (DELIVERY_PROXY_URL); unset: straight out. */
@@ -411,6 +414,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       relayIntervalMs: e.RELAY_INTERVAL,
       disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
+      subscriptionCacheTtlMs: e.SUBSCRIPTION_CACHE_TTL,
       sourceAddress: e.DELIVERY_SOURCE_ADDRESS,
       proxy: e.DELIVERY_PROXY_URL,
       payloads: { apiUrl: apiOrigin(e.PUBLIC_URL, e.HOST, e.PORT), inlineLimit: e.WEBHOOK_INLINE_LIMIT },

@@ -72,11 +72,6 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     unset: 'a random key stored once in the database (`service_keys`)',
   },
   CALLBACK_ALLOW_PRIVATE: { group: 'API', meaning: 'Allow callback URLs on loopback/private/link-local addresses (local development and tests only)' },
-  SUBSCRIPTION_CACHE_TTL: {
-    group: 'API',
-    meaning:
-      "How long an API process reuses its read of who gets an event (per event type and owner): a new or changed subscription is seen by the API process that wrote it at once, by other API processes within this (`0s`–`1m`; `0s` or `off`: read for every order)",
-  },
   MAX_SUBSCRIPTIONS_PER_OWNER: { group: 'API', meaning: 'Most subscriptions one owner may have; one more is a 409 naming the limit (concurrent creates may overshoot it by their number)' },
   VALIDATE_RESPONSES: { group: 'API', meaning: 'Validate every response against the contract too (`true`, `false`, `1`, `0`)', unset: 'on unless `NODE_ENV=production`' },
   REQUEST_BODY_LIMIT: { group: 'API', meaning: 'Largest request body (`<n>b`, `kb` or `mb`); larger gets 413' },
@@ -116,6 +111,11 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   RELAY_INTERVAL: { group: 'Delivery', meaning: 'How often workers look for events a crash or a Temporal outage left behind' },
   ENDPOINT_DISABLE_AFTER: { group: 'Delivery', meaning: 'A subscription whose every attempt failed this long is disabled (`ms`, `s`, `m`, `h`, `d`; `off`: never)' },
   DELIVERY_MAX_IN_FLIGHT: { group: 'Delivery', meaning: 'POSTs one worker sends at once to one subscription, unless it sets `max_in_flight`; `0`: no bound' },
+  SUBSCRIPTION_CACHE_TTL: {
+    group: 'Delivery',
+    meaning:
+      'How long a process reuses what it read of subscriptions (0–10m; `0` or `off`: never). API: a new or changed subscription gets the next event at once from the API process that wrote it, from other API processes within this. Workers: a change to a subscription (pause, delete, URL, secret rotation) applies to attempts that start at least this long after it ([delivery](delivery.md#rounds))',
+  },
   WEBHOOK_INLINE_LIMIT: {
     group: 'Delivery',
     meaning: 'Bytes of a rendered envelope up to which an order\'s `items` are inlined (1024–1048576); above it the delivery carries the summary fields, `data.url` and `data.truncated: true` ([payloads](payloads.md))',

@@ -10,7 +10,7 @@ import { DispatchNotes, type RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxFlusher, OutboxSource, PlannedWrite } from './outbox';
 import { type EventDoc, EventRepository } from './repository';
 import { type Filter, matchesFilter } from '../subscriptions/filter';
-import { type DeliverySettings, type EventRun, startEventWorkflow } from './start-options';
+import { carriedEvent, type DeliverySettings, type EventRun, startEventWorkflow } from './start-options';
 
 export interface DispatcherDeps {
   db: Db;
@@ -140,20 +140,22 @@ export class EventDispatcher implements OutboxFlusher {
    * to starts none), then lets its note go: no note means dispatched. Requests `forget` it (one
    * batched removal for many); the relay removes it before going on.
    */
-  async dispatch(event: Pick<EventDoc, '_id' | 'type' | 'subscription_ids' | 'request_id'>, note: 'remove' | 'forget' = 'forget'): Promise<void> {
+  async dispatch(event: EventDoc, note: 'remove' | 'forget' = 'forget'): Promise<void> {
     await this.startEvent(event);
     if (note === 'remove') await this.notes.remove([event._id]);
     else this.notes.forget(event._id);
   }
 
   /** Starts the logged event's workflow; an event nobody subscribed to starts none. */
-  private async startEvent(event: Pick<EventDoc, '_id' | 'type' | 'subscription_ids' | 'request_id'>): Promise<void> {
+  private async startEvent(event: EventDoc): Promise<void> {
     if (event.subscription_ids.length === 0) return;
+    const carried = carriedEvent(event);
     await this.start({
       eventId: event._id,
       eventType: event.type,
       subscriptionIds: event.subscription_ids,
       ...(event.request_id ? { requestId: event.request_id } : {}),
+      ...(carried ? { event: carried } : {}),
     });
   }
 

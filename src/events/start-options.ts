@@ -3,6 +3,8 @@ import type { eventWorkflow } from '../../workflows';
 import { eventWorkflowId } from '../../workflows/ids';
 import type { DeliveryPolicy } from '../../workflows/delivery-model';
 import { eventSearchAttributes } from '../../workflows/search-attributes';
+import type { CarriedEvent } from '../../workflows/definitions';
+import type { EventDoc } from './repository';
 
 /** How deliveries run: fixed into each workflow at its start, so config changes never alter one in flight. */
 export interface DeliverySettings {
@@ -21,6 +23,27 @@ export interface EventRun {
   workflowId?: string;
   /** The API request behind it, kept in the workflow's memo: the Temporal UI shows the id the request log has. */
   requestId?: string;
+  /** The event itself, carried in the input when small (see carriedEvent) so the worker need not read it. */
+  event?: CarriedEvent;
+}
+
+/**
+ * Largest event `data` (JSON bytes) carried in a workflow's input: it then sits in the history of
+ * the workflow and of each of its parts, so large data is read by the worker instead.
+ */
+export const MAX_CARRIED_DATA_BYTES = 8 * 1024;
+
+/** What delivery needs of a logged event, for the workflow's input; undefined when its data is too large to carry. */
+export function carriedEvent(event: Pick<EventDoc, 'data' | 'created_at' | 'owner_id' | 'data_owner'>): CarriedEvent | undefined {
+  // As the database gives it back: an undefined field is stored as null (dates become strings either way once rendered).
+  const json = JSON.stringify(event.data, (_key, value: unknown) => (value === undefined ? null : value));
+  if (Buffer.byteLength(json) > MAX_CARRIED_DATA_BYTES) return undefined;
+  return {
+    data: JSON.parse(json) as Record<string, unknown>,
+    createdAt: event.created_at.toISOString(),
+    ...(event.owner_id !== undefined ? { ownerId: event.owner_id } : {}),
+    ...(event.data_owner !== undefined ? { dataOwner: event.data_owner } : {}),
+  };
 }
 
 /** The start options of an event workflow; the one definition every starter (API, relay, tests, tools) uses. */
@@ -30,7 +53,16 @@ export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySetti
     taskQueue: settings.taskQueue,
     // A finished run must not start again when its start is repeated (relay, concurrent dispatch).
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    args: [{ eventId: run.eventId, eventType: run.eventType, subscriptionIds: run.subscriptionIds, policy: settings.policy, batchSize: settings.batchSize }],
+    args: [
+      {
+        eventId: run.eventId,
+        eventType: run.eventType,
+        subscriptionIds: run.subscriptionIds,
+        policy: settings.policy,
+        batchSize: settings.batchSize,
+        ...(run.event ? { event: run.event } : {}),
+      },
+    ],
     typedSearchAttributes: eventSearchAttributes(run, settings.batchSize),
     ...(run.requestId ? { memo: { requestId: run.requestId } } : {}),
   };

@@ -68,6 +68,8 @@ export async function startTestApi(
     MONGODB_URI: inject('mongoUri'),
     MONGODB_DB: `test_${randomUUID().slice(0, 8)}`,
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    // A change to a subscription applies at once: tests change one and deliver right after (subscription-cache.test.ts covers the TTL).
+    SUBSCRIPTION_CACHE_TTL: '0',
     ...env,
   });
   const { tracing, contract, ...rest } = opts;
@@ -132,6 +134,7 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       alertsPerOwnerPerHour: api.config.delivery.alertsPerOwnerPerHour,
       disableAfterMs: api.config.delivery.disableAfterMs,
       maxInFlight: api.config.delivery.maxInFlight,
+      subscriptionCacheTtlMs: api.config.delivery.subscriptionCacheTtlMs,
       secretBox: api.deps.subscriptions.secrets,
       ...overrides,
     },

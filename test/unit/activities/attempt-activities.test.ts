@@ -341,7 +341,7 @@ describe('the event cache of the attempt activities', () => {
     const { post, requests } = fakePost(503, 200);
     const acts = activities(db, post);
     await acts.postAttempts([attemptInput(1)]).then(([r]) => r!);
-    // A changed URL applies to the next attempt: subscriptions are never cached.
+    // A changed URL applies to the next attempt: without SUBSCRIPTION_CACHE_TTL subscriptions are not kept.
     state.subscription = subscription({ url: 'https://moved.example/hooks' });
     expect(await acts.postAttempts([attemptInput(2)]).then(([r]) => r!)).toMatchObject({ outcome: 'delivered', url: 'https://moved.example/hooks' });
     expect(reads).toEqual({ events: 1, subscriptions: 2 });
@@ -376,5 +376,49 @@ describe('the event cache of the attempt activities', () => {
     await acts.postAttempts([{ ...attemptInput(1), eventId: other._id }]).then(([r]) => r!);
     await acts.postAttempts([attemptInput(2)]).then(([r]) => r!); // evicted by the other event
     expect(reads.events).toBe(3);
+  });
+
+  it('reads no event its workflow carries, and renders the same body as from a read one', async () => {
+    const { db, reads } = fakeDb();
+    const { post, requests } = fakePost(200);
+    const acts = activities(db, post);
+    await acts.postAttempts([attemptInput(1)]);
+    const { db: db2, reads: reads2 } = fakeDb({ events: [] });
+    const { post: post2, requests: requests2 } = fakePost(200);
+    const carried = { id: event._id, type: event.type, subscriptionIds: event.subscription_ids, data: event.data, createdAt: event.created_at.toISOString() };
+    expect(await activities(db2, post2).postAttempts([attemptInput(1)], carried).then(([r]) => r!)).toMatchObject({ outcome: 'delivered' });
+    expect(reads).toEqual({ events: 1, subscriptions: 1 });
+    expect(reads2).toEqual({ events: 0, subscriptions: 1 });
+    expect(requests2[0]!.body).toBe(requests[0]!.body);
+  });
+});
+
+describe('the subscription cache of the attempt activities (SUBSCRIPTION_CACHE_TTL)', () => {
+  it('uses a read subscription, or its absence, until the TTL has passed since the read', async () => {
+    let clock = now.getTime();
+    const { db, reads, state } = fakeDb();
+    const { post, requests } = fakePost(200);
+    const acts = activities(db, post, { subscriptionCacheTtlMs: 1000, now: () => new Date(clock) });
+    await acts.postAttempts([attemptInput(1)]);
+    state.subscription = subscription({ url: 'https://moved.example/hooks' });
+    clock += 1000;
+    await acts.postAttempts([attemptInput(2)]);
+    expect(requests.map((r) => r.url)).toEqual(['https://receiver.example/hooks', 'https://moved.example/hooks']);
+    state.subscription = null;
+    clock += 1000;
+    expect(await acts.postAttempts([attemptInput(3)]).then(([r]) => r!)).toEqual({ outcome: 'skipped', reason: 'subscription deleted' });
+    expect(reads.subscriptions).toBe(3);
+  });
+});
+
+describe('deliverRound', () => {
+  it('POSTs, settles by the delivery rules and logs the round in one call', async () => {
+    const { db, batches } = fakeDb();
+    const { post, requests } = fakePost(503);
+    const policy = { scheduleMs: [60_000], maxAttempts: 3, jitterRatio: 0 };
+    const round = await activities(db, post).deliverRound({ eventId: event._id, attempts: [attemptInput(1)], policy, due: [['sub_unit', { attempt: 1, at: now.getTime() }]], randoms: [0.5], origin: 'event/evt_unit' });
+    expect(requests).toHaveLength(1);
+    expect(round).toMatchObject({ logged: true, failing: [], steps: [{ kind: 'settled', subscriptionId: 'sub_unit', attempt: 1, next: { attempt: 2, at: now.getTime() + 60_000 } }] });
+    expect(batches.flat().map((d) => [d._id, d.state, d.status_code])).toEqual([[attemptId(series, 1), 'retrying', 503]]);
   });
 });

@@ -8,6 +8,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_MAX_CONNECTIONS_PER_PEER: '-1' })).toThrow(ConfigError);
   });
 
+  it('reuses a read subscription for SUBSCRIPTION_CACHE_TTL, 1 s by default, 0 meaning never, at most 10 minutes', () => {
+    expect(loadConfig({}).delivery.subscriptionCacheTtlMs).toBe(1000);
+    expect(loadConfig({ SUBSCRIPTION_CACHE_TTL: '0' }).delivery.subscriptionCacheTtlMs).toBe(0);
+    expect(loadConfig({ SUBSCRIPTION_CACHE_TTL: '250ms' }).delivery.subscriptionCacheTtlMs).toBe(250);
+    expect(() => loadConfig({ SUBSCRIPTION_CACHE_TTL: '11m' })).toThrow(ConfigError);
+    expect(() => loadConfig({ SUBSCRIPTION_CACHE_TTL: 'soon' })).toThrow(ConfigError);
+    // A bare 0 is no shortcut for durations that cannot be 0.
+    expect(() => loadConfig({ RELAY_INTERVAL: '0' })).toThrow(ConfigError);
+  });
+
   it('applies documented defaults with an empty environment', () => {
     const c = loadConfig({});
     expect(c.http).toEqual({ host: '127.0.0.1', port: 3000 });

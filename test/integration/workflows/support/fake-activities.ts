@@ -1,6 +1,7 @@
 import { activityInfo } from '@temporalio/activity';
 import type { Activities } from '../../../../activities';
 import type { AlertInput } from '../../../../activities/alerts';
+import { deliverRoundWith } from '../../../../activities/deliver-round';
 import type { AttemptInput, AttemptLogEntry, AttemptResult, MadeAttempt, RecordedRound } from '../../../../activities/attempt';
 import type { DeleteExpiredInput } from '../../../../activities/retention';
 import type { PurgeResult } from '../../../../src/retention/purge';
@@ -97,6 +98,11 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
       calls.logWrites.push(entries);
       calls.logged.push(...entries);
       return { failing: script.failing?.(entries) ?? [] };
+    },
+    // The real composition over these fakes, settled by the test server's clock.
+    async deliverRound(round) {
+      const at = clock ? await clock() : Date.now();
+      return deliverRoundWith(round, { post: (inputs) => activities.postAttempts(inputs), record: (entries) => activities.recordAttempts(entries), now: () => at });
     },
     // Most fakes answer at once; `async` keeps the real activities' Promise signatures.
     // eslint-disable-next-line @typescript-eslint/require-await

@@ -80,6 +80,22 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     expected: { a: 'delivered', b: 'delivered' },
     closes: 'completed',
   },
+  // 1.3: a round's POSTs, settling and log write in one local activity (behind the one-activity-per-round patch).
+  'event-round-activity-mixed': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [200], b: [503, 200], c: [400], d: ['timeout', 200], e: [410], f: ['network_error'], g: ['deferred', 200] },
+    expected: { a: 'delivered', b: 'delivered', c: 'stopped', d: 'delivered', e: 'stopped', f: 'failed', g: 'delivered' },
+    closes: 'failed',
+  },
+  'event-round-activity-disable-failing': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [503], b: ['throttled', 200] },
+    failingAfter: { a: 2 },
+    expected: { a: 'cancelled', b: 'delivered' },
+    closes: 'completed',
+  },
 };
 
 /** The event id a scenario is recorded with (fixed: a re-recording differs only in run ids and timestamps). */
