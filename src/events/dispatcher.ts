@@ -99,7 +99,8 @@ export class EventDispatcher implements OutboxFlusher {
   async emit(event: OutboxEvent, target: { ownerId: string; subscriptionIds: string[] }): Promise<EventDoc> {
     await this.notes.announce({ eventIds: [event.id] });
     const doc = eventDoc(event, { owner_id: target.ownerId }, target.subscriptionIds);
-    if (await this.events.insertOnce(doc)) this.count(doc);
+    // An event nobody subscribed to is not logged: no list shows it and no redelivery can name it.
+    if (doc.subscription_ids.length === 0 || (await this.events.insertOnce(doc))) this.count(doc);
     await this.dispatch(doc).catch((err: unknown) => this.deps.logger.warn({ err, eventId: doc._id }, 'dispatch deferred to the relay'));
     return doc;
   }
