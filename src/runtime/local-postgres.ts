@@ -39,22 +39,34 @@ export async function startLocalPostgres(opts: LocalPostgresOptions): Promise<Ru
   if (runAs) chownSync(dataDir, runAs.uid, runAs.gid);
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await initdb(opts.install, dataDir, runAs, opts.fast ?? false);
 
-  const proc = new ManagedProcess({
-    name: 'postgres',
-    command: join(opts.install.binDir, 'postgres'),
-    args: serverArgs(dataDir, opts.port, opts.fast ?? false, opts.maxConnections, hasStatementStats(opts.install)),
-    // SIGTERM waits for every client to leave; SIGINT ends their sessions and shuts down cleanly.
-    stopSignal: 'SIGINT',
-    ...(runAs ?? {}),
-    ...(opts.onLine ? { onLine: opts.onLine } : {}),
-  });
-  try {
-    await waitUntilReady(proc, () => isReady(opts.install, opts.port), opts.readyTimeoutMs ?? 30_000);
-  } catch (err) {
-    await proc.stop();
-    throw err;
+  const start = () =>
+    new ManagedProcess({
+      name: 'postgres',
+      command: join(opts.install.binDir, 'postgres'),
+      args: serverArgs(dataDir, opts.port, opts.fast ?? false, opts.maxConnections, hasStatementStats(opts.install)),
+      // SIGTERM waits for every client to leave; SIGINT ends their sessions and shuts down cleanly.
+      stopSignal: 'SIGINT',
+      ...(runAs ?? {}),
+      ...(opts.onLine ? { onLine: opts.onLine } : {}),
+    });
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000);
+  for (;;) {
+    const proc = start();
+    try {
+      await waitUntilReady(proc, () => isReady(opts.install, opts.port), Math.max(1000, deadline - Date.now()));
+      return { url: `postgres://postgres@127.0.0.1:${opts.port}`, dataDir, process: proc, stop: () => proc.stop() };
+    } catch (err) {
+      await proc.stop();
+      // After a crash of the server, its backends leave only once they notice: start again when they have.
+      if (!orphanedBackendsRemain(err) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
   }
-  return { url: `postgres://postgres@127.0.0.1:${opts.port}`, dataDir, process: proc, stop: () => proc.stop() };
+}
+
+/** The server refused to start because backends of a killed predecessor still hold its shared memory. */
+function orphanedBackendsRemain(err: unknown): boolean {
+  return err instanceof Error && err.message.includes('pre-existing shared memory block');
 }
 
 /**
