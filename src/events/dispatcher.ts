@@ -14,7 +14,7 @@ import { carriedEvent, type DeliverySettings, type EventRun, startEventWorkflow 
 
 export interface DispatcherDeps {
   db: Db;
-  /** Resolves to a connected Temporal client; rejects while Temporal is unreachable. */
+  /** Resolves to a connected Temporal client whose starts are bounded in time (TemporalGateway's); rejects while Temporal is unreachable. */
   temporal: () => Promise<Client>;
   settings: DeliverySettings;
   logger: Logger;

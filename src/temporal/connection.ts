@@ -3,8 +3,8 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
 import { synchronousCallContext } from './call-context';
 import { startDeadline } from './start-deadline';
 
-/** How long a workflow start may take before its caller gives up and leaves it to the relay (default 2 s). */
-export const DEFAULT_START_DEADLINE_MS = 2000;
+// How long a workflow start may take before its caller gives up and leaves it to the relay.
+const DEFAULT_START_DEADLINE_MS = 2000;
 
 /**
  * A Temporal client that connects lazily and retries on next use, so the API starts and
