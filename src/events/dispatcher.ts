@@ -14,12 +14,10 @@ import { carriedEvent, type DeliverySettings, type EventRun, startEventWorkflow 
 
 export interface DispatcherDeps {
   db: Db;
-  /** Resolves to a connected Temporal client; rejects while Temporal is unreachable. */
+  /** Resolves to a connected Temporal client whose starts are bounded in time (TemporalGateway's); rejects while Temporal is unreachable. */
   temporal: () => Promise<Client>;
   settings: DeliverySettings;
   logger: Logger;
-  /** Longest a workflow start may take before it is left to the relay (default 2 s). */
-  startDeadlineMs?: number;
   /** Counts logged events (absent: not counted). */
   metrics?: EventMetrics | undefined;
   /** Where the fan-out snapshot is read (absent: the subscriptions, every time). */
@@ -208,13 +206,12 @@ export class EventDispatcher implements OutboxFlusher {
   }
 
   /**
-   * Starts a run's workflow, giving up after `startDeadlineMs`: the caller (a request, or the
-   * relay) must not wait out the client's own retries while Temporal is down; the note stays,
-   * and the relay starts it later (a start is idempotent).
+   * Starts a run's workflow. The connection bounds a start in time (TemporalGateway's start
+   * deadline): the caller (a request, or the relay) does not wait out the client's own retries
+   * while Temporal is down; the note stays, and the relay starts it later (a start is idempotent).
    */
   private async start(run: EventRun): Promise<boolean> {
-    const client = await this.deps.temporal();
-    return client.withDeadline(Date.now() + (this.deps.startDeadlineMs ?? 2000), () => startEventWorkflow(client, run, this.deps.settings));
+    return startEventWorkflow(await this.deps.temporal(), run, this.deps.settings);
   }
 }
 

@@ -1,5 +1,10 @@
-import { Client, type ClientOptions, Connection } from '@temporalio/client';
+import { Client, type ClientOptions, Connection, type ConnectionOptions, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import { synchronousCallContext } from './call-context';
+import { startDeadline } from './start-deadline';
+
+// How long a workflow start may take before its caller gives up and leaves it to the relay.
+const DEFAULT_START_DEADLINE_MS = 2000;
 
 /**
  * A Temporal client that connects lazily and retries on next use, so the API starts and
@@ -12,13 +17,17 @@ export class TemporalGateway {
   constructor(
     private readonly address: string,
     private readonly namespace: string,
-    /** Starts and signals carry the active trace into the workflow (the worker must trace too). */
-    private readonly opts: { traced?: boolean } = {},
+    private readonly opts: {
+      /** Starts and signals carry the active trace into the workflow (the worker must trace too). */
+      traced?: boolean;
+      /** A workflow start still unanswered after this long fails (DEADLINE_EXCEEDED), retries included. */
+      startDeadlineMs?: number;
+    } = {},
   ) {}
 
   /** The connected client; rejects if Temporal cannot be reached right now. */
   client(): Promise<Client> {
-    this.pending ??= Connection.connect({ address: this.address, connectTimeout: 2000 }).then(
+    this.pending ??= this.connect().then(
       (connection) => {
         this.connection = connection;
         const interceptors: ClientOptions['interceptors'] = this.opts.traced ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : {};
@@ -30,6 +39,25 @@ export class TemporalGateway {
       },
     );
     return this.pending;
+  }
+
+  private async connect(): Promise<Connection> {
+    const options: ConnectionOptions = {
+      address: this.address,
+      connectTimeout: 2000,
+      // Outermost first: the deadline bounds the start with all its retries.
+      interceptors: [startDeadline(this.opts.startDeadlineMs ?? DEFAULT_START_DEADLINE_MS), makeGrpcRetryInterceptor(defaultGrpcRetryOptions())],
+    };
+    const connection = Connection.lazy(options);
+    // Before its first call: the SDK's AsyncLocalStorage would turn on promise hooks for the whole process.
+    synchronousCallContext(connection.callContextStorage);
+    try {
+      await connection.ensureConnected();
+    } catch (err) {
+      await connection.close();
+      throw err;
+    }
+    return connection;
   }
 
   /** Pings the frontend's health service with a short deadline. */
