@@ -1,5 +1,6 @@
 import { Client, type ClientOptions, Connection } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import type { NativeConnection } from '@temporalio/worker';
 
 /**
  * A Temporal client that connects lazily and retries on next use, so the API starts and
@@ -7,18 +8,22 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
  */
 export class TemporalGateway {
   private pending: Promise<Client> | undefined;
-  private connection: Connection | undefined;
+  private connection: Connection | NativeConnection | undefined;
+  /** Over a NativeConnection that a worker of this process shares ({@link nativeConnection}): its starts may be eager. */
+  readonly native: boolean;
 
   constructor(
     private readonly address: string,
     private readonly namespace: string,
-    /** Starts and signals carry the active trace into the workflow (the worker must trace too). */
-    private readonly opts: { traced?: boolean } = {},
-  ) {}
+    /** traced: starts and signals carry the active trace into the workflow (the worker must trace too). */
+    private readonly opts: { traced?: boolean; native?: boolean } = {},
+  ) {
+    this.native = opts.native ?? false;
+  }
 
   /** The connected client; rejects if Temporal cannot be reached right now. */
   client(): Promise<Client> {
-    this.pending ??= Connection.connect({ address: this.address, connectTimeout: 2000 }).then(
+    this.pending ??= this.connect().then(
       (connection) => {
         this.connection = connection;
         const interceptors: ClientOptions['interceptors'] = this.opts.traced ? { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } : {};
@@ -30,6 +35,13 @@ export class TemporalGateway {
       },
     );
     return this.pending;
+  }
+
+  /** The client's NativeConnection, for a worker to share (only with `native`). */
+  async nativeConnection(): Promise<NativeConnection> {
+    if (!this.native) throw new Error('TemporalGateway: nativeConnection() needs { native: true }');
+    await this.client();
+    return this.connection as NativeConnection;
   }
 
   /** Pings the frontend's health service with a short deadline. */
@@ -44,5 +56,12 @@ export class TemporalGateway {
     this.pending = undefined;
     this.connection = undefined;
     await connection?.close();
+  }
+
+  private async connect(): Promise<Connection | NativeConnection> {
+    if (!this.native) return Connection.connect({ address: this.address, connectTimeout: 2000 });
+    // Loaded only here: an API without a worker does not load the SDK's native core.
+    const { NativeConnection } = await import('@temporalio/worker');
+    return NativeConnection.connect({ address: this.address });
   }
 }
