@@ -44,6 +44,7 @@ const booleans = {
   quick: 'smaller defaults for a smoke run (under 5 minutes on 2 cores; not for figures)',
   fastSqlite: 'Temporal dev server SQLite with WAL + synchronous=OFF (the tests\' setting)',
   verbose: 'print the service processes\' output',
+  apiDeliveryWorker: 'API_DELIVERY_WORKER=true: each API process also runs a delivery worker, so its workflow starts are eager',
   dbCommands: 'count database commands per order and per delivery (DB_COMMAND_METRICS=true: command monitoring adds CPU, so the CPU figures of such a run are not comparable)',
 };
 
@@ -115,6 +116,7 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
     fastSqlite: bool('fastSqlite'),
     verbose: bool('verbose'),
     dbCommands: bool('dbCommands'),
+    apiDeliveryWorker: bool('apiDeliveryWorker'),
     scenarios: chosen,
     stack,
     prefill: parsePrefill(text('prefill')!),

@@ -59,6 +59,7 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
     RELAY_INTERVAL: opts.relayInterval,
     RETENTION_BATCH_SIZE: String(opts.retentionBatch),
     ...(opts.dbCommands ? { DB_COMMAND_METRICS: 'true' } : {}),
+    ...(opts.apiDeliveryWorker ? { API_DELIVERY_WORKER: 'true' } : {}),
     // Short retries that still outlast the outage scenario's 60 s (about 2 min in all), so it drains, not fails.
     DELIVERY_RETRY_SCHEDULE: '1s,2s,5s,10s,20s',
     DELIVERY_MAX_ATTEMPTS: '10',

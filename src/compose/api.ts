@@ -30,7 +30,12 @@ export async function composeApi(config: Config, logger: Logger): Promise<ApiPro
   const tracing = tracingFromConfig(config.tracing, 'api');
   const metrics = config.metrics.enabled ? createApiMetrics() : undefined;
   const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-api', tracing?.tracer, config.metrics.dbCommands ? metrics?.dbCommands : undefined);
-  const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined });
+  const deliveryWorker = config.api.deliveryWorker;
+  // Loaded only when on: the SDK's worker side (native core, bundler) costs an API without it memory and start time.
+  const workerModule = deliveryWorker ? await import('./api-delivery-worker') : undefined;
+  // Before the first native connection: the SDK's core logs through ours.
+  workerModule?.installApiRuntime(logger, config.logLevel);
+  const temporal = new TemporalGateway(config.temporal.connectAddress, config.temporal.namespace, { traced: tracing !== undefined, native: deliveryWorker });
   const deps = createAppDeps({
     db: mongo.db,
     temporal,
@@ -48,6 +53,7 @@ export async function composeApi(config: Config, logger: Logger): Promise<ApiPro
   if (config.api.adminApiKey) await deps.apiKeys.ensureBootstrapAdmin(config.api.adminApiKey);
   const app = createApp(deps);
   let server: Server | undefined;
+  const worker = await workerModule?.startDeliveryWorker(config, logger, temporal, mongo.db, tracing);
 
   return {
     listen: () =>
@@ -76,6 +82,8 @@ export async function composeApi(config: Config, logger: Logger): Promise<ApiPro
       }),
     stop: async () => {
       if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      // After the last request (no more starts), before the clients it uses close: its tasks in hand finish.
+      await worker?.stop();
       // The last moves' stock levels, so other processes (and the next start) list them.
       await deps.resources.inventory.ledger.copyPending();
       await Promise.all([mongo.close(), temporal.close(), tracing?.shutdown()]);

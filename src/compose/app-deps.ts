@@ -43,7 +43,7 @@ export function createAppDeps(input: {
   // This process's subscription writes drop the fan-out cache: it reads its own writes at once.
   const fanout = new FanoutCache(new SubscriptionRepository(db), { ttlMs: config.api.subscriptionCacheTtlMs });
   const subscriptions = new SubscriptionRepository(db, { onFanoutChange: () => fanout.invalidate() });
-  const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: deliverySettings(config), logger: input.logger, metrics: input.metrics, fanout });
+  const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: { ...deliverySettings(config), eagerStart: input.temporal.native }, logger: input.logger, metrics: input.metrics, fanout });
   const box = secretBox(config);
   const revocations = new PortalRevocations(db);
   const orders = new OrderRepository(db);

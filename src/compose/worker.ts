@@ -1,5 +1,3 @@
-import { hostname } from 'node:os';
-import { Runtime, bundleWorkflowCode } from '@temporalio/worker';
 import { assertSourceAddress } from '../../activities/http-post';
 import { createAlertActivities } from '../../activities/alerts';
 import type { Config } from '../config/config';
@@ -22,13 +20,13 @@ import { createWorkerMetrics } from '../telemetry/metrics';
 import { tracingFromConfig } from '../telemetry/tracing';
 import { TemporalGateway } from '../temporal/connection';
 import { ensureTemporalSetup, TemporalSetupError } from '../temporal/setup';
-import { userAgent } from '../version';
 import { versionDeprecations } from '../webhooks/versions';
-import { createWorker, prebuiltWorkflowBundle, tracingWorkflowInterceptors, workflowsPath } from '../worker/create-worker';
+import { createWorker } from '../worker/create-worker';
 import { startMetricsServer } from '../worker/metrics-server';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
-import { deliverySettings, inventoryDeps, relayDeps, secretBox } from './shared';
+import { deliveryActivityDeps, deliveryWorkflowBundle, postingSettings } from './delivery-worker';
+import { deliverySettings, inventoryDeps, relayDeps } from './shared';
 
 /** A worker process, built: `run` polls until `stopping` resolves, then closes everything. */
 export interface WorkerProcess {
@@ -84,38 +82,9 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
     : undefined;
   if (metricsServer) logger.info({ port: config.metrics.workerPort, host: config.http.host }, 'worker metrics listening');
 
-  // How POSTs leave this worker, deliveries and operator notifications alike.
-  const posting = {
-    allowPrivate: config.api.allowPrivateCallbacks,
-    timeoutMs: config.delivery.timeoutMs,
-    sourceAddress: config.delivery.sourceAddress,
-    proxy: config.delivery.proxy,
-    userAgent,
-    alertUrl: config.delivery.alertUrl,
-    alertSecret: config.delivery.alertSecret,
-    alertsPerOwnerPerHour: config.delivery.alertsPerOwnerPerHour,
-  };
-  const activityDeps = {
-    db: mongo.db,
-    workerIdentity: `worker@${hostname()}:${process.pid}`,
-    ...posting,
-    payloads: config.delivery.payloads,
-    disableAfterMs: config.delivery.disableAfterMs,
-    maxInFlight: config.delivery.maxInFlight,
-    subscriptionCacheTtlMs: config.delivery.subscriptionCacheTtlMs,
-    retentionBusyShare: config.retention.busyShare,
-    metrics,
-    secretBox: secretBox(config),
-  };
-
-  // The compiled build's prebuilt bundle, else bundled once: a worker rebuilt after a Temporal outage reuses it.
-  const workflowBundle =
-    prebuiltWorkflowBundle(tracing !== undefined) ??
-    (await bundleWorkflowCode({
-      workflowsPath,
-      ...(tracing ? { workflowInterceptorModules: tracingWorkflowInterceptors } : {}),
-      logger: Runtime.instance().logger,
-    }));
+  const posting = postingSettings(config);
+  const activityDeps = deliveryActivityDeps(config, mongo.db, 'worker', metrics);
+  const workflowBundle = await deliveryWorkflowBundle(tracing);
 
   return {
     run: async (stopping) => {

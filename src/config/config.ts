@@ -97,6 +97,7 @@ export const envSchema = z.object({
     z.string().min(24, 'must be at least 24 characters (use a random value)').optional(),
   ),
   CALLBACK_ALLOW_PRIVATE: bool(false),
+  API_DELIVERY_WORKER: bool(false),
   MAX_SUBSCRIPTIONS_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(100),
   PUBLIC_URL: optionalString.pipe(z.string().regex(/^https?:\/\/[^/]+\/?$/, 'must be an http(s) origin like https://hooks.example.com').optional()),
   PORTAL_SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters (use a random value)').optional()),
@@ -265,6 +266,8 @@ export interface Config {
     adminApiKey: string | undefined;
     /** Allow callback URLs on loopback/private networks (local development and tests only). */
     allowPrivateCallbacks: boolean;
+    /** Also run a delivery worker in the API process, so its workflow starts hand their first task to it (eager start). */
+    deliveryWorker: boolean;
     /** Most subscriptions one owner may have (MAX_SUBSCRIPTIONS_PER_OWNER). */
     maxSubscriptionsPerOwner: number;
     /** How long another process's subscription change may go unseen by this one's fan-out (SUBSCRIPTION_CACHE_TTL; 0: no cache). */
@@ -386,6 +389,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
     api: {
       adminApiKey: e.ADMIN_API_KEY,
       allowPrivateCallbacks: e.CALLBACK_ALLOW_PRIVATE,
+      deliveryWorker: e.API_DELIVERY_WORKER,
       maxSubscriptionsPerOwner: e.MAX_SUBSCRIPTIONS_PER_OWNER,
       subscriptionCacheTtlMs: e.SUBSCRIPTION_CACHE_TTL,
       validateResponses:

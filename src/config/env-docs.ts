@@ -71,6 +71,11 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     meaning: 'Key (≥ 32 chars) signing portal session tokens, shared by every API process',
     unset: 'a random key stored once in the database (`service_keys`)',
   },
+  API_DELIVERY_WORKER: {
+    group: 'API',
+    meaning:
+      'Also run a delivery worker in each API process, on the connection its workflow starts use: Temporal then hands a new workflow its first task in the start reply (eager start) instead of through matching. It saves the start-to-first-task hop (`npm run bench:floor -- --eager`: start to deliveries 31 → 20 ms), but that API process then POSTs deliveries, holds the workflow bundle and the SDK core (RSS 228 → ~410 MB under `npm start`), needs the worker\'s settings, and its deliveries are missing from the worker\'s `/metrics`; keep the worker process for retries, the relay and schedules ([operations.md](operations.md#what-npm-start-runs))',
+  },
   CALLBACK_ALLOW_PRIVATE: { group: 'API', meaning: 'Allow callback URLs on loopback/private/link-local addresses (local development and tests only)' },
   MAX_SUBSCRIPTIONS_PER_OWNER: { group: 'API', meaning: 'Most subscriptions one owner may have; one more is a 409 naming the limit (concurrent creates may overshoot it by their number)' },
   VALIDATE_RESPONSES: { group: 'API', meaning: 'Validate every response against the contract too (`true`, `false`, `1`, `0`)', unset: 'on unless `NODE_ENV=production`' },

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { LRUCache } from 'lru-cache';
 import type { Db } from 'mongodb';
 import { redeliveryWorkflowId } from '../../workflows/ids';
+import { withTimeout } from '../lib/timing';
 import type { Logger } from '../logger';
 import type { EventMetrics } from '../telemetry/metrics';
 import { type FanoutCandidate, SubscriptionRepository } from '../subscriptions/repository';
@@ -18,6 +19,8 @@ export interface DispatcherDeps {
   temporal: () => Promise<Client>;
   settings: DeliverySettings;
   logger: Logger;
+  /** Longest an eager start is waited for before it is left to the relay (default 2 s; other starts are bounded by the connection). */
+  startDeadlineMs?: number;
   /** Counts logged events (absent: not counted). */
   metrics?: EventMetrics | undefined;
   /** Where the fan-out snapshot is read (absent: the subscriptions, every time). */
@@ -211,7 +214,11 @@ export class EventDispatcher implements OutboxFlusher {
    * while Temporal is down; the note stays, and the relay starts it later (a start is idempotent).
    */
   private async start(run: EventRun): Promise<boolean> {
-    return startEventWorkflow(await this.deps.temporal(), run, this.deps.settings);
+    const started = startEventWorkflow(await this.deps.temporal(), run, this.deps.settings);
+    if (!this.deps.settings.eagerStart) return started;
+    // Eager starts go over a NativeConnection, which no interceptor bounds: stop waiting instead (the start may land later; it is idempotent).
+    started.catch(() => {});
+    return withTimeout(started, this.deps.startDeadlineMs ?? 2000, `starting the workflow of ${run.eventId}`);
   }
 }
 

@@ -12,6 +12,8 @@ export interface DeliverySettings {
   policy: DeliveryPolicy;
   /** Most subscriptions one event workflow delivers to itself. */
   batchSize: number;
+  /** Ask for the first workflow task in the start's reply: only where the client shares a NativeConnection with a worker of `taskQueue`. */
+  eagerStart?: boolean;
 }
 
 /** One delivery run of an event: its emission (workflow `event/<id>`), or a redelivery (its own workflow id). */
@@ -65,6 +67,7 @@ export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySetti
     ],
     typedSearchAttributes: eventSearchAttributes(run, settings.batchSize),
     ...(run.requestId ? { memo: { requestId: run.requestId } } : {}),
+    ...(settings.eagerStart ? { requestEagerStart: true } : {}),
   };
 }
 

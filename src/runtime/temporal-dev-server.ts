@@ -55,6 +55,10 @@ export function temporalDevServerArgs(opts: TemporalDevServerOptions): string[] 
   for (const key of ['matching.numTaskqueueReadPartitions', 'matching.numTaskqueueWritePartitions']) {
     args.push('--dynamic-config-value', `${key}=1`);
   }
+  // The transfer queue's reader loads at most 20 times a second per shard (and the dev server has
+  // one shard): events a few tens of ms apart then waited for it (npm run bench:floor, idle
+  // p50 50-59 → 23-35 ms; deliveries/s and CPU per delivery unchanged).
+  args.push('--dynamic-config-value', 'history.transferProcessorMaxPollRPS=1000');
   return args;
 }
 

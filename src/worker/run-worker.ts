@@ -9,6 +9,8 @@ export interface WorkerLoopOptions {
   /** Resolves when the process is asked to stop. */
   stopping: Promise<void>;
   maxBackoffMs?: number;
+  /** A connection owned by someone else (an API client sharing it for eager starts), left open; default: one of its own per worker. */
+  shared?: () => Promise<NativeConnection>;
 }
 
 /**
@@ -25,9 +27,9 @@ export async function runWorkerUntilStopped(opts: WorkerLoopOptions): Promise<vo
   });
   let failures = 0;
   while (!stop) {
-    let connection: NativeConnection | undefined;
+    let owned: NativeConnection | undefined;
     try {
-      connection = await NativeConnection.connect({ address: opts.address });
+      const connection = opts.shared ? await opts.shared() : (owned = await NativeConnection.connect({ address: opts.address }));
       current = await opts.create(connection);
       if (stop) break;
       failures = 0;
@@ -41,7 +43,7 @@ export async function runWorkerUntilStopped(opts: WorkerLoopOptions): Promise<vo
       await Promise.race([new Promise((r) => setTimeout(r, delay)), opts.stopping]);
     } finally {
       current = undefined;
-      await connection?.close().catch(() => undefined);
+      await owned?.close().catch(() => undefined);
     }
   }
 }

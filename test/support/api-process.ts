@@ -10,6 +10,18 @@ export interface ApiProcess {
   process: ManagedProcess;
 }
 
+/** The variables that put an API on the test API's database, Temporal and task queue, listening on `port`. */
+export function sharedApiEnv(api: TestApi, port: number): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    MONGODB_URI: api.config.mongo.connectUri,
+    MONGODB_DB: api.config.mongo.dbName,
+    TEMPORAL_ADDRESS: api.config.temporal.connectAddress,
+    TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue,
+  };
+}
+
 /**
  * Starts `src/entry/api.ts` on a free port against the test API's database and Temporal, and
  * waits until it answers /healthz: several of them stand for an API scaled out.
@@ -20,12 +32,7 @@ export async function startApiProcess(api: TestApi, env: Record<string, string> 
     name: `api:${port}`,
     env: {
       ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MONGODB_URI: api.config.mongo.connectUri,
-      MONGODB_DB: api.config.mongo.dbName,
-      TEMPORAL_ADDRESS: api.config.temporal.connectAddress,
-      TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue,
+      ...sharedApiEnv(api, port),
       CALLBACK_ALLOW_PRIVATE: 'true',
       LOG_LEVEL: 'warn',
       METRICS_ENABLED: 'false',

@@ -6,6 +6,7 @@ import { loadConfig } from '../../../src/config/config';
 import { createLogger } from '../../../src/logger';
 import { getFreePort } from '../../../src/runtime/ports';
 import { startTestApi, type TestApi } from '../../support/api';
+import { sharedApiEnv } from '../../support/api-process';
 import { waitFor } from '../../support/wait';
 
 /** A raw loopback connection from `localAddress` that sends nothing, as a client trickling headers would. */
@@ -61,12 +62,7 @@ describe('open connections are bounded per client address and in all', () => {
     key = (await api.clientWith(['webhooks:read'])).key;
     const port = await getFreePort();
     const config = loadConfig({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MONGODB_URI: api.config.mongo.connectUri,
-      MONGODB_DB: api.config.mongo.dbName,
-      TEMPORAL_ADDRESS: api.config.temporal.connectAddress,
-      TEMPORAL_TASK_QUEUE: api.config.temporal.taskQueue,
+      ...sharedApiEnv(api, port),
       SEED_DEMO_DATA: 'false',
       METRICS_ENABLED: 'true',
       API_MAX_CONNECTIONS_PER_PEER: String(perPeer),

@@ -25,6 +25,10 @@ describe('temporal server start-dev arguments', () => {
     expect(args).toContain('--dynamic-config-value matching.numTaskqueueWritePartitions=1');
   });
 
+  it('lets the transfer queue load as often as tasks come (one shard: its default 20 loads/s paced events)', () => {
+    expect(temporalDevServerArgs(base).join(' ')).toContain('--dynamic-config-value history.transferProcessorMaxPollRPS=1000');
+  });
+
   it('tests trade durability for speed and run headless; other namespaces are created', () => {
     const args = temporalDevServerArgs({ ...base, fastSqlite: true, headless: true, namespace: 'hooks' }).join(' ');
     expect(args).toContain('synchronous=OFF');
