@@ -150,6 +150,14 @@ describe('eventWorkflow retry schedule (time-skipping server)', () => {
     expect(await describeOf(handle)).toEqual({ status: 'FAILED', state: 'failed', retrying: undefined, failed: [sub], subscriptions: [sub] });
   });
 
+  it('logs a round apart when its activity could not after the POSTs: each attempt sent once and logged once', async () => {
+    const [sub] = subscriptions(1) as [string];
+    const { outcome, calls } = await runEvent({ attempt: () => http(200), failLogWrites: 1 }, eventInput([sub]));
+    expect(outcome).toMatchObject({ state: 'delivered', subscriptions: { [sub]: { state: 'delivered', attempts: 1 } } });
+    expect(calls.attempts).toHaveLength(1);
+    expect(calls.logged.map((e) => [e.attempt, e.state])).toEqual([[1, 'delivered']]);
+  });
+
   it('stops after one attempt on a 400: no retry, no alert, the event Failed', async () => {
     const [sub] = subscriptions(1) as [string];
     const { outcome, calls, handle } = await runEvent({ attempt: () => http(400) }, eventInput([sub]));
