@@ -64,14 +64,14 @@ describe('tracing: one trace from POST /api/orders/ to the receiver', () => {
     const traceId = server!.spanContext().traceId;
     const inTrace = () => exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
     // Workflow spans reach the exporter through the worker's sink as their tasks complete.
-    await waitFor(() => inTrace().some((s) => s.name === 'RunActivity:recordAttempts') && inTrace().some((s) => s.name === 'RunWorkflow:eventWorkflow'), 15_000);
+    await waitFor(() => inTrace().some((s) => s.name === 'RunActivity:deliverRound') && inTrace().some((s) => s.name === 'RunWorkflow:eventWorkflow'), 15_000);
     const spans = inTrace();
 
     const post = spans.find((s) => s.name === 'POST' && s.kind === SpanKind.CLIENT);
     expect(post?.attributes).toMatchObject({ 'http.response.status_code': 200, 'webhook.outcome': 'delivered', 'server.address': '127.0.0.1' });
     expect(ancestry(post!, spans)).toEqual([
-      'RunActivity:postAttempts',
-      'StartActivity:postAttempts',
+      'RunActivity:deliverRound',
+      'StartActivity:deliverRound',
       'RunWorkflow:eventWorkflow',
       'StartWorkflow:eventWorkflow',
       'POST /api/orders/',
@@ -82,8 +82,8 @@ describe('tracing: one trace from POST /api/orders/ to the receiver', () => {
     // The request's database writes (the order, its dispatch note, the event log) are its children.
     const requestDb = spans.filter((s) => s.parentSpanId === spanId(server!) && s.name.startsWith('mongodb.')).map((s) => s.name);
     expect(requestDb).toEqual(expect.arrayContaining(['mongodb.insert orders', 'mongodb.insert dispatch_notes', 'mongodb.insert events']));
-    // The attempt log is written by its own activity, in the same trace.
-    const record = spans.find((s) => s.name === 'RunActivity:recordAttempts')!;
+    // The attempt log is written by the round's activity, after its POSTs, in the same trace.
+    const record = spans.find((s) => s.name === 'RunActivity:deliverRound')!;
     expect(spans.some((s) => s.parentSpanId === spanId(record) && s.name === 'mongodb.insert attempts')).toBe(true);
     expect(ancestry(record, spans).at(-1)).toBe('POST /api/orders/');
   });
