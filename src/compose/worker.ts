@@ -24,7 +24,7 @@ import { TemporalGateway } from '../temporal/connection';
 import { ensureTemporalSetup, TemporalSetupError } from '../temporal/setup';
 import { userAgent } from '../version';
 import { versionDeprecations } from '../webhooks/versions';
-import { createWorker, prebuiltWorkflowBundle, tracingWorkflowInterceptors, workflowsPath } from '../worker/create-worker';
+import { createWorker, prebuiltWorkflowBundle, preloadModules, tracingWorkflowInterceptors, workflowsPath } from '../worker/create-worker';
 import { startMetricsServer } from '../worker/metrics-server';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
@@ -113,6 +113,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
     prebuiltWorkflowBundle(tracing !== undefined) ??
     (await bundleWorkflowCode({
       workflowsPath,
+      preloadModules,
       ...(tracing ? { workflowInterceptorModules: tracingWorkflowInterceptors } : {}),
       logger: Runtime.instance().logger,
     }));

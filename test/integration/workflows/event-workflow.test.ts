@@ -5,7 +5,7 @@ import { bundleWorkflowCode, Runtime, Worker, type WorkflowBundleWithSourceMap }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventWorkflowStartOptions } from '../../../src/events/start-options';
 import { withTimeout } from '../../../src/lib/timing';
-import { workflowsPath } from '../../../src/worker/create-worker';
+import { preloadModules, workflowsPath } from '../../../src/worker/create-worker';
 import { deliveryStatusQuery, type EventInput, type eventWorkflow, retryNowSignal } from '../../../workflows/event';
 import { partWorkflowId } from '../../../workflows/ids';
 import type { DeliveryPolicy, EventDeliveryStatus } from '../../../workflows/delivery-model';
@@ -31,7 +31,7 @@ let bundle: WorkflowBundleWithSourceMap;
 
 beforeAll(async () => {
   const started = Date.now();
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger })]);
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), bundleWorkflowCode({ workflowsPath, preloadModules, logger: Runtime.instance().logger })]);
   await registerSearchAttributes(env);
   console.log(`time-skipping server and workflow bundle ready in ${Date.now() - started}ms`);
 });
