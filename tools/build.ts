@@ -11,7 +11,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import ts from 'typescript';
-import { tracingWorkflowInterceptors, workflowBundleFile, workflowsPath } from '../src/worker/create-worker';
+import { preloadModules, tracingWorkflowInterceptors, workflowBundleFile, workflowsPath } from '../src/worker/create-worker';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outFlag = process.argv.indexOf('--out-dir');
@@ -72,7 +72,7 @@ function fail(diagnostics: readonly ts.Diagnostic[]): never {
 // Both variants: the worker loads the traced one when OTEL_EXPORTER_OTLP_ENDPOINT turns tracing on.
 mkdirSync(outDir, { recursive: true });
 for (const traced of [false, true]) {
-  const { code } = await bundleWorkflowCode({ workflowsPath, ...(traced ? { workflowInterceptorModules: tracingWorkflowInterceptors } : {}), logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({ workflowsPath, preloadModules, ...(traced ? { workflowInterceptorModules: tracingWorkflowInterceptors } : {}), logger: new DefaultLogger('WARN') });
   writeFileSync(join(outDir, workflowBundleFile(traced)), code);
 }
 const shown = isAbsolute(outDir) && outDir.startsWith(root) ? outDir.slice(root.length) : outDir;

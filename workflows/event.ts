@@ -15,7 +15,7 @@ import {
 import { deliverInParts } from './parts';
 import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
 import { SearchAttributeSync } from './search-attribute-sync';
-import { deliverAndLogRound, DISABLE_FAILING_ENDPOINTS, logRound, ONE_ACTIVITY_PER_ROUND, sendRound, startFollowUp, waitForNextDue } from './rounds';
+import { deliverAndLogRound, DISABLE_FAILING_ENDPOINTS, logRound, logUnloggedRound, ONE_ACTIVITY_PER_ROUND, sendRound, startFollowUp, waitForNextDue } from './rounds';
 import type { RecordedRound } from '../activities/attempt';
 
 export type { EventInput, RetryNow } from './definitions';
@@ -80,7 +80,8 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     let steps: RoundStep[];
     let reported: RecordedRound['failing'];
     if (patched(ONE_ACTIVITY_PER_ROUND)) {
-      ({ steps, failing: reported } = await deliverAndLogRound(input, origin, due, randoms));
+      const round = await deliverAndLogRound(input, origin, due, randoms);
+      ({ steps, failing: reported } = round.logged ? round : await logUnloggedRound(eventId, origin, round));
       applySteps(steps, 'unlogged', statuses, pending);
     } else {
       const results = await sendRound(input, due);
@@ -103,7 +104,8 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     searchAttributes.sync();
   }
   searchAttributes.sync();
-  await Promise.all(followUps);
+  // Most events have none, and a promise made in a workflow costs a captured stack trace.
+  if (followUps.length > 0) await Promise.all(followUps);
   return snapshot();
 }
 

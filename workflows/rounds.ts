@@ -59,20 +59,22 @@ export async function logRound(eventId: string, origin: string, steps: readonly 
 
 /**
  * A round in one local activity: it POSTs, settles the answers with `randoms` (drawn here, so a
- * replay reads the same steps from the marker) and logs them. When the log write failed after
- * the POSTs went out, the round is logged by recordAttempts apart, so a retry sends nothing twice.
+ * replay reads the same steps from the marker) and logs them. The activity's own promise, not
+ * wrapped: each promise a workflow makes costs the worker a captured stack trace.
  */
-export async function deliverAndLogRound(input: EventInput, origin: string, due: ReadonlyArray<[string, Due]>, randoms: number[]): Promise<DeliveredRound> {
-  const { eventId } = input;
-  const round = await deliverRound({
-    eventId,
+export function deliverAndLogRound(input: EventInput, origin: string, due: ReadonlyArray<[string, Due]>, randoms: number[]): Promise<DeliveredRound> {
+  return deliverRound({
+    eventId: input.eventId,
     ...roundRequest(input, due),
     policy: input.policy,
     due: [...due],
     randoms,
     origin,
   });
-  if (round.logged) return round;
+}
+
+/** A round whose log write failed after the POSTs went out: logged by recordAttempts apart, so a retry sends nothing twice. */
+export async function logUnloggedRound(eventId: string, origin: string, round: DeliveredRound): Promise<DeliveredRound> {
   return { steps: round.steps, failing: await logRound(eventId, origin, round.steps), logged: true };
 }
 

@@ -6,7 +6,7 @@ import type { Config } from '../config/config';
 import type { WorkerMetrics } from '../telemetry/metrics';
 import type { Tracing } from '../telemetry/tracing';
 import { userAgent } from '../version';
-import { prebuiltWorkflowBundle, tracingWorkflowInterceptors, workflowsPath } from '../worker/create-worker';
+import { prebuiltWorkflowBundle, preloadModules, tracingWorkflowInterceptors, workflowsPath } from '../worker/create-worker';
 import { secretBox } from './shared';
 
 /** How POSTs leave a delivery worker, deliveries and operator notifications alike. */
@@ -45,6 +45,7 @@ export async function deliveryWorkflowBundle(tracing: Tracing | undefined): Prom
     prebuiltWorkflowBundle(tracing !== undefined) ??
     (await bundleWorkflowCode({
       workflowsPath,
+      preloadModules,
       ...(tracing ? { workflowInterceptorModules: tracingWorkflowInterceptors } : {}),
       logger: Runtime.instance().logger,
     }))

@@ -5,7 +5,7 @@ import { bundleWorkflowCode, Runtime, Worker, type WorkflowBundleWithSourceMap }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventWorkflowStartOptions } from '../../../src/events/start-options';
 import { withTimeout } from '../../../src/lib/timing';
-import { workflowsPath } from '../../../src/worker/create-worker';
+import { preloadModules, workflowsPath } from '../../../src/worker/create-worker';
 import { deliveryStatusQuery, type EventInput, type eventWorkflow, retryNowSignal } from '../../../workflows/event';
 import { partWorkflowId } from '../../../workflows/ids';
 import type { DeliveryPolicy, EventDeliveryStatus } from '../../../workflows/delivery-model';
@@ -31,7 +31,7 @@ let bundle: WorkflowBundleWithSourceMap;
 
 beforeAll(async () => {
   const started = Date.now();
-  [env, bundle] = await Promise.all([createTimeSkippingEnv(), bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger })]);
+  [env, bundle] = await Promise.all([createTimeSkippingEnv(), bundleWorkflowCode({ workflowsPath, preloadModules, logger: Runtime.instance().logger })]);
   await registerSearchAttributes(env);
   console.log(`time-skipping server and workflow bundle ready in ${Date.now() - started}ms`);
 });
@@ -148,6 +148,14 @@ describe('eventWorkflow retry schedule (time-skipping server)', () => {
     expect(calls.disableSubscription).toHaveLength(0);
     // Failed in the UI's list, with the failed subscription in its search attributes.
     expect(await describeOf(handle)).toEqual({ status: 'FAILED', state: 'failed', retrying: undefined, failed: [sub], subscriptions: [sub] });
+  });
+
+  it('logs a round apart when its activity could not after the POSTs: each attempt sent once and logged once', async () => {
+    const [sub] = subscriptions(1) as [string];
+    const { outcome, calls } = await runEvent({ attempt: () => http(200), failLogWrites: 1 }, eventInput([sub]));
+    expect(outcome).toMatchObject({ state: 'delivered', subscriptions: { [sub]: { state: 'delivered', attempts: 1 } } });
+    expect(calls.attempts).toHaveLength(1);
+    expect(calls.logged.map((e) => [e.attempt, e.state])).toEqual([[1, 'delivered']]);
   });
 
   it('stops after one attempt on a 400: no retry, no alert, the event Failed', async () => {

@@ -18,7 +18,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { eventWorkflowStartOptions } from '../../../src/events/start-options';
 import { withTimeout } from '../../../src/lib/timing';
-import { workflowsPath } from '../../../src/worker/create-worker';
+import { preloadModules, workflowsPath } from '../../../src/worker/create-worker';
 import { eventOutcome } from '../../support/event-workflows';
 import { createTimeSkippingEnv } from '../../support/time-skipping';
 import { deferred, failure, fakeActivities, http, skipped } from './support/fake-activities';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 
   Runtime.install({ logger: new DefaultLogger('WARN') });
   mkdirSync(dir, { recursive: true });
-  const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger });
+  const workflowBundle = await bundleWorkflowCode({ workflowsPath, preloadModules, logger: Runtime.instance().logger });
   const env = await createTimeSkippingEnv();
   try {
     await registerSearchAttributes(env);

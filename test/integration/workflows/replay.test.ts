@@ -41,7 +41,8 @@ function closing(history: History): { closes: 'completed' | 'failed'; status: Ev
   throw new Error('history does not end with a completed workflow or a DeliveryFailed failure');
 }
 
-const bundle = (path: string): Promise<WorkflowBundleWithSourceMap> => bundleWorkflowCode({ workflowsPath: path, logger: Runtime.instance().logger });
+// As the worker bundles its code: preloaded (see preloadModules).
+const bundle = (path: string): Promise<WorkflowBundleWithSourceMap> => bundleWorkflowCode({ workflowsPath: path, preloadModules: [path], logger: Runtime.instance().logger });
 
 describe('the event workflow replays every committed history', () => {
   let current: WorkflowBundleWithSourceMap;

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { withTimeout } from '../../../src/lib/timing';
-import { workflowsPath } from '../../../src/worker/create-worker';
+import { preloadModules, workflowsPath } from '../../../src/worker/create-worker';
 import { RETENTION_CALLS_PER_RUN, type RetentionInput, type retentionWorkflow } from '../../../workflows/retention';
 import { type FakeScript, fakeActivities } from './support/fake-activities';
 
@@ -18,7 +18,7 @@ let connection: Connection;
 let client: Client;
 
 beforeAll(async () => {
-  bundle = await bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger });
+  bundle = await bundleWorkflowCode({ workflowsPath, preloadModules, logger: Runtime.instance().logger });
   nativeConnection = await NativeConnection.connect({ address: inject('temporalAddress') });
   connection = await Connection.connect({ address: inject('temporalAddress') });
   client = new Client({ connection });

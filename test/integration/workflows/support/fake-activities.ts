@@ -70,6 +70,8 @@ export interface FakeScript {
   attempt: (input: AttemptInput, call: AttemptCall) => AttemptResult | Promise<AttemptResult>;
   /** What logging a round reports as failing too long (default: none). */
   failing?: (entries: AttemptLogEntry[]) => RecordedRound['failing'];
+  /** How many recordAttempts calls fail before they succeed (default: none). */
+  failLogWrites?: number;
   /** The answer to each retention call (default: nothing to delete). */
   deleteExpired?: (input: DeleteExpiredInput, call: number) => PurgeResult;
 }
@@ -77,6 +79,7 @@ export interface FakeScript {
 /** Builds fake activities answering from `script`; `calls` fills in as the workflows run. */
 export function fakeActivities(script: FakeScript, clock?: () => Promise<number>): { activities: Activities; calls: FakeCalls } {
   const calls: FakeCalls = { attempts: [], answered: 0, rounds: [], logged: [], logWrites: [], disableSubscription: [], raiseAlert: [], deleteExpired: [] };
+  let failedLogWrites = 0;
   const activities: Activities = {
     async postAttempts(inputs) {
       const info = activityInfo();
@@ -95,6 +98,10 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
     },
     // eslint-disable-next-line @typescript-eslint/require-await
     async recordAttempts(entries) {
+      if (failedLogWrites < (script.failLogWrites ?? 0)) {
+        failedLogWrites++;
+        throw new Error('attempt log unavailable');
+      }
       calls.logWrites.push(entries);
       calls.logged.push(...entries);
       return { failing: script.failing?.(entries) ?? [] };
