@@ -119,23 +119,27 @@ export class ManagedProcess {
 }
 
 /**
- * Polls `probe` until it resolves true, the process exits, or `timeoutMs` passes.
- * Errors name the process and include its last output.
+ * Polls `probe` until it resolves true, the process exits, or `timeoutMs` passes. A probe may
+ * resolve a string instead of false: why it is not ready yet. Errors name the process and
+ * include the last such reason and its last output.
  */
 export async function waitUntilReady(
   proc: ManagedProcess,
-  probe: () => Promise<boolean>,
+  probe: () => Promise<boolean | string>,
   timeoutMs: number,
   intervalMs = 250,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let reason = 'no answer';
   while (Date.now() < deadline) {
     if (proc.hasExited) {
       throw new Error(`${proc.name} exited during start-up:\n${proc.recentOutput()}`);
     }
-    if (await probe().catch(() => false)) return;
+    const answer = await probe().catch((err: unknown) => String(err));
+    if (answer === true) return;
+    if (typeof answer === 'string') reason = answer;
     await Promise.race([new Promise((r) => setTimeout(r, intervalMs)), proc.exited]);
   }
-  throw new Error(`${proc.name} was not ready after ${Math.round(timeoutMs / 1000)}s:\n${proc.recentOutput()}`);
+  throw new Error(`${proc.name} was not ready after ${Math.round(timeoutMs / 1000)}s (last: ${reason}):\n${proc.recentOutput()}`);
 }
 

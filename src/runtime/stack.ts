@@ -186,7 +186,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const parts: Array<StackPart & { watch?: boolean }> = [];
   let stopping = false;
 
-  const part = (name: string, kind: StackPart['kind'], launch: (env: Record<string, string>) => Promise<Launched>, ready: (env: NodeJS.ProcessEnv) => Promise<boolean>) => {
+  const part = (name: string, kind: StackPart['kind'], launch: (env: Record<string, string>) => Promise<Launched>, ready: (env: NodeJS.ProcessEnv) => Promise<boolean | string>) => {
     let current: Launched | undefined;
     let expected = false;
     let restarts: number[] = [];
@@ -248,7 +248,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   // Servers wait for their own readiness in their units.
   const serverParts = servers.units.map((u) => part(u.name, 'server', () => u.start(), () => Promise.resolve(true)));
-  const node = (kind: 'api' | 'worker', name: string, own: Record<string, string>, ready: (env: NodeJS.ProcessEnv) => Promise<boolean>) =>
+  const node = (kind: 'api' | 'worker', name: string, own: Record<string, string>, ready: (env: NodeJS.ProcessEnv) => Promise<boolean | string>) =>
     part(
       name,
       kind,
@@ -272,7 +272,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   for (let i = 0; i < apiCount; i++) {
     const port = await portOf(i, config.http.port);
     const url = `http://${host}:${port}`;
-    apis.push(Object.assign(node('api', nameOf('api', i, apiCount), { PORT: String(port) }, () => fetch(`${url}/readyz`).then((r) => r.ok)), { url }));
+    apis.push(Object.assign(node('api', nameOf('api', i, apiCount), { PORT: String(port) }, () => fetch(`${url}/readyz`).then(async (r) => r.ok || `/readyz ${r.status} ${await r.text()}`)), { url }));
   }
   const workers: WorkerPart[] = [];
   for (let i = 0; i < workerCount; i++) {
