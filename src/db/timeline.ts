@@ -132,6 +132,8 @@ export class Timeline {
   private readonly entries: Collection<TimelineEntry>;
   // Entries known to exist: most documents land in a bucket this process registered already.
   private readonly known = new LRUCache<string, true>({ max: 50_000 });
+  // Entries being written now: concurrent writers of a new bucket share one insert, not one each.
+  private readonly registering = new Map<string, Promise<void>>();
 
   constructor(
     db: Db,
@@ -149,16 +151,31 @@ export class Timeline {
   /** Records the buckets of documents about to be written; idempotent, cheap when already known. */
   async register(items: ReadonlyArray<{ keys: readonly string[]; at: Date }>): Promise<void> {
     const missing = new Map<string, TimelineEntry>();
+    const pending = new Set<Promise<void>>();
     for (const { keys, at } of items) {
       // A bucket is registered with its hour and day: a known bucket needs nothing more.
       const unknown = keys.filter((key) => !this.known.has(`${this.namespace}/${tagOf(key, 0, bucketOf(at, 0))}`));
       if (unknown.length === 0) continue;
-      for (const entry of timelineEntries(this.namespace, unknown, at)) if (!this.known.has(entry._id)) missing.set(entry._id, entry);
+      for (const entry of timelineEntries(this.namespace, unknown, at)) {
+        if (this.known.has(entry._id)) continue;
+        const underWay = this.registering.get(entry._id);
+        if (underWay) pending.add(underWay);
+        else missing.set(entry._id, entry);
+      }
     }
-    if (missing.size === 0) return;
-    // Another writer may have registered some first: an entry that exists is all that is wanted.
-    await insertAll(this.entries, [...missing.values()], { allowExisting: true });
-    for (const id of missing.keys()) this.known.set(id, true);
+    if (missing.size > 0) {
+      // Another process may have registered some first: an entry that exists is all that is wanted.
+      const write = insertAll(this.entries, [...missing.values()], { allowExisting: true })
+        .then(() => {
+          for (const id of missing.keys()) this.known.set(id, true);
+        })
+        .finally(() => {
+          for (const id of missing.keys()) if (this.registering.get(id) === write) this.registering.delete(id);
+        });
+      for (const id of missing.keys()) this.registering.set(id, write);
+      pending.add(write);
+    }
+    await Promise.all(pending);
   }
 
   /**

@@ -1,6 +1,10 @@
 import { type Db, MongoClient } from 'mongodb';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createMongo } from '../../../src/db/mongo';
 import { LEVEL_MS, Timeline, timelineTags } from '../../../src/db/timeline';
+import { dbCommandCounter } from '../../../src/telemetry/db-commands';
+import { counts, moved } from '../../support/db-commands';
 
 interface Item {
   _id: string;
@@ -108,5 +112,27 @@ describe('timeline: newest-first pages from bounded bucket reads', () => {
     expect(await timeline.backfill(data, 'at', (d) => ['all', `k|${d.kind}`])).toBe(0);
     const page = await timeline.page(data, 'k|a', { timeField: 'at', limit: 1000 });
     expect(page.map((d) => d._id)).toEqual(old.filter((d) => d.kind === 'a').sort(newestFirst).map((d) => d._id));
+  });
+});
+
+describe('timeline: registering a bucket', () => {
+  it('lets concurrent writers of one new bucket share one insert, and a known bucket costs none', async () => {
+    const commands = dbCommandCounter(new Registry());
+    const counted = createMongo(inject('mongoUri'), db.databaseName, 'timeline-register-test', undefined, commands);
+    try {
+      const timeline = new Timeline(counted.db, 'items', 'timeline_register');
+      const at = new Date(now);
+      const before = await counts(commands);
+      // Eight requests of one instant, as a burst of orders at a bucket's start registers it.
+      await Promise.all(Array.from({ length: 8 }, () => timeline.register([{ keys: ['k:1', 'k:2'], at }])));
+      // One insert of the 6 entries (2 keys × bucket, hour, day), none read back: nobody else wrote them.
+      expect(moved(before, await counts(commands))).toEqual({ 'insert timeline_register': 1 });
+      const known = await counts(commands);
+      await timeline.register([{ keys: ['k:1'], at }]);
+      expect(moved(known, await counts(commands))).toEqual({});
+      expect(await counted.db.collection('timeline_register').countDocuments()).toBe(6);
+    } finally {
+      await counted.close();
+    }
   });
 });
