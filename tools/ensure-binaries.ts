@@ -3,8 +3,8 @@
  * so a first-time Go build or Maven fetch shows its progress here rather than inside a test's setup.
  */
 import { loadConfig } from '../src/config/config';
-import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli, temporalNode } from '../src/runtime/binaries';
-import { requirePostgres } from '../src/runtime/postgres';
+import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli, temporalNode } from '../stack/runtime/binaries';
+import { requirePostgres } from '../stack/runtime/postgres';
 import { resolveTestServerBinary } from './lib/test-server';
 
 const config = loadConfig();

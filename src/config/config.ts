@@ -228,7 +228,7 @@ export interface Config {
   logFormat: LogFormat;
   http: { host: string; port: number };
   dataDir: string;
-  /** The servers `npm start` and `npm run servers` start (LOCAL_STACK): a profile of src/runtime/stack.ts. */
+  /** The servers `npm start` and `npm run servers` start (LOCAL_STACK): a profile of stack/runtime/stack.ts. */
   localStack: 'local' | 'cluster';
   mongo: {
     /** Set when an external MongoDB is configured; otherwise an embedded one is started. */

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/config/config';
-import { getFreePort } from '../../src/runtime/ports';
-import { startStack } from '../../src/runtime/stack';
+import { getFreePort } from '../../stack/runtime/ports';
+import { startStack } from '../../stack/runtime/stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {

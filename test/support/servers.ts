@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadConfig } from '../../src/config/config';
-import type { ManagedProcess } from '../../src/runtime/processes';
-import { getFreePort } from '../../src/runtime/ports';
-import { type Stack, startStack } from '../../src/runtime/stack';
+import type { ManagedProcess } from '../../stack/runtime/processes';
+import { getFreePort } from '../../stack/runtime/ports';
+import { type Stack, startStack } from '../../stack/runtime/stack';
 
 /** A fresh temporary directory for one test's server data. */
 export function tempDir(prefix: string): string {

@@ -12,7 +12,7 @@ import { type OrderDoc, orderKey } from '../../../src/resources/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { deliverySettings } from '../../../src/compose/shared';
 import { verify } from '../../../src/receiver';
-import type { ManagedProcess } from '../../../src/runtime/processes';
+import type { ManagedProcess } from '../../../stack/runtime/processes';
 import { eventWorkflowId } from '../../../workflows/ids';
 import { startTestApi, startTestWorker, type TestApi } from '../../support/api';
 import { eventOutcome, HistoryEvent, terminateLeftRunning, waitForHistoryEvent } from '../../support/event-workflows';

@@ -5,8 +5,8 @@ import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureIndexes } from '../../../src/db/indexes';
 import { loadConfig } from '../../../src/config/config';
-import { findPostgres } from '../../../src/runtime/postgres';
-import { descendants } from '../../../src/runtime/proc-tree';
+import { findPostgres } from '../../../stack/runtime/postgres';
+import { descendants } from '../../../stack/runtime/proc-tree';
 import { type PrivateMongo, startPrivateMongo, tempDir } from '../../support/servers';
 
 const backend = loadConfig({ EMBEDDED_DB_BACKEND: process.env.EMBEDDED_DB_BACKEND }).mongo.embeddedBackend;

@@ -8,10 +8,10 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSo
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config';
 import { eventWorkflowStartOptions } from '../../../src/events/start-options';
-import { resolveBinary, temporalCli, temporalNode } from '../../../src/runtime/binaries';
-import { type LocalTemporalCluster, startLocalTemporalCluster } from '../../../src/runtime/local-temporal-cluster';
-import { getFreePort } from '../../../src/runtime/ports';
-import { type ClusterNodePorts, clusterFormed, describeCluster, findClusterPorts, searchAttributesUsable, setupClusterSchema, startBalancer } from '../../../src/runtime/temporal-cluster';
+import { resolveBinary, temporalCli, temporalNode } from '../../../stack/runtime/binaries';
+import { type LocalTemporalCluster, startLocalTemporalCluster } from '../../../stack/runtime/local-temporal-cluster';
+import { getFreePort } from '../../../stack/runtime/ports';
+import { type ClusterNodePorts, clusterFormed, describeCluster, findClusterPorts, searchAttributesUsable, setupClusterSchema, startBalancer } from '../../../stack/runtime/temporal-cluster';
 import { searchAttributes } from '../../../src/temporal/search-attributes';
 import { ensureTemporalSetup } from '../../../src/temporal/setup';
 import { workflowsPath } from '../../../src/worker/create-worker';

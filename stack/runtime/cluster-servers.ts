@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '../config/config';
+import type { Config } from '../../src/config/config';
 import { resolveBinary, temporalNode } from './binaries';
 import { CLUSTER_MAX_CONNECTIONS, clusterPortsAround } from './local-temporal-cluster';
 import { type LocalServersOptions, planLocalServers, postgresUnit } from './local-servers';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '../config/config';
+import type { Config } from '../../src/config/config';
 import { ferretDb, findMongod, resolveBinary, temporalCli } from './binaries';
 import { type FerretDbBackend, startLocalMongo } from './local-mongo';
 import { startLocalPostgres } from './local-postgres';

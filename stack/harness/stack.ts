@@ -1,5 +1,6 @@
 /**
- * The service under test, started by the launcher `npm start` uses (src/runtime/stack) on free
+ * The service under test of the bench, the soak and the chaos run, started by the launcher
+ * `npm start` uses (stack/runtime/stack) on free
  * loopback ports and a temp DATA_DIR: embedded Temporal dev server and database, the real API and
  * worker entry points as separate processes, demo data and an API key.
  */
@@ -8,13 +9,29 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Db } from 'mongodb';
 import { ApiKeyRepository, type Config, createMongo, envSchema, prepareDatabase, SecretBox, seedDemoData, TemporalGateway } from './service';
-import { getFreePort } from '../../src/runtime/ports';
-import { privateStackConfig, type Stack as Launched, startStack as launch } from '../../src/runtime/stack';
-import { startBalancer } from '../../src/runtime/temporal-cluster';
-import type { BenchOptions } from './options';
+import { getFreePort } from '../runtime/ports';
+import { privateStackConfig, type Stack as Launched, startStack as launch } from '../runtime/stack';
+import { startBalancer } from '../runtime/temporal-cluster';
 
 /** The service under test as the bench's scenarios see it. */
 export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** How the bench and the soak run the service (their command lines' options; the bench's BenchOptions has them all). */
+export interface RunStackOptions {
+  /** The launcher's server profile. */
+  stack: 'local' | 'cluster';
+  apis: number;
+  workers: number;
+  fastSqlite: boolean;
+  verbose: boolean;
+  logLevel: string;
+  relayInterval: string;
+  retentionBatch: number;
+  dbCommands: boolean;
+  apiDeliveryWorker: boolean;
+  nodeOptions: string | undefined;
+  cpuProf: string | undefined;
+}
 
 /** Something to undo at the end, newest first. */
 export type Cleanup = { name: string; fn: () => Promise<void> | void };
@@ -50,7 +67,7 @@ export async function launchStack(opts: Omit<Parameters<typeof launch>[0], 'log'
  * Starts everything, each part registered in `cleanups` as soon as it runs; `serviceEnvOverrides`:
  * variables of the API and worker over the bench's own (e.g. the soak's RETENTION_DAYS).
  */
-export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}) {
+export async function startStack(opts: RunStackOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}) {
   const config = await runConfig('webhook-bench', cleanups, true);
   const secretKey = randomBytes(32);
   const serviceEnv: Record<string, string> = {

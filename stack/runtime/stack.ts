@@ -1,7 +1,7 @@
 /**
  * The one launcher: starts the servers of a profile (LOCAL_STACK: `local`, the embedded Temporal
  * dev server and MongoDB-wire database unless configured externally; `cluster`, PostgreSQL and a
- * two-node Temporal cluster on it, src/runtime/cluster-servers.ts), then N API and N worker
+ * two-node Temporal cluster on it, stack/runtime/cluster-servers.ts), then N API and N worker
  * processes from the real entry points, and hands back a part per process that can be stopped,
  * SIGKILLed and started again on the same port and data. `npm start`, the bench, soak, chaos and
  * the integration tests' servers all start through {@link startStack}.
@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Config, loadConfig } from '../config/config';
+import { type Config, loadConfig } from '../../src/config/config';
 import { planClusterServers } from './cluster-servers';
 import { type LocalServersOptions, planLocalServers } from './local-servers';
 import { getFreePort } from './ports';

@@ -3,10 +3,9 @@
  * Temporal dev server or the two-node cluster, and the MongoDB-wire database), for running
  * `npm run api` and `npm run worker` (or several of each) by hand.
  */
+import { createLogger, runUntilSignal } from '../../src/compose/dev-stack';
+import { loadConfig } from '../../src/config/config';
 import { startStack } from '../runtime/stack';
-import { loadConfig } from '../config/config';
-import { createLogger } from '../logger';
-import { runUntilSignal } from './shutdown';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'servers', config.logFormat);
