@@ -18,7 +18,7 @@ import { requirePostgres } from '../../stack/runtime/postgres';
 import { getFreePort } from '../../stack/runtime/ports';
 import { createLifecycle } from '../../stack/harness/lifecycle';
 import { loadAverage } from '../../stack/harness/proc';
-import { loadConfig } from '../../stack/harness/service';
+import { loadStackConfig } from '../../stack/config/config';
 import { attemptDoc, type Backend, errorKind, formatRow, insertCell, latencyCell, type Measured, parseStorageOptions } from './table';
 import { seededRandom, storageUsage, subscriptionCount, subscriptionId, tableHeader, updatesCell } from './table';
 
@@ -39,7 +39,7 @@ const deadline = startedAt + opts.maxSeconds * 1000 - 20_000;
 const life = createLifecycle(opts.maxSeconds, log);
 const dir = mkdtempSync(join(tmpdir(), 'webhook-storage-bench-'));
 life.cleanups.push({ name: 'temp dir', fn: () => rmSync(dir, { recursive: true, force: true }) });
-const config = loadConfig({ BINARY_CACHE_DIR: process.env.BINARY_CACHE_DIR, POSTGRES_BIN_DIR: process.env.POSTGRES_BIN_DIR });
+const config = loadStackConfig({ BINARY_CACHE_DIR: process.env.BINARY_CACHE_DIR, POSTGRES_BIN_DIR: process.env.POSTGRES_BIN_DIR });
 const binary = (await resolveBinary(ferretDb, { explicitPath: process.env.FERRETDB_PATH, cacheDir: config.binaryCacheDir, log })).path;
 // `?` outside a git checkout.
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || '?';

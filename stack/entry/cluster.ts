@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger, runUntilSignal } from '../../src/compose/dev-stack';
-import { loadConfig } from '../../src/config/config';
+import { loadStackConfig } from '../config/config';
 import { clusterPortsAround, startLocalTemporalCluster } from '../runtime/local-temporal-cluster';
 
 const { values } = parseArgs({
@@ -19,7 +19,7 @@ const { values } = parseArgs({
     'postgres-port': { type: 'string', default: '54330' },
   },
 });
-const config = loadConfig();
+const config = loadStackConfig();
 const logger = createLogger(config.logLevel, 'cluster', config.logFormat);
 const ports = clusterPortsAround(config.temporal.embeddedPort, Number(values.nodes));
 const started = Date.now();

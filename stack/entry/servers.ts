@@ -4,10 +4,10 @@
  * `npm run api` and `npm run worker` (or several of each) by hand.
  */
 import { createLogger, runUntilSignal } from '../../src/compose/dev-stack';
-import { loadConfig } from '../../src/config/config';
+import { loadStackConfig } from '../config/config';
 import { startStack } from '../runtime/stack';
 
-const config = loadConfig();
+const config = loadStackConfig();
 const logger = createLogger(config.logLevel, 'servers', config.logFormat);
 try {
   const stack = await startStack({

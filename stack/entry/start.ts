@@ -6,11 +6,11 @@
  */
 import { join } from 'node:path';
 import { createLogger, createMongo, describeSeed, devAdminKey, prepareDatabase, seedDemoData, watchParent } from '../../src/compose/dev-stack';
-import { loadConfig } from '../../src/config/config';
+import { loadStackConfig } from '../config/config';
 import { assertPortFree } from '../runtime/ports';
 import { type Stack, startStack } from '../runtime/stack';
 
-const config = loadConfig();
+const config = loadStackConfig();
 const logger = createLogger(config.logLevel, 'supervisor', config.logFormat);
 
 function fail(message: string): never {

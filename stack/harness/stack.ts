@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Db } from 'mongodb';
-import { ApiKeyRepository, type Config, createMongo, envSchema, prepareDatabase, SecretBox, seedDemoData, TemporalGateway } from './service';
+import { ApiKeyRepository, createMongo, envSchema, prepareDatabase, SecretBox, seedDemoData, TemporalGateway } from './service';
+import { type StackConfig, stackEnvSchema } from '../config/config';
 import { getFreePort } from '../runtime/ports';
 import { privateStackConfig, type Stack as Launched, startStack as launch } from '../runtime/stack';
 import { startBalancer } from '../runtime/temporal-cluster';
@@ -43,7 +44,7 @@ const serverVariables = ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH
  * A configuration for a run on free ports and a temp DATA_DIR (removed by the cleanups);
  * `external`: MONGODB_URI / TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE) from the shell are used too.
  */
-export async function runConfig(prefix: string, cleanups: Cleanup[], external: boolean): Promise<Config> {
+export async function runConfig(prefix: string, cleanups: Cleanup[], external: boolean): Promise<StackConfig> {
   const passthrough: Record<string, string> = {};
   for (const k of [...serverVariables, ...(external ? ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE'] : [])]) {
     const v = process.env[k];
@@ -161,15 +162,15 @@ export async function startStack(opts: RunStackOptions, cleanups: Cleanup[], log
   };
 }
 
-/** The caller's environment without any variable the service reads: the caller's shell must not change the run. */
+/** The caller's environment without any variable the service or the stack reads: the caller's shell must not change the run. */
 export function cleanEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(envSchema.shape)) delete env[k];
+  for (const k of [...Object.keys(envSchema.shape), ...Object.keys(stackEnvSchema.shape)]) delete env[k];
   return env;
 }
 
 /** The service's variables of a run: production mode on loopback, private callback URLs allowed. */
-export function serviceEnvironment(config: Config): Record<string, string> {
+export function serviceEnvironment(config: StackConfig): Record<string, string> {
   return {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
@@ -190,7 +191,7 @@ export function serviceEnvironment(config: Config): Record<string, string> {
  * (and with `dropDatabase`, the database dropped) by the cleanups.
  */
 export async function runClients(
-  run: { servers: Record<string, string>; config: Config; owner: string; dropDatabase: boolean },
+  run: { servers: Record<string, string>; config: StackConfig; owner: string; dropDatabase: boolean },
   cleanups: Cleanup[],
 ): Promise<{ db: Db; apiKey: string; temporal: TemporalGateway }> {
   const mongo = createMongo(run.servers.MONGODB_URI ?? run.config.mongo.connectUri, run.config.mongo.dbName, `webhook-${run.owner}`);

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../../src/config/config';
+import { loadStackConfig } from '../../../stack/config/config';
 import { eventWorkflowStartOptions } from '../../../src/events/start-options';
 import { resolveBinary, temporalCli, temporalNode } from '../../../stack/runtime/binaries';
 import { type LocalTemporalCluster, startLocalTemporalCluster } from '../../../stack/runtime/local-temporal-cluster';
@@ -29,7 +29,7 @@ import { fakeActivities, http } from '../workflows/support/fake-activities';
 
 const SHARDS = 8;
 const policy = { scheduleMs: [1000], maxAttempts: 2, jitterRatio: 0 };
-const cacheDir = loadConfig({ BINARY_CACHE_DIR: process.env.BINARY_CACHE_DIR }).binaryCacheDir;
+const cacheDir = loadStackConfig({ BINARY_CACHE_DIR: process.env.BINARY_CACHE_DIR }).binaryCacheDir;
 let dir: string;
 let cluster: LocalTemporalCluster;
 let nodeBinary: string;

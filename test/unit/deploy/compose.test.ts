@@ -74,7 +74,7 @@ describe('docker-compose.yml (production shape)', () => {
     const known = new Set(Object.keys(envSchema.shape));
     for (const [, s] of built) {
       for (const name of Object.keys(s.environment ?? {})) {
-        expect(known.has(name), `${name} is not read by src/config/config.ts`).toBe(true);
+        expect(known.has(name), `${name} is not read by src/config/config.ts (the variables only npm start reads are not the image's)`).toBe(true);
         expect(configDoc, `${name} in docs/configuration.md`).toContain(`\`${name}\``);
       }
     }
