@@ -19,8 +19,8 @@ export type EnvGroup = (typeof envGroups)[number];
 
 /**
  * The meaning of every variable the API and the worker read, rendered with the schema's defaults
- * into docs/configuration.md by `npm run docs:config` (the stack's own: stack/config/env-docs.ts). Typed over the schema's keys: a variable
- * added to the schema without a line here does not compile.
+ * into docs/configuration.md by `npm run docs:config` (the stack's own: stack/config/env-docs.ts).
+ * Typed over the schema's keys: a variable added to the schema without a line here does not compile.
  */
 export const envDocs: Record<EnvVar, EnvDoc> = {
   NODE_ENV: { group: 'Process', meaning: '`production` requires `SECRET_ENCRYPTION_KEY` and `PUBLIC_URL`, and turns response validation off' },
