@@ -4,6 +4,7 @@ import { missingScopes } from '../auth/scopes';
 import { newId } from '../db/ids';
 import { decodeCursor, toPage } from '../contract/pagination';
 import { DomainError } from '../errors/domain-error';
+import { fieldName } from '../errors/field-issue';
 import type {
   RotatedSecret,
   SignatureScheme,
@@ -49,17 +50,14 @@ function notFound(id: string): DomainError {
 async function assertCallbackUrl(deps: SubscriptionDeps, url: string): Promise<void> {
   const check = await deps.checkUrl(url);
   if (!check.ok) {
-    throw DomainError.invalid('Invalid Callback URL', `url ${check.reason}`, [{ path: '/body/url', message: check.reason }]);
+    throw DomainError.invalid('Invalid Callback URL', `url ${check.reason}`, [{ field: ['url'], message: check.reason }]);
   }
 }
 
-/** 422 naming the path unless `filter` is a valid, bounded filter; `{}` means none. */
+/** 422 naming the place unless `filter` is a valid, bounded filter; `{}` means none. */
 function checkedFilter(filter: Record<string, unknown>): string | undefined {
   const err = validateFilter(filter);
-  if (err) {
-    const pointer = '/body/' + err.path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/');
-    throw DomainError.unprocessable(`${err.path} ${err.message}`, [{ path: pointer, message: err.message }]);
-  }
+  if (err) throw DomainError.unprocessable(`${fieldName(err.field)} ${err.message}`, [err]);
   return Object.keys(filter).length ? JSON.stringify(filter) : undefined;
 }
 
@@ -67,7 +65,7 @@ function checkedFilter(filter: Record<string, unknown>): string | undefined {
 function assertRateLimit(rateLimit: number): void {
   if (!Number.isInteger(rateLimit) || rateLimit < MIN_RATE_LIMIT || rateLimit > MAX_RATE_LIMIT) {
     const message = `must be a whole number of deliveries per second from ${MIN_RATE_LIMIT} to ${MAX_RATE_LIMIT}`;
-    throw DomainError.unprocessable(`rate_limit ${message}`, [{ path: '/body/rate_limit', message }]);
+    throw DomainError.unprocessable(`rate_limit ${message}`, [{ field: ['rate_limit'], message }]);
   }
 }
 
@@ -75,7 +73,7 @@ function assertRateLimit(rateLimit: number): void {
 function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events: readonly string[]): void {
   const errors = events.flatMap((type, i) => {
     const missing = missingScopes(principal.scopes, deps.eventScopes.get(type) ?? []);
-    return missing.length ? [{ path: `/body/events/${i}`, message: `${type} needs the scope ${missing.join(', ')}` }] : [];
+    return missing.length ? [{ field: ['events', i], message: `${type} needs the scope ${missing.join(', ')}` }] : [];
   });
   if (errors.length) {
     throw DomainError.forbidden(`This API key may not subscribe to ${errors.map((e) => e.message).join('; ')}`, errors);
@@ -89,11 +87,11 @@ function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events:
 function assertCredentialsFollow(current: SubscriptionDoc, input: SubscriptionUpdate): void {
   if (input.url === undefined || input.url === current.url) return;
   const errors = [
-    ...(current.headers?.length && input.headers === undefined ? [{ path: '/body/headers', message: 'the subscription has custom headers: send them again (or {} to drop them) with the new url' }] : []),
-    ...(current.auth && input.auth === undefined ? [{ path: '/body/auth', message: 'the subscription has auth: send it again (or null to drop it) with the new url' }] : []),
+    ...(current.headers?.length && input.headers === undefined ? [{ field: ['headers'], message: 'the subscription has custom headers: send them again (or {} to drop them) with the new url' }] : []),
+    ...(current.auth && input.auth === undefined ? [{ field: ['auth'], message: 'the subscription has auth: send it again (or null to drop it) with the new url' }] : []),
   ];
   if (!errors.length) return;
-  const fields = errors.map((e) => e.path.slice('/body/'.length)).join(' and ');
+  const fields = errors.map((e) => fieldName(e.field)).join(' and ');
   throw DomainError.unprocessable(`a new url must come with ${fields} again: stored credentials are never sent to a url they were not set for`, errors);
 }
 
@@ -124,11 +122,11 @@ export async function createSubscription(
   if (scheme === 'ed25519' && input.secret !== undefined) {
     // The service makes the key pair: a private key sent over the API would defeat the point.
     throw DomainError.unprocessable('secret cannot be set with signature ed25519: the service generates the key pair and returns the public key', [
-      { path: '/body/secret', message: 'not allowed with signature ed25519' },
+      { field: ['secret'], message: 'not allowed with signature ed25519' },
     ]);
   }
   const secretProblem = input.secret !== undefined && scheme !== 'ed25519' ? signingSecretProblem(input.secret) : undefined;
-  if (secretProblem) throw DomainError.unprocessable(`secret ${secretProblem}`, [{ path: '/body/secret', message: secretProblem }]);
+  if (secretProblem) throw DomainError.unprocessable(`secret ${secretProblem}`, [{ field: ['secret'], message: secretProblem }]);
   if (input.auth !== undefined) assertNoAuthorizationHeader(Object.keys(input.headers ?? {}), 'headers');
   const retry = input.retry !== undefined ? checkedRetry(input.retry) : undefined;
   if (input.rate_limit !== undefined) assertRateLimit(input.rate_limit);
@@ -140,7 +138,7 @@ export async function createSubscription(
     throw DomainError.conflict(
       'Subscription Limit Reached',
       `An owner may have at most ${deps.maxPerOwner} subscriptions and this one has ${owned}; delete one to add another.`,
-      [{ path: '/body', message: `at most ${deps.maxPerOwner} subscriptions per owner` }],
+      [{ field: [], message: `at most ${deps.maxPerOwner} subscriptions per owner` }],
     );
   }
   const now = deps.now?.() ?? new Date();
@@ -218,7 +216,7 @@ export async function updateSubscription(
     throw DomainError.conflict(
       'Invalid Status Transition',
       'A disabled subscription cannot be paused; set status to active to re-enable it first.',
-      [{ path: '/body/status', message: 'disabled → paused is not allowed' }],
+      [{ field: ['status'], message: 'disabled → paused is not allowed' }],
     );
   }
   // Always later than the time read, so a second change within the same millisecond is still seen as a change.
