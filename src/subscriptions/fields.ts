@@ -3,6 +3,7 @@ import { missingScopes } from '../auth/scopes';
 import type { Subscription, SubscriptionCreate, SubscriptionUpdate, SubscriptionWithSecret } from '../contract/types';
 import { MAX_RATE_LIMIT, MIN_RATE_LIMIT } from '../deliveries/delivery-rate';
 import { DomainError } from '../errors/domain-error';
+import { fieldName } from '../errors/field-issue';
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import type { RetryOverride } from '../../workflows/delivery-model';
 import { assertHeaders, maskHeaders, sealHeaders } from './custom-headers';
@@ -93,14 +94,14 @@ export type FieldTable = { [K in SubscriptionField]: FieldSpec<K> };
 /** 400 naming `url` unless the callback URL passes the rules (scheme, credentials, address). */
 async function assertCallbackUrl(url: string, ctx: FieldContext): Promise<void> {
   const check = await ctx.checkUrl(url);
-  if (!check.ok) throw DomainError.invalid('Invalid Callback URL', `url ${check.reason}`, [{ path: '/body/url', message: check.reason }]);
+  if (!check.ok) throw DomainError.invalid('Invalid Callback URL', `url ${check.reason}`, [{ field: ['url'], message: check.reason }]);
 }
 
 /** 403 unless the key may receive every event type it subscribes to: its data must not reach a key that could not read it. */
 function assertEventScopes(events: readonly string[], ctx: FieldContext): void {
   const errors = events.flatMap((type, i) => {
     const missing = missingScopes(ctx.principal.scopes, ctx.eventScopes.get(type) ?? []);
-    return missing.length ? [{ path: `/body/events/${i}`, message: `${type} needs the scope ${missing.join(', ')}` }] : [];
+    return missing.length ? [{ field: ['events', i], message: `${type} needs the scope ${missing.join(', ')}` }] : [];
   });
   if (errors.length) throw DomainError.forbidden(`This API key may not subscribe to ${errors.map((e) => e.message).join('; ')}`, errors);
 }
@@ -108,22 +109,20 @@ function assertEventScopes(events: readonly string[], ctx: FieldContext): void {
 /** 422 naming the place unless `filter` is a valid, bounded filter. */
 function assertFilter(filter: Record<string, unknown>): void {
   const err = validateFilter(filter);
-  if (!err) return;
-  const pointer = '/body/' + err.path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/');
-  throw DomainError.unprocessable(`${err.path} ${err.message}`, [{ path: pointer, message: err.message }]);
+  if (err) throw DomainError.unprocessable(`${fieldName(err.field)} ${err.message}`, [err]);
 }
 
 /** 422 naming the field unless `rateLimit` is a whole number of deliveries per second within the bounds. */
 function assertRateLimit(rateLimit: number): void {
   if (Number.isInteger(rateLimit) && rateLimit >= MIN_RATE_LIMIT && rateLimit <= MAX_RATE_LIMIT) return;
   const message = `must be a whole number of deliveries per second from ${MIN_RATE_LIMIT} to ${MAX_RATE_LIMIT}`;
-  throw DomainError.unprocessable(`rate_limit ${message}`, [{ path: '/body/rate_limit', message }]);
+  throw DomainError.unprocessable(`rate_limit ${message}`, [{ field: ['rate_limit'], message }]);
 }
 
 /** 422 unless a caller-chosen HMAC secret is canonical and long enough. */
 function assertSigningSecret(secret: string): void {
   const problem = signingSecretProblem(secret);
-  if (problem) throw DomainError.unprocessable(`secret ${problem}`, [{ path: '/body/secret', message: problem }]);
+  if (problem) throw DomainError.unprocessable(`secret ${problem}`, [{ field: ['secret'], message: problem }]);
 }
 
 const iso = (d: Date | undefined) => d?.toISOString();

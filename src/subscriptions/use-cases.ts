@@ -3,6 +3,7 @@ import { actsForAllOwners } from '../auth/ownership';
 import { newId } from '../db/ids';
 import { decodeCursor, toPage } from '../contract/pagination';
 import { DomainError } from '../errors/domain-error';
+import { fieldName } from '../errors/field-issue';
 import type {
   RotatedSecret,
   SignatureScheme,
@@ -51,7 +52,7 @@ function fieldContext(deps: SubscriptionDeps, principal: Principal, id: string):
 function assertSchemeTakesSecret(input: SubscriptionCreate): void {
   if (input.signature !== 'ed25519' || input.secret === undefined) return;
   throw DomainError.unprocessable('secret cannot be set with signature ed25519: the service generates the key pair and returns the public key', [
-    { path: '/body/secret', message: 'not allowed with signature ed25519' },
+    { field: ['secret'], message: 'not allowed with signature ed25519' },
   ]);
 }
 
@@ -73,11 +74,11 @@ function assertAuthOwnsAuthorization(input: SubscriptionCreate | SubscriptionUpd
 function assertCredentialsFollow(current: SubscriptionDoc, input: SubscriptionUpdate): void {
   if (input.url === undefined || input.url === current.url) return;
   const errors = [
-    ...(current.headers?.length && input.headers === undefined ? [{ path: '/body/headers', message: 'the subscription has custom headers: send them again (or {} to drop them) with the new url' }] : []),
-    ...(current.auth && input.auth === undefined ? [{ path: '/body/auth', message: 'the subscription has auth: send it again (or null to drop it) with the new url' }] : []),
+    ...(current.headers?.length && input.headers === undefined ? [{ field: ['headers'], message: 'the subscription has custom headers: send them again (or {} to drop them) with the new url' }] : []),
+    ...(current.auth && input.auth === undefined ? [{ field: ['auth'], message: 'the subscription has auth: send it again (or null to drop it) with the new url' }] : []),
   ];
   if (!errors.length) return;
-  const fields = errors.map((e) => e.path.slice('/body/'.length)).join(' and ');
+  const fields = errors.map((e) => fieldName(e.field)).join(' and ');
   throw DomainError.unprocessable(`a new url must come with ${fields} again: stored credentials are never sent to a url they were not set for`, errors);
 }
 
@@ -85,7 +86,7 @@ function assertCredentialsFollow(current: SubscriptionDoc, input: SubscriptionUp
 function assertStatusMove(current: SubscriptionDoc, input: SubscriptionUpdate): void {
   if (input.status !== 'paused' || current.status !== 'disabled') return;
   throw DomainError.conflict('Invalid Status Transition', 'A disabled subscription cannot be paused; set status to active to re-enable it first.', [
-    { path: '/body/status', message: 'disabled → paused is not allowed' },
+    { field: ['status'], message: 'disabled → paused is not allowed' },
   ]);
 }
 
@@ -121,7 +122,7 @@ export async function createSubscription(
     throw DomainError.conflict(
       'Subscription Limit Reached',
       `An owner may have at most ${deps.maxPerOwner} subscriptions and this one has ${owned}; delete one to add another.`,
-      [{ path: '/body', message: `at most ${deps.maxPerOwner} subscriptions per owner` }],
+      [{ field: [], message: `at most ${deps.maxPerOwner} subscriptions per owner` }],
     );
   }
   const now = deps.now?.() ?? new Date();
