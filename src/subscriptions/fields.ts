@@ -69,14 +69,20 @@ interface Shown<K extends ReadField> {
   read: (doc: SubscriptionDoc, retryDefaults: RetryOverride) => Subscription[K];
 }
 
+/** What a sent value writes to the document. */
+type Apply<K extends SentField> = (value: Sent<K> | Removal<K>, ctx: FieldContext) => DocChange;
+
 /** The columns of a field integrators may send. */
 interface SentColumns<K extends SentField> {
   /** Its own rule, on create and PATCH alike (a PATCH `null` is not checked); absent: the contract's schema says it all. */
   check?: (value: Sent<K>, ctx: FieldContext) => void;
   /** A rule that resolves a host: run after every other check. */
   checkHost?: (value: Sent<K>, ctx: FieldContext) => Promise<void>;
-  /** What create stores and PATCH sets for it; a `null` change removes the field (create: stores nothing). */
-  apply: ((value: Sent<K> | Removal<K>, ctx: FieldContext) => DocChange) | Elsewhere;
+  /**
+   * What create stores and PATCH sets for it; a `null` change removes the field (create: stores
+   * nothing). Only a field PATCH cannot send may be applied elsewhere: PATCH would drop it unseen.
+   */
+  apply: K extends PatchField ? Apply<K> : Apply<K> | Elsewhere;
   portal: PortalRule;
 }
 
@@ -124,8 +130,6 @@ function assertSigningSecret(secret: string): void {
   const problem = signingSecretProblem(secret);
   if (problem) throw DomainError.unprocessable(`secret ${problem}`, [{ field: ['secret'], message: problem }]);
 }
-
-const iso = (d: Date | undefined) => d?.toISOString();
 
 /**
  * The table. Typed over the contract's keys: a field added to a subscription schema without a
@@ -234,7 +238,7 @@ export const subscriptionFields = {
   failing_since: {
     doc: 'failing_since',
     apply: { elsewhere: 'the worker: set by a failed attempt, removed by a delivered one or by re-enabling (updateSubscription)' },
-    shown: { as: 'plain', read: (d) => iso(d.failing_since) },
+    shown: { as: 'plain', read: (d) => d.failing_since?.toISOString() },
     delivery: ['streak'],
   },
   filter: {
