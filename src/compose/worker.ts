@@ -7,7 +7,6 @@ import { prepareDatabase } from '../db/indexes';
 import { createMongo } from '../db/mongo';
 import { DeliveryRate } from '../deliveries/delivery-rate';
 import { DispatchNotes } from '../events/dispatch-notes';
-import { EventDispatcher } from '../events/dispatcher';
 import { startRelay } from '../events/relay';
 import { startStockSweeper } from '../inventory/use-cases';
 import type { Logger } from '../logger';
@@ -15,6 +14,7 @@ import { OrderRepository } from '../resources/repository';
 import { installRetentionSchedule } from '../retention/install-schedule';
 import { getFreePort } from '../runtime/ports';
 import { startDeprecationWatch } from '../subscriptions/deprecated-versions';
+import { SubscriptionRepository } from '../subscriptions/repository';
 import { relayBacklog, retryingDeliveries } from '../telemetry/delivery-gauges';
 import { createWorkerMetrics } from '../telemetry/metrics';
 import { tracingFromConfig } from '../telemetry/tracing';
@@ -26,7 +26,7 @@ import { startMetricsServer } from '../worker/metrics-server';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
 import { deliveryActivityDeps, deliveryWorkflowBundle, postingSettings } from './delivery-worker';
-import { deliverySettings, inventoryDeps, relayDeps } from './shared';
+import { deliverySettings, eventDispatch, inventoryDeps, relayDeps } from './shared';
 
 /** A worker process, built: `run` polls until `stopping` resolves, then closes everything. */
 export interface WorkerProcess {
@@ -88,8 +88,9 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
 
   return {
     run: async (stopping) => {
-      const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
-      const relay = startRelay(relayDeps(mongo.db, dispatcher, logger, metrics), config.delivery.relayIntervalMs);
+      const dispatch = eventDispatch(mongo.db, { fanout: new SubscriptionRepository(mongo.db), temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
+      const { dispatcher } = dispatch;
+      const relay = startRelay(relayDeps(mongo.db, dispatch, logger, metrics), config.delivery.relayIntervalMs);
       // Releases stock reservations whose order a crash kept from being written, finishes interrupted returns.
       const stockSweeper = startStockSweeper(inventoryDeps(mongo.db, new OrderRepository(mongo.db), dispatcher, logger), config.delivery.relayIntervalMs);
       // Deprecated versions still in use: counted now and hourly, the administrator told once a day per version.
