@@ -141,8 +141,8 @@ export default tseslint.config(
     },
   },
   {
-    // Use cases, the dispatcher and the relay take their repositories from the composition roots (src/compose), which share one of each per process.
-    files: ['src/**/use-cases.ts', 'src/events/dispatcher.ts', 'src/events/relay.ts'],
+    // Use cases, the dispatcher, the relay and the deprecation watch take their repositories from the composition roots (src/compose), which share one of each per process.
+    files: ['src/**/use-cases.ts', 'src/events/dispatcher.ts', 'src/events/relay.ts', 'src/subscriptions/deprecated-versions.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

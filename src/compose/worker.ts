@@ -4,6 +4,7 @@ import type { Config } from '../config/config';
 import { loadContract } from '../contract/openapi';
 import { backfillLists } from '../db/backfill-lists';
 import { prepareDatabase } from '../db/indexes';
+import { OperationalNotices } from '../alerts/repository';
 import { createMongo } from '../db/mongo';
 import { DeliveryRate } from '../deliveries/delivery-rate';
 import { DispatchNotes } from '../events/dispatch-notes';
@@ -95,7 +96,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
       const stockSweeper = startStockSweeper(inventoryDeps(mongo.db, new OrderRepository(mongo.db), dispatcher, logger), config.delivery.relayIntervalMs);
       // Deprecated versions still in use: counted now and hourly, the administrator told once a day per version.
       const { notifyOperator } = createAlertActivities({ db: mongo.db, ...posting });
-      const deprecationWatch = startDeprecationWatch({ db: mongo.db, deprecations: versionDeprecations(loadContract()), notifyOperator, logger });
+      const deprecationWatch = startDeprecationWatch({ subscriptions: new SubscriptionRepository(mongo.db), notices: new OperationalNotices(mongo.db), deprecations: versionDeprecations(loadContract()), notifyOperator, logger });
       // Every worker makes sure of the schedule; creating it is idempotent, so racing workers are fine.
       // Not awaited at exit: a call stuck on a Temporal outage must not hold up a stop.
       void installRetentionSchedule({ config, client: () => temporal.client(), logger, stopping });
