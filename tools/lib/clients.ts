@@ -77,6 +77,17 @@ const go: ClientTarget = {
       { cwd: join(repo, 'clients/go/tools'), stdio: 'pipe' },
     );
   },
+  problems(repo) {
+    // What the generated code imports must be in go.mod/go.sum, the SDK's and its users' (e2e).
+    return ['clients/go', 'clients/go/examples/e2e'].flatMap((dir) => {
+      try {
+        execFileSync('go', ['mod', 'tidy', '-diff'], { cwd: join(repo, dir), stdio: 'pipe' });
+        return [];
+      } catch (err) {
+        return [`${dir}/go.mod or go.sum is not tidy: run \`go mod tidy\` there (${String((err as { stdout?: Buffer }).stdout ?? err).slice(0, 200)})`];
+      }
+    });
+  },
 };
 
 const vectors: ClientTarget = {
