@@ -64,6 +64,32 @@ const python: ClientTarget = {
   },
 };
 
+const go: ClientTarget = {
+  name: 'go',
+  paths: ['clients/go/api'],
+  generate(repo, root) {
+    const out = join(root, 'clients/go/api/api.gen.go');
+    mkdirSync(dirname(out), { recursive: true });
+    // `go tool` in clients/go/tools runs the oapi-codegen its go.mod pins (go.sum-checked).
+    execFileSync(
+      'go',
+      ['tool', 'oapi-codegen', '-config', join(repo, 'clients/go/oapi-codegen.yaml'), '-o', out, join(repo, 'openapi/openapi.yaml')],
+      { cwd: join(repo, 'clients/go/tools'), stdio: 'pipe' },
+    );
+  },
+  problems(repo) {
+    // What the generated code imports must be in go.mod/go.sum, the SDK's and its users' (e2e).
+    return ['clients/go', 'clients/go/examples/e2e'].flatMap((dir) => {
+      try {
+        execFileSync('go', ['mod', 'tidy', '-diff'], { cwd: join(repo, dir), stdio: 'pipe' });
+        return [];
+      } catch (err) {
+        return [`${dir}/go.mod or go.sum is not tidy: run \`go mod tidy\` there (${String((err as { stdout?: Buffer }).stdout ?? err).slice(0, 200)})`];
+      }
+    });
+  },
+};
+
 const vectors: ClientTarget = {
   name: 'vectors',
   paths: [vectorsPath],
@@ -74,7 +100,7 @@ const vectors: ClientTarget = {
 };
 
 /** Every generated target, in the order they are written. */
-export const clientTargets: ClientTarget[] = [vectors, python];
+export const clientTargets: ClientTarget[] = [vectors, python, go];
 
 /** Every file under `path` (itself when a file), relative to `base`. */
 function filesOf(base: string, path: string): string[] {

@@ -4,38 +4,21 @@
  * subscribes through the SDK, places an order, receives the deliveries on its own receiver,
  * verifies them (HMAC and Ed25519, through a rotation) and parses them into typed events.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoData } from '../../../src/seed/seed';
-import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
+import type { TestApi } from '../../support/api';
+import { expectIntegratorRun, repoRoot as root, runCommand as run, startSdkStack } from '../../support/sdk';
 
-const execFileAsync = promisify(execFile);
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const venv = join(root, '.data/venvs/sdk-python');
 const python = join(venv, 'bin/python');
 
-/** Runs a command; a failure's message carries its whole output. */
-async function run(command: string, args: string[], opts: { timeout: number; env?: NodeJS.ProcessEnv }): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await execFileAsync(command, args, { cwd: root, ...opts });
-  } catch (err) {
-    const { stdout, stderr } = err as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`, { cause: err });
-  }
-}
-
 describe('Python SDK: installed from the repository, against the service', () => {
   let api: TestApi;
-  let worker: TestWorker;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    api = await startTestApi();
-    await seedDemoData(api.mongo.db);
-    worker = await startTestWorker(api);
+    ({ api, stop } = await startSdkStack());
     if (!existsSync(python)) {
       mkdirSync(join(root, '.data/venvs'), { recursive: true });
       await run('python3', ['-m', 'venv', venv], { timeout: 60_000 });
@@ -44,8 +27,7 @@ describe('Python SDK: installed from the repository, against the service', () =>
     await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', './clients/python'], { timeout: 300_000 });
   }, 400_000);
   afterAll(async () => {
-    await worker?.stop();
-    await api?.close();
+    await stop?.();
   });
 
   it('passes the shared vectors', { timeout: 60_000 }, async () => {
@@ -55,18 +37,6 @@ describe('Python SDK: installed from the repository, against the service', () =>
   });
 
   it('subscribes, orders, verifies and parses deliveries through a rotation', { timeout: 180_000 }, async () => {
-    const { key } = await api.clientWith(['webhooks:read', 'webhooks:write', 'resources:read', 'orders:write'], 'owner-python-sdk');
-    const { stdout } = await run(python, ['clients/python/tests/e2e.py'], { timeout: 170_000, env: { ...process.env, SERVICE_URL: api.baseUrl, API_KEY: key } });
-    const order = /^ordered (\d+) /m.exec(stdout)?.[1];
-    expect(order, stdout).toBeDefined();
-    expect(stdout).toMatch(new RegExp(`^verified hmac evt_\\w+ order.created order ${order}$`, 'm'));
-    expect(stdout).toMatch(new RegExp(`^verified ed25519 evt_\\w+ order.created order ${order} v2$`, 'm'));
-    for (const path of ['hmac', 'ed25519']) {
-      for (const which of ['old', 'new']) expect(stdout).toMatch(new RegExp(`^rotation ${path}: the ${which} key alone verifies evt_\\w+$`, 'm'));
-    }
-    expect(stdout).toContain('rotation hmac: X-Signature-Previous verifies with the old secret');
-    expect(stdout).toMatch(/^ApiError 404 /m);
-    expect(stdout).toMatch(/^ok$/m);
-    expect(stdout).not.toContain('refused');
+    await expectIntegratorRun(api, 'owner-python-sdk', python, ['clients/python/tests/e2e.py'], 'ApiError');
   });
 });
