@@ -4,29 +4,18 @@
  * subscribes through the SDK, places an order, receives the deliveries on its own receiver,
  * verifies them (HMAC and Ed25519, through a rotation) and parses them into typed events.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
+import { runCommand } from '../../support/run-command';
 
-const execFileAsync = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const venv = join(root, '.data/venvs/sdk-python');
 const python = join(venv, 'bin/python');
-
-/** Runs a command; a failure's message carries its whole output. */
-async function run(command: string, args: string[], opts: { timeout: number; env?: NodeJS.ProcessEnv }): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await execFileAsync(command, args, { cwd: root, ...opts });
-  } catch (err) {
-    const { stdout, stderr } = err as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`, { cause: err });
-  }
-}
+const run = (command: string, args: string[], opts: { timeout: number; env?: NodeJS.ProcessEnv }) => runCommand(command, args, { cwd: root, ...opts });
 
 describe('Python SDK: installed from the repository, against the service', () => {
   let api: TestApi;
