@@ -63,6 +63,37 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
+    // Activities are wired by the composition roots only: the rest of src/ does not know how a workflow's work is done.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/compose/**', 'src/worker/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            productBoundary,
+            { regex: '^(\\.\\./)+activities(/|$)', message: 'Only src/compose and src/worker import activities/: what both sides need belongs in src/ or in the workflows\' model.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Activities take the workflow's identifiers (series, origin, first attempt) from their input rather than rebuilding them.
+    files: ['activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            productBoundary,
+            { group: ['../workflows/ids'], message: 'Activities do not rebuild workflow ids: the workflow passes what they need in their input.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['tools/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -113,8 +144,9 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/http', '**/http/*'], message: 'Domain modules must not import src/http: throw DomainError (src/errors), use src/contract for types.' },
-            // A later block replaces the rule, so the one-way boundary is repeated here.
+            // A later block replaces the rule, so the one-way boundaries are repeated here.
             productBoundary,
+            { regex: '^(\\.\\./)+activities(/|$)', message: 'Only src/compose and src/worker import activities/: what both sides need belongs in src/ or in the workflows\' model.' },
           ],
         },
       ],
@@ -153,6 +185,18 @@ export default tseslint.config(
     },
   },
   {
+    // Use cases, the dispatcher, the relay and the deprecation watch take their repositories from the composition roots (src/compose), which share one of each per process.
+    files: ['src/**/use-cases.ts', 'src/events/dispatcher.ts', 'src/events/relay.ts', 'src/subscriptions/deprecated-versions.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        // A later block replaces the rule, so the collection boundary is repeated here.
+        { selector: "CallExpression[callee.property.name='collection']", message: 'Only repositories open collections: add a named method to the repository that owns it.' },
+        { selector: 'NewExpression[callee.name=/(Repository|Notes)$/]', message: 'Take the repository as a dependency: src/compose builds it once and hands it to everything that uses it.' },
+      ],
+    },
+  },
+  {
     // FerretDB v1 on PostgreSQL wedges for good on an update command of ~50+ statements (each holds a
     // pooled connection while the next waits for one): write one document per call, a few at a time.
     files: ['src/**/*.ts', 'activities/**/*.ts', 'bench/**/*.ts', 'stack/**/*.ts', 'tools/**/*.ts'],
@@ -170,6 +214,22 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows must be deterministic: do I/O in activities/.' })),
           patterns: [
             { group: ['../src/*', '../activities', '../activities/*'], allowTypeImports: true, message: 'Workflows import activities as types only.' },
+            productBoundary,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The delivery model and the workflows' pure helpers own their vocabulary: activities and src/ import it from here, never the other way.
+    files: ['workflows/delivery-model.ts', 'workflows/log-entries.ts', 'workflows/ids.ts', 'workflows/definitions.ts', 'workflows/search-attributes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows must be deterministic: do I/O in activities/.' })),
+          patterns: [
+            { group: ['../src/*', '../activities', '../activities/*'], message: 'The delivery model imports nothing from activities/ or src/, not even types: they import their vocabulary from it.' },
             productBoundary,
           ],
         },

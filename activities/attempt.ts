@@ -10,8 +10,8 @@ import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
 import { signatureHeaders } from '../src/webhooks/signature';
 import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
-import { eventWorkflowId, seriesId } from '../workflows/ids';
-import type { AttemptResult, AttemptState, MadeAttempt } from '../workflows/delivery-model';
+import type { AttemptInput, AttemptResult, MadeAttempt } from '../workflows/delivery-model';
+import type { AttemptLogEntry } from '../workflows/log-entries';
 import type { CarriedEvent } from '../workflows/definitions';
 import type { EventType } from '../src/contract/types';
 import type { Tracer } from '@opentelemetry/api';
@@ -62,13 +62,8 @@ export interface AttemptActivityDeps {
   subscriptionCacheTtlMs?: number | undefined;
 }
 
-export interface AttemptInput {
-  eventId: string;
-  subscriptionId: string;
-  attempt: number;
-}
-
-export type { AttemptResult, MadeAttempt } from '../workflows/delivery-model';
+export type { AttemptInput, AttemptResult, MadeAttempt } from '../workflows/delivery-model';
+export type { AttemptLogEntry } from '../workflows/log-entries';
 export type { DeliveredRound, RoundInput } from './deliver-round';
 
 /** The event of a round as its workflow's input carries it (see CarriedEvent), with the workflow's subscriptions. */
@@ -94,16 +89,6 @@ function fromCarried(e: RoundEvent): CachedEvent {
 /** What logging a round found: subscriptions whose every attempt failed for longer than allowed, still active. */
 export interface RecordedRound {
   failing: FailingSubscription[];
-}
-
-/** One attempt as the workflow settled it, for the attempt log. */
-export interface AttemptLogEntry extends AttemptInput {
-  /** The attempt series (see workflows/ids.ts seriesId): the entry's id derives from it. */
-  series: string;
-  result: MadeAttempt;
-  /** Epoch ms of the next attempt; only while retrying. */
-  nextAttemptAt?: number;
-  state: AttemptState;
 }
 
 /** The log document of an entry. */
@@ -265,13 +250,13 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   async function countAttempts(logged: readonly AttemptLogEntry[]): Promise<void> {
     const m = deps.metrics;
     if (!m) return;
-    for (const { result, state, attempt, eventId, subscriptionId, series } of logged) {
+    for (const { result, state, eventId, firstOfEvent } of logged) {
       m.attempts.inc({ outcome: result.outcome, status_class: statusClass('statusCode' in result ? result.statusCode : undefined) });
       m.attemptDuration.observe({ outcome: result.outcome }, result.durationMs / 1000);
       if (state !== 'retrying') m.deliveriesFinished.inc({ state });
       if (state === 'failed') m.deliveriesExhausted.inc();
-      // The event's own first attempt (not a redelivery's): how long the event waited for it.
-      if (attempt === 1 && series === seriesId(eventWorkflowId(eventId), subscriptionId)) {
+      // How long the event waited for its first attempt; a redelivery's attempt 1 says nothing of that.
+      if (firstOfEvent) {
         const event = await events.get(eventId).catch(() => undefined);
         if (event) m.firstAttemptLag.observe(Math.max(0, result.startedAt - event.created_at.getTime()) / 1000);
       }

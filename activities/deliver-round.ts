@@ -1,6 +1,6 @@
-import { type AttemptResult, type DeliveryPolicy, type Due, type RoundStep, settleRound } from '../workflows/delivery-model';
-import { roundLogEntries } from '../workflows/log-entries';
-import type { AttemptInput, AttemptLogEntry, RecordedRound, RoundEvent } from './attempt';
+import { type AttemptInput, type AttemptResult, type DeliveryPolicy, type Due, type RoundStep, settleRound } from '../workflows/delivery-model';
+import { type AttemptLogEntry, roundLogEntries } from '../workflows/log-entries';
+import type { RecordedRound, RoundEvent } from './attempt';
 
 /** A round for deliverRound: what postAttempts takes, and what the workflow settles and logs it with. */
 export interface RoundInput {

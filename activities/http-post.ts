@@ -3,21 +3,12 @@ import https from 'node:https';
 import { connect as netConnect, createServer, isIP, type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
-import type { DeliveryOutcome } from '../src/contract/types';
+import type { PostResult } from '../workflows/delivery-model';
 import { callbackPortProblem, classifyAddress, createGuardedLookup, portOf } from '../src/webhooks/address-policy';
 import type { DeliveryProxy } from '../src/webhooks/delivery-proxy';
 
 export type { DeliveryProxy } from '../src/webhooks/delivery-proxy';
-
-/** What one POST to a receiver produced; returned as a value, never thrown. */
-export type PostResult = {
-  /** Epoch milliseconds (results cross Temporal as JSON). */
-  startedAt: number;
-  durationMs: number;
-} & (
-  | { outcome: Extract<DeliveryOutcome, 'delivered' | 'http_error'>; statusCode: number; responseExcerpt: string; retryAfterMs?: number }
-  | { outcome: Exclude<DeliveryOutcome, 'delivered' | 'http_error'>; error: string }
-);
+export type { PostResult } from '../workflows/delivery-model';
 
 export interface PostRequest {
   url: string;

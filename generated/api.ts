@@ -1345,7 +1345,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description RFC 9457 problem details. Extension members may be present. */
+        /** @description RFC 9457 problem details. Extension members may be present (e.g. `short_items`); clients keep the ones they do not know. */
         Problem: {
             /**
              * Format: uri-reference
@@ -1354,7 +1354,10 @@ export interface components {
             type: string;
             /** @description Short, human-readable summary of the problem type. */
             title: string;
-            /** @description The HTTP status code of this response. */
+            /**
+             * Format: int32
+             * @description The HTTP status code of this response.
+             */
             status: number;
             /** @description Human-readable explanation of this occurrence. */
             detail?: string;
@@ -1367,6 +1370,8 @@ export interface components {
                 /** @description What is wrong with it. */
                 message: string;
             }[];
+        } & {
+            [key: string]: unknown;
         };
         Health: {
             /**
@@ -1502,6 +1507,7 @@ export interface components {
             /** @description A new retry schedule for this subscription (see `SubscriptionRetry`); `null` goes back to the service's. The next attempt of every delivery still pending is settled by it. */
             retry?: components["schemas"]["SubscriptionRetry"] | null;
             /**
+             * Format: int64
              * @description Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
              * @enum {integer}
              */
@@ -1518,6 +1524,7 @@ export interface components {
             /** @description Delivery state. */
             status: components["schemas"]["SubscriptionStatus"];
             /**
+             * Format: int64
              * @description Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
              * @enum {integer}
              */
@@ -1569,6 +1576,7 @@ export interface components {
             /** @description Delivery state. */
             status: components["schemas"]["SubscriptionStatus"];
             /**
+             * Format: int64
              * @description Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
              * @enum {integer}
              */
@@ -1770,6 +1778,7 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * Format: int64
          * @description Most deliveries per second to the subscription, a whole number from 1 to 100 (outside it: a
          *     422 naming `/body/rate_limit`, nothing written), held over every worker however many run:
          *     each second (aligned to the epoch on the service's clock) takes at most this many POSTs. An
@@ -1810,6 +1819,7 @@ export interface components {
              */
             schedule: string[];
             /**
+             * Format: int64
              * @description Attempts in all, the first included (1 to 10).
              * @example 5
              */
@@ -1833,7 +1843,10 @@ export interface components {
         EffectiveRetry: {
             /** @description Waits after attempt 1, 2, … in the largest whole unit (`90s`, `5m`, `2h`); the last one repeats. */
             schedule: string[];
-            /** @description Attempts in all, the first included. */
+            /**
+             * Format: int64
+             * @description Attempts in all, the first included.
+             */
             max_attempts: number;
             /**
              * @description `service`: the subscription sets none and follows the service's defaults; `subscription`: its own `retry`.
@@ -1842,6 +1855,7 @@ export interface components {
             source: "service" | "subscription";
         };
         /**
+         * Format: int32
          * @description Most POSTs one worker sends to the subscription at once. An attempt that would exceed it is
          *     not made yet: it waits a moment (growing, up to 30 s) and is not counted as an attempt, so
          *     one slow endpoint cannot take a worker's capacity from the others.
@@ -1857,6 +1871,7 @@ export interface components {
         /** @description Options for a secret rotation. */
         SecretRotation: {
             /**
+             * Format: int32
              * @description How long the previous secret keeps signing, in seconds (0 to 7 days; default 1 day).
              * @default 86400
              */
@@ -1895,18 +1910,27 @@ export interface components {
             event_id: components["schemas"]["EventId"];
             /** @description The subscription delivered to. */
             subscription_id: components["schemas"]["SubscriptionId"];
-            /** @description Attempt number for this event and subscription, starting at 1. */
+            /**
+             * Format: int64
+             * @description Attempt number for this event and subscription, starting at 1.
+             */
             attempt: number;
             /**
              * Format: date-time
              * @description When the request was started.
              */
             started_at: string;
-            /** @description Time until the answer, timeout or error, in milliseconds. */
+            /**
+             * Format: int64
+             * @description Time until the answer, timeout or error, in milliseconds.
+             */
             duration_ms: number;
             /** @description What happened. */
             outcome: components["schemas"]["DeliveryOutcome"];
-            /** @description HTTP status the receiver answered, when it answered. */
+            /**
+             * Format: int32
+             * @description HTTP status the receiver answered, when it answered.
+             */
             status_code?: number;
             /** @description Error description for timeouts, network errors and blocked URLs. */
             error?: string;
@@ -2007,13 +2031,14 @@ export interface components {
             /** @description The owner whose webhooks the session manages; the calling key's owner when omitted. Only an `admin` key may name another owner. */
             owner_id?: string;
             /**
+             * Format: int32
              * @description Lifetime of the session, in seconds (1 hour by default, at most 24 hours).
              * @default 3600
              */
             expires_in?: number;
         };
         /** @description A portal session and its link. */
-        PortalSession: {
+        PortalSessionCreated: {
             /** @description Session identifier, for logs and audits (the token is never logged). */
             id: string;
             /** @description The owner whose webhooks the session manages. */
@@ -2093,7 +2118,10 @@ export interface components {
              * @enum {string}
              */
             delivery_state: "pending" | "delivered" | "retrying" | "failed" | "stopped";
-            /** @description Attempts made to this subscription, redeliveries included. */
+            /**
+             * Format: int64
+             * @description Attempts made to this subscription, redeliveries included.
+             */
             attempts: number;
             /**
              * Format: date-time
@@ -2123,6 +2151,7 @@ export interface components {
              */
             to: string;
             /**
+             * Format: int64
              * @description Length of each bucket, in seconds.
              * @constant
              */
@@ -2139,30 +2168,63 @@ export interface components {
              * @description Start of the hour.
              */
             start: string;
-            /** @description Attempts started in this hour. */
+            /**
+             * Format: int64
+             * @description Attempts started in this hour.
+             */
             attempts: number;
-            /** @description Attempts answered with 2xx. */
+            /**
+             * Format: int64
+             * @description Attempts answered with 2xx.
+             */
             delivered: number;
-            /** @description Attempts that were not delivered (any other outcome). */
+            /**
+             * Format: int64
+             * @description Attempts that were not delivered (any other outcome).
+             */
             failed: number;
-            /** @description Median `duration_ms` of the hour's attempts; absent when there were none. */
+            /**
+             * Format: int64
+             * @description Median `duration_ms` of the hour's attempts; absent when there were none.
+             */
             latency_p50_ms?: number;
-            /** @description 95th percentile of `duration_ms`; absent when there were none. */
+            /**
+             * Format: int64
+             * @description 95th percentile of `duration_ms`; absent when there were none.
+             */
             latency_p95_ms?: number;
         };
         /** @description Totals over the window. */
         StatsTotals: {
-            /** @description Attempts in the window. */
+            /**
+             * Format: int64
+             * @description Attempts in the window.
+             */
             attempts: number;
-            /** @description Attempts answered with 2xx. */
+            /**
+             * Format: int64
+             * @description Attempts answered with 2xx.
+             */
             delivered: number;
-            /** @description Attempts not delivered. */
+            /**
+             * Format: int64
+             * @description Attempts not delivered.
+             */
             failed: number;
-            /** @description delivered ÷ attempts; absent when there were no attempts. */
+            /**
+             * Format: double
+             * @description delivered ÷ attempts; absent when there were no attempts.
+             */
             success_rate?: number;
-            /** @description Median `duration_ms` over the window; absent when there were no attempts. */
+            /**
+             * Format: int64
+             * @description Median `duration_ms` over the window; absent when there were no attempts.
+             */
             latency_p50_ms?: number;
-            /** @description 95th percentile of `duration_ms` over the window; absent when there were no attempts. */
+            /**
+             * Format: int64
+             * @description 95th percentile of `duration_ms` over the window; absent when there were no attempts.
+             */
             latency_p95_ms?: number;
         };
         /** @description An alert raised for administrators, and shown to the owner of the subscription concerned. */
@@ -2196,21 +2258,21 @@ export interface components {
         /** @description Body of the POST to `ADMIN_ALERT_URL` (the `admin.alert` webhook). At most `ADMIN_ALERTS_PER_OWNER_PER_HOUR` alerts of one owner's subscriptions are POSTed per clock hour, across all workers; the owner's further alerts that hour are stored and listed by the alerts endpoint but not POSTed, and the owner's next POST (in a later hour) counts them in `suppressed`. */
         AlertNotification: {
             /**
-             * @description What the POST carries; always `alert`.
-             * @constant
+             * @description What the POST carries; always `alert`. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             type: "alert";
             /** @description The alert raised, as the alerts endpoint lists it. */
             alert: components["schemas"]["Alert"];
             /** @description Owner of the subscription concerned; absent when the subscription was deleted (those alerts share one budget). */
             owner_id?: string;
-            /** @description On an owner's first POST of an hour, how many of that owner's alerts were stored but not POSTed since its previous POST (looking back up to 24 hours); absent when none. List them with `GET /api/webhooks/v1/alerts`. */
-            suppressed?: number;
             /**
-             * @description On the owner's last POST this hour; its further alerts until the hour ends are stored only, and counted in the next POST's `suppressed`.
-             * @constant
+             * Format: int64
+             * @description On an owner's first POST of an hour, how many of that owner's alerts were stored but not POSTed since its previous POST (looking back up to 24 hours); absent when none. List them with `GET /api/webhooks/v1/alerts`.
              */
-            limit_reached?: true;
+            suppressed?: number;
+            /** @description Present, and true (never false), only on the owner's last POST this hour; its further alerts until the hour ends are stored only, and counted in the next POST's `suppressed`. */
+            limit_reached?: boolean;
         };
         /** @description An active subscription whose envelope version is deprecated. */
         DeprecatedSubscription: {
@@ -2222,7 +2284,10 @@ export interface components {
             url: components["schemas"]["CallbackUrl"];
             /** @description Event types delivered. */
             events: components["schemas"]["SubscriptionEvents"];
-            /** @description Its envelope version, deprecated. */
+            /**
+             * Format: int64
+             * @description Its envelope version, deprecated.
+             */
             version: number;
             /** @description Delivery state (always `active` here). */
             status: components["schemas"]["SubscriptionStatus"];
@@ -2252,8 +2317,8 @@ export interface components {
         /** @description Body of the `subscription.disabled` operational webhook. */
         SubscriptionDisabledNotification: {
             /**
-             * @description What happened; always `subscription.disabled`.
-             * @constant
+             * @description What happened; always `subscription.disabled`. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             type: "subscription.disabled";
             /**
@@ -2281,8 +2346,8 @@ export interface components {
         /** @description Body of the `version.deprecated_in_use` operational webhook. */
         DeprecatedVersionNotification: {
             /**
-             * @description What it tells; always `version.deprecated_in_use`.
-             * @constant
+             * @description What it tells; always `version.deprecated_in_use`. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             type: "version.deprecated_in_use";
             /**
@@ -2292,7 +2357,10 @@ export interface components {
             timestamp: string;
             /** @description The deprecated version and how many active subscriptions still use it. */
             data: {
-                /** @description The deprecated envelope version. */
+                /**
+                 * Format: int64
+                 * @description The deprecated envelope version.
+                 */
                 version: number;
                 /**
                  * Format: date-time
@@ -2304,7 +2372,10 @@ export interface components {
                  * @description When it is retired.
                  */
                 sunset: string;
-                /** @description Active subscriptions on it, every owner's; `GET /api/webhooks/v1/deprecated-subscriptions` lists them. */
+                /**
+                 * Format: int64
+                 * @description Active subscriptions on it, every owner's; `GET /api/webhooks/v1/deprecated-subscriptions` lists them.
+                 */
                 active_subscriptions: number;
             };
         };
@@ -2315,7 +2386,10 @@ export interface components {
         CurrencyCode: string;
         /** @description A user. */
         User: {
-            /** @description User identifier. */
+            /**
+             * Format: int64
+             * @description User identifier.
+             */
             id: number;
             /** @description Display name. */
             name: string;
@@ -2332,9 +2406,15 @@ export interface components {
         };
         /** @description An order reduced to the selected fields; without `fields` all three are present. */
         OrderSummary: {
-            /** @description Order identifier. */
+            /**
+             * Format: int64
+             * @description Order identifier.
+             */
             id?: number;
-            /** @description Order total in currency units. */
+            /**
+             * Format: double
+             * @description Order total in currency units.
+             */
             total?: number;
             /**
              * Format: date-time
@@ -2349,7 +2429,10 @@ export interface components {
         };
         /** @description A catalog product. */
         Product: {
-            /** @description Product identifier. */
+            /**
+             * Format: int64
+             * @description Product identifier.
+             */
             id: number;
             /** @description Stock keeping unit. */
             sku: string;
@@ -2357,7 +2440,10 @@ export interface components {
             name: string;
             /** @description Category identifier. */
             category: string;
-            /** @description Unit price, a decimal amount in currency units. */
+            /**
+             * Format: double
+             * @description Unit price, a decimal amount in currency units.
+             */
             price: number;
             /** @description Currency of `price`. */
             currency: components["schemas"]["CurrencyCode"];
@@ -2375,14 +2461,23 @@ export interface components {
         OrderStatus: "pending" | "paid" | "shipped" | "delivered" | "cancelled";
         /** @description One line of a new order. */
         OrderItemCreate: {
-            /** @description Catalog product identifier. */
+            /**
+             * Format: int64
+             * @description Catalog product identifier.
+             */
             product_id: number;
-            /** @description Number of units. */
+            /**
+             * Format: int32
+             * @description Number of units.
+             */
             quantity: number;
         };
         /** @description A new order. */
         OrderCreate: {
-            /** @description The ordering user. */
+            /**
+             * Format: int64
+             * @description The ordering user.
+             */
             user_id: number;
             /** @description Order lines. */
             items: components["schemas"]["OrderItemCreate"][];
@@ -2394,24 +2489,42 @@ export interface components {
         };
         /** @description One line of an order. */
         OrderItem: {
-            /** @description Catalog product identifier. */
+            /**
+             * Format: int64
+             * @description Catalog product identifier.
+             */
             product_id: number;
-            /** @description Number of units. */
+            /**
+             * Format: int64
+             * @description Number of units.
+             */
             quantity: number;
-            /** @description Price of one unit at order time, in currency units. */
+            /**
+             * Format: double
+             * @description Price of one unit at order time, in currency units.
+             */
             unit_price: number;
         };
         /** @description An order. */
         Order: {
-            /** @description Order identifier. */
+            /**
+             * Format: int64
+             * @description Order identifier.
+             */
             id: number;
-            /** @description The ordering user. */
+            /**
+             * Format: int64
+             * @description The ordering user.
+             */
             user_id: number;
             /** @description Current status. */
             status: components["schemas"]["OrderStatus"];
             /** @description Order lines. */
             items: components["schemas"]["OrderItem"][];
-            /** @description Sum of quantity × unit_price, in currency units. */
+            /**
+             * Format: double
+             * @description Sum of quantity × unit_price, in currency units.
+             */
             total: number;
             /** @description Currency of all amounts. */
             currency: components["schemas"]["CurrencyCode"];
@@ -2428,11 +2541,17 @@ export interface components {
         };
         /** @description Stock of one product. */
         StockLevel: {
-            /** @description Catalog product identifier. */
+            /**
+             * Format: int64
+             * @description Catalog product identifier.
+             */
             product_id: number;
             /** @description Stock keeping unit. */
             sku: string;
-            /** @description Units in stock (never below zero). */
+            /**
+             * Format: int64
+             * @description Units in stock (never below zero).
+             */
             quantity: number;
             low_stock_threshold: components["schemas"]["LowStockThreshold"];
             /**
@@ -2446,23 +2565,41 @@ export interface components {
             /** @description One entry per product. */
             data: components["schemas"]["StockLevel"][];
         };
-        /** @description `stock.low` is emitted when the level falls to or below this many units (from above it). 5 unless set. */
+        /**
+         * Format: int32
+         * @description `stock.low` is emitted when the level falls to or below this many units (from above it). 5 unless set.
+         */
         LowStockThreshold: number;
         /** @description A stock adjustment. At most one of `quantity` and `delta`; at least one field. */
         StockAdjustment: {
-            /** @description The new level (e.g. after a stock count). */
+            /**
+             * Format: int32
+             * @description The new level (e.g. after a stock count).
+             */
             quantity?: number;
-            /** @description Units added (positive) or removed (negative); never 0. */
+            /**
+             * Format: int32
+             * @description Units added (positive) or removed (negative); never 0.
+             */
             delta?: number;
             low_stock_threshold?: components["schemas"]["LowStockThreshold"];
         };
         /** @description A product with fewer units in stock than asked for. */
         ShortItem: {
-            /** @description Catalog product identifier. */
+            /**
+             * Format: int64
+             * @description Catalog product identifier.
+             */
             product_id: number;
-            /** @description Units asked for (an order's lines of one product added up). */
+            /**
+             * Format: int64
+             * @description Units asked for (an order's lines of one product added up).
+             */
             requested: number;
-            /** @description Units in stock when the request was refused. */
+            /**
+             * Format: int64
+             * @description Units in stock when the request was refused.
+             */
             available: number;
         };
         /** @description A problem document; for a stock shortfall it names each short product in `short_items` (and `errors` points at the request fields). */
@@ -2477,27 +2614,36 @@ export interface components {
         ResourceUrl: string;
         /** @description Payload of `order.created`, and the order fields of `order.updated`. Its order lines (`items`) are inlined only while the envelope stays within the server's `WEBHOOK_INLINE_LIMIT`; above it they are left out and `truncated` is true (GET `url` for them). Receivers must ignore fields they do not know. */
         OrderEventData: {
-            /** @description The order concerned. */
+            /**
+             * Format: int64
+             * @description The order concerned.
+             */
             order_id: number;
-            /** @description Order total in currency units. */
+            /**
+             * Format: double
+             * @description Order total in currency units.
+             */
             total: number;
             /** @description Currency of `total`. */
             currency: components["schemas"]["CurrencyCode"];
             /** @description Order status after the change. */
             status: components["schemas"]["OrderStatus"];
-            /** @description The ordering user. */
+            /**
+             * Format: int64
+             * @description The ordering user.
+             */
             user_id: number;
-            /** @description Number of order lines, also when `items` is left out. Absent only on events recorded before events carried their items. */
+            /**
+             * Format: int64
+             * @description Number of order lines, also when `items` is left out. Absent only on events recorded before events carried their items.
+             */
             item_count?: number;
             /** @description The order lines as ordered (they never change afterwards). Absent when the envelope would exceed `WEBHOOK_INLINE_LIMIT` (then `truncated` is true), and on events recorded before events carried their items; GET `url` for them. */
             items?: components["schemas"]["OrderItem"][];
             /** @description The order, `<PUBLIC_URL>/api/orders/{order_id}` (`GET` with the owner's key, scope `resources:read`). */
             url: components["schemas"]["ResourceUrl"];
-            /**
-             * @description Present, and true, only when bulky fields (`items`) were left out because the envelope would exceed `WEBHOOK_INLINE_LIMIT`; GET `url` for the full order.
-             * @constant
-             */
-            truncated?: true;
+            /** @description Present, and true (never false), only when bulky fields (`items`) were left out because the envelope would exceed `WEBHOOK_INLINE_LIMIT`; GET `url` for the full order. */
+            truncated?: boolean;
         };
         /** @description Payload of `order.updated`. The order as it is after the change, and the status it had before. Receivers must ignore fields they do not know. */
         OrderUpdatedEventData: components["schemas"]["OrderEventData"] & {
@@ -2516,8 +2662,8 @@ export interface components {
         /** @description v1 envelope of `order.created`. */
         OrderCreatedEventV1: {
             /**
-             * @description Event type name.
-             * @constant
+             * @description Event type name. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             event: "order.created";
             /** @description Unique event id; drop duplicates by it. */
@@ -2528,8 +2674,8 @@ export interface components {
         /** @description v1 envelope of `order.updated`. */
         OrderUpdatedEventV1: {
             /**
-             * @description Event type name.
-             * @constant
+             * @description Event type name. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             event: "order.updated";
             /** @description Unique event id; drop duplicates by it. */
@@ -2540,8 +2686,8 @@ export interface components {
         /** @description v1 envelope of `webhook.test`. */
         WebhookTestEventV1: {
             /**
-             * @description Event type name.
-             * @constant
+             * @description Event type name. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             event: "webhook.test";
             /** @description Unique event id; drop duplicates by it. */
@@ -2552,13 +2698,14 @@ export interface components {
         /** @description v2 envelope of `order.created`. */
         OrderCreatedEventV2: {
             /**
-             * @description Event type name.
-             * @constant
+             * @description Event type name. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             event: "order.created";
             /** @description Unique event id; drop duplicates by it. */
             id: components["schemas"]["EventId"];
             /**
+             * Format: int64
              * @description Envelope version.
              * @constant
              */
@@ -2574,13 +2721,14 @@ export interface components {
         /** @description v2 envelope of `order.updated`. */
         OrderUpdatedEventV2: {
             /**
-             * @description Event type name.
-             * @constant
+             * @description Event type name. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             event: "order.updated";
             /** @description Unique event id; drop duplicates by it. */
             id: components["schemas"]["EventId"];
             /**
+             * Format: int64
              * @description Envelope version.
              * @constant
              */
@@ -2596,13 +2744,14 @@ export interface components {
         /** @description v2 envelope of `webhook.test`. */
         WebhookTestEventV2: {
             /**
-             * @description Event type name.
-             * @constant
+             * @description Event type name. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             event: "webhook.test";
             /** @description Unique event id; drop duplicates by it. */
             id: components["schemas"]["EventId"];
             /**
+             * Format: int64
              * @description Envelope version.
              * @constant
              */
@@ -2622,13 +2771,22 @@ export interface components {
         StockChangeReason: "order" | "cancellation" | "adjustment";
         /** @description Payload of `stock.updated`. Receivers must ignore fields they do not know. */
         StockUpdatedEventData: {
-            /** @description The product concerned. */
+            /**
+             * Format: int64
+             * @description The product concerned.
+             */
             product_id: number;
             /** @description Its stock keeping unit. */
             sku: string;
-            /** @description Units in stock before the change. */
+            /**
+             * Format: int64
+             * @description Units in stock before the change.
+             */
             previous_quantity: number;
-            /** @description Units in stock after the change. */
+            /**
+             * Format: int64
+             * @description Units in stock after the change.
+             */
             quantity: number;
             /** @description Why it changed. The order is not named; an order's moves go only to its owner's (and admin keys') subscriptions, and an administrator's adjustment to every owner's. */
             reason: components["schemas"]["StockChangeReason"];
@@ -2637,13 +2795,22 @@ export interface components {
         };
         /** @description Payload of `stock.low`. Receivers must ignore fields they do not know. */
         StockLowEventData: {
-            /** @description The product concerned. */
+            /**
+             * Format: int64
+             * @description The product concerned.
+             */
             product_id: number;
             /** @description Its stock keeping unit. */
             sku: string;
-            /** @description Units in stock before the change (above the threshold). */
+            /**
+             * Format: int64
+             * @description Units in stock before the change (above the threshold).
+             */
             previous_quantity: number;
-            /** @description Units in stock after the change (at or below the threshold). */
+            /**
+             * Format: int64
+             * @description Units in stock after the change (at or below the threshold).
+             */
             quantity: number;
             /** @description The product's threshold. */
             low_stock_threshold: components["schemas"]["LowStockThreshold"];
@@ -2653,8 +2820,8 @@ export interface components {
         /** @description v1 envelope of `stock.updated`. */
         StockUpdatedEventV1: {
             /**
-             * @description Event type name.
-             * @constant
+             * @description Event type name. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             event: "stock.updated";
             /** @description Unique event id; drop duplicates by it. */
@@ -2665,8 +2832,8 @@ export interface components {
         /** @description v1 envelope of `stock.low`. */
         StockLowEventV1: {
             /**
-             * @description Event type name.
-             * @constant
+             * @description Event type name. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             event: "stock.low";
             /** @description Unique event id; drop duplicates by it. */
@@ -2677,13 +2844,14 @@ export interface components {
         /** @description v2 envelope of `stock.updated`. */
         StockUpdatedEventV2: {
             /**
-             * @description Event type name.
-             * @constant
+             * @description Event type name. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             event: "stock.updated";
             /** @description Unique event id; drop duplicates by it. */
             id: components["schemas"]["EventId"];
             /**
+             * Format: int64
              * @description Envelope version.
              * @constant
              */
@@ -2699,13 +2867,14 @@ export interface components {
         /** @description v2 envelope of `stock.low`. */
         StockLowEventV2: {
             /**
-             * @description Event type name.
-             * @constant
+             * @description Event type name. (enum property replaced by openapi-typescript)
+             * @enum {string}
              */
             event: "stock.low";
             /** @description Unique event id; drop duplicates by it. */
             id: components["schemas"]["EventId"];
             /**
+             * Format: int64
              * @description Envelope version.
              * @constant
              */
@@ -2718,6 +2887,12 @@ export interface components {
             /** @description The stock change. */
             data: components["schemas"]["StockLowEventData"];
         };
+        /** @description A delivery's body to a v1 subscription, any event type, told apart by `event` (a typed parser for receivers). Event types may be added: acknowledge one you do not know (2xx) and ignore it. */
+        WebhookEventV1: components["schemas"]["OrderCreatedEventV1"] | components["schemas"]["OrderUpdatedEventV1"] | components["schemas"]["WebhookTestEventV1"] | components["schemas"]["StockUpdatedEventV1"] | components["schemas"]["StockLowEventV1"];
+        /** @description A delivery's body to a v2 subscription, any event type, told apart by `event` (a typed parser for receivers). Event types may be added: acknowledge one you do not know (2xx) and ignore it. */
+        WebhookEventV2: components["schemas"]["OrderCreatedEventV2"] | components["schemas"]["OrderUpdatedEventV2"] | components["schemas"]["WebhookTestEventV2"] | components["schemas"]["StockUpdatedEventV2"] | components["schemas"]["StockLowEventV2"];
+        /** @description A POST to the operator's `ADMIN_ALERT_URL`, any kind, told apart by `type`. Kinds may be added: acknowledge one you do not know (2xx) and ignore it. */
+        OperationalWebhook: components["schemas"]["AlertNotification"] | components["schemas"]["SubscriptionDisabledNotification"] | components["schemas"]["DeprecatedVersionNotification"];
     };
     responses: {
         /** @description The subscription, with its signing secret (shown only in this response). */
@@ -2959,11 +3134,6 @@ export interface components {
         XSignaturePrevious: string;
         /** @description Standard Webhooks message id; equals the envelope `id`. */
         WebhookId: components["schemas"]["EventId"];
-        /**
-         * @description Standard Webhooks message id of an alert POST; equals `alert.id`.
-         * @example alr_Xb7T2kQm9LpR4vNc8WdZ3hFs
-         */
-        AlertWebhookId: string;
         /**
          * @description Standard Webhooks message id of an operational webhook, stable per occurrence.
          * @example op_subscription.disabled_sub_3kTzY8qLm2NvB7xRw9Pd_evt_9fK2mQ7xLp4RtV8wZb3N
@@ -3802,7 +3972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PortalSession"];
+                    "application/json": components["schemas"]["PortalSessionCreated"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5335,7 +5505,7 @@ export interface operations {
                  * @description Standard Webhooks message id of an alert POST; equals `alert.id`.
                  * @example alr_Xb7T2kQm9LpR4vNc8WdZ3hFs
                  */
-                "webhook-id": components["parameters"]["AlertWebhookId"];
+                "webhook-id": string;
                 /**
                  * @description Standard Webhooks timestamp, Unix seconds at which this attempt was signed.
                  * @example 1736929800

@@ -1,7 +1,8 @@
 /**
  * Fails when generated/ is not exactly what `npm run generate` writes from openapi/, or
  * docs/configuration.md not what `npm run docs:config` writes from the config schema (nor
- * .env.example naming every variable with its default), so neither can drift from its source.
+ * .env.example naming every variable with its default), or an SDK under clients/ (and the shared
+ * vectors) not what `npm run generate:clients` writes, so none can drift from its source.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -36,3 +37,10 @@ if (envProblems.length > 0) {
   process.exit(1);
 }
 console.log(`${configDocsPath} and .env.example are fresh.`);
+
+// The SDKs need their pinned generators (a venv under .data/ for Python): the same script, in check mode.
+try {
+  execFileSync('npx', ['tsx', 'tools/generate-clients.ts', '--check'], { stdio: 'inherit' });
+} catch {
+  process.exit(1);
+}

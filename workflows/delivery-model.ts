@@ -1,5 +1,4 @@
 import type { components } from '../generated/api';
-import type { PostResult } from '../activities/http-post';
 
 /**
  * The delivery rules in one vocabulary, from one POST's outcome to the event's state, and the
@@ -24,6 +23,16 @@ import type { PostResult } from '../activities/http-post';
 export type DeliveryOutcome = components['schemas']['DeliveryOutcome'];
 /** Where a delivery stands after a made attempt; the contract's DeliveryAttemptState. */
 export type AttemptState = components['schemas']['DeliveryAttemptState'];
+
+/** What one POST to a receiver produced; the HTTP activity returns it as a value, never thrown. */
+export type PostResult = {
+  /** Epoch milliseconds (results cross Temporal as JSON). */
+  startedAt: number;
+  durationMs: number;
+} & (
+  | { outcome: Extract<DeliveryOutcome, 'delivered' | 'http_error'>; statusCode: number; responseExcerpt: string; retryAfterMs?: number }
+  | { outcome: Exclude<DeliveryOutcome, 'delivered' | 'http_error'>; error: string }
+);
 
 /** How deliveries are retried; fixed per workflow at dispatch, so config changes never alter one in flight. */
 export interface DeliveryPolicy {
@@ -192,6 +201,13 @@ export function subscriptionsIn(statuses: Record<string, SubscriberStatus>, ...s
   return Object.keys(statuses)
     .filter((id) => states.includes(statuses[id]!.state))
     .sort();
+}
+
+/** One attempt a round makes: to which subscription, of which event, its number. */
+export interface AttemptInput {
+  eventId: string;
+  subscriptionId: string;
+  attempt: number;
 }
 
 /** An attempt waiting for its turn: which one, when it falls due (workflow time), how often max_in_flight or rate_limit put it off. */

@@ -10,6 +10,11 @@ export function redeliveryWorkflowId(eventId: string, redeliveryId: string): str
   return `event/${eventId}/redelivery/${redeliveryId}`;
 }
 
+/** Whether `origin` (a run's top workflow id) is the event's own delivery rather than a redelivery of it. */
+export function isOwnDelivery(origin: string, eventId: string): boolean {
+  return origin === eventWorkflowId(eventId);
+}
+
 /** Workflow id of part `index` (from 1) of a large fan-out started by workflow `parentId`. */
 export function partWorkflowId(parentId: string, index: number): string {
   return `${parentId}/part/${index}`;

@@ -1,8 +1,8 @@
 import { condition, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { AttemptInput, DeliveredRound, RecordedRound, RoundEvent } from '../activities/attempt';
+import type { DeliveredRound, RecordedRound, RoundEvent } from '../activities/attempt';
 import { localActivityOptions } from './activity-options';
-import { type AttemptResult, type Due, earliestDue, type FollowUp, type RoundStep } from './delivery-model';
+import { type AttemptInput, type AttemptResult, type Due, earliestDue, type FollowUp, type RoundStep } from './delivery-model';
 import { roundLogEntries } from './log-entries';
 import type { EventInput } from './definitions';
 import { seriesId } from './ids';

@@ -4,7 +4,6 @@ import { AlertRepository } from '../alerts/repository';
 import { ApiKeyRepository } from '../auth/api-keys';
 import type { Config } from '../config/config';
 import { AttemptRepository } from '../deliveries/attempts';
-import { EventDispatcher } from '../events/dispatcher';
 import type { OutboxFlusher } from '../events/outbox';
 import type { AppDeps } from '../http/app';
 import type { Logger } from '../logger';
@@ -19,7 +18,7 @@ import type { TemporalGateway } from '../temporal/connection';
 import { checkCallbackUrl } from '../webhooks/callback-url';
 import { eventCatalog, eventScopes } from '../webhooks/event-catalog';
 import { loadContract } from '../contract/openapi';
-import { deliverySettings, inventoryDeps, secretBox } from './shared';
+import { deliverySettings, eventDispatch, inventoryDeps, secretBox } from './shared';
 import { PortalRevocations } from '../portal/revocations';
 import { PortalSessions } from '../portal/sessions';
 import { portalSigningKey } from '../portal/signing-key';
@@ -43,7 +42,7 @@ export function createAppDeps(input: {
   // This process's subscription writes drop the fan-out cache: it reads its own writes at once.
   const fanout = new FanoutCache(new SubscriptionRepository(db), { ttlMs: config.api.subscriptionCacheTtlMs });
   const subscriptions = new SubscriptionRepository(db, { onFanoutChange: () => fanout.invalidate() });
-  const dispatcher = new EventDispatcher({ db, temporal: temporalClient, settings: { ...deliverySettings(config), eagerStart: input.temporal.native }, logger: input.logger, metrics: input.metrics, fanout });
+  const { dispatcher, events } = eventDispatch(db, { fanout, temporal: temporalClient, settings: { ...deliverySettings(config), eagerStart: input.temporal.native }, logger: input.logger, metrics: input.metrics });
   const box = secretBox(config);
   const revocations = new PortalRevocations(db);
   const orders = new OrderRepository(db);
@@ -75,6 +74,7 @@ export function createAppDeps(input: {
       subscriptions,
       attempts: new AttemptRepository(db),
       alerts: new AlertRepository(db),
+      events,
       dispatcher,
       eventScopes: scopesOfEvents,
       publicUrl: config.api.portal.publicUrl,

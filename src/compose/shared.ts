@@ -1,7 +1,9 @@
 import type { Db } from 'mongodb';
 import type { Config } from '../config/config';
-import type { EventDispatcher } from '../events/dispatcher';
+import { DispatchNotes } from '../events/dispatch-notes';
+import { type DispatcherDeps, EventDispatcher } from '../events/dispatcher';
 import type { OutboxFlusher } from '../events/outbox';
+import { EventRepository } from '../events/repository';
 import type { RelayDeps } from '../events/relay';
 import type { DeliverySettings } from '../events/start-options';
 import { StockIntents, StockLedger } from '../inventory/repository';
@@ -21,12 +23,28 @@ export function secretBox(config: Partial<Pick<Config, 'secretKeys'>>): SecretBo
   return new SecretBox(config.secretKeys?.current, config.secretKeys?.previous);
 }
 
-/** The relay's view of the database: the dispatcher, and each source collection's outbox. */
-export function relayDeps(db: Db, dispatcher: EventDispatcher, logger: Logger, metrics?: WorkerMetrics): RelayDeps {
+/** A process's event log and dispatch notes, and the dispatcher writing them: the use cases and the relay get these same instances. */
+export interface EventDispatch {
+  dispatcher: EventDispatcher;
+  events: EventRepository;
+  notes: DispatchNotes;
+}
+
+/** The event log and dispatch notes over `db`, and the dispatcher over them. */
+export function eventDispatch(db: Db, deps: Omit<DispatcherDeps, 'events' | 'notes'>): EventDispatch {
+  const events = new EventRepository(db);
+  const notes = new DispatchNotes(db, (err) => deps.logger.warn({ err }, 'dispatch notes not removed; the relay will'));
+  return { dispatcher: new EventDispatcher({ ...deps, events, notes }), events, notes };
+}
+
+/** The relay's view of the database: the dispatcher with its event log and notes, and each source collection's outbox. */
+export function relayDeps(db: Db, { dispatcher, events, notes }: EventDispatch, logger: Logger, metrics?: WorkerMetrics): RelayDeps {
   const orders = new OrderRepository(db);
   const inventory = inventoryDeps(db, orders, dispatcher, logger);
   return {
     dispatcher,
+    events,
+    notes,
     outboxes: { orders: (id) => orders.outboxOf(id), stock_moves: (op) => inventory.ledger.outboxOf(op) },
     reservations: {
       written: (reservation) => reservationWritten(inventory, reservation),

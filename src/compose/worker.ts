@@ -4,10 +4,10 @@ import type { Config } from '../config/config';
 import { loadContract } from '../contract/openapi';
 import { backfillLists } from '../db/backfill-lists';
 import { prepareDatabase } from '../db/indexes';
+import { OperationalNotices } from '../alerts/repository';
 import { createMongo } from '../db/mongo';
 import { DeliveryRate } from '../deliveries/delivery-rate';
 import { DispatchNotes } from '../events/dispatch-notes';
-import { EventDispatcher } from '../events/dispatcher';
 import { startRelay } from '../events/relay';
 import { startStockSweeper } from '../inventory/use-cases';
 import type { Logger } from '../logger';
@@ -15,6 +15,7 @@ import { OrderRepository } from '../resources/repository';
 import { installRetentionSchedule } from '../retention/install-schedule';
 import { getFreePort } from '../lib/free-port';
 import { startDeprecationWatch } from '../subscriptions/deprecated-versions';
+import { SubscriptionRepository } from '../subscriptions/repository';
 import { relayBacklog, retryingDeliveries } from '../telemetry/delivery-gauges';
 import { createWorkerMetrics } from '../telemetry/metrics';
 import { tracingFromConfig } from '../telemetry/tracing';
@@ -26,7 +27,7 @@ import { startMetricsServer } from '../worker/metrics-server';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
 import { deliveryActivityDeps, deliveryWorkflowBundle, postingSettings } from './delivery-worker';
-import { deliverySettings, inventoryDeps, relayDeps } from './shared';
+import { deliverySettings, eventDispatch, inventoryDeps, relayDeps } from './shared';
 
 /** A worker process, built: `run` polls until `stopping` resolves, then closes everything. */
 export interface WorkerProcess {
@@ -88,13 +89,14 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
 
   return {
     run: async (stopping) => {
-      const dispatcher = new EventDispatcher({ db: mongo.db, temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
-      const relay = startRelay(relayDeps(mongo.db, dispatcher, logger, metrics), config.delivery.relayIntervalMs);
+      const dispatch = eventDispatch(mongo.db, { fanout: new SubscriptionRepository(mongo.db), temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
+      const { dispatcher } = dispatch;
+      const relay = startRelay(relayDeps(mongo.db, dispatch, logger, metrics), config.delivery.relayIntervalMs);
       // Releases stock reservations whose order a crash kept from being written, finishes interrupted returns.
       const stockSweeper = startStockSweeper(inventoryDeps(mongo.db, new OrderRepository(mongo.db), dispatcher, logger), config.delivery.relayIntervalMs);
       // Deprecated versions still in use: counted now and hourly, the administrator told once a day per version.
       const { notifyOperator } = createAlertActivities({ db: mongo.db, ...posting });
-      const deprecationWatch = startDeprecationWatch({ db: mongo.db, deprecations: versionDeprecations(loadContract()), notifyOperator, logger });
+      const deprecationWatch = startDeprecationWatch({ subscriptions: new SubscriptionRepository(mongo.db), notices: new OperationalNotices(mongo.db), deprecations: versionDeprecations(loadContract()), notifyOperator, logger });
       // Every worker makes sure of the schedule; creating it is idempotent, so racing workers are fine.
       // Not awaited at exit: a call stuck on a Temporal outage must not hold up a stop.
       void installRetentionSchedule({ config, client: () => temporal.client(), logger, stopping });

@@ -15,7 +15,7 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
     // fall through to the problem below
   }
   throw DomainError.invalid('Invalid Cursor', 'cursor is not one this API returned', [
-    { path: '/query/cursor', message: 'must be a next_cursor value from a previous page' },
+    { field: ['cursor'], message: 'must be a next_cursor value from a previous page' },
   ]);
 }
 

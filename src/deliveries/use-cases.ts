@@ -4,6 +4,7 @@ import { missingScopes } from '../auth/scopes';
 import { type AlertRepository, toAlert } from '../alerts/repository';
 import { newId } from '../db/ids';
 import type { EventDispatcher } from '../events/dispatcher';
+import type { EventRepository } from '../events/repository';
 import { newOutboxEvent } from '../events/outbox';
 import { decodeCursor, toPage } from '../contract/pagination';
 import { DomainError } from '../errors/domain-error';
@@ -18,6 +19,9 @@ export interface DeliveryDeps {
   subscriptions: SubscriptionRepository;
   attempts: AttemptRepository;
   alerts: AlertRepository;
+  /** The event log: the events a subscription was sent, and those to send again. */
+  events: EventRepository;
+  /** Dispatches test events and redeliveries. */
   dispatcher: EventDispatcher;
   /** Origin of the events' `data.url` (PUBLIC_URL); the request's own origin when unset. */
   publicUrl: string | undefined;
@@ -106,8 +110,8 @@ export async function listSubscriptionEvents(
   const sub = await ownedSubscription(deps, principal, subscriptionId);
   const limit = query.limit ?? 20;
   const afterId = decodeCursor(query.cursor);
-  const after = afterId ? await deps.dispatcher.events.find(afterId) : undefined;
-  const events = await deps.dispatcher.events.listForSubscription(subscriptionId, limit + 1, after);
+  const after = afterId ? await deps.events.find(afterId) : undefined;
+  const events = await deps.events.listForSubscription(subscriptionId, limit + 1, after);
   const summaries = await deps.attempts.pageSummaries(subscriptionId, events.map((e) => e._id));
   const rows = events.map((e): SubscriptionEvent => {
     const summary = summaries.get(e._id);
@@ -156,7 +160,7 @@ export async function redeliverEvent(
   subscriptionId?: string,
   requestId?: string,
 ): Promise<{ event_id: string; subscription_ids: string[] }> {
-  const event = await deps.dispatcher.events.find(eventId);
+  const event = await deps.events.find(eventId);
   const targeted = event?.subscription_ids ?? [];
   const candidates = (await deps.subscriptions.ownedAuthority(principal.ownerId, subscriptionId ? [subscriptionId] : targeted)).filter((s) => targeted.includes(s._id));
   if (!event || candidates.length === 0) {
@@ -194,7 +198,7 @@ export async function recoverFailed(
     const summary = latest.get(id);
     if (summary && (summary.state === 'failed' || summary.state === 'stopped')) failedAt.set(id, summary.lastAttemptAt);
   }
-  const events = await deps.dispatcher.events.typesOf([...failedAt.keys()]);
+  const events = await deps.events.typesOf([...failedAt.keys()]);
   const started = await deps.dispatcher.redeliver(
     events.map((event) => ({
       event,

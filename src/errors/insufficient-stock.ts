@@ -1,3 +1,5 @@
+import type { FieldPath } from './field-issue';
+
 /** One product an order or adjustment wanted more units of than there are. */
 export interface StockShortfall {
   product_id: number;
@@ -5,8 +7,8 @@ export interface StockShortfall {
   requested: number;
   /** Units in stock when the request was refused. */
   available: number;
-  /** The request field that asked for them, e.g. `/body/items/0/quantity` or `/body/delta`. */
-  path: string;
+  /** The input field that asked for them, e.g. `['items', 0, 'quantity']` or `['delta']`. */
+  field: FieldPath;
 }
 
 /**

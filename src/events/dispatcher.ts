@@ -1,20 +1,24 @@
 import type { Client } from '@temporalio/client';
 import { LRUCache } from 'lru-cache';
-import type { Db } from 'mongodb';
 import { redeliveryWorkflowId } from '../../workflows/ids';
 import { withTimeout } from '../lib/timing';
 import type { Logger } from '../logger';
 import type { EventMetrics } from '../telemetry/metrics';
-import { type FanoutCandidate, SubscriptionRepository } from '../subscriptions/repository';
+import type { FanoutCandidate } from '../subscriptions/repository';
 import type { FanoutSource } from '../subscriptions/fanout-cache';
-import { DispatchNotes, type RedeliveryNote } from './dispatch-notes';
+import type { DispatchNotes, RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxFlusher, OutboxSource, PlannedWrite } from './outbox';
-import { type EventDoc, EventRepository } from './repository';
+import type { EventDoc, EventRepository } from './repository';
 import { type Filter, matchesFilter } from '../subscriptions/filter';
 import { carriedEvent, type DeliverySettings, type EventRun, startEventWorkflow } from './start-options';
 
 export interface DispatcherDeps {
-  db: Db;
+  /** The event log it writes. */
+  events: EventRepository;
+  /** The notes that make each step recoverable by the relay. */
+  notes: DispatchNotes;
+  /** Where the fan-out snapshot is read: the subscriptions, or a cache of them. */
+  fanout: FanoutSource;
   /** Resolves to a connected Temporal client whose starts are bounded in time (TemporalGateway's); rejects while Temporal is unreachable. */
   temporal: () => Promise<Client>;
   settings: DeliverySettings;
@@ -23,8 +27,6 @@ export interface DispatcherDeps {
   startDeadlineMs?: number;
   /** Counts logged events (absent: not counted). */
   metrics?: EventMetrics | undefined;
-  /** Where the fan-out snapshot is read (absent: the subscriptions, every time). */
-  fanout?: FanoutSource;
 }
 
 /** A redelivery to start: the event and the subscriptions, under a redelivery id (one per API call). */
@@ -43,16 +45,16 @@ export interface Redelivery {
  * event id, notes keyed by id), so the API's immediate dispatch and the relay may overlap.
  */
 export class EventDispatcher implements OutboxFlusher {
-  readonly events: EventRepository;
-  readonly notes: DispatchNotes;
+  private readonly events: EventRepository;
+  private readonly notes: DispatchNotes;
   private readonly subscriptions: FanoutSource;
   // Filters parsed once per stored text, not once per event and subscription.
   private readonly filters = new LRUCache<string, Filter>({ max: 10_000 });
 
   constructor(private readonly deps: DispatcherDeps) {
-    this.events = new EventRepository(deps.db);
-    this.notes = new DispatchNotes(deps.db, (err) => deps.logger.warn({ err }, 'dispatch notes not removed; the relay will'));
-    this.subscriptions = deps.fanout ?? new SubscriptionRepository(deps.db);
+    this.events = deps.events;
+    this.notes = deps.notes;
+    this.subscriptions = deps.fanout;
   }
 
   announce(events: readonly OutboxEvent[], source: OutboxSource): Promise<void> {

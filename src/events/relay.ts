@@ -2,7 +2,8 @@ import { type Repeating, repeatEvery } from '../lib/repeat';
 import type { Logger } from '../logger';
 import type { WorkerMetrics } from '../telemetry/metrics';
 import type { EventDispatcher } from './dispatcher';
-import { announcedIds, type EventNote, type RedeliveryNote } from './dispatch-notes';
+import { announcedIds, type DispatchNotes, type EventNote, type RedeliveryNote } from './dispatch-notes';
+import type { EventRepository } from './repository';
 import type { HeldReservation, OutboxEvent, OutboxSource } from './outbox';
 
 /** Reads the outbox of one source document by its id; each source collection's repository provides one. */
@@ -27,7 +28,11 @@ export interface HeldStock {
 }
 
 export interface RelayDeps {
-  dispatcher: EventDispatcher;
+  dispatcher: Pick<EventDispatcher, 'flush' | 'dispatch' | 'startRedelivery'>;
+  /** The event log: what was logged before its dispatch failed. */
+  events: EventRepository;
+  /** The dispatcher's notes: what may still need a workflow started. */
+  notes: DispatchNotes;
   /** Outbox readers by source collection. */
   outboxes: OutboxReaders;
   /** The units notes hold for orders about to be written. */
@@ -59,9 +64,9 @@ export interface RelayPass {
  * One note's failure does not stop the others. Bounded per pass.
  */
 export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abandonMs: number; batch: number }): Promise<RelayPass> {
-  const { dispatcher } = deps;
+  const { dispatcher, events } = deps;
   const now = Date.now();
-  const notes = await dispatcher.notes.due(new Date(now - opts.graceMs), opts.batch);
+  const notes = await deps.notes.due(new Date(now - opts.graceMs), opts.batch);
   const pass: RelayPass = { flushed: 0, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0 };
   const attempt = async (note: { _id: string }, step: () => Promise<void>) => {
     try {
@@ -89,7 +94,7 @@ export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abando
         pass.flushed += written.length;
       } else if (note.created_at.getTime() < now - deps.reservations.graceMs) {
         await deps.reservations.release(reservation);
-        await dispatcher.notes.remove([note._id]);
+        await deps.notes.remove([note._id]);
         pass.abandoned++;
       }
     });
@@ -119,14 +124,14 @@ export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abando
   for (const note of eventNotes) {
     if (handled.has(note._id)) continue;
     await attempt(note, async () => {
-      const event = await dispatcher.events.find(note._id);
+      const event = await events.find(note._id);
       if (event) {
         // Logged, then the dispatch failed (e.g. Temporal was down): start it now.
         await dispatcher.dispatch(event, 'remove');
         pass.dispatched++;
       } else if (note.created_at.getTime() < now - opts.abandonMs) {
         // Announced, never logged, and long past any request: the write it announced did not happen.
-        await dispatcher.notes.remove([note._id]);
+        await deps.notes.remove([note._id]);
         pass.abandoned++;
       }
     });
@@ -134,9 +139,9 @@ export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abando
 
   for (const note of redeliveries) {
     await attempt(note, async () => {
-      const event = await dispatcher.events.find(note.event_id);
+      const event = await events.find(note.event_id);
       if (!event) {
-        await dispatcher.notes.remove([note._id]);
+        await deps.notes.remove([note._id]);
         pass.abandoned++;
         return;
       }

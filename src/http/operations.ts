@@ -1,6 +1,7 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import type { OpenApiDocument } from '../contract/openapi';
 import type { BodyOf, OperationId, PathOf, QueryOf } from '../contract/types';
+import { parameterLocations, rememberParameters } from './field-locations';
 
 /** A request's path, query and body for operation `K`, as the validator left them: checked and converted to their contract types. */
 export interface OperationInput<K extends OperationId> {
@@ -55,11 +56,16 @@ function inputOf<K extends OperationId>(req: ValidatedRequest): OperationInput<K
  */
 export function routeOperations(contract: OpenApiDocument, handlers: OperationHandlers): Router {
   const routes = contractRoutes(contract);
+  const parameters = parameterLocations(contract);
   const router = Router();
   for (const [operationId, handler] of Object.entries(handlers) as [OperationId, OperationHandler<OperationId>][]) {
     const route = routes.get(operationId);
     if (!route) throw new Error(`the contract has no operation ${operationId} to route`);
-    router[route.method](route.path, (req, res, next) => handler(inputOf(req), req, res, next));
+    const located = parameters.get(operationId);
+    router[route.method](route.path, (req, res, next) => {
+      rememberParameters(res, located);
+      return handler(inputOf(req), req, res, next);
+    });
   }
   return router;
 }

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import type { FieldError, Problem, ShortItem } from '../contract/types';
 import { DomainError, type DomainErrorKind } from '../errors/domain-error';
 import { InsufficientStock } from '../errors/insufficient-stock';
+import { type ParameterLocations, rememberedParameters, toFieldError } from './field-locations';
 import type { Logger } from '../logger';
 import { redactUrl } from '../logger-redaction';
 import { rateLimitRefusal } from './rate-limit';
@@ -86,7 +87,7 @@ export function errorHandler(logger: Logger, knownSecrets: readonly string[] = [
       return;
     }
     const refusal = rateLimitRefusal(req);
-    const p = refusal ? problem(429, 'Too Many Requests', refusal.detail, [refusal.error]) : toProblem(err, req);
+    const p = refusal ? problem(429, 'Too Many Requests', refusal.detail, [refusal.error]) : toProblem(err, req, rememberedParameters(res));
     if (p.status >= 500) logger.error({ err, method: req.method, url: redactUrl(req.originalUrl, knownSecrets) }, 'request failed');
     if (p.status < 500) for (const [name, value] of Object.entries(headersOf(err))) res.setHeader(name, value);
     if (p.status === 401 || p.status === 403) res.setHeader('WWW-Authenticate', bearerChallenge(req, p.status));
@@ -115,11 +116,14 @@ interface StatusError {
   errors?: Array<{ path?: string; message?: string }>;
 }
 
-/** Translates any thrown value into a Problem; `req` lets it name the request's Content-Type. */
-export function toProblem(err: unknown, req?: Pick<Request, 'headers'>): Problem {
+/**
+ * Translates any thrown value into a Problem; `req` lets it name the request's Content-Type, and
+ * `parameters` (the operation's path and query parameters) where each refused input field travelled.
+ */
+export function toProblem(err: unknown, req?: Pick<Request, 'headers'>, parameters?: ParameterLocations): Problem {
   if (err instanceof HttpProblem) return problem(err.status, err.title, err.message, err.errors);
-  if (err instanceof DomainError) return problem(domainStatus[err.kind], err.title, err.message, err.errors);
-  if (err instanceof InsufficientStock) return insufficientStock(err);
+  if (err instanceof DomainError) return problem(domainStatus[err.kind], err.title, err.message, err.errors?.map((e) => toFieldError(e, parameters)));
+  if (err instanceof InsufficientStock) return insufficientStock(err, parameters);
   const e = (err ?? {}) as StatusError;
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -167,8 +171,8 @@ function titleFor(status: number): string {
 }
 
 /** 409 naming each short product: `errors` points at the request's fields, `short_items` says what is available. */
-function insufficientStock(err: InsufficientStock): Problem {
-  const errors = err.shortfalls.map((s) => ({ path: s.path, message: `${s.requested} units of product ${s.product_id} asked for, ${s.available} in stock` }));
+function insufficientStock(err: InsufficientStock, parameters: ParameterLocations | undefined): Problem {
+  const errors = err.shortfalls.map((s) => toFieldError({ field: s.field, message: `${s.requested} units of product ${s.product_id} asked for, ${s.available} in stock` }, parameters));
   const shortItems: ShortItem[] = err.shortfalls.map(({ product_id, requested, available }) => ({ product_id, requested, available }));
   const body: Problem & { short_items: ShortItem[] } = { ...problem(409, 'Insufficient Stock', err.message, errors), short_items: shortItems };
   return body;

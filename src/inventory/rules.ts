@@ -42,14 +42,14 @@ export function parseAdjustment(body: StockAdjustment): ParsedAdjustment {
   const withThreshold = threshold !== undefined ? { threshold } : {};
   if (body.quantity !== undefined && body.delta !== undefined) {
     throw DomainError.invalid('Invalid Adjustment', 'Send either quantity (the new level) or delta (the change), not both', [
-      { path: '/body/delta', message: 'must not be sent together with quantity' },
+      { field: ['delta'], message: 'must not be sent together with quantity' },
     ]);
   }
   if (body.quantity !== undefined) return { kind: 'set', quantity: body.quantity, ...withThreshold };
   if (body.delta !== undefined) return { kind: 'delta', delta: body.delta, ...withThreshold };
   if (threshold !== undefined) return { kind: 'threshold', threshold };
   throw DomainError.invalid('Invalid Adjustment', 'Send quantity, delta or low_stock_threshold', [
-    { path: '/body', message: 'must have quantity, delta or low_stock_threshold' },
+    { field: [], message: 'must have quantity, delta or low_stock_threshold' },
   ]);
 }
 

@@ -168,7 +168,7 @@ export function heldUnits(plan: ReservationPlan): Array<{ product_id: number; qu
 }
 
 function shortfall(units: ProductUnits, available: number): StockShortfall {
-  return { product_id: units.product_id, requested: units.quantity, available, path: `/body/items/${units.line}/quantity` };
+  return { product_id: units.product_id, requested: units.quantity, available, field: ['items', units.line, 'quantity'] };
 }
 
 /**
@@ -331,7 +331,7 @@ export async function adjustStock(deps: InventoryDeps, productId: number, body: 
   );
   if (outcome.kind === 'short') {
     const requested = adjustment.kind === 'delta' ? -adjustment.delta : 0;
-    throw new InsufficientStock([{ product_id: productId, requested, available: outcome.head.quantity, path: '/body/delta' }]);
+    throw new InsufficientStock([{ product_id: productId, requested, available: outcome.head.quantity, field: ['delta'] }]);
   }
   if (outcome.kind !== 'applied') throw new Error(`adjustment of product ${productId} was not applied (${outcome.kind})`);
   return toStockLevel({ ...outcome.after, updated_at: now });

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/api-keys';
-import type { CurrencyCode, FieldError, OrderCreate } from '../contract/types';
+import type { CurrencyCode, OrderCreate } from '../contract/types';
+import type { FieldIssue } from '../errors/field-issue';
 import { newId } from '../db/ids';
 import { DomainError } from '../errors/domain-error';
 import { InsufficientStock } from '../errors/insufficient-stock';
@@ -62,10 +63,10 @@ export function orderSource(id: number): OutboxSource {
 export async function priceOrder(deps: ResourceDeps, input: OrderCreate): Promise<PricedOrder> {
   const [user, products] = await Promise.all([deps.users.findById(input.user_id), deps.products.findByIds(input.items.map((i) => i.product_id))]);
   const byId = new Map(products.map((p) => [p._id, p]));
-  const errors: FieldError[] = [];
-  if (!user) errors.push({ path: '/body/user_id', message: `no user ${input.user_id}` });
+  const errors: FieldIssue[] = [];
+  if (!user) errors.push({ field: ['user_id'], message: `no user ${input.user_id}` });
   input.items.forEach((item, index) => {
-    if (!byId.has(item.product_id)) errors.push({ path: `/body/items/${index}/product_id`, message: `no product ${item.product_id}` });
+    if (!byId.has(item.product_id)) errors.push({ field: ['items', index, 'product_id'], message: `no product ${item.product_id}` });
   });
   if (errors.length) throw DomainError.unprocessable('The order refers to things that do not exist', errors);
 
@@ -73,7 +74,7 @@ export async function priceOrder(deps: ResourceDeps, input: OrderCreate): Promis
   const currency = currencies[0];
   if (currency === undefined || currencies.length > 1) {
     throw DomainError.unprocessable(`The items are priced in different currencies (${currencies.join(', ')})`, [
-      { path: '/body/items', message: 'all products of an order must share one currency' },
+      { field: ['items'], message: 'all products of an order must share one currency' },
     ]);
   }
   const items = input.items.map((item) => ({ product_id: item.product_id, quantity: item.quantity, unit_price: byId.get(item.product_id)!.price }));

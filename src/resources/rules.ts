@@ -17,7 +17,7 @@ export function parseFields(raw: string | undefined): Set<SummaryField> {
   const unknown = parts.filter((p) => !(summaryFields as readonly string[]).includes(p));
   if (unknown.length) {
     throw DomainError.invalid('Invalid Fields', `fields may only name ${summaryFields.join(', ')}`, [
-      { path: '/query/fields', message: `unknown field ${unknown.map((u) => JSON.stringify(u)).join(', ')}` },
+      { field: ['fields'], message: `unknown field ${unknown.map((u) => JSON.stringify(u)).join(', ')}` },
     ]);
   }
   return new Set(parts as SummaryField[]);
@@ -37,7 +37,7 @@ export function parseProductFilter(raw: string | undefined): ProductFilter | und
   const match = filterPattern.exec(raw);
   if (!match) {
     throw DomainError.invalid('Invalid Filter', 'filter must be <field>=<value> with field category or sku', [
-      { path: '/query/filter', message: 'must be category=<value> or sku=<value>, value 1 to 64 of A-Z a-z 0-9 _ -' },
+      { field: ['filter'], message: 'must be category=<value> or sku=<value>, value 1 to 64 of A-Z a-z 0-9 _ -' },
     ]);
   }
   return { field: match[1] as ProductFilter['field'], value: match[2]! };

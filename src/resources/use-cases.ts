@@ -42,7 +42,7 @@ function orderNotFound(id: number): DomainError {
 }
 
 function transitionConflict(detail: string, message: string): DomainError {
-  return DomainError.conflict('Invalid Status Transition', detail, [{ path: '/body/status', message }]);
+  return DomainError.conflict('Invalid Status Transition', detail, [{ field: ['status'], message }]);
 }
 
 /** `data` of `order.updated` as stored: the contract's `OrderUpdatedEventData`, the order after the change and its `previous_status`. */

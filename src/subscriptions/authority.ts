@@ -2,7 +2,7 @@ import type { Principal } from '../auth/api-keys';
 import { actsForAllOwners } from '../auth/ownership';
 import { missingScopes } from '../auth/scopes';
 import { DomainError } from '../errors/domain-error';
-import type { FieldError } from '../contract/types';
+import type { FieldIssue } from '../errors/field-issue';
 import type { SubscriptionDoc } from './repository';
 
 /**
@@ -31,6 +31,6 @@ export function assertMayChange(
 ): void {
   const missing = missingAuthority(principal, sub, eventScopes);
   if (!missing.length) return;
-  const errors: FieldError[] = [{ path: '/path/subscription_id', message: `changing it needs ${missing.join(' and ')}` }];
+  const errors: FieldIssue[] = [{ field: ['subscription_id'], message: `changing it needs ${missing.join(' and ')}` }];
   throw DomainError.forbidden(`Subscription ${sub._id} may only be changed by a caller that could create it; this one lacks ${missing.join(' and ')}`, errors);
 }

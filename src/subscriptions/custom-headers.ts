@@ -27,8 +27,8 @@ export function assertHeaders(headers: Readonly<Record<string, string>>): void {
     const lower = name.toLowerCase();
     const duplicate = seen.has(lower);
     seen.add(lower);
-    if (isForbiddenHeader(name)) return [{ path: `/body/headers/${name}`, message: `${name} is set by the service and may not be overridden` }];
-    if (duplicate) return [{ path: `/body/headers/${name}`, message: `${name} is given twice (header names are case-insensitive)` }];
+    if (isForbiddenHeader(name)) return [{ field: ['headers', name], message: `${name} is set by the service and may not be overridden` }];
+    if (duplicate) return [{ field: ['headers', name], message: `${name} is given twice (header names are case-insensitive)` }];
     return [];
   });
   if (errors.length) throw DomainError.unprocessable(errors.map((e) => e.message).join('; '), errors);

@@ -1,10 +1,9 @@
-import type { Db } from 'mongodb';
-import { OperationalNotices } from '../alerts/repository';
+import type { OperationalNotices } from '../alerts/repository';
 import { decodeCursor, toPage } from '../contract/pagination';
 import type { DeprecatedSubscription, DeprecatedSubscriptionList, DeprecatedVersionNotification, QueryOf, SubscriptionVersion } from '../contract/types';
 import { type Repeating, repeatEvery } from '../lib/repeat';
 import type { VersionDeprecation } from '../webhooks/versions';
-import { type SubscriptionDoc, SubscriptionRepository } from './repository';
+import type { SubscriptionDoc, SubscriptionRepository } from './repository';
 
 /** The contract's deprecated versions, by version (see `versionDeprecations`). */
 export type Deprecations = ReadonlyMap<SubscriptionVersion, VersionDeprecation>;
@@ -46,7 +45,9 @@ export async function listDeprecatedSubscriptions(
 }
 
 export interface DeprecationWatchDeps {
-  db: Db;
+  subscriptions: Pick<SubscriptionRepository, 'countActiveOnVersion'>;
+  /** The notices sent, one per version and day. */
+  notices: OperationalNotices;
   deprecations: Deprecations;
   /** POSTs an operational webhook to ADMIN_ALERT_URL (a no-op without one); throws unless acknowledged. */
   notifyOperator: (id: string, body: string) => Promise<void>;
@@ -75,8 +76,7 @@ export function deprecatedInUseId(version: SubscriptionVersion, at: Date): strin
  * moment may both POST it, under the same webhook id).
  */
 export async function checkDeprecatedVersions(deps: DeprecationWatchDeps): Promise<DeprecatedVersionUse[]> {
-  const subscriptions = new SubscriptionRepository(deps.db);
-  const notices = new OperationalNotices(deps.db);
+  const { subscriptions, notices } = deps;
   const now = deps.now?.() ?? new Date();
   const found: DeprecatedVersionUse[] = [];
   for (const d of deps.deprecations.values()) {

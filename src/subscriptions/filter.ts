@@ -16,6 +16,8 @@
  * (as in MongoDB), except an array literal, which compares the whole array.
  */
 
+import type { FieldIssue, FieldPath } from '../errors/field-issue';
+
 export const FILTER_LIMITS = {
   /** Most bytes of the filter as JSON. */
   maxBytes: 4096,
@@ -31,15 +33,12 @@ export const LOGICAL_OPERATORS = ['$and', '$or', '$not'] as const;
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Filter = { [key: string]: Json };
 
-/** Why a filter is refused: `path` names the offending place, e.g. `data.total.$gtee`. */
-export interface FilterError {
-  path: string;
-  message: string;
-}
+/** Why a filter is refused: `field` names the offending place, e.g. `['filter', 'data', 'total', '$gtee']`. */
+export type FilterError = FieldIssue;
 
 const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isScalar = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+const join = (path: FieldPath, key: string | number): FieldPath => [...path, key];
 
 function depthOf(v: unknown, limit: number): number {
   // Iterative, so a hostile nesting cannot overflow the stack before it is refused.
@@ -57,35 +56,35 @@ function depthOf(v: unknown, limit: number): number {
 }
 
 /** The first problem with `filter`, or undefined when it is a valid filter. */
-export function validateFilter(filter: unknown, base = 'filter'): FilterError | undefined {
-  if (!isObject(filter)) return { path: base, message: 'must be a JSON object' };
-  if (depthOf(filter, FILTER_LIMITS.maxDepth) > FILTER_LIMITS.maxDepth) return { path: base, message: `must nest at most ${FILTER_LIMITS.maxDepth} levels deep` };
-  if (Buffer.byteLength(JSON.stringify(filter)) > FILTER_LIMITS.maxBytes) return { path: base, message: `must be at most ${FILTER_LIMITS.maxBytes} bytes as JSON` };
+export function validateFilter(filter: unknown, base: FieldPath = ['filter']): FilterError | undefined {
+  if (!isObject(filter)) return { field: base, message: 'must be a JSON object' };
+  if (depthOf(filter, FILTER_LIMITS.maxDepth) > FILTER_LIMITS.maxDepth) return { field: base, message: `must nest at most ${FILTER_LIMITS.maxDepth} levels deep` };
+  if (Buffer.byteLength(JSON.stringify(filter)) > FILTER_LIMITS.maxBytes) return { field: base, message: `must be at most ${FILTER_LIMITS.maxBytes} bytes as JSON` };
   return checkFilter(filter, base);
 }
 
-function checkFilter(filter: Record<string, Json>, path: string): FilterError | undefined {
+function checkFilter(filter: Record<string, Json>, path: FieldPath): FilterError | undefined {
   for (const [key, value] of Object.entries(filter)) {
     const at = join(path, key);
     if (key.startsWith('$')) {
       if (key === '$and' || key === '$or') {
-        if (!Array.isArray(value) || value.length === 0) return { path: at, message: 'must be a non-empty array of filters' };
-        if (value.length > FILTER_LIMITS.maxListLength) return { path: at, message: `must hold at most ${FILTER_LIMITS.maxListLength} filters` };
+        if (!Array.isArray(value) || value.length === 0) return { field: at, message: 'must be a non-empty array of filters' };
+        if (value.length > FILTER_LIMITS.maxListLength) return { field: at, message: `must hold at most ${FILTER_LIMITS.maxListLength} filters` };
         for (const [i, sub] of value.entries()) {
-          if (!isObject(sub)) return { path: `${at}[${i}]`, message: 'must be a filter object' };
-          const err = checkFilter(sub, `${at}[${i}]`);
+          if (!isObject(sub)) return { field: join(at, i), message: 'must be a filter object' };
+          const err = checkFilter(sub, join(at, i));
           if (err) return err;
         }
       } else if (key === '$not') {
-        if (!isObject(value)) return { path: at, message: 'must be a filter object' };
+        if (!isObject(value)) return { field: at, message: 'must be a filter object' };
         const err = checkFilter(value, at);
         if (err) return err;
       } else {
-        return { path: at, message: `unknown operator ${key} (here: ${LOGICAL_OPERATORS.join(', ')}, or a field name)` };
+        return { field: at, message: `unknown operator ${key} (here: ${LOGICAL_OPERATORS.join(', ')}, or a field name)` };
       }
       continue;
     }
-    if (key === '') return { path: at, message: 'a field name must not be empty' };
+    if (key === '') return { field: at, message: 'a field name must not be empty' };
     const err = checkCondition(value, at);
     if (err) return err;
   }
@@ -105,14 +104,14 @@ function isOperatorObject(cond: Record<string, Json>): boolean {
   return isObject(inner) && isOperatorObject(inner);
 }
 
-function checkCondition(cond: Json, path: string): FilterError | undefined {
+function checkCondition(cond: Json, path: FieldPath): FilterError | undefined {
   if (!isObject(cond)) return undefined; // a literal: equality
   if (!isOperatorObject(cond)) return checkFilter(cond, path); // a nested filter on the field
   const keys = Object.keys(cond);
   const ops = keys.filter((k) => k.startsWith('$'));
   if (ops.length !== keys.length) {
     const field = keys.find((k) => !k.startsWith('$'))!;
-    return { path: join(path, field), message: 'operators and field names cannot be mixed in one object' };
+    return { field: join(path, field), message: 'operators and field names cannot be mixed in one object' };
   }
   for (const op of ops) {
     const at = join(path, op);
@@ -125,30 +124,30 @@ function checkCondition(cond: Json, path: string): FilterError | undefined {
       case '$gte':
       case '$lt':
       case '$lte':
-        if (typeof v !== 'number' && typeof v !== 'string') return { path: at, message: 'must be a number or a string' };
+        if (typeof v !== 'number' && typeof v !== 'string') return { field: at, message: 'must be a number or a string' };
         break;
       case '$in':
       case '$nin':
-        if (!Array.isArray(v)) return { path: at, message: 'must be an array' };
-        if (v.length > FILTER_LIMITS.maxListLength) return { path: at, message: `must hold at most ${FILTER_LIMITS.maxListLength} values` };
-        if (!v.every(isScalar)) return { path: at, message: 'must hold only strings, numbers, booleans or null' };
+        if (!Array.isArray(v)) return { field: at, message: 'must be an array' };
+        if (v.length > FILTER_LIMITS.maxListLength) return { field: at, message: `must hold at most ${FILTER_LIMITS.maxListLength} values` };
+        if (!v.every(isScalar)) return { field: at, message: 'must hold only strings, numbers, booleans or null' };
         break;
       case '$exists':
-        if (typeof v !== 'boolean') return { path: at, message: 'must be true or false' };
+        if (typeof v !== 'boolean') return { field: at, message: 'must be true or false' };
         break;
       case '$startsWith':
-        if (typeof v !== 'string') return { path: at, message: 'must be a string' };
+        if (typeof v !== 'string') return { field: at, message: 'must be a string' };
         break;
       case '$not': {
         if (!isObject(v) || !isOperatorObject(v)) {
-          return { path: at, message: 'must be an object of operators' };
+          return { field: at, message: 'must be an object of operators' };
         }
         const err = checkCondition(v, path);
         if (err) return err;
         break;
       }
       default:
-        return { path: at, message: `unknown operator ${op} (one of ${FIELD_OPERATORS.join(', ')})` };
+        return { field: at, message: `unknown operator ${op} (one of ${FIELD_OPERATORS.join(', ')})` };
     }
   }
   return undefined;

@@ -38,16 +38,16 @@ export type OpenedAuth =
 export function assertNoAuthorizationHeader(headerNames: readonly string[], from: 'headers' | 'auth'): void {
   const clash = headerNames.find((n) => n.toLowerCase() === 'authorization');
   if (clash === undefined) return;
-  const path = from === 'headers' ? `/body/headers/${clash}` : '/body/auth';
+  const field = from === 'headers' ? ['headers', clash] : ['auth'];
   const message = from === 'headers' ? `${clash} is set by auth; remove the header or the auth` : `the subscription has a custom ${clash} header; remove it (headers) to set auth`;
-  throw DomainError.unprocessable(`a custom ${clash} header cannot be combined with auth, which sets it`, [{ path, message }]);
+  throw DomainError.unprocessable(`a custom ${clash} header cannot be combined with auth, which sets it`, [{ field, message }]);
 }
 
-/** 422 naming `/body/auth/token_url` unless an OAuth 2.0 token URL passes the callback URL rules (`check`). */
+/** 422 naming `auth.token_url` unless an OAuth 2.0 token URL passes the callback URL rules (`check`). */
 export async function assertTokenUrl(auth: SubscriptionAuth, check: (raw: string) => Promise<{ ok: true } | { ok: false; reason: string }>): Promise<void> {
   if (auth.type !== 'oauth2_client_credentials') return;
   const result = await check(auth.token_url);
-  if (!result.ok) throw DomainError.unprocessable(`auth.token_url ${result.reason}`, [{ path: '/body/auth/token_url', message: result.reason }]);
+  if (!result.ok) throw DomainError.unprocessable(`auth.token_url ${result.reason}`, [{ field: ['auth', 'token_url'], message: result.reason }]);
 }
 
 /** How a token URL is shown: its query, which may carry a credential, masked as a whole. */

@@ -1,11 +1,9 @@
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { maskHeaders, type StoredHeader } from './custom-headers';
-import { type StoredAuth, viewAuth } from './outgoing-auth';
-import type { EventType, Subscription, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
-import type { Filter as EventFilter } from './filter';
-import { effectiveRetry, type StoredRetry } from './retry-schedule';
-import type { RetryOverride } from '../../workflows/delivery-model';
+import type { StoredHeader } from './custom-headers';
+import type { StoredAuth } from './outgoing-auth';
+import type { EventType, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
+import type { StoredRetry } from './retry-schedule';
 
 /** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
 export interface StoredSecret {
@@ -14,7 +12,7 @@ export interface StoredSecret {
   expires_at?: Date;
 }
 
-/** How a subscription is stored. Secrets never leave the repository through `toSubscription`. */
+/** How a subscription is stored; fields.ts says which contract field each one keeps. Secrets never leave through `toSubscription`. */
 export interface SubscriptionDoc {
   _id: string;
   owner_id: string;
@@ -63,30 +61,6 @@ export interface FanoutCandidate {
 /** A fan-out candidate with its creation time: an event goes only to those created by its time. */
 export interface FanoutMember extends FanoutCandidate {
   created_at: Date;
-}
-
-/** The API shape of a stored subscription (no secrets); `retryDefaults` is the service's schedule, shown when it sets none. */
-export function toSubscription(doc: SubscriptionDoc, retryDefaults: RetryOverride): Subscription {
-  return {
-    id: doc._id,
-    url: doc.url,
-    events: doc.events,
-    status: doc.status,
-    version: doc.version,
-    ...(doc.description !== undefined ? { description: doc.description } : {}),
-    created_at: doc.created_at.toISOString(),
-    updated_at: doc.updated_at.toISOString(),
-    ...(doc.status === 'disabled' && doc.disabled_reason ? { disabled_reason: doc.disabled_reason } : {}),
-    ...(doc.max_in_flight !== undefined ? { max_in_flight: doc.max_in_flight } : {}),
-    ...(doc.rate_limit !== undefined ? { rate_limit: doc.rate_limit } : {}),
-    ...(doc.headers?.length ? { headers: maskHeaders(doc.headers) } : {}),
-    ...(doc.auth ? { auth: viewAuth(doc.auth) } : {}),
-    ...(doc.failing_since ? { failing_since: doc.failing_since.toISOString() } : {}),
-    ...(doc.filter !== undefined ? { filter: JSON.parse(doc.filter) as EventFilter } : {}),
-    signature: doc.signature ?? 'hmac-sha256',
-    ...(doc.signature === 'ed25519' && doc.public_key ? { public_key: doc.public_key } : {}),
-    retry: effectiveRetry(doc.retry, retryDefaults),
-  };
 }
 
 /** Subscriptions, always scoped to their owner. */

@@ -1,4 +1,4 @@
-import type { FieldError } from '../contract/types';
+import { type FieldIssue, fieldName } from '../errors/field-issue';
 import { DomainError } from '../errors/domain-error';
 import { type RetryOverride, scheduleSpanMs } from '../../workflows/delivery-model';
 
@@ -56,23 +56,23 @@ export function formatRetryWait(ms: number): string {
   return `${Math.max(1, Math.ceil(ms / units.s))}s`;
 }
 
-/** Every bound `retry` breaks, each naming its field under `/body/retry`; empty when it is within them. */
-export function retryErrors(input: RetryInput): FieldError[] {
-  const errors: FieldError[] = [];
-  if (input.schedule.length < 1 || input.schedule.length > MAX_RETRY_STEPS) errors.push({ path: '/body/retry/schedule', message: `must list 1 to ${MAX_RETRY_STEPS} waits` });
+/** Every bound `retry` breaks, each naming its field under `retry`; empty when it is within them. */
+export function retryErrors(input: RetryInput): FieldIssue[] {
+  const errors: FieldIssue[] = [];
+  if (input.schedule.length < 1 || input.schedule.length > MAX_RETRY_STEPS) errors.push({ field: ['retry', 'schedule'], message: `must list 1 to ${MAX_RETRY_STEPS} waits` });
   const waits = input.schedule.map((text, i) => {
     const ms = parseRetryWait(text);
-    if (ms === undefined) errors.push({ path: `/body/retry/schedule/${i}`, message: `${JSON.stringify(text)} is not a wait like 30s, 5m or 2h` });
-    else if (ms < MIN_RETRY_WAIT_MS || ms > MAX_RETRY_WAIT_MS) errors.push({ path: `/body/retry/schedule/${i}`, message: `${text} is outside 1s to ${formatRetryWait(MAX_RETRY_WAIT_MS)}` });
+    if (ms === undefined) errors.push({ field: ['retry', 'schedule', i], message: `${JSON.stringify(text)} is not a wait like 30s, 5m or 2h` });
+    else if (ms < MIN_RETRY_WAIT_MS || ms > MAX_RETRY_WAIT_MS) errors.push({ field: ['retry', 'schedule', i], message: `${text} is outside 1s to ${formatRetryWait(MAX_RETRY_WAIT_MS)}` });
     return ms ?? 0;
   });
   if (!Number.isInteger(input.max_attempts) || input.max_attempts < 1 || input.max_attempts > MAX_RETRY_ATTEMPTS) {
-    errors.push({ path: '/body/retry/max_attempts', message: `must be a whole number from 1 to ${MAX_RETRY_ATTEMPTS}` });
+    errors.push({ field: ['retry', 'max_attempts'], message: `must be a whole number from 1 to ${MAX_RETRY_ATTEMPTS}` });
   }
   if (errors.length === 0) {
     const span = scheduleSpanMs(waits, input.max_attempts);
     if (span > MAX_RETRY_SPAN_MS) {
-      errors.push({ path: '/body/retry', message: `retries would last ${formatRetryWait(span)}, more than ${formatRetryWait(MAX_RETRY_SPAN_MS)} (the waits its ${input.max_attempts} attempts use, the last repeating)` });
+      errors.push({ field: ['retry'], message: `retries would last ${formatRetryWait(span)}, more than ${formatRetryWait(MAX_RETRY_SPAN_MS)} (the waits its ${input.max_attempts} attempts use, the last repeating)` });
     }
   }
   return errors;
@@ -81,7 +81,7 @@ export function retryErrors(input: RetryInput): FieldError[] {
 /** The stored form of `retry`, or a 422 naming each field out of bounds (nothing is written). */
 export function checkedRetry(input: RetryInput): StoredRetry {
   const errors = retryErrors(input);
-  if (errors.length) throw DomainError.unprocessable(`retry: ${errors.map((e) => `${e.path.replace('/body/', '')} ${e.message}`).join('; ')}`, errors);
+  if (errors.length) throw DomainError.unprocessable(`retry: ${errors.map((e) => `${fieldName(e.field)} ${e.message}`).join('; ')}`, errors);
   return { schedule_ms: input.schedule.map((t) => parseRetryWait(t)!), max_attempts: input.max_attempts };
 }
 

@@ -1,9 +1,9 @@
 import type { Principal } from '../auth/api-keys';
 import { actsForAllOwners } from '../auth/ownership';
-import { missingScopes } from '../auth/scopes';
 import { newId } from '../db/ids';
 import { decodeCursor, toPage } from '../contract/pagination';
 import { DomainError } from '../errors/domain-error';
+import { fieldName } from '../errors/field-issue';
 import type {
   RotatedSecret,
   SignatureScheme,
@@ -16,15 +16,12 @@ import type {
   QueryOf,
 } from '../contract/types';
 import type { checkCallbackUrl } from '../webhooks/callback-url';
-import { type SubscriptionDoc, type SubscriptionRepository, toSubscription } from './repository';
-import { assertHeaders, sealHeaders } from './custom-headers';
-import { assertNoAuthorizationHeader, assertTokenUrl, sealAuth } from './outgoing-auth';
+import type { SubscriptionDoc, SubscriptionRepository } from './repository';
+import { checkFields, checkHosts, type FieldContext, patchOf, storedOnCreate, toSubscription } from './fields';
+import { assertNoAuthorizationHeader } from './outgoing-auth';
 import type { SecretBox } from './secret-box';
-import { generateSigningKeyPair, generateSigningSecret, signingSecretProblem } from './secrets';
-import { validateFilter } from './filter';
+import { generateSigningKeyPair, generateSigningSecret } from './secrets';
 import { assertMayChange } from './authority';
-import { checkedRetry } from './retry-schedule';
-import { MAX_RATE_LIMIT, MIN_RATE_LIMIT } from '../deliveries/delivery-rate';
 import type { RetryOverride } from '../../workflows/delivery-model';
 
 export interface SubscriptionDeps {
@@ -46,40 +43,28 @@ function notFound(id: string): DomainError {
   return DomainError.notFound(`No subscription ${id}`);
 }
 
-async function assertCallbackUrl(deps: SubscriptionDeps, url: string): Promise<void> {
-  const check = await deps.checkUrl(url);
-  if (!check.ok) {
-    throw DomainError.invalid('Invalid Callback URL', `url ${check.reason}`, [{ path: '/body/url', message: check.reason }]);
-  }
+/** What the table's checks and writes use for one request of `principal` on subscription `id`. */
+function fieldContext(deps: SubscriptionDeps, principal: Principal, id: string): FieldContext {
+  return { principal, eventScopes: deps.eventScopes, checkUrl: deps.checkUrl, secrets: deps.secrets, id };
 }
 
-/** 422 naming the path unless `filter` is a valid, bounded filter; `{}` means none. */
-function checkedFilter(filter: Record<string, unknown>): string | undefined {
-  const err = validateFilter(filter);
-  if (err) {
-    const pointer = '/body/' + err.path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/');
-    throw DomainError.unprocessable(`${err.path} ${err.message}`, [{ path: pointer, message: err.message }]);
-  }
-  return Object.keys(filter).length ? JSON.stringify(filter) : undefined;
+/** 422 for a caller-chosen secret on an ed25519 subscription: the service makes the key pair, and a private key sent over the API would defeat the point. */
+function assertSchemeTakesSecret(input: SubscriptionCreate): void {
+  if (input.signature !== 'ed25519' || input.secret === undefined) return;
+  throw DomainError.unprocessable('secret cannot be set with signature ed25519: the service generates the key pair and returns the public key', [
+    { field: ['secret'], message: 'not allowed with signature ed25519' },
+  ]);
 }
 
-/** 422 naming the field unless `rateLimit` is a whole number of deliveries per second within the bounds. */
-function assertRateLimit(rateLimit: number): void {
-  if (!Number.isInteger(rateLimit) || rateLimit < MIN_RATE_LIMIT || rateLimit > MAX_RATE_LIMIT) {
-    const message = `must be a whole number of deliveries per second from ${MIN_RATE_LIMIT} to ${MAX_RATE_LIMIT}`;
-    throw DomainError.unprocessable(`rate_limit ${message}`, [{ path: '/body/rate_limit', message }]);
-  }
-}
-
-/** 403 unless the key may receive every event type it subscribes to: its data must not reach a key that could not read it. */
-function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events: readonly string[]): void {
-  const errors = events.flatMap((type, i) => {
-    const missing = missingScopes(principal.scopes, deps.eventScopes.get(type) ?? []);
-    return missing.length ? [{ path: `/body/events/${i}`, message: `${type} needs the scope ${missing.join(', ')}` }] : [];
-  });
-  if (errors.length) {
-    throw DomainError.forbidden(`This API key may not subscribe to ${errors.map((e) => e.message).join('; ')}`, errors);
-  }
+/**
+ * 422 when the subscription would have both auth and a custom `Authorization` header (auth sets
+ * it): what `input` sends, over what `current` has.
+ */
+function assertAuthOwnsAuthorization(input: SubscriptionCreate | SubscriptionUpdate, current?: SubscriptionDoc): void {
+  const authAfter = input.auth === undefined ? current?.auth : (input.auth ?? undefined);
+  if (!authAfter) return;
+  const names = input.headers !== undefined ? Object.keys(input.headers) : (current?.headers ?? []).map((h) => h.name);
+  assertNoAuthorizationHeader(names, input.headers !== undefined ? 'headers' : 'auth');
 }
 
 /**
@@ -89,12 +74,20 @@ function assertEventScopes(deps: SubscriptionDeps, principal: Principal, events:
 function assertCredentialsFollow(current: SubscriptionDoc, input: SubscriptionUpdate): void {
   if (input.url === undefined || input.url === current.url) return;
   const errors = [
-    ...(current.headers?.length && input.headers === undefined ? [{ path: '/body/headers', message: 'the subscription has custom headers: send them again (or {} to drop them) with the new url' }] : []),
-    ...(current.auth && input.auth === undefined ? [{ path: '/body/auth', message: 'the subscription has auth: send it again (or null to drop it) with the new url' }] : []),
+    ...(current.headers?.length && input.headers === undefined ? [{ field: ['headers'], message: 'the subscription has custom headers: send them again (or {} to drop them) with the new url' }] : []),
+    ...(current.auth && input.auth === undefined ? [{ field: ['auth'], message: 'the subscription has auth: send it again (or null to drop it) with the new url' }] : []),
   ];
   if (!errors.length) return;
-  const fields = errors.map((e) => e.path.slice('/body/'.length)).join(' and ');
+  const fields = errors.map((e) => fieldName(e.field)).join(' and ');
   throw DomainError.unprocessable(`a new url must come with ${fields} again: stored credentials are never sent to a url they were not set for`, errors);
+}
+
+/** 409 for pausing a disabled subscription: the owner moves active ⇄ paused and re-enables with active. */
+function assertStatusMove(current: SubscriptionDoc, input: SubscriptionUpdate): void {
+  if (input.status !== 'paused' || current.status !== 'disabled') return;
+  throw DomainError.conflict('Invalid Status Transition', 'A disabled subscription cannot be paused; set status to active to re-enable it first.', [
+    { field: ['status'], message: 'disabled → paused is not allowed' },
+  ]);
 }
 
 /**
@@ -117,50 +110,30 @@ export async function createSubscription(
   input: SubscriptionCreate,
   version: SubscriptionVersion,
 ): Promise<SubscriptionWithSecret> {
-  assertEventScopes(deps, principal, input.events);
-  if (input.headers !== undefined) assertHeaders(input.headers);
-  const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
-  const scheme = input.signature ?? 'hmac-sha256';
-  if (scheme === 'ed25519' && input.secret !== undefined) {
-    // The service makes the key pair: a private key sent over the API would defeat the point.
-    throw DomainError.unprocessable('secret cannot be set with signature ed25519: the service generates the key pair and returns the public key', [
-      { path: '/body/secret', message: 'not allowed with signature ed25519' },
-    ]);
-  }
-  const secretProblem = input.secret !== undefined && scheme !== 'ed25519' ? signingSecretProblem(input.secret) : undefined;
-  if (secretProblem) throw DomainError.unprocessable(`secret ${secretProblem}`, [{ path: '/body/secret', message: secretProblem }]);
-  if (input.auth !== undefined) assertNoAuthorizationHeader(Object.keys(input.headers ?? {}), 'headers');
-  const retry = input.retry !== undefined ? checkedRetry(input.retry) : undefined;
-  if (input.rate_limit !== undefined) assertRateLimit(input.rate_limit);
-  await assertCallbackUrl(deps, input.url);
-  if (input.auth !== undefined) await assertTokenUrl(input.auth, deps.checkUrl);
+  const id = newId('sub');
+  const ctx = fieldContext(deps, principal, id);
+  assertSchemeTakesSecret(input);
+  checkFields(input, ctx);
+  assertAuthOwnsAuthorization(input);
+  await checkHosts(input, ctx);
   // Counted, then inserted: concurrent creates of one owner can each pass, so the bound may be overshot by their number.
   const owned = await deps.subscriptions.countOwned(principal.ownerId);
   if (owned >= deps.maxPerOwner) {
     throw DomainError.conflict(
       'Subscription Limit Reached',
       `An owner may have at most ${deps.maxPerOwner} subscriptions and this one has ${owned}; delete one to add another.`,
-      [{ path: '/body', message: `at most ${deps.maxPerOwner} subscriptions per owner` }],
+      [{ field: [], message: `at most ${deps.maxPerOwner} subscriptions per owner` }],
     );
   }
   const now = deps.now?.() ?? new Date();
-  const key = newSigningKey(scheme, input.secret);
-  const id = newId('sub');
+  const key = newSigningKey(input.signature ?? 'hmac-sha256', input.secret);
   const doc: SubscriptionDoc = {
     _id: id,
     owner_id: principal.ownerId,
     ...(actsForAllOwners(principal) ? { all_owners: true as const } : {}),
-    url: input.url,
-    events: [...input.events],
     status: 'active',
     version,
-    ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(input.max_in_flight !== undefined ? { max_in_flight: input.max_in_flight } : {}),
-    ...(input.rate_limit !== undefined ? { rate_limit: input.rate_limit } : {}),
-    ...(input.headers !== undefined && Object.keys(input.headers).length ? { headers: sealHeaders(deps.secrets, id, input.headers) } : {}),
-    ...(filter !== undefined ? { filter } : {}),
-    ...(retry !== undefined ? { retry } : {}),
-    ...(input.auth !== undefined ? { auth: sealAuth(deps.secrets, id, input.auth) } : {}),
+    ...storedOnCreate(input, ctx),
     secrets: [{ secret: deps.secrets.seal(key.secret, id), created_at: now }],
     ...key.fields,
     created_at: now,
@@ -188,8 +161,8 @@ export async function getSubscription(deps: SubscriptionDeps, principal: Princip
 }
 
 /**
- * Changes url, events, description or status. The owner moves active ⇄ paused and
- * re-enables a disabled subscription with `active`; pausing a disabled one is a 409.
+ * Changes what `input` sends, each field as its row in fields.ts applies it. The owner moves
+ * active ⇄ paused and re-enables a disabled subscription with `active`; pausing a disabled one is a 409.
  */
 export async function updateSubscription(
   deps: SubscriptionDeps,
@@ -200,55 +173,18 @@ export async function updateSubscription(
   const current = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!current) throw notFound(id);
   assertMayChange(principal, current, deps.eventScopes);
-  if (input.events !== undefined) assertEventScopes(deps, principal, input.events);
+  const ctx = fieldContext(deps, principal, id);
+  checkFields(input, ctx);
   assertCredentialsFollow(current, input);
-  if (input.headers !== undefined) assertHeaders(input.headers);
-  const filter = input.filter !== undefined ? checkedFilter(input.filter) : undefined;
-  const retry = input.retry ? checkedRetry(input.retry) : undefined;
-  if (input.rate_limit !== undefined && input.rate_limit !== null) assertRateLimit(input.rate_limit);
-  if (input.url !== undefined) await assertCallbackUrl(deps, input.url);
-  // The auth and headers the subscription will have: one custom Authorization header and auth never meet.
-  const authAfter = input.auth === undefined ? current.auth : (input.auth ?? undefined);
-  if (authAfter) {
-    const names = input.headers !== undefined ? Object.keys(input.headers) : (current.headers ?? []).map((h) => h.name);
-    assertNoAuthorizationHeader(names, input.headers !== undefined ? 'headers' : 'auth');
-  }
-  if (input.auth) await assertTokenUrl(input.auth, deps.checkUrl);
-  if (input.status === 'paused' && current.status === 'disabled') {
-    throw DomainError.conflict(
-      'Invalid Status Transition',
-      'A disabled subscription cannot be paused; set status to active to re-enable it first.',
-      [{ path: '/body/status', message: 'disabled → paused is not allowed' }],
-    );
-  }
+  assertAuthOwnsAuthorization(input, current);
+  assertStatusMove(current, input);
+  await checkHosts(input, ctx);
+  const { set, unset } = patchOf(input, ctx);
   // Always later than the time read, so a second change within the same millisecond is still seen as a change.
   const now = deps.now?.() ?? new Date();
-  const set: Partial<SubscriptionDoc> = { updated_at: now > current.updated_at ? now : new Date(current.updated_at.getTime() + 1) };
-  if (input.url !== undefined) set.url = input.url;
-  if (input.events !== undefined) set.events = [...input.events];
-  if (input.description !== undefined) set.description = input.description;
-  if (input.status !== undefined) set.status = input.status;
-  if (input.max_in_flight !== undefined) set.max_in_flight = input.max_in_flight;
-  // Every attempt renders with the subscription as it is then: a pending delivery's next one follows.
-  if (input.version !== undefined) set.version = input.version;
+  set.updated_at = now > current.updated_at ? now : new Date(current.updated_at.getTime() + 1);
   // Re-enabling starts a fresh streak: one more failure must not disable it again at once.
-  const unset: Array<keyof SubscriptionDoc> = input.status === 'active' && current.status === 'disabled' ? ['disabled_reason', 'failing_since'] : [];
-  // The whole set is replaced (values are masked on read, so there is nothing to merge with); `{}` removes it.
-  if (input.headers !== undefined) {
-    if (Object.keys(input.headers).length) set.headers = sealHeaders(deps.secrets, id, input.headers);
-    else unset.push('headers');
-  }
-  if (filter !== undefined) set.filter = filter;
-  else if (input.filter !== undefined) unset.push('filter');
-  // Replaced whole (nothing secret is ever read back to merge with); `null` removes it.
-  if (input.auth) set.auth = sealAuth(deps.secrets, id, input.auth);
-  else if (input.auth === null) unset.push('auth');
-  // The next attempt of a pending delivery is settled by it (the activity reads it with the subscription); null: the service's again.
-  if (retry !== undefined) set.retry = retry;
-  else if (input.retry === null) unset.push('retry');
-  // Each attempt reads it with the subscription: the next one of a pending delivery follows; null removes the limit.
-  if (typeof input.rate_limit === 'number') set.rate_limit = input.rate_limit;
-  else if (input.rate_limit === null) unset.push('rate_limit');
+  if (input.status === 'active' && current.status === 'disabled') unset.push('disabled_reason', 'failing_since');
   // Conditional on the state checked above: a concurrent PATCH {headers} and PATCH {url} must not combine into credentials following a new URL.
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset, current.updated_at);
   if (!updated) throw (await deps.subscriptions.findOwned(principal.ownerId, id)) ? changedConcurrently(id) : notFound(id);

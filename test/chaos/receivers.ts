@@ -1,5 +1,5 @@
 /**
- * The run's subscribers: one bench receiver process (bench/receiver.ts) per subscription, so
+ * The run's subscribers: one harness receiver process (stack/harness/receiver.ts) per subscription, so
  * one of them can refuse connections (its socket closed) while the others answer 200. Each
  * records every (webhook-id, subscription) it got and counts repeats; every 10th signature is
  * verified with the receiver kit.

@@ -9,9 +9,11 @@ import { createClient, type WebhookServiceClient } from '../../src/client';
 import { type Config, loadConfig } from '../../src/config/config';
 import { prepareDatabase } from '../../src/db/indexes';
 import { createMongo, type Mongo } from '../../src/db/mongo';
+import { DispatchNotes } from '../../src/events/dispatch-notes';
 import type { EventDispatcher } from '../../src/events/dispatcher';
 import type { OutboxFlusher } from '../../src/events/outbox';
 import type { RelayDeps } from '../../src/events/relay';
+import type { EventRepository } from '../../src/events/repository';
 import { createApp, type AppDeps } from '../../src/http/app';
 import type { OpenApiDocument } from '../../src/contract/openapi';
 import { createLogger } from '../../src/logger';
@@ -32,6 +34,10 @@ export interface TestApi {
   mongo: Mongo;
   temporal: TemporalGateway;
   dispatcher: EventDispatcher;
+  /** The event log the dispatcher writes. */
+  events: EventRepository;
+  /** The dispatch notes (what the relay would start). */
+  notes: DispatchNotes;
   /** What a relay pass over this database needs: `relayOnce(api.relay, opts)`, as the worker's relay runs it. */
   relay: RelayDeps;
   /** A typed client authenticated with a fresh key of `scopes`, owned by `ownerId`. */
@@ -81,14 +87,19 @@ export async function startTestApi(
   const server: Server = createApp({ ...deps, contract }).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { dispatcher, events } = deps.deliveries;
+  // Its own instance for the relay and the tests: only the dispatcher batches removals, so both see the same notes.
+  const notes = new DispatchNotes(mongo.db);
   return {
     baseUrl,
     config,
     deps,
     mongo,
     temporal,
-    dispatcher: deps.deliveries.dispatcher,
-    relay: relayDeps(mongo.db, deps.deliveries.dispatcher, logger),
+    dispatcher,
+    events,
+    notes,
+    relay: relayDeps(mongo.db, { dispatcher, events, notes }, logger),
     async clientWith(scopes, ownerId = 'owner-a') {
       const { key, principal } = await deps.apiKeys.create({ ownerId, name: 'test', scopes });
       return { client: createClient({ baseUrl, apiKey: key }), key, principal };

@@ -3,10 +3,9 @@ import type { WebhookServiceClient } from '../../client';
 import { idempotencyKey, outcome } from './api';
 import { EventTypePicker } from './event-type-picker';
 import { FormActions } from './form-actions';
-import { type AuthChoice, authBody, type AuthFields, emptyAuthFields } from './auth-fields';
-import { parseHeaderLines } from './header-lines';
-import { parseRateLimit, parseRetryFields } from './retry-fields';
-import type { EventType, EventTypeInfo, SignatureScheme, Subscription } from './types';
+import type { AuthChoice, AuthFields } from './auth-fields';
+import { createBody, type FormState, initialFormState, patchBody } from './subscription-body';
+import type { EventTypeInfo, Subscription } from './types';
 
 interface Props {
   client: WebhookServiceClient;
@@ -18,94 +17,35 @@ interface Props {
   onCancel: () => void;
 }
 
-/** The filter box's text as a filter: undefined when empty or not a JSON object. */
-function parseFilter(text: string): { ok: true; filter?: Record<string, unknown> } | { ok: false } {
-  if (!text.trim()) return { ok: true };
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ok: true, filter: value as Record<string, unknown> } : { ok: false };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** Creates a subscription (v1 or v2 envelope) or edits one's URL, events, description, custom headers, authentication, filter, version, retry schedule and rate limit. */
+/** Creates a subscription (v1 or v2 envelope) or edits one's URL, events, description, custom headers, authentication, filter, version, retry schedule, rate limit and most deliveries at once. */
 export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved, onCancel }: Props) {
-  const [url, setUrl] = useState(editing?.url ?? '');
-  const [description, setDescription] = useState(editing?.description ?? '');
-  // Values are never shown again, so editing starts empty: left empty, the headers stay as they are.
-  const [headerLines, setHeaderLines] = useState('');
-  // Credentials are never shown again: editing keeps the stored auth unless another choice is made.
-  const [authChoice, setAuthChoice] = useState<AuthChoice>(editing?.auth ? 'keep' : 'none');
-  const [authFields, setAuthFields] = useState<AuthFields>(emptyAuthFields);
-  const [events, setEvents] = useState<EventType[]>(editing?.events ?? []);
-  const [version, setVersion] = useState<'1' | '2'>(editing?.version === 2 ? '2' : '1');
-  // Chosen at creation only: a later switch is a key rotation (the detail page's Rotate).
-  const [signature, setSignature] = useState<SignatureScheme>('hmac-sha256');
-  const [filterText, setFilterText] = useState(editing?.filter ? JSON.stringify(editing.filter, null, 2) : '');
-  // Filled in only when the subscription has its own schedule: empty means the service's.
-  const ownRetry = editing?.retry.source === 'subscription' ? editing.retry : undefined;
-  const [retryWaits, setRetryWaits] = useState(ownRetry ? ownRetry.schedule.join(', ') : '');
-  const [retryAttempts, setRetryAttempts] = useState(ownRetry ? String(ownRetry.max_attempts) : '');
-  const [rateText, setRateText] = useState(editing?.rate_limit !== undefined ? String(editing.rate_limit) : '');
+  const [form, setForm] = useState<FormState>(() => initialFormState(editing));
+  const set = (change: Partial<FormState>) => setForm((f) => ({ ...f, ...change }));
+  const setAuth = (change: Partial<AuthFields>) => setForm((f) => ({ ...f, authFields: { ...f.authFields, ...change } }));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!events.length) return setError('Choose at least one event type.');
-    const lines = parseHeaderLines(headerLines);
-    if ('error' in lines) return setError(lines.error);
-    const custom = Object.keys(lines.headers).length ? { headers: lines.headers } : {};
-    const auth = authBody(authChoice, authFields, editing !== undefined);
-    if ('error' in auth) return setError(auth.error);
-    const parsed = parseFilter(filterText);
-    if (!parsed.ok) return setError('The filter must be a JSON object, e.g. {"data": {"total": {"$gte": 100}}}.');
-    const filter = parsed.filter;
-    const retryFields = parseRetryFields(retryWaits, retryAttempts);
-    if ('error' in retryFields) return setError(retryFields.error);
-    const rate = parseRateLimit(rateText);
-    if ('error' in rate) return setError(rate.error);
-    setBusy(true);
-    setError(undefined);
     if (editing) {
-      const r = await outcome(
-        client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', {
-          params: { path: { subscription_id: editing.id } },
-          body: {
-            url,
-            events,
-            description,
-            ...custom,
-            ...auth,
-            // An emptied box removes the filter the subscription had.
-            ...(filter ? { filter } : editing.filter ? { filter: {} } : {}),
-            ...(Number(version) !== editing.version ? { version: version === '2' ? 2 : 1 } : {}),
-            // Emptied fields go back to the service's schedule and to no rate limit.
-            ...(retryFields.retry ? { retry: retryFields.retry } : ownRetry ? { retry: null } : {}),
-            ...(rate.rateLimit !== undefined ? { rate_limit: rate.rateLimit } : editing.rate_limit !== undefined ? { rate_limit: null } : {}),
-          },
-        }),
-      );
+      const built = patchBody(form, editing);
+      if ('error' in built) return setError(built.error);
+      setBusy(true);
+      setError(undefined);
+      const r = await outcome(client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: editing.id } }, body: built.body }));
       setBusy(false);
       if (r.ok) onSaved(r.data);
       else setError(r.message);
       return;
     }
-    const body = {
-      url,
-      events,
-      ...(description ? { description } : {}),
-      ...custom,
-      ...(auth.auth ? { auth: auth.auth } : {}),
-      ...(filter ? { filter } : {}),
-      ...(retryFields.retry ? { retry: retryFields.retry } : {}),
-      ...(signature === 'ed25519' ? { signature } : {}),
-      ...(rate.rateLimit !== undefined ? { rate_limit: rate.rateLimit } : {}),
-    };
+    const built = createBody(form);
+    if ('error' in built) return setError(built.error);
+    setBusy(true);
+    setError(undefined);
+    const { body } = built;
     const headers = { 'Idempotency-Key': idempotencyKey() };
     const r = await outcome(
-      version === '2' ? client.POST('/api/webhooks/v2/subscribe', { body, params: { header: headers } }) : client.POST('/api/webhooks/v1/subscribe', { body, params: { header: headers } }),
+      built.version === 2 ? client.POST('/api/webhooks/v2/subscribe', { body, params: { header: headers } }) : client.POST('/api/webhooks/v1/subscribe', { body, params: { header: headers } }),
     );
     setBusy(false);
     if (!r.ok) return setError(r.message);
@@ -118,11 +58,11 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
       <h2 id="sub-form-heading">{editing ? 'Edit subscription' : 'New subscription'}</h2>
       <label>
         Endpoint URL
-        <input type="url" name="url" required maxLength={2048} placeholder="https://example.com/webhooks" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        <input type="url" name="url" required maxLength={2048} placeholder="https://example.com/webhooks" value={form.url} onInput={(e) => set({ url: e.currentTarget.value })} />
       </label>
       <label>
         Description
-        <input type="text" name="description" maxLength={500} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+        <input type="text" name="description" maxLength={500} value={form.description} onInput={(e) => set({ description: e.currentTarget.value })} />
       </label>
       <label>
         Custom headers
@@ -130,8 +70,8 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
           name="headers"
           rows={3}
           placeholder={'X-Api-Key: your-gateway-key\nX-Tenant: acme'}
-          value={headerLines}
-          onInput={(e) => setHeaderLines(e.currentTarget.value)}
+          value={form.headerLines}
+          onInput={(e) => set({ headerLines: e.currentTarget.value })}
         />
         <small>
           One <code>Name: value</code> per line, sent with every delivery; values are stored sealed and shown only as <code>********</code>.
@@ -142,7 +82,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
         <legend>Authentication towards the endpoint</legend>
         <label>
           Authentication
-          <select name="auth" value={authChoice} onChange={(e) => setAuthChoice(e.currentTarget.value as AuthChoice)}>
+          <select name="auth" value={form.authChoice} onChange={(e) => set({ authChoice: e.currentTarget.value as AuthChoice })}>
             {editing?.auth && <option value="keep">Keep as it is</option>}
             <option value="none">None (signature only)</option>
             <option value="bearer">Bearer token</option>
@@ -150,47 +90,47 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             <option value="oauth2_client_credentials">OAuth 2.0 client credentials</option>
           </select>
         </label>
-        {authChoice === 'bearer' && (
+        {form.authChoice === 'bearer' && (
           <label>
             Bearer token
-            <input type="password" name="auth-token" autoComplete="off" maxLength={4096} value={authFields.token} onInput={(e) => setAuthFields({ ...authFields, token: e.currentTarget.value })} />
+            <input type="password" name="auth-token" autoComplete="off" maxLength={4096} value={form.authFields.token} onInput={(e) => setAuth({ token: e.currentTarget.value })} />
           </label>
         )}
-        {authChoice === 'basic' && (
+        {form.authChoice === 'basic' && (
           <>
             <label>
               User name
-              <input type="text" name="auth-username" autoComplete="off" maxLength={256} value={authFields.username} onInput={(e) => setAuthFields({ ...authFields, username: e.currentTarget.value })} />
+              <input type="text" name="auth-username" autoComplete="off" maxLength={256} value={form.authFields.username} onInput={(e) => setAuth({ username: e.currentTarget.value })} />
             </label>
             <label>
               Password
-              <input type="password" name="auth-password" autoComplete="off" maxLength={1024} value={authFields.password} onInput={(e) => setAuthFields({ ...authFields, password: e.currentTarget.value })} />
+              <input type="password" name="auth-password" autoComplete="off" maxLength={1024} value={form.authFields.password} onInput={(e) => setAuth({ password: e.currentTarget.value })} />
             </label>
           </>
         )}
-        {authChoice === 'oauth2_client_credentials' && (
+        {form.authChoice === 'oauth2_client_credentials' && (
           <>
             <label>
               Token URL
-              <input type="url" name="auth-token-url" maxLength={2048} placeholder="https://auth.example.com/oauth2/token" value={authFields.tokenUrl} onInput={(e) => setAuthFields({ ...authFields, tokenUrl: e.currentTarget.value })} />
+              <input type="url" name="auth-token-url" maxLength={2048} placeholder="https://auth.example.com/oauth2/token" value={form.authFields.tokenUrl} onInput={(e) => setAuth({ tokenUrl: e.currentTarget.value })} />
             </label>
             <label>
               Client id
-              <input type="text" name="auth-client-id" autoComplete="off" maxLength={256} value={authFields.clientId} onInput={(e) => setAuthFields({ ...authFields, clientId: e.currentTarget.value })} />
+              <input type="text" name="auth-client-id" autoComplete="off" maxLength={256} value={form.authFields.clientId} onInput={(e) => setAuth({ clientId: e.currentTarget.value })} />
             </label>
             <label>
               Client secret
-              <input type="password" name="auth-client-secret" autoComplete="off" maxLength={1024} value={authFields.clientSecret} onInput={(e) => setAuthFields({ ...authFields, clientSecret: e.currentTarget.value })} />
+              <input type="password" name="auth-client-secret" autoComplete="off" maxLength={1024} value={form.authFields.clientSecret} onInput={(e) => setAuth({ clientSecret: e.currentTarget.value })} />
             </label>
             <label>
               Scope (optional)
-              <input type="text" name="auth-scope" maxLength={1024} value={authFields.scope} onInput={(e) => setAuthFields({ ...authFields, scope: e.currentTarget.value })} />
+              <input type="text" name="auth-scope" maxLength={1024} value={form.authFields.scope} onInput={(e) => setAuth({ scope: e.currentTarget.value })} />
             </label>
           </>
         )}
         <small>Sent as the <code>Authorization</code> header of every delivery; credentials are stored sealed and never shown again.</small>
       </fieldset>
-      <EventTypePicker eventTypes={eventTypes} selected={events} onChange={setEvents} grants={grants} />
+      <EventTypePicker eventTypes={eventTypes} selected={form.events} onChange={(events) => set({ events })} grants={grants} />
       <label>
         Filter (optional JSON; only matching events are delivered)
         <textarea
@@ -198,8 +138,8 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
           rows={4}
           maxLength={4096}
           placeholder='{"data": {"total": {"$gte": 100}}}'
-          value={filterText}
-          onInput={(e) => setFilterText(e.currentTarget.value)}
+          value={form.filterText}
+          onInput={(e) => set({ filterText: e.currentTarget.value })}
         />
         <small>
           Matched against <code>{'{type, id, data}'}</code> with <code>$eq</code>, <code>$neq</code>, <code>$gt</code>, <code>$gte</code>, <code>$lt</code>,{' '}
@@ -210,11 +150,11 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
         <legend>Retries</legend>
         <label>
           Retry waits
-          <input type="text" name="retry-schedule" placeholder={editing ? editing.retry.schedule.join(', ') : '30s, 5m, 1h'} value={retryWaits} onInput={(e) => setRetryWaits(e.currentTarget.value)} />
+          <input type="text" name="retry-schedule" placeholder={editing ? editing.retry.schedule.join(', ') : '30s, 5m, 1h'} value={form.retryWaits} onInput={(e) => set({ retryWaits: e.currentTarget.value })} />
         </label>
         <label>
           Attempts in all
-          <input type="number" name="retry-attempts" min={1} max={10} placeholder={editing ? String(editing.retry.max_attempts) : '5'} value={retryAttempts} onInput={(e) => setRetryAttempts(e.currentTarget.value)} />
+          <input type="number" name="retry-attempts" min={1} max={10} placeholder={editing ? String(editing.retry.max_attempts) : '5'} value={form.retryAttempts} onInput={(e) => set({ retryAttempts: e.currentTarget.value })} />
         </label>
         <small>
           Waits after attempt 1, 2, … (<code>s</code>, <code>m</code>, <code>h</code>; the last repeats), each 1s to 6h, at most 10; 1 to 10 attempts; 12h of retries in all. Leave both empty for the service’s
@@ -223,17 +163,25 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
       </fieldset>
       <label>
         Rate limit (deliveries per second, optional)
-        <input type="number" name="rate-limit" min={1} max={100} value={rateText} onInput={(e) => setRateText(e.currentTarget.value)} />
+        <input type="number" name="rate-limit" min={1} max={100} value={form.rateText} onInput={(e) => set({ rateText: e.currentTarget.value })} />
         <small>At most this many deliveries a second, over every worker (1 to 100); attempts beyond it wait, not counted as attempts. Empty: no limit.</small>
+      </label>
+      <label>
+        Most deliveries at once (optional)
+        <input type="number" name="max-in-flight" min={1} max={1000} value={form.maxInFlightText} onInput={(e) => set({ maxInFlightText: e.currentTarget.value })} />
+        <small>
+          At most this many POSTs from one worker to the endpoint at a time (1 to 1000); others wait their turn, not counted as attempts. Empty: the service’s default
+          {editing?.max_in_flight !== undefined && '; once set it can be changed, not removed'}.
+        </small>
       </label>
       <fieldset>
         <legend>Envelope version</legend>
         <label>
-          <input type="radio" name="version" value="1" checked={version === '1'} onChange={() => setVersion('1')} />
+          <input type="radio" name="version" value="1" checked={form.version === '1'} onChange={() => set({ version: '1' })} />
           v1: <code>{'{event, id, data}'}</code>
         </label>
         <label>
-          <input type="radio" name="version" value="2" checked={version === '2'} onChange={() => setVersion('2')} />
+          <input type="radio" name="version" value="2" checked={form.version === '2'} onChange={() => set({ version: '2' })} />
           v2: v1 plus <code>api_version</code> and <code>created_at</code>
         </label>
         {editing && <small>Changing it applies from the next attempt, retries of pending deliveries included.</small>}
@@ -242,11 +190,11 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
         <fieldset>
           <legend>Signatures</legend>
           <label>
-            <input type="radio" name="signature" value="hmac-sha256" checked={signature === 'hmac-sha256'} onChange={() => setSignature('hmac-sha256')} />
+            <input type="radio" name="signature" value="hmac-sha256" checked={form.signature === 'hmac-sha256'} onChange={() => set({ signature: 'hmac-sha256' })} />
             HMAC-SHA256 (<code>v1</code>): a shared secret, shown once
           </label>
           <label>
-            <input type="radio" name="signature" value="ed25519" checked={signature === 'ed25519'} onChange={() => setSignature('ed25519')} />
+            <input type="radio" name="signature" value="ed25519" checked={form.signature === 'ed25519'} onChange={() => set({ signature: 'ed25519' })} />
             Ed25519 (<code>v1a</code>): your receiver verifies with a public key; the private key never leaves the service
           </label>
         </fieldset>

@@ -11,7 +11,9 @@ export type {
   Problem,
   SignatureScheme,
   Subscription,
+  SubscriptionCreate,
   SubscriptionEvent,
+  SubscriptionUpdate,
   SubscriptionWithSecret,
 } from '../../contract/types';
 

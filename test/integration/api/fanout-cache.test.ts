@@ -33,7 +33,7 @@ describe('the fan-out cache: an API process sees its own subscription writes at 
     const spent = moved(before, await counts(metrics.dbCommands));
     const stored = await api.deps.resources.orders.findById(res.data!.id);
     const eventId = stored!.outbox.find((e) => e.type === 'order.created')!.id;
-    const logged = await api.dispatcher.events.find(eventId);
+    const logged = await api.events.find(eventId);
     return { subscribers: logged?.subscription_ids ?? [], subscriptionReads: spent['find subscriptions'] ?? 0 };
   }
 

@@ -201,7 +201,7 @@ describe('inventory: orders reserve stock, cancellations return it, admins adjus
       expect(await relayOnce(pastLease, opts)).toMatchObject({ abandoned: 1, failed: 0 });
       await waitFor(async () => (await level(7)).quantity === 12, 5_000);
       expect((await moves(7)).map((m) => m._id)).toEqual([`take:${plan.id}:7`, `release:${plan.id}:7`]);
-      expect(await api.dispatcher.notes.count('evt_lost_order')).toBe(0);
+      expect(await api.notes.count('evt_lost_order')).toBe(0);
       // Once only: the note is gone, and releasing again finds its release done.
       await api.relay.reservations.release(reservation);
       expect(await moves(7)).toHaveLength(2);
@@ -215,7 +215,7 @@ describe('inventory: orders reserve stock, cancellations return it, admins adjus
       await api.dispatcher.announcePlanned({ source: { collection: 'orders', id: created.id }, eventIds: doc.outbox.map((e) => e.id), reservation, at: new Date(0) });
       const pastLease = { ...api.relay, reservations: { ...api.relay.reservations, graceMs: 0 } };
       expect(await relayOnce(pastLease, { graceMs: 0, abandonMs: 0, batch: 50 })).toMatchObject({ flushed: doc.outbox.length, abandoned: 0, failed: 0 });
-      expect(await api.dispatcher.notes.count(doc.outbox[0]!.id)).toBe(0);
+      expect(await api.notes.count(doc.outbox[0]!.id)).toBe(0);
       const ops = (await moves(9)).map((m) => m._id);
       expect(ops).toContain(`take:${doc.reservation_id}:9`);
       expect(ops).not.toContain(`release:${doc.reservation_id}:9`);

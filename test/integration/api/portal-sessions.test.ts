@@ -5,7 +5,7 @@ import { createClient, type WebhookServiceClient } from '../../../src/client';
 import { startTestApi, type TestApi } from '../../support/api';
 import { waitFor } from '../../support/wait';
 
-type PortalSession = components['schemas']['PortalSession'];
+type PortalSession = components['schemas']['PortalSessionCreated'];
 type Problem = components['schemas']['Problem'];
 
 const hook = 'http://127.0.0.1:9/hooks';

@@ -47,7 +47,7 @@ describe("a subscription's history: events, filtered attempts and statistics", (
   });
 
   it('lists its events newest first with payload and delivery state, paginated; pending before any attempt', async () => {
-    const events = api.dispatcher.events;
+    const events = api.events;
     const event = (n: number, minutesAgo: number, subscriptionIds = [subscriptionId]) => ({
       _id: eventId(n),
       type: 'webhook.test' as const,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertActivities } from '../../../activities/alerts';
+import { OperationalNotices } from '../../../src/alerts/repository';
+import { SubscriptionRepository } from '../../../src/subscriptions/repository';
 import { checkDeprecatedVersions, deprecatedInUseId, startDeprecationWatch } from '../../../src/subscriptions/deprecated-versions';
 import { verify } from '../../../src/receiver';
 import { versionDeprecations } from '../../../src/webhooks/versions';
@@ -13,6 +15,8 @@ const alertSecret = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
 const contract = deprecatedContract(1, '2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z');
 const deprecations = versionDeprecations(contract);
 const quiet = { info: () => undefined, warn: () => undefined };
+/** The repositories the worker hands the watch, over the test API's database. */
+const watchRepositories = (api: TestApi) => ({ subscriptions: new SubscriptionRepository(api.mongo.db), notices: new OperationalNotices(api.mongo.db) });
 
 /**
  * Version 1 deprecated in a copy of the contract, over the real stack (API, MongoDB wire server,
@@ -94,7 +98,7 @@ describe('a deprecated envelope version', () => {
   it('tells the administrator once a day through the version.deprecated_in_use operational webhook', async () => {
     const notifyOperator = operatorNotifier();
     const now = () => new Date('2026-03-02T08:00:00Z');
-    const check = () => checkDeprecatedVersions({ db: api.mongo.db, deprecations, notifyOperator, logger: quiet, now });
+    const check = () => checkDeprecatedVersions({ ...watchRepositories(api), deprecations, notifyOperator, logger: quiet, now });
 
     // The operator answers 503: the notice is not acknowledged, and the next check sends it again.
     await expect(check()).rejects.toThrow(/HTTP 503/);
@@ -118,7 +122,7 @@ describe('a deprecated envelope version', () => {
 
     // The next day, a new notice.
     const tomorrow = () => new Date('2026-03-03T08:00:00Z');
-    expect(await checkDeprecatedVersions({ db: api.mongo.db, deprecations, notifyOperator, logger: quiet, now: tomorrow })).toEqual([{ version: 1, active: 3, notified: true }]);
+    expect(await checkDeprecatedVersions({ ...watchRepositories(api), deprecations, notifyOperator, logger: quiet, now: tomorrow })).toEqual([{ version: 1, active: 3, notified: true }]);
     expect(operator.received.at(-1)!.headers['webhook-id']).toBe('op_version.deprecated_in_use_v1_2026-03-03');
   });
 
@@ -126,7 +130,7 @@ describe('a deprecated envelope version', () => {
     const notifyOperator = operatorNotifier();
     const before = operator.received.length;
     let day = '2026-03-04';
-    const watch = startDeprecationWatch({ db: api.mongo.db, deprecations, notifyOperator, logger: quiet, now: () => new Date(`${day}T08:00:00Z`) }, 100);
+    const watch = startDeprecationWatch({ ...watchRepositories(api), deprecations, notifyOperator, logger: quiet, now: () => new Date(`${day}T08:00:00Z`) }, 100);
     try {
       await waitFor(() => operator.received.length === before + 1, 10_000);
       day = '2026-03-05';

@@ -52,7 +52,7 @@ describe('a page of a subscription\u2019s events costs a bounded number of comma
       // The other subscription's attempts share the events' times: never counted for this one.
       attempts.push(attempt(event, otherId, 1, 'failed', at + 500));
     }
-    await api.dispatcher.events.insertAll(events);
+    await api.events.insertAll(events);
     for (let i = 0; i < attempts.length; i += 1000) await api.deps.deliveries.attempts.recordMany(attempts.slice(i, i + 1000));
   });
   afterAll(async () => {

@@ -123,9 +123,9 @@ describe('delivery end to end: API → outbox → Temporal → worker → receiv
       ownerId: 'owner-a',
       subscriptionIds: [],
     });
-    expect(await api.dispatcher.events.find(event._id)).toBeUndefined();
+    expect(await api.events.find(event._id)).toBeUndefined();
     // Its note goes with the next batched removal.
-    await waitFor(async () => (await api.dispatcher.notes.count(event._id)) === 0, 5000);
+    await waitFor(async () => (await api.notes.count(event._id)) === 0, 5000);
     const client = await api.temporal.client();
     await expect(client.workflow.getHandle(eventWorkflowId(event._id)).describe()).rejects.toThrow(/not found/i);
   });

@@ -145,8 +145,8 @@ describe('subscription features over real deliveries', () => {
     const whilePaused = await order(client, 5);
     // The event goes to the subscriptions active when it happened: not the paused one (the only
     // one here), so it was dispatched without being logged or starting any delivery.
-    expect(await api.dispatcher.events.find(whilePaused.eventId)).toBeUndefined();
-    await waitFor(async () => (await api.dispatcher.notes.count(whilePaused.eventId)) === 0, 5000);
+    expect(await api.events.find(whilePaused.eventId)).toBeUndefined();
+    await waitFor(async () => (await api.notes.count(whilePaused.eventId)) === 0, 5000);
     await expect(temporal.workflow.getHandle(eventWorkflowId(whilePaused.eventId)).describe()).rejects.toThrow(/not found/i);
     expect(r.received).toHaveLength(0);
 

@@ -4,16 +4,16 @@ import { Client, Connection } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DispatchNote, RedeliveryNote } from '../../../src/events/dispatch-notes';
-import { EventDispatcher } from '../../../src/events/dispatcher';
 import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
 import { type RelayDeps, relayOnce } from '../../../src/events/relay';
 import { createLogger } from '../../../src/logger';
 import { type OrderDoc, orderKey } from '../../../src/resources/repository';
 import { seedDemoData } from '../../../src/seed/seed';
-import { deliverySettings } from '../../../src/compose/shared';
+import { deliverySettings, eventDispatch } from '../../../src/compose/shared';
+import { SubscriptionRepository } from '../../../src/subscriptions/repository';
 import { verify } from '../../../src/receiver';
 import type { ManagedProcess } from '../../../stack/runtime/processes';
-import { eventWorkflowId } from '../../../workflows/ids';
+import { eventWorkflowId, redeliveryWorkflowId } from '../../../workflows/ids';
 import { startTestApi, startTestWorker, type TestApi } from '../../support/api';
 import { eventOutcome, HistoryEvent, terminateLeftRunning, waitForHistoryEvent } from '../../support/event-workflows';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
@@ -135,7 +135,7 @@ describe('no event is lost', () => {
     const event = await orderLeftByACrash(api, 9001);
     worker(api);
     // The worker's relay notices the note and flushes the order's outbox.
-    await waitFor(async () => (await api.dispatcher.notes.count(event.id)) === 0, 60_000);
+    await waitFor(async () => (await api.notes.count(event.id)) === 0, 60_000);
     expect(await eventOutcome(await api.temporal.client(), eventWorkflowId(event.id))).toMatchObject({
       state: 'delivered',
       subscriptions: { [sub.id]: { state: 'delivered', attempts: 1 } },
@@ -145,7 +145,7 @@ describe('no event is lost', () => {
     // The outbox keeps the entry as the order's event record; the log has it.
     const order = await api.mongo.db.collection<OrderDoc>('orders').findOne({ _id: orderKey(9001) });
     expect(order!.outbox.map((e) => e.id)).toEqual([event.id]);
-    expect(await api.dispatcher.events.find(event.id)).toMatchObject({ type: 'order.created', source: { collection: 'orders', id: 9001 }, subscription_ids: [sub.id] });
+    expect(await api.events.find(event.id)).toMatchObject({ type: 'order.created', source: { collection: 'orders', id: 9001 }, subscription_ids: [sub.id] });
   });
 
   it('a status change whose API process died before dispatch is delivered too', async () => {
@@ -157,7 +157,7 @@ describe('no event is lost', () => {
     await api.dispatcher.announce([event], { collection: 'orders', id: 7 });
     expect(await api.deps.resources.orders.transition(7, 'pending', 'paid', event, new Date())).toBe(true);
     worker(api);
-    await waitFor(async () => (await api.dispatcher.notes.count(event.id)) === 0, 60_000);
+    await waitFor(async () => (await api.notes.count(event.id)) === 0, 60_000);
     expect(await eventOutcome(await api.temporal.client(), eventWorkflowId(event.id))).toMatchObject({
       state: 'delivered',
       subscriptions: { [sub.id]: { state: 'delivered', attempts: 1 } },
@@ -173,10 +173,10 @@ describe('no event is lost', () => {
     await api.dispatcher.announce([event], { collection: 'orders', id: 9002 });
     const nothing = { flushed: 0, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0 };
     expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 60_000, batch: 10 })).toEqual(nothing);
-    expect(await api.dispatcher.notes.count(event.id)).toBe(1);
+    expect(await api.notes.count(event.id)).toBe(1);
     expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 0, batch: 10 })).toEqual({ ...nothing, abandoned: 1 });
-    expect(await api.dispatcher.notes.count(event.id)).toBe(0);
-    expect(await api.dispatcher.events.find(event.id)).toBeUndefined();
+    expect(await api.notes.count(event.id)).toBe(0);
+    expect(await api.events.find(event.id)).toBeUndefined();
   });
 
   it('an event the writer and the relay both flush is counted once, with or without subscribers', async () => {
@@ -184,8 +184,8 @@ describe('no event is lost', () => {
     const receiver = await receiverAnswering(() => 200);
     await subscribe(api, receiver, ['order.created']);
     const counted: string[] = [];
-    const dispatcher = new EventDispatcher({
-      db: api.mongo.db,
+    const { dispatcher } = eventDispatch(api.mongo.db, {
+      fanout: new SubscriptionRepository(api.mongo.db),
       // Not started here: only the logging and its count are under test.
       temporal: () => Promise.reject(new Error('not started in this test')),
       settings: deliverySettings(api.config),
@@ -210,8 +210,8 @@ describe('no event is lost', () => {
     const w = await startTestWorker(api); // no relay of its own: this test runs the passes
     cleanups.push(() => w.stop());
     // What Temporal being down leaves: a logged event and an accepted redelivery, neither started.
-    const down = new EventDispatcher({
-      db: api.mongo.db,
+    const { dispatcher: down } = eventDispatch(api.mongo.db, {
+      fanout: new SubscriptionRepository(api.mongo.db),
       temporal: () => Promise.reject(new Error('Temporal unreachable')),
       settings: deliverySettings(api.config),
       logger: createLogger('silent', 'test'),
@@ -220,9 +220,9 @@ describe('no event is lost', () => {
     const flushable = await orderLeftByACrash(api, 9102);
     const logged = await down.emit(newOutboxEvent('webhook.test', { message: 'relay', subscription_id: sub.id }), { ownerId: 'owner-a', subscriptionIds: [sub.id] });
     await down.redeliver([{ event: logged, subscriptionIds: [sub.id], redeliveryId: 'rdl_relaytest' }]);
-    const redelivery = `${eventWorkflowId(logged._id)}/redelivery/rdl_relaytest`;
-    expect(await api.dispatcher.notes.count(logged._id)).toBe(1);
-    expect(await api.dispatcher.notes.count(redelivery)).toBe(1);
+    const redelivery = redeliveryWorkflowId(logged._id, 'rdl_relaytest');
+    expect(await api.notes.count(logged._id)).toBe(1);
+    expect(await api.notes.count(redelivery)).toBe(1);
 
     // Order 9101's outbox cannot be read during the first pass; its note is tried first.
     const failing: RelayDeps = {
@@ -231,9 +231,9 @@ describe('no event is lost', () => {
     };
     const opts = { graceMs: 0, abandonMs: 60_000, batch: 10 };
     expect(await relayOnce(failing, opts)).toEqual({ flushed: 1, dispatched: 1, redelivered: 1, abandoned: 0, failed: 1 });
-    expect(await api.dispatcher.notes.count(unreadable.id)).toBe(1);
-    expect(await api.dispatcher.events.find(unreadable.id)).toBeUndefined();
-    for (const id of [flushable.id, logged._id, redelivery]) expect(await api.dispatcher.notes.count(id), id).toBe(0);
+    expect(await api.notes.count(unreadable.id)).toBe(1);
+    expect(await api.events.find(unreadable.id)).toBeUndefined();
+    for (const id of [flushable.id, logged._id, redelivery]) expect(await api.notes.count(id), id).toBe(0);
     const temporal = await api.temporal.client();
     for (const id of [eventWorkflowId(flushable.id), eventWorkflowId(logged._id), redelivery]) {
       expect(await eventOutcome(temporal, id), id).toMatchObject({ state: 'delivered', subscriptions: { [sub.id]: { state: 'delivered' } } });
@@ -241,7 +241,7 @@ describe('no event is lost', () => {
     await expect(temporal.workflow.getHandle(eventWorkflowId(unreadable.id)).describe()).rejects.toThrow(/not found/i);
 
     expect(await relayOnce(api.relay, opts)).toEqual({ flushed: 1, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0 });
-    expect(await api.dispatcher.notes.count(unreadable.id)).toBe(0);
+    expect(await api.notes.count(unreadable.id)).toBe(0);
     expect(await eventOutcome(temporal, eventWorkflowId(unreadable.id))).toMatchObject({ state: 'delivered', subscriptions: { [sub.id]: { state: 'delivered' } } });
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
     expect(ids.sort()).toEqual([flushable.id, logged._id, logged._id, unreadable.id].sort());
@@ -299,12 +299,12 @@ describe('no event is lost', () => {
       expect(order.response.status).toBe(201);
       const eventId = (await api.deps.resources.orders.outboxOf(order.data!.id))[0]!.id;
       // Logged with its fan-out, and noted for the relay: its workflow could not be started.
-      expect(await api.dispatcher.events.find(eventId)).toMatchObject({ subscription_ids: [sub.id] });
-      expect(await api.dispatcher.notes.count(eventId)).toBe(1);
+      expect(await api.events.find(eventId)).toMatchObject({ subscription_ids: [sub.id] });
+      expect(await api.notes.count(eventId)).toBe(1);
       expect(receiver.received).toHaveLength(0);
 
       await temporal.restart();
-      await waitFor(async () => (await api.dispatcher.notes.count(eventId)) === 0, 90_000).catch((err: unknown) => {
+      await waitFor(async () => (await api.notes.count(eventId)) === 0, 90_000).catch((err: unknown) => {
         console.error(`worker exited=${w.hasExited}\n${w.recentOutput()}`);
         throw err;
       });

@@ -39,7 +39,7 @@ describe('request ids: one id from the request log to the Temporal UI', () => {
     expect(res.headers.get('x-request-id')).toBe(requestId);
     const { id } = (await res.json()) as { id: number };
     const eventId = (await api.deps.resources.orders.outboxOf(id))[0]!.id;
-    expect(await api.dispatcher.events.find(eventId)).toMatchObject({ request_id: requestId });
+    expect(await api.events.find(eventId)).toMatchObject({ request_id: requestId });
     expect(await memoOf(eventWorkflowId(eventId))).toEqual({ requestId });
 
     // A redelivery carries the id of the request that asked for it.
@@ -55,7 +55,7 @@ describe('request ids: one id from the request log to the Temporal UI', () => {
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const { event_id: eventId } = (await res.json()) as { event_id: string };
-    expect(await api.dispatcher.events.find(eventId)).toMatchObject({ request_id: requestId });
+    expect(await api.events.find(eventId)).toMatchObject({ request_id: requestId });
     expect(await memoOf(eventWorkflowId(eventId))).toEqual({ requestId });
   });
 });

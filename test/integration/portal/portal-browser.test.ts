@@ -286,6 +286,7 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByLabel('Retry waits').fill('10s, 7h');
     await page.getByLabel('Attempts in all').fill('3');
     await page.getByLabel(/^Rate limit/).fill('5');
+    await page.getByLabel(/^Most deliveries at once/).fill('3');
     await page.getByRole('button', { name: 'Save changes' }).click();
     expect(await page.getByTestId('form-error').textContent()).toContain('retry/schedule/1');
     const refusedRetry = problems.splice(0);
@@ -299,15 +300,21 @@ describe('the subscriber portal in a real browser', () => {
     expect(shownRetry).toContain('3 attempts');
     expect(shownRetry).toContain('its own schedule');
     expect(await page.getByTestId('subscription-rate-limit').textContent()).toContain('5 deliveries per second');
-    // Emptied: back to the service's schedule and no limit.
+    expect(await page.getByTestId('subscription-max-in-flight').textContent()).toContain('3 deliveries at once');
+    // Emptied: back to the service's schedule and no limit; the most at once can be changed, not removed.
     await page.getByRole('button', { name: 'Edit' }).click();
     expect(await page.getByLabel('Retry waits').inputValue()).toBe('10s, 1m');
     await page.getByLabel('Retry waits').fill('');
     await page.getByLabel('Attempts in all').fill('');
     await page.getByLabel(/^Rate limit/).fill('');
+    await page.getByLabel(/^Most deliveries at once/).fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.getByTestId('form-error').textContent()).toContain('can be changed but not removed');
+    await page.getByLabel(/^Most deliveries at once/).fill('2');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(() => page.getByTestId('subscription-retry').textContent(), deliveryWait).toContain('the service’s schedule');
     expect(await page.getByTestId('subscription-rate-limit').count()).toBe(0);
+    expect(await page.getByTestId('subscription-max-in-flight').textContent()).toContain('2 deliveries at once');
 
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const overlap = page.getByLabel('Old secret keeps signing for');

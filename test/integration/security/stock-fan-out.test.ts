@@ -62,7 +62,7 @@ describe("security: stock events of one owner's order do not fan out to, nor pay
     const stored = await api.mongo.db.collection<{ _id: number; outbox: Array<{ id: string; type: string }> }>('orders').findOne({ id: order.data!.id });
     const stockIds = stored!.outbox.filter((e) => e.type === 'stock.updated').map((e) => e.id);
     expect(stockIds).toHaveLength(lines);
-    const stockEvents = await Promise.all(stockIds.map(async (id) => (await api.dispatcher.events.find(id))!));
+    const stockEvents = await Promise.all(stockIds.map(async (id) => (await api.events.find(id))!));
     return { work: spent, stockEvents };
   }
 

@@ -6,6 +6,7 @@ import { DEFAULT_INLINE_LIMIT } from '../../../src/config/config';
 import { type AttemptDoc, attemptId } from '../../../src/deliveries/attempts';
 import type { EventDoc } from '../../../src/events/repository';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
+import { createWorkerMetrics } from '../../../src/telemetry/metrics';
 import { xSignature } from '../../../src/webhooks/signature';
 import { subscriptionDoc } from '../../support/subscription-doc';
 
@@ -251,6 +252,15 @@ describe('recordAttempts', () => {
     await activities(db, fakePost().post).recordAttempts([entry(7, made(code), state)]);
     expect(batches[0]![0]).toMatchObject({ attempt: 7, status_code: code, state });
     expect(batches[0]![0]).not.toHaveProperty('next_attempt_at');
+  });
+
+  it("measures the first-attempt lag on the entries the workflow marks as the event's first attempt only", async () => {
+    const { db } = fakeDb();
+    const metrics = createWorkerMetrics({ retrying: () => Promise.resolve(0), relayBacklog: () => Promise.resolve(0) });
+    const redelivered = { ...entry(1, made(200), 'delivered'), series: 'event/evt_unit/redelivery/rdl_1#sub_unit' };
+    await activities(db, fakePost().post, { metrics }).recordAttempts([{ ...entry(1, made(503), 'retrying', now.getTime()), firstOfEvent: true }, entry(2, made(200), 'delivered'), redelivered]);
+    const lags = (await metrics.firstAttemptLag.get()).values.find((v) => v.metricName === 'webhook_event_first_attempt_lag_seconds_count');
+    expect(lags?.value).toBe(1);
   });
 
   it('writes nothing for an empty batch', async () => {

@@ -41,7 +41,7 @@ describe('parseAdjustment and adjustmentDelta', () => {
     expect(adjustmentDelta(parseAdjustment({ low_stock_threshold: 0 }), 20)).toBe(0);
   });
 
-  it('refuses quantity with delta, naming /body/delta, and an empty adjustment', () => {
+  it('refuses quantity with delta, naming delta, and an empty adjustment', () => {
     const refusal = (body: Parameters<typeof parseAdjustment>[0]) => {
       try {
         parseAdjustment(body);
@@ -50,7 +50,7 @@ describe('parseAdjustment and adjustmentDelta', () => {
       }
       return 'accepted';
     };
-    expect(refusal({ quantity: 3, delta: 1 })).toEqual(['invalid', [{ path: '/body/delta', message: 'must not be sent together with quantity' }]]);
-    expect(refusal({})).toEqual(['invalid', [{ path: '/body', message: 'must have quantity, delta or low_stock_threshold' }]]);
+    expect(refusal({ quantity: 3, delta: 1 })).toEqual(['invalid', [{ field: ['delta'], message: 'must not be sent together with quantity' }]]);
+    expect(refusal({})).toEqual(['invalid', [{ field: [], message: 'must have quantity, delta or low_stock_threshold' }]]);
   });
 });

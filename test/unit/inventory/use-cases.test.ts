@@ -47,7 +47,7 @@ describe('reserveStock', () => {
     );
     const err = await reserveStock(inventory, plan).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InsufficientStock);
-    expect((err as InsufficientStock).shortfalls).toEqual([{ product_id: 2, requested: 2, available: 1, path: '/body/items/1/quantity' }]);
+    expect((err as InsufficientStock).shortfalls).toEqual([{ product_id: 2, requested: 2, available: 1, field: ['items', 1, 'quantity'] }]);
     expect(inventory.ledger.levels()).toEqual({ 1: 10, 2: 1 });
     expect(inventory.ledger.moves.map((m) => [m._id.split(':')[0], m.product_id, m.delta])).toEqual([
       ['take', 1, -4],
@@ -67,11 +67,11 @@ describe('adjustStock', () => {
     expect(calls).toEqual([`announce stock.updated,stock.low stock_moves/${op}`, `flush stock.updated,stock.low stock_moves/${op}`]);
   });
 
-  it('refuses a delta below zero naming /body/delta, and a product without stock with 404, writing nothing', async () => {
+  it('refuses a delta below zero naming delta, and a product without stock with 404, writing nothing', async () => {
     const { outbox, calls } = recordingOutbox();
     const inventory = memoryInventory({ 4: 8 }, { outbox, now: () => now });
     const short = await adjustStock(inventory, 4, { delta: -9 }).catch((e: unknown) => e);
-    expect((short as InsufficientStock).shortfalls).toEqual([{ product_id: 4, requested: 9, available: 8, path: '/body/delta' }]);
+    expect((short as InsufficientStock).shortfalls).toEqual([{ product_id: 4, requested: 9, available: 8, field: ['delta'] }]);
     await expect(adjustStock(inventory, 99, { delta: 1 })).rejects.toMatchObject({ kind: 'not_found' });
     expect([inventory.ledger.moves, calls]).toEqual([[], []]);
   });

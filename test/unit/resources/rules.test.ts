@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../../src/contract/types';
 import { DomainError } from '../../../src/errors/domain-error';
+import { loadContract } from '../../../src/contract/openapi';
+import { parameterLocations } from '../../../src/http/field-locations';
 import { toProblem } from '../../../src/http/problem';
 import type { OrderStatus } from '../../../src/contract/types';
 import { canTransition, orderTotal, parseFields, parseProductFilter, toCents } from '../../../src/resources/rules';
 
-/** The problem the API answers with for what `fn` throws. */
-function problemOf(fn: () => unknown): Problem {
+/** The problem operation `operationId` answers with for what `fn` throws. */
+function problemOf(operationId: string, fn: () => unknown): Problem {
   try {
     fn();
   } catch (err) {
-    if (err instanceof DomainError) return toProblem(err);
+    if (err instanceof DomainError) return toProblem(err, undefined, parameterLocations(loadContract()).get(operationId));
     throw err;
   }
   throw new Error('expected a DomainError');
@@ -28,7 +30,7 @@ describe('parseFields', () => {
     expect([...parseFields(raw)].sort()).toEqual(expected);
   });
   it.each(['', 'id,bogus', 'ID', 'id,', 'id total'])('rejects %j naming /query/fields', (raw) => {
-    const p = problemOf(() => parseFields(raw));
+    const p = problemOf('listUserOrders', () => parseFields(raw));
     expect(p.status).toBe(400);
     expect(p.errors).toEqual([{ path: '/query/fields', message: expect.any(String) as unknown }]);
   });
@@ -48,7 +50,7 @@ describe('parseProductFilter', () => {
   it.each(['color=red', 'category=', 'category', '=books', 'category=bo oks', 'category=a=b', `sku=${'x'.repeat(65)}`, 'category==books'])(
     'rejects %j with a 400 naming /query/filter',
     (raw) => {
-      const p = problemOf(() => parseProductFilter(raw));
+      const p = problemOf('listProducts', () => parseProductFilter(raw));
       expect(p.status).toBe(400);
       expect(p.errors).toEqual([{ path: '/query/filter', message: expect.any(String) as unknown }]);
     },

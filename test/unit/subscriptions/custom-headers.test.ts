@@ -17,7 +17,7 @@ describe('custom headers', () => {
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(DomainError);
-      expect((e as DomainError).errors?.map((f) => f.path)).toEqual(['/body/headers/Host', '/body/headers/x-ok']);
+      expect((e as DomainError).errors?.map((f) => f.field)).toEqual([['headers', 'Host'], ['headers', 'x-ok']]);
     }
   });
 

@@ -61,19 +61,19 @@ describe('outgoing auth', () => {
   it('refuses a custom Authorization header beside auth, naming where the clash came from', () => {
     expect(() => assertNoAuthorizationHeader(['X-Api-Key'], 'headers')).not.toThrow();
     const fromHeaders = refusal(() => assertNoAuthorizationHeader(['X-Api-Key', 'authorization'], 'headers'));
-    expect(fromHeaders.errors?.map((e) => e.path)).toEqual(['/body/headers/authorization']);
+    expect(fromHeaders.errors?.map((e) => e.field)).toEqual([['headers', 'authorization']]);
     expect(fromHeaders.errors?.[0]?.message).toContain('set by auth');
     const fromAuth = refusal(() => assertNoAuthorizationHeader(['Authorization'], 'auth'));
     expect(fromAuth.kind).toBe('unprocessable');
-    expect(fromAuth.errors?.[0]?.path).toBe('/body/auth');
+    expect(fromAuth.errors?.[0]?.field).toEqual(['auth']);
   });
 
-  it('checks the token URL like a callback URL, naming /body/auth/token_url', async () => {
+  it('checks the token URL like a callback URL, naming auth.token_url', async () => {
     await expect(assertTokenUrl({ type: 'bearer', token: 't' }, () => Promise.reject(new Error('not called')))).resolves.toBeUndefined();
     await expect(assertTokenUrl(oauth, () => Promise.resolve({ ok: true }))).resolves.toBeUndefined();
     const err = await assertTokenUrl(oauth, () => Promise.resolve({ ok: false, reason: 'host 10.0.0.1 is a private address' })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).kind).toBe('unprocessable');
-    expect((err as DomainError).errors).toEqual([{ path: '/body/auth/token_url', message: 'host 10.0.0.1 is a private address' }]);
+    expect((err as DomainError).errors).toEqual([{ field: ['auth', 'token_url'], message: 'host 10.0.0.1 is a private address' }]);
   });
 });

@@ -1,3 +1,4 @@
+import { fieldName } from '../../../src/errors/field-issue';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/errors/domain-error';
 import { checkedRetry, effectiveRetry, formatRetryWait, parseRetryWait, retryErrors, retryOverride } from '../../../src/subscriptions/retry-schedule';
@@ -25,18 +26,18 @@ describe('retry bounds', () => {
   });
 
   it.each([
-    [{ schedule: [], max_attempts: 3 }, '/body/retry/schedule'],
-    [{ schedule: Array.from({ length: 11 }, () => '1m'), max_attempts: 3 }, '/body/retry/schedule'],
-    [{ schedule: ['1m', 'soon'], max_attempts: 3 }, '/body/retry/schedule/1'],
-    [{ schedule: ['7h'], max_attempts: 2 }, '/body/retry/schedule/0'],
-    [{ schedule: ['1m', '500ms'], max_attempts: 3 }, '/body/retry/schedule/1'],
-    [{ schedule: ['1m'], max_attempts: 0 }, '/body/retry/max_attempts'],
-    [{ schedule: ['1m'], max_attempts: 11 }, '/body/retry/max_attempts'],
-    [{ schedule: ['1m'], max_attempts: 2.5 }, '/body/retry/max_attempts'],
+    [{ schedule: [], max_attempts: 3 }, 'retry.schedule'],
+    [{ schedule: Array.from({ length: 11 }, () => '1m'), max_attempts: 3 }, 'retry.schedule'],
+    [{ schedule: ['1m', 'soon'], max_attempts: 3 }, 'retry.schedule[1]'],
+    [{ schedule: ['7h'], max_attempts: 2 }, 'retry.schedule[0]'],
+    [{ schedule: ['1m', '500ms'], max_attempts: 3 }, 'retry.schedule[1]'],
+    [{ schedule: ['1m'], max_attempts: 0 }, 'retry.max_attempts'],
+    [{ schedule: ['1m'], max_attempts: 11 }, 'retry.max_attempts'],
+    [{ schedule: ['1m'], max_attempts: 2.5 }, 'retry.max_attempts'],
     // 6h three times: 18 h of retries.
-    [{ schedule: ['6h'], max_attempts: 4 }, '/body/retry'],
+    [{ schedule: ['6h'], max_attempts: 4 }, 'retry'],
   ])('refuses %o naming %s, with a 422', (input, path) => {
-    expect(retryErrors(input).map((e) => e.path)).toEqual([path]);
+    expect(retryErrors(input).map((e) => fieldName(e.field))).toEqual([path]);
     let err: unknown;
     try {
       checkedRetry(input);
@@ -44,7 +45,8 @@ describe('retry bounds', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(DomainError);
-    expect(err).toMatchObject({ kind: 'unprocessable', errors: [expect.objectContaining({ path })] });
+    expect((err as DomainError).kind).toBe('unprocessable');
+    expect((err as DomainError).errors?.map((e) => fieldName(e.field))).toEqual([path]);
   });
 });
 

@@ -1,0 +1,230 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.alert_list import AlertList
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/webhooks/v1/alerts",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> AlertList | Problem | None:
+    if response.status_code == 200:
+        response_200 = AlertList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Problem.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[AlertList | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+) -> Response[AlertList | Problem]:
+    """List alerts
+
+     Lists alerts, newest first, e.g. when an event's delivery failed after its retries were exhausted or
+    when the service disabled a subscription. Every alert is raised for administrators (and POSTed to
+    `ADMIN_ALERT_URL`); an `admin` key or an administrator portal session lists them all, any other
+    caller only those about its owner's subscriptions. Paginated with `limit` and `cursor`. Requires
+    scope `webhooks:read`.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AlertList | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+) -> AlertList | Problem | None:
+    """List alerts
+
+     Lists alerts, newest first, e.g. when an event's delivery failed after its retries were exhausted or
+    when the service disabled a subscription. Every alert is raised for administrators (and POSTed to
+    `ADMIN_ALERT_URL`); an `admin` key or an administrator portal session lists them all, any other
+    caller only those about its owner's subscriptions. Paginated with `limit` and `cursor`. Requires
+    scope `webhooks:read`.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AlertList | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        limit=limit,
+        cursor=cursor,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+) -> Response[AlertList | Problem]:
+    """List alerts
+
+     Lists alerts, newest first, e.g. when an event's delivery failed after its retries were exhausted or
+    when the service disabled a subscription. Every alert is raised for administrators (and POSTed to
+    `ADMIN_ALERT_URL`); an `admin` key or an administrator portal session lists them all, any other
+    caller only those about its owner's subscriptions. Paginated with `limit` and `cursor`. Requires
+    scope `webhooks:read`.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AlertList | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+) -> AlertList | Problem | None:
+    """List alerts
+
+     Lists alerts, newest first, e.g. when an event's delivery failed after its retries were exhausted or
+    when the service disabled a subscription. Every alert is raised for administrators (and POSTed to
+    `ADMIN_ALERT_URL`); an `admin` key or an administrator portal session lists them all, any other
+    caller only those about its owner's subscriptions. Paginated with `limit` and `cursor`. Requires
+    scope `webhooks:read`.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AlertList | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            limit=limit,
+            cursor=cursor,
+        )
+    ).parsed

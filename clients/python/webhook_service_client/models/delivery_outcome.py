@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class DeliveryOutcome(StrEnum):
+    BLOCKED = "blocked"
+    DELIVERED = "delivered"
+    HTTP_ERROR = "http_error"
+    NETWORK_ERROR = "network_error"
+    TIMEOUT = "timeout"
+
+    def __str__(self) -> str:
+        return str(self.value)

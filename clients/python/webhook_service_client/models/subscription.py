@@ -1,0 +1,310 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.event_type import EventType
+from ..models.signature_scheme import SignatureScheme
+from ..models.subscription_status import SubscriptionStatus
+from ..models.subscription_version import SubscriptionVersion
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.effective_retry import EffectiveRetry
+    from ..models.masked_headers import MaskedHeaders
+    from ..models.subscription_auth_view import SubscriptionAuthView
+    from ..models.subscription_filter import SubscriptionFilter
+
+
+T = TypeVar("T", bound="Subscription")
+
+
+@_attrs_define
+class Subscription:
+    """A webhook subscription. The signing secret (or private key) is never included.
+
+    Attributes:
+        id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
+        url (str): Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS recommended).
+            Unless the operator allows private callbacks, its port must be 80, 443 or from 1024 to 65535, and not one of the
+            well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672, 6379, 6443, 7233, 8500, 9042, 9092,
+            9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+        events (list[EventType]): Event types delivered to this subscription.
+        status (SubscriptionStatus): Delivery state of a subscription.
+            - `active`: events are delivered.
+            - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not
+            delivered; use recover or redeliver to catch up).
+            - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the
+            receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
+            Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active`
+            → `disabled`. A deleted subscription is gone: every path naming it answers 404.
+        version (SubscriptionVersion): Envelope version, set by the path the subscription was created under and changed
+            by `PATCH` with `version`.
+        created_at (datetime.datetime): When the subscription was created.
+        updated_at (datetime.datetime): When the subscription last changed.
+        retry (EffectiveRetry): The retry schedule a subscription's deliveries use. Example: {'schedule': ['1m', '5m',
+            '15m', '30m', '1h', '2h'], 'max_attempts': 7, 'source': 'service'}.
+        signature (SignatureScheme): How deliveries are signed (`GET /api/webhooks/v1/event-types` lists both under
+            `signature_schemes`).
+            - `hmac-sha256` (default): a shared secret (`whsec_`); `webhook-signature: v1,<base64>` and `X-Signature`.
+            - `ed25519`: Standard Webhooks asymmetric signatures; `webhook-signature: v1a,<base64>`, verified with the
+            subscription's public key (`whpk_`). The private key is generated and kept (sealed) by the service and never
+            returned.
+        description (str | Unset): Free text for the owner.
+        disabled_reason (str | Unset): Why the service disabled the subscription; present only while `status` is
+            `disabled`.
+        max_in_flight (int | Unset): Most POSTs one worker sends to the subscription at once. An attempt that would
+            exceed it is
+            not made yet: it waits a moment (growing, up to 30 s) and is not counted as an attempt, so
+            one slow endpoint cannot take a worker's capacity from the others.
+        rate_limit (int | Unset): Most deliveries per second to the subscription, a whole number from 1 to 100 (outside
+            it: a
+            422 naming `/body/rate_limit`, nothing written), held over every worker however many run:
+            each second (aligned to the epoch on the service's clock) takes at most this many POSTs. An
+            attempt beyond it is not made yet: it waits durably for the next second (spread at random
+            over up to 30 s as it is put off again), is not counted as an attempt and is not logged.
+            Independent of `max_in_flight`, which bounds POSTs at once; both may be set.
+             Example: 10.
+        headers (MaskedHeaders | Unset): The custom header names of a subscription; every value is shown as `********`.
+            Example: {'X-Tenant': '********', 'X-Api-Key': '********'}.
+        filter_ (SubscriptionFilter | Unset): Which events the subscription receives, matched against the event's
+            canonical form
+            `{"type", "id", "data"}` (the same for every envelope version). Keys are field names or
+            dotted paths (`data.customer.tier`), or `$and`/`$or` (arrays of filters) and `$not` (a
+            filter). A value is a literal (equality), a nested filter, or an object of operators:
+            `$eq`, `$neq`, `$gt`, `$gte`, `$lt`, `$lte` (numbers or strings), `$in`, `$nin` (lists of
+            scalars), `$exists` (boolean), `$startsWith` (string), `$not` (operators). Where the field
+            holds an array, a literal or operator holds when any element does. An event the filter
+            does not match makes no attempt for this subscription and is not in its event list. At
+            most 4096 bytes and 8 levels deep; an unknown operator or a bad operand is a 422 naming
+            its path.
+             Example: {'data': {'total': {'$gte': 100}, 'currency': {'$in': ['EUR', 'USD']}}}.
+        auth (SubscriptionAuthView | Unset): How deliveries authenticate, as shown on read. Tokens, user names,
+            passwords and client secrets are never returned; for `oauth2_client_credentials` the token URL (its query
+            masked), client id and scope are. Example: {'type': 'oauth2_client_credentials', 'token_url':
+            'https://auth.example.com/oauth2/token', 'client_id': 'webhooks-acme', 'scope': 'webhooks.write'}.
+        failing_since (datetime.datetime | Unset): Since when every delivery attempt to it has failed; absent once one
+            succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
+        public_key (str | Unset): Ed25519 public key, `whpk_` followed by base64 of the raw 32-byte key.
+    """
+
+    id: str
+    url: str
+    events: list[EventType]
+    status: SubscriptionStatus
+    version: SubscriptionVersion
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    retry: EffectiveRetry
+    signature: SignatureScheme
+    description: str | Unset = UNSET
+    disabled_reason: str | Unset = UNSET
+    max_in_flight: int | Unset = UNSET
+    rate_limit: int | Unset = UNSET
+    headers: MaskedHeaders | Unset = UNSET
+    filter_: SubscriptionFilter | Unset = UNSET
+    auth: SubscriptionAuthView | Unset = UNSET
+    failing_since: datetime.datetime | Unset = UNSET
+    public_key: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        url = self.url
+
+        events = []
+        for componentsschemas_subscription_events_item_data in self.events:
+            componentsschemas_subscription_events_item = (
+                componentsschemas_subscription_events_item_data.value
+            )
+            events.append(componentsschemas_subscription_events_item)
+
+        status = self.status.value
+
+        version = self.version.value
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        retry = self.retry.to_dict()
+
+        signature = self.signature.value
+
+        description = self.description
+
+        disabled_reason = self.disabled_reason
+
+        max_in_flight = self.max_in_flight
+
+        rate_limit = self.rate_limit
+
+        headers: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.headers, Unset):
+            headers = self.headers.to_dict()
+
+        filter_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.filter_, Unset):
+            filter_ = self.filter_.to_dict()
+
+        auth: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.auth, Unset):
+            auth = self.auth.to_dict()
+
+        failing_since: str | Unset = UNSET
+        if not isinstance(self.failing_since, Unset):
+            failing_since = self.failing_since.isoformat()
+
+        public_key = self.public_key
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "url": url,
+                "events": events,
+                "status": status,
+                "version": version,
+                "created_at": created_at,
+                "updated_at": updated_at,
+                "retry": retry,
+                "signature": signature,
+            }
+        )
+        if description is not UNSET:
+            field_dict["description"] = description
+        if disabled_reason is not UNSET:
+            field_dict["disabled_reason"] = disabled_reason
+        if max_in_flight is not UNSET:
+            field_dict["max_in_flight"] = max_in_flight
+        if rate_limit is not UNSET:
+            field_dict["rate_limit"] = rate_limit
+        if headers is not UNSET:
+            field_dict["headers"] = headers
+        if filter_ is not UNSET:
+            field_dict["filter"] = filter_
+        if auth is not UNSET:
+            field_dict["auth"] = auth
+        if failing_since is not UNSET:
+            field_dict["failing_since"] = failing_since
+        if public_key is not UNSET:
+            field_dict["public_key"] = public_key
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.effective_retry import EffectiveRetry
+        from ..models.masked_headers import MaskedHeaders
+        from ..models.subscription_auth_view import SubscriptionAuthView
+        from ..models.subscription_filter import SubscriptionFilter
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        url = d.pop("url")
+
+        events = []
+        _events = d.pop("events")
+        for componentsschemas_subscription_events_item_data in _events:
+            componentsschemas_subscription_events_item = EventType(
+                componentsschemas_subscription_events_item_data
+            )
+
+            events.append(componentsschemas_subscription_events_item)
+
+        status = SubscriptionStatus(d.pop("status"))
+
+        version = SubscriptionVersion(d.pop("version"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        retry = EffectiveRetry.from_dict(d.pop("retry"))
+
+        signature = SignatureScheme(d.pop("signature"))
+
+        description = d.pop("description", UNSET)
+
+        disabled_reason = d.pop("disabled_reason", UNSET)
+
+        max_in_flight = d.pop("max_in_flight", UNSET)
+
+        rate_limit = d.pop("rate_limit", UNSET)
+
+        _headers = d.pop("headers", UNSET)
+        headers: MaskedHeaders | Unset
+        if isinstance(_headers, Unset):
+            headers = UNSET
+        else:
+            headers = MaskedHeaders.from_dict(_headers)
+
+        _filter_ = d.pop("filter", UNSET)
+        filter_: SubscriptionFilter | Unset
+        if isinstance(_filter_, Unset):
+            filter_ = UNSET
+        else:
+            filter_ = SubscriptionFilter.from_dict(_filter_)
+
+        _auth = d.pop("auth", UNSET)
+        auth: SubscriptionAuthView | Unset
+        if isinstance(_auth, Unset):
+            auth = UNSET
+        else:
+            auth = SubscriptionAuthView.from_dict(_auth)
+
+        _failing_since = d.pop("failing_since", UNSET)
+        failing_since: datetime.datetime | Unset
+        if isinstance(_failing_since, Unset):
+            failing_since = UNSET
+        else:
+            failing_since = datetime.datetime.fromisoformat(_failing_since)
+
+        public_key = d.pop("public_key", UNSET)
+
+        subscription = cls(
+            id=id,
+            url=url,
+            events=events,
+            status=status,
+            version=version,
+            created_at=created_at,
+            updated_at=updated_at,
+            retry=retry,
+            signature=signature,
+            description=description,
+            disabled_reason=disabled_reason,
+            max_in_flight=max_in_flight,
+            rate_limit=rate_limit,
+            headers=headers,
+            filter_=filter_,
+            auth=auth,
+            failing_since=failing_since,
+            public_key=public_key,
+        )
+
+        subscription.additional_properties = d
+        return subscription
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

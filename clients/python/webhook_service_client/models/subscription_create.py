@@ -1,0 +1,298 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.event_type import EventType
+from ..models.signature_scheme import SignatureScheme
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.basic_auth import BasicAuth
+    from ..models.bearer_auth import BearerAuth
+    from ..models.o_auth_2_client_credentials_auth import OAuth2ClientCredentialsAuth
+    from ..models.subscription_filter import SubscriptionFilter
+    from ..models.subscription_headers import SubscriptionHeaders
+    from ..models.subscription_retry import SubscriptionRetry
+
+
+T = TypeVar("T", bound="SubscriptionCreate")
+
+
+@_attrs_define
+class SubscriptionCreate:
+    """A new subscription.
+
+    Attributes:
+        url (str): Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS recommended).
+            Unless the operator allows private callbacks, its port must be 80, 443 or from 1024 to 65535, and not one of the
+            well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672, 6379, 6443, 7233, 8500, 9042, 9092,
+            9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+        events (list[EventType]): Event types delivered to this subscription.
+        secret (str | Unset): HMAC signing secret, `whsec_` followed by standard, padded base64 of at least 24 bytes (32
+            characters); a supplied one that decodes to fewer bytes, or is not canonical base64, is a 422 naming
+            `/body/secret`.
+        description (str | Unset): Free text for the owner.
+        max_in_flight (int | Unset): Most POSTs one worker sends to the subscription at once. An attempt that would
+            exceed it is
+            not made yet: it waits a moment (growing, up to 30 s) and is not counted as an attempt, so
+            one slow endpoint cannot take a worker's capacity from the others.
+        rate_limit (int | Unset): Most deliveries per second to the subscription, a whole number from 1 to 100 (outside
+            it: a
+            422 naming `/body/rate_limit`, nothing written), held over every worker however many run:
+            each second (aligned to the epoch on the service's clock) takes at most this many POSTs. An
+            attempt beyond it is not made yet: it waits durably for the next second (spread at random
+            over up to 30 s as it is put off again), is not counted as an attempt and is not logged.
+            Independent of `max_in_flight`, which bounds POSTs at once; both may be set.
+             Example: 10.
+        headers (SubscriptionHeaders | Unset): Custom request headers for every delivery, name → value (at most 20;
+            names are HTTP tokens of at most
+            64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are
+            refused with a 422 naming the field: `host`, every `content-*` (`content-length`, `content-type`,
+            `content-encoding`, ...), `expect`, `x-signature*`, `webhook-*` and hop-by-hop headers (`connection`,
+            `keep-alive`, `proxy-*`, `te`, `trailer`, `transfer-encoding`, `upgrade`, `http2-settings`), in any case. Values
+            may hold credentials: they are sealed at rest
+            like signing secrets and never returned.
+             Example: {'X-Tenant': 'acme', 'X-Api-Key': 'k_live_0123456789'}.
+        filter_ (SubscriptionFilter | Unset): Which events the subscription receives, matched against the event's
+            canonical form
+            `{"type", "id", "data"}` (the same for every envelope version). Keys are field names or
+            dotted paths (`data.customer.tier`), or `$and`/`$or` (arrays of filters) and `$not` (a
+            filter). A value is a literal (equality), a nested filter, or an object of operators:
+            `$eq`, `$neq`, `$gt`, `$gte`, `$lt`, `$lte` (numbers or strings), `$in`, `$nin` (lists of
+            scalars), `$exists` (boolean), `$startsWith` (string), `$not` (operators). Where the field
+            holds an array, a literal or operator holds when any element does. An event the filter
+            does not match makes no attempt for this subscription and is not in its event list. At
+            most 4096 bytes and 8 levels deep; an unknown operator or a bad operand is a 422 naming
+            its path.
+             Example: {'data': {'total': {'$gte': 100}, 'currency': {'$in': ['EUR', 'USD']}}}.
+        signature (SignatureScheme | Unset): How deliveries are signed (`GET /api/webhooks/v1/event-types` lists both
+            under `signature_schemes`).
+            - `hmac-sha256` (default): a shared secret (`whsec_`); `webhook-signature: v1,<base64>` and `X-Signature`.
+            - `ed25519`: Standard Webhooks asymmetric signatures; `webhook-signature: v1a,<base64>`, verified with the
+            subscription's public key (`whpk_`). The private key is generated and kept (sealed) by the service and never
+            returned.
+        auth (BasicAuth | BearerAuth | OAuth2ClientCredentialsAuth | Unset): How every delivery to this subscription
+            authenticates to the receiver, chosen by `type`:
+            - `bearer`: `Authorization: Bearer <token>`.
+            - `basic`: `Authorization: Basic base64(username:password)` (RFC 7617).
+            - `oauth2_client_credentials`: the worker obtains an access token from `token_url` with the
+              OAuth 2.0 client credentials grant (RFC 6749 §4.4: a form-encoded POST, the client
+              authenticated with HTTP Basic), sends it as `Authorization: Bearer <access_token>`, keeps it
+              until shortly before `expires_in` runs out, and on a 401 from the receiver fetches a new one
+              and sends that attempt once more. A token endpoint that fails (non-2xx, not JSON without an
+              `access_token`, no answer in time, a refused address) fails the attempt with the reason as its
+              `error`, and the attempt is retried like any other.
+            Credentials are sealed at rest like signing secrets, never returned and never logged; so is
+            `token_url` as a whole, which reads show with its query masked (`?********`). `token_url` passes the same
+            address rules as callback URLs (422 naming `/body/auth/token_url`).
+            A custom `Authorization` header cannot be combined with `auth` (422 naming the header).
+             Example: {'type': 'oauth2_client_credentials', 'token_url': 'https://auth.example.com/oauth2/token',
+            'client_id': 'webhooks-acme', 'client_secret': 'cs_live_0123456789abcdef', 'scope': 'webhooks.write'}.
+        retry (SubscriptionRetry | Unset): A subscription's own retry schedule, in place of the service's
+            (`DELIVERY_RETRY_SCHEDULE`,
+            `DELIVERY_MAX_ATTEMPTS`; by default 1m, 5m, 15m, 30m, 60m, 120m and 7 attempts). Bounds,
+            each refused with a 422 naming its field (`/body/retry/schedule/<i>`,
+            `/body/retry/max_attempts`, `/body/retry` for the total) and nothing written:
+            `schedule` lists 1 to 10 waits, each a whole number of `s`, `m` or `h` from `1s` to `6h`;
+            `max_attempts` is 1 to 10, the first attempt included; the waits those attempts use (the
+            last wait repeating) add up to at most `12h`. The service still stretches each wait by up
+            to its jitter (`DELIVERY_JITTER`, 10 % by default) and waits longer when a receiver's
+            `Retry-After` asks for it. Which answers are retried does not change (see the delivery
+            rules); when the attempts run out the administrator is alerted as usual.
+             Example: {'schedule': ['30s', '5m', '1h'], 'max_attempts': 5}.
+    """
+
+    url: str
+    events: list[EventType]
+    secret: str | Unset = UNSET
+    description: str | Unset = UNSET
+    max_in_flight: int | Unset = UNSET
+    rate_limit: int | Unset = UNSET
+    headers: SubscriptionHeaders | Unset = UNSET
+    filter_: SubscriptionFilter | Unset = UNSET
+    signature: SignatureScheme | Unset = UNSET
+    auth: BasicAuth | BearerAuth | OAuth2ClientCredentialsAuth | Unset = UNSET
+    retry: SubscriptionRetry | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.basic_auth import BasicAuth
+        from ..models.bearer_auth import BearerAuth
+
+        url = self.url
+
+        events = []
+        for componentsschemas_subscription_events_item_data in self.events:
+            componentsschemas_subscription_events_item = (
+                componentsschemas_subscription_events_item_data.value
+            )
+            events.append(componentsschemas_subscription_events_item)
+
+        secret = self.secret
+
+        description = self.description
+
+        max_in_flight = self.max_in_flight
+
+        rate_limit = self.rate_limit
+
+        headers: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.headers, Unset):
+            headers = self.headers.to_dict()
+
+        filter_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.filter_, Unset):
+            filter_ = self.filter_.to_dict()
+
+        signature: str | Unset = UNSET
+        if not isinstance(self.signature, Unset):
+            signature = self.signature.value
+
+        auth: dict[str, Any] | Unset
+        if isinstance(self.auth, Unset):
+            auth = UNSET
+        elif isinstance(self.auth, BearerAuth) or isinstance(self.auth, BasicAuth):
+            auth = self.auth.to_dict()
+        else:
+            auth = self.auth.to_dict()
+
+        retry: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.retry, Unset):
+            retry = self.retry.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "url": url,
+                "events": events,
+            }
+        )
+        if secret is not UNSET:
+            field_dict["secret"] = secret
+        if description is not UNSET:
+            field_dict["description"] = description
+        if max_in_flight is not UNSET:
+            field_dict["max_in_flight"] = max_in_flight
+        if rate_limit is not UNSET:
+            field_dict["rate_limit"] = rate_limit
+        if headers is not UNSET:
+            field_dict["headers"] = headers
+        if filter_ is not UNSET:
+            field_dict["filter"] = filter_
+        if signature is not UNSET:
+            field_dict["signature"] = signature
+        if auth is not UNSET:
+            field_dict["auth"] = auth
+        if retry is not UNSET:
+            field_dict["retry"] = retry
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.basic_auth import BasicAuth
+        from ..models.bearer_auth import BearerAuth
+        from ..models.o_auth_2_client_credentials_auth import (
+            OAuth2ClientCredentialsAuth,
+        )
+        from ..models.subscription_filter import SubscriptionFilter
+        from ..models.subscription_headers import SubscriptionHeaders
+        from ..models.subscription_retry import SubscriptionRetry
+
+        d = dict(src_dict)
+        url = d.pop("url")
+
+        events = []
+        _events = d.pop("events")
+        for componentsschemas_subscription_events_item_data in _events:
+            componentsschemas_subscription_events_item = EventType(
+                componentsschemas_subscription_events_item_data
+            )
+
+            events.append(componentsschemas_subscription_events_item)
+
+        secret = d.pop("secret", UNSET)
+
+        description = d.pop("description", UNSET)
+
+        max_in_flight = d.pop("max_in_flight", UNSET)
+
+        rate_limit = d.pop("rate_limit", UNSET)
+
+        _headers = d.pop("headers", UNSET)
+        headers: SubscriptionHeaders | Unset
+        if isinstance(_headers, Unset):
+            headers = UNSET
+        else:
+            headers = SubscriptionHeaders.from_dict(_headers)
+
+        _filter_ = d.pop("filter", UNSET)
+        filter_: SubscriptionFilter | Unset
+        if isinstance(_filter_, Unset):
+            filter_ = UNSET
+        else:
+            filter_ = SubscriptionFilter.from_dict(_filter_)
+
+        _signature = d.pop("signature", UNSET)
+        signature: SignatureScheme | Unset
+        if isinstance(_signature, Unset):
+            signature = UNSET
+        else:
+            signature = SignatureScheme(_signature)
+
+        def _parse_auth(
+            data: object,
+        ) -> BasicAuth | BearerAuth | OAuth2ClientCredentialsAuth | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_auth_type_0 = BearerAuth.from_dict(data)
+
+                return componentsschemas_subscription_auth_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_auth_type_1 = BasicAuth.from_dict(data)
+
+                return componentsschemas_subscription_auth_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_subscription_auth_type_2 = (
+                OAuth2ClientCredentialsAuth.from_dict(data)
+            )
+
+            return componentsschemas_subscription_auth_type_2
+
+        auth = _parse_auth(d.pop("auth", UNSET))
+
+        _retry = d.pop("retry", UNSET)
+        retry: SubscriptionRetry | Unset
+        if isinstance(_retry, Unset):
+            retry = UNSET
+        else:
+            retry = SubscriptionRetry.from_dict(_retry)
+
+        subscription_create = cls(
+            url=url,
+            events=events,
+            secret=secret,
+            description=description,
+            max_in_flight=max_in_flight,
+            rate_limit=rate_limit,
+            headers=headers,
+            filter_=filter_,
+            signature=signature,
+            auth=auth,
+            retry=retry,
+        )
+
+        return subscription_create

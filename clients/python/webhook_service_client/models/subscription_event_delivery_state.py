@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class SubscriptionEventDeliveryState(StrEnum):
+    DELIVERED = "delivered"
+    FAILED = "failed"
+    PENDING = "pending"
+    RETRYING = "retrying"
+    STOPPED = "stopped"
+
+    def __str__(self) -> str:
+        return str(self.value)

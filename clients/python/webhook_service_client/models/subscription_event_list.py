@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.subscription_event import SubscriptionEvent
+
+
+T = TypeVar("T", bound="SubscriptionEventList")
+
+
+@_attrs_define
+class SubscriptionEventList:
+    """One page of a subscription's events.
+
+    Attributes:
+        data (list[SubscriptionEvent]): Events on this page, newest first.
+        next_cursor (str | Unset): Opaque cursor for the next page; absent on the last page.
+    """
+
+    data: list[SubscriptionEvent]
+    next_cursor: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = []
+        for data_item_data in self.data:
+            data_item = data_item_data.to_dict()
+            data.append(data_item)
+
+        next_cursor = self.next_cursor
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "data": data,
+            }
+        )
+        if next_cursor is not UNSET:
+            field_dict["next_cursor"] = next_cursor
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.subscription_event import SubscriptionEvent
+
+        d = dict(src_dict)
+        data = []
+        _data = d.pop("data")
+        for data_item_data in _data:
+            data_item = SubscriptionEvent.from_dict(data_item_data)
+
+            data.append(data_item)
+
+        next_cursor = d.pop("next_cursor", UNSET)
+
+        subscription_event_list = cls(
+            data=data,
+            next_cursor=next_cursor,
+        )
+
+        subscription_event_list.additional_properties = d
+        return subscription_event_list
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,316 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.event_type import EventType
+from ..models.subscription_update_status import SubscriptionUpdateStatus
+from ..models.subscription_update_version import SubscriptionUpdateVersion
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.basic_auth import BasicAuth
+    from ..models.bearer_auth import BearerAuth
+    from ..models.o_auth_2_client_credentials_auth import OAuth2ClientCredentialsAuth
+    from ..models.subscription_filter import SubscriptionFilter
+    from ..models.subscription_headers import SubscriptionHeaders
+    from ..models.subscription_retry import SubscriptionRetry
+
+
+T = TypeVar("T", bound="SubscriptionUpdate")
+
+
+@_attrs_define
+class SubscriptionUpdate:
+    """Fields to change; at least one.
+
+    Attributes:
+        url (str | Unset): Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS
+            recommended). Unless the operator allows private callbacks, its port must be 80, 443 or from 1024 to 65535, and
+            not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672, 6379, 6443, 7233, 8500,
+            9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+        events (list[EventType] | Unset): Event types delivered to this subscription.
+        status (SubscriptionUpdateStatus | Unset): `paused` stops deliveries; `active` resumes them or re-enables a
+            disabled subscription.
+        description (str | Unset): Free text for the owner.
+        max_in_flight (int | Unset): Most POSTs one worker sends to the subscription at once. An attempt that would
+            exceed it is
+            not made yet: it waits a moment (growing, up to 30 s) and is not counted as an attempt, so
+            one slow endpoint cannot take a worker's capacity from the others.
+        rate_limit (int | None | Unset): A new limit of deliveries per second to this subscription (see `RateLimit`);
+            `null` removes it.
+        headers (SubscriptionHeaders | Unset): Custom request headers for every delivery, name → value (at most 20;
+            names are HTTP tokens of at most
+            64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are
+            refused with a 422 naming the field: `host`, every `content-*` (`content-length`, `content-type`,
+            `content-encoding`, ...), `expect`, `x-signature*`, `webhook-*` and hop-by-hop headers (`connection`,
+            `keep-alive`, `proxy-*`, `te`, `trailer`, `transfer-encoding`, `upgrade`, `http2-settings`), in any case. Values
+            may hold credentials: they are sealed at rest
+            like signing secrets and never returned.
+             Example: {'X-Tenant': 'acme', 'X-Api-Key': 'k_live_0123456789'}.
+        filter_ (SubscriptionFilter | Unset): Which events the subscription receives, matched against the event's
+            canonical form
+            `{"type", "id", "data"}` (the same for every envelope version). Keys are field names or
+            dotted paths (`data.customer.tier`), or `$and`/`$or` (arrays of filters) and `$not` (a
+            filter). A value is a literal (equality), a nested filter, or an object of operators:
+            `$eq`, `$neq`, `$gt`, `$gte`, `$lt`, `$lte` (numbers or strings), `$in`, `$nin` (lists of
+            scalars), `$exists` (boolean), `$startsWith` (string), `$not` (operators). Where the field
+            holds an array, a literal or operator holds when any element does. An event the filter
+            does not match makes no attempt for this subscription and is not in its event list. At
+            most 4096 bytes and 8 levels deep; an unknown operator or a bad operand is a 422 naming
+            its path.
+             Example: {'data': {'total': {'$gte': 100}, 'currency': {'$in': ['EUR', 'USD']}}}.
+        auth (BasicAuth | BearerAuth | None | OAuth2ClientCredentialsAuth | Unset): Replaces how deliveries authenticate
+            to the receiver; `null` removes it. The credentials are sealed at rest and never returned.
+        retry (None | SubscriptionRetry | Unset): A new retry schedule for this subscription (see `SubscriptionRetry`);
+            `null` goes back to the service's. The next attempt of every delivery still pending is settled by it.
+        version (SubscriptionUpdateVersion | Unset): Moves the subscription to another envelope version. The next
+            attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the
+            contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
+    """
+
+    url: str | Unset = UNSET
+    events: list[EventType] | Unset = UNSET
+    status: SubscriptionUpdateStatus | Unset = UNSET
+    description: str | Unset = UNSET
+    max_in_flight: int | Unset = UNSET
+    rate_limit: int | None | Unset = UNSET
+    headers: SubscriptionHeaders | Unset = UNSET
+    filter_: SubscriptionFilter | Unset = UNSET
+    auth: BasicAuth | BearerAuth | None | OAuth2ClientCredentialsAuth | Unset = UNSET
+    retry: None | SubscriptionRetry | Unset = UNSET
+    version: SubscriptionUpdateVersion | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.basic_auth import BasicAuth
+        from ..models.bearer_auth import BearerAuth
+        from ..models.o_auth_2_client_credentials_auth import (
+            OAuth2ClientCredentialsAuth,
+        )
+        from ..models.subscription_retry import SubscriptionRetry
+
+        url = self.url
+
+        events: list[str] | Unset = UNSET
+        if not isinstance(self.events, Unset):
+            events = []
+            for componentsschemas_subscription_events_item_data in self.events:
+                componentsschemas_subscription_events_item = (
+                    componentsschemas_subscription_events_item_data.value
+                )
+                events.append(componentsschemas_subscription_events_item)
+
+        status: str | Unset = UNSET
+        if not isinstance(self.status, Unset):
+            status = self.status.value
+
+        description = self.description
+
+        max_in_flight = self.max_in_flight
+
+        rate_limit: int | None | Unset
+        if isinstance(self.rate_limit, Unset):
+            rate_limit = UNSET
+        else:
+            rate_limit = self.rate_limit
+
+        headers: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.headers, Unset):
+            headers = self.headers.to_dict()
+
+        filter_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.filter_, Unset):
+            filter_ = self.filter_.to_dict()
+
+        auth: dict[str, Any] | None | Unset
+        if isinstance(self.auth, Unset):
+            auth = UNSET
+        elif (
+            isinstance(self.auth, BearerAuth)
+            or isinstance(self.auth, BasicAuth)
+            or isinstance(self.auth, OAuth2ClientCredentialsAuth)
+        ):
+            auth = self.auth.to_dict()
+        else:
+            auth = self.auth
+
+        retry: dict[str, Any] | None | Unset
+        if isinstance(self.retry, Unset):
+            retry = UNSET
+        elif isinstance(self.retry, SubscriptionRetry):
+            retry = self.retry.to_dict()
+        else:
+            retry = self.retry
+
+        version: int | Unset = UNSET
+        if not isinstance(self.version, Unset):
+            version = self.version.value
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if url is not UNSET:
+            field_dict["url"] = url
+        if events is not UNSET:
+            field_dict["events"] = events
+        if status is not UNSET:
+            field_dict["status"] = status
+        if description is not UNSET:
+            field_dict["description"] = description
+        if max_in_flight is not UNSET:
+            field_dict["max_in_flight"] = max_in_flight
+        if rate_limit is not UNSET:
+            field_dict["rate_limit"] = rate_limit
+        if headers is not UNSET:
+            field_dict["headers"] = headers
+        if filter_ is not UNSET:
+            field_dict["filter"] = filter_
+        if auth is not UNSET:
+            field_dict["auth"] = auth
+        if retry is not UNSET:
+            field_dict["retry"] = retry
+        if version is not UNSET:
+            field_dict["version"] = version
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.basic_auth import BasicAuth
+        from ..models.bearer_auth import BearerAuth
+        from ..models.o_auth_2_client_credentials_auth import (
+            OAuth2ClientCredentialsAuth,
+        )
+        from ..models.subscription_filter import SubscriptionFilter
+        from ..models.subscription_headers import SubscriptionHeaders
+        from ..models.subscription_retry import SubscriptionRetry
+
+        d = dict(src_dict)
+        url = d.pop("url", UNSET)
+
+        _events = d.pop("events", UNSET)
+        events: list[EventType] | Unset = UNSET
+        if _events is not UNSET:
+            events = []
+            for componentsschemas_subscription_events_item_data in _events:
+                componentsschemas_subscription_events_item = EventType(
+                    componentsschemas_subscription_events_item_data
+                )
+
+                events.append(componentsschemas_subscription_events_item)
+
+        _status = d.pop("status", UNSET)
+        status: SubscriptionUpdateStatus | Unset
+        if isinstance(_status, Unset):
+            status = UNSET
+        else:
+            status = SubscriptionUpdateStatus(_status)
+
+        description = d.pop("description", UNSET)
+
+        max_in_flight = d.pop("max_in_flight", UNSET)
+
+        def _parse_rate_limit(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        rate_limit = _parse_rate_limit(d.pop("rate_limit", UNSET))
+
+        _headers = d.pop("headers", UNSET)
+        headers: SubscriptionHeaders | Unset
+        if isinstance(_headers, Unset):
+            headers = UNSET
+        else:
+            headers = SubscriptionHeaders.from_dict(_headers)
+
+        _filter_ = d.pop("filter", UNSET)
+        filter_: SubscriptionFilter | Unset
+        if isinstance(_filter_, Unset):
+            filter_ = UNSET
+        else:
+            filter_ = SubscriptionFilter.from_dict(_filter_)
+
+        def _parse_auth(
+            data: object,
+        ) -> BasicAuth | BearerAuth | None | OAuth2ClientCredentialsAuth | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_auth_type_0 = BearerAuth.from_dict(data)
+
+                return componentsschemas_subscription_auth_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_auth_type_1 = BasicAuth.from_dict(data)
+
+                return componentsschemas_subscription_auth_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_auth_type_2 = (
+                    OAuth2ClientCredentialsAuth.from_dict(data)
+                )
+
+                return componentsschemas_subscription_auth_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(
+                BasicAuth | BearerAuth | None | OAuth2ClientCredentialsAuth | Unset,
+                data,
+            )
+
+        auth = _parse_auth(d.pop("auth", UNSET))
+
+        def _parse_retry(data: object) -> None | SubscriptionRetry | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                retry_type_0 = SubscriptionRetry.from_dict(data)
+
+                return retry_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SubscriptionRetry | Unset, data)
+
+        retry = _parse_retry(d.pop("retry", UNSET))
+
+        _version = d.pop("version", UNSET)
+        version: SubscriptionUpdateVersion | Unset
+        if isinstance(_version, Unset):
+            version = UNSET
+        else:
+            version = SubscriptionUpdateVersion(_version)
+
+        subscription_update = cls(
+            url=url,
+            events=events,
+            status=status,
+            description=description,
+            max_in_flight=max_in_flight,
+            rate_limit=rate_limit,
+            headers=headers,
+            filter_=filter_,
+            auth=auth,
+            retry=retry,
+            version=version,
+        )
+
+        return subscription_update
