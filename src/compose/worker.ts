@@ -13,7 +13,7 @@ import { startStockSweeper } from '../inventory/use-cases';
 import type { Logger } from '../logger';
 import { OrderRepository } from '../resources/repository';
 import { installRetentionSchedule } from '../retention/install-schedule';
-import { getFreePort } from '../runtime/ports';
+import { getFreePort } from '../lib/free-port';
 import { startDeprecationWatch } from '../subscriptions/deprecated-versions';
 import { SubscriptionRepository } from '../subscriptions/repository';
 import { relayBacklog, retryingDeliveries } from '../telemetry/delivery-gauges';

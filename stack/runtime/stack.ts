@@ -1,7 +1,7 @@
 /**
  * The one launcher: starts the servers of a profile (LOCAL_STACK: `local`, the embedded Temporal
  * dev server and MongoDB-wire database unless configured externally; `cluster`, PostgreSQL and a
- * two-node Temporal cluster on it, src/runtime/cluster-servers.ts), then N API and N worker
+ * two-node Temporal cluster on it, stack/runtime/cluster-servers.ts), then N API and N worker
  * processes from the real entry points, and hands back a part per process that can be stopped,
  * SIGKILLed and started again on the same port and data. `npm start`, the bench, soak, chaos and
  * the integration tests' servers all start through {@link startStack}.
@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Config, loadConfig } from '../config/config';
+import { loadStackConfig, type StackConfig } from '../config/config';
 import { planClusterServers } from './cluster-servers';
 import { type LocalServersOptions, planLocalServers } from './local-servers';
 import { getFreePort } from './ports';
@@ -35,7 +35,7 @@ export interface ServerSet {
 }
 
 /** Plans a profile's servers from the configuration: one function per profile. */
-export type ServerProfile = (config: Config, opts: LocalServersOptions) => Promise<ServerSet>;
+export type ServerProfile = (config: StackConfig, opts: LocalServersOptions) => Promise<ServerSet>;
 
 /** `local`: the Temporal dev server and one database, each unless its address is configured. */
 const localProfile: ServerProfile = async (config, opts) => {
@@ -92,7 +92,7 @@ export interface WorkerPart extends StackPart {
 }
 
 export interface StackOptions extends LocalServersOptions {
-  config: Config;
+  config: StackConfig;
   /** Which servers; LOCAL_STACK (config.localStack) unless given. */
   profile?: ServerProfileName;
   /** How many API and worker processes (default 1 each; 0 for only the servers). */
@@ -122,7 +122,7 @@ export interface StackOptions extends LocalServersOptions {
 
 /** The running stack. */
 export interface Stack {
-  config: Config;
+  config: StackConfig;
   servers: ServerSet;
   /** The variables every API and worker got (servers' and serviceEnv). */
   serviceEnv: Record<string, string>;
@@ -141,11 +141,11 @@ export interface Stack {
  * A configuration for a private stack: a fresh temp DATA_DIR and every server port from the OS,
  * with `env` on top (which may point at external servers with MONGODB_URI / TEMPORAL_ADDRESS).
  */
-export async function privateStackConfig(env: Record<string, string | undefined> = {}, prefix = 'webhook-stack'): Promise<Config> {
+export async function privateStackConfig(env: Record<string, string | undefined> = {}, prefix = 'webhook-stack'): Promise<StackConfig> {
   // One at a time, so two calls never hand out the same port.
   const ports: Record<string, string> = {};
   for (const k of ['TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'MONGO_PORT', 'POSTGRES_PORT', 'PORT']) ports[k] = String(await getFreePort());
-  return loadConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), `${prefix}-`)), ...ports, ...env });
+  return loadStackConfig({ DATA_DIR: mkdtempSync(join(tmpdir(), `${prefix}-`)), ...ports, ...env });
 }
 
 /** Options of one API or worker entry-point process. */

@@ -3,12 +3,11 @@
  * Temporal dev server or the two-node cluster, and the MongoDB-wire database), for running
  * `npm run api` and `npm run worker` (or several of each) by hand.
  */
+import { createLogger, runUntilSignal } from '../../src/compose/dev-stack';
+import { loadStackConfig } from '../config/config';
 import { startStack } from '../runtime/stack';
-import { loadConfig } from '../config/config';
-import { createLogger } from '../logger';
-import { runUntilSignal } from './shutdown';
 
-const config = loadConfig();
+const config = loadStackConfig();
 const logger = createLogger(config.logLevel, 'servers', config.logFormat);
 try {
   const stack = await startStack({

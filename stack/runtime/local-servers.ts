@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '../config/config';
+import type { StackConfig } from '../config/config';
 import { ferretDb, findMongod, resolveBinary, temporalCli } from './binaries';
 import { type FerretDbBackend, startLocalMongo } from './local-mongo';
 import { startLocalPostgres } from './local-postgres';
@@ -41,7 +41,7 @@ export interface LocalServersOptions {
  * (a real mongod when available, otherwise embedded FerretDB). Checks ports and obtains
  * binaries (building them on first use); data lives under DATA_DIR.
  */
-export async function planLocalServers(config: Config, opts: LocalServersOptions): Promise<LocalServerPlan> {
+export async function planLocalServers(config: StackConfig, opts: LocalServersOptions): Promise<LocalServerPlan> {
   const needMongo = !config.mongo.uri && opts.only !== 'temporal';
   const needTemporal = !config.temporal.address && opts.only !== 'database';
   const out = (server: string) => (line: string) => opts.serverOutput?.(server, line);
@@ -112,7 +112,7 @@ export async function planLocalServers(config: Config, opts: LocalServersOptions
 }
 
 /** The embedded FerretDB's private PostgreSQL (found, or installed), as a unit of its own. */
-export async function postgresUnit(config: Config, dataDir: string, opts: LocalServersOptions): Promise<{ unit: Unit; url: string; version: number }> {
+export async function postgresUnit(config: StackConfig, dataDir: string, opts: LocalServersOptions): Promise<{ unit: Unit; url: string; version: number }> {
   await assertPortFree(config.mongo.postgresPort, 'POSTGRES_PORT', "embedded FerretDB's PostgreSQL");
   const install = requirePostgres(config.mongo.postgresBinDir, opts.log);
   const unit: Unit = {

@@ -1,4 +1,4 @@
-/** IPC messages between bench/run.ts and its receiver process (bench/receiver.ts). */
+/** IPC messages between a bench, soak or chaos program and its receiver process (stack/harness/receiver.ts). */
 
 export type ReceiverRequest =
   | { type: 'configure'; id: number; secrets: Record<string, string>; sampleEvery: number }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '../config/config';
+import type { StackConfig } from '../config/config';
 import { resolveBinary, temporalNode } from './binaries';
 import { CLUSTER_MAX_CONNECTIONS, clusterPortsAround } from './local-temporal-cluster';
 import { type LocalServersOptions, planLocalServers, postgresUnit } from './local-servers';
@@ -43,7 +43,7 @@ export async function clusterProfilePorts(temporalPort: number): Promise<{ balan
  * again); a balancer on TEMPORAL_PORT; the namespace with the search attributes; the Web UI on
  * TEMPORAL_UI_PORT (`temporal-ui`, its own part against the balancer).
  */
-export async function planClusterServers(config: Config, opts: LocalServersOptions): Promise<ServerSet> {
+export async function planClusterServers(config: StackConfig, opts: LocalServersOptions): Promise<ServerSet> {
   // Checked here, not in the schema: the API and worker inherit LOCAL_STACK with the cluster's TEMPORAL_ADDRESS.
   if (config.temporal.address) throw new Error('LOCAL_STACK=cluster starts its own Temporal cluster: unset TEMPORAL_ADDRESS, or keep LOCAL_STACK=local to use the Temporal at TEMPORAL_ADDRESS');
   const ports = await clusterProfilePorts(config.temporal.embeddedPort);

@@ -1,5 +1,6 @@
 /**
- * The service under test, started by the launcher `npm start` uses (src/runtime/stack) on free
+ * The service under test of the bench, the soak and the chaos run, started by the launcher
+ * `npm start` uses (stack/runtime/stack) on free
  * loopback ports and a temp DATA_DIR: embedded Temporal dev server and database, the real API and
  * worker entry points as separate processes, demo data and an API key.
  */
@@ -7,14 +8,31 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Db } from 'mongodb';
-import { ApiKeyRepository, type Config, createMongo, envSchema, prepareDatabase, SecretBox, seedDemoData, TemporalGateway } from './service';
-import { getFreePort } from '../../src/runtime/ports';
-import { privateStackConfig, type Stack as Launched, startStack as launch } from '../../src/runtime/stack';
-import { startBalancer } from '../../src/runtime/temporal-cluster';
-import type { BenchOptions } from './options';
+import { ApiKeyRepository, createMongo, envSchema, prepareDatabase, SecretBox, seedDemoData, TemporalGateway } from './service';
+import { type StackConfig, stackEnvSchema } from '../config/config';
+import { getFreePort } from '../runtime/ports';
+import { privateStackConfig, type Stack as Launched, startStack as launch } from '../runtime/stack';
+import { startBalancer } from '../runtime/temporal-cluster';
 
 /** The service under test as the bench's scenarios see it. */
 export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** How the bench and the soak run the service (their command lines' options; the bench's BenchOptions has them all). */
+export interface RunStackOptions {
+  /** The launcher's server profile. */
+  stack: 'local' | 'cluster';
+  apis: number;
+  workers: number;
+  fastSqlite: boolean;
+  verbose: boolean;
+  logLevel: string;
+  relayInterval: string;
+  retentionBatch: number;
+  dbCommands: boolean;
+  apiDeliveryWorker: boolean;
+  nodeOptions: string | undefined;
+  cpuProf: string | undefined;
+}
 
 /** Something to undo at the end, newest first. */
 export type Cleanup = { name: string; fn: () => Promise<void> | void };
@@ -26,7 +44,7 @@ const serverVariables = ['BINARY_CACHE_DIR', 'TEMPORAL_CLI_PATH', 'FERRETDB_PATH
  * A configuration for a run on free ports and a temp DATA_DIR (removed by the cleanups);
  * `external`: MONGODB_URI / TEMPORAL_ADDRESS (+ TEMPORAL_NAMESPACE) from the shell are used too.
  */
-export async function runConfig(prefix: string, cleanups: Cleanup[], external: boolean): Promise<Config> {
+export async function runConfig(prefix: string, cleanups: Cleanup[], external: boolean): Promise<StackConfig> {
   const passthrough: Record<string, string> = {};
   for (const k of [...serverVariables, ...(external ? ['MONGODB_URI', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE'] : [])]) {
     const v = process.env[k];
@@ -50,7 +68,7 @@ export async function launchStack(opts: Omit<Parameters<typeof launch>[0], 'log'
  * Starts everything, each part registered in `cleanups` as soon as it runs; `serviceEnvOverrides`:
  * variables of the API and worker over the bench's own (e.g. the soak's RETENTION_DAYS).
  */
-export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}) {
+export async function startStack(opts: RunStackOptions, cleanups: Cleanup[], log: (line: string) => void, serviceEnvOverrides: Record<string, string> = {}) {
   const config = await runConfig('webhook-bench', cleanups, true);
   const secretKey = randomBytes(32);
   const serviceEnv: Record<string, string> = {
@@ -144,15 +162,15 @@ export async function startStack(opts: BenchOptions, cleanups: Cleanup[], log: (
   };
 }
 
-/** The caller's environment without any variable the service reads: the caller's shell must not change the run. */
+/** The caller's environment without any variable the service or the stack reads: the caller's shell must not change the run. */
 export function cleanEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(envSchema.shape)) delete env[k];
+  for (const k of [...Object.keys(envSchema.shape), ...Object.keys(stackEnvSchema.shape)]) delete env[k];
   return env;
 }
 
 /** The service's variables of a run: production mode on loopback, private callback URLs allowed. */
-export function serviceEnvironment(config: Config): Record<string, string> {
+export function serviceEnvironment(config: StackConfig): Record<string, string> {
   return {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
@@ -173,7 +191,7 @@ export function serviceEnvironment(config: Config): Record<string, string> {
  * (and with `dropDatabase`, the database dropped) by the cleanups.
  */
 export async function runClients(
-  run: { servers: Record<string, string>; config: Config; owner: string; dropDatabase: boolean },
+  run: { servers: Record<string, string>; config: StackConfig; owner: string; dropDatabase: boolean },
   cleanups: Cleanup[],
 ): Promise<{ db: Db; apiKey: string; temporal: TemporalGateway }> {
   const mongo = createMongo(run.servers.MONGODB_URI ?? run.config.mongo.connectUri, run.config.mongo.dbName, `webhook-${run.owner}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isServiceRole, serviceCpu } from '../../bench/lib/context';
-import { CostMeter, diffCounts, parseDbCommands } from '../../bench/lib/cost';
+import { isServiceRole, serviceCpu } from '../lib/context';
+import { CostMeter, diffCounts, parseDbCommands } from '../lib/cost';
 
 describe("the bench's database cost", () => {
   const scrape = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseOptions } from '../../bench/lib/options';
-import { prefillPresets } from '../../bench/soak/options';
+import { parseOptions } from '../lib/options';
+import { prefillPresets } from '../soak/options';
 
 describe('bench options', () => {
   it('run on an empty database unless --prefill names what to write first', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attemptDoc, errorKind, formatRow, insertCell, latencyCell, type Measured, parseStorageOptions, seededRandom, updatesCell } from '../../bench/storage/table';
+import { attemptDoc, errorKind, formatRow, insertCell, latencyCell, type Measured, parseStorageOptions, seededRandom, updatesCell } from '../storage/table';
 
 const measured = (over: Partial<Measured>): Measured => ({ total: 4, times: [1, 2, 3, 40], errors: {}, seconds: 2, ...over });
 

@@ -1,13 +1,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { OrderSend } from '../../bench/lib/load';
-import type { ArrivalRecord } from '../../bench/lib/receiver-protocol';
-import { account, minuteRows, type MinuteRow, type ProbeSample, retentionCost, type SoakSamples, verdicts } from '../../bench/soak/minutes';
-import { parseOptions, parsePrefill, prefillPresets } from '../../bench/soak/options';
-import { buildAttempts, buildEvent, buildOrder, buildSubscriptions, defaultPlan } from '../../bench/soak/prefill';
-import type { AttemptDoc } from '../../src/deliveries/attempts';
-import type { EventDoc } from '../../src/events/repository';
-import type { OrderDoc } from '../../src/resources/repository';
-import type { SubscriptionDoc } from '../../src/subscriptions/repository';
+import type { OrderSend } from '../../stack/harness/load';
+import type { ArrivalRecord } from '../../stack/harness/receiver-protocol';
+import { account, minuteRows, type MinuteRow, type ProbeSample, retentionCost, type SoakSamples, verdicts } from '../soak/minutes';
+import { parseOptions, parsePrefill, prefillPresets } from '../soak/options';
+import { buildAttempts, buildEvent, buildOrder, buildSubscriptions, defaultPlan } from '../soak/prefill';
+import type { AttemptDoc, EventDoc, OrderDoc, SubscriptionDoc } from '../../stack/harness/service';
 
 const send = (sentAt: number, orderId: number | undefined, refused?: string, latencyMs = 10): OrderSend => ({ api: 0, sentAt, latencyMs, ...(orderId !== undefined ? { orderId } : {}), ...(refused ? { refused } : {}) });
 const arrival = (orderId: number, tag: string, t: number, n = 1, eventId = `evt_${orderId}`): ArrivalRecord => ({ eventId, tag, t, n, orderId });

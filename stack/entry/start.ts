@@ -5,17 +5,12 @@
  * processes. Ctrl-C or SIGTERM stops everything.
  */
 import { join } from 'node:path';
+import { createLogger, createMongo, describeSeed, devAdminKey, prepareDatabase, seedDemoData, watchParent } from '../../src/compose/dev-stack';
+import { loadStackConfig } from '../config/config';
 import { assertPortFree } from '../runtime/ports';
 import { type Stack, startStack } from '../runtime/stack';
-import { devAdminKey } from '../auth/dev-admin-key';
-import { loadConfig } from '../config/config';
-import { prepareDatabase } from '../db/indexes';
-import { createMongo } from '../db/mongo';
-import { createLogger } from '../logger';
-import { watchParent } from './shutdown';
-import { describeSeed, seedDemoData } from '../seed/seed';
 
-const config = loadConfig();
+const config = loadStackConfig();
 const logger = createLogger(config.logLevel, 'supervisor', config.logFormat);
 
 function fail(message: string): never {

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { descendants, statFields } from '../../src/runtime/proc-tree';
+import { descendants, statFields } from '../runtime/proc-tree';
 
 /** Clock ticks per second (`getconf CLK_TCK`, 100 on nearly every Linux). */
 export const clockTicks: number = (() => {

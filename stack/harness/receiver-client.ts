@@ -1,4 +1,4 @@
-/** The receiver process (bench/receiver.ts) and a request/reply channel to it over IPC. */
+/** The receiver process (stack/harness/receiver.ts) and a request/reply channel to it over IPC. */
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -31,9 +31,9 @@ export class ReceiverProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Forks bench/receiver.ts and waits until it listens on a free loopback port. */
+  /** Forks stack/harness/receiver.ts and waits until it listens on a free loopback port. */
   static async start(timeoutMs = 30_000): Promise<ReceiverProcess> {
-    const child = fork(fileURLToPath(new URL('../receiver.ts', import.meta.url)), [], {
+    const child = fork(fileURLToPath(new URL('./receiver.ts', import.meta.url)), [], {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

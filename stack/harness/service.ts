@@ -1,8 +1,8 @@
 /**
- * The one module through which the bench (and test/chaos) reaches past the service's public
- * surfaces (HTTP API, metrics, Temporal client). Everything else in bench/ drives the service
- * over HTTP or reads what it wrote through these: when a refactor moves one of them, this file
- * is the only one to follow it. ESLint holds the line (eslint.config.js, bench/**).
+ * The one module through which the harness, the bench, the soak and the chaos run reach past the
+ * service's public surfaces (HTTP API, metrics, Temporal client). Everything else drives the
+ * service over HTTP or reads what it wrote through these: when a refactor moves one of them, this
+ * file is the only one to follow it. ESLint holds the line (eslint.config.js, stack/ and bench/).
  */
 
 // Starting the stack and its clients: the launcher, the configuration, the Temporal client.

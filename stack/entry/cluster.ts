@@ -4,14 +4,13 @@
  * TEMPORAL_PORT in front of both frontends, the Web UI on TEMPORAL_UI_PORT and the namespace with
  * the service's search attributes. Prints the variables the API and worker need.
  *
- *   node --import tsx src/entry/cluster.ts [--shards 8] [--nodes 2] [--postgres-port 54330]
+ *   node --import tsx stack/entry/cluster.ts [--shards 8] [--nodes 2] [--postgres-port 54330]
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/config';
-import { createLogger } from '../logger';
+import { createLogger, runUntilSignal } from '../../src/compose/dev-stack';
+import { loadStackConfig } from '../config/config';
 import { clusterPortsAround, startLocalTemporalCluster } from '../runtime/local-temporal-cluster';
-import { runUntilSignal } from './shutdown';
 
 const { values } = parseArgs({
   options: {
@@ -20,7 +19,7 @@ const { values } = parseArgs({
     'postgres-port': { type: 'string', default: '54330' },
   },
 });
-const config = loadConfig();
+const config = loadStackConfig();
 const logger = createLogger(config.logLevel, 'cluster', config.logFormat);
 const ports = clusterPortsAround(config.temporal.embeddedPort, Number(values.nodes));
 const started = Date.now();

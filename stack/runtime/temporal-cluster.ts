@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { Connection } from '@temporalio/client';
-import { searchAttributes } from '../temporal/search-attributes';
-import { ensureTemporalSetup, type SetupResult } from '../temporal/setup';
+import { ensureTemporalSetup, searchAttributes, type SetupResult } from '../../src/compose/dev-stack';
 import { isPortFree } from './ports';
 import { ManagedProcess, waitUntilReady } from './processes';
 
@@ -25,7 +24,7 @@ export interface ClusterNodePorts {
   portBase: number;
 }
 
-/** How many ports from `portBase` one node takes (see src/runtime/temporal-node/main.go). */
+/** How many ports from `portBase` one node takes (see stack/runtime/temporal-node/main.go). */
 export const INTERNAL_PORTS_PER_NODE = 7;
 
 export interface TemporalClusterOptions {

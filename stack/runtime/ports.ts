@@ -1,5 +1,7 @@
 import { createServer } from 'node:net';
 
+export { getFreePort } from '../../src/compose/dev-stack';
+
 /** Thrown when a port the service needs is taken. */
 export class PortInUseError extends Error {
   override name = 'PortInUseError';
@@ -27,17 +29,4 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 /** Throws a PortInUseError naming the variable that changes the port. */
 export async function assertPortFree(port: number, variable: string, what: string, host?: string): Promise<void> {
   if (!(await isPortFree(port, host))) throw new PortInUseError(port, variable, what);
-}
-
-/** A port the OS says is free right now (for tests and ephemeral servers). */
-export function getFreePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen({ port: 0, host }, () => {
-      const addr = server.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

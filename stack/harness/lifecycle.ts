@@ -1,4 +1,4 @@
-/** The bench's own lifecycle: cleanups run once, on success, failure, a signal or the watchdog. */
+/** A harness program's lifecycle (bench, soak, chaos): cleanups run once, on success, failure, a signal or the watchdog. */
 import type { Cleanup } from './stack';
 
 /** Thrown when a run must not count: a delivery went missing or a signature did not verify. */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { searchAttributes } from '../temporal/search-attributes';
+import { searchAttributes } from '../../src/compose/dev-stack';
 import { type LineSink, ManagedProcess, waitUntilReady } from './processes';
 
 export interface TemporalDevServerOptions {

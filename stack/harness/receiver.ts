@@ -1,5 +1,5 @@
 /**
- * The bench's webhook receiver, its own process (forked by bench/lib/receiver-client.ts) so that
+ * The webhook receiver of the bench, the soak and the chaos run, its own process (forked by stack/harness/receiver-client.ts) so that
  * arrival times are not delayed by the load generator's event loop and its CPU is not the service's.
  * It answers POST /hook/<tag> with 200 (or as told: one status for all, no answer to some tags),
  * records per (webhook-id, tag) when the request's headers were parsed (≈ first byte on loopback)
@@ -7,8 +7,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verify } from '../src/receiver/verify';
-import type { ReceiverReply, ReceiverRequest } from './lib/receiver-protocol';
+import { verify } from '../../src/receiver/verify';
+import type { ReceiverReply, ReceiverRequest } from './receiver-protocol';
 
 const secrets = new Map<string, string>();
 let sampleEvery = 10;
