@@ -136,7 +136,7 @@ export default tseslint.config(
   },
   {
     // Domain modules know nothing of HTTP: they throw DomainError and take the contract's types from src/contract.
-    files: ['src/subscriptions/**/*.ts', 'src/resources/**/*.ts', 'src/inventory/**/*.ts', 'src/deliveries/**/*.ts', 'src/portal/**/*.ts', 'src/webhooks/**/*.ts'],
+    files: ['src/subscriptions/**/*.ts', 'src/orders/**/*.ts', 'src/inventory/**/*.ts', 'src/deliveries/**/*.ts', 'src/portal/**/*.ts', 'src/webhooks/**/*.ts'],
     ignores: ['src/portal/ui/**'],
     rules: {
       'no-restricted-imports': [
@@ -171,7 +171,7 @@ export default tseslint.config(
       'src/portal/revocations.ts',
       'src/portal/service-keys.ts',
       'src/receiver/idempotency.ts',
-      'src/resources/repository.ts',
+      'src/orders/repository.ts',
       'src/subscriptions/repository.ts',
     ],
     rules: {

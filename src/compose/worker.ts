@@ -11,7 +11,7 @@ import { DispatchNotes } from '../events/dispatch-notes';
 import { startRelay } from '../events/relay';
 import { startStockSweeper } from '../inventory/use-cases';
 import type { Logger } from '../logger';
-import { OrderRepository } from '../resources/repository';
+import { OrderRepository } from '../orders/repository';
 import { installRetentionSchedule } from '../retention/install-schedule';
 import { getFreePort } from '../lib/free-port';
 import { startDeprecationWatch } from '../subscriptions/deprecated-versions';

@@ -22,11 +22,11 @@ export { SecretBox } from '../../src/subscriptions/secret-box';
 export { generateSigningSecret } from '../../src/subscriptions/secrets';
 export type { SubscriptionDoc } from '../../src/subscriptions/repository';
 export { newOutboxEvent } from '../../src/events/outbox';
-export { createdEventData, orderTotal } from '../../src/resources/rules';
+export { createdEventData, orderTotal } from '../../src/orders/rules';
 export { type AttemptLogEntry, toAttemptDoc } from '../../activities/attempt';
 
 // Accounting: what became of each order, event and delivery, read from the database and Temporal.
-export { type CounterDoc, type OrderDoc, OrderRepository, orderKey, type UserDoc } from '../../src/resources/repository';
+export { type CounterDoc, type OrderDoc, OrderRepository, orderKey, type UserDoc } from '../../src/orders/repository';
 export { type EventDoc, EventRepository } from '../../src/events/repository';
 export type { DispatchNote } from '../../src/events/dispatch-notes';
 export { type AttemptDoc, type AttemptFilter, AttemptRepository } from '../../src/deliveries/attempts';

@@ -7,7 +7,7 @@ import type { DispatchNote, RedeliveryNote } from '../../../src/events/dispatch-
 import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
 import { type RelayDeps, relayOnce } from '../../../src/events/relay';
 import { createLogger } from '../../../src/logger';
-import { type OrderDoc, orderKey } from '../../../src/resources/repository';
+import { type OrderDoc, orderKey } from '../../../src/orders/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { deliverySettings, eventDispatch } from '../../../src/compose/shared';
 import { SubscriptionRepository } from '../../../src/subscriptions/repository';

@@ -12,8 +12,8 @@ import type {
   ProductRepository,
   UserDoc,
   UserRepository,
-} from '../../../src/resources/repository';
-import { type ResourceDeps, createOrder, getOrder, updateOrder } from '../../../src/resources/use-cases';
+} from '../../../src/orders/repository';
+import { type ResourceDeps, createOrder, getOrder, updateOrder } from '../../../src/orders/use-cases';
 import { memoryInventory } from '../../support/fake-inventory';
 
 const now = new Date('2025-06-01T12:00:00.000Z');

@@ -19,6 +19,7 @@ import { announceOrder, draftOrder, handOver, holdStock, orderSource, priceOrder
 import { type OrderDoc, type OrderRepository, type ProductRepository, type UserRepository, toOrder, toProduct, toUser } from './repository';
 import { canTransition, createdEventData, parseFields, parseProductFilter } from './rules';
 
+/** What the orders module reads and writes: orders, and the users and catalog they are placed from. */
 export interface ResourceDeps {
   users: UserRepository;
   products: ProductRepository;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RateLimitPolicies, RateLimitPolicy } from '../../../src/config/rate-limits';
 import { rateLimitHeader, rateLimitPolicyHeader } from '../../../src/http/rate-limit';
 import type { Logger } from '../../../src/logger';
-import { ApiRateLimiter, MAX_LEASE_POINTS, maxLeasePoints, type RateLimitCounter } from '../../../src/rate-limit/limiter';
+import { ApiRateLimiter, MAX_LEASE_POINTS, maxLeasePoints, type RateLimitCounter } from '../../../src/request-budgets/limiter';
 
 const policy: RateLimitPolicy = { name: 'default', requests: 3, windowSeconds: 60 };
 const policies: RateLimitPolicies = { fallback: policy, byScope: new Map([['orders:write', { name: 'orders:write', requests: 2, windowSeconds: 10 }]]) };

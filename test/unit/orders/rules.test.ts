@@ -5,7 +5,7 @@ import { loadContract } from '../../../src/contract/openapi';
 import { parameterLocations } from '../../../src/http/field-locations';
 import { toProblem } from '../../../src/http/problem';
 import type { OrderStatus } from '../../../src/contract/types';
-import { canTransition, orderTotal, parseFields, parseProductFilter, toCents } from '../../../src/resources/rules';
+import { canTransition, orderTotal, parseFields, parseProductFilter, toCents } from '../../../src/orders/rules';
 
 /** The problem operation `operationId` answers with for what `fn` throws. */
 function problemOf(operationId: string, fn: () => unknown): Problem {
