@@ -37,10 +37,12 @@ export function eventDispatch(db: Db, deps: Omit<DispatcherDeps, 'events' | 'not
   return { dispatcher: new EventDispatcher({ ...deps, events, notes }), events, notes };
 }
 
-/** The relay's view of the database: the dispatcher with its event log and notes, and each source collection's outbox. */
-export function relayDeps(db: Db, { dispatcher, events, notes }: EventDispatch, logger: Logger, metrics?: WorkerMetrics): RelayDeps {
-  const orders = new OrderRepository(db);
-  const inventory = inventoryDeps(db, orders, dispatcher, logger);
+/**
+ * The relay's view of the database: the dispatcher with its event log and notes, and each source
+ * collection's outbox; `stock` is the process's orders and inventory (absent: built over `db` for the relay alone).
+ */
+export function relayDeps(db: Db, { dispatcher, events, notes }: EventDispatch, logger: Logger, metrics?: WorkerMetrics, stock?: ProcessStock): RelayDeps {
+  const { orders, inventory } = stock ?? processStock(db, dispatcher, logger);
   return {
     dispatcher,
     events,
@@ -54,6 +56,18 @@ export function relayDeps(db: Db, { dispatcher, events, notes }: EventDispatch, 
     logger,
     ...(metrics ? { metrics } : {}),
   };
+}
+
+/** A process's order repository and inventory, shared by whatever in it moves stock, so it keeps one head cache. */
+export interface ProcessStock {
+  orders: OrderRepository;
+  inventory: InventoryDeps;
+}
+
+/** The orders and inventory over `db`, their events going out through `outbox`. */
+export function processStock(db: Db, outbox: OutboxFlusher, logger: Logger): ProcessStock {
+  const orders = new OrderRepository(db);
+  return { orders, inventory: inventoryDeps(db, orders, outbox, logger) };
 }
 
 /** The inventory's dependencies: its repositories, the orders it settles reservations against, and the outbox of its events. */

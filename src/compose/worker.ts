@@ -11,7 +11,6 @@ import { DispatchNotes } from '../events/dispatch-notes';
 import { startRelay } from '../events/relay';
 import { startStockSweeper } from '../inventory/use-cases';
 import type { Logger } from '../logger';
-import { OrderRepository } from '../orders/repository';
 import { installRetentionSchedule } from '../retention/install-schedule';
 import { getFreePort } from '../lib/free-port';
 import { startDeprecationWatch } from '../subscriptions/deprecated-versions';
@@ -27,7 +26,7 @@ import { startMetricsServer } from '../worker/metrics-server';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
 import { deliveryActivityDeps, deliveryWorkflowBundle, postingSettings } from './delivery-worker';
-import { deliverySettings, eventDispatch, inventoryDeps, relayDeps } from './shared';
+import { deliverySettings, eventDispatch, processStock, relayDeps } from './shared';
 
 /** A worker process, built: `run` polls until `stopping` resolves, then closes everything. */
 export interface WorkerProcess {
@@ -89,14 +88,16 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
 
   return {
     run: async (stopping) => {
-      const dispatch = eventDispatch(mongo.db, { fanout: new SubscriptionRepository(mongo.db), temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
+      const subscriptions = new SubscriptionRepository(mongo.db);
+      const dispatch = eventDispatch(mongo.db, { fanout: subscriptions, temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
       const { dispatcher } = dispatch;
-      const relay = startRelay(relayDeps(mongo.db, dispatch, logger, metrics), config.delivery.relayIntervalMs);
+      const stock = processStock(mongo.db, dispatcher, logger);
+      const relay = startRelay(relayDeps(mongo.db, dispatch, logger, metrics, stock), config.delivery.relayIntervalMs);
       // Releases stock reservations whose order a crash kept from being written, finishes interrupted returns.
-      const stockSweeper = startStockSweeper(inventoryDeps(mongo.db, new OrderRepository(mongo.db), dispatcher, logger), config.delivery.relayIntervalMs);
+      const stockSweeper = startStockSweeper(stock.inventory, config.delivery.relayIntervalMs);
       // Deprecated versions still in use: counted now and hourly, the administrator told once a day per version.
       const { notifyOperator } = createAlertActivities({ db: mongo.db, ...posting });
-      const deprecationWatch = startDeprecationWatch({ subscriptions: new SubscriptionRepository(mongo.db), notices: new OperationalNotices(mongo.db), deprecations: versionDeprecations(loadContract()), notifyOperator, logger });
+      const deprecationWatch = startDeprecationWatch({ subscriptions, notices: new OperationalNotices(mongo.db), deprecations: versionDeprecations(loadContract()), notifyOperator, logger });
       // Every worker makes sure of the schedule; creating it is idempotent, so racing workers are fine.
       // Not awaited at exit: a call stuck on a Temporal outage must not hold up a stop.
       void installRetentionSchedule({ config, client: () => temporal.client(), logger, stopping });

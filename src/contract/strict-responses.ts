@@ -29,6 +29,16 @@ function reachable(contract: OpenApiDocument, start: Set<string>): Set<string> {
   return seen;
 }
 
+/** Every component used as an `allOf` member anywhere: closing one would refuse its siblings' fields. */
+function allOfMembers(node: unknown, out: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const n of node) allOfMembers(n, out);
+  else if (isNode(node)) {
+    for (const member of Array.isArray(node.allOf) ? node.allOf : []) if (isNode(member) && typeof member.$ref === 'string') out.add(member.$ref);
+    for (const v of Object.values(node)) allOfMembers(v, out);
+  }
+  return out;
+}
+
 /** Closes `schema` and the inline objects below it that say nothing of additions; `allOf` members stay open (closing one refuses its siblings' fields). */
 function close(schema: unknown): void {
   if (!isNode(schema) || '$ref' in schema) return;
@@ -59,10 +69,11 @@ export function withClosedResponses(contract: OpenApiDocument): OpenApiDocument 
     }
   }
   const requestSide = reachable(copy, fromRequests);
+  const members = allOfMembers(copy, new Set());
   const schemas = copy.components?.schemas ?? {};
   for (const ref of reachable(copy, fromResponses)) {
     const name = ref.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : undefined;
-    if (name && !requestSide.has(ref)) close(schemas[name]);
+    if (name && !requestSide.has(ref) && !members.has(ref)) close(schemas[name]);
   }
   return copy;
 }

@@ -1,7 +1,7 @@
 /**
  * A place in a use case's input, named as the input names it: `['items', 0, 'quantity']`, or
  * `[]` for the input as a whole. Whether it travelled in the path, the query or the body is the
- * HTTP layer's to say (src/http/problem.ts).
+ * HTTP layer's to say (src/http/field-locations.ts).
  */
 export type FieldPath = readonly (string | number)[];
 

@@ -1,7 +1,7 @@
 import { ADMIN_OWNER, type Principal } from '../auth/api-keys';
 import { mayAccess } from '../auth/ownership';
 import { DomainError } from '../errors/domain-error';
-import type { PortalSession, PortalSessionCreate, PortalSessionInfo, PortalSessionsExpire, PortalSessionsExpired } from '../contract/types';
+import type { PortalSessionCreate, PortalSessionCreated, PortalSessionInfo, PortalSessionsExpire, PortalSessionsExpired } from '../contract/types';
 import type { Logger } from '../logger';
 import type { PortalRevocations } from './revocations';
 import type { PortalGrant, PortalSessions } from './sessions';
@@ -30,7 +30,7 @@ export async function createPortalSession(
   principal: Principal,
   body: PortalSessionCreate | undefined,
   requestOrigin: string,
-): Promise<PortalSession> {
+): Promise<PortalSessionCreated> {
   const isAdmin = principal.scopes.includes('admin');
   const ownerId = sessionOwner(principal, body?.owner_id, 'open a portal session');
   const admin = isAdmin && ownerId === ADMIN_OWNER;

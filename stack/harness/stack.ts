@@ -176,12 +176,10 @@ export function serviceEnvironment(config: StackConfig): Record<string, string> 
     HOST: '127.0.0.1',
     // Production requires it; the runs follow no link.
     PUBLIC_URL: 'http://127.0.0.1',
-    DATA_DIR: config.dataDir,
     MONGODB_DB: config.mongo.dbName,
     TEMPORAL_NAMESPACE: config.temporal.namespace,
     TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
     CALLBACK_ALLOW_PRIVATE: 'true',
-    SEED_DEMO_DATA: 'false',
   };
 }
 

@@ -21,4 +21,14 @@ describe('the service checks its own responses against closed schemas', () => {
     const member = schemaOf(strict, 'InsufficientStockProblem').allOf?.[1];
     expect(member?.additionalProperties).toBeUndefined();
   });
+
+  it('leaves a component open where another extends it with allOf', () => {
+    const base = { type: 'object', properties: { a: { type: 'string' } } };
+    const tiny = {
+      paths: { '/x': { get: { responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Wide' } } } } } } } },
+      components: { schemas: { Base: base, Wide: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', properties: { b: { type: 'string' } } }] } } },
+    };
+    const closed = withClosedResponses(tiny);
+    expect((closed.components?.schemas as Record<string, Schema>).Base?.additionalProperties).toBeUndefined();
+  });
 });
