@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +22,11 @@ import (
 // PublicKeyPrefix starts an Ed25519 public key (whpk_ + base64 of 32 bytes); a subscription's
 // whsec_ secret is anything else.
 const PublicKeyPrefix = "whpk_"
+
+const secretPrefix = "whsec_"
+
+// Standard base64 with at least one character before the padding: at least one byte.
+var paddedBase64 = regexp.MustCompile(`^[A-Za-z0-9+/]+={0,2}$`)
 
 // DefaultTolerance is how far webhook-timestamp may be from now when Verifier.Tolerance is 0.
 const DefaultTolerance = 5 * time.Minute
@@ -49,7 +55,8 @@ const (
 type Verifier struct {
 	// Keys are the subscription's whsec_ secret or, for an ed25519 subscription, its whpk_
 	// public key; during a rotation (or a switch of scheme) the new and the old: any one
-	// matching is enough.
+	// matching is enough. An empty key, "whsec_" alone or a secret that is not padded base64
+	// fails every delivery (ErrVerification).
 	Keys      []string
 	Scheme    Scheme
 	Tolerance time.Duration
@@ -70,6 +77,13 @@ func fail(format string, args ...any) error {
 func (v Verifier) Verify(body []byte, header http.Header) error {
 	if len(v.Keys) == 0 {
 		return fail("no key to verify with")
+	}
+	for _, key := range v.Keys {
+		if !strings.HasPrefix(key, PublicKeyPrefix) {
+			if err := checkSecret(key); err != nil {
+				return err
+			}
+		}
 	}
 	if !utf8.Valid(body) {
 		return fail("body is not UTF-8")
@@ -184,6 +198,19 @@ func (v Verifier) xSignature(body []byte, header http.Header) (bool, error) {
 		return false, fail("missing X-Signature header")
 	}
 	return false, nil
+}
+
+// checkSecret refuses what is not whsec_ + standard, padded base64 of at least one byte: an empty
+// key (an unset variable) or "whsec_" alone would otherwise make an empty HMAC key anyone can use.
+func checkSecret(key string) error {
+	encoded := strings.TrimPrefix(key, secretPrefix)
+	if encoded == "" {
+		return fail("empty secret: pass the subscription's whsec_ secret")
+	}
+	if len(encoded)%4 != 0 || !paddedBase64.MatchString(encoded) {
+		return fail("a secret is whsec_ + standard, padded base64")
+	}
+	return nil
 }
 
 func publicKey(key string) (ed25519.PublicKey, error) {

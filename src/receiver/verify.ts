@@ -1,6 +1,6 @@
 import { type KeyObject, verify as verifySignature } from 'node:crypto';
 import { safeEqual } from '../lib/safe-equal';
-import { ed25519PublicKey, PUBLIC_KEY_PREFIX, signedContent, standardWebhooksSignature, xSignature } from '../webhooks/signature';
+import { ed25519PublicKey, PUBLIC_KEY_PREFIX, SECRET_PREFIX, signedContent, standardWebhooksSignature, xSignature } from '../webhooks/signature';
 
 /** The one error the receiver kit throws: the delivery is not authentic or not fresh. */
 export class WebhookVerificationError extends Error {
@@ -27,6 +27,17 @@ function publicKey(key: string): KeyObject {
   } catch (err) {
     throw new WebhookVerificationError((err as Error).message);
   }
+}
+
+/**
+ * Why a key that is not a `whpk_` public key cannot be an HMAC secret, or undefined: an empty key
+ * (an unset variable) or one decoding to no bytes would sign with an empty HMAC key that anyone can use.
+ */
+function secretProblem(secret: string): string | undefined {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  if (!encoded) return 'empty secret: pass the subscription\'s whsec_ secret';
+  // Padded base64 with at least one character before the padding decodes to at least one byte.
+  return encoded.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(encoded) ? undefined : 'a secret is whsec_ + standard, padded base64';
 }
 
 /** Whether an Ed25519 signature `v1a,<base64>` of `content` verifies with `key`. */
@@ -69,6 +80,10 @@ export interface VerifyOptions {
 export function verify<T = unknown>(rawBody: string | Buffer, headers: HeaderSource, secret: string | readonly string[], opts: VerifyOptions = {}): T {
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (!secrets.length) throw new WebhookVerificationError('no secret to verify with');
+  for (const s of secrets) {
+    const problem = s.startsWith(PUBLIC_KEY_PREFIX) ? undefined : secretProblem(s);
+    if (problem) throw new WebhookVerificationError(problem);
+  }
   const body = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
@@ -77,7 +92,7 @@ export function verify<T = unknown>(rawBody: string | Buffer, headers: HeaderSou
   if ((opts.scheme ?? 'standard-webhooks') === 'standard-webhooks') {
     if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature header');
     const ts = Number(timestamp);
-    if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError('invalid webhook-timestamp');
+    if (!/^[0-9]+$/.test(timestamp)) throw new WebhookVerificationError('invalid webhook-timestamp');
     const now = Math.floor((opts.now?.() ?? Date.now()) / 1000);
     if (Math.abs(now - ts) > (opts.toleranceSeconds ?? 300)) throw new WebhookVerificationError('webhook-timestamp too old or too new');
     const entries = signatures.split(' ');

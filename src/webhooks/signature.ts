@@ -13,7 +13,8 @@ export interface SignatureHeaders {
 /** How a subscription's deliveries are signed: HMAC-SHA256 (`v1`, the default) or Ed25519 (`v1a`). */
 export type SignatureScheme = 'hmac-sha256' | 'ed25519';
 
-const SECRET_PREFIX = 'whsec_';
+/** Standard Webhooks' prefix of an HMAC secret: base64 of the key bytes. */
+export const SECRET_PREFIX = 'whsec_';
 /** Standard Webhooks' prefix of an Ed25519 private key: base64 of the 32-byte seed and the 32-byte public key. */
 export const PRIVATE_KEY_PREFIX = 'whsk_';
 /** Standard Webhooks' prefix of an Ed25519 public key: base64 of the raw 32-byte key. */

@@ -123,9 +123,12 @@ const java: ClientTarget = {
     }
   },
   problems(repo) {
-    const pom = readFileSync(join(repo, 'clients/java/pom.xml'), 'utf8');
-    const version = /<artifactId>webhook-service-client<\/artifactId>\s*(?:<!--[^]*?-->\s*)?<version>([^<]+)<\/version>/.exec(pom)?.[1];
-    return version === contractVersion(repo) ? [] : [`clients/java/pom.xml has version ${version}, the contract ${contractVersion(repo)}`];
+    // The SDK's own version, and the example's dependency on it (its test compiles it against the checkout).
+    return ['clients/java/pom.xml', 'clients/java/examples/e2e/pom.xml'].flatMap((file) => {
+      const pom = readFileSync(join(repo, file), 'utf8');
+      const version = /<artifactId>webhook-service-client<\/artifactId>\s*(?:<!--[^]*?-->\s*)?<version>([^<]+)<\/version>/.exec(pom)?.[1];
+      return version === contractVersion(repo) ? [] : [`${file} has version ${version} of webhook-service-client, the contract ${contractVersion(repo)}`];
+    });
   },
 };
 

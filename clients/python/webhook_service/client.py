@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from types import ModuleType
 from typing import Any
 
-from webhook_service_client import AuthenticatedClient, Client
+import httpx
+
+from webhook_service_client import Client
 
 from .errors import ApiError
+
+
+class ApiKeyAuth(httpx.Auth):
+    """``Authorization: Bearer <api key>`` on every request; its repr never shows the key."""
+
+    def __init__(self, api_key: str):
+        self._header = f"Bearer {api_key}"
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        request.headers["Authorization"] = self._header
+        yield request
+
+    def __repr__(self) -> str:
+        return "ApiKeyAuth(<redacted>)"
 
 
 class WebhookService:
@@ -19,12 +35,10 @@ class WebhookService:
     """
 
     def __init__(self, base_url: str, api_key: str | None = None, *, timeout: float = 30.0):
-        if api_key:
-            self.client: AuthenticatedClient | Client = AuthenticatedClient(
-                base_url=base_url, token=api_key, timeout=timeout
-            )
-        else:
-            self.client = Client(base_url=base_url, timeout=timeout)
+        # The key rides in an httpx auth object rather than AuthenticatedClient's token, whose repr
+        # (and the headers it copies the key into) would show it wherever the client is logged.
+        httpx_args: dict[str, Any] = {"auth": ApiKeyAuth(api_key)} if api_key else {}
+        self.client = Client(base_url=base_url, timeout=timeout, httpx_args=httpx_args)
 
     def call(self, operation: ModuleType | Callable[..., Any], **kwargs: Any) -> Any:
         """Run one operation; raise ApiError (with the problem document) on any non-2xx answer."""

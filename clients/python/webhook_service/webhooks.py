@@ -7,6 +7,7 @@ import binascii
 import hashlib
 import hmac
 import json
+import re
 import time
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
@@ -17,6 +18,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from standardwebhooks import Webhook
 
 PUBLIC_KEY_PREFIX = "whpk_"
+SECRET_PREFIX = "whsec_"
+# Standard base64 with at least one character before the padding: at least one byte.
+_PADDED_BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+# ASCII digits only: str.isdigit() and int() also take other scripts' digits and superscripts.
+_TIMESTAMP = re.compile(r"[0-9]{1,18}")
 DEFAULT_TOLERANCE = 300
 # Each v1a entry costs an Ed25519 verification; the spec allows ignoring extras.
 MAX_ASYMMETRIC_ENTRIES = 8
@@ -35,6 +41,18 @@ def _header(headers: Mapping[str, Any], name: str) -> str | None:
                 return str(value[0]) if value else None
             return str(value)
     return None
+
+
+def _check_secret(key: str) -> None:
+    """Refuse what is not ``whsec_`` + standard, padded base64 of at least one byte.
+
+    An empty key (an unset variable) or ``whsec_`` alone would otherwise make an empty HMAC key.
+    """
+    encoded = key.removeprefix(SECRET_PREFIX)
+    if not encoded:
+        raise WebhookVerificationError("empty secret: pass the subscription's whsec_ secret")
+    if len(encoded) % 4 or not _PADDED_BASE64.fullmatch(encoded):
+        raise WebhookVerificationError("a secret is whsec_ + standard, padded base64")
 
 
 def _public_key(key: str) -> Ed25519PublicKey:
@@ -62,7 +80,10 @@ def _ed25519_matches(key: Ed25519PublicKey, content: bytes, entry: str) -> bool:
 
 
 def _hmac_matches(secret: str, msg_id: str, timestamp: int, body: str, entries: Sequence[str]) -> bool:
-    expected = Webhook(secret).sign(msg_id, datetime.fromtimestamp(timestamp, tz=UTC), body)
+    try:
+        expected = Webhook(secret).sign(msg_id, datetime.fromtimestamp(timestamp, tz=UTC), body)
+    except Exception as err:  # the library's own errors (empty secret, bad base64) are ours to name
+        raise WebhookVerificationError("not a usable whsec_ secret") from err
     return any(hmac.compare_digest(entry.encode(), expected.encode()) for entry in entries)
 
 
@@ -88,11 +109,17 @@ def verify(
     checks ``X-Signature`` (or ``X-Signature-Previous``) over the body alone instead: HMAC
     secrets only, and with no time in it, so deduplicate by event id.
 
-    Raises WebhookVerificationError when nothing matches.
+    Raises WebhookVerificationError (and nothing else) when nothing matches, a header is malformed,
+    or a key is unusable: empty, ``whsec_`` alone, or not standard, padded base64.
     """
     secrets = [keys] if isinstance(keys, str) else list(keys)
     if not secrets:
         raise WebhookVerificationError("no secret to verify with")
+    for key in secrets:
+        if not isinstance(key, str):
+            raise WebhookVerificationError("a key is a str: the whsec_ secret or whpk_ public key")
+        if not key.startswith(PUBLIC_KEY_PREFIX):
+            _check_secret(key)
     raw = body.encode() if isinstance(body, str) else bytes(body)
     try:
         text = raw.decode()
@@ -105,7 +132,7 @@ def verify(
         signatures = _header(headers, "webhook-signature")
         if not (msg_id and timestamp and signatures):
             raise WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature header")
-        if not timestamp.isdigit():
+        if not _TIMESTAMP.fullmatch(timestamp):
             raise WebhookVerificationError("invalid webhook-timestamp")
         ts = int(timestamp)
         current = int(time.time() if now is None else now)
@@ -139,5 +166,5 @@ def verify(
         raise WebhookVerificationError("no matching signature")
     try:
         return json.loads(text)
-    except json.JSONDecodeError as err:
+    except (ValueError, RecursionError) as err:
         raise WebhookVerificationError("body is not JSON") from err

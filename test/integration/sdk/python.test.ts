@@ -1,10 +1,11 @@
 /**
  * The Python SDK against the live service, as an integrator installs it: a venv (kept under
- * .data/venvs), `pip install ./clients/python`, the shared vectors in Python, then a program that
+ * .data/venvs), `pip install` of a copy of clients/python, the shared vectors in Python, then a program that
  * subscribes through the SDK, places an order, receives the deliveries on its own receiver,
  * verifies them (HMAC and Ed25519, through a rotation) and parses them into typed events.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApi } from '../../support/api';
@@ -23,8 +24,16 @@ describe('Python SDK: installed from the repository, against the service', () =>
       mkdirSync(join(root, '.data/venvs'), { recursive: true });
       await run('python3', ['-m', 'venv', venv], { timeout: 60_000 });
     }
-    // Every run installs the SDK as it is now; its dependencies stay in the venv between runs.
-    await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', './clients/python'], { timeout: 300_000 });
+    // Every run installs the SDK as it is now; its dependencies stay in the venv between runs. From
+    // a copy: setuptools builds in place and never empties build/lib, so a file deleted from the
+    // SDK would otherwise still be installed.
+    const copy = mkdtempSync(join(tmpdir(), 'sdk-python-'));
+    try {
+      cpSync(join(root, 'clients/python'), copy, { recursive: true, filter: (from) => !/(^|\/)(build|__pycache__|\.ruff_cache|[^/]*\.egg-info)$/.test(from) });
+      await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', copy], { timeout: 300_000 });
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   }, 400_000);
   afterAll(async () => {
     await stop?.();

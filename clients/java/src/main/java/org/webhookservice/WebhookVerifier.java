@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.webhookservice.client.ApiClient;
@@ -53,6 +54,9 @@ public final class WebhookVerifier {
   public static final Duration DEFAULT_TOLERANCE = Duration.ofMinutes(5);
   /** The prefix of an Ed25519 public key, as the service shows it ({@code public_key}). */
   public static final String PUBLIC_KEY_PREFIX = "whpk_";
+  private static final String SECRET_PREFIX = "whsec_";
+  // Standard base64 with at least one character before the padding: at least one byte.
+  private static final Pattern PADDED_BASE64 = Pattern.compile("[A-Za-z0-9+/]+={0,2}");
   // Each v1a entry costs an Ed25519 verification; the spec allows ignoring extras.
   private static final int MAX_ASYMMETRIC_ENTRIES = 8;
   // An Ed25519 SubjectPublicKeyInfo is this DER prefix and the 32 raw key bytes.
@@ -65,7 +69,8 @@ public final class WebhookVerifier {
   private final Clock clock;
 
   private WebhookVerifier(List<String> keys, Scheme scheme, Duration tolerance, Clock clock) {
-    this.keys = List.copyOf(keys);
+    // An unset variable (null) is refused like an empty key, by verify, with the verification error.
+    this.keys = keys.stream().map(k -> k == null ? "" : k).toList();
     this.scheme = Objects.requireNonNull(scheme);
     this.tolerance = Objects.requireNonNull(tolerance);
     this.clock = Objects.requireNonNull(clock);
@@ -113,6 +118,7 @@ public final class WebhookVerifier {
    * @throws WebhookVerificationException when no signature matches, a header is missing, or the timestamp is out of tolerance
    */
   public JsonNode verify(byte[] body, Function<String, String> header) throws WebhookVerificationException {
+    for (String key : keys) if (!key.startsWith(PUBLIC_KEY_PREFIX)) checkSecret(key);
     String text = utf8(body);
     boolean ok = scheme == Scheme.STANDARD_WEBHOOKS ? standardWebhooks(body, text, header) : xSignature(body, header);
     if (!ok) throw new WebhookVerificationException("no matching signature");
@@ -190,10 +196,19 @@ public final class WebhookVerifier {
     return false;
   }
 
+  /** Refuses what is not {@code whsec_} + standard, padded base64: an empty key or {@code whsec_} alone would make an empty HMAC key. */
+  private static void checkSecret(String key) throws WebhookVerificationException {
+    String encoded = key.startsWith(SECRET_PREFIX) ? key.substring(SECRET_PREFIX.length()) : key;
+    if (encoded.isEmpty()) throw new WebhookVerificationException("empty secret: pass the subscription's whsec_ secret");
+    if (encoded.length() % 4 != 0 || !PADDED_BASE64.matcher(encoded).matches()) {
+      throw new WebhookVerificationException("a secret is whsec_ + standard, padded base64");
+    }
+  }
+
   private static String hmacEntry(String secret, String id, long timestamp, String body) throws WebhookVerificationException {
     try {
       return new Webhook(secret).sign(id, timestamp, body);
-    } catch (EmptyWebhookSecretException | WebhookSigningException | IllegalArgumentException e) {
+    } catch (EmptyWebhookSecretException | WebhookSigningException | RuntimeException e) {
       throw new WebhookVerificationException("not a usable whsec_ secret", e);
     }
   }

@@ -69,6 +69,15 @@ class SharedVectorsTest {
   }
 
   @Test
+  void anUnsetKeyIsRefusedWithTheVerificationError() throws IOException {
+    JsonNode v = vectors().get(0);
+    byte[] body = v.get("body").asText().getBytes(StandardCharsets.UTF_8);
+    // System.getenv of a variable that is not set: null, refused like an empty key.
+    WebhookVerifier verifier = WebhookVerifier.of((String) null);
+    assertThrows(WebhookVerificationException.class, () -> verifier.verify(body, headersOf(v)));
+  }
+
+  @Test
   void aVerifiedBodyParsesIntoItsTypedEnvelope() throws Exception {
     JsonNode v = vectors().get(0);
     byte[] body = v.get("body").asText().getBytes(StandardCharsets.UTF_8);
