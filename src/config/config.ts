@@ -144,7 +144,7 @@ export const envSchema = z.object({
   DELIVERY_BATCH_SIZE: z.coerce.number().int().min(1).max(MAX_BATCH_SIZE).default(50),
   WEBHOOK_INLINE_LIMIT: z.coerce.number().int().min(MIN_INLINE_LIMIT).max(MAX_INLINE_LIMIT).default(DEFAULT_INLINE_LIMIT),
   ADMIN_ALERT_URL: optionalString.pipe(z.string().url('must be an absolute URL').optional()),
-  ADMIN_ALERT_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{24,}$/, 'must be whsec_ + base64').optional()),
+  ADMIN_ALERT_SECRET: optionalString.pipe(z.string().regex(/^whsec_(?=.{24,}$)(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'must be whsec_ + padded standard base64, e.g. whsec_ and what openssl rand -base64 32 prints').optional()),
   ADMIN_ALERTS_PER_OWNER_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
   METRICS_ENABLED: bool(true),
   DB_COMMAND_METRICS: bool(false),

@@ -86,6 +86,8 @@ describe('delivery configuration', () => {
     [{ DELIVERY_TIMEOUT: '2m' }, 'DELIVERY_TIMEOUT'],
     [{ ADMIN_ALERT_URL: 'https://ops.example.com/alerts' }, 'ADMIN_ALERT_SECRET'],
     [{ ADMIN_API_KEY: 'short' }, 'ADMIN_API_KEY'],
+    // Unpadded: the receiver kit and every SDK refuse a secret that is not canonical base64.
+    [{ ADMIN_ALERT_SECRET: `whsec_${'A'.repeat(43)}` }, 'ADMIN_ALERT_SECRET'],
   ])('rejects %o naming the variable', (env, name) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`\\n  ${name}: `));
   });
