@@ -81,13 +81,13 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     let reported: RecordedRound['failing'];
     if (patched(ONE_ACTIVITY_PER_ROUND)) {
       const round = await deliverAndLogRound(input, origin, due, randoms);
-      ({ steps, failing: reported } = round.logged ? round : await logUnloggedRound(eventId, origin, round));
+      ({ steps, failing: reported } = round.logged ? round : await logUnloggedRound(eventId, origin, round, policy));
       applySteps(steps, 'unlogged', statuses, pending);
     } else {
       const results = await sendRound(input, due);
       steps = settleRound(policy, due, results, randoms, Date.now());
       applySteps(steps, 'unlogged', statuses, pending);
-      reported = await logRound(eventId, origin, steps);
+      reported = await logRound(eventId, origin, steps, policy);
     }
     const failing = failingFollowUps(reported, disabling);
     // Disable after a failing streak: subscriptions the attempt log found failing too long.

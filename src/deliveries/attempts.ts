@@ -26,6 +26,20 @@ export interface AttemptDoc {
   next_attempt_at?: Date;
   /** Where the delivery stood after this attempt. */
   state: DeliveryAttemptState;
+  /** Attempts in all it was settled by; absent in attempts logged before it was. */
+  max_attempts?: number;
+  /** `retry_after`: the receiver's Retry-After set the wait until `next_attempt_at`; absent: the retry schedule. */
+  wait_reason?: 'retry_after';
+  /** The holds (max_in_flight, rate_limit) the attempt waited through before it was made. */
+  held?: AttemptHold[];
+}
+
+/** A stretch of deferrals of one attempt for one reason, as logged. */
+export interface AttemptHold {
+  reason: 'max_in_flight' | 'rate_limit';
+  from: Date;
+  until: Date;
+  times: number;
 }
 
 /** A stable id per series and attempt number, so a retried record activity writes once. */
