@@ -1,5 +1,6 @@
 import {
   type DeliveryDeps,
+  deliveryTimeline,
   listAlerts,
   listAttempts,
   listSubscriptionEvents,
@@ -22,6 +23,9 @@ export function deliveryHandlers(deps: DeliveryDeps): OperationHandlers {
     listDeliveryAttempts: async ({ path, query }, req, res) => {
       const { event_id: eventId, ...rest } = query;
       res.json(await listAttempts(deps, principalOf(req), path.subscription_id, { ...rest, ...(eventId ? { eventId } : {}) }));
+    },
+    getDeliveryTimeline: async ({ path }, req, res) => {
+      res.json(await deliveryTimeline(deps, principalOf(req), path.subscription_id, path.event_id));
     },
     listSubscriptionEvents: async ({ path, query }, req, res) => {
       res.json(await listSubscriptionEvents(deps, principalOf(req), path.subscription_id, query, requestOrigin(req)));
