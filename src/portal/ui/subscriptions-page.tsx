@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { WebhookServiceClient } from '../../client';
 import { outcome } from './api';
+import { formatTime } from './format';
 import { SecretNotice, type ShownSecret } from './secret-notice';
 import { SubscriptionDetail } from './subscription-detail';
 import { SubscriptionForm } from './subscription-form';
@@ -61,7 +62,11 @@ export function SubscriptionsPage({ client, session, temporal }: Props) {
           onChanged={replace}
           onDeleted={remove}
           onSecret={setSecret}
-          onBack={() => setSelected(undefined)}
+          onBack={() => {
+            setSelected(undefined);
+            // Back to the list with each subscription's health as it is now.
+            void load();
+          }}
         />
       ) : (
         <section aria-labelledby="subs-heading">
@@ -105,8 +110,22 @@ function SubscriptionList({ state, onOpen, onMore }: { state: ListState; onOpen:
           <li key={s.id}>
             <article>
               <header>
-                <span class={`status status-${s.status}`}>{s.status}</span> <code class="wrap">{s.url}</code>
+                <span class={`status status-${s.status}`}>{s.status}</span>
+                {s.status === 'active' && s.failing_since && (
+                  <>
+                    {' '}
+                    <span class="status status-failing" data-testid="subscription-health">
+                      failing
+                    </span>
+                  </>
+                )}{' '}
+                <code class="wrap">{s.url}</code>
               </header>
+              {s.failing_since && (
+                <p class="error" data-testid="subscription-failing-since">
+                  Every delivery has failed since {formatTime(s.failing_since)}.
+                </p>
+              )}
               <p>
                 Events: {s.events.join(', ')} · envelope v{s.version}
               </p>
