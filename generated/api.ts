@@ -427,6 +427,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/v1/subscription-health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health of several subscriptions
+         * @description For each of the caller's subscriptions named in `subscription_ids` (up to 50, a page of the subscription list), since when every delivery to it has failed (`failing_since`) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller's subscriptions are left out. Requires scope `webhooks:read`.
+         */
+        get: operations["listSubscriptionHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/v1/portal-sessions": {
         parameters: {
             query?: never;
@@ -1968,6 +1988,41 @@ export interface components {
             next_attempt_at?: string;
             /** @description Where the delivery stood after this attempt. */
             state: components["schemas"]["DeliveryAttemptState"];
+        };
+        /** @description The health of several subscriptions. */
+        SubscriptionHealthList: {
+            /** @description One per subscription asked for that is the caller's, in the order asked. */
+            data: components["schemas"]["SubscriptionHealth"][];
+        };
+        /** @description One subscription's health at a glance. */
+        SubscriptionHealth: {
+            /** @description The subscription. */
+            subscription_id: components["schemas"]["SubscriptionId"];
+            /**
+             * Format: date-time
+             * @description Since when every delivery attempt to it has failed; absent once one succeeds.
+             */
+            failing_since?: string;
+            /**
+             * Format: date-time
+             * @description Start of the recent window the counts cover (6 hours ago).
+             */
+            since: string;
+            /**
+             * Format: int32
+             * @description Attempts made since `since` to events emitted since then.
+             */
+            attempts: number;
+            /**
+             * Format: int32
+             * @description How many of them delivered.
+             */
+            delivered: number;
+            /**
+             * Format: double
+             * @description delivered / attempts; absent when there were none.
+             */
+            success_rate?: number;
         };
         /** @description One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next. */
         DeliveryTimeline: {
@@ -4140,6 +4195,54 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSubscriptionHealth: {
+        parameters: {
+            query: {
+                /**
+                 * @description The subscriptions, comma-separated (1 to 50 ids).
+                 * @example sub_3kTzY8qLm2NvB7xRw9Pd,sub_9fK2mQ7xLp4RtV8wZb3N
+                 */
+                subscription_ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The health of each subscription asked for that is the caller's. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd",
+                     *           "failing_since": "2026-11-26T08:00:00Z",
+                     *           "since": "2026-11-26T04:00:00Z",
+                     *           "attempts": 12,
+                     *           "delivered": 0,
+                     *           "success_rate": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionHealthList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

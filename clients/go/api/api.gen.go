@@ -2279,6 +2279,35 @@ type SubscriptionFilter map[string]interface{}
 // like signing secrets and never returned.
 type SubscriptionHeaders map[string]string
 
+// SubscriptionHealth One subscription's health at a glance.
+type SubscriptionHealth struct {
+	// Attempts Attempts made since `since` to events emitted since then.
+	Attempts int32 `json:"attempts"`
+
+	// Delivered How many of them delivered.
+	Delivered int32 `json:"delivered"`
+
+	// FailingSince Since when every delivery attempt to it has failed; absent once one succeeds.
+	FailingSince *time.Time `json:"failing_since,omitempty"`
+
+	// Since Start of the recent window the counts cover (6 hours ago).
+	Since time.Time `json:"since"`
+
+	// SubscriptionId The subscription.
+	//
+	// Examples: sub_3kTzY8qLm2NvB7xRw9Pd
+	SubscriptionId SubscriptionId `json:"subscription_id"`
+
+	// SuccessRate delivered / attempts; absent when there were none.
+	SuccessRate *float64 `json:"success_rate,omitempty"`
+}
+
+// SubscriptionHealthList The health of several subscriptions.
+type SubscriptionHealthList struct {
+	// Data One per subscription asked for that is the caller's, in the order asked.
+	Data []SubscriptionHealth `json:"data"`
+}
+
 // SubscriptionId Subscription identifier, `sub_` plus 16-32 alphanumerics.
 //
 // Examples: sub_3kTzY8qLm2NvB7xRw9Pd
@@ -2741,6 +2770,12 @@ type CreateSubscriptionV1Params struct {
 	// is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
 	// repeat runs again. Use a random value, e.g. a UUID.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ListSubscriptionHealthParams defines parameters for ListSubscriptionHealth.
+type ListSubscriptionHealthParams struct {
+	// SubscriptionIds The subscriptions, comma-separated (1 to 50 ids).
+	SubscriptionIds string `form:"subscription_ids" json:"subscription_ids"`
 }
 
 // ListSubscriptionsParams defines parameters for ListSubscriptions.
@@ -4516,6 +4551,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/webhooks/v1/subscribe (the `CreateSubscriptionV1` operationId).
 	CreateSubscriptionV1(ctx context.Context, params *CreateSubscriptionV1Params, body CreateSubscriptionV1JSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListSubscriptionHealth Health of several subscriptions
+	//
+	// For each of the caller's subscriptions named in `subscription_ids` (up to 50, a page of the subscription list), since when every delivery to it has failed (`failing_since`) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller's subscriptions are left out. Requires scope `webhooks:read`.
+	//
+	// Corresponds with GET /api/webhooks/v1/subscription-health (the `ListSubscriptionHealth` operationId).
+	ListSubscriptionHealth(ctx context.Context, params *ListSubscriptionHealthParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListSubscriptions List subscriptions
 	//
 	// Lists the subscriptions visible to the calling key, newest first, in pages of at most `limit`. Pass the returned `next_cursor` as `cursor` to read the next page; `next_cursor` is absent on the last page. Subscriptions of every version and status are listed. Requires scope `webhooks:read`.
@@ -5237,6 +5279,23 @@ func (c *Client) CreateSubscriptionV1WithBody(ctx context.Context, params *Creat
 // Corresponds with POST /api/webhooks/v1/subscribe (the `CreateSubscriptionV1` operationId).
 func (c *Client) CreateSubscriptionV1(ctx context.Context, params *CreateSubscriptionV1Params, body CreateSubscriptionV1JSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateSubscriptionV1Request(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSubscriptionHealth Health of several subscriptions
+//
+// For each of the caller's subscriptions named in `subscription_ids` (up to 50, a page of the subscription list), since when every delivery to it has failed (`failing_since`) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller's subscriptions are left out. Requires scope `webhooks:read`.
+//
+// Corresponds with GET /api/webhooks/v1/subscription-health (the `ListSubscriptionHealth` operationId).
+func (c *Client) ListSubscriptionHealth(ctx context.Context, params *ListSubscriptionHealthParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSubscriptionHealthRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -6555,6 +6614,56 @@ func NewCreateSubscriptionV1RequestWithBody(server string, params *CreateSubscri
 	return req, nil
 }
 
+// NewListSubscriptionHealthRequest constructs an http.Request for the ListSubscriptionHealth method
+func NewListSubscriptionHealthRequest(server string, params *ListSubscriptionHealthParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/webhooks/v1/subscription-health")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "subscription_ids", params.SubscriptionIds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListSubscriptionsRequest constructs an http.Request for the ListSubscriptions method
 func NewListSubscriptionsRequest(server string, params *ListSubscriptionsParams) (*http.Request, error) {
 	var err error
@@ -7744,6 +7853,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/webhooks/v1/subscribe (the `CreateSubscriptionV1` operationId).
 	CreateSubscriptionV1WithResponse(ctx context.Context, params *CreateSubscriptionV1Params, body CreateSubscriptionV1JSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubscriptionV1Response, error)
+
+	// ListSubscriptionHealthWithResponse Health of several subscriptions
+	//
+	// For each of the caller's subscriptions named in `subscription_ids` (up to 50, a page of the subscription list), since when every delivery to it has failed (`failing_since`) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller's subscriptions are left out. Requires scope `webhooks:read`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/webhooks/v1/subscription-health (the `ListSubscriptionHealth` operationId).
+	ListSubscriptionHealthWithResponse(ctx context.Context, params *ListSubscriptionHealthParams, reqEditors ...RequestEditorFn) (*ListSubscriptionHealthResponse, error)
 
 	// ListSubscriptionsWithResponse List subscriptions
 	//
@@ -10864,6 +10982,139 @@ func (r CreateSubscriptionV1Response) ContentType() string {
 	return ""
 }
 
+// ListSubscriptionHealthResponse200Headers the declared response headers of an HTTP 200 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSubscriptionHealthResponse400Headers the declared response headers of an HTTP 400 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse400Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSubscriptionHealthResponse403Headers the declared response headers of an HTTP 403 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse403Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSubscriptionHealthResponse429Headers the declared response headers of an HTTP 429 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      string
+}
+
+// ListSubscriptionHealthResponse500Headers the declared response headers of an HTTP 500 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse500Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSubscriptionHealthResponse503Headers the declared response headers of an HTTP 503 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse503Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      string
+}
+
+type ListSubscriptionHealthResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SubscriptionHealthList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSubscriptionHealthResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListSubscriptionHealthResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListSubscriptionHealthResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSubscriptionHealthResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListSubscriptionHealthResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSubscriptionHealthResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSubscriptionHealthResponse) GetJSON200() *SubscriptionHealthList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSubscriptionHealthResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSubscriptionHealthResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSubscriptionHealthResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSubscriptionHealthResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListSubscriptionsResponse200Headers the declared response headers of an HTTP 200 response for ListSubscriptions
 type ListSubscriptionsResponse200Headers struct {
 	RateLimit       *string
@@ -13643,6 +13894,21 @@ func (c *ClientWithResponses) CreateSubscriptionV1WithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseCreateSubscriptionV1Response(rsp)
+}
+
+// ListSubscriptionHealthWithResponse Health of several subscriptions
+//
+// For each of the caller's subscriptions named in `subscription_ids` (up to 50, a page of the subscription list), since when every delivery to it has failed (`failing_since`) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller's subscriptions are left out. Requires scope `webhooks:read`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/webhooks/v1/subscription-health (the `ListSubscriptionHealth` operationId).
+func (c *ClientWithResponses) ListSubscriptionHealthWithResponse(ctx context.Context, params *ListSubscriptionHealthParams, reqEditors ...RequestEditorFn) (*ListSubscriptionHealthResponse, error) {
+	rsp, err := c.ListSubscriptionHealth(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSubscriptionHealthResponse(rsp)
 }
 
 // ListSubscriptionsWithResponse List subscriptions
@@ -18128,6 +18394,193 @@ func ParseCreateSubscriptionV1Response(rsp *http.Response) (*CreateSubscriptionV
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateSubscriptionV1Response503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSubscriptionHealthResponse parses an HTTP response from a ListSubscriptionHealthWithResponse call
+func ParseListSubscriptionHealthResponse(rsp *http.Response) (*ListSubscriptionHealthResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSubscriptionHealthResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SubscriptionHealthList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSubscriptionHealthResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListSubscriptionHealthResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListSubscriptionHealthResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListSubscriptionHealthResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListSubscriptionHealthResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListSubscriptionHealthResponse503Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

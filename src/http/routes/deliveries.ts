@@ -7,6 +7,7 @@ import {
   recoverFailed,
   redeliverEvent,
   sendTestEvent,
+  subscriptionHealth,
   subscriptionStats,
 } from '../../deliveries/use-cases';
 import type { OperationHandlers } from '../operations';
@@ -29,6 +30,9 @@ export function deliveryHandlers(deps: DeliveryDeps): OperationHandlers {
     },
     listSubscriptionEvents: async ({ path, query }, req, res) => {
       res.json(await listSubscriptionEvents(deps, principalOf(req), path.subscription_id, query, requestOrigin(req)));
+    },
+    listSubscriptionHealth: async ({ query }, req, res) => {
+      res.json(await subscriptionHealth(deps, principalOf(req), query.subscription_ids.split(',')));
     },
     getSubscriptionStats: async ({ path, query }, req, res) => {
       res.json(await subscriptionStats(deps, principalOf(req), path.subscription_id, query.hours ?? 24));

@@ -27,3 +27,4 @@ export type SubscriptionAuth = Schemas['SubscriptionAuth'];
 export type DeliveryTimeline = Schemas['DeliveryTimeline'];
 export type DeliveryWait = Schemas['DeliveryWait'];
 export type DeliveryNext = Schemas['DeliveryNext'];
+export type SubscriptionHealth = Schemas['SubscriptionHealth'];

@@ -186,6 +186,8 @@ describe('the subscriber portal in a real browser', () => {
     await listed.getByTestId('subscription-health').waitFor();
     expect(await listed.getByTestId('subscription-health').textContent()).toBe('failing');
     expect(await listed.getByTestId('subscription-failing-since').textContent()).toMatch(/^Every delivery has failed since /);
+    // The last hour: the first test event delivered, the second not yet.
+    await expect.poll(() => listed.getByTestId('subscription-success-rate').textContent().catch(() => null), deliveryWait).toBe('Last hour: 50% delivered (1 of 2 attempts).');
     await shoot(page, 'subscriptions-failing');
     await page.getByRole('button', { name: `Manage ${receiver.url}` }).click();
     await expect.poll(() => secondGroup.getAttribute('data-state').catch(() => null), deliveryWait).toBe('retrying');

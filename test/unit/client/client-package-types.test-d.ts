@@ -97,3 +97,11 @@ describe('client package: delivery timeline', () => {
     expectTypeOf<Schemas['DeliveryNext']['state']>().toEqualTypeOf<'pending' | 'retrying' | 'delivered' | 'failed' | 'stopped' | 'cancelled'>();
   });
 });
+
+describe('client package: subscription health', () => {
+  it('asks for a page of subscriptions as one comma-separated query and reads each one’s last-hour rate', () => {
+    type Query = paths['/api/webhooks/v1/subscription-health']['get']['parameters']['query'];
+    expectTypeOf<Query>().toEqualTypeOf<{ subscription_ids: string }>();
+    expectTypeOf<Schemas['SubscriptionHealth']['success_rate']>().toEqualTypeOf<number | undefined>();
+  });
+});

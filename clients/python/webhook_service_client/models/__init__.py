@@ -103,6 +103,8 @@ from .subscription_event_delivery_state import SubscriptionEventDeliveryState
 from .subscription_event_list import SubscriptionEventList
 from .subscription_filter import SubscriptionFilter
 from .subscription_headers import SubscriptionHeaders
+from .subscription_health import SubscriptionHealth
+from .subscription_health_list import SubscriptionHealthList
 from .subscription_list import SubscriptionList
 from .subscription_retry import SubscriptionRetry
 from .subscription_stats import SubscriptionStats
@@ -221,6 +223,8 @@ __all__ = (
     "SubscriptionEventList",
     "SubscriptionFilter",
     "SubscriptionHeaders",
+    "SubscriptionHealth",
+    "SubscriptionHealthList",
     "SubscriptionList",
     "SubscriptionRetry",
     "SubscriptionStats",

@@ -36,6 +36,7 @@ import org.webhookservice.client.model.SecretRotation;
 import org.webhookservice.client.model.Subscription;
 import org.webhookservice.client.model.SubscriptionCreate;
 import org.webhookservice.client.model.SubscriptionEventList;
+import org.webhookservice.client.model.SubscriptionHealthList;
 import org.webhookservice.client.model.SubscriptionList;
 import org.webhookservice.client.model.SubscriptionStats;
 import org.webhookservice.client.model.SubscriptionUpdate;
@@ -1714,6 +1715,138 @@ public class SubscriptionsApi {
     localVarQueryParams.addAll(ApiClient.parameterToPairs("limit", limit));
     localVarQueryParameterBaseName = "cursor";
     localVarQueryParams.addAll(ApiClient.parameterToPairs("cursor", cursor));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Health of several subscriptions
+   * For each of the caller&#39;s subscriptions named in &#x60;subscription_ids&#x60; (up to 50, a page of the subscription list), since when every delivery to it has failed (&#x60;failing_since&#x60;) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller&#39;s subscriptions are left out. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionIds The subscriptions, comma-separated (1 to 50 ids). (required)
+   * @return SubscriptionHealthList
+   * @throws ApiException if fails to make API call
+   */
+  public SubscriptionHealthList listSubscriptionHealth(@jakarta.annotation.Nonnull String subscriptionIds) throws ApiException {
+    return listSubscriptionHealth(subscriptionIds, null);
+  }
+
+  /**
+   * Health of several subscriptions
+   * For each of the caller&#39;s subscriptions named in &#x60;subscription_ids&#x60; (up to 50, a page of the subscription list), since when every delivery to it has failed (&#x60;failing_since&#x60;) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller&#39;s subscriptions are left out. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionIds The subscriptions, comma-separated (1 to 50 ids). (required)
+   * @param headers Optional headers to include in the request
+   * @return SubscriptionHealthList
+   * @throws ApiException if fails to make API call
+   */
+  public SubscriptionHealthList listSubscriptionHealth(@jakarta.annotation.Nonnull String subscriptionIds, Map<String, String> headers) throws ApiException {
+    ApiResponse<SubscriptionHealthList> localVarResponse = listSubscriptionHealthWithHttpInfo(subscriptionIds, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Health of several subscriptions
+   * For each of the caller&#39;s subscriptions named in &#x60;subscription_ids&#x60; (up to 50, a page of the subscription list), since when every delivery to it has failed (&#x60;failing_since&#x60;) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller&#39;s subscriptions are left out. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionIds The subscriptions, comma-separated (1 to 50 ids). (required)
+   * @return ApiResponse&lt;SubscriptionHealthList&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<SubscriptionHealthList> listSubscriptionHealthWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionIds) throws ApiException {
+    return listSubscriptionHealthWithHttpInfo(subscriptionIds, null);
+  }
+
+  /**
+   * Health of several subscriptions
+   * For each of the caller&#39;s subscriptions named in &#x60;subscription_ids&#x60; (up to 50, a page of the subscription list), since when every delivery to it has failed (&#x60;failing_since&#x60;) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller&#39;s subscriptions are left out. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionIds The subscriptions, comma-separated (1 to 50 ids). (required)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;SubscriptionHealthList&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<SubscriptionHealthList> listSubscriptionHealthWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionIds, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listSubscriptionHealthRequestBuilder(subscriptionIds, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("listSubscriptionHealth", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<SubscriptionHealthList>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        SubscriptionHealthList responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<SubscriptionHealthList>() {});
+        
+
+        return new ApiResponse<SubscriptionHealthList>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder listSubscriptionHealthRequestBuilder(@jakarta.annotation.Nonnull String subscriptionIds, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'subscriptionIds' is set
+    if (subscriptionIds == null) {
+      throw new ApiException(400, "Missing the required parameter 'subscriptionIds' when calling listSubscriptionHealth");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/webhooks/v1/subscription-health";
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "subscription_ids";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("subscription_ids", subscriptionIds));
 
     if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
       StringJoiner queryJoiner = new StringJoiner("&");
