@@ -1,6 +1,7 @@
 import type { components } from '../../generated/api';
 import type { DeliveryAttempt, SubscriptionStatus } from '../contract/types';
-import { type AttemptDoc, toDeliveryAttempt } from './attempts';
+import { eventWorkflowId } from '../../workflows/ids';
+import { type AttemptDoc, type AttemptHold, toDeliveryAttempt } from './attempts';
 
 /** One event's delivery to one subscription, attempt by attempt and wait by wait; the contract's DeliveryTimeline. */
 export type DeliveryTimeline = components['schemas']['DeliveryTimeline'];
@@ -16,6 +17,33 @@ export interface TimelineInput {
   show?: (doc: AttemptDoc) => DeliveryAttempt;
   subscriptionStatus: SubscriptionStatus;
   now: Date;
+  /** The attempt the delivery's workflow has waiting (its `pendingAttempts` query), when asked: its time and its holds so far. */
+  pending?: PendingAttempt;
+}
+
+/** An attempt a delivery workflow has waiting (epoch ms), as its `pendingAttempts` query returns it. */
+export interface PendingAttempt {
+  attempt: number;
+  at: number;
+  held?: Array<{ reason: AttemptHold['reason']; from: number; until: number; times: number }>;
+}
+
+/**
+ * The workflow to ask for the attempt it has waiting, when the log alone cannot tell why the
+ * delivery is not further: before the first attempt is logged, or when the next one is overdue
+ * (max_in_flight or rate_limit may hold it). Undefined otherwise, or once the subscription stopped taking events.
+ */
+export function overdueSeries(input: Pick<TimelineInput, 'eventId' | 'attempts' | 'subscriptionStatus' | 'now'>): string | undefined {
+  if (input.subscriptionStatus !== 'active') return undefined;
+  const last = latestAttempt(input.attempts);
+  if (!last) return eventWorkflowId(input.eventId);
+  if (last.state !== 'retrying' || !last.next_attempt_at || last.next_attempt_at > input.now) return undefined;
+  return seriesWorkflowId(last.series);
+}
+
+/** The latest attempt logged (of any series), by start. */
+function latestAttempt(attempts: readonly AttemptDoc[]): AttemptDoc | undefined {
+  return [...attempts].sort((a, b) => b.started_at.getTime() - a.started_at.getTime())[0];
 }
 
 /** The Temporal workflow of an attempt series (`<workflow id>#<subscription>`, see workflows/ids.ts seriesId). */
@@ -33,22 +61,26 @@ export function seriesWorkflowId(series: string): string {
 export function buildTimeline(input: TimelineInput): DeliveryTimeline {
   const { eventId, subscriptionId, now } = input;
   const show = input.show ?? toDeliveryAttempt;
-  const latest = [...input.attempts].sort((a, b) => b.started_at.getTime() - a.started_at.getTime())[0];
+  const latest = latestAttempt(input.attempts);
   const stopped = input.subscriptionStatus !== 'active' ? `subscription ${input.subscriptionStatus}` : undefined;
+  const pending = input.pending && input.pending.attempt === (latest ? latest.attempt : 0) + 1 ? input.pending : undefined;
   if (!latest) {
-    const next: Next = stopped ? { final: true, state: 'cancelled', reason: stopped } : { final: false, state: 'pending', attempt: 1 };
-    return { event_id: eventId, subscription_id: subscriptionId, state: next.state, attempts: [], waits: [], next };
+    const next: Next = stopped ? { final: true, state: 'cancelled', reason: stopped } : { final: false, state: 'pending', attempt: 1, ...(pending ? { at: new Date(pending.at).toISOString() } : {}) };
+    const waits = pending ? holds(0, 1, storedHolds(pending), new Date(pending.at)) : [];
+    return { event_id: eventId, subscription_id: subscriptionId, state: next.state, attempts: [], waits, next };
   }
   const series = input.attempts.filter((a) => a.series === latest.series).sort((a, b) => a.attempt - b.attempt);
   const last = series[series.length - 1]!;
   const maxAttempts = last.max_attempts;
   const waits: Wait[] = [];
   for (const a of series) {
-    waits.push(...holdsBefore(a));
+    waits.push(...holds(a.attempt - 1, a.attempt, a.held ?? [], a.started_at));
     const after = waitAfter(a, maxAttempts);
     if (after) waits.push(after);
   }
-  const next = nextOf(last, stopped, now);
+  const waiting = pending && last.state === 'retrying' && last.series === latest.series ? pending : undefined;
+  if (waiting) waits.push(...holds(last.attempt, waiting.attempt, storedHolds(waiting), new Date(waiting.at)));
+  const next = waiting && !stopped ? { final: false, state: 'retrying' as const, attempt: waiting.attempt, at: new Date(waiting.at).toISOString() } : nextOf(last, stopped, now);
   return {
     event_id: eventId,
     subscription_id: subscriptionId,
@@ -61,19 +93,23 @@ export function buildTimeline(input: TimelineInput): DeliveryTimeline {
   };
 }
 
-/** The holds an attempt waited through before it was made; each ends where the next begins, the last when the attempt started. */
-function holdsBefore(a: AttemptDoc): Wait[] {
-  const held = a.held ?? [];
+/** A waiting attempt's holds as the log stores them. */
+function storedHolds(p: PendingAttempt): AttemptHold[] {
+  return (p.held ?? []).map((h) => ({ reason: h.reason, from: new Date(h.from), until: new Date(h.until), times: h.times }));
+}
+
+/** The holds attempt `attempt` waited through (after attempt `after`); each ends where the next begins, the last at `end` (the attempt's start, or when it falls due). */
+function holds(after: number, attempt: number, held: readonly AttemptHold[], end: Date): Wait[] {
   return held.map((h, i): Wait => {
-    const end = held[i + 1]?.from ?? a.started_at;
+    const ends = held[i + 1]?.from ?? end;
     const what = h.reason === 'rate_limit' ? 'the subscription’s rate_limit was used up' : 'max_in_flight POSTs to the endpoint were running';
     return {
-      after_attempt: a.attempt - 1,
+      after_attempt: after,
       reason: h.reason,
       started_at: h.from.toISOString(),
-      ends_at: end.toISOString(),
+      ends_at: ends.toISOString(),
       deferrals: h.times,
-      detail: `Attempt ${a.attempt} put off ${h.times} ${h.times === 1 ? 'time' : 'times'}: ${what}`,
+      detail: `Attempt ${attempt} put off ${h.times} ${h.times === 1 ? 'time' : 'times'}: ${what}`,
     };
   });
 }

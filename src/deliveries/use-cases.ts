@@ -12,7 +12,7 @@ import type { Alert, DeliveryAttempt, SubscriptionEvent, SubscriptionStats } fro
 import type { SubscriptionDoc, SubscriptionRepository } from '../subscriptions/repository';
 import { assertMayChange, missingAuthority } from '../subscriptions/authority';
 import { type AttemptDoc, type AttemptFilter, type AttemptRepository, toDeliveryAttempt } from './attempts';
-import { buildTimeline, type DeliveryTimeline } from './timeline';
+import { buildTimeline, type DeliveryTimeline, overdueSeries, type PendingAttempt } from './timeline';
 import { RECENT_HEALTH_CAP, RECENT_HEALTH_MS, recentHealth, type SubscriptionHealth } from './recent-health';
 import { hourlyStats, statsWindowStart } from './stats';
 import { resourceUrl } from '../webhooks/envelopes';
@@ -29,6 +29,8 @@ export interface DeliveryDeps {
   publicUrl: string | undefined;
   /** Scopes each event type needs (the catalogue's `required_scopes`): reading its data, and sending to a subscription (what creating it would need). */
   eventScopes: ReadonlyMap<string, readonly string[]>;
+  /** The attempt a delivery workflow has waiting for a subscription (its `pendingAttempts` query); absent: timelines come from the attempt log alone. */
+  pendingAttempt?: (workflowId: string, subscriptionId: string) => Promise<PendingAttempt | undefined>;
 }
 
 /** The scopes `principal` lacks to read data of event `type`: those reading the resource needs (the catalogue's `required_scopes`). */
@@ -112,7 +114,11 @@ export async function deliveryTimeline(deps: DeliveryDeps, principal: Principal,
   const [sub, event] = await Promise.all([ownedSubscription(deps, principal, subscriptionId), deps.events.find(eventId)]);
   if (!event || !event.subscription_ids.includes(subscriptionId)) throw DomainError.notFound(`Event ${eventId} was not sent to subscription ${subscriptionId}`);
   const attempts = await deps.attempts.listForSubscription(subscriptionId, TIMELINE_ATTEMPTS, { eventId });
-  return buildTimeline({ eventId, subscriptionId, attempts, show: attemptShownTo(deps, principal, sub), subscriptionStatus: sub.status, now });
+  const input = { eventId, subscriptionId, attempts, show: attemptShownTo(deps, principal, sub), subscriptionStatus: sub.status, now };
+  // Only a delivery the log says is due may be held now: then the workflow tells when, and why.
+  const ask = overdueSeries(input);
+  const pending = ask && deps.pendingAttempt ? await deps.pendingAttempt(ask, subscriptionId) : undefined;
+  return buildTimeline({ ...input, ...(pending ? { pending } : {}) });
 }
 
 /**

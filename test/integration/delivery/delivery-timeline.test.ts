@@ -19,6 +19,8 @@ describe("a delivery's timeline: its attempts, every wait and why, what happens 
   let client: WebhookServiceClient;
   // Answers per event, by the path each subscription posts to.
   const seen = new Map<string, number>();
+  // Answers of '/hold' kept back until the test releases them.
+  const held: Array<() => void> = [];
 
   beforeAll(async () => {
     receiver = await startReceiver((r, res) => {
@@ -28,10 +30,12 @@ describe("a delivery's timeline: its attempts, every wait and why, what happens 
       if (r.url.endsWith('/twice')) return res.writeHead(n <= 2 ? 503 : 200).end();
       if (r.url.endsWith('/retry-after')) return n === 1 ? res.writeHead(429, { 'Retry-After': '3' }).end() : res.writeHead(200).end();
       if (r.url.endsWith('/down')) return res.writeHead(503).end();
+      if (r.url.endsWith('/hold')) return void held.push(() => res.writeHead(200).end());
       return res.writeHead(200).end();
     });
     // No jitter: each wait is the schedule's.
-    api = await startTestApi({ DELIVERY_JITTER: '0' });
+    // A held answer must not time out before the test releases it.
+    api = await startTestApi({ DELIVERY_JITTER: '0', DELIVERY_TIMEOUT: '30s' });
     worker = await startTestWorker(api);
     temporal = await api.temporal.client();
     client = (await api.clientWith(['webhooks:write', 'webhooks:read'], `owner-${randomUUID().slice(0, 8)}`)).client;
@@ -110,6 +114,39 @@ describe("a delivery's timeline: its attempts, every wait and why, what happens 
       expect(w).toMatchObject({ after_attempt: 0, reason: 'rate_limit', deferrals: expect.any(Number) as unknown });
       expect(w.ends_at).toBe(started);
     }
+  });
+
+  it('shows the max_in_flight hold of an attempt not yet made, from the workflow, and then from the log', async () => {
+    const id = await subscribe('hold', { max_in_flight: 1 });
+    const first = await sendTest(id);
+    await waitFor(() => held.length === 1, 20_000);
+    const second = await sendTest(id);
+    let tl = (await timeline(id, second)).data!;
+    await waitFor(async () => {
+      tl = (await timeline(id, second)).data!;
+      return tl.waits.some((w) => w.reason === 'max_in_flight');
+    }, 20_000);
+    // Held before attempt 1, until the time the workflow has it due.
+    expect(tl).toMatchObject({ state: 'pending', attempts: [], next: { final: false, state: 'pending', attempt: 1 } });
+    expect(tl.waits[tl.waits.length - 1]).toMatchObject({ after_attempt: 0, reason: 'max_in_flight', ends_at: tl.next.at });
+    const status = await temporal.workflow.getHandle(eventWorkflowId(second)).query<{ subscriptions: Record<string, { nextAttemptAt?: number }> }>('deliveryStatus');
+    // The same time the Temporal UI's deliveryStatus query shows, or a later one if it was put off again meanwhile.
+    expect(Date.parse(tl.next.at!)).toBeLessThanOrEqual(status.subscriptions[id]!.nextAttemptAt!);
+
+    // From now on every held answer is let go (the second's POST may come while the first's is still answering).
+    const releasing = setInterval(() => {
+      for (const release of held.splice(0)) release();
+    }, 50);
+    try {
+      await Promise.all([first, second].map((e) => eventOutcome(temporal, eventWorkflowId(e))));
+    } finally {
+      clearInterval(releasing);
+    }
+    tl = (await timeline(id, second)).data!;
+    expect(tl).toMatchObject({ state: 'delivered', next: { final: true, state: 'delivered' } });
+    expect(tl.waits.length).toBeGreaterThanOrEqual(1);
+    expect(tl.waits.every((w) => w.reason === 'max_in_flight' && w.after_attempt === 0)).toBe(true);
+    expect(tl.waits[tl.waits.length - 1]!.ends_at).toBe(tl.attempts[0]!.started_at);
   });
 
   it('says failed is final, and a paused subscription cancels the waiting retry when it falls due', async () => {

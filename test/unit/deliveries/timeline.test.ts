@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptDoc } from '../../../src/deliveries/attempts';
-import { buildTimeline, seriesWorkflowId } from '../../../src/deliveries/timeline';
+import { buildTimeline, overdueSeries, seriesWorkflowId } from '../../../src/deliveries/timeline';
 
 const t0 = Date.parse('2026-11-26T10:00:00.000Z');
 const at = (ms: number) => new Date(t0 + ms);
@@ -87,5 +87,28 @@ describe('buildTimeline', () => {
   it('is pending before the first attempt is logged', () => {
     expect(buildTimeline({ ...base, attempts: [] })).toMatchObject({ state: 'pending', attempts: [], waits: [], next: { final: false, state: 'pending', attempt: 1 } });
     expect(seriesWorkflowId('event/evt_1/part/2#sub_1')).toBe('event/evt_1/part/2');
+  });
+
+  it("adds the holds of the attempt the workflow has waiting, and says when it falls due", () => {
+    const pending = { attempt: 2, at: t0 + 70_000, held: [{ reason: 'max_in_flight' as const, from: t0 + 60_000, until: t0 + 70_000, times: 3 }] };
+    const tl = buildTimeline({ ...base, attempts: [attempt(1, 0, { next_attempt_at: at(60_000) })], pending });
+    expect(tl.waits.map((w) => [w.after_attempt, w.reason, w.ends_at])).toEqual([
+      [1, 'backoff', at(60_000).toISOString()],
+      [1, 'max_in_flight', at(70_000).toISOString()],
+    ]);
+    expect(tl.next).toEqual({ final: false, state: 'retrying', attempt: 2, at: at(70_000).toISOString() });
+    // Before the first attempt: pending, held, due at the workflow's time.
+    const first = buildTimeline({ ...base, attempts: [], pending: { ...pending, attempt: 1 } });
+    expect(first).toMatchObject({ state: 'pending', waits: [{ after_attempt: 0, reason: 'max_in_flight' }], next: { attempt: 1, at: at(70_000).toISOString() } });
+    // A stale answer (another attempt than the one after the last logged) is ignored.
+    expect(buildTimeline({ ...base, attempts: [attempt(1, 0, { next_attempt_at: at(60_000) })], pending: { ...pending, attempt: 5 } }).waits).toHaveLength(1);
+  });
+
+  it('asks the workflow only when the log cannot tell: before attempt 1, or when the next attempt is overdue', () => {
+    expect(overdueSeries({ ...base, attempts: [] })).toBe('event/evt_1');
+    expect(overdueSeries({ ...base, attempts: [attempt(1, 0, { next_attempt_at: at(60_000) })] })).toBe('event/evt_1');
+    expect(overdueSeries({ ...base, attempts: [attempt(1, 0, { next_attempt_at: at(3600_000) })] })).toBeUndefined();
+    expect(overdueSeries({ ...base, attempts: [attempt(1, 0, { state: 'delivered' })] })).toBeUndefined();
+    expect(overdueSeries({ ...base, subscriptionStatus: 'paused', attempts: [] })).toBeUndefined();
   });
 });

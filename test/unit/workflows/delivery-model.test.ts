@@ -246,6 +246,6 @@ describe('an attempt put off by rate_limit', () => {
     expect(r.status).toMatchObject({ state: 'retrying', attempts: 0, deferrals: 1 });
     expect(r.followUps).toEqual([]);
     // Without waitMs (max_in_flight, and histories before rate_limit) the deferral backoff is unchanged.
-    expect(oneRound(2, { outcome: 'deferred', reason: 'max_in_flight' }, 1_000_000, 0.5).next).toEqual({ attempt: 2, at: 1_000_000 + deferralDelayMs(1, 0.5), deferrals: 1 });
+    expect(oneRound(2, { outcome: 'deferred', reason: 'max_in_flight' }, 1_000_000, 0.5).next).toMatchObject({ attempt: 2, at: 1_000_000 + deferralDelayMs(1, 0.5), deferrals: 1, held: [{ reason: 'max_in_flight' }] });
   });
 });
