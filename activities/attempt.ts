@@ -108,6 +108,9 @@ export function toAttemptDoc(entry: AttemptLogEntry): AttemptDoc {
     url: storableText(r.url),
     ...(entry.nextAttemptAt !== undefined ? { next_attempt_at: new Date(entry.nextAttemptAt) } : {}),
     state: entry.state,
+    ...(entry.maxAttempts !== undefined ? { max_attempts: entry.maxAttempts } : {}),
+    ...(entry.waitReason ? { wait_reason: entry.waitReason } : {}),
+    ...(entry.held ? { held: entry.held.map((h) => ({ reason: h.reason, from: new Date(h.from), until: new Date(h.until), times: h.times })) } : {}),
   };
 }
 

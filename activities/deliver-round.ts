@@ -39,7 +39,7 @@ export interface RoundParts {
 export async function deliverRoundWith(round: RoundInput, parts: RoundParts): Promise<DeliveredRound> {
   const results = await parts.post(round.attempts, round.event);
   const steps = settleRound(round.policy, round.due, results, round.randoms, parts.now());
-  const entries = roundLogEntries(round.eventId, round.origin, steps);
+  const entries = roundLogEntries(round.eventId, round.origin, steps, round.policy);
   if (entries.length === 0) return { steps, failing: [], logged: true };
   try {
     const { failing } = await parts.record(entries);

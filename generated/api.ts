@@ -379,6 +379,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription identifier. */
+                subscription_id: components["parameters"]["SubscriptionIdPath"];
+                /** @description Event identifier. */
+                event_id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Timeline of one event's delivery
+         * @description The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+         */
+        get: operations["getDeliveryTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/v1/subscriptions/{subscription_id}/stats": {
         parameters: {
             query?: never;
@@ -394,6 +419,26 @@ export interface paths {
          * @description Counts this subscription's delivery attempts per hour over the last `hours` hours (24 by default), with how many were delivered and the latency of the answers (median and 95th percentile of `duration_ms`), oldest hour first; every hour of the window is present, empty ones with zero attempts. Requires scope `webhooks:read`.
          */
         get: operations["getSubscriptionStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/v1/subscription-health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health of several subscriptions
+         * @description For each of the caller's subscriptions named in `subscription_ids` (up to 50, a page of the subscription list), since when every delivery to it has failed (`failing_since`) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller's subscriptions are left out. Requires scope `webhooks:read`.
+         */
+        get: operations["listSubscriptionHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1943,6 +1988,140 @@ export interface components {
             next_attempt_at?: string;
             /** @description Where the delivery stood after this attempt. */
             state: components["schemas"]["DeliveryAttemptState"];
+        };
+        /** @description The health of several subscriptions. */
+        SubscriptionHealthList: {
+            /** @description One per subscription asked for that is the caller's, in the order asked. */
+            data: components["schemas"]["SubscriptionHealth"][];
+        };
+        /** @description One subscription's health at a glance. */
+        SubscriptionHealth: {
+            /** @description The subscription. */
+            subscription_id: components["schemas"]["SubscriptionId"];
+            /**
+             * Format: date-time
+             * @description Since when every delivery attempt to it has failed; absent once one succeeds.
+             */
+            failing_since?: string;
+            /**
+             * Format: date-time
+             * @description Start of the recent window the counts cover (6 hours ago).
+             */
+            since: string;
+            /**
+             * Format: int32
+             * @description Attempts made since `since` to events emitted since then.
+             */
+            attempts: number;
+            /**
+             * Format: int32
+             * @description How many of them delivered.
+             */
+            delivered: number;
+            /**
+             * Format: double
+             * @description delivered / attempts; absent when there were none.
+             */
+            success_rate?: number;
+        };
+        /** @description One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next. */
+        DeliveryTimeline: {
+            /** @description The event delivered. */
+            event_id: components["schemas"]["EventId"];
+            /** @description The subscription delivered to. */
+            subscription_id: components["schemas"]["SubscriptionId"];
+            /** @description The Temporal workflow of this attempt series (its top workflow; a large fan-out's parts run under it); absent before the first attempt is logged. */
+            workflow_id?: string;
+            /** @description Where the delivery stands now. */
+            state: components["schemas"]["DeliveryTimelineState"];
+            /**
+             * Format: int32
+             * @description Attempts in all the delivery may make; absent for attempts logged before it was recorded.
+             */
+            max_attempts?: number;
+            /** @description The attempts made, oldest first. */
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /** @description Every wait between the attempts, and after the last one while it lasts, oldest first. */
+            waits: components["schemas"]["DeliveryWait"][];
+            /** @description What happens next. */
+            next: components["schemas"]["DeliveryNext"];
+        };
+        /**
+         * @description `pending` before the first attempt is logged; after it the state of the latest attempt
+         *     (`retrying`, `delivered`, `failed`, `stopped`), or `cancelled` when the subscription stopped
+         *     taking events (paused, disabled, deleted) while a retry was due.
+         * @enum {string}
+         */
+        DeliveryTimelineState: "pending" | "retrying" | "delivered" | "failed" | "stopped" | "cancelled";
+        /**
+         * @description Why a delivery waited: `backoff` (the retry schedule's wait n of m, with jitter), `retry_after`
+         *     (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
+         *     subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
+         *     POSTs running). A subscription paused, disabled or deleted while a retry waits shows in `next`:
+         *     the delivery is cancelled when that retry falls due.
+         * @enum {string}
+         */
+        DeliveryWaitReason: "backoff" | "retry_after" | "rate_limit" | "max_in_flight";
+        /** @description One wait of a delivery. */
+        DeliveryWait: {
+            /**
+             * Format: int32
+             * @description The attempt it follows (0 before the first).
+             */
+            after_attempt: number;
+            /** @description Why it waited. */
+            reason: components["schemas"]["DeliveryWaitReason"];
+            /**
+             * Format: date-time
+             * @description When the wait began.
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description When it ended, or is to end.
+             */
+            ends_at: string;
+            /** @description Which wait of the retry schedule it is, for `backoff` and `retry_after`. */
+            backoff?: components["schemas"]["DeliveryBackoff"];
+            /**
+             * Format: int32
+             * @description How many times the attempt was put off, for `rate_limit` and `max_in_flight`.
+             */
+            deferrals?: number;
+            /** @description The wait in words. */
+            detail: string;
+        };
+        /** @description Wait n of m of a retry schedule. */
+        DeliveryBackoff: {
+            /**
+             * Format: int32
+             * @description Which wait (after attempt n).
+             */
+            wait: number;
+            /**
+             * Format: int32
+             * @description Waits in all (attempts in all, less one); 0 when unknown (attempts logged before it was recorded).
+             */
+            of: number;
+        };
+        /** @description What happens next to a delivery. */
+        DeliveryNext: {
+            /** @description True when nothing more happens. */
+            final: boolean;
+            /** @description The final state, or `pending`/`retrying` while another attempt follows. */
+            state: components["schemas"]["DeliveryTimelineState"];
+            /**
+             * Format: int32
+             * @description The number of the next attempt, when one follows.
+             */
+            attempt?: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt falls due (or the delivery is cancelled); absent when final or unknown.
+             */
+            at?: string;
+            /** @description Why the delivery ended as it did, or why the next attempt will not be made. */
+            reason?: string;
         };
         /**
          * @description Where an event's delivery to a subscription stood after an attempt: `delivered` (2xx),
@@ -3910,6 +4089,82 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getDeliveryTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription identifier. */
+                subscription_id: components["parameters"]["SubscriptionIdPath"];
+                /** @description Event identifier. */
+                event_id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery's timeline. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event_id": "evt_8fJ2kLq9Xz4mN7pR3tVw",
+                     *       "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd",
+                     *       "workflow_id": "event/evt_8fJ2kLq9Xz4mN7pR3tVw",
+                     *       "state": "retrying",
+                     *       "max_attempts": 7,
+                     *       "attempts": [
+                     *         {
+                     *           "id": "att_Q2xv9LmP4kR7tN3wY8bZ1cD5",
+                     *           "event_id": "evt_8fJ2kLq9Xz4mN7pR3tVw",
+                     *           "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd",
+                     *           "attempt": 1,
+                     *           "started_at": "2026-11-26T10:00:00.000Z",
+                     *           "duration_ms": 120,
+                     *           "outcome": "http_error",
+                     *           "status_code": 503,
+                     *           "next_attempt_at": "2026-11-26T10:01:03.000Z",
+                     *           "state": "retrying"
+                     *         }
+                     *       ],
+                     *       "waits": [
+                     *         {
+                     *           "after_attempt": 1,
+                     *           "reason": "backoff",
+                     *           "started_at": "2026-11-26T10:00:00.120Z",
+                     *           "ends_at": "2026-11-26T10:01:03.000Z",
+                     *           "backoff": {
+                     *             "wait": 1,
+                     *             "of": 6
+                     *           },
+                     *           "detail": "Retry schedule wait 1 of 6"
+                     *         }
+                     *       ],
+                     *       "next": {
+                     *         "final": false,
+                     *         "state": "retrying",
+                     *         "attempt": 2,
+                     *         "at": "2026-11-26T10:01:03.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryTimeline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getSubscriptionStats: {
         parameters: {
             query?: {
@@ -3940,6 +4195,54 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSubscriptionHealth: {
+        parameters: {
+            query: {
+                /**
+                 * @description The subscriptions, comma-separated (1 to 50 ids).
+                 * @example sub_3kTzY8qLm2NvB7xRw9Pd,sub_9fK2mQ7xLp4RtV8wZb3N
+                 */
+                subscription_ids: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The health of each subscription asked for that is the caller's. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "subscription_id": "sub_3kTzY8qLm2NvB7xRw9Pd",
+                     *           "failing_since": "2026-11-26T08:00:00Z",
+                     *           "since": "2026-11-26T04:00:00Z",
+                     *           "attempts": 12,
+                     *           "delivered": 0,
+                     *           "success_rate": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubscriptionHealthList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { DeliveryPolicy, EventDeliveryStatus } from './delivery-model';
+import type { DeliveryPolicy, Due, EventDeliveryStatus } from './delivery-model';
 
 export interface EventInput {
   eventId: string;
@@ -35,3 +35,5 @@ export interface RetryNow {
 export const deliveryStatusQuery = defineQuery<EventDeliveryStatus>('deliveryStatus');
 /** Skips the rest of the current wait of one subscription's delivery (or of every waiting one): the next attempt happens now. */
 export const retryNowSignal = defineSignal<[RetryNow?]>('retryNow');
+/** The attempts this workflow has waiting, by subscription: when each falls due and the holds it waited through (a part's own; none on a parent of parts). */
+export const pendingAttemptsQuery = defineQuery<Record<string, Due>>('pendingAttempts');

@@ -215,6 +215,28 @@ export interface Due {
   attempt: number;
   at: number;
   deferrals?: number;
+  /** The holds (max_in_flight, rate_limit) this attempt waited through, so its log entry can say why it came later than scheduled. */
+  held?: Hold[];
+}
+
+/** A stretch of consecutive deferrals of one attempt for one reason (epoch ms). */
+export interface Hold {
+  reason: 'max_in_flight' | 'rate_limit';
+  /** When the first deferral of the stretch happened. */
+  from: number;
+  /** When the last deferral of the stretch put the attempt off to. */
+  until: number;
+  /** Deferrals in the stretch. */
+  times: number;
+}
+
+/** `held` with one more deferral: the last stretch grows when its reason is the same, else a new one starts. */
+export function addHold(held: readonly Hold[] | undefined, reason: Hold['reason'], now: number, until: number): Hold[] {
+  const out = [...(held ?? [])];
+  const last = out[out.length - 1];
+  if (last && last.reason === reason) out[out.length - 1] = { ...last, until, times: last.times + 1 };
+  else out.push({ reason, from: now, until, times: 1 });
+  return out;
 }
 
 /**
@@ -253,7 +275,7 @@ export type RoundStep =
   /** Its endpoint has max_in_flight POSTs running, or its rate_limit is used up: the same attempt a little later, not logged. */
   | { kind: 'deferred'; subscriptionId: string; next: Due }
   /** A made attempt, settled; `next` when it retries. */
-  | { kind: 'settled'; subscriptionId: string; attempt: number; result: MadeAttempt; settlement: Settlement; next?: Due };
+  | { kind: 'settled'; subscriptionId: string; attempt: number; result: MadeAttempt; settlement: Settlement; next?: Due; held?: Hold[] };
 
 /**
  * Settles a round: each due attempt's answer (`results[i]` for `due[i]`) becomes a step, with
@@ -269,12 +291,13 @@ export function settleRound(policy: DeliveryPolicy, due: ReadonlyArray<[string, 
       const deferrals = (d.deferrals ?? 0) + 1;
       // Without waitMs (max_in_flight, and every history before rate_limit): the deferral backoff as it was.
       const wait = result.waitMs !== undefined ? throttleDelayMs(random, result.waitMs) : deferralDelayMs(deferrals, random);
-      return { kind: 'deferred', subscriptionId, next: { attempt: d.attempt, at: now + wait, deferrals } };
+      const held = addHold(d.held, result.waitMs !== undefined ? 'rate_limit' : 'max_in_flight', now, now + wait);
+      return { kind: 'deferred', subscriptionId, next: { attempt: d.attempt, at: now + wait, deferrals, held } };
     }
     // Absent in histories before per-subscription retry: the workflow's policy, as it was then.
     const settlement = settleAttempt(effectivePolicy(policy, result.retry), d.attempt, result, random);
     const next = settlement.state === 'retrying' ? { next: { attempt: d.attempt + 1, at: now + settlement.delayMs } } : {};
-    return { kind: 'settled', subscriptionId, attempt: d.attempt, result, settlement, ...next };
+    return { kind: 'settled', subscriptionId, attempt: d.attempt, result, settlement, ...next, ...(d.held ? { held: d.held } : {}) };
   });
 }
 

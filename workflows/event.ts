@@ -13,13 +13,13 @@ import {
   subscriptionsIn,
 } from './delivery-model';
 import { deliverInParts } from './parts';
-import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
+import { deliveryStatusQuery, type EventInput, pendingAttemptsQuery, retryNowSignal } from './definitions';
 import { SearchAttributeSync } from './search-attribute-sync';
 import { deliverAndLogRound, DISABLE_FAILING_ENDPOINTS, logRound, logUnloggedRound, ONE_ACTIVITY_PER_ROUND, sendRound, startFollowUp, waitForNextDue } from './rounds';
 import type { RecordedRound } from '../activities/attempt';
 
 export type { EventInput, RetryNow } from './definitions';
-export { deliveryStatusQuery, retryNowSignal } from './definitions';
+export { deliveryStatusQuery, pendingAttemptsQuery, retryNowSignal } from './definitions';
 
 /**
  * Delivers one event to every subscription of `input`, in rounds (the rules: delivery-model.ts): attempt 1 to
@@ -66,6 +66,8 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
   const searchAttributes = new SearchAttributeSync(statuses);
 
   const pending = firstRound(input.subscriptionIds, Date.now());
+  // A query adds nothing to the history: the API's delivery timeline reads the holds of attempts not yet made.
+  setHandler(pendingAttemptsQuery, () => Object.fromEntries(pending));
   const followUps: Promise<void>[] = [];
   const disabling = new Set<string>();
   while (pending.size > 0) {
@@ -81,13 +83,13 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     let reported: RecordedRound['failing'];
     if (patched(ONE_ACTIVITY_PER_ROUND)) {
       const round = await deliverAndLogRound(input, origin, due, randoms);
-      ({ steps, failing: reported } = round.logged ? round : await logUnloggedRound(eventId, origin, round));
+      ({ steps, failing: reported } = round.logged ? round : await logUnloggedRound(eventId, origin, round, policy));
       applySteps(steps, 'unlogged', statuses, pending);
     } else {
       const results = await sendRound(input, due);
       steps = settleRound(policy, due, results, randoms, Date.now());
       applySteps(steps, 'unlogged', statuses, pending);
-      reported = await logRound(eventId, origin, steps);
+      reported = await logRound(eventId, origin, steps, policy);
     }
     const failing = failingFollowUps(reported, disabling);
     // Disable after a failing streak: subscriptions the attempt log found failing too long.

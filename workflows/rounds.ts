@@ -2,7 +2,7 @@ import { condition, log, proxyActivities, proxyLocalActivities } from '@temporal
 import type { Activities } from '../activities';
 import type { DeliveredRound, RecordedRound, RoundEvent } from '../activities/attempt';
 import { localActivityOptions } from './activity-options';
-import { type AttemptInput, type AttemptResult, type Due, earliestDue, type FollowUp, type RoundStep } from './delivery-model';
+import { type AttemptInput, type AttemptResult, type DeliveryPolicy, type Due, earliestDue, type FollowUp, type RoundStep } from './delivery-model';
 import { roundLogEntries } from './log-entries';
 import type { EventInput } from './definitions';
 import { seriesId } from './ids';
@@ -50,8 +50,8 @@ export function sendRound(input: EventInput, due: ReadonlyArray<[string, Due]>):
  * Logs a round's made attempts in one write (none: no write); returns the subscriptions the
  * attempt log found failing for longer than allowed (histories before 1.1 have no result here).
  */
-export async function logRound(eventId: string, origin: string, steps: readonly RoundStep[]): Promise<RecordedRound['failing']> {
-  const entries = roundLogEntries(eventId, origin, steps);
+export async function logRound(eventId: string, origin: string, steps: readonly RoundStep[], policy?: DeliveryPolicy): Promise<RecordedRound['failing']> {
+  const entries = roundLogEntries(eventId, origin, steps, policy);
   if (entries.length === 0) return [];
   const recorded = await recordAttempts(entries);
   return recorded?.failing ?? [];
@@ -74,8 +74,8 @@ export function deliverAndLogRound(input: EventInput, origin: string, due: Reado
 }
 
 /** A round whose log write failed after the POSTs went out: logged by recordAttempts apart, so a retry sends nothing twice. */
-export async function logUnloggedRound(eventId: string, origin: string, round: DeliveredRound): Promise<DeliveredRound> {
-  return { steps: round.steps, failing: await logRound(eventId, origin, round.steps), logged: true };
+export async function logUnloggedRound(eventId: string, origin: string, round: DeliveredRound, policy?: DeliveryPolicy): Promise<DeliveredRound> {
+  return { steps: round.steps, failing: await logRound(eventId, origin, round.steps, policy), logged: true };
 }
 
 /** Starts a follow-up beside the rounds: disabling a subscription, or alerting the administrator (an alert that cannot be sent stays stored). */

@@ -22,6 +22,7 @@ import { deliverySettings, eventDispatch, inventoryDeps, secretBox } from './sha
 import { PortalRevocations } from '../portal/revocations';
 import { PortalSessions } from '../portal/sessions';
 import { portalSigningKey } from '../portal/signing-key';
+import { pendingAttemptReader } from '../temporal/pending-attempts';
 
 /** The API's dependencies: repositories and use-case dependencies over one database. */
 export function createAppDeps(input: {
@@ -78,6 +79,7 @@ export function createAppDeps(input: {
       dispatcher,
       eventScopes: scopesOfEvents,
       publicUrl: config.api.portal.publicUrl,
+      pendingAttempt: pendingAttemptReader(temporalClient),
     },
     deliverySourceAddress: config.delivery.sourceAddress,
     validateResponses: config.api.validateResponses,

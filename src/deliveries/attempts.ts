@@ -5,7 +5,7 @@ import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import { type Expiring, Timeline, type TimelineEntry, timelineShapes } from '../db/timeline';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../contract/types';
-import { eventGroups, groupsToRead } from './event-groups';
+import { eventGroups, groupsBetween, groupsToRead } from './event-groups';
 import type { AttemptSample } from './stats';
 
 /** One logged delivery attempt. */
@@ -26,6 +26,20 @@ export interface AttemptDoc {
   next_attempt_at?: Date;
   /** Where the delivery stood after this attempt. */
   state: DeliveryAttemptState;
+  /** Attempts in all it was settled by; absent in attempts logged before it was. */
+  max_attempts?: number;
+  /** `retry_after`: the receiver's Retry-After set the wait until `next_attempt_at`; absent: the retry schedule. */
+  wait_reason?: 'retry_after';
+  /** The holds (max_in_flight, rate_limit) the attempt waited through before it was made. */
+  held?: AttemptHold[];
+}
+
+/** A stretch of deferrals of one attempt for one reason, as logged. */
+export interface AttemptHold {
+  reason: 'max_in_flight' | 'rate_limit';
+  from: Date;
+  until: Date;
+  times: number;
 }
 
 /** A stable id per series and attempt number, so a retried record activity writes once. */
@@ -110,6 +124,7 @@ export class AttemptRepository {
     },
     { collection: 'attempts', method: 'AttemptRepository.summaries', equality: ['event_id', 'subscription_id'], index: 'event_subscription' },
     { collection: 'attempts', method: 'AttemptRepository.pageSummaries', equality: ['eg'], index: 'event_groups' },
+    { collection: 'attempts', method: 'AttemptRepository.recentOutcomes', equality: ['eg'], index: 'event_groups' },
     { collection: 'attempts', method: 'AttemptRepository.tagEventGroups', equality: [], range: ['eg'], index: 'event_groups' },
     { collection: 'attempts', method: 'AttemptRepository.deliveredEventIds', equality: ['event_id', 'subscription_id'], optional: ['state'], index: 'event_subscription' },
     { collection: 'attempts', method: 'AttemptRepository.find', equality: ['_id'], index: '_id_' },
@@ -187,6 +202,18 @@ export class AttemptRepository {
     const read = (eg: string) => this.#collection.find({ eg }, { projection, batchSize: GROUP_BATCH }).toArray();
     const groups = await Promise.all(groupsToRead(subscriptionId, eventIds).map(read));
     return summarise(groups.flat(), eventIds);
+  }
+
+  /**
+   * Outcome and start of the subscription's attempts to events emitted from `from` to `now` (and
+   * others of their event groups: the caller narrows by time), at most `cap` per group: two or
+   * three equality lookups, whatever is stored.
+   */
+  async recentOutcomes(subscriptionId: string, from: Date, now: Date, cap: number): Promise<Array<Pick<AttemptDoc, 'event_id' | 'outcome' | 'started_at'>>> {
+    const projection = { _id: 0, event_id: 1, outcome: 1, started_at: 1 };
+    const read = (eg: string) => this.#collection.find({ eg }, { projection, limit: cap, batchSize: cap }).toArray();
+    const groups = await Promise.all(groupsBetween(subscriptionId, from.getTime(), now.getTime()).map(read));
+    return groups.flat();
   }
 
   /** Start, duration and outcome of the subscription's attempts started at or after `from`, at most `cap` of them (newest kept). */

@@ -51,3 +51,13 @@ export function groupsToRead(subscriptionId: string, eventIds: readonly string[]
   for (const at of times) tags.add(groupTag(subscriptionId, level, Math.floor(at / GROUP_WIDTHS_MS[level]!)));
   return [...tags];
 }
+
+/** The groups, at the width nearest above `spanMs`, of the subscription's events emitted from `fromMs` to `toMs`: two or three, read by equality. */
+export function groupsBetween(subscriptionId: string, fromMs: number, toMs: number, spanMs = toMs - fromMs): string[] {
+  const found = GROUP_WIDTHS_MS.findIndex((w) => w >= spanMs / 2);
+  const level = found === -1 ? GROUP_WIDTHS_MS.length - 1 : found;
+  const width = GROUP_WIDTHS_MS[level]!;
+  const tags: string[] = [];
+  for (let b = Math.floor(fromMs / width); b <= Math.floor(toMs / width); b++) tags.push(groupTag(subscriptionId, level, b));
+  return tags;
+}

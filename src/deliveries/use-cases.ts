@@ -9,9 +9,11 @@ import { newOutboxEvent } from '../events/outbox';
 import { decodeCursor, toPage } from '../contract/pagination';
 import { DomainError } from '../errors/domain-error';
 import type { Alert, DeliveryAttempt, SubscriptionEvent, SubscriptionStats } from '../contract/types';
-import type { SubscriptionRepository } from '../subscriptions/repository';
+import type { SubscriptionDoc, SubscriptionRepository } from '../subscriptions/repository';
 import { assertMayChange, missingAuthority } from '../subscriptions/authority';
-import { type AttemptFilter, type AttemptRepository, toDeliveryAttempt } from './attempts';
+import { type AttemptDoc, type AttemptFilter, type AttemptRepository, toDeliveryAttempt } from './attempts';
+import { buildTimeline, type DeliveryTimeline, overdueSeries, type PendingAttempt } from './timeline';
+import { RECENT_HEALTH_CAP, RECENT_HEALTH_MS, recentHealth, type SubscriptionHealth } from './recent-health';
 import { hourlyStats, statsWindowStart } from './stats';
 import { resourceUrl } from '../webhooks/envelopes';
 
@@ -27,6 +29,8 @@ export interface DeliveryDeps {
   publicUrl: string | undefined;
   /** Scopes each event type needs (the catalogue's `required_scopes`): reading its data, and sending to a subscription (what creating it would need). */
   eventScopes: ReadonlyMap<string, readonly string[]>;
+  /** The attempt a delivery workflow has waiting for a subscription (its `pendingAttempts` query); absent: timelines come from the attempt log alone. */
+  pendingAttempt?: (workflowId: string, subscriptionId: string) => Promise<PendingAttempt | undefined>;
 }
 
 /** The scopes `principal` lacks to read data of event `type`: those reading the resource needs (the catalogue's `required_scopes`). */
@@ -89,10 +93,32 @@ export async function listAttempts(
   const afterId = decodeCursor(cursor);
   const after = afterId ? await deps.attempts.find(afterId) : undefined;
   const rows = await deps.attempts.listForSubscription(subscriptionId, limit + 1, { ...filter, ...(after ? { after } : {}) });
-  // A receiver may echo the payload it got: its answer is shown only to who may read every event the subscription receives.
+  return toPage(rows.map(attemptShownTo(deps, principal, sub)), limit);
+}
+
+/** How the caller sees a logged attempt: a receiver may echo the payload it got, so its answer is shown only to who may read every event the subscription receives. */
+function attemptShownTo(deps: DeliveryDeps, principal: Principal, sub: Pick<SubscriptionDoc, 'events' | 'all_owners'>): (row: AttemptDoc) => DeliveryAttempt {
   const echoMayLeak = sub.events.some((type) => withheldFrom(deps, principal, { type }, sub.all_owners === true).length > 0);
-  const shown = rows.map((row) => (echoMayLeak ? { ...row, response_excerpt: undefined } : row));
-  return toPage(shown.map(toDeliveryAttempt), limit);
+  return (row) => toDeliveryAttempt(echoMayLeak ? { ...row, response_excerpt: undefined } : row);
+}
+
+/** Most attempts of one event to one subscription read for its timeline (every series: ten attempts each at most). */
+const TIMELINE_ATTEMPTS = 200;
+
+/**
+ * The timeline of an event's delivery to the caller's subscription (its latest attempt series):
+ * attempts, the waits between them with their reasons, and what happens next. 404 for another
+ * owner's subscription, or an event never sent to it.
+ */
+export async function deliveryTimeline(deps: DeliveryDeps, principal: Principal, subscriptionId: string, eventId: string, now: Date = new Date()): Promise<DeliveryTimeline> {
+  const [sub, event] = await Promise.all([ownedSubscription(deps, principal, subscriptionId), deps.events.find(eventId)]);
+  if (!event || !event.subscription_ids.includes(subscriptionId)) throw DomainError.notFound(`Event ${eventId} was not sent to subscription ${subscriptionId}`);
+  const attempts = await deps.attempts.listForSubscription(subscriptionId, TIMELINE_ATTEMPTS, { eventId });
+  const input = { eventId, subscriptionId, attempts, show: attemptShownTo(deps, principal, sub), subscriptionStatus: sub.status, now };
+  // Only a delivery the log says is due may be held now: then the workflow tells when, and why.
+  const ask = overdueSeries(input);
+  const pending = ask && deps.pendingAttempt ? await deps.pendingAttempt(ask, subscriptionId) : undefined;
+  return buildTimeline({ ...input, ...(pending ? { pending } : {}) });
 }
 
 /**
@@ -129,6 +155,18 @@ export async function listSubscriptionEvents(
     };
   });
   return toPage(rows, limit);
+}
+
+/**
+ * The recent health of those of `ids` that are the caller's subscriptions, in the order asked: the
+ * last hour's success rate, read from its event groups (two or three lookups per subscription).
+ */
+export async function subscriptionHealth(deps: DeliveryDeps, principal: Principal, ids: readonly string[], now: Date = new Date()): Promise<{ data: SubscriptionHealth[] }> {
+  const owned = new Set(await deps.subscriptions.ownedIds(principal.ownerId, [...new Set(ids)]));
+  const since = new Date(now.getTime() - RECENT_HEALTH_MS);
+  const asked = [...new Set(ids)].filter((id) => owned.has(id));
+  const data = await Promise.all(asked.map(async (id) => recentHealth(id, await deps.attempts.recentOutcomes(id, since, now, RECENT_HEALTH_CAP), since)));
+  return { data };
 }
 
 /** Most attempts one statistics answer reads; beyond it the oldest hours are undercounted. */

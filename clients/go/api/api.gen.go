@@ -133,6 +133,60 @@ func (e DeliveryOutcome) Valid() bool {
 	}
 }
 
+// Defines values for DeliveryTimelineState.
+const (
+	DeliveryTimelineStateCancelled DeliveryTimelineState = "cancelled"
+	DeliveryTimelineStateDelivered DeliveryTimelineState = "delivered"
+	DeliveryTimelineStateFailed    DeliveryTimelineState = "failed"
+	DeliveryTimelineStatePending   DeliveryTimelineState = "pending"
+	DeliveryTimelineStateRetrying  DeliveryTimelineState = "retrying"
+	DeliveryTimelineStateStopped   DeliveryTimelineState = "stopped"
+)
+
+// Valid indicates whether the value is a known member of the DeliveryTimelineState enum.
+func (e DeliveryTimelineState) Valid() bool {
+	switch e {
+	case DeliveryTimelineStateCancelled:
+		return true
+	case DeliveryTimelineStateDelivered:
+		return true
+	case DeliveryTimelineStateFailed:
+		return true
+	case DeliveryTimelineStatePending:
+		return true
+	case DeliveryTimelineStateRetrying:
+		return true
+	case DeliveryTimelineStateStopped:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeliveryWaitReason.
+const (
+	DeliveryWaitReasonBackoff     DeliveryWaitReason = "backoff"
+	DeliveryWaitReasonMaxInFlight DeliveryWaitReason = "max_in_flight"
+	DeliveryWaitReasonRateLimit   DeliveryWaitReason = "rate_limit"
+	DeliveryWaitReasonRetryAfter  DeliveryWaitReason = "retry_after"
+)
+
+// Valid indicates whether the value is a known member of the DeliveryWaitReason enum.
+func (e DeliveryWaitReason) Valid() bool {
+	switch e {
+	case DeliveryWaitReasonBackoff:
+		return true
+	case DeliveryWaitReasonMaxInFlight:
+		return true
+	case DeliveryWaitReasonRateLimit:
+		return true
+	case DeliveryWaitReasonRetryAfter:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DependencyState.
 const (
 	Down DependencyState = "down"
@@ -960,9 +1014,103 @@ type DeliveryAttemptList struct {
 // administrator was alerted), `stopped` (a 4xx other than 408/429, or a refused URL: no retry).
 type DeliveryAttemptState string
 
+// DeliveryBackoff Wait n of m of a retry schedule.
+type DeliveryBackoff struct {
+	// Of Waits in all (attempts in all, less one); 0 when unknown (attempts logged before it was recorded).
+	Of int32 `json:"of"`
+
+	// Wait Which wait (after attempt n).
+	Wait int32 `json:"wait"`
+}
+
+// DeliveryNext What happens next to a delivery.
+type DeliveryNext struct {
+	// At When the next attempt falls due (or the delivery is cancelled); absent when final or unknown.
+	At *time.Time `json:"at,omitempty"`
+
+	// Attempt The number of the next attempt, when one follows.
+	Attempt *int32 `json:"attempt,omitempty"`
+
+	// Final True when nothing more happens.
+	Final bool `json:"final"`
+
+	// Reason Why the delivery ended as it did, or why the next attempt will not be made.
+	Reason *string `json:"reason,omitempty"`
+
+	// State The final state, or `pending`/`retrying` while another attempt follows.
+	State DeliveryTimelineState `json:"state"`
+}
+
 // DeliveryOutcome Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
 // `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent).
 type DeliveryOutcome string
+
+// DeliveryTimeline One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next.
+type DeliveryTimeline struct {
+	// Attempts The attempts made, oldest first.
+	Attempts []DeliveryAttempt `json:"attempts"`
+
+	// EventId The event delivered.
+	//
+	// Examples: evt_9fK2mQ7xLp4RtV8wZb3N
+	EventId EventId `json:"event_id"`
+
+	// MaxAttempts Attempts in all the delivery may make; absent for attempts logged before it was recorded.
+	MaxAttempts *int32 `json:"max_attempts,omitempty"`
+
+	// Next What happens next.
+	Next DeliveryNext `json:"next"`
+
+	// State Where the delivery stands now.
+	State DeliveryTimelineState `json:"state"`
+
+	// SubscriptionId The subscription delivered to.
+	//
+	// Examples: sub_3kTzY8qLm2NvB7xRw9Pd
+	SubscriptionId SubscriptionId `json:"subscription_id"`
+
+	// Waits Every wait between the attempts, and after the last one while it lasts, oldest first.
+	Waits []DeliveryWait `json:"waits"`
+
+	// WorkflowId The Temporal workflow of this attempt series (its top workflow; a large fan-out's parts run under it); absent before the first attempt is logged.
+	WorkflowId *string `json:"workflow_id,omitempty"`
+}
+
+// DeliveryTimelineState `pending` before the first attempt is logged; after it the state of the latest attempt
+// (`retrying`, `delivered`, `failed`, `stopped`), or `cancelled` when the subscription stopped
+// taking events (paused, disabled, deleted) while a retry was due.
+type DeliveryTimelineState string
+
+// DeliveryWait One wait of a delivery.
+type DeliveryWait struct {
+	// AfterAttempt The attempt it follows (0 before the first).
+	AfterAttempt int32 `json:"after_attempt"`
+
+	// Backoff Which wait of the retry schedule it is, for `backoff` and `retry_after`.
+	Backoff *DeliveryBackoff `json:"backoff,omitempty"`
+
+	// Deferrals How many times the attempt was put off, for `rate_limit` and `max_in_flight`.
+	Deferrals *int32 `json:"deferrals,omitempty"`
+
+	// Detail The wait in words.
+	Detail string `json:"detail"`
+
+	// EndsAt When it ended, or is to end.
+	EndsAt time.Time `json:"ends_at"`
+
+	// Reason Why it waited.
+	Reason DeliveryWaitReason `json:"reason"`
+
+	// StartedAt When the wait began.
+	StartedAt time.Time `json:"started_at"`
+}
+
+// DeliveryWaitReason Why a delivery waited: `backoff` (the retry schedule's wait n of m, with jitter), `retry_after`
+// (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
+// subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
+// POSTs running). A subscription paused, disabled or deleted while a retry waits shows in `next`:
+// the delivery is cancelled when that retry falls due.
+type DeliveryWaitReason string
 
 // DependencyState Whether a dependency is reachable.
 type DependencyState string
@@ -2131,6 +2279,35 @@ type SubscriptionFilter map[string]interface{}
 // like signing secrets and never returned.
 type SubscriptionHeaders map[string]string
 
+// SubscriptionHealth One subscription's health at a glance.
+type SubscriptionHealth struct {
+	// Attempts Attempts made since `since` to events emitted since then.
+	Attempts int32 `json:"attempts"`
+
+	// Delivered How many of them delivered.
+	Delivered int32 `json:"delivered"`
+
+	// FailingSince Since when every delivery attempt to it has failed; absent once one succeeds.
+	FailingSince *time.Time `json:"failing_since,omitempty"`
+
+	// Since Start of the recent window the counts cover (6 hours ago).
+	Since time.Time `json:"since"`
+
+	// SubscriptionId The subscription.
+	//
+	// Examples: sub_3kTzY8qLm2NvB7xRw9Pd
+	SubscriptionId SubscriptionId `json:"subscription_id"`
+
+	// SuccessRate delivered / attempts; absent when there were none.
+	SuccessRate *float64 `json:"success_rate,omitempty"`
+}
+
+// SubscriptionHealthList The health of several subscriptions.
+type SubscriptionHealthList struct {
+	// Data One per subscription asked for that is the caller's, in the order asked.
+	Data []SubscriptionHealth `json:"data"`
+}
+
 // SubscriptionId Subscription identifier, `sub_` plus 16-32 alphanumerics.
 //
 // Examples: sub_3kTzY8qLm2NvB7xRw9Pd
@@ -2593,6 +2770,12 @@ type CreateSubscriptionV1Params struct {
 	// is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their
 	// repeat runs again. Use a random value, e.g. a UUID.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// ListSubscriptionHealthParams defines parameters for ListSubscriptionHealth.
+type ListSubscriptionHealthParams struct {
+	// SubscriptionIds The subscriptions, comma-separated (1 to 50 ids).
+	SubscriptionIds string `form:"subscription_ids" json:"subscription_ids"`
 }
 
 // ListSubscriptionsParams defines parameters for ListSubscriptions.
@@ -4368,6 +4551,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/webhooks/v1/subscribe (the `CreateSubscriptionV1` operationId).
 	CreateSubscriptionV1(ctx context.Context, params *CreateSubscriptionV1Params, body CreateSubscriptionV1JSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListSubscriptionHealth Health of several subscriptions
+	//
+	// For each of the caller's subscriptions named in `subscription_ids` (up to 50, a page of the subscription list), since when every delivery to it has failed (`failing_since`) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller's subscriptions are left out. Requires scope `webhooks:read`.
+	//
+	// Corresponds with GET /api/webhooks/v1/subscription-health (the `ListSubscriptionHealth` operationId).
+	ListSubscriptionHealth(ctx context.Context, params *ListSubscriptionHealthParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListSubscriptions List subscriptions
 	//
 	// Lists the subscriptions visible to the calling key, newest first, in pages of at most `limit`. Pass the returned `next_cursor` as `cursor` to read the next page; `next_cursor` is absent on the last page. Subscriptions of every version and status are listed. Requires scope `webhooks:read`.
@@ -4420,6 +4610,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events (the `ListSubscriptionEvents` operationId).
 	ListSubscriptionEvents(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListSubscriptionEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetDeliveryTimeline Timeline of one event's delivery
+	//
+	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+	//
+	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
+	GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RecoverFailedDeliveriesWithBody Recover failed deliveries
 	//
@@ -5092,6 +5289,23 @@ func (c *Client) CreateSubscriptionV1(ctx context.Context, params *CreateSubscri
 	return c.Client.Do(req)
 }
 
+// ListSubscriptionHealth Health of several subscriptions
+//
+// For each of the caller's subscriptions named in `subscription_ids` (up to 50, a page of the subscription list), since when every delivery to it has failed (`failing_since`) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller's subscriptions are left out. Requires scope `webhooks:read`.
+//
+// Corresponds with GET /api/webhooks/v1/subscription-health (the `ListSubscriptionHealth` operationId).
+func (c *Client) ListSubscriptionHealth(ctx context.Context, params *ListSubscriptionHealthParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSubscriptionHealthRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListSubscriptions List subscriptions
 //
 // Lists the subscriptions visible to the calling key, newest first, in pages of at most `limit`. Pass the returned `next_cursor` as `cursor` to read the next page; `next_cursor` is absent on the last page. Subscriptions of every version and status are listed. Requires scope `webhooks:read`.
@@ -5205,6 +5419,23 @@ func (c *Client) ListDeliveryAttempts(ctx context.Context, subscriptionId Subscr
 // Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events (the `ListSubscriptionEvents` operationId).
 func (c *Client) ListSubscriptionEvents(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListSubscriptionEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListSubscriptionEventsRequest(c.Server, subscriptionId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetDeliveryTimeline Timeline of one event's delivery
+//
+// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+//
+// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
+func (c *Client) GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDeliveryTimelineRequest(c.Server, subscriptionId, eventId)
 	if err != nil {
 		return nil, err
 	}
@@ -6383,6 +6614,56 @@ func NewCreateSubscriptionV1RequestWithBody(server string, params *CreateSubscri
 	return req, nil
 }
 
+// NewListSubscriptionHealthRequest constructs an http.Request for the ListSubscriptionHealth method
+func NewListSubscriptionHealthRequest(server string, params *ListSubscriptionHealthParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/webhooks/v1/subscription-health")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "subscription_ids", params.SubscriptionIds, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListSubscriptionsRequest constructs an http.Request for the ListSubscriptions method
 func NewListSubscriptionsRequest(server string, params *ListSubscriptionsParams) (*http.Request, error) {
 	var err error
@@ -6736,6 +7017,47 @@ func NewListSubscriptionEventsRequest(server string, subscriptionId Subscription
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
 		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetDeliveryTimelineRequest constructs an http.Request for the GetDeliveryTimeline method
+func NewGetDeliveryTimelineRequest(server string, subscriptionId SubscriptionIdPath, eventId EventIdPath) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "subscription_id", subscriptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "event_id", eventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/webhooks/v1/subscriptions/%s/events/%s/delivery", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -7532,6 +7854,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/webhooks/v1/subscribe (the `CreateSubscriptionV1` operationId).
 	CreateSubscriptionV1WithResponse(ctx context.Context, params *CreateSubscriptionV1Params, body CreateSubscriptionV1JSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubscriptionV1Response, error)
 
+	// ListSubscriptionHealthWithResponse Health of several subscriptions
+	//
+	// For each of the caller's subscriptions named in `subscription_ids` (up to 50, a page of the subscription list), since when every delivery to it has failed (`failing_since`) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller's subscriptions are left out. Requires scope `webhooks:read`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/webhooks/v1/subscription-health (the `ListSubscriptionHealth` operationId).
+	ListSubscriptionHealthWithResponse(ctx context.Context, params *ListSubscriptionHealthParams, reqEditors ...RequestEditorFn) (*ListSubscriptionHealthResponse, error)
+
 	// ListSubscriptionsWithResponse List subscriptions
 	//
 	// Lists the subscriptions visible to the calling key, newest first, in pages of at most `limit`. Pass the returned `next_cursor` as `cursor` to read the next page; `next_cursor` is absent on the last page. Subscriptions of every version and status are listed. Requires scope `webhooks:read`.
@@ -7594,6 +7925,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events (the `ListSubscriptionEvents` operationId).
 	ListSubscriptionEventsWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListSubscriptionEventsParams, reqEditors ...RequestEditorFn) (*ListSubscriptionEventsResponse, error)
+
+	// GetDeliveryTimelineWithResponse Timeline of one event's delivery
+	//
+	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
+	GetDeliveryTimelineWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*GetDeliveryTimelineResponse, error)
 
 	// RecoverFailedDeliveriesWithBodyWithResponse Recover failed deliveries
 	//
@@ -10642,6 +10982,139 @@ func (r CreateSubscriptionV1Response) ContentType() string {
 	return ""
 }
 
+// ListSubscriptionHealthResponse200Headers the declared response headers of an HTTP 200 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSubscriptionHealthResponse400Headers the declared response headers of an HTTP 400 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse400Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSubscriptionHealthResponse403Headers the declared response headers of an HTTP 403 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse403Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSubscriptionHealthResponse429Headers the declared response headers of an HTTP 429 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      string
+}
+
+// ListSubscriptionHealthResponse500Headers the declared response headers of an HTTP 500 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse500Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSubscriptionHealthResponse503Headers the declared response headers of an HTTP 503 response for ListSubscriptionHealth
+type ListSubscriptionHealthResponse503Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      string
+}
+
+type ListSubscriptionHealthResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SubscriptionHealthList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSubscriptionHealthResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListSubscriptionHealthResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListSubscriptionHealthResponse403Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSubscriptionHealthResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListSubscriptionHealthResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSubscriptionHealthResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSubscriptionHealthResponse) GetJSON200() *SubscriptionHealthList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListSubscriptionHealthResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSubscriptionHealthResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSubscriptionHealthResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSubscriptionHealthResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSubscriptionHealthResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListSubscriptionsResponse200Headers the declared response headers of an HTTP 200 response for ListSubscriptions
 type ListSubscriptionsResponse200Headers struct {
 	RateLimit       *string
@@ -11549,6 +12022,154 @@ func (r ListSubscriptionEventsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListSubscriptionEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetDeliveryTimelineResponse200Headers the declared response headers of an HTTP 200 response for GetDeliveryTimeline
+type GetDeliveryTimelineResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetDeliveryTimelineResponse400Headers the declared response headers of an HTTP 400 response for GetDeliveryTimeline
+type GetDeliveryTimelineResponse400Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetDeliveryTimelineResponse403Headers the declared response headers of an HTTP 403 response for GetDeliveryTimeline
+type GetDeliveryTimelineResponse403Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetDeliveryTimelineResponse404Headers the declared response headers of an HTTP 404 response for GetDeliveryTimeline
+type GetDeliveryTimelineResponse404Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetDeliveryTimelineResponse429Headers the declared response headers of an HTTP 429 response for GetDeliveryTimeline
+type GetDeliveryTimelineResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      string
+}
+
+// GetDeliveryTimelineResponse500Headers the declared response headers of an HTTP 500 response for GetDeliveryTimeline
+type GetDeliveryTimelineResponse500Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetDeliveryTimelineResponse503Headers the declared response headers of an HTTP 503 response for GetDeliveryTimeline
+type GetDeliveryTimelineResponse503Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      string
+}
+
+type GetDeliveryTimelineResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeliveryTimeline
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetDeliveryTimelineResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetDeliveryTimelineResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *GetDeliveryTimelineResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetDeliveryTimelineResponse404Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetDeliveryTimelineResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetDeliveryTimelineResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetDeliveryTimelineResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetDeliveryTimelineResponse) GetJSON200() *DeliveryTimeline {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetDeliveryTimelineResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetDeliveryTimelineResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetDeliveryTimelineResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetDeliveryTimelineResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetDeliveryTimelineResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetDeliveryTimelineResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetDeliveryTimelineResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDeliveryTimelineResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDeliveryTimelineResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDeliveryTimelineResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDeliveryTimelineResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13275,6 +13896,21 @@ func (c *ClientWithResponses) CreateSubscriptionV1WithResponse(ctx context.Conte
 	return ParseCreateSubscriptionV1Response(rsp)
 }
 
+// ListSubscriptionHealthWithResponse Health of several subscriptions
+//
+// For each of the caller's subscriptions named in `subscription_ids` (up to 50, a page of the subscription list), since when every delivery to it has failed (`failing_since`) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller's subscriptions are left out. Requires scope `webhooks:read`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/webhooks/v1/subscription-health (the `ListSubscriptionHealth` operationId).
+func (c *ClientWithResponses) ListSubscriptionHealthWithResponse(ctx context.Context, params *ListSubscriptionHealthParams, reqEditors ...RequestEditorFn) (*ListSubscriptionHealthResponse, error) {
+	rsp, err := c.ListSubscriptionHealth(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSubscriptionHealthResponse(rsp)
+}
+
 // ListSubscriptionsWithResponse List subscriptions
 //
 // Lists the subscriptions visible to the calling key, newest first, in pages of at most `limit`. Pass the returned `next_cursor` as `cursor` to read the next page; `next_cursor` is absent on the last page. Subscriptions of every version and status are listed. Requires scope `webhooks:read`.
@@ -13378,6 +14014,21 @@ func (c *ClientWithResponses) ListSubscriptionEventsWithResponse(ctx context.Con
 		return nil, err
 	}
 	return ParseListSubscriptionEventsResponse(rsp)
+}
+
+// GetDeliveryTimelineWithResponse Timeline of one event's delivery
+//
+// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
+func (c *ClientWithResponses) GetDeliveryTimelineWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*GetDeliveryTimelineResponse, error) {
+	rsp, err := c.GetDeliveryTimeline(ctx, subscriptionId, eventId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDeliveryTimelineResponse(rsp)
 }
 
 // RecoverFailedDeliveriesWithBodyWithResponse Recover failed deliveries
@@ -17770,6 +18421,193 @@ func ParseCreateSubscriptionV1Response(rsp *http.Response) (*CreateSubscriptionV
 	return response, nil
 }
 
+// ParseListSubscriptionHealthResponse parses an HTTP response from a ListSubscriptionHealthWithResponse call
+func ParseListSubscriptionHealthResponse(rsp *http.Response) (*ListSubscriptionHealthResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSubscriptionHealthResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SubscriptionHealthList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSubscriptionHealthResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListSubscriptionHealthResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListSubscriptionHealthResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListSubscriptionHealthResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListSubscriptionHealthResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListSubscriptionHealthResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListSubscriptionsResponse parses an HTTP response from a ListSubscriptionsWithResponse call
 func ParseListSubscriptionsResponse(rsp *http.Response) (*ListSubscriptionsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -19064,6 +19902,217 @@ func ParseListSubscriptionEventsResponse(rsp *http.Response) (*ListSubscriptionE
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListSubscriptionEventsResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetDeliveryTimelineResponse parses an HTTP response from a GetDeliveryTimelineWithResponse call
+func ParseGetDeliveryTimelineResponse(rsp *http.Response) (*GetDeliveryTimelineResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDeliveryTimelineResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeliveryTimeline
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetDeliveryTimelineResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetDeliveryTimelineResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers GetDeliveryTimelineResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetDeliveryTimelineResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetDeliveryTimelineResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetDeliveryTimelineResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetDeliveryTimelineResponse503Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

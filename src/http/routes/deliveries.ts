@@ -1,11 +1,13 @@
 import {
   type DeliveryDeps,
+  deliveryTimeline,
   listAlerts,
   listAttempts,
   listSubscriptionEvents,
   recoverFailed,
   redeliverEvent,
   sendTestEvent,
+  subscriptionHealth,
   subscriptionStats,
 } from '../../deliveries/use-cases';
 import type { OperationHandlers } from '../operations';
@@ -23,8 +25,14 @@ export function deliveryHandlers(deps: DeliveryDeps): OperationHandlers {
       const { event_id: eventId, ...rest } = query;
       res.json(await listAttempts(deps, principalOf(req), path.subscription_id, { ...rest, ...(eventId ? { eventId } : {}) }));
     },
+    getDeliveryTimeline: async ({ path }, req, res) => {
+      res.json(await deliveryTimeline(deps, principalOf(req), path.subscription_id, path.event_id));
+    },
     listSubscriptionEvents: async ({ path, query }, req, res) => {
       res.json(await listSubscriptionEvents(deps, principalOf(req), path.subscription_id, query, requestOrigin(req)));
+    },
+    listSubscriptionHealth: async ({ query }, req, res) => {
+      res.json(await subscriptionHealth(deps, principalOf(req), query.subscription_ids.split(',')));
     },
     getSubscriptionStats: async ({ path, query }, req, res) => {
       res.json(await subscriptionStats(deps, principalOf(req), path.subscription_id, query.hours ?? 24));

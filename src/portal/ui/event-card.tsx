@@ -1,3 +1,5 @@
+import type { WebhookServiceClient } from '../../client';
+import { DeliveryTimelineView } from './delivery-timeline';
 import { payloadText } from './event-list';
 import { formatDuration, formatTime } from './format';
 import { temporalWorkflowsUrl, type TemporalUi } from './temporal-links';
@@ -15,10 +17,12 @@ interface Props {
   canWrite: boolean;
   temporal: TemporalUi | undefined;
   onRedeliver: (eventId: string) => void;
+  client: WebhookServiceClient;
+  subscriptionId: string;
 }
 
-/** One event: type, time, id, delivery state, attempt count, redeliver, its payload (collapsed) and its attempts. */
-export function EventCard({ eventId, event, state, attempts, filtered, canWrite, temporal, onRedeliver }: Props) {
+/** One event: type, time, id, delivery state, attempt count, redeliver, its payload (collapsed), its timeline (collapsed) and its attempts. */
+export function EventCard({ eventId, event, state, attempts, filtered, canWrite, temporal, onRedeliver, client, subscriptionId }: Props) {
   const count = event?.attempts ?? attempts.length;
   return (
     <article data-testid="event-group" data-event-id={eventId} data-state={state} class="event">
@@ -59,6 +63,7 @@ export function EventCard({ eventId, event, state, attempts, filtered, canWrite,
           </pre>
         </details>
       )}
+      <DeliveryTimelineView client={client} subscriptionId={subscriptionId} eventId={eventId} stamp={`${state}:${count}`} />
       {filtered && <p class="muted">Attempts matching the filter:</p>}
       {attempts.length ? <AttemptTable attempts={attempts} /> : <p data-testid="no-attempts">No attempt has finished yet.</p>}
     </article>

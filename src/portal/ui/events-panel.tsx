@@ -53,7 +53,7 @@ export function EventsPanel({ client, subscriptionId, canWrite, temporal, activi
     setNotice({ tone: 'ok', text: r.data.event_ids.length ? `Redelivering ${r.data.event_ids.length} failed event(s).` : 'No failed deliveries since then.' });
     if (r.data.event_ids.length) onActivity();
   };
-  const cardProps = { canWrite, temporal, onRedeliver: (id: string) => void redeliver(id) };
+  const cardProps = { canWrite, temporal, onRedeliver: (id: string) => void redeliver(id), client, subscriptionId };
 
   return (
     <section aria-labelledby="attempts-heading" data-testid="attempts-panel">
@@ -100,6 +100,8 @@ interface CardProps {
   canWrite: boolean;
   temporal: TemporalUi | undefined;
   onRedeliver: (eventId: string) => void;
+  client: WebhookServiceClient;
+  subscriptionId: string;
 }
 
 /** No filter: the events, newest first, with "Load more" while older pages remain. */

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { WebhookServiceClient } from '../../client';
 import { outcome } from './api';
+import { formatTime } from './format';
 import { SecretNotice, type ShownSecret } from './secret-notice';
 import { SubscriptionDetail } from './subscription-detail';
 import { SubscriptionForm } from './subscription-form';
 import type { TemporalUi } from './temporal-links';
-import type { EventTypeInfo, PortalSessionInfo, Subscription } from './types';
+import type { EventTypeInfo, PortalSessionInfo, Subscription, SubscriptionHealth } from './types';
 
 interface Props {
   client: WebhookServiceClient;
@@ -24,9 +25,18 @@ export function SubscriptionsPage({ client, session, temporal }: Props) {
   const [secret, setSecret] = useState<ShownSecret | undefined>();
   const canWrite = session.grants.includes('webhooks:write');
 
+  const [health, setHealth] = useState<ReadonlyMap<string, SubscriptionHealth>>(new Map());
+
   const load = useCallback(async (cursor?: string) => {
     const r = await outcome(client.GET('/api/webhooks/v1/subscriptions', { params: { query: { limit: 50, ...(cursor ? { cursor } : {}) } } }));
     if (!r.ok) return setList({ kind: 'error', message: r.message });
+    // One request for the whole page's health, not one per subscription.
+    const ids = r.data.data.map((s) => s.id);
+    if (ids.length) {
+      void outcome(client.GET('/api/webhooks/v1/subscription-health', { params: { query: { subscription_ids: ids.join(',') } } })).then((h) => {
+        if (h.ok) setHealth((prev) => new Map([...prev, ...h.data.data.map((x) => [x.subscription_id, x] as const)]));
+      });
+    }
     setList((prev) => ({
       kind: 'ready',
       items: cursor && prev.kind === 'ready' ? [...prev.items, ...r.data.data] : r.data.data,
@@ -61,7 +71,11 @@ export function SubscriptionsPage({ client, session, temporal }: Props) {
           onChanged={replace}
           onDeleted={remove}
           onSecret={setSecret}
-          onBack={() => setSelected(undefined)}
+          onBack={() => {
+            setSelected(undefined);
+            // Back to the list with each subscription's health as it is now.
+            void load();
+          }}
         />
       ) : (
         <section aria-labelledby="subs-heading">
@@ -87,14 +101,21 @@ export function SubscriptionsPage({ client, session, temporal }: Props) {
               }}
             />
           )}
-          <SubscriptionList state={list} onOpen={setSelected} onMore={(c) => void load(c)} />
+          <SubscriptionList state={list} health={health} onOpen={setSelected} onMore={(c) => void load(c)} />
         </section>
       )}
     </>
   );
 }
 
-function SubscriptionList({ state, onOpen, onMore }: { state: ListState; onOpen: (id: string) => void; onMore: (cursor: string) => void }) {
+interface ListProps {
+  state: ListState;
+  health: ReadonlyMap<string, SubscriptionHealth>;
+  onOpen: (id: string) => void;
+  onMore: (cursor: string) => void;
+}
+
+function SubscriptionList({ state, health, onOpen, onMore }: ListProps) {
   if (state.kind === 'loading') return <p aria-busy="true">Loading subscriptions…</p>;
   if (state.kind === 'error') return <p role="alert" class="error">Could not load the subscriptions: {state.message}</p>;
   if (!state.items.length) return <p data-testid="subscriptions-empty">No subscriptions yet. Create one to start receiving events.</p>;
@@ -105,8 +126,23 @@ function SubscriptionList({ state, onOpen, onMore }: { state: ListState; onOpen:
           <li key={s.id}>
             <article>
               <header>
-                <span class={`status status-${s.status}`}>{s.status}</span> <code class="wrap">{s.url}</code>
+                <span class={`status status-${s.status}`}>{s.status}</span>
+                {s.status === 'active' && s.failing_since && (
+                  <>
+                    {' '}
+                    <span class="status status-failing" data-testid="subscription-health">
+                      failing
+                    </span>
+                  </>
+                )}{' '}
+                <code class="wrap">{s.url}</code>
               </header>
+              {s.failing_since && (
+                <p class="error" data-testid="subscription-failing-since">
+                  Every delivery has failed since {formatTime(s.failing_since)}.
+                </p>
+              )}
+              <HealthLine health={health.get(s.id)} />
               <p>
                 Events: {s.events.join(', ')} · envelope v{s.version}
               </p>
@@ -125,5 +161,19 @@ function SubscriptionList({ state, onOpen, onMore }: { state: ListState; onOpen:
         </button>
       )}
     </>
+  );
+}
+
+/** The last hour's success rate of a subscription, once loaded. */
+function HealthLine({ health }: { health: SubscriptionHealth | undefined }) {
+  if (!health) return null;
+  const text =
+    health.success_rate === undefined
+      ? 'No attempts in the last hour.'
+      : `Last hour: ${Math.round(health.success_rate * 100)}% delivered (${health.delivered} of ${health.attempts} ${health.attempts === 1 ? 'attempt' : 'attempts'}).`;
+  return (
+    <p data-testid="subscription-success-rate" class={health.attempts > 0 && health.delivered === 0 ? 'error' : undefined}>
+      {text}
+    </p>
   );
 }

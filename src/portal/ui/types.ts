@@ -24,3 +24,7 @@ export type SubscriptionStats = Schemas['SubscriptionStats'];
 export type StatsBucket = Schemas['StatsBucket'];
 export type StatsTotals = Schemas['StatsTotals'];
 export type SubscriptionAuth = Schemas['SubscriptionAuth'];
+export type DeliveryTimeline = Schemas['DeliveryTimeline'];
+export type DeliveryWait = Schemas['DeliveryWait'];
+export type DeliveryNext = Schemas['DeliveryNext'];
+export type SubscriptionHealth = Schemas['SubscriptionHealth'];

@@ -169,7 +169,30 @@ describe('the subscriber portal in a real browser', () => {
     expect(await failing.textContent()).toContain('500');
     expect(await failing.textContent()).toContain('receiver is down');
     expect(await failing.getByTestId('next-attempt').textContent()).not.toBe('—');
+    // The timeline says why it waits and until when, and what comes next.
+    await secondGroup.getByText('Timeline', { exact: true }).click();
+    const wait = secondGroup.getByTestId('timeline-wait');
+    await wait.waitFor();
+    expect(await wait.getAttribute('data-reason')).toBe('backoff');
+    expect(await wait.textContent()).toMatch(/^Backoff 1 of 6 \(retry schedule\) until /);
+    const next = secondGroup.getByTestId('timeline-next');
+    expect(await next.getAttribute('data-final')).toBe('false');
+    expect(await next.textContent()).toMatch(/^Next: attempt 2 at /);
     await shoot(page, 'attempts-retrying');
+
+    // The list shows the failing subscription as failing, not as a plain "active".
+    await page.getByRole('button', { name: '← All subscriptions' }).click();
+    const listed = page.getByTestId('subscription-list').locator('li', { hasText: receiver.url });
+    await listed.getByTestId('subscription-health').waitFor();
+    expect(await listed.getByTestId('subscription-health').textContent()).toBe('failing');
+    expect(await listed.getByTestId('subscription-failing-since').textContent()).toMatch(/^Every delivery has failed since /);
+    // The last hour: the first test event delivered, the second not yet.
+    await expect.poll(() => listed.getByTestId('subscription-success-rate').textContent().catch(() => null), deliveryWait).toBe('Last hour: 50% delivered (1 of 2 attempts).');
+    await shoot(page, 'subscriptions-failing');
+    await page.getByRole('button', { name: `Manage ${receiver.url}` }).click();
+    await expect.poll(() => secondGroup.getAttribute('data-state').catch(() => null), deliveryWait).toBe('retrying');
+    await secondGroup.getByText('Timeline', { exact: true }).click();
+    await secondGroup.getByTestId('timeline-next').waitFor();
 
     answer = 200;
     await secondGroup.getByRole('button', { name: `Redeliver ${second}` }).click();
@@ -178,6 +201,10 @@ describe('the subscriber portal in a real browser', () => {
     expect(await secondGroup.getByTestId('event-state').textContent()).toBe('delivered');
     expect(await secondGroup.getByTestId('attempt-row').count()).toBe(2);
     expect(await secondGroup.getByTestId('event-attempts').textContent()).toBe('2 attempts');
+    // The open timeline follows: the redelivery's series, delivered, final.
+    await expect.poll(() => secondGroup.getByTestId('timeline-next').getAttribute('data-final'), deliveryWait).toBe('true');
+    expect(await secondGroup.getByTestId('timeline-next').textContent()).toBe('Final: delivered');
+    expect(await secondGroup.getByTestId('timeline-wait').count()).toBe(0);
     // Newest first: the second test event above the first.
     expect(await page.getByTestId('event-group').evaluateAll((cards: PageElement[]) => cards.map((c) => c.getAttribute('data-event-id')))).toEqual([second, first]);
   });

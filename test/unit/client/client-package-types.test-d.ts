@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { components, Envelope, EnvelopeV1, EnvelopeV2, WebhookPayload, webhooks } from '../../../clients/typescript/src';
+import type { components, Envelope, EnvelopeV1, EnvelopeV2, paths, WebhookPayload, webhooks } from '../../../clients/typescript/src';
 import { verify } from '../../../clients/typescript/src/receiver';
 
 // Type-level tests of the client package's payload types, run by vitest's typecheck (and tsc).
@@ -85,5 +85,23 @@ describe('client package: rate limit', () => {
     expectTypeOf<Schemas['SubscriptionCreate']['rate_limit']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<Schemas['SubscriptionUpdate']['rate_limit']>().toEqualTypeOf<number | null | undefined>();
     expectTypeOf<Schemas['Subscription']['rate_limit']>().toEqualTypeOf<number | undefined>();
+  });
+});
+
+describe('client package: delivery timeline', () => {
+  it('reads one delivery as attempts, waits with their reasons, and what happens next', () => {
+    type Timeline = paths['/api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery']['get']['responses'][200]['content']['application/json'];
+    expectTypeOf<Timeline>().toEqualTypeOf<Schemas['DeliveryTimeline']>();
+    expectTypeOf<Schemas['DeliveryTimeline']['attempts']>().toEqualTypeOf<Schemas['DeliveryAttempt'][]>();
+    expectTypeOf<Schemas['DeliveryWait']['reason']>().toEqualTypeOf<'backoff' | 'retry_after' | 'rate_limit' | 'max_in_flight'>();
+    expectTypeOf<Schemas['DeliveryNext']['state']>().toEqualTypeOf<'pending' | 'retrying' | 'delivered' | 'failed' | 'stopped' | 'cancelled'>();
+  });
+});
+
+describe('client package: subscription health', () => {
+  it('asks for a page of subscriptions as one comma-separated query and reads each one’s last-hour rate', () => {
+    type Query = paths['/api/webhooks/v1/subscription-health']['get']['parameters']['query'];
+    expectTypeOf<Query>().toEqualTypeOf<{ subscription_ids: string }>();
+    expectTypeOf<Schemas['SubscriptionHealth']['success_rate']>().toEqualTypeOf<number | undefined>();
   });
 });

@@ -172,7 +172,7 @@ describe('a round', () => {
 
   it('a deferred attempt (max_in_flight) is the same attempt later, counted as a deferral, not an attempt', () => {
     const r = oneRound(2, { outcome: 'deferred', reason: 'max_in_flight' }, 1000, 0);
-    expect(r.next).toEqual({ attempt: 2, at: 1000 + deferralDelayMs(1, 0), deferrals: 1 });
+    expect(r.next).toEqual({ attempt: 2, at: 1000 + deferralDelayMs(1, 0), deferrals: 1, held: [{ reason: 'max_in_flight', from: 1000, until: 1000 + deferralDelayMs(1, 0), times: 1 }] });
     expect(r.status).toMatchObject({ state: 'retrying', attempts: 0, deferrals: 1 });
   });
 
@@ -242,10 +242,10 @@ describe('an attempt put off by rate_limit', () => {
 
   it('is deferred, not an attempt: nothing logged, the same attempt number, its wait from waitMs', () => {
     const r = oneRound(2, { outcome: 'deferred', reason: '5 deliveries per second to this subscription (rate_limit)', waitMs: 300 }, 1_000_000, 0.5);
-    expect(r.steps).toEqual([{ kind: 'deferred', subscriptionId: 'sub_a', next: { attempt: 2, at: 1_000_000 + 300 + 500, deferrals: 1 } }]);
+    expect(r.steps).toEqual([{ kind: 'deferred', subscriptionId: 'sub_a', next: { attempt: 2, at: 1_000_000 + 300 + 500, deferrals: 1, held: [{ reason: 'rate_limit', from: 1_000_000, until: 1_000_000 + 300 + 500, times: 1 }] } }]);
     expect(r.status).toMatchObject({ state: 'retrying', attempts: 0, deferrals: 1 });
     expect(r.followUps).toEqual([]);
     // Without waitMs (max_in_flight, and histories before rate_limit) the deferral backoff is unchanged.
-    expect(oneRound(2, { outcome: 'deferred', reason: 'max_in_flight' }, 1_000_000, 0.5).next).toEqual({ attempt: 2, at: 1_000_000 + deferralDelayMs(1, 0.5), deferrals: 1 });
+    expect(oneRound(2, { outcome: 'deferred', reason: 'max_in_flight' }, 1_000_000, 0.5).next).toMatchObject({ attempt: 2, at: 1_000_000 + deferralDelayMs(1, 0.5), deferrals: 1, held: [{ reason: 'max_in_flight' }] });
   });
 });

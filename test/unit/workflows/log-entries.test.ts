@@ -34,4 +34,25 @@ describe('roundLogEntries', () => {
       ['event/evt_1/redelivery/rdl_1#b', undefined],
     ]);
   });
+
+  it('logs the attempts allowed, a Retry-After that won, and the holds an attempt waited through', () => {
+    const retryAfter = { ...made(429), retryAfterMs: 600_000 };
+    const throttled = settleRound(policy, [['c', { attempt: 1, at: now }]], [{ outcome: 'deferred', reason: 'rate_limit', waitMs: 500 }], [0], now)[0]!;
+    if (throttled.kind !== 'deferred') throw new Error('expected a deferral');
+    expect(throttled.next.held).toEqual([{ reason: 'rate_limit', from: now, until: now + 500, times: 1 }]);
+    const round = settleRound(
+      policy,
+      [
+        ['b', { attempt: 1, at: now }],
+        ['c', throttled.next],
+      ],
+      [retryAfter, made(200)],
+      [0, 0],
+      now + 500,
+    );
+    const [b, c] = roundLogEntries('evt_1', eventWorkflowId('evt_1'), round, policy);
+    expect(b).toMatchObject({ maxAttempts: 3, waitReason: 'retry_after', nextAttemptAt: now + 500 + 600_000 });
+    expect(c).toMatchObject({ maxAttempts: 3, held: [{ reason: 'rate_limit', times: 1 }] });
+    expect(roundLogEntries('evt_1', eventWorkflowId('evt_1'), steps, policy)[1]).not.toHaveProperty('waitReason');
+  });
 });

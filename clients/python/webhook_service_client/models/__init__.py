@@ -11,7 +11,13 @@ from .bearer_auth_type import BearerAuthType
 from .delivery_attempt import DeliveryAttempt
 from .delivery_attempt_list import DeliveryAttemptList
 from .delivery_attempt_state import DeliveryAttemptState
+from .delivery_backoff import DeliveryBackoff
+from .delivery_next import DeliveryNext
 from .delivery_outcome import DeliveryOutcome
+from .delivery_timeline import DeliveryTimeline
+from .delivery_timeline_state import DeliveryTimelineState
+from .delivery_wait import DeliveryWait
+from .delivery_wait_reason import DeliveryWaitReason
 from .dependency_state import DependencyState
 from .deprecated_subscription import DeprecatedSubscription
 from .deprecated_subscription_list import DeprecatedSubscriptionList
@@ -97,6 +103,8 @@ from .subscription_event_delivery_state import SubscriptionEventDeliveryState
 from .subscription_event_list import SubscriptionEventList
 from .subscription_filter import SubscriptionFilter
 from .subscription_headers import SubscriptionHeaders
+from .subscription_health import SubscriptionHealth
+from .subscription_health_list import SubscriptionHealthList
 from .subscription_list import SubscriptionList
 from .subscription_retry import SubscriptionRetry
 from .subscription_stats import SubscriptionStats
@@ -125,7 +133,13 @@ __all__ = (
     "DeliveryAttempt",
     "DeliveryAttemptList",
     "DeliveryAttemptState",
+    "DeliveryBackoff",
+    "DeliveryNext",
     "DeliveryOutcome",
+    "DeliveryTimeline",
+    "DeliveryTimelineState",
+    "DeliveryWait",
+    "DeliveryWaitReason",
     "DependencyState",
     "DeprecatedSubscription",
     "DeprecatedSubscriptionList",
@@ -209,6 +223,8 @@ __all__ = (
     "SubscriptionEventList",
     "SubscriptionFilter",
     "SubscriptionHeaders",
+    "SubscriptionHealth",
+    "SubscriptionHealthList",
     "SubscriptionList",
     "SubscriptionRetry",
     "SubscriptionStats",

@@ -22,6 +22,7 @@ import org.webhookservice.client.model.AlertList;
 import org.webhookservice.client.model.DeliveryAttemptList;
 import org.webhookservice.client.model.DeliveryAttemptState;
 import org.webhookservice.client.model.DeliveryOutcome;
+import org.webhookservice.client.model.DeliveryTimeline;
 import org.webhookservice.client.model.DeprecatedSubscriptionList;
 import org.webhookservice.client.model.EventAccepted;
 import org.webhookservice.client.model.EventTypeList;
@@ -35,6 +36,7 @@ import org.webhookservice.client.model.SecretRotation;
 import org.webhookservice.client.model.Subscription;
 import org.webhookservice.client.model.SubscriptionCreate;
 import org.webhookservice.client.model.SubscriptionEventList;
+import org.webhookservice.client.model.SubscriptionHealthList;
 import org.webhookservice.client.model.SubscriptionList;
 import org.webhookservice.client.model.SubscriptionStats;
 import org.webhookservice.client.model.SubscriptionUpdate;
@@ -665,6 +667,133 @@ public class SubscriptionsApi {
     localVarRequestBuilder.header("Accept", "application/problem+json");
 
     localVarRequestBuilder.method("DELETE", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Timeline of one event&#39;s delivery
+   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param eventId Event identifier. (required)
+   * @return DeliveryTimeline
+   * @throws ApiException if fails to make API call
+   */
+  public DeliveryTimeline getDeliveryTimeline(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nonnull String eventId) throws ApiException {
+    return getDeliveryTimeline(subscriptionId, eventId, null);
+  }
+
+  /**
+   * Timeline of one event&#39;s delivery
+   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param eventId Event identifier. (required)
+   * @param headers Optional headers to include in the request
+   * @return DeliveryTimeline
+   * @throws ApiException if fails to make API call
+   */
+  public DeliveryTimeline getDeliveryTimeline(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nonnull String eventId, Map<String, String> headers) throws ApiException {
+    ApiResponse<DeliveryTimeline> localVarResponse = getDeliveryTimelineWithHttpInfo(subscriptionId, eventId, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Timeline of one event&#39;s delivery
+   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param eventId Event identifier. (required)
+   * @return ApiResponse&lt;DeliveryTimeline&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<DeliveryTimeline> getDeliveryTimelineWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nonnull String eventId) throws ApiException {
+    return getDeliveryTimelineWithHttpInfo(subscriptionId, eventId, null);
+  }
+
+  /**
+   * Timeline of one event&#39;s delivery
+   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param eventId Event identifier. (required)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;DeliveryTimeline&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<DeliveryTimeline> getDeliveryTimelineWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nonnull String eventId, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = getDeliveryTimelineRequestBuilder(subscriptionId, eventId, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("getDeliveryTimeline", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<DeliveryTimeline>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        DeliveryTimeline responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<DeliveryTimeline>() {});
+        
+
+        return new ApiResponse<DeliveryTimeline>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder getDeliveryTimelineRequestBuilder(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nonnull String eventId, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'subscriptionId' is set
+    if (subscriptionId == null) {
+      throw new ApiException(400, "Missing the required parameter 'subscriptionId' when calling getDeliveryTimeline");
+    }
+    // verify the required parameter 'eventId' is set
+    if (eventId == null) {
+      throw new ApiException(400, "Missing the required parameter 'eventId' when calling getDeliveryTimeline");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery"
+        .replace("{subscription_id}", ApiClient.urlEncode(subscriptionId.toString()))
+        .replace("{event_id}", ApiClient.urlEncode(eventId.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }
@@ -1586,6 +1715,138 @@ public class SubscriptionsApi {
     localVarQueryParams.addAll(ApiClient.parameterToPairs("limit", limit));
     localVarQueryParameterBaseName = "cursor";
     localVarQueryParams.addAll(ApiClient.parameterToPairs("cursor", cursor));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Health of several subscriptions
+   * For each of the caller&#39;s subscriptions named in &#x60;subscription_ids&#x60; (up to 50, a page of the subscription list), since when every delivery to it has failed (&#x60;failing_since&#x60;) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller&#39;s subscriptions are left out. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionIds The subscriptions, comma-separated (1 to 50 ids). (required)
+   * @return SubscriptionHealthList
+   * @throws ApiException if fails to make API call
+   */
+  public SubscriptionHealthList listSubscriptionHealth(@jakarta.annotation.Nonnull String subscriptionIds) throws ApiException {
+    return listSubscriptionHealth(subscriptionIds, null);
+  }
+
+  /**
+   * Health of several subscriptions
+   * For each of the caller&#39;s subscriptions named in &#x60;subscription_ids&#x60; (up to 50, a page of the subscription list), since when every delivery to it has failed (&#x60;failing_since&#x60;) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller&#39;s subscriptions are left out. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionIds The subscriptions, comma-separated (1 to 50 ids). (required)
+   * @param headers Optional headers to include in the request
+   * @return SubscriptionHealthList
+   * @throws ApiException if fails to make API call
+   */
+  public SubscriptionHealthList listSubscriptionHealth(@jakarta.annotation.Nonnull String subscriptionIds, Map<String, String> headers) throws ApiException {
+    ApiResponse<SubscriptionHealthList> localVarResponse = listSubscriptionHealthWithHttpInfo(subscriptionIds, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Health of several subscriptions
+   * For each of the caller&#39;s subscriptions named in &#x60;subscription_ids&#x60; (up to 50, a page of the subscription list), since when every delivery to it has failed (&#x60;failing_since&#x60;) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller&#39;s subscriptions are left out. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionIds The subscriptions, comma-separated (1 to 50 ids). (required)
+   * @return ApiResponse&lt;SubscriptionHealthList&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<SubscriptionHealthList> listSubscriptionHealthWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionIds) throws ApiException {
+    return listSubscriptionHealthWithHttpInfo(subscriptionIds, null);
+  }
+
+  /**
+   * Health of several subscriptions
+   * For each of the caller&#39;s subscriptions named in &#x60;subscription_ids&#x60; (up to 50, a page of the subscription list), since when every delivery to it has failed (&#x60;failing_since&#x60;) and its recent success rate, the share of attempts that delivered among those made in the last 6 hours to events emitted in that time. Reads a bounded set per subscription (the attempts of its events of the last hours, by event group), so a list page costs one request. Ids that are not the caller&#39;s subscriptions are left out. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionIds The subscriptions, comma-separated (1 to 50 ids). (required)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;SubscriptionHealthList&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<SubscriptionHealthList> listSubscriptionHealthWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionIds, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listSubscriptionHealthRequestBuilder(subscriptionIds, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("listSubscriptionHealth", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<SubscriptionHealthList>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        SubscriptionHealthList responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<SubscriptionHealthList>() {});
+        
+
+        return new ApiResponse<SubscriptionHealthList>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder listSubscriptionHealthRequestBuilder(@jakarta.annotation.Nonnull String subscriptionIds, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'subscriptionIds' is set
+    if (subscriptionIds == null) {
+      throw new ApiException(400, "Missing the required parameter 'subscriptionIds' when calling listSubscriptionHealth");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/webhooks/v1/subscription-health";
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "subscription_ids";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("subscription_ids", subscriptionIds));
 
     if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
       StringJoiner queryJoiner = new StringJoiner("&");

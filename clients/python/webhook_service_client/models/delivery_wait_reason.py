@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class DeliveryWaitReason(StrEnum):
+    BACKOFF = "backoff"
+    MAX_IN_FLIGHT = "max_in_flight"
+    RATE_LIMIT = "rate_limit"
+    RETRY_AFTER = "retry_after"
+
+    def __str__(self) -> str:
+        return str(self.value)

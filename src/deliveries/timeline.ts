@@ -1,0 +1,151 @@
+import type { components } from '../../generated/api';
+import type { DeliveryAttempt, SubscriptionStatus } from '../contract/types';
+import { eventWorkflowId } from '../../workflows/ids';
+import { type AttemptDoc, type AttemptHold, toDeliveryAttempt } from './attempts';
+
+/** One event's delivery to one subscription, attempt by attempt and wait by wait; the contract's DeliveryTimeline. */
+export type DeliveryTimeline = components['schemas']['DeliveryTimeline'];
+type Wait = components['schemas']['DeliveryWait'];
+type Next = components['schemas']['DeliveryNext'];
+
+/** What a timeline is built from: the event's logged attempts to the subscription (any series, any order) and the subscription as it is now. */
+export interface TimelineInput {
+  eventId: string;
+  subscriptionId: string;
+  attempts: readonly AttemptDoc[];
+  /** Shown attempts: the log rows as the caller may see them (an echoed response may be withheld). */
+  show?: (doc: AttemptDoc) => DeliveryAttempt;
+  subscriptionStatus: SubscriptionStatus;
+  now: Date;
+  /** The attempt the delivery's workflow has waiting (its `pendingAttempts` query), when asked: its time and its holds so far. */
+  pending?: PendingAttempt;
+}
+
+/** An attempt a delivery workflow has waiting (epoch ms), as its `pendingAttempts` query returns it. */
+export interface PendingAttempt {
+  attempt: number;
+  at: number;
+  held?: Array<{ reason: AttemptHold['reason']; from: number; until: number; times: number }>;
+}
+
+/**
+ * The workflow to ask for the attempt it has waiting, when the log alone cannot tell why the
+ * delivery is not further: before the first attempt is logged, or when the next one is overdue
+ * (max_in_flight or rate_limit may hold it). Undefined otherwise, or once the subscription stopped taking events.
+ */
+export function overdueSeries(input: Pick<TimelineInput, 'eventId' | 'attempts' | 'subscriptionStatus' | 'now'>): string | undefined {
+  if (input.subscriptionStatus !== 'active') return undefined;
+  const last = latestAttempt(input.attempts);
+  if (!last) return eventWorkflowId(input.eventId);
+  if (last.state !== 'retrying' || !last.next_attempt_at || last.next_attempt_at > input.now) return undefined;
+  return seriesWorkflowId(last.series);
+}
+
+/** The latest attempt logged (of any series), by start. */
+function latestAttempt(attempts: readonly AttemptDoc[]): AttemptDoc | undefined {
+  return [...attempts].sort((a, b) => b.started_at.getTime() - a.started_at.getTime())[0];
+}
+
+/** The Temporal workflow of an attempt series (`<workflow id>#<subscription>`, see workflows/ids.ts seriesId). */
+export function seriesWorkflowId(series: string): string {
+  const at = series.lastIndexOf('#');
+  return at < 0 ? series : series.slice(0, at);
+}
+
+/**
+ * The timeline of the latest attempt series: its attempts, the waits between them (the schedule's
+ * backoff or the receiver's Retry-After after a retrying attempt; the max_in_flight and rate_limit
+ * holds the next attempt logged it waited through), and what happens next, from the last attempt
+ * and the subscription's status (a paused, disabled or deleted one cancels the retry when it falls due).
+ */
+export function buildTimeline(input: TimelineInput): DeliveryTimeline {
+  const { eventId, subscriptionId, now } = input;
+  const show = input.show ?? toDeliveryAttempt;
+  const latest = latestAttempt(input.attempts);
+  const stopped = input.subscriptionStatus !== 'active' ? `subscription ${input.subscriptionStatus}` : undefined;
+  const pending = input.pending && input.pending.attempt === (latest ? latest.attempt : 0) + 1 ? input.pending : undefined;
+  if (!latest) {
+    const next: Next = stopped ? { final: true, state: 'cancelled', reason: stopped } : { final: false, state: 'pending', attempt: 1, ...(pending ? { at: new Date(pending.at).toISOString() } : {}) };
+    const waits = pending ? holds(0, 1, storedHolds(pending), new Date(pending.at)) : [];
+    return { event_id: eventId, subscription_id: subscriptionId, state: next.state, attempts: [], waits, next };
+  }
+  const series = input.attempts.filter((a) => a.series === latest.series).sort((a, b) => a.attempt - b.attempt);
+  const last = series[series.length - 1]!;
+  const maxAttempts = last.max_attempts;
+  const waits: Wait[] = [];
+  for (const a of series) {
+    waits.push(...holds(a.attempt - 1, a.attempt, a.held ?? [], a.started_at));
+    const after = waitAfter(a, maxAttempts);
+    if (after) waits.push(after);
+  }
+  const waiting = pending && last.state === 'retrying' && last.series === latest.series ? pending : undefined;
+  if (waiting) waits.push(...holds(last.attempt, waiting.attempt, storedHolds(waiting), new Date(waiting.at)));
+  const next = waiting && !stopped ? { final: false, state: 'retrying' as const, attempt: waiting.attempt, at: new Date(waiting.at).toISOString() } : nextOf(last, stopped, now);
+  return {
+    event_id: eventId,
+    subscription_id: subscriptionId,
+    workflow_id: seriesWorkflowId(latest.series),
+    state: next.final ? next.state : 'retrying',
+    ...(maxAttempts !== undefined ? { max_attempts: maxAttempts } : {}),
+    attempts: series.map(show),
+    waits,
+    next,
+  };
+}
+
+/** A waiting attempt's holds as the log stores them. */
+function storedHolds(p: PendingAttempt): AttemptHold[] {
+  return (p.held ?? []).map((h) => ({ reason: h.reason, from: new Date(h.from), until: new Date(h.until), times: h.times }));
+}
+
+/** The holds attempt `attempt` waited through (after attempt `after`); each ends where the next begins, the last at `end` (the attempt's start, or when it falls due). */
+function holds(after: number, attempt: number, held: readonly AttemptHold[], end: Date): Wait[] {
+  return held.map((h, i): Wait => {
+    const ends = held[i + 1]?.from ?? end;
+    const what = h.reason === 'rate_limit' ? 'the subscription’s rate_limit was used up' : 'max_in_flight POSTs to the endpoint were running';
+    return {
+      after_attempt: after,
+      reason: h.reason,
+      started_at: h.from.toISOString(),
+      ends_at: ends.toISOString(),
+      deferrals: h.times,
+      detail: `Attempt ${attempt} put off ${h.times} ${h.times === 1 ? 'time' : 'times'}: ${what}`,
+    };
+  });
+}
+
+/** The wait after a retrying attempt: the schedule's backoff n of m, or the receiver's longer Retry-After. */
+function waitAfter(a: AttemptDoc, maxAttempts: number | undefined): Wait | undefined {
+  if (a.state !== 'retrying' || !a.next_attempt_at) return undefined;
+  const of = maxAttempts !== undefined ? maxAttempts - 1 : 0;
+  const retryAfter = a.wait_reason === 'retry_after';
+  const n = `${a.attempt}${of ? ` of ${of}` : ''}`;
+  return {
+    after_attempt: a.attempt,
+    reason: retryAfter ? 'retry_after' : 'backoff',
+    started_at: new Date(a.started_at.getTime() + a.duration_ms).toISOString(),
+    ends_at: a.next_attempt_at.toISOString(),
+    backoff: { wait: a.attempt, of },
+    detail: retryAfter ? `The receiver asked to wait (Retry-After), longer than retry schedule wait ${n}` : `Retry schedule wait ${n}`,
+  };
+}
+
+/** What follows the last attempt: nothing (final), the next attempt, or a cancel when the subscription stopped taking events. */
+function nextOf(last: AttemptDoc, stopped: string | undefined, now: Date): Next {
+  if (last.state !== 'retrying') return { final: true, state: last.state, ...finalReason(last) };
+  const at = last.next_attempt_at;
+  if (stopped) {
+    // The workflow reads the subscription when the retry falls due, and cancels it then.
+    if (!at || at <= now) return { final: true, state: 'cancelled', reason: stopped };
+    return { final: false, state: 'cancelled', at: at.toISOString(), reason: `${stopped}: the delivery is cancelled when its next attempt falls due, unless the subscription is active again` };
+  }
+  return { final: false, state: 'retrying', attempt: last.attempt + 1, ...(at ? { at: at.toISOString() } : {}) };
+}
+
+/** The reason of a final state, in words. */
+function finalReason(last: AttemptDoc): { reason?: string } {
+  const answer = last.status_code !== undefined ? `${last.outcome} ${last.status_code}` : last.outcome;
+  if (last.state === 'failed') return { reason: `attempts ran out (last: ${answer})` };
+  if (last.state === 'stopped') return { reason: last.status_code === 410 ? 'the receiver answered 410 Gone; the subscription was disabled' : `not retried (${answer})` };
+  return {};
+}
