@@ -1,3 +1,4 @@
+import type { StoredDestination } from './destination';
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { StoredHeader } from './custom-headers';
@@ -38,6 +39,8 @@ export interface SubscriptionDoc {
   headers?: StoredHeader[];
   /** How deliveries authenticate to the receiver, credentials sealed (absent: not at all). */
   auth?: StoredAuth;
+  /** A broker its deliveries are published to, credentials sealed (absent: POSTs to `url`). */
+  destination?: StoredDestination;
   /** Start of the current streak of failed attempts; unset by a delivered one. */
   failing_since?: Date;
   /**
