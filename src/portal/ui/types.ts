@@ -24,3 +24,4 @@ export type SubscriptionStats = Schemas['SubscriptionStats'];
 export type StatsBucket = Schemas['StatsBucket'];
 export type StatsTotals = Schemas['StatsTotals'];
 export type SubscriptionAuth = Schemas['SubscriptionAuth'];
+export type SubscriptionDestination = Schemas['SubscriptionDestination'];
