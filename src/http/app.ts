@@ -12,6 +12,7 @@ import type { SubscriptionDeps } from '../subscriptions/use-cases';
 import { eventCatalog, signatureSchemes } from '../webhooks/event-catalog';
 import { webhookMeta } from '../webhooks/source-addresses';
 import { loadContract, type OpenApiDocument } from '../contract/openapi';
+import { withClosedResponses } from '../contract/strict-responses';
 import { deprecationHeaders, subscribeRoutes, versionDeprecations } from '../webhooks/versions';
 import type { ApiMetrics } from '../telemetry/metrics';
 import type { Tracer } from '@opentelemetry/api';
@@ -168,7 +169,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     OpenApiValidator.middleware({
       // The validator resolves and annotates the document it is given: hand it a copy.
-      apiSpec: structuredClone(contract) as unknown as string,
+      apiSpec: (deps.validateResponses ? withClosedResponses(contract) : structuredClone(contract)) as unknown as string,
       validateRequests: { allErrors: true },
       validateResponses: deps.validateResponses ? { onError: undefined } : false,
       validateSecurity: { handlers: { apiKey: apiKeyHandler(credentials), portalSession: portalSessionHandler(credentials) } },

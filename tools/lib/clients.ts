@@ -6,7 +6,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { renderVectors, vectorsPath } from './vectors';
@@ -90,6 +91,44 @@ const go: ClientTarget = {
   },
 };
 
+/** openapi-generator's CLI jar at `version`, fetched from Maven Central by Maven once into .data/tools/. */
+function openapiGeneratorJar(repo: string, version: string): string {
+  const dir = join(repo, '.data', 'tools');
+  const jar = join(dir, `openapi-generator-cli-${version}.jar`);
+  if (existsSync(jar)) return jar;
+  const copy = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy';
+  execFileSync('mvn', ['-B', '-q', copy, `-Dartifact=org.openapitools:openapi-generator-cli:${version}`, `-DoutputDirectory=${dir}`], { stdio: 'inherit', cwd: tmpdir() });
+  return jar;
+}
+
+const javaGenerated = 'clients/java/src/main/java/org/webhookservice/client';
+
+const java: ClientTarget = {
+  name: 'java',
+  paths: [javaGenerated],
+  generate(repo, root) {
+    const jar = openapiGeneratorJar(repo, '7.25.0');
+    const out = mkdtempSync(join(tmpdir(), 'openapi-generator-java-'));
+    try {
+      // Not `webhooks`: its operations share the Subscriptions tag and would overwrite SubscriptionsApi.java.
+      const parts = 'apis,models,supportingFiles,apiTests=false,modelTests=false,apiDocs=false,modelDocs=false';
+      execFileSync(
+        'java',
+        ['-jar', jar, 'generate', '-g', 'java', '-i', join(repo, 'openapi/openapi.yaml'), '-o', out, '-c', join(repo, 'clients/java/generator.yaml'), '--global-property', parts],
+        { stdio: 'pipe' },
+      );
+      cpSync(join(out, 'src/main/java/org/webhookservice/client'), join(root, javaGenerated), { recursive: true });
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  },
+  problems(repo) {
+    const pom = readFileSync(join(repo, 'clients/java/pom.xml'), 'utf8');
+    const version = /<artifactId>webhook-service-client<\/artifactId>\s*(?:<!--[^]*?-->\s*)?<version>([^<]+)<\/version>/.exec(pom)?.[1];
+    return version === contractVersion(repo) ? [] : [`clients/java/pom.xml has version ${version}, the contract ${contractVersion(repo)}`];
+  },
+};
+
 const vectors: ClientTarget = {
   name: 'vectors',
   paths: [vectorsPath],
@@ -100,7 +139,7 @@ const vectors: ClientTarget = {
 };
 
 /** Every generated target, in the order they are written. */
-export const clientTargets: ClientTarget[] = [vectors, python, go];
+export const clientTargets: ClientTarget[] = [vectors, python, go, java];
 
 /** Every file under `path` (itself when a file), relative to `base`. */
 function filesOf(base: string, path: string): string[] {
