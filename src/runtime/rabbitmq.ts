@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { aptInstall } from './apt';
 import { findOnPath } from './binaries';
 import { BinaryError } from './build-cache';
 import { getFreePort } from './ports';
@@ -28,18 +28,7 @@ export function findRabbit(pathEnv: string | undefined = process.env.PATH): Rabb
  * PostgreSQL and the portal tests' Chromium are installed); returns what it found afterwards.
  */
 export function installRabbit(log: (line: string) => void): RabbitInstall | undefined {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0 || !findOnPath('apt-get')) return undefined;
-  log("rabbitmq: not found; installing Debian's rabbitmq-server with apt-get (once per machine)");
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'rabbitmq-server']]) {
-    log(`$ apt-get ${args.join(' ')}`);
-    const r = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env });
-    if (r.status !== 0) {
-      log(`rabbitmq: apt-get ${args[0]} failed (exit ${r.status ?? r.signal})`);
-      return undefined;
-    }
-  }
-  return findRabbit();
+  return aptInstall('rabbitmq', ['rabbitmq-server'], log) ? findRabbit() : undefined;
 }
 
 /** Finds RabbitMQ, installing it when this process may; else fails naming the fix. */

@@ -123,6 +123,9 @@ describe('RabbitMQ destinations against a real broker', () => {
     const error = step.kind === 'settled' && 'error' in step.result ? step.result.error : '';
     expect(error).toMatch(/ACCESS.REFUSED/);
     expect(error).not.toContain('wrong-password-value');
+    // A failed attempt starts the failure streak that disables a subscription, as for HTTP.
+    const after = await mongo.db.collection<SubscriptionDoc>('subscriptions').findOne({ _id: sub._id });
+    expect(after?.failing_since).toBeInstanceOf(Date);
   });
 
   it('pools one connection per subscription and connection, reuses it, and closes it when idle', async () => {
