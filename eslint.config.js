@@ -5,6 +5,25 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+/** The product (src/, activities/, workflows/) imports nothing from the development stack, tests, the bench or tools. */
+const productBoundary = {
+  group: ['**/test/**', '**/bench/**', '**/tools/**', '**/stack/**'],
+  message: 'The product imports nothing from stack/, test/, bench/ or tools/: move what both need into src/.',
+};
+
+/**
+ * What stack/ may import of the product: its public entry points, which are the configuration
+ * (src/config/config.ts), the composition roots (src/compose/*, with dev-stack.ts for the stack's
+ * own needs) and the receiver kit's signature check; the API and worker entry points are run, not imported.
+ */
+const stackBoundary = [
+  { group: ['**/test/**', '**/bench/**', '**/tools/**'], message: 'stack/ imports nothing from test/, bench/ or tools/.' },
+  {
+    regex: '^(\\.\\./)+((activities|workflows|generated)(/|$)|src/(?!config/config$|compose/[\\w-]+$|receiver/verify$))',
+    message: "stack/ imports the product's public entry points only: src/config/config, src/compose/* (dev-stack.ts for what the stack needs); see stack/README.md.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'generated/', 'clients/typescript/dist/', '.data/', 'coverage/', 'dist/', 'test-results/', 'eslint.config.js'] },
   js.configs.recommended,
@@ -21,15 +40,27 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
-  // Dependencies point one way: src (with activities and workflows) <- tools <- test, bench.
+  // Dependencies point one way: the product (src, activities, workflows) <- stack (the development
+  // stack: launcher, embedded servers, harness) <- tools <- test, bench. stack/README.md says why.
   {
     files: ['src/**/*.{ts,tsx}', 'activities/**/*.ts', 'workflows/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/test/**', '**/bench/**', '**/tools/**'], message: 'The product imports nothing from test/, bench/ or tools/: move what both need into src/.' }] },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [productBoundary] }] },
+  },
+  {
+    // The launcher, its servers and entry points see the product's public entry points only, and not the harness.
+    files: ['stack/**/*.ts'],
+    ignores: ['stack/harness/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...stackBoundary, { regex: '(^|/)harness/', message: 'The launcher does not import the harness (stack/harness/): the harness builds on the launcher.' }] }] },
+  },
+  {
+    // The harness (bench, soak, chaos) also runs the receiver kit in its receiver process.
+    files: ['stack/harness/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: stackBoundary }] },
+  },
+  {
+    // The harness's one module that reaches past the public entry points: seeding and accounting.
+    files: ['stack/harness/service.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     // Activities are wired by the composition roots only: the rest of src/ does not know how a workflow's work is done.
@@ -40,7 +71,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/test/**', '**/bench/**', '**/tools/**'], message: 'The product imports nothing from test/, bench/ or tools/: move what both need into src/.' },
+            productBoundary,
             { regex: '^(\\.\\./)+activities(/|$)', message: 'Only src/compose and src/worker import activities/: what both sides need belongs in src/ or in the workflows\' model.' },
           ],
         },
@@ -55,7 +86,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/test/**', '**/bench/**', '**/tools/**'], message: 'The product imports nothing from test/, bench/ or tools/: move what both need into src/.' },
+            productBoundary,
             { group: ['../workflows/ids'], message: 'Activities do not rebuild workflow ids: the workflow passes what they need in their input.' },
           ],
           paths: [{ name: 'amqplib', allowTypeImports: true, message: "A broker client is loaded with import() where a delivery first needs it: a worker that only POSTs never loads it." }],
@@ -66,7 +97,24 @@ export default tseslint.config(
   {
     files: ['tools/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/test/**', '**/bench/**'], message: 'tools/ imports only src/: what tests or the bench share goes into tools/ or src/.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/test/**', '**/bench/**'], message: 'tools/ imports only src/ and stack/: what tests or the bench share goes into tools/, stack/ or src/.' },
+            { regex: '(^|/)stack/harness/', message: 'tools/ does not import the bench and chaos harness.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/bench/**'], message: 'Tests do not import the benchmark: what the chaos run shares with it lives in stack/harness/.' }] },
+      ],
     },
   },
   {
@@ -76,11 +124,11 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/test/**'], message: 'The bench does not import tests: share through src/ or tools/.' },
+            { group: ['**/test/**'], message: 'The bench does not import tests: share through stack/ or tools/.' },
             {
-              // The launcher and the receiver-side signature check are public surfaces; the rest goes through one module.
-              regex: '^(\\.\\./)+((activities|workflows)/|src/(?!runtime/|receiver/verify$))',
-              message: 'The bench reaches the service through its public surfaces; database seeding and accounting go through bench/lib/service.ts.',
+              // The receiver-side signature check is a public surface; the rest goes through one module.
+              regex: '^(\\.\\./)+((activities|workflows)/|src/(?!receiver/verify$))',
+              message: 'The bench reaches the service through its public surfaces; database seeding and accounting go through stack/harness/service.ts.',
             },
           ],
         },
@@ -88,12 +136,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/lib/service.ts'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
-  {
     // Domain modules know nothing of HTTP: they throw DomainError and take the contract's types from src/contract.
-    files: ['src/subscriptions/**/*.ts', 'src/resources/**/*.ts', 'src/inventory/**/*.ts', 'src/deliveries/**/*.ts', 'src/portal/**/*.ts', 'src/webhooks/**/*.ts'],
+    files: ['src/subscriptions/**/*.ts', 'src/orders/**/*.ts', 'src/inventory/**/*.ts', 'src/deliveries/**/*.ts', 'src/portal/**/*.ts', 'src/webhooks/**/*.ts'],
     ignores: ['src/portal/ui/**'],
     rules: {
       'no-restricted-imports': [
@@ -102,7 +146,7 @@ export default tseslint.config(
           patterns: [
             { group: ['**/http', '**/http/*'], message: 'Domain modules must not import src/http: throw DomainError (src/errors), use src/contract for types.' },
             // A later block replaces the rule, so the one-way boundaries are repeated here.
-            { group: ['**/test/**', '**/bench/**', '**/tools/**'], message: 'The product imports nothing from test/, bench/ or tools/: move what both need into src/.' },
+            productBoundary,
             { regex: '^(\\.\\./)+activities(/|$)', message: 'Only src/compose and src/worker import activities/: what both sides need belongs in src/ or in the workflows\' model.' },
           ],
         },
@@ -128,7 +172,7 @@ export default tseslint.config(
       'src/portal/revocations.ts',
       'src/portal/service-keys.ts',
       'src/receiver/idempotency.ts',
-      'src/resources/repository.ts',
+      'src/orders/repository.ts',
       'src/subscriptions/repository.ts',
     ],
     rules: {
@@ -156,7 +200,7 @@ export default tseslint.config(
   {
     // FerretDB v1 on PostgreSQL wedges for good on an update command of ~50+ statements (each holds a
     // pooled connection while the next waits for one): write one document per call, a few at a time.
-    files: ['src/**/*.ts', 'activities/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'bench/**/*.ts', 'stack/**/*.ts', 'tools/**/*.ts'],
     rules: {
       'no-restricted-properties': ['error', { property: 'bulkWrite', message: 'FerretDB v1 on PostgreSQL wedges on large multi-statement writes: use single-document calls (see src/db/timeline.ts backfill).' }],
     },
@@ -171,7 +215,7 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows must be deterministic: do I/O in activities/.' })),
           patterns: [
             { group: ['../src/*', '../activities', '../activities/*'], allowTypeImports: true, message: 'Workflows import activities as types only.' },
-            { group: ['**/test/**', '**/bench/**', '**/tools/**'], message: 'The product imports nothing from test/, bench/ or tools/: move what both need into src/.' },
+            productBoundary,
           ],
         },
       ],
@@ -187,7 +231,7 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflows must be deterministic: do I/O in activities/.' })),
           patterns: [
             { group: ['../src/*', '../activities', '../activities/*'], message: 'The delivery model imports nothing from activities/ or src/, not even types: they import their vocabulary from it.' },
-            { group: ['**/test/**', '**/bench/**', '**/tools/**'], message: 'The product imports nothing from test/, bench/ or tools/: move what both need into src/.' },
+            productBoundary,
           ],
         },
       ],

@@ -10,7 +10,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          // The bench's own tests live beside it (bench/test/): test/ never imports the bench.
+          include: ['test/unit/**/*.test.ts', 'bench/test/**/*.test.ts'],
           testTimeout: 20_000,
           // Type-level tests (expectTypeOf, @ts-expect-error in *.test-d.ts) are checked by tsc, not run.
           typecheck: { enabled: true, include: ['test/unit/**/*.test-d.ts'], tsconfig: 'test/tsconfig.typecheck.json' },

@@ -8,14 +8,15 @@
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CounterDoc, describeRateLimits, loadConfig } from './lib/service';
-import { ApiClient } from './lib/api-client';
+import { type CounterDoc, describeRateLimits, loadConfig } from '../stack/harness/service';
+import { ApiClient } from '../stack/harness/api-client';
 import { CostMeter } from './lib/cost';
-import { type Ctx, createSubscription, newSecret } from './lib/context';
-import { finishProgram, startProgram, VoidRun } from './lib/lifecycle';
+import type { Ctx } from './lib/context';
+import { createSubscription, newSecret } from '../stack/harness/subscribe';
+import { finishProgram, startProgram, VoidRun } from '../stack/harness/lifecycle';
 import { parseOptions, type Scenario } from './lib/options';
-import { CpuMeter, loadAverage } from './lib/proc';
-import { ReceiverProcess } from './lib/receiver-client';
+import { CpuMeter, loadAverage } from '../stack/harness/proc';
+import { ReceiverProcess } from '../stack/harness/receiver-client';
 import { type BenchResults, gitDescribe, newResults, report, writeResults } from './lib/report';
 import { background, retention } from './lib/scenarios/background';
 import { baseline } from './lib/scenarios/baseline';
@@ -24,8 +25,8 @@ import { fixedRate, outageDrain } from './lib/scenarios/latency';
 import { metricsCost } from './lib/scenarios/metrics-cost';
 import { fanOut, fanOutEvents, slowReceiver, throughput, warmUp } from './lib/scenarios/throughput';
 import { type FloorShape, runFloor } from './floor/floor';
-import { type Stack, startStack } from './lib/stack';
-import { nowMs, sleep } from './lib/stats';
+import { type Stack, startStack } from '../stack/harness/stack';
+import { nowMs, sleep } from '../stack/harness/stats';
 import { defaultPlan, prefill, type PrefillResult } from './soak/prefill';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -139,7 +140,7 @@ async function main(): Promise<number> {
     fastSqlite: opts.fastSqlite,
     dataDir: stack.config.dataDir,
     serviceEnv: Object.fromEntries(Object.entries(stack.serviceEnv).filter(([k]) => !['MONGODB_URI', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'PORT', 'SECRET_ENCRYPTION_KEY'].includes(k))),
-    receiver: 'separate node:http process (bench/receiver.ts)',
+    receiver: 'separate node:http process (stack/harness/receiver.ts)',
     rateLimits: rateLimitsOf(stack.serviceEnv),
     prefill: filled,
   };

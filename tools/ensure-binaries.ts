@@ -2,12 +2,12 @@
  * Obtains the embedded servers' binaries ahead of time (run by `npm test`'s pretest and CI),
  * so a first-time Go build or Maven fetch shows its progress here rather than inside a test's setup.
  */
-import { loadConfig } from '../src/config/config';
-import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli, temporalNode } from '../src/runtime/binaries';
-import { requirePostgres } from '../src/runtime/postgres';
+import { loadStackConfig } from '../stack/config/config';
+import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli, temporalNode } from '../stack/runtime/binaries';
+import { requirePostgres } from '../stack/runtime/postgres';
 import { resolveTestServerBinary } from './lib/test-server';
 
-const config = loadConfig();
+const config = loadStackConfig();
 const log = (line: string) => console.log(line);
 if (!config.temporal.address) {
   const t = await resolveBinary(temporalCli, { cacheDir: config.binaryCacheDir, explicitPath: config.temporal.cliPath, log });

@@ -8,9 +8,9 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
-import { privateStackConfig, startStack } from '../../src/runtime/stack';
-import { processCpuSeconds } from '../lib/proc';
-import { eventSearchAttributes } from '../lib/service';
+import { privateStackConfig, startStack } from '../../stack/runtime/stack';
+import { processCpuSeconds } from '../../stack/harness/proc';
+import { eventSearchAttributes } from '../../stack/harness/service';
 
 /**
  * `event`: the service's shape, one workflow per event (bench/floor/workflows.ts). `children`:

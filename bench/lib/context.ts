@@ -1,12 +1,11 @@
 /** What every scenario gets, and the small helpers they share. */
-import { randomBytes } from 'node:crypto';
-import type { ApiClient } from './api-client';
+import type { ApiClient } from '../../stack/harness/api-client';
 import type { CostMeter } from './cost';
 import type { BenchOptions } from './options';
-import type { CpuMeter, CpuUsage } from './proc';
-import type { ReceiverProcess } from './receiver-client';
-import type { Stack } from './stack';
-import { nowMs, sleep } from './stats';
+import type { CpuMeter, CpuUsage } from '../../stack/harness/proc';
+import type { ReceiverProcess } from '../../stack/harness/receiver-client';
+import type { Stack } from '../../stack/harness/stack';
+import { nowMs, sleep } from '../../stack/harness/stats';
 
 export interface Ctx {
   stack: Stack;
@@ -66,20 +65,3 @@ export function serviceCpu(u: CpuUsage): number {
 export const rate = (count: number, ms: number) => Math.round((count / (ms / 1000)) * 10) / 10;
 /** Three decimals. */
 export const r3 = (v: number) => Math.round(v * 1000) / 1000;
-
-/** Subscribes the receiver's `/hook/<tag>` to order.created with `secret`; returns the subscription id. */
-export async function createSubscription(ctx: Pick<Ctx, 'api' | 'receiver'>, tag: string, secret: string): Promise<string> {
-  const res = await ctx.api.request('POST', '/api/webhooks/v1/subscribe', {
-    url: `${ctx.receiver.url}/hook/${tag}`,
-    events: ['order.created'],
-    secret,
-    description: `bench ${tag}`,
-  });
-  const id = (res.body as { id?: unknown } | undefined)?.id;
-  if (res.status !== 201 || typeof id !== 'string') throw new Error(`subscribe failed: HTTP ${res.status} ${JSON.stringify(res.body)}`);
-  return id;
-}
-
-/** A fresh signing secret in the service's format. */
-export const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
-

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { findPostgres } from '../../src/runtime/postgres';
+import { findPostgres } from '../../stack/runtime/postgres';
 import { r3 } from './context';
 
 /** Commands by `<command> <collection>`, summed over a role's processes. */

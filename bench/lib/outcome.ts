@@ -1,9 +1,9 @@
 /** What a run of orders delivered: counted at the receiver and in the database, checked, timed. */
-import { type AttemptDoc, type AttemptFilter, AttemptRepository, eventWorkflowId, type OrderDoc, orderKey } from './service';
-import type { OrderResult } from './api-client';
+import { type AttemptDoc, type AttemptFilter, AttemptRepository, eventWorkflowId, type OrderDoc, orderKey } from '../../stack/harness/service';
+import type { OrderResult } from '../../stack/harness/api-client';
 import type { Ctx } from './context';
-import { VoidRun } from './lifecycle';
-import { type Summary, nowMs, sleep, summarize } from './stats';
+import { VoidRun } from '../../stack/harness/lifecycle';
+import { type Summary, nowMs, sleep, summarize } from '../../stack/harness/stats';
 
 /** Event id → its order's POST start (epoch ms), order id and the event's created_at. */
 type RunEvents = Map<string, { orderId: number; postStart: number; createdAt: number }>;

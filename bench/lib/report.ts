@@ -7,14 +7,14 @@ import type { FloorResult } from '../floor/floor';
 import { type LedgerEntry, r3 } from './context';
 import type { CostOfRun } from './cost';
 import type { BenchOptions, Scenario } from './options';
-import { loadAverage } from './proc';
+import { loadAverage } from '../../stack/harness/proc';
 import type { background, retention } from './scenarios/background';
 import type { baseline } from './scenarios/baseline';
 import type { ingest } from './scenarios/ingest';
 import type { metricsCost } from './scenarios/metrics-cost';
 import type { fixedRate, outageDrain } from './scenarios/latency';
 import type { fanOut, slowReceiver, throughput } from './scenarios/throughput';
-import type { Summary } from './stats';
+import type { Summary } from '../../stack/harness/stats';
 
 type Result<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
 

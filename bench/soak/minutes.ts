@@ -2,9 +2,9 @@
  * The soak's arithmetic and printout, pure so it is unit-tested: raw samples (sends, arrivals,
  * probes, per-minute ticks) into per-minute rows; lost and duplicate deliveries; the verdicts.
  */
-import type { OrderSend } from '../lib/load';
-import type { ArrivalRecord } from '../lib/receiver-protocol';
-import { percentile } from '../lib/stats';
+import type { OrderSend } from '../../stack/harness/load';
+import type { ArrivalRecord } from '../../stack/harness/receiver-protocol';
+import { percentile } from '../../stack/harness/stats';
 import type { SoakOptions } from './options';
 
 /** The list endpoints probed, by short name. */

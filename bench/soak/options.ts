@@ -3,7 +3,7 @@
  * bench's `--prefill` shares. Flags only; pure, so it is unit-tested.
  */
 import { parseArgs } from 'node:util';
-import { seconds } from '../lib/stats';
+import { seconds } from '../../stack/harness/stats';
 
 /** How many documents the prefill writes per collection. */
 export type PrefillSpec = Record<'attempts' | 'events' | 'orders', number>;

@@ -5,7 +5,7 @@
  * over 100 other owners with 3 subscriptions each, with a share for the soak's owner and user.
  */
 import type { Db } from 'mongodb';
-import { type AttemptDoc, AttemptRepository, createdEventData, demoProducts, type EventDoc, EventRepository, eventWorkflowId, generateSigningSecret, newId, newOutboxEvent, type OrderDoc, orderKey, OrderRepository, orderTotal, seriesId, type SubscriptionDoc, toAttemptDoc, type UserDoc } from '../lib/service';
+import { type AttemptDoc, AttemptRepository, createdEventData, demoProducts, type EventDoc, EventRepository, eventWorkflowId, generateSigningSecret, newId, newOutboxEvent, type OrderDoc, orderKey, OrderRepository, orderTotal, seriesId, type SubscriptionDoc, toAttemptDoc, type UserDoc } from '../../stack/harness/service';
 import type { PrefillSpec } from './options';
 
 const DAY_MS = 86_400_000;

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { privateStackConfig, startStack } from '../../src/runtime/stack';
+import { privateStackConfig, startStack } from '../../stack/runtime/stack';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;

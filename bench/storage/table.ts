@@ -3,7 +3,7 @@
  * markdown row each (backend, size) prints.
  */
 import { parseArgs } from 'node:util';
-import { percentile } from '../lib/stats';
+import { percentile } from '../../stack/harness/stats';
 
 export const allBackends = ['sqlite', 'pg', 'pg-nogin'] as const;
 export type Backend = (typeof allBackends)[number];

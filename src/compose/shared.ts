@@ -9,7 +9,7 @@ import type { DeliverySettings } from '../events/start-options';
 import { StockIntents, StockLedger } from '../inventory/repository';
 import { type InventoryDeps, intentGraceMs, releaseReservation, reservationWritten } from '../inventory/use-cases';
 import type { Logger } from '../logger';
-import { OrderRepository } from '../resources/repository';
+import { OrderRepository } from '../orders/repository';
 import { SecretBox } from '../subscriptions/secret-box';
 import type { WorkerMetrics } from '../telemetry/metrics';
 

@@ -1,5 +1,3 @@
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseDuration, parseDurationList } from './durations';
 import { DEFAULT_RATE_LIMITS, parseRateLimits, type RateLimitPolicies } from './rate-limits';
@@ -18,13 +16,16 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const bool = (fallback: boolean) =>
+/** `true`/`false`/`1`/`0` with a default, as a boolean. */
+export const bool = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0'])
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
-const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
-const optionalString = z
+/** A TCP port with a default. */
+export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+/** A string whose empty value reads as unset. */
+export const optionalString = z
   .string()
   .trim()
   .optional()
@@ -65,34 +66,26 @@ export function apiOrigin(publicUrl: string | undefined, host: string, port: num
   return `http://${name}:${port}`;
 }
 
-/** Every environment variable the service reads, with its default. `.env.example` mirrors this. */
+/**
+ * Every environment variable the API and the worker read, with its default. `.env.example` mirrors
+ * this; the variables only the development stack reads are in stack/config/config.ts.
+ */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: optionalString.pipe(z.enum(['json', 'pretty']).optional()),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port(3000),
-  DATA_DIR: z.string().min(1).default('.data'),
-  LOCAL_STACK: z.enum(['local', 'cluster']).default('local'),
   MONGODB_URI: optionalString.pipe(
     z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   ),
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a plain database name').default('webhooks'),
   MONGO_PORT: port(27017),
-  MONGOD_PATH: optionalString,
-  FERRETDB_PATH: optionalString,
-  EMBEDDED_DB_BACKEND: z.enum(['postgresql', 'sqlite']).default('postgresql'),
-  POSTGRES_PORT: port(54320),
-  POSTGRES_BIN_DIR: optionalString,
   TEMPORAL_ADDRESS: optionalString,
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('webhook-deliveries'),
   TEMPORAL_PORT: port(7233),
   TEMPORAL_UI_PORT: port(8233),
-  TEMPORAL_CLI_PATH: optionalString,
-  TEMPORAL_NODE_PATH: optionalString,
-  TEMPORAL_SHARDS: z.coerce.number().int().min(1).max(16_384).default(8),
-  BINARY_CACHE_DIR: optionalString,
   ADMIN_API_KEY: optionalString.pipe(
     z.string().min(24, 'must be at least 24 characters (use a random value)').optional(),
   ),
@@ -110,7 +103,6 @@ export const envSchema = z.object({
   API_MAX_CONNECTIONS_PER_PEER: z.coerce.number().int().min(0).max(1_000_000).default(512),
   API_MAX_CONNECTIONS: z.coerce.number().int().min(0).max(1_000_000).default(4096),
   REQUEST_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must look like 64kb').default('64kb'),
-  SEED_DEMO_DATA: bool(true),
   RATE_LIMIT_ENABLED: bool(true),
   RATE_LIMITS: z
     .string()
@@ -227,40 +219,24 @@ export interface Config {
   /** LOG_FORMAT, or pretty when stdout is a terminal and JSON otherwise. */
   logFormat: LogFormat;
   http: { host: string; port: number };
-  dataDir: string;
-  /** The servers `npm start` and `npm run servers` start (LOCAL_STACK): a profile of src/runtime/stack.ts. */
-  localStack: 'local' | 'cluster';
   mongo: {
-    /** Set when an external MongoDB is configured; otherwise an embedded one is started. */
+    /** Set when an external MongoDB is configured; otherwise `npm start` starts an embedded one. */
     uri: string | undefined;
-    /** Where processes connect: MONGODB_URI, or the embedded server's loopback address. */
+    /** Where processes connect: MONGODB_URI, or the embedded server's loopback address (MONGO_PORT). */
     connectUri: string;
     dbName: string;
     embeddedPort: number;
-    mongodPath: string | undefined;
-    ferretdbPath: string | undefined;
-    /** Where the embedded FerretDB keeps documents. */
-    embeddedBackend: 'postgresql' | 'sqlite';
-    /** The embedded FerretDB's private PostgreSQL. */
-    postgresPort: number;
-    postgresBinDir: string | undefined;
   };
   temporal: {
-    /** Set when an external Temporal is configured; otherwise the dev server is started. */
+    /** Set when an external Temporal is configured; otherwise `npm start` starts the dev server. */
     address: string | undefined;
-    /** Where processes connect: TEMPORAL_ADDRESS, or the embedded dev server. */
+    /** Where processes connect: TEMPORAL_ADDRESS, or the embedded dev server (TEMPORAL_PORT). */
     connectAddress: string;
     namespace: string;
     taskQueue: string;
     embeddedPort: number;
     uiPort: number;
-    cliPath: string | undefined;
-    /** A temporal-node binary (the cluster profile's server) instead of the cached build. */
-    nodePath: string | undefined;
-    /** History shards of the cluster profile's Temporal, fixed at its database's first start. */
-    shards: number;
   };
-  binaryCacheDir: string;
   api: {
     /** Bootstrap admin key; stored hashed at API start. */
     adminApiKey: string | undefined;
@@ -293,8 +269,6 @@ export interface Config {
       temporalUiUrl: string | undefined;
     };
   };
-  /** Load demo data into an empty database at `npm start`. */
-  seedDemoData: boolean;
   metrics: {
     /** Off: no /metrics anywhere and nothing counted. */
     enabled: boolean;
@@ -361,18 +335,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (isTerminal ? 'pretty' : 'json'),
     http: { host: e.HOST, port: e.PORT },
-    dataDir: resolve(e.DATA_DIR),
-    localStack: e.LOCAL_STACK,
     mongo: {
       uri: e.MONGODB_URI,
       connectUri: e.MONGODB_URI ?? `mongodb://127.0.0.1:${e.MONGO_PORT}/`,
       dbName: e.MONGODB_DB,
       embeddedPort: e.MONGO_PORT,
-      mongodPath: e.MONGOD_PATH,
-      ferretdbPath: e.FERRETDB_PATH,
-      embeddedBackend: e.EMBEDDED_DB_BACKEND,
-      postgresPort: e.POSTGRES_PORT,
-      postgresBinDir: e.POSTGRES_BIN_DIR,
     },
     temporal: {
       address: e.TEMPORAL_ADDRESS,
@@ -381,11 +348,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       embeddedPort: e.TEMPORAL_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
-      cliPath: e.TEMPORAL_CLI_PATH,
-      nodePath: e.TEMPORAL_NODE_PATH,
-      shards: e.TEMPORAL_SHARDS,
     },
-    binaryCacheDir: e.BINARY_CACHE_DIR ?? join(homedir(), '.cache', 'webhook-service'),
     api: {
       adminApiKey: e.ADMIN_API_KEY,
       allowPrivateCallbacks: e.CALLBACK_ALLOW_PRIVATE,
@@ -404,7 +367,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
         temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/$/, '') ?? (e.TEMPORAL_ADDRESS ? undefined : `http://localhost:${e.TEMPORAL_UI_PORT}`),
       },
     },
-    seedDemoData: e.SEED_DEMO_DATA,
     metrics: { enabled: e.METRICS_ENABLED, token: e.METRICS_TOKEN, workerPort: e.METRICS_ENABLED ? e.WORKER_METRICS_PORT : 0, dbCommands: e.METRICS_ENABLED && e.DB_COMMAND_METRICS },
     tracing: tracingConfig(e),
     secretKeys: { current: e.SECRET_ENCRYPTION_KEY, previous: e.SECRET_ENCRYPTION_KEYS },

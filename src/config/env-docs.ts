@@ -14,13 +14,13 @@ export interface EnvDoc {
 }
 
 /** Sections of the reference, in order. */
-export const envGroups = ['Process', 'Database', 'Temporal', 'Binaries', 'API', 'Delivery', 'Retention', 'Secrets at rest', 'Metrics and tracing'] as const;
+export const envGroups = ['Process', 'Database', 'Temporal', 'API', 'Delivery', 'Retention', 'Secrets at rest', 'Metrics and tracing'] as const;
 export type EnvGroup = (typeof envGroups)[number];
 
 /**
- * The meaning of every variable the service reads, rendered with the schema's defaults into
- * docs/configuration.md by `npm run docs:config`. Typed over the schema's keys: a variable
- * added to the schema without a line here does not compile.
+ * The meaning of every variable the API and the worker read, rendered with the schema's defaults
+ * into docs/configuration.md by `npm run docs:config` (the stack's own: stack/config/env-docs.ts).
+ * Typed over the schema's keys: a variable added to the schema without a line here does not compile.
  */
 export const envDocs: Record<EnvVar, EnvDoc> = {
   NODE_ENV: { group: 'Process', meaning: '`production` requires `SECRET_ENCRYPTION_KEY` and `PUBLIC_URL`, and turns response validation off' },
@@ -28,38 +28,15 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   LOG_FORMAT: { group: 'Process', meaning: 'Log line format; `pretty` is pino-pretty', unset: 'pretty on a terminal, else `json`' },
   HOST: { group: 'Process', meaning: 'API listen address (`0.0.0.0` in containers); the worker serves its `/metrics` on it too' },
   PORT: { group: 'Process', meaning: 'API port' },
-  DATA_DIR: { group: 'Process', meaning: "Embedded servers' data (PostgreSQL cluster or database files, Temporal SQLite) and the generated `admin-api-key`" },
-  LOCAL_STACK: {
-    group: 'Process',
-    meaning:
-      "Which servers `npm start` and `npm run servers` start: `local` (the Temporal dev server and one database) or `cluster` (PostgreSQL, two Temporal server nodes over `TEMPORAL_SHARDS` shards behind a balancer on `TEMPORAL_PORT`, the database on the same PostgreSQL; see [operations](operations.md#cluster-profile))",
-  },
   MONGODB_URI: { group: 'Database', meaning: 'External MongoDB (`mongodb://` or `mongodb+srv://`); unset starts an embedded one' },
   MONGODB_DB: { group: 'Database', meaning: 'Database name' },
-  MONGO_PORT: { group: 'Database', meaning: 'Port of the embedded database' },
-  MONGOD_PATH: { group: 'Database', meaning: 'A `mongod` to use for the embedded database (otherwise looked up on `PATH`, then FerretDB)' },
-  FERRETDB_PATH: { group: 'Database', meaning: 'A FerretDB binary to use instead of building one' },
-  EMBEDDED_DB_BACKEND: { group: 'Database', meaning: 'Where the embedded FerretDB stores documents: `postgresql` (a private cluster under `DATA_DIR`, run as the `postgres` user when root) or `sqlite`' },
-  POSTGRES_PORT: { group: 'Database', meaning: "Port of the embedded FerretDB's PostgreSQL (loopback)" },
-  POSTGRES_BIN_DIR: {
-    group: 'Database',
-    meaning: "PostgreSQL's bin directory",
-    unset: '`postgres` on `PATH`, then `/usr/lib/postgresql/<newest>/bin`, else installed with apt-get when root',
-  },
+  MONGO_PORT: { group: 'Database', meaning: 'Port of the embedded database; the API and worker connect to it on loopback when `MONGODB_URI` is unset' },
   TEMPORAL_ADDRESS: { group: 'Temporal', meaning: 'External Temporal frontend `host:port`; unset starts the dev server' },
   TEMPORAL_NAMESPACE: { group: 'Temporal', meaning: 'Temporal namespace' },
   TEMPORAL_TASK_QUEUE: { group: 'Temporal', meaning: 'Task queue of the delivery worker (also names the retention schedule when not the default)' },
-  TEMPORAL_PORT: { group: 'Temporal', meaning: 'gRPC port of the embedded dev server' },
-  TEMPORAL_UI_PORT: { group: 'Temporal', meaning: 'Web UI port of the embedded dev server' },
-  TEMPORAL_CLI_PATH: { group: 'Temporal', meaning: 'A Temporal CLI to use instead of building v1.5.1' },
-  TEMPORAL_NODE_PATH: { group: 'Temporal', meaning: "A temporal-node binary (one node of the cluster profile's Temporal server) to use instead of building it" },
-  TEMPORAL_SHARDS: { group: 'Temporal', meaning: "History shards of the cluster profile's Temporal (`LOCAL_STACK=cluster`); fixed at its database's first start, a different value later is refused" },
+  TEMPORAL_PORT: { group: 'Temporal', meaning: 'gRPC port of the embedded dev server; the API and worker connect to it on loopback when `TEMPORAL_ADDRESS` is unset' },
+  TEMPORAL_UI_PORT: { group: 'Temporal', meaning: 'Web UI port of the embedded dev server (administrator portal sessions link to it when `TEMPORAL_UI_URL` and `TEMPORAL_ADDRESS` are unset)' },
   TEMPORAL_UI_URL: { group: 'Temporal', meaning: 'The Temporal UI that administrator portal sessions link to', unset: 'embedded: `http://localhost:<TEMPORAL_UI_PORT>`; external: none' },
-  BINARY_CACHE_DIR: {
-    group: 'Binaries',
-    meaning: 'Cache of built server binaries, outside the clone so fresh clones reuse them. Binaries are resolved in this order: the path variable, the program on `PATH`, the cache, then a build with Go',
-    unset: '`~/.cache/webhook-service`',
-  },
   ADMIN_API_KEY: { group: 'API', meaning: 'Bootstrap admin key (≥ 24 chars), stored hashed at API start; `npm start` generates one in `DATA_DIR/admin-api-key` when unset' },
   PUBLIC_URL: {
     group: 'API',
@@ -94,7 +71,6 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
       'Open connections one client address (an IPv6 /64 counts as one) may hold on one API process; the next is closed at once, before a byte is read; `0`: no bound. 512 is above the most the bench (256), soak (224) and chaos (466 over both processes at its default rate) clients can hold open from 127.0.0.1. Behind a proxy every client shares its address: set it above the proxy\'s connections to one process',
   },
   API_MAX_CONNECTIONS: { group: 'API', meaning: 'Open connections one API process holds in all; beyond it a new one is closed at once; `0`: no bound. Keep it under the process\'s open-file limit (`ulimit -n`)' },
-  SEED_DEMO_DATA: { group: 'API', meaning: '`npm start` loads demo data into an empty database' },
   RATE_LIMIT_ENABLED: { group: 'API', meaning: 'Rate limits per API key; `false`: none, and no `RateLimit` headers' },
   RATE_LIMITS: {
     group: 'API',

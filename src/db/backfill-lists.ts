@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { AlertRepository } from '../alerts/repository';
 import { AttemptRepository } from '../deliveries/attempts';
 import { EventRepository } from '../events/repository';
-import { OrderRepository } from '../resources/repository';
+import { OrderRepository } from '../orders/repository';
 
 /**
  * Tags whatever the listed collections hold from before they had lists, so their lists and

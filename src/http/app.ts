@@ -7,7 +7,7 @@ import type { DeliveryDeps } from '../deliveries/use-cases';
 import { checkReadiness } from '../health/readiness';
 import type { Logger } from '../logger';
 import { redactRequest } from '../logger-redaction';
-import type { ResourceDeps } from '../resources/use-cases';
+import type { ResourceDeps } from '../orders/use-cases';
 import type { SubscriptionDeps } from '../subscriptions/use-cases';
 import { eventCatalog, signatureSchemes } from '../webhooks/event-catalog';
 import { webhookMeta } from '../webhooks/source-addresses';
@@ -36,7 +36,7 @@ import { subscriptionHandlers } from './routes/subscriptions';
 import { apiKeyHandler, type Credentials, portalSessionHandler } from './security';
 import type { PortalDeps } from '../portal/use-cases';
 import { portalSessionHandlers } from './routes/portal-sessions';
-import type { ApiRateLimiter } from '../rate-limit/limiter';
+import type { ApiRateLimiter } from '../request-budgets/limiter';
 
 export interface AppDeps {
   db: Db;

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { RateLimitPolicy } from '../config/rate-limits';
-import type { RateLimitVerdict } from '../rate-limit/limiter';
+import type { RateLimitVerdict } from '../request-budgets/limiter';
 
 /** `"default";q=600;w=60`: the policy as draft-ietf-httpapi-ratelimit-headers writes it. */
 export function rateLimitPolicyHeader(policy: RateLimitPolicy): string {

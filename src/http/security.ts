@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { ApiKeyRepository, Principal } from '../auth/api-keys';
 import { missingScopes } from '../auth/scopes';
 import { PORTAL_TOKEN_PREFIX, type PortalSessions, PortalTokenError } from '../portal/sessions';
-import type { ApiRateLimiter } from '../rate-limit/limiter';
+import type { ApiRateLimiter } from '../request-budgets/limiter';
 import { markRateLimited, setRateLimitHeaders } from './rate-limit';
 
 const principals = new WeakMap<Request, Principal>();

@@ -5,7 +5,7 @@ import { InsufficientStock, type StockShortfall } from '../errors/insufficient-s
 import { type Repeating, repeatEvery } from '../lib/repeat';
 import { newOutboxEvent, type OutboxEvent, type OutboxFlusher, type OutboxSource } from '../events/outbox';
 import type { Logger } from '../logger';
-import type { OrderDoc } from '../resources/repository';
+import type { OrderDoc } from '../orders/repository';
 import {
   type MoveOutcome,
   type MovePlan,

@@ -1,8 +1,8 @@
 import { ADMIN_OWNER } from '../auth/api-keys';
 import type { StockDoc } from '../inventory/repository';
-import { type OrderDoc, type OrderItemDoc, type ProductDoc, type UserDoc, orderKey } from '../resources/repository';
+import { type OrderDoc, type OrderItemDoc, type ProductDoc, type UserDoc, orderKey } from '../orders/repository';
 import type { OrderStatus } from '../contract/types';
-import { orderTotal } from '../resources/rules';
+import { orderTotal } from '../orders/rules';
 
 /** Demo users: ids 1..5. User 5 has no orders. */
 export const demoUsers: UserDoc[] = [

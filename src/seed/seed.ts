@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { StockLedger } from '../inventory/repository';
-import { OrderRepository, ProductRepository, UserRepository } from '../resources/repository';
+import { OrderRepository, ProductRepository, UserRepository } from '../orders/repository';
 import { demoOrderSeq, demoOrders, demoProducts, demoStock, demoUsers } from './demo-data';
 
 /**

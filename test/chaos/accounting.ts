@@ -4,7 +4,7 @@
  * refusals by reason and by fault, and the verdict.
  */
 import type { OwedEvent } from './drain';
-import type { LoadResult } from '../../bench/lib/load';
+import type { LoadResult } from '../../stack/harness/load';
 import { describeFault, type FaultRecord } from './faults';
 
 export interface Deliveries {

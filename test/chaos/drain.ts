@@ -5,8 +5,8 @@
  * note, its workflow and the attempts logged for it.
  */
 import type { Db } from 'mongodb';
-import { type AttemptDoc, type DispatchNote, type EventDoc, eventWorkflowId, type OrderDoc, orderKey, type TemporalGateway } from '../../bench/lib/service';
-import { nowMs, sleep } from '../../bench/lib/stats';
+import { type AttemptDoc, type DispatchNote, type EventDoc, eventWorkflowId, type OrderDoc, orderKey, type TemporalGateway } from '../../stack/harness/service';
+import { nowMs, sleep } from '../../stack/harness/stats';
 import { arrivedSoFar, expectEvents, type Subscriber } from './receivers';
 
 /** An accepted order's event, and the snapshot it was logged with (absent: never logged). */

@@ -4,7 +4,7 @@
  * and data; then one receiver refuses connections for the outage. The plan scales with the
  * run's length, so a 60 s run still injects all five.
  */
-import { nowMs, sleep } from '../../bench/lib/stats';
+import { nowMs, sleep } from '../../stack/harness/stats';
 import type { Role } from './stack';
 
 export type FaultKind = 'worker' | 'api' | 'database' | 'temporal' | 'receiver';

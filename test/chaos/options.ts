@@ -4,7 +4,7 @@
  * a 60 s receiver outage).
  */
 import { parseArgs } from 'node:util';
-import { seconds } from '../../bench/lib/stats';
+import { seconds } from '../../stack/harness/stats';
 
 export interface ChaosOptions {
   /** Seconds of steady load. */

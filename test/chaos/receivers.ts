@@ -1,13 +1,13 @@
 /**
- * The run's subscribers: one bench receiver process (bench/receiver.ts) per subscription, so
+ * The run's subscribers: one harness receiver process (stack/harness/receiver.ts) per subscription, so
  * one of them can refuse connections (its socket closed) while the others answer 200. Each
  * records every (webhook-id, subscription) it got and counts repeats; every 10th signature is
  * verified with the receiver kit.
  */
-import type { ApiClient } from '../../bench/lib/api-client';
-import { createSubscription, newSecret } from '../../bench/lib/context';
-import type { Cleanup } from '../../bench/lib/stack';
-import { ReceiverProcess } from '../../bench/lib/receiver-client';
+import type { ApiClient } from '../../stack/harness/api-client';
+import { createSubscription, newSecret } from '../../stack/harness/subscribe';
+import type { Cleanup } from '../../stack/harness/stack';
+import { ReceiverProcess } from '../../stack/harness/receiver-client';
 
 export interface Subscriber {
   /** Path tag at its receiver, `s<i>`. */

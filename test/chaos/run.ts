@@ -10,19 +10,19 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { descendants, statFields } from '../../src/runtime/proc-tree';
-import { ApiClient } from '../../bench/lib/api-client';
-import { finishProgram, startProgram } from '../../bench/lib/lifecycle';
-import { loadAverage } from '../../bench/lib/proc';
-import { nowMs, sleep } from '../../bench/lib/stats';
+import { descendants, statFields } from '../../stack/runtime/proc-tree';
+import { ApiClient } from '../../stack/harness/api-client';
+import { finishProgram, startProgram } from '../../stack/harness/lifecycle';
+import { loadAverage } from '../../stack/harness/proc';
+import { nowMs, sleep } from '../../stack/harness/stats';
 import { countDeliveries, countRefusals, loadHeld, timeline, verdict } from './accounting';
 import { awaitDrain, classifyMissing, diagnoseLost, owedEvents } from './drain';
 import { planFaults, runFaults } from './faults';
-import { runLoad } from '../../bench/lib/load';
+import { runLoad } from '../../stack/harness/load';
 import { parseOptions, usage } from './options';
 import { collectReceipts, receiverDown, receiverUp, startSubscribers, type Subscriber } from './receivers';
 import { type ChaosReport, faultRows, printReport, writeReport } from './report';
-import type { Cleanup } from '../../bench/lib/stack';
+import type { Cleanup } from '../../stack/harness/stack';
 import { type ChaosStack, startChaosStack } from './stack';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -7,10 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
-import type { TemporalGateway } from '../../bench/lib/service';
-import { resolveBinary, temporalNode } from '../../src/runtime/binaries';
-import { describeCluster } from '../../src/runtime/temporal-cluster';
-import { cleanEnvironment, type Cleanup, launchStack, runClients, runConfig, serviceEnvironment } from '../../bench/lib/stack';
+import type { TemporalGateway } from '../../stack/harness/service';
+import { resolveBinary, temporalNode } from '../../stack/runtime/binaries';
+import { describeCluster } from '../../stack/runtime/temporal-cluster';
+import { cleanEnvironment, type Cleanup, launchStack, runClients, runConfig, serviceEnvironment } from '../../stack/harness/stack';
 import type { ChaosOptions } from './options';
 
 /** Service output worth counting: what explains refusals and duplicates. */

@@ -1,6 +1,6 @@
-import type { ManagedProcess } from '../../src/runtime/processes';
-import { getFreePort } from '../../src/runtime/ports';
-import { serviceProcess } from '../../src/runtime/stack';
+import type { ManagedProcess } from '../../stack/runtime/processes';
+import { getFreePort } from '../../stack/runtime/ports';
+import { serviceProcess } from '../../stack/runtime/stack';
 import type { TestApi } from './api';
 import { waitFor } from './wait';
 

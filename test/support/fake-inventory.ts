@@ -13,7 +13,7 @@ import {
 } from '../../src/inventory/repository';
 import type { InventoryDeps } from '../../src/inventory/use-cases';
 import { createLogger } from '../../src/logger';
-import type { OrderDoc } from '../../src/resources/repository';
+import type { OrderDoc } from '../../src/orders/repository';
 
 /**
  * The ledger's contract in memory, for unit tests of the rules around it: an operation applies

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { loadConfig } from '../../src/config/config';
-import { getFreePort } from '../../src/runtime/ports';
-import { startStack } from '../../src/runtime/stack';
+import { loadStackConfig } from '../../stack/config/config';
+import { getFreePort } from '../../stack/runtime/ports';
+import { startStack } from '../../stack/runtime/stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,7 +21,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'webhook-service-test-'));
-  const config = loadConfig({
+  const config = loadStackConfig({
     DATA_DIR: dataDir,
     MONGO_PORT: String(await getFreePort()),
     POSTGRES_PORT: String(await getFreePort()),

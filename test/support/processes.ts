@@ -1,2 +1,2 @@
 // Process-tree helpers for tests that check nothing outlives a stop.
-export { descendants, isAlive } from '../../src/runtime/proc-tree';
+export { descendants, isAlive } from '../../stack/runtime/proc-tree';

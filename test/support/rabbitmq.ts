@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import amqp, { type ChannelModel, type GetMessage } from 'amqplib';
-import { requireRabbit, type RunningRabbit, startLocalRabbit } from '../../src/runtime/rabbitmq';
+import { requireRabbit, type RunningRabbit, startLocalRabbit } from '../../stack/runtime/rabbitmq';
 
 /** A private RabbitMQ for one test file: its own ports and directory, stopped and removed after. */
 export interface TestRabbit {

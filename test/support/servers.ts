@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { loadConfig } from '../../src/config/config';
-import type { ManagedProcess } from '../../src/runtime/processes';
-import { getFreePort } from '../../src/runtime/ports';
-import { type Stack, startStack } from '../../src/runtime/stack';
+import { loadStackConfig } from '../../stack/config/config';
+import type { ManagedProcess } from '../../stack/runtime/processes';
+import { getFreePort } from '../../stack/runtime/ports';
+import { type Stack, startStack } from '../../stack/runtime/stack';
 
 /** A fresh temporary directory for one test's server data. */
 export function tempDir(prefix: string): string {
@@ -31,7 +31,7 @@ export interface PrivateTemporal extends PrivateServer {
 /** The launcher with only one of its servers, on `dataDir`, the server's port and fresh others. */
 async function startAlone(only: 'database' | 'temporal', dataDir: string, port: Record<string, number>, searchAttributes = true): Promise<Stack> {
   const free = async (k: string) => String(port[k] ?? (await getFreePort()));
-  const config = loadConfig({
+  const config = loadStackConfig({
     DATA_DIR: dataDir,
     MONGO_PORT: await free('MONGO_PORT'),
     POSTGRES_PORT: await free('POSTGRES_PORT'),

@@ -1,5 +1,5 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { loadConfig } from '../../src/config/config';
+import { loadStackConfig } from '../../stack/config/config';
 import { resolveTimeSkippingServer } from '../../tools/lib/test-server';
 
 /**
@@ -8,7 +8,7 @@ import { resolveTimeSkippingServer } from '../../tools/lib/test-server';
  * Call `teardown()` when done; do not share one across concurrent tests (time is global to it).
  */
 export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
-  const cacheDir = loadConfig({ BINARY_CACHE_DIR: process.env.BINARY_CACHE_DIR }).binaryCacheDir;
+  const cacheDir = loadStackConfig({ BINARY_CACHE_DIR: process.env.BINARY_CACHE_DIR }).binaryCacheDir;
   const path = await resolveTimeSkippingServer({ cacheDir });
   return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
 }

@@ -1,5 +1,5 @@
-import type { LineSink, ManagedProcess } from '../../src/runtime/processes';
-import { serviceProcess } from '../../src/runtime/stack';
+import type { LineSink, ManagedProcess } from '../../stack/runtime/processes';
+import { serviceProcess } from '../../stack/runtime/stack';
 import type { TestApi } from './api';
 
 /**

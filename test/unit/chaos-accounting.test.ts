@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countDeliveries, countRefusals, loadHeld, timeline, verdict } from '../chaos/accounting';
 import { planFaults, type FaultRecord } from '../chaos/faults';
 import { parseOptions } from '../chaos/options';
-import { refusalReason, type LoadResult } from '../../bench/lib/load';
+import { refusalReason, type LoadResult } from '../../stack/harness/load';
 
 const subs = ['sub_a', 'sub_b'];
 const arrivals = (entries: Record<string, Record<string, number>>) => new Map(Object.entries(entries).map(([s, e]) => [s, new Map(Object.entries(e))]));

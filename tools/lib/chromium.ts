@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { aptInstall } from '../../src/runtime/apt';
+import { aptInstall } from '../../stack/runtime/apt';
 
 /** Commands tried in order after CHROMIUM_PATH. */
 const candidates = ['/usr/bin/chromium', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ResolvedBinary } from '../../src/runtime/binaries';
-import { BinaryError, buildIntoCache, isExecutable, runWithProgress } from '../../src/runtime/build-cache';
+import type { ResolvedBinary } from '../../stack/runtime/binaries';
+import { BinaryError, buildIntoCache, isExecutable, runWithProgress } from '../../stack/runtime/build-cache';
 
 const pomPath = join(dirname(dirname(fileURLToPath(import.meta.url))), 'temporal-test-server', 'pom.xml');
 const envVar = 'TEMPORAL_TEST_SERVER_PATH';

@@ -1,8 +1,8 @@
 /** The service's background work: CPU with no load (`background`), and one retention pass over old attempts (`retention`). */
-import { AttemptRepository, type RetentionResult, retentionScheduleId } from '../service';
+import { AttemptRepository, type RetentionResult, retentionScheduleId } from '../../../stack/harness/service';
 import { type Ctx, quiesce, r3, rate } from '../context';
-import { CpuMeter } from '../proc';
-import { nowMs, sleep, summarize } from '../stats';
+import { CpuMeter } from '../../../stack/harness/proc';
+import { nowMs, sleep, summarize } from '../../../stack/harness/stats';
 
 /**
  * CPU the service burns with nothing to do, over `--background` seconds near the end: the

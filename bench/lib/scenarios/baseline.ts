@@ -1,9 +1,9 @@
 /** Scenario e: the same fan-out as a plain in-process sign-and-POST loop. */
-import { loadConfig, postWebhook, renderEnvelope, signatureHeaders } from '../service';
-import { closedLoop } from '../api-client';
+import { loadConfig, postWebhook, renderEnvelope, signatureHeaders } from '../../../stack/harness/service';
+import { closedLoop } from '../../../stack/harness/api-client';
 import { type Ctx, r3, rate } from '../context';
-import { VoidRun } from '../lifecycle';
-import { nowMs, sleep, summarize } from '../stats';
+import { VoidRun } from '../../../stack/harness/lifecycle';
+import { nowMs, sleep, summarize } from '../../../stack/harness/stats';
 
 /** The same fan-out without the service: sign and POST each delivery from a plain in-process loop. */
 export async function baseline(ctx: Ctx) {

@@ -1,10 +1,10 @@
 /** Scenario a: order ingest, with and without subscriptions. */
-import { closedLoop } from '../api-client';
+import { closedLoop } from '../../../stack/harness/api-client';
 import { type Ctx, quiesce, r3, rate } from '../context';
 import { CostMeter } from '../cost';
 import { awaitDeliveries } from '../outcome';
-import { CpuMeter } from '../proc';
-import { nowMs, summarize } from '../stats';
+import { CpuMeter } from '../../../stack/harness/proc';
+import { nowMs, summarize } from '../../../stack/harness/stats';
 
 /**
  * `--ingest` orders from C concurrent clients to the subscriptions of `ctx.subs` (none or M):

@@ -1,9 +1,9 @@
 /** Scenario c: latency at a fixed offered rate (`rate`) and idle at 1 event/s (`idle`); and the drain after a receiver outage (`outage`). */
-import type { OrderResult } from '../api-client';
+import type { OrderResult } from '../../../stack/harness/api-client';
 import { type Ctx, quiesce, r3, rate, serviceCpu } from '../context';
 import { awaitDeliveries, breakdown, latencies } from '../outcome';
-import { CpuMeter } from '../proc';
-import { nowMs, sleep, summarize } from '../stats';
+import { CpuMeter } from '../../../stack/harness/proc';
+import { nowMs, sleep, summarize } from '../../../stack/harness/stats';
 
 /**
  * Open loop: `count` orders at fixed times, `eventsPerSecond` apart, whatever the service does;

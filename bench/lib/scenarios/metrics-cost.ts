@@ -1,7 +1,7 @@
 /** Scenario: what metrics cost. The same throughput run with metrics off and on, alternated. */
 import { type Ctx, r3, serviceCpu } from '../context';
-import { CpuMeter } from '../proc';
-import { median, sleep } from '../stats';
+import { CpuMeter } from '../../../stack/harness/proc';
+import { median, sleep } from '../../../stack/harness/stats';
 import { throughput, warmUp } from './throughput';
 
 type Mode = 'off' | 'on';

@@ -1,11 +1,12 @@
 /** Scenario b: N events × M subscriptions as fast as they go (d: CPU per delivery), at other fan-outs, beside a slow receiver; and the warm-up. */
-import { closedLoop } from '../api-client';
-import { type Ctx, createSubscription, isServiceRole, newSecret, quiesce, r3, rate, serviceCpu } from '../context';
+import { closedLoop } from '../../../stack/harness/api-client';
+import { type Ctx, isServiceRole, quiesce, r3, rate, serviceCpu } from '../context';
+import { createSubscription, newSecret } from '../../../stack/harness/subscribe';
 import { CostMeter } from '../cost';
-import { VoidRun } from '../lifecycle';
+import { VoidRun } from '../../../stack/harness/lifecycle';
 import { awaitDeliveries, latencies } from '../outcome';
-import { CpuMeter } from '../proc';
-import { nowMs, sleep } from '../stats';
+import { CpuMeter } from '../../../stack/harness/proc';
+import { nowMs, sleep } from '../../../stack/harness/stats';
 
 /**
  * `n` events (default --events) to every subscription of `ctx.subs`, from C concurrent clients;

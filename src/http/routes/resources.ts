@@ -6,7 +6,7 @@ import {
   listProducts,
   listUserOrders,
   updateOrder,
-} from '../../resources/use-cases';
+} from '../../orders/use-cases';
 import { adjustStock, getStock, listStock } from '../../inventory/use-cases';
 import type { OperationHandlers } from '../operations';
 import { requestIdOf } from '../request-id';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../../generated/api';
-import type { CounterDoc } from '../../../src/resources/repository';
+import type { CounterDoc } from '../../../src/orders/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
 import { startTestApi, type TestApi } from '../../support/api';

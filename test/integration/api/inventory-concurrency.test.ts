@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StockMoveDoc } from '../../../src/inventory/repository';
-import type { OrderDoc } from '../../../src/resources/repository';
+import type { OrderDoc } from '../../../src/orders/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, type TestApi } from '../../support/api';
 import { type ApiProcess, startApiProcess } from '../../support/api-process';

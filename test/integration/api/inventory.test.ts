@@ -4,7 +4,7 @@ import type { WebhookServiceClient } from '../../../src/client';
 import { type StockMoveDoc, StockLedger } from '../../../src/inventory/repository';
 import { relayOnce } from '../../../src/events/relay';
 import { heldUnits, planReservation, reserveStock, sweepStockIntents } from '../../../src/inventory/use-cases';
-import type { OrderDoc } from '../../../src/resources/repository';
+import type { OrderDoc } from '../../../src/orders/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { inertOutbox, startTestApi, type TestApi } from '../../support/api';
 import { waitFor } from '../../support/wait';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OrderDoc, OrderRepository, orderKey } from '../../../src/resources/repository';
+import { type OrderDoc, OrderRepository, orderKey } from '../../../src/orders/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, type TestApi } from '../../support/api';
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../../../src/config/config';
 import type { OutboxFlusher } from '../../../src/events/outbox';
 import { createApp } from '../../../src/http/app';
 import { createLogger } from '../../../src/logger';
-import { type CounterDoc, type OrderDoc, orderKey } from '../../../src/resources/repository';
+import { type CounterDoc, type OrderDoc, orderKey } from '../../../src/orders/repository';
 import { demoOrderSeq } from '../../../src/seed/demo-data';
 import { seedDemoData } from '../../../src/seed/seed';
 import { createAppDeps } from '../../../src/compose/app-deps';

@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookServiceClient } from '../../../src/client';
 import { createMongo, type Mongo } from '../../../src/db/mongo';
-import { type OrderDoc, orderKey } from '../../../src/resources/repository';
+import { type OrderDoc, orderKey } from '../../../src/orders/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { dbCommandCounter, type DbCommandCounter } from '../../../src/telemetry/db-commands';
 import { createApiMetrics } from '../../../src/telemetry/metrics';

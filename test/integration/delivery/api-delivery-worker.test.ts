@@ -4,7 +4,7 @@ import { createClient } from '../../../src/client';
 import { composeApi, type ApiProcess } from '../../../src/compose/api';
 import { loadConfig } from '../../../src/config/config';
 import { createLogger } from '../../../src/logger';
-import { getFreePort } from '../../../src/runtime/ports';
+import { getFreePort } from '../../../stack/runtime/ports';
 import { seedDemoData } from '../../../src/seed/seed';
 import { eventWorkflowId } from '../../../workflows/ids';
 import { startTestApi, type TestApi } from '../../support/api';

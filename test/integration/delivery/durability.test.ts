@@ -7,12 +7,12 @@ import type { DispatchNote, RedeliveryNote } from '../../../src/events/dispatch-
 import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
 import { type RelayDeps, relayOnce } from '../../../src/events/relay';
 import { createLogger } from '../../../src/logger';
-import { type OrderDoc, orderKey } from '../../../src/resources/repository';
+import { type OrderDoc, orderKey } from '../../../src/orders/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { deliverySettings, eventDispatch } from '../../../src/compose/shared';
 import { SubscriptionRepository } from '../../../src/subscriptions/repository';
 import { verify } from '../../../src/receiver';
-import type { ManagedProcess } from '../../../src/runtime/processes';
+import type { ManagedProcess } from '../../../stack/runtime/processes';
 import { eventWorkflowId, redeliveryWorkflowId } from '../../../workflows/ids';
 import { startTestApi, startTestWorker, type TestApi } from '../../support/api';
 import { eventOutcome, HistoryEvent, terminateLeftRunning, waitForHistoryEvent } from '../../support/event-workflows';

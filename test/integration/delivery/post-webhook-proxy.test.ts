@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DeliveryProxy, postWebhook } from '../../../activities/http-post';
-import { getFreePort } from '../../../src/runtime/ports';
+import { getFreePort } from '../../../stack/runtime/ports';
 import { startConnectProxy, type TestProxy } from '../../support/connect-proxy';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 

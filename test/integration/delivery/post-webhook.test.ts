@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { assertSourceAddress, postWebhook } from '../../../activities/http-post';
-import { getFreePort } from '../../../src/runtime/ports';
+import { getFreePort } from '../../../stack/runtime/ports';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 
 const receivers: TestReceiver[] = [];

@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookServiceClient } from '../../../src/client';
 import { DeliveryRate } from '../../../src/deliveries/delivery-rate';
-import { type ManagedProcess, waitUntilReady } from '../../../src/runtime/processes';
+import { type ManagedProcess, waitUntilReady } from '../../../stack/runtime/processes';
 import { eventWorkflowId } from '../../../workflows/ids';
 import { startTestApi, type TestApi } from '../../support/api';
 import { eventOutcome } from '../../support/event-workflows';

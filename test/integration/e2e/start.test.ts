@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verify } from '../../../src/receiver/verify';
-import { getFreePort, isPortFree } from '../../../src/runtime/ports';
+import { getFreePort, isPortFree } from '../../../stack/runtime/ports';
 import { descendants, isAlive } from '../../support/processes';
 import { docWalkthrough, runWalkthrough } from '../../support/docs';
 import { startReceiver } from '../../support/receiver';
@@ -22,7 +22,7 @@ interface Started {
 
 /** Runs `npm start`'s entry point directly, or `npm start` itself, with the given environment. */
 function start(env: Record<string, string>, viaNpm = false): Started {
-  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'src/entry/start.ts']];
+  const [command, args] = viaNpm ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'stack/entry/start.ts']];
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, ...env, MONGODB_URI: '', TEMPORAL_ADDRESS: '', LOG_LEVEL: 'info' },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManagedProcess } from '../../../src/runtime/processes';
-import { getFreePort } from '../../../src/runtime/ports';
+import type { ManagedProcess } from '../../../stack/runtime/processes';
+import { getFreePort } from '../../../stack/runtime/ports';
 import { seedDemoData } from '../../../src/seed/seed';
 import { createApiMetrics } from '../../../src/telemetry/metrics';
 import { eventWorkflowId } from '../../../workflows/ids';

@@ -7,7 +7,7 @@ import { type EventDoc, EventRepository } from '../../../src/events/repository';
 import { longestDeliverySpanMs } from '../../../src/retention/delivery-span';
 import { purgeOlderThan } from '../../../src/retention/purge';
 import { ensureRetentionSchedule, removeRetentionSchedule, retentionScheduleId, type RetentionSchedule } from '../../../src/retention/schedule';
-import type { ManagedProcess } from '../../../src/runtime/processes';
+import type { ManagedProcess } from '../../../stack/runtime/processes';
 import type { RetentionResult } from '../../../workflows/retention';
 import { startTestApi, type TestApi } from '../../support/api';
 import { waitFor } from '../../support/wait';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { getFreePort } from '../../../src/runtime/ports';
+import { getFreePort } from '../../../stack/runtime/ports';
 import type { diagnosticsWorkflow } from '../../../workflows';
 import { composeBuiltCommands, dockerCmd, dockerfileStages } from '../../support/dockerfile';
 import { tempDir } from '../../support/servers';
@@ -42,6 +42,8 @@ describe('the compiled build', () => {
     const files = readdirSync(join(app, 'dist'), { recursive: true }).map(String);
     expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(['workflow-bundle.js', 'workflow-bundle.traced.js', 'src/entry/api.js', 'src/entry/worker.js']));
+    // The development stack stays out of the image: no launcher, embedded server or their entry points.
+    expect(files.filter((f) => /^(stack|bench|test|tools)(\/|$)|^src\/runtime(\/|$)|^src\/entry\/(start|servers|cluster)\.js$/.test(f))).toEqual([]);
     const commands = [dockerCmd(dockerfileStages()), ...Object.values(composeBuiltCommands())];
     for (const [node, file] of commands) {
       expect(node).toBe('node');

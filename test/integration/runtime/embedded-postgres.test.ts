@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureIndexes } from '../../../src/db/indexes';
-import { loadConfig } from '../../../src/config/config';
-import { findPostgres } from '../../../src/runtime/postgres';
-import { descendants } from '../../../src/runtime/proc-tree';
+import { loadStackConfig } from '../../../stack/config/config';
+import { findPostgres } from '../../../stack/runtime/postgres';
+import { descendants } from '../../../stack/runtime/proc-tree';
 import { type PrivateMongo, startPrivateMongo, tempDir } from '../../support/servers';
 
-const backend = loadConfig({ EMBEDDED_DB_BACKEND: process.env.EMBEDDED_DB_BACKEND }).mongo.embeddedBackend;
+const backend = loadStackConfig({ EMBEDDED_DB_BACKEND: process.env.EMBEDDED_DB_BACKEND }).mongo.embeddedBackend;
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });

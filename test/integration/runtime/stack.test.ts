@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PartExit, privateStackConfig, type Stack, type StackPart, startStack } from '../../../src/runtime/stack';
+import { type PartExit, privateStackConfig, type Stack, type StackPart, startStack } from '../../../stack/runtime/stack';
 import { descendants, isAlive } from '../../support/processes';
 import { waitFor } from '../../support/wait';
 

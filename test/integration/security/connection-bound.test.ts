@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApi, type ApiProcess } from '../../../src/compose/api';
 import { loadConfig } from '../../../src/config/config';
 import { createLogger } from '../../../src/logger';
-import { getFreePort } from '../../../src/runtime/ports';
+import { getFreePort } from '../../../stack/runtime/ports';
 import { startTestApi, type TestApi } from '../../support/api';
 import { sharedApiEnv } from '../../support/api-process';
 import { waitFor } from '../../support/wait';

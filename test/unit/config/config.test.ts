@@ -31,18 +31,12 @@ describe('loadConfig', () => {
       taskQueue: 'webhook-deliveries',
       uiPort: 8233,
     });
-    expect(c.dataDir.endsWith('.data')).toBe(true);
   });
 
   it('uses external servers when their variables are set', () => {
     const c = loadConfig({ MONGODB_URI: 'mongodb://db.internal:27017/?replicaSet=rs0', TEMPORAL_ADDRESS: 'temporal:7233' });
     expect(c.mongo.connectUri).toBe('mongodb://db.internal:27017/?replicaSet=rs0');
     expect(c.temporal.connectAddress).toBe('temporal:7233');
-  });
-
-  it('starts the local profile with 8 shards for a cluster unless LOCAL_STACK and TEMPORAL_SHARDS say otherwise', () => {
-    expect(loadConfig({})).toMatchObject({ localStack: 'local', temporal: { shards: 8 } });
-    expect(loadConfig({ LOCAL_STACK: 'cluster', TEMPORAL_SHARDS: '16' })).toMatchObject({ localStack: 'cluster', temporal: { shards: 16, address: undefined } });
   });
 
   it('treats empty strings as unset', () => {
@@ -56,9 +50,6 @@ describe('loadConfig', () => {
     [{ TEMPORAL_UI_PORT: '0' }, 'TEMPORAL_UI_PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ MONGODB_DB: 'a/b' }, 'MONGODB_DB'],
-    [{ LOCAL_STACK: 'kubernetes' }, 'LOCAL_STACK'],
-    [{ TEMPORAL_SHARDS: '0' }, 'TEMPORAL_SHARDS'],
-    [{ TEMPORAL_SHARDS: '2.5' }, 'TEMPORAL_SHARDS'],
   ])('fails fast naming the variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid environment configuration:\\n  ${name}: `));

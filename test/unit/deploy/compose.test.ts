@@ -31,7 +31,7 @@ describe('docker-compose.yml (production shape)', () => {
 
   it('the server and its schema tools are the version the project builds and the docs name', () => {
     const version = service('temporal').image?.split(':')[1];
-    const goMod = readFileSync(`${root}src/runtime/temporal-node/go.mod`, 'utf8');
+    const goMod = readFileSync(`${root}stack/runtime/temporal-node/go.mod`, 'utf8');
     expect(goMod).toMatch(new RegExp(`^\\s*go\\.temporal\\.io/server v${version?.replaceAll('.', '\\.')}$`, 'm'));
     expect(deployDoc).toContain(`\`go.temporal.io/server\` v${version}`);
     expect(service('temporal-schema').image).toMatch(new RegExp(`^temporalio/admin-tools:${version?.replaceAll('.', '\\.')}-`));
@@ -74,7 +74,7 @@ describe('docker-compose.yml (production shape)', () => {
     const known = new Set(Object.keys(envSchema.shape));
     for (const [, s] of built) {
       for (const name of Object.keys(s.environment ?? {})) {
-        expect(known.has(name), `${name} is not read by src/config/config.ts`).toBe(true);
+        expect(known.has(name), `${name} is not read by src/config/config.ts (the variables only npm start reads are not the image's)`).toBe(true);
         expect(configDoc, `${name} in docs/configuration.md`).toContain(`\`${name}\``);
       }
     }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,13 @@ describe('Dockerfile', () => {
         for (const source of copy.sources) expect(existsSync(join(root, source)), `${source} (COPY in stage ${stage.name ?? stage.from})`).toBe(true);
       }
     }
+  });
+
+  it('no stage copies the development stack (stack/), the bench or the tests, and tools/ only the build scripts', () => {
+    const sources = stages.flatMap((stage) => stage.instructions.filter((i) => i.keyword === 'COPY').flatMap((i) => copyArgs(i.args).sources));
+    expect(sources.filter((s) => /^\.?\/?(stack|bench|test)(\/|$)/.test(s) || s === '.' || s === './')).toEqual([]);
+    expect(sources.filter((s) => s.startsWith('tools'))).toEqual(['tools/build.ts', 'tools/build-portal.ts']);
+    expect(readFileSync(join(root, '.dockerignore'), 'utf8').split('\n')).toContain('stack');
   });
 
   it('the runtime stage has production dependencies only, the compiled output and the contract, and runs as node without tsx', () => {

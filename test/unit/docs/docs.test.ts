@@ -10,8 +10,8 @@ const read = (page: string) => readFileSync(join(root, page), 'utf8');
 const pages = docPages(root);
 const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
 
-/** Folders whose paths the pages name in code spans, e.g. `src/runtime/ferretdb/gin-companions.sql`. */
-const repoPath = /^(?:\.ci|activities|bench|clients|docs|generated|openapi|ops|src|test|tools|workflows)\/[\w./-]*$/;
+/** Folders whose paths the pages name in code spans, e.g. `stack/runtime/ferretdb/gin-companions.sql`. */
+const repoPath = /^(?:\.ci|activities|bench|clients|docs|generated|openapi|ops|src|stack|test|tools|workflows)\/[\w./-]*$/;
 
 describe('the README and docs/', () => {
   it('include the pages the README links to', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutboxEvent, OutboxFlusher, OutboxSource } from '../../../src/events/outbox';
 import { InsufficientStock } from '../../../src/errors/insufficient-stock';
 import { adjustStock, heldUnits, planReservation, reserveStock, sweepStockIntents } from '../../../src/inventory/use-cases';
-import type { OrderDoc } from '../../../src/resources/repository';
+import type { OrderDoc } from '../../../src/orders/repository';
 import { memoryInventory } from '../../support/fake-inventory';
 
 const now = new Date('2025-06-01T12:00:00.000Z');

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BinaryError, type BinarySpec, cachedBinaryPath, resolveBinary } from '../../../src/runtime/binaries';
+import { BinaryError, type BinarySpec, cachedBinaryPath, resolveBinary } from '../../../stack/runtime/binaries';
 
 const dirs: string[] = [];
 function dir(): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_MAX_CONNECTIONS } from '../../../src/runtime/local-temporal-cluster';
-import { serverArgs } from '../../../src/runtime/local-postgres';
+import { CLUSTER_MAX_CONNECTIONS } from '../../../stack/runtime/local-temporal-cluster';
+import { serverArgs } from '../../../stack/runtime/local-postgres';
 
 const setting = (args: string[], key: string) => args.find((a) => a.startsWith(`${key}=`))?.slice(key.length + 1);
 

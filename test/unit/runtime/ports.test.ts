@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertPortFree, getFreePort, isPortFree, PortInUseError } from '../../../src/runtime/ports';
+import { assertPortFree, getFreePort, isPortFree, PortInUseError } from '../../../stack/runtime/ports';
 
 describe('port checks', () => {
   let server: Server | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { temporalDevServerArgs } from '../../../src/runtime/temporal-dev-server';
+import { temporalDevServerArgs } from '../../../stack/runtime/temporal-dev-server';
 
 const base = { binary: 'temporal', port: 7233, uiPort: 8233, dbFile: '/d/temporal.sqlite', namespace: 'default' };
 

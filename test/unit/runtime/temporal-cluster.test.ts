@@ -1,8 +1,8 @@
 import { createServer, type Server, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clusterPortsAround } from '../../../src/runtime/local-temporal-cluster';
-import { getFreePort } from '../../../src/runtime/ports';
-import { clusterEnv, historyAddress, INTERNAL_PORTS_PER_NODE, startBalancer, type TemporalClusterOptions, temporalNodeArgs, temporalUiArgs } from '../../../src/runtime/temporal-cluster';
+import { clusterPortsAround } from '../../../stack/runtime/local-temporal-cluster';
+import { getFreePort } from '../../../stack/runtime/ports';
+import { clusterEnv, historyAddress, INTERNAL_PORTS_PER_NODE, startBalancer, type TemporalClusterOptions, temporalNodeArgs, temporalUiArgs } from '../../../stack/runtime/temporal-cluster';
 
 const options: TemporalClusterOptions = {
   binary: '/bin/temporal-node',

@@ -1,0 +1,42 @@
+/** IPC messages between a bench, soak or chaos program and its receiver process (stack/harness/receiver.ts). */
+
+export type ReceiverRequest =
+  | { type: 'configure'; id: number; secrets: Record<string, string>; sampleEvery: number }
+  | { type: 'reset'; id: number }
+  /** How to answer from now on: `status` to every POST (200 normally, 503 for an outage); never to tags in `hang`. */
+  | { type: 'answer'; id: number; status: number; hang: string[] }
+  | { type: 'expect'; id: number; eventIds: string[] }
+  | { type: 'progress'; id: number }
+  /** Every arrival, or with `since` (epoch ms) only those first seen at or after it. */
+  | { type: 'dump'; id: number; since?: number }
+  | { type: 'stop'; id: number }
+  /** Closes the listening socket and every connection (senders get connection refused) until `up`. */
+  | { type: 'down'; id: number }
+  /** Listens again on the same port after `down`. */
+  | { type: 'up'; id: number };
+
+export interface ArrivalRecord {
+  eventId: string;
+  tag: string;
+  /** Epoch ms (performance.timeOrigin + performance.now()) when the request's headers were parsed. */
+  t: number;
+  /** Times this (event, tag) arrived; more than 1 is a duplicate delivery. */
+  n: number;
+  /** `data.order_id` of the envelope, when it carried one (lets the soak match arrivals to orders without a database read). */
+  orderId?: number;
+}
+
+export type ReceiverReply =
+  | { type: 'listening'; id: 0; port: number }
+  | { type: 'ok'; id: number }
+  | { type: 'progress'; id: number; unique: number; seenExpected: number; total: number; duplicates: number }
+  | {
+      type: 'dump';
+      id: number;
+      arrivals: ArrivalRecord[];
+      total: number;
+      duplicates: number;
+      verified: number;
+      badSignatures: string[];
+      malformed: number;
+    };

@@ -1,0 +1,134 @@
+/**
+ * The webhook receiver of the bench, the soak and the chaos run, its own process (forked by stack/harness/receiver-client.ts) so that
+ * arrival times are not delayed by the load generator's event loop and its CPU is not the service's.
+ * It answers POST /hook/<tag> with 200 (or as told: one status for all, no answer to some tags),
+ * records per (webhook-id, tag) when the request's headers were parsed (≈ first byte on loopback)
+ * in epoch ms comparable across processes, and verifies every `sampleEvery`-th signature.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verify } from '../../src/receiver/verify';
+import type { ReceiverReply, ReceiverRequest } from './receiver-protocol';
+
+const secrets = new Map<string, string>();
+let sampleEvery = 10;
+/** What `reset` clears: arrivals by `<event id>|<tag>` (first time, count, order id) and the tallies. */
+const fresh = () => ({
+  arrivals: new Map<string, { t: number; n: number; orderId?: number }>(),
+  expected: undefined as Set<string> | undefined,
+  seenExpected: 0,
+  total: 0,
+  duplicates: 0,
+  verified: 0,
+  badSignatures: [] as string[],
+  malformed: 0,
+});
+let s = fresh();
+
+// How POSTs are answered (see the `answer` request); held responses are dropped when it changes.
+let answerStatus = 200;
+let hang = new Set<string>();
+const held: http.ServerResponse[] = [];
+/** Kept so that `up` after `down` listens on the same address again. */
+let port = 0;
+
+const server = http.createServer((req, res) => {
+  const t = performance.timeOrigin + performance.now();
+  const tag = req.url?.startsWith('/hook/') ? req.url.slice('/hook/'.length) : undefined;
+  const eventId = req.headers['webhook-id'];
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    if (req.method !== 'POST' || !tag || typeof eventId !== 'string') {
+      s.malformed++;
+      res.writeHead(400).end();
+      return;
+    }
+    if (hang.has(tag)) return void held.push(res);
+    if (answerStatus !== 200) return void res.writeHead(answerStatus, { 'Retry-After': '1' }).end();
+    s.total++;
+    const key = `${eventId}|${tag}`;
+    const seen = s.arrivals.get(key);
+    if (seen) {
+      seen.n++;
+      s.duplicates++;
+    } else {
+      s.arrivals.set(key, { t, n: 1, ...orderOf(chunks) });
+      if (s.expected?.has(eventId)) s.seenExpected++;
+    }
+    const secret = secrets.get(tag);
+    if (secret && (s.total % sampleEvery === 1 || sampleEvery === 1)) {
+      try {
+        verify(Buffer.concat(chunks), req.headers, secret);
+        s.verified++;
+      } catch (err) {
+        if (s.badSignatures.length < 20) s.badSignatures.push(`${key}: ${(err as Error).message}`);
+      }
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '2' }).end('{}');
+  });
+});
+
+/** The envelope's `data.order_id`, if it parses and has one (the soak matches arrivals to orders by it). */
+function orderOf(chunks: Buffer[]): { orderId?: number } {
+  try {
+    const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { order_id?: unknown } }).data?.order_id;
+    return typeof id === 'number' ? { orderId: id } : {};
+  } catch {
+    return {};
+  }
+}
+
+const reply = (msg: ReceiverReply) => process.send?.(msg);
+
+process.on('message', (msg: ReceiverRequest) => {
+  const ok = () => reply({ type: 'ok', id: msg.id });
+  switch (msg.type) {
+    case 'configure':
+      for (const [tag, secret] of Object.entries(msg.secrets)) secrets.set(tag, secret);
+      sampleEvery = Math.max(1, msg.sampleEvery);
+      return ok();
+    case 'answer':
+      answerStatus = msg.status;
+      hang = new Set(msg.hang);
+      for (const res of held.splice(0)) res.destroy();
+      return ok();
+    case 'reset':
+      s = fresh();
+      return ok();
+    case 'expect':
+      s.expected = new Set(msg.eventIds);
+      s.seenExpected = [...s.arrivals.keys()].filter((k) => s.expected!.has(k.slice(0, k.indexOf('|')))).length;
+      return ok();
+    case 'progress':
+      return reply({ type: 'progress', id: msg.id, unique: s.arrivals.size, seenExpected: s.seenExpected, total: s.total, duplicates: s.duplicates });
+    case 'dump': {
+      const arrivals = [...s.arrivals]
+        .filter(([, a]) => msg.since === undefined || a.t >= msg.since)
+        .map(([k, a]) => ({ eventId: k.slice(0, k.indexOf('|')), tag: k.slice(k.indexOf('|') + 1), ...a }));
+      const { total, duplicates, verified, badSignatures, malformed } = s;
+      return reply({ type: 'dump', id: msg.id, arrivals, total, duplicates, verified, badSignatures, malformed });
+    }
+    case 'down':
+    case 'stop':
+      for (const res of held.splice(0)) res.destroy();
+      server.close();
+      server.closeAllConnections();
+      ok();
+      if (msg.type === 'stop') process.disconnect?.();
+      return;
+    case 'up':
+      server.listen(port, '127.0.0.1', ok);
+      return;
+  }
+});
+
+// The bench going away (crash, SIGKILL) closes the IPC channel: never outlive it.
+process.on('disconnect', () => process.exit(0));
+process.on('SIGTERM', () => process.exit(0));
+process.on('SIGINT', () => process.exit(0));
+
+server.listen(0, '127.0.0.1', () => {
+  port = (server.address() as AddressInfo).port;
+  reply({ type: 'listening', id: 0, port });
+});
