@@ -68,9 +68,14 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
           Deliver by
           <select name="destination" value={form.destinationChoice} onChange={(e) => set({ destinationChoice: e.currentTarget.value as DestinationChoice })}>
             {editing?.destination && <option value="keep">Keep as it is</option>}
-            <option value="http">HTTP POST to the endpoint URL</option>
-            <option value="rabbitmq">RabbitMQ (endpoint URL amqps://host/vhost)</option>
+            <option value="http">HTTP POST</option>
+            <option value="rabbitmq">RabbitMQ exchange</option>
           </select>
+          {form.destinationChoice === 'rabbitmq' && (
+            <small>
+              The broker's address goes in the URL above: <code>amqps://host/vhost</code>.
+            </small>
+          )}
         </label>
         {form.destinationChoice === 'rabbitmq' && (
           <>
