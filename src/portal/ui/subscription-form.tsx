@@ -69,7 +69,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
           <select name="destination" value={form.destinationChoice} onChange={(e) => set({ destinationChoice: e.currentTarget.value as DestinationChoice })}>
             {editing?.destination && <option value="keep">Keep as it is</option>}
             <option value="http">HTTP POST</option>
-            <option value="rabbitmq">RabbitMQ exchange</option>
+            <option value="rabbitmq">RabbitMQ</option>
           </select>
           {form.destinationChoice === 'rabbitmq' && (
             <small>
