@@ -2028,10 +2028,10 @@ export interface components {
             outcome: components["schemas"]["DeliveryOutcome"];
             /**
              * Format: int32
-             * @description HTTP status the receiver answered, when it answered.
+             * @description HTTP status the receiver answered, when it answered; 200 for a message a broker destination confirmed.
              */
             status_code?: number;
-            /** @description Error description for timeouts, network errors and blocked URLs. */
+            /** @description Error description for timeouts, network errors, blocked URLs and a broker's refusal (`rejected`). */
             error?: string;
             /** @description Beginning of the receiver's response body (NUL and unpaired surrogates replaced by U+FFFD, the subscription's credentials that it echoes replaced by `[redacted]`); left out for a caller who may not read the subscription's events' data. */
             response_excerpt?: string;

@@ -989,7 +989,7 @@ type DeliveryAttempt struct {
 	// DurationMs Time until the answer, timeout or error, in milliseconds.
 	DurationMs int64 `json:"duration_ms"`
 
-	// Error Error description for timeouts, network errors and blocked URLs.
+	// Error Error description for timeouts, network errors, blocked URLs and a broker's refusal (`rejected`).
 	Error *string `json:"error,omitempty"`
 
 	// EventId The event being delivered.
@@ -1015,7 +1015,7 @@ type DeliveryAttempt struct {
 	// State Where the delivery stood after this attempt.
 	State DeliveryAttemptState `json:"state"`
 
-	// StatusCode HTTP status the receiver answered, when it answered.
+	// StatusCode HTTP status the receiver answered, when it answered; 200 for a message a broker destination confirmed.
 	StatusCode *int32 `json:"status_code,omitempty"`
 
 	// SubscriptionId The subscription delivered to.

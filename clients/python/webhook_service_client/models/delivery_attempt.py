@@ -35,8 +35,10 @@ class DeliveryAttempt:
             (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
             administrator was alerted), `stopped` (a 4xx other than 408/429, or a refused URL: no retry).
-        status_code (int | Unset): HTTP status the receiver answered, when it answered.
-        error (str | Unset): Error description for timeouts, network errors and blocked URLs.
+        status_code (int | Unset): HTTP status the receiver answered, when it answered; 200 for a message a broker
+            destination confirmed.
+        error (str | Unset): Error description for timeouts, network errors, blocked URLs and a broker's refusal
+            (`rejected`).
         response_excerpt (str | Unset): Beginning of the receiver's response body (NUL and unpaired surrogates replaced
             by U+FFFD, the subscription's credentials that it echoes replaced by `[redacted]`); left out for a caller who
             may not read the subscription's events' data.
