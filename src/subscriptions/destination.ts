@@ -76,7 +76,7 @@ export function assertUrlFitsDestination(url: string, kind: DestinationKind, sen
   const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
   const schemes = DESTINATION_SCHEMES[kind];
   if (!schemes.includes(scheme)) {
-    const message = `a ${kind} destination takes a ${schemes.join(' or ')} url, not ${scheme}`;
+    const message = `${kind} destinations take ${schemes.join(' or ')} URLs, not ${scheme}`;
     throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
   }
   if (kind !== 'http' && hasAuth) {
