@@ -18,7 +18,7 @@ export interface PublishRequest {
   body: string;
   /** The signature headers and the subscription's own, as AMQP message headers. */
   headers: Record<string, string>;
-  /** Bounds the connect and the wait for the broker's confirm, each. */
+  /** Bounds the attempt: the connect (when there is none to reuse) and the wait for the broker's confirm together. */
   timeoutMs: number;
   /** Allow loopback/private brokers (local development and tests only). */
   allowPrivate: boolean;
@@ -94,7 +94,8 @@ export class RabbitPool {
     entry.lastUsed = this.#now();
     try {
       const channel = await bounded(this.#channel(entry), req.timeoutMs, `no connection to the broker within ${req.timeoutMs} ms`);
-      await bounded(publishConfirmed(channel, entry, req), req.timeoutMs, `no confirm from the broker within ${req.timeoutMs} ms`);
+      const left = Math.max(1, req.timeoutMs - Math.round(performance.now() - t0));
+      await bounded(publishConfirmed(channel, entry, req), left, `no confirm from the broker within ${req.timeoutMs} ms`);
       return ended({ outcome: 'delivered' });
     } catch (err) {
       if (err instanceof Rejected) return ended({ outcome: 'rejected', error: err.message });

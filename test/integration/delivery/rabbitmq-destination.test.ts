@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAttemptActivities } from '../../../activities/attempt';
 import { RabbitPool } from '../../../activities/rabbitmq-publish';
@@ -126,6 +127,27 @@ describe('RabbitMQ destinations against a real broker', () => {
     // A failed attempt starts the failure streak that disables a subscription, as for HTTP.
     const after = await mongo.db.collection<SubscriptionDoc>('subscriptions').findOne({ _id: sub._id });
     expect(after?.failing_since).toBeInstanceOf(Date);
+  });
+
+  it('a broker that never answers times out alone: the same round delivers to the others', async () => {
+    // Accepts connections and says nothing, as a hung broker or a black-holed port would.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const queue = await boundQueue('beside.silent');
+      const hung = await stored({ routingKey: 'x' });
+      await mongo.db.collection<SubscriptionDoc>('subscriptions').updateOne({ _id: hung.sub._id }, { $set: { url: `amqp://127.0.0.1:${(silent.address() as AddressInfo).port}` } });
+      const ok = await stored({ routingKey: 'beside.silent' });
+      const results = await activities().postAttempts([
+        { eventId: hung.events[0]!._id, subscriptionId: hung.sub._id, attempt: 1 },
+        { eventId: ok.events[0]!._id, subscriptionId: ok.sub._id, attempt: 1 },
+      ]);
+      expect(results.map((r) => r.outcome)).toEqual(['timeout', 'delivered']);
+      expect(results[0]).toMatchObject({ error: 'no connection to the broker within 3000 ms' });
+      expect(await drain(await rabbit.admin(), queue)).toHaveLength(1);
+    } finally {
+      silent.close();
+    }
   });
 
   it('pools one connection per subscription and connection, reuses it, and closes it when idle', async () => {
