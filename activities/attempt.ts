@@ -5,6 +5,7 @@ import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptio
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { openHeaders } from '../src/subscriptions/custom-headers';
 import { openAuth } from '../src/subscriptions/outgoing-auth';
+import { openDestination } from '../src/subscriptions/destination';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
@@ -24,6 +25,7 @@ import { groupCommit } from './group-commit';
 import { SubscriptionCache } from './subscription-cache';
 import { DeliveryRate } from '../src/deliveries/delivery-rate';
 import { poster } from './traced-post';
+import { type Publish, RabbitPool } from './rabbitmq-publish';
 import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 import { createTokenCache, type OAuthClient } from './oauth-token';
 import { authorizationSecrets, redactSecrets } from './redact';
@@ -46,6 +48,8 @@ export interface AttemptActivityDeps {
   now?: () => Date;
   /** Sends one POST; postWebhook unless a test injects its own. */
   post?: (req: PostRequest) => Promise<PostResult>;
+  /** Publishes to a RabbitMQ destination; a pool of this worker's connections unless a test injects its own. */
+  publish?: Publish;
   /** Most events kept in the per-worker event cache (default 4096). */
   eventCacheEntries?: number;
   /** Counts logged attempts and finished deliveries (absent: not counted). */
@@ -126,6 +130,9 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const now = () => deps.now?.() ?? new Date();
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
+  // Made on the first broker delivery: a worker that only POSTs never opens (or loads) a broker client.
+  let rabbit: RabbitPool | undefined;
+  const publish: Publish = deps.publish ?? ((req) => (rabbit ??= new RabbitPool()).publish(req));
   const inFlight = new InFlight();
   // Shared by every worker through the database; touched only for subscriptions that set rate_limit.
   const rates = new DeliveryRate(deps.db, () => now().getTime());
@@ -181,11 +188,16 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     // Absent on most subscriptions: nothing opened, nothing copied.
     const custom = sub.headers?.length ? openHeaders(box, sub._id, sub.headers) : undefined;
     const auth = sub.auth ? openAuth(box, sub._id, sub.auth) : undefined;
+    const destination = sub.destination ? openDestination(box, sub._id, sub.destination) : undefined;
     const limit = sub.max_in_flight ?? deps.maxInFlight ?? 0;
     // Read with the subscription for this attempt: the workflow settles the attempt by it.
     const retry = sub.retry ? { retry: retryOverride(sub.retry) } : {};
     // Credentials a receiver may echo back: never kept in the readable excerpt.
-    const credentials = [...Object.values(custom ?? {}), ...(auth?.type === 'static' ? authorizationSecrets(auth.authorization) : auth ? [auth.clientSecret] : [])];
+    const credentials = [
+      ...Object.values(custom ?? {}),
+      ...(auth?.type === 'static' ? authorizationSecrets(auth.authorization) : auth ? [auth.clientSecret] : []),
+      ...(destination ? [destination.password] : []),
+    ];
     const cleaned = (r: PostResult, tokens: readonly string[] = []): PostResult => {
       const secrets = [...credentials, ...tokens.flatMap((t) => authorizationSecrets(`Bearer ${t}`))];
       return 'statusCode' in r ? { ...r, responseExcerpt: storableText(redactSecrets(r.responseExcerpt, secrets)) } : { ...r, error: storableText(redactSecrets(r.error, secrets)) };
@@ -196,12 +208,27 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       // Rendered per attempt (url and size limit applied here, never stored): what is signed is what is sent.
       const body = renderEnvelope(sub.version, { id: event._id, type: event.type, data: event.data, created_at: event.created_at }, deps.payloads);
       // The subscription's own headers first: what the service sets (and signs) always wins.
-      const headers = {
-        ...custom,
-        'Content-Type': 'application/json',
-        'User-Agent': deps.userAgent,
-        ...signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets }),
-      };
+      const signed = signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets });
+      const headers = { ...custom, 'Content-Type': 'application/json', 'User-Agent': deps.userAgent, ...signed };
+      if (destination) {
+        // The same body and signature headers, as message headers; content type and id are message properties.
+        const published = await publish({
+          subscriptionId: sub._id,
+          url: sub.url,
+          username: destination.username,
+          password: destination.password,
+          exchange: destination.exchange,
+          routingKey: destination.routingKey,
+          messageId: event._id,
+          body,
+          headers: { ...custom, ...signed },
+          timeoutMs: deps.timeoutMs,
+          allowPrivate: deps.allowPrivate,
+          sourceAddress: deps.sourceAddress,
+          proxied: deps.proxy !== undefined,
+        });
+        return { ...cleaned(published), url: sub.url, ...retry };
+      }
       const request = (h: Record<string, string>) => post({ url: sub.url, body, headers: h, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy });
       if (!auth) return { ...cleaned(await request(headers)), url: sub.url, ...retry };
       if (auth.type === 'static') return { ...cleaned(await request({ ...headers, Authorization: auth.authorization })), url: sub.url, ...retry };

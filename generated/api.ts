@@ -539,6 +539,7 @@ export interface paths {
          *     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
          *     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
          *     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
+         *     - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
          *     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
          *     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
          */
@@ -1472,6 +1473,96 @@ export interface components {
          * @example https://erp.example.com/hooks/orders
          */
         CallbackUrl: string;
+        /**
+         * Format: uri
+         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+         * @example https://erp.example.com/hooks/orders
+         * @example amqps://mq.example.com/orders
+         */
+        SubscriptionUrl: string;
+        /**
+         * @description Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
+         *     - `http` (the default): a signed POST to `url`.
+         *     - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
+         *     Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
+         * @example {
+         *       "type": "rabbitmq",
+         *       "exchange": "webhooks",
+         *       "routing_key": "orders.created",
+         *       "username": "hooks",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
+        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"];
+        /**
+         * @description Signed POSTs to `url` (the default).
+         * @example {
+         *       "type": "http"
+         *     }
+         */
+        HttpDestination: {
+            /**
+             * @description HTTP POST.
+             * @enum {string}
+             */
+            type: "http";
+        };
+        /**
+         * @description A RabbitMQ (AMQP 0-9-1) exchange on the broker at `url`; see `SubscriptionDestination`.
+         * @example {
+         *       "type": "rabbitmq",
+         *       "exchange": "webhooks",
+         *       "routing_key": "orders.created",
+         *       "username": "hooks",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
+        RabbitmqDestination: {
+            /**
+             * @description RabbitMQ.
+             * @enum {string}
+             */
+            type: "rabbitmq";
+            /** @description The exchange published to; it must exist on the broker (the service never declares one). Empty is the default exchange, which routes by queue name. */
+            exchange: string;
+            /** @description The routing key of every message (printable ASCII). */
+            routing_key: string;
+            /** @description The broker user; sealed at rest, never returned. */
+            username: string;
+            /** @description The broker password; sealed at rest, never returned. */
+            password: string;
+        };
+        /**
+         * @description A broker destination as shown on read; the credentials are masked.
+         * @example {
+         *       "type": "rabbitmq",
+         *       "exchange": "webhooks",
+         *       "routing_key": "orders.created",
+         *       "username": "********",
+         *       "password": "********"
+         *     }
+         */
+        SubscriptionDestinationView: {
+            /**
+             * @description The kind of destination.
+             * @enum {string}
+             */
+            type: "rabbitmq";
+            /** @description The exchange published to. */
+            exchange: string;
+            /** @description The routing key. */
+            routing_key: string;
+            /**
+             * @description Set, and masked.
+             * @enum {string}
+             */
+            username: "********";
+            /**
+             * @description Set, and masked.
+             * @enum {string}
+             */
+            password: "********";
+        };
         /** @description Event types delivered to this subscription. */
         SubscriptionEvents: components["schemas"]["EventType"][];
         /** @description Free text for the owner. */
@@ -1503,8 +1594,8 @@ export interface components {
         SubscriptionStatus: "active" | "paused" | "disabled";
         /** @description A new subscription. */
         SubscriptionCreate: {
-            /** @description Callback URL (absolute http/https). */
-            url: components["schemas"]["CallbackUrl"];
+            /** @description Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address. */
+            url: components["schemas"]["SubscriptionUrl"];
             /** @description Event types to deliver (1 to 50, no duplicates). */
             events: components["schemas"]["SubscriptionEvents"];
             /** @description Optional caller-provided signing secret (`whsec_` + base64); generated when omitted. Not with `signature` `ed25519` (422). */
@@ -1525,11 +1616,13 @@ export interface components {
             auth?: components["schemas"]["SubscriptionAuth"];
             /** @description This subscription's own retry schedule, within the service's bounds (see `SubscriptionRetry`); absent, the service's. */
             retry?: components["schemas"]["SubscriptionRetry"];
+            /** @description Where deliveries go besides `url`; absent, `http` (a signed POST to `url`). */
+            destination?: components["schemas"]["SubscriptionDestination"];
         };
         /** @description Fields to change; at least one. */
         SubscriptionUpdate: {
-            /** @description New callback URL. */
-            url?: components["schemas"]["CallbackUrl"];
+            /** @description New callback URL, or new broker address (see `SubscriptionUrl`). */
+            url?: components["schemas"]["SubscriptionUrl"];
             /** @description New list of event types (replaces the old one). */
             events?: components["schemas"]["SubscriptionEvents"];
             /**
@@ -1557,13 +1650,15 @@ export interface components {
              * @enum {integer}
              */
             version?: 1 | 2;
+            /** @description Replaces the destination whole (its credentials are sent again); `{"type": "http"}` goes back to POSTs. Its kind must fit the scheme of `url` after the change (send both to move between kinds). */
+            destination?: components["schemas"]["SubscriptionDestination"];
         };
         /** @description A webhook subscription. The signing secret (or private key) is never included. */
         Subscription: {
             /** @description Subscription identifier. */
             id: components["schemas"]["SubscriptionId"];
-            /** @description Callback URL. */
-            url: components["schemas"]["CallbackUrl"];
+            /** @description Callback URL, or the broker's address when `destination` names a broker. */
+            url: components["schemas"]["SubscriptionUrl"];
             /** @description Event types delivered. */
             events: components["schemas"]["SubscriptionEvents"];
             /** @description Delivery state. */
@@ -1609,13 +1704,15 @@ export interface components {
             signature: components["schemas"]["SignatureScheme"];
             /** @description The public key deliveries verify with (the newest one during a rotation overlap); present when `signature` is `ed25519`. */
             public_key?: components["schemas"]["SigningPublicKey"];
+            /** @description The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown. */
+            destination?: components["schemas"]["SubscriptionDestinationView"];
         };
         /** @description A subscription as returned on creation, with its signing secret. The secret is shown only here. */
         SubscriptionWithSecret: {
             /** @description Subscription identifier. */
             id: components["schemas"]["SubscriptionId"];
-            /** @description Callback URL. */
-            url: components["schemas"]["CallbackUrl"];
+            /** @description Callback URL, or the broker's address when `destination` names a broker. */
+            url: components["schemas"]["SubscriptionUrl"];
             /** @description Event types delivered. */
             events: components["schemas"]["SubscriptionEvents"];
             /** @description Delivery state. */
@@ -1663,6 +1760,8 @@ export interface components {
             public_key?: components["schemas"]["SigningPublicKey"];
             /** @description What to verify deliveries with. `hmac-sha256`, the signing secret - store it now, it is not shown again; `ed25519`, the public key (`whpk_`, also shown as `public_key` on every read; the private key is never returned). */
             secret: components["schemas"]["VerificationKey"];
+            /** @description The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown. */
+            destination?: components["schemas"]["SubscriptionDestinationView"];
         };
         /**
          * @description Custom request headers for every delivery, name → value (at most 20; names are HTTP tokens of at most
@@ -1943,10 +2042,10 @@ export interface components {
         };
         /**
          * @description Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent).
+         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
          * @enum {string}
          */
-        DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked";
+        DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked" | "rejected";
         /** @description One logged attempt to deliver an event to a subscription. */
         DeliveryAttempt: {
             /** @description Attempt identifier. */
@@ -1974,10 +2073,10 @@ export interface components {
             outcome: components["schemas"]["DeliveryOutcome"];
             /**
              * Format: int32
-             * @description HTTP status the receiver answered, when it answered.
+             * @description HTTP status the receiver answered, when it answered; 200 for a message a broker destination confirmed.
              */
             status_code?: number;
-            /** @description Error description for timeouts, network errors and blocked URLs. */
+            /** @description Error description for timeouts, network errors, blocked URLs and a broker's refusal (`rejected`). */
             error?: string;
             /** @description Beginning of the receiver's response body (NUL and unpaired surrogates replaced by U+FFFD, the subscription's credentials that it echoes replaced by `[redacted]`); left out for a caller who may not read the subscription's events' data. */
             response_excerpt?: string;

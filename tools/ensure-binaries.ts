@@ -5,6 +5,7 @@
 import { loadStackConfig } from '../stack/config/config';
 import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli, temporalNode } from '../stack/runtime/binaries';
 import { requirePostgres } from '../stack/runtime/postgres';
+import { requireRabbit } from '../stack/runtime/rabbitmq';
 import { resolveTestServerBinary } from './lib/test-server';
 
 const config = loadStackConfig();
@@ -30,6 +31,9 @@ if (!config.mongo.uri) {
     }
   }
 }
+// The broker destination tests start their own node from it.
+const rabbit = requireRabbit(log);
+log(`rabbitmq: ${rabbit.server}`);
 try {
   const ts = await resolveTestServerBinary({ cacheDir: config.binaryCacheDir, log });
   log(`temporal-test-server: ${ts.path} (${ts.source})`);

@@ -7,7 +7,7 @@ import type { components } from '../generated/api';
  *
  * | word | what it names | values |
  * |---|---|---|
- * | outcome (`DeliveryOutcome`) | how one POST ended | `delivered`, `http_error`, `timeout`, `network_error`, `blocked` |
+ * | outcome (`DeliveryOutcome`) | how one POST (or broker publish) ended | `delivered`, `http_error`, `timeout`, `network_error`, `blocked`, `rejected` (a broker's lasting no) |
  * | verdict (`Verdict`) | what that outcome means for the delivery | `delivered`, `retry`, `stop`, `gone` (a 410) |
  * | attempt state (`AttemptState`, the attempt log's `state`) | where the delivery stands after a made attempt | `delivered`, `retrying`, `failed` (attempts ran out), `stopped` |
  * | subscriber state (`SubscriberState`) | one subscription's delivery of the event, as the workflow's query shows it | the attempt states, `attempting`, `cancelled` (paused, disabled or deleted before an attempt) |
@@ -111,10 +111,16 @@ export type Verdict = 'delivered' | 'stop' | 'gone' | 'retry';
  * 2xx delivered; 410 gone (disable); other 4xx except 408/429 stop; a URL our address guard
  * refused stops too (retrying would only probe again); 3xx, 5xx, 408, 429, timeouts and
  * network errors retry.
+ *
+ * A broker destination by the same rules: a publish the broker confirmed is delivered; its
+ * lasting no (`rejected`: an unroutable message returned by `mandatory`, an exchange or vhost
+ * that does not exist, refused access, wrong credentials) stops, as a 4xx does; a broker that is
+ * down or unreachable (`network_error`), a nack and a confirm that does not come in time
+ * (`timeout`) retry, as a 5xx does.
  */
 export function verdictFor(outcome: DeliveryOutcome, statusCode?: number): Verdict {
   if (outcome === 'delivered') return 'delivered';
-  if (outcome === 'blocked') return 'stop';
+  if (outcome === 'blocked' || outcome === 'rejected') return 'stop';
   if (outcome === 'http_error' && statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
     if (statusCode === 410) return 'gone';
     if (statusCode !== 408 && statusCode !== 429) return 'stop';

@@ -58,7 +58,7 @@ export function createAppDeps(input: {
     subscriptions: {
       subscriptions,
       secrets: box,
-      checkUrl: (raw) => checkCallbackUrl(raw, { allowPrivate }),
+      checkUrl: (raw, schemes) => checkCallbackUrl(raw, { allowPrivate, ...(schemes ? { schemes } : {}) }),
       eventScopes: scopesOfEvents,
       maxPerOwner: config.api.maxSubscriptionsPerOwner,
       retryDefaults: { scheduleMs: config.delivery.policy.scheduleMs, maxAttempts: config.delivery.policy.maxAttempts },

@@ -7,6 +7,7 @@ import { fieldName } from '../errors/field-issue';
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import type { RetryOverride } from '../../workflows/delivery-model';
 import { assertHeaders, maskHeaders, sealHeaders } from './custom-headers';
+import { ALL_DESTINATION_SCHEMES, sealDestination, viewDestination } from './destination';
 import { type Filter as EventFilter, validateFilter } from './filter';
 import { assertTokenUrl, sealAuth, viewAuth } from './outgoing-auth';
 import type { SubscriptionDoc } from './repository';
@@ -42,7 +43,7 @@ export interface FieldContext {
   /** Scopes each event type needs from a subscribing key (the catalogue's `required_scopes`). */
   eventScopes: ReadonlyMap<string, readonly string[]>;
   /** Checks a callback URL (scheme, credentials, private or metadata addresses). */
-  checkUrl: (raw: string) => ReturnType<typeof checkCallbackUrl>;
+  checkUrl: (raw: string, schemes?: readonly string[]) => ReturnType<typeof checkCallbackUrl>;
   /** Seals credentials before they are stored. */
   secrets: SecretBox;
   /** The subscription's id: what is sealed is bound to it. */
@@ -97,9 +98,9 @@ export type FieldSpec<K extends SubscriptionField> = {
 /** The table's type: a row for every contract field, and nothing else. */
 export type FieldTable = { [K in SubscriptionField]: FieldSpec<K> };
 
-/** 400 naming `url` unless the callback URL passes the rules (scheme, credentials, address). */
+/** 400 naming `url` unless the URL passes the rules (a scheme of some destination kind, no credentials, address); which kind is use-cases.ts's rule. */
 async function assertCallbackUrl(url: string, ctx: FieldContext): Promise<void> {
-  const check = await ctx.checkUrl(url);
+  const check = await ctx.checkUrl(url, ALL_DESTINATION_SCHEMES);
   if (!check.ok) throw DomainError.invalid('Invalid Callback URL', `url ${check.reason}`, [{ field: ['url'], message: check.reason }]);
 }
 
@@ -232,6 +233,14 @@ export const subscriptionFields = {
     // Replaced whole (nothing secret is ever read back to merge with).
     apply: (auth, ctx) => ({ auth: auth && sealAuth(ctx.secrets, ctx.id, auth) }),
     shown: { as: 'masked', read: (d) => (d.auth ? viewAuth(d.auth) : undefined) },
+    delivery: ['attempt'],
+    portal: 'form',
+  },
+  destination: {
+    doc: 'destination',
+    // Replaced whole (nothing secret is ever read back to merge with); `http` removes it.
+    apply: (destination, ctx) => ({ destination: sealDestination(ctx.secrets, ctx.id, destination) }),
+    shown: { as: 'masked', read: (d) => (d.destination ? viewDestination(d.destination) : undefined) },
     delivery: ['attempt'],
     portal: 'form',
   },

@@ -1,3 +1,4 @@
+import type { StoredDestination } from './destination';
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { StoredHeader } from './custom-headers';
@@ -11,6 +12,9 @@ export interface StoredSecret {
   created_at: Date;
   expires_at?: Date;
 }
+
+/** The stored fields that hold sealed credentials besides the signing secrets. */
+type Credentials = Pick<SubscriptionDoc, 'headers' | 'auth' | 'destination'>;
 
 /** How a subscription is stored; fields.ts says which contract field each one keeps. Secrets never leave through `toSubscription`. */
 export interface SubscriptionDoc {
@@ -38,6 +42,8 @@ export interface SubscriptionDoc {
   headers?: StoredHeader[];
   /** How deliveries authenticate to the receiver, credentials sealed (absent: not at all). */
   auth?: StoredAuth;
+  /** A broker its deliveries are published to, credentials sealed (absent: POSTs to `url`). */
+  destination?: StoredDestination;
   /** Start of the current streak of failed attempts; unset by a delivered one. */
   failing_since?: Date;
   /**
@@ -126,7 +132,7 @@ export class SubscriptionRepository {
     { collection: 'subscriptions', method: 'SubscriptionRepository.allSecrets', equality: [], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.replaceSecrets', equality: ['_id', 'secrets'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.allCredentials', equality: [], index: '_id_' },
-    { collection: 'subscriptions', method: 'SubscriptionRepository.replaceCredentials', equality: ['_id', 'headers', 'auth'], index: '_id_' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.replaceCredentials', equality: ['_id', 'headers', 'auth', 'destination'], index: '_id_' },
   ];
 
   readonly #collection: Collection<SubscriptionDoc>;
@@ -292,16 +298,19 @@ export class SubscriptionRepository {
   }
 
   /** Every subscription that has custom headers or auth, with only those: for the sealing migration. */
-  allCredentials(): AsyncIterable<Pick<SubscriptionDoc, '_id' | 'headers' | 'auth'>> {
-    return this.#collection.find({ $or: [{ headers: { $exists: true } }, { auth: { $exists: true } }] }, { projection: { headers: 1, auth: 1 } });
+  allCredentials(): AsyncIterable<Pick<SubscriptionDoc, '_id' | 'headers' | 'auth' | 'destination'>> {
+    return this.#collection.find(
+      { $or: [{ headers: { $exists: true } }, { auth: { $exists: true } }, { destination: { $exists: true } }] },
+      { projection: { headers: 1, auth: 1, destination: 1 } },
+    );
   }
 
-  /** Replaces headers and auth if both are still as `read` (a PATCH in between wins); true when replaced. */
-  async replaceCredentials(id: string, read: Pick<SubscriptionDoc, 'headers' | 'auth'>, next: Pick<SubscriptionDoc, 'headers' | 'auth'>): Promise<boolean> {
+  /** Replaces headers, auth and destination if all are still as `read` (a PATCH in between wins); true when replaced. */
+  async replaceCredentials(id: string, read: Credentials, next: Credentials): Promise<boolean> {
     // A field absent when read must still be absent: `null` matches a missing field.
     const { modifiedCount } = await this.#collection.updateOne(
-      { _id: id, headers: read.headers ?? null, auth: read.auth ?? null } as Filter<SubscriptionDoc>,
-      { $set: { ...(next.headers ? { headers: next.headers } : {}), ...(next.auth ? { auth: next.auth } : {}) } },
+      { _id: id, headers: read.headers ?? null, auth: read.auth ?? null, destination: read.destination ?? null } as Filter<SubscriptionDoc>,
+      { $set: { ...(next.headers ? { headers: next.headers } : {}), ...(next.auth ? { auth: next.auth } : {}), ...(next.destination ? { destination: next.destination } : {}) } },
     );
     return modifiedCount === 1;
   }

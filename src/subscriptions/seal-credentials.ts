@@ -1,4 +1,5 @@
 import type { StoredHeader } from './custom-headers';
+import { resealDestination } from './destination';
 import { maskTokenUrl, type StoredAuth } from './outgoing-auth';
 import type { SubscriptionRepository } from './repository';
 import type { SecretBox } from './secret-box';
@@ -31,20 +32,22 @@ function authIsStale(box: SecretBox, auth: StoredAuth | undefined): boolean {
 }
 
 /**
- * Seals every stored custom header value and auth credential not sealed under the current key,
+ * Seals every stored custom header value, auth credential and broker credential not sealed under the current key,
  * as {@link sealStoredSecrets} does for signing secrets, so an old key can be retired without
  * leaving a subscription whose credentials no longer open. Each subscription is rewritten only
- * if its headers and auth are still what was read. Idempotent; returns how many it rewrote.
+ * if its headers, auth and destination are still what was read. Idempotent; returns how many it rewrote.
  */
 export async function sealStoredCredentials(subscriptions: SubscriptionRepository, box: SecretBox): Promise<number> {
   if (!box.sealing) return 0;
   let rewritten = 0;
   for await (const doc of subscriptions.allCredentials()) {
     const staleHeaders = doc.headers?.some((h) => box.isStale(h.value)) ?? false;
-    if (!staleHeaders && !authIsStale(box, doc.auth)) continue;
+    const staleDestination = doc.destination !== undefined && box.isStale(doc.destination.credentials);
+    if (!staleHeaders && !authIsStale(box, doc.auth) && !staleDestination) continue;
     const headers: StoredHeader[] | undefined = doc.headers?.map((h) => ({ ...h, value: fresh(box, doc._id, h.value) }));
     const auth = doc.auth ? resealAuth(box, doc._id, doc.auth) : undefined;
-    if (await subscriptions.replaceCredentials(doc._id, { headers: doc.headers, auth: doc.auth }, { headers, auth })) rewritten++;
+    const destination = doc.destination ? resealDestination(box, doc._id, doc.destination) : undefined;
+    if (await subscriptions.replaceCredentials(doc._id, { headers: doc.headers, auth: doc.auth, destination: doc.destination }, { headers, auth, destination })) rewritten++;
   }
   return rewritten;
 }

@@ -18,6 +18,7 @@ import type {
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import type { SubscriptionDoc, SubscriptionRepository } from './repository';
 import { checkFields, checkHosts, type FieldContext, patchOf, storedOnCreate, toSubscription } from './fields';
+import { assertUrlFitsDestination, destinationKind } from './destination';
 import { assertNoAuthorizationHeader } from './outgoing-auth';
 import type { SecretBox } from './secret-box';
 import { generateSigningKeyPair, generateSigningSecret } from './secrets';
@@ -29,7 +30,7 @@ export interface SubscriptionDeps {
   /** Seals signing secrets before they are stored. */
   secrets: SecretBox;
   /** Checks a callback URL (scheme, credentials, private or metadata addresses). */
-  checkUrl: (raw: string) => ReturnType<typeof checkCallbackUrl>;
+  checkUrl: (raw: string, schemes?: readonly string[]) => ReturnType<typeof checkCallbackUrl>;
   /** Scopes each event type needs from a subscribing key (the catalogue's `required_scopes`). */
   eventScopes: ReadonlyMap<string, readonly string[]>;
   /** The service's retry schedule (DELIVERY_RETRY_SCHEDULE, DELIVERY_MAX_ATTEMPTS), shown for subscriptions that set none. */
@@ -76,10 +77,20 @@ function assertCredentialsFollow(current: SubscriptionDoc, input: SubscriptionUp
   const errors = [
     ...(current.headers?.length && input.headers === undefined ? [{ field: ['headers'], message: 'the subscription has custom headers: send them again (or {} to drop them) with the new url' }] : []),
     ...(current.auth && input.auth === undefined ? [{ field: ['auth'], message: 'the subscription has auth: send it again (or null to drop it) with the new url' }] : []),
+    ...(current.destination && input.destination === undefined ? [{ field: ['destination'], message: 'the subscription has broker credentials: send its destination again with the new url' }] : []),
   ];
   if (!errors.length) return;
   const fields = errors.map((e) => fieldName(e.field)).join(' and ');
   throw DomainError.unprocessable(`a new url must come with ${fields} again: stored credentials are never sent to a url they were not set for`, errors);
+}
+
+/** 422 unless the url and the destination kind after `input` fit each other (see assertUrlFitsDestination), naming what it sent. */
+function assertDestinationFits(input: SubscriptionCreate | SubscriptionUpdate, current?: SubscriptionDoc): void {
+  const url = input.url ?? current?.url;
+  if (url === undefined) return;
+  const kind = input.destination?.type ?? destinationKind(current?.destination);
+  const hasAuth = input.auth === undefined ? current?.auth !== undefined : input.auth !== null;
+  assertUrlFitsDestination(url, kind, input.url !== undefined || input.destination === undefined ? 'url' : 'destination', hasAuth);
 }
 
 /** 409 for pausing a disabled subscription: the owner moves active ⇄ paused and re-enables with active. */
@@ -115,6 +126,7 @@ export async function createSubscription(
   assertSchemeTakesSecret(input);
   checkFields(input, ctx);
   assertAuthOwnsAuthorization(input);
+  assertDestinationFits(input);
   await checkHosts(input, ctx);
   // Counted, then inserted: concurrent creates of one owner can each pass, so the bound may be overshot by their number.
   const owned = await deps.subscriptions.countOwned(principal.ownerId);
@@ -177,6 +189,7 @@ export async function updateSubscription(
   checkFields(input, ctx);
   assertCredentialsFollow(current, input);
   assertAuthOwnsAuthorization(input, current);
+  assertDestinationFits(input, current);
   assertStatusMove(current, input);
   await checkHosts(input, ctx);
   const { set, unset } = patchOf(input, ctx);

@@ -170,14 +170,19 @@ export const DENIED_CALLBACK_PORTS: ReadonlyMap<number, string> = new Map([
 
 /** The port a URL connects to: its own, or its scheme's default. */
 export function portOf(url: URL): number {
-  return Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return Number(url.port || (DEFAULT_PORTS[url.protocol] ?? 80));
 }
+
+/** Each scheme's own port: a destination of that kind may use it though it is a service port. */
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'https:': 443, 'http:': 80, 'amqps:': 5671, 'amqp:': 5672 };
 
 /**
  * Why a public destination may not be reached on `port`, or undefined: 80, 443 and 1024–65535 are
- * allowed, except {@link DENIED_CALLBACK_PORTS}. Other ports below 1024 are system services (SSH, SMTP).
+ * allowed, except {@link DENIED_CALLBACK_PORTS}, and the own port of `protocol` (a broker's: 5672 for
+ * `amqp:`). Other ports below 1024 are system services (SSH, SMTP).
  */
-export function callbackPortProblem(port: number): string | undefined {
+export function callbackPortProblem(port: number, protocol = 'https:'): string | undefined {
+  if (port === DEFAULT_PORTS[protocol]) return undefined;
   const service = DENIED_CALLBACK_PORTS.get(port);
   if (service !== undefined) return `port ${port} (${service}) is not allowed; use 443, 80 or another port from 1024 to 65535`;
   if (port !== 80 && port !== 443 && port < 1024) return `port ${port} is not allowed; use 443, 80 or a port from 1024 to 65535`;

@@ -13,6 +13,8 @@ export type CallbackUrlCheck = { ok: true; url: URL } | { ok: false; reason: str
 export interface CallbackUrlOptions {
   /** Accept any host (local development); only the shape rules apply and nothing is resolved. */
   allowPrivate: boolean;
+  /** The schemes accepted, lowercase; `https` and `http` unless given (a subscription's url also takes its broker kinds'). */
+  schemes?: readonly string[];
   /** Resolves a hostname to every IP address; defaults to `dns.lookup(host, { all: true })`. */
   resolve?: (host: string) => Promise<string[]>;
 }
@@ -30,8 +32,15 @@ function addressPhrase(cls: AddressClass): string {
   return `${cls === 'unspecified' ? 'an' : 'a'} ${cls} address`;
 }
 
-/** Rules that need no network: parseable, http(s), no credentials or fragment, bounded length. */
-function checkShape(raw: string): CallbackUrlCheck {
+/** `schemes`, each secure one with its plain twin after it, as a sentence: `https (or http), or amqps (or amqp)`. */
+function schemeChoices(schemes: readonly string[]): string {
+  const pairs: string[] = [];
+  for (let i = 0; i < schemes.length; i += 2) pairs.push(schemes[i + 1] ? `${schemes[i]} (or ${schemes[i + 1]})` : schemes[i]!);
+  return pairs.join(', or ');
+}
+
+/** Rules that need no network: parseable, one of `schemes`, no credentials or fragment, bounded length. */
+function checkShape(raw: string, schemes: readonly string[]): CallbackUrlCheck {
   if (raw.length > MAX_CALLBACK_URL_LENGTH) return fail(`must be at most ${MAX_CALLBACK_URL_LENGTH} characters`);
   let url: URL;
   try {
@@ -40,7 +49,7 @@ function checkShape(raw: string): CallbackUrlCheck {
     return fail('must be an absolute http(s) URL');
   }
   const scheme = url.protocol.slice(0, -1);
-  if (scheme !== 'http' && scheme !== 'https') return fail(`scheme ${scheme} is not allowed; use https (or http)`);
+  if (!schemes.includes(scheme)) return fail(`scheme ${scheme} is not allowed; use ${schemeChoices(schemes)}`);
   // WHATWG parsing turns `http:///hooks` into host `hooks`; an empty authority is a typo, not a host.
   if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#\\\s]/i.test(raw.trim())) return fail('must have a host');
   // Percent-encoding can grow the URL past the limit the raw text met.
@@ -89,8 +98,8 @@ async function checkDestination(url: URL, resolve: (host: string) => Promise<str
  * non-public names (localhost, *.local, *.internal, single labels). A passing check is no guarantee at delivery time: connect with `createGuardedLookup`.
  */
 export async function checkCallbackUrl(raw: string, opts: CallbackUrlOptions): Promise<CallbackUrlCheck> {
-  const shape = checkShape(raw);
+  const shape = checkShape(raw, opts.schemes ?? ['https', 'http']);
   if (!shape.ok || opts.allowPrivate) return shape;
-  const reason = callbackPortProblem(portOf(shape.url)) ?? (await checkDestination(shape.url, opts.resolve ?? resolveAll));
+  const reason = callbackPortProblem(portOf(shape.url), shape.url.protocol) ?? (await checkDestination(shape.url, opts.resolve ?? resolveAll));
   return reason === undefined ? shape : fail(reason);
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BinaryError } from './build-cache';
+import { aptInstall } from './apt';
 import { findOnPath } from './binaries';
 
 /** The programs of one PostgreSQL installation the embedded database needs. */
@@ -50,18 +51,7 @@ function serverVersion(binDir: string): number {
  * (as the browser for the portal tests is installed); returns what it found afterwards.
  */
 export function installPostgres(log: (line: string) => void): PostgresInstall | undefined {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0 || !findOnPath('apt-get')) return undefined;
-  log("postgresql: not found; installing Debian's postgresql with apt-get (once per machine)");
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'postgresql']]) {
-    log(`$ apt-get ${args.join(' ')}`);
-    const r = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env });
-    if (r.status !== 0) {
-      log(`postgresql: apt-get ${args[0]} failed (exit ${r.status ?? r.signal})`);
-      return undefined;
-    }
-  }
-  return findPostgres();
+  return aptInstall('postgresql', ['postgresql'], log) ? findPostgres() : undefined;
 }
 
 /** Finds PostgreSQL, installing it when this process may; else fails naming the fix. */

@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { aptInstall } from '../../stack/runtime/apt';
 
 /** Commands tried in order after CHROMIUM_PATH. */
 const candidates = ['/usr/bin/chromium', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
@@ -38,16 +38,5 @@ export function findChromium(env: NodeJS.ProcessEnv): string | undefined {
  * its progress; returns whether it ran and succeeded (false: the caller names the fix).
  */
 export function installChromium(log: (line: string) => void): boolean {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0 || !which('apt-get', process.env)) return false;
-  log('chromium: not found; installing Debian\'s chromium with apt-get (once per machine)');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']]) {
-    log(`$ apt-get ${args.join(' ')}`);
-    const r = spawnSync('apt-get', args, { stdio: 'inherit', env });
-    if (r.status !== 0) {
-      log(`chromium: apt-get ${args[0]} failed (exit ${r.status ?? r.signal})`);
-      return false;
-    }
-  }
-  return true;
+  return aptInstall('chromium', ['chromium'], log);
 }

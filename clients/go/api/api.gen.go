@@ -112,6 +112,7 @@ const (
 	DeliveryOutcomeDelivered    DeliveryOutcome = "delivered"
 	DeliveryOutcomeHttpError    DeliveryOutcome = "http_error"
 	DeliveryOutcomeNetworkError DeliveryOutcome = "network_error"
+	DeliveryOutcomeRejected     DeliveryOutcome = "rejected"
 	DeliveryOutcomeTimeout      DeliveryOutcome = "timeout"
 )
 
@@ -125,6 +126,8 @@ func (e DeliveryOutcome) Valid() bool {
 	case DeliveryOutcomeHttpError:
 		return true
 	case DeliveryOutcomeNetworkError:
+		return true
+	case DeliveryOutcomeRejected:
 		return true
 	case DeliveryOutcomeTimeout:
 		return true
@@ -307,6 +310,21 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
+// Defines values for HttpDestinationType.
+const (
+	Http HttpDestinationType = "http"
+)
+
+// Valid indicates whether the value is a known member of the HttpDestinationType enum.
+func (e HttpDestinationType) Valid() bool {
+	switch e {
+	case Http:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OAuth2ClientCredentialsAuthType.
 const (
 	OAuth2ClientCredentialsAuthTypeOauth2ClientCredentials OAuth2ClientCredentialsAuthType = "oauth2_client_credentials"
@@ -457,6 +475,21 @@ func (e PortalSessionInfoGrants) Valid() bool {
 	case PortalSessionInfoGrantsWebhooksRead:
 		return true
 	case PortalSessionInfoGrantsWebhooksWrite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RabbitmqDestinationType.
+const (
+	RabbitmqDestinationTypeRabbitmq RabbitmqDestinationType = "rabbitmq"
+)
+
+// Valid indicates whether the value is a known member of the RabbitmqDestinationType enum.
+func (e RabbitmqDestinationType) Valid() bool {
+	switch e {
+	case RabbitmqDestinationTypeRabbitmq:
 		return true
 	default:
 		return false
@@ -679,6 +712,51 @@ func (e SubscriptionAuthViewType) Valid() bool {
 	case SubscriptionAuthViewTypeBearer:
 		return true
 	case SubscriptionAuthViewTypeOauth2ClientCredentials:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionDestinationViewPassword.
+const (
+	SubscriptionDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk SubscriptionDestinationViewPassword = "********"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionDestinationViewPassword enum.
+func (e SubscriptionDestinationViewPassword) Valid() bool {
+	switch e {
+	case SubscriptionDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionDestinationViewType.
+const (
+	SubscriptionDestinationViewTypeRabbitmq SubscriptionDestinationViewType = "rabbitmq"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionDestinationViewType enum.
+func (e SubscriptionDestinationViewType) Valid() bool {
+	switch e {
+	case SubscriptionDestinationViewTypeRabbitmq:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionDestinationViewUsername.
+const (
+	SubscriptionDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk SubscriptionDestinationViewUsername = "********"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionDestinationViewUsername enum.
+func (e SubscriptionDestinationViewUsername) Valid() bool {
+	switch e {
+	case SubscriptionDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
 		return true
 	default:
 		return false
@@ -965,7 +1043,7 @@ type DeliveryAttempt struct {
 	// DurationMs Time until the answer, timeout or error, in milliseconds.
 	DurationMs int64 `json:"duration_ms"`
 
-	// Error Error description for timeouts, network errors and blocked URLs.
+	// Error Error description for timeouts, network errors, blocked URLs and a broker's refusal (`rejected`).
 	Error *string `json:"error,omitempty"`
 
 	// EventId The event being delivered.
@@ -991,7 +1069,7 @@ type DeliveryAttempt struct {
 	// State Where the delivery stood after this attempt.
 	State DeliveryAttemptState `json:"state"`
 
-	// StatusCode HTTP status the receiver answered, when it answered.
+	// StatusCode HTTP status the receiver answered, when it answered; 200 for a message a broker destination confirmed.
 	StatusCode *int32 `json:"status_code,omitempty"`
 
 	// SubscriptionId The subscription delivered to.
@@ -1042,7 +1120,7 @@ type DeliveryNext struct {
 }
 
 // DeliveryOutcome Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent).
+// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
 type DeliveryOutcome string
 
 // DeliveryTimeline One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next.
@@ -1251,6 +1329,15 @@ type Health struct {
 
 // HealthStatus Always `ok` when the process answers.
 type HealthStatus string
+
+// HttpDestination Signed POSTs to `url` (the default).
+type HttpDestination struct {
+	// Type HTTP POST.
+	Type HttpDestinationType `json:"type"`
+}
+
+// HttpDestinationType HTTP POST.
+type HttpDestinationType string
 
 // InsufficientStockProblem A problem document; for a stock shortfall it names each short product in `short_items` (and `errors` points at the request fields).
 type InsufficientStockProblem struct {
@@ -1694,6 +1781,27 @@ type ProductList struct {
 	Data []Product `json:"data"`
 }
 
+// RabbitmqDestination A RabbitMQ (AMQP 0-9-1) exchange on the broker at `url`; see `SubscriptionDestination`.
+type RabbitmqDestination struct {
+	// Exchange The exchange published to; it must exist on the broker (the service never declares one). Empty is the default exchange, which routes by queue name.
+	Exchange string `json:"exchange"`
+
+	// Password The broker password; sealed at rest, never returned.
+	Password string `json:"password"`
+
+	// RoutingKey The routing key of every message (printable ASCII).
+	RoutingKey string `json:"routing_key"`
+
+	// Type RabbitMQ.
+	Type RabbitmqDestinationType `json:"type"`
+
+	// Username The broker user; sealed at rest, never returned.
+	Username string `json:"username"`
+}
+
+// RabbitmqDestinationType RabbitMQ.
+type RabbitmqDestinationType string
+
 // RateLimit Most deliveries per second to the subscription, a whole number from 1 to 100 (outside it: a
 // 422 naming `/body/rate_limit`, nothing written), held over every worker however many run:
 // each second (aligned to the epoch on the service's clock) takes at most this many POSTs. An
@@ -2047,6 +2155,9 @@ type Subscription struct {
 	// Description Owner's free text.
 	Description *SubscriptionDescription `json:"description,omitempty"`
 
+	// Destination The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown.
+	Destination *SubscriptionDestinationView `json:"destination,omitempty"`
+
 	// DisabledReason Why the service disabled the subscription; present only while `status` is `disabled`.
 	DisabledReason *string `json:"disabled_reason,omitempty"`
 
@@ -2090,10 +2201,10 @@ type Subscription struct {
 	// UpdatedAt When the subscription last changed.
 	UpdatedAt time.Time `json:"updated_at"`
 
-	// Url Callback URL.
+	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders
-	Url CallbackUrl `json:"url"`
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders
+	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
 	Version SubscriptionVersion `json:"version"`
@@ -2148,6 +2259,9 @@ type SubscriptionCreate struct {
 	// Description Optional free text, at most 500 characters.
 	Description *SubscriptionDescription `json:"description,omitempty"`
 
+	// Destination Where deliveries go besides `url`; absent, `http` (a signed POST to `url`).
+	Destination *SubscriptionDestination `json:"destination,omitempty"`
+
 	// Events Event types to deliver (1 to 50, no duplicates).
 	Events SubscriptionEvents `json:"events"`
 
@@ -2172,14 +2286,49 @@ type SubscriptionCreate struct {
 	// Signature How deliveries are signed; `hmac-sha256` when omitted. Set on creation; `rotate-secret` with `signature` switches it later (a switch is a rotation, with its overlap).
 	Signature *SignatureScheme `json:"signature,omitempty"`
 
-	// Url Callback URL (absolute http/https).
+	// Url Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address.
 	//
-	// Examples: https://erp.example.com/hooks/orders
-	Url CallbackUrl `json:"url"`
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders
+	Url SubscriptionUrl `json:"url"`
 }
 
 // SubscriptionDescription Free text for the owner.
 type SubscriptionDescription = string
+
+// SubscriptionDestination Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
+// - `http` (the default): a signed POST to `url`.
+// - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
+// Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
+type SubscriptionDestination struct {
+	union json.RawMessage
+}
+
+// SubscriptionDestinationView A broker destination as shown on read; the credentials are masked.
+type SubscriptionDestinationView struct {
+	// Exchange The exchange published to.
+	Exchange string `json:"exchange"`
+
+	// Password Set, and masked.
+	Password SubscriptionDestinationViewPassword `json:"password"`
+
+	// RoutingKey The routing key.
+	RoutingKey string `json:"routing_key"`
+
+	// Type The kind of destination.
+	Type SubscriptionDestinationViewType `json:"type"`
+
+	// Username Set, and masked.
+	Username SubscriptionDestinationViewUsername `json:"username"`
+}
+
+// SubscriptionDestinationViewPassword Set, and masked.
+type SubscriptionDestinationViewPassword string
+
+// SubscriptionDestinationViewType The kind of destination.
+type SubscriptionDestinationViewType string
+
+// SubscriptionDestinationViewUsername Set, and masked.
+type SubscriptionDestinationViewUsername string
 
 // SubscriptionDisabledNotification Body of the `subscription.disabled` operational webhook.
 type SubscriptionDisabledNotification struct {
@@ -2381,6 +2530,9 @@ type SubscriptionUpdate struct {
 	// Description New free text.
 	Description *SubscriptionDescription `json:"description,omitempty"`
 
+	// Destination Replaces the destination whole (its credentials are sent again); `{"type": "http"}` goes back to POSTs. Its kind must fit the scheme of `url` after the change (send both to move between kinds).
+	Destination *SubscriptionDestination `json:"destination,omitempty"`
+
 	// Events New list of event types (replaces the old one).
 	Events *SubscriptionEvents `json:"events,omitempty"`
 
@@ -2402,10 +2554,10 @@ type SubscriptionUpdate struct {
 	// Status `paused` stops deliveries; `active` resumes them or re-enables a disabled subscription.
 	Status *SubscriptionUpdateStatus `json:"status,omitempty"`
 
-	// Url New callback URL.
+	// Url New callback URL, or new broker address (see `SubscriptionUrl`).
 	//
-	// Examples: https://erp.example.com/hooks/orders
-	Url *CallbackUrl `json:"url,omitempty"`
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders
+	Url *SubscriptionUrl `json:"url,omitempty"`
 
 	// Version Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
 	Version *SubscriptionUpdateVersion `json:"version,omitempty"`
@@ -2417,6 +2569,11 @@ type SubscriptionUpdateStatus string
 // SubscriptionUpdateVersion Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
 type SubscriptionUpdateVersion int64
 
+// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+//
+// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders
+type SubscriptionUrl = string
+
 // SubscriptionWithSecret A subscription as returned on creation, with its signing secret. The secret is shown only here.
 type SubscriptionWithSecret struct {
 	// Auth How deliveries authenticate to the receiver, when set; no secret is ever shown.
@@ -2427,6 +2584,9 @@ type SubscriptionWithSecret struct {
 
 	// Description Owner's free text.
 	Description *SubscriptionDescription `json:"description,omitempty"`
+
+	// Destination The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown.
+	Destination *SubscriptionDestinationView `json:"destination,omitempty"`
 
 	// DisabledReason Why the service disabled the subscription; present only while `status` is `disabled`.
 	DisabledReason *string `json:"disabled_reason,omitempty"`
@@ -2474,10 +2634,10 @@ type SubscriptionWithSecret struct {
 	// UpdatedAt When the subscription last changed.
 	UpdatedAt time.Time `json:"updated_at"`
 
-	// Url Callback URL.
+	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders
-	Url CallbackUrl `json:"url"`
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders
+	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
 	Version SubscriptionWithSecretVersion `json:"version"`
@@ -3775,6 +3935,68 @@ func (t *SubscriptionAuth) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsHttpDestination returns the union data inside the SubscriptionDestination as a HttpDestination
+func (t SubscriptionDestination) AsHttpDestination() (HttpDestination, error) {
+	var body HttpDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromHttpDestination overwrites any union data inside the SubscriptionDestination as the provided HttpDestination
+func (t *SubscriptionDestination) FromHttpDestination(v HttpDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeHttpDestination performs a merge with any union data inside the SubscriptionDestination, using the provided HttpDestination
+func (t *SubscriptionDestination) MergeHttpDestination(v HttpDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRabbitmqDestination returns the union data inside the SubscriptionDestination as a RabbitmqDestination
+func (t SubscriptionDestination) AsRabbitmqDestination() (RabbitmqDestination, error) {
+	var body RabbitmqDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRabbitmqDestination overwrites any union data inside the SubscriptionDestination as the provided RabbitmqDestination
+func (t *SubscriptionDestination) FromRabbitmqDestination(v RabbitmqDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRabbitmqDestination performs a merge with any union data inside the SubscriptionDestination, using the provided RabbitmqDestination
+func (t *SubscriptionDestination) MergeRabbitmqDestination(v RabbitmqDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SubscriptionDestination) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SubscriptionDestination) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsOrderCreatedEventV1 returns the union data inside the WebhookEventV1 as a OrderCreatedEventV1
 func (t WebhookEventV1) AsOrderCreatedEventV1() (OrderCreatedEventV1, error) {
 	var body OrderCreatedEventV1
@@ -4420,6 +4642,7 @@ type ClientInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
+	// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -5048,6 +5271,7 @@ func (c *Client) ListDeprecatedSubscriptions(ctx context.Context, params *ListDe
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
+// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //
@@ -7717,6 +7941,7 @@ type ClientWithResponsesInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
+	// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -13693,6 +13918,7 @@ func (c *ClientWithResponses) ListDeprecatedSubscriptionsWithResponse(ctx contex
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
+// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //

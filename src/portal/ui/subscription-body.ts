@@ -1,4 +1,5 @@
 import { type AuthChoice, authBody, type AuthFields, emptyAuthFields } from './auth-fields';
+import { type DestinationChoice, destinationBody, type DestinationFields, emptyDestinationFields } from './destination-fields';
 import { parseHeaderLines } from './header-lines';
 import { parseMaxInFlight, parseRateLimit, parseRetryFields } from './retry-fields';
 import type { EventType, SignatureScheme, Subscription, SubscriptionCreate, SubscriptionUpdate } from './types';
@@ -11,6 +12,8 @@ export interface FormState {
   headerLines: string;
   authChoice: AuthChoice;
   authFields: AuthFields;
+  destinationChoice: DestinationChoice;
+  destinationFields: DestinationFields;
   events: EventType[];
   version: '1' | '2';
   /** Chosen at creation only: a later switch is a key rotation (the detail page's Rotate). */
@@ -34,6 +37,9 @@ export function initialFormState(editing?: Subscription): FormState {
     // Editing keeps the stored auth unless another choice is made.
     authChoice: editing?.auth ? 'keep' : 'none',
     authFields: emptyAuthFields,
+    // Editing keeps the stored broker (its credentials are never shown) unless another choice is made.
+    destinationChoice: editing?.destination ? 'keep' : 'http',
+    destinationFields: emptyDestinationFields,
     events: editing?.events ?? [],
     version: editing?.version === 2 ? '2' : '1',
     signature: 'hmac-sha256',
@@ -57,12 +63,14 @@ function parseFilter(text: string): { ok: true; filter?: Record<string, unknown>
 }
 
 /** The boxes read and checked for what the server cannot say better; the first problem as `error`. */
-function readBoxes(f: FormState, editing: boolean) {
+function readBoxes(f: FormState, editing: Subscription | undefined) {
   if (!f.events.length) return { error: 'Choose at least one event type.' };
   const lines = parseHeaderLines(f.headerLines);
   if ('error' in lines) return lines;
-  const auth = authBody(f.authChoice, f.authFields, editing);
+  const auth = authBody(f.authChoice, f.authFields, editing !== undefined);
   if ('error' in auth) return auth;
+  const destination = destinationBody(f.destinationChoice, f.destinationFields, editing?.destination !== undefined);
+  if ('error' in destination) return destination;
   const parsed = parseFilter(f.filterText);
   if (!parsed.ok) return { error: 'The filter must be a JSON object, e.g. {"data": {"total": {"$gte": 100}}}.' };
   const retry = parseRetryFields(f.retryWaits, f.retryAttempts);
@@ -72,12 +80,12 @@ function readBoxes(f: FormState, editing: boolean) {
   const inFlight = parseMaxInFlight(f.maxInFlightText);
   if ('error' in inFlight) return inFlight;
   const headers = Object.keys(lines.headers).length ? { headers: lines.headers } : {};
-  return { headers, auth, filter: parsed.filter, retry: retry.retry, rateLimit: rate.rateLimit, maxInFlight: inFlight.maxInFlight };
+  return { headers, auth, destination, filter: parsed.filter, retry: retry.retry, rateLimit: rate.rateLimit, maxInFlight: inFlight.maxInFlight };
 }
 
 /** The body of `POST /subscribe` from the boxes, and the version whose path it goes to. */
 export function createBody(f: FormState): { body: SubscriptionCreate; version: 1 | 2 } | { error: string } {
-  const r = readBoxes(f, false);
+  const r = readBoxes(f, undefined);
   if ('error' in r) return r;
   const body: SubscriptionCreate = {
     url: f.url,
@@ -85,6 +93,7 @@ export function createBody(f: FormState): { body: SubscriptionCreate; version: 1
     ...(f.description ? { description: f.description } : {}),
     ...r.headers,
     ...(r.auth.auth ? { auth: r.auth.auth } : {}),
+    ...r.destination,
     ...(r.filter ? { filter: r.filter } : {}),
     ...(r.retry ? { retry: r.retry } : {}),
     ...(f.signature === 'ed25519' ? { signature: f.signature } : {}),
@@ -96,7 +105,7 @@ export function createBody(f: FormState): { body: SubscriptionCreate; version: 1
 
 /** The body of `PATCH` for `editing` from the boxes: an emptied box removes what the subscription had, where the contract allows it. */
 export function patchBody(f: FormState, editing: Subscription): { body: SubscriptionUpdate } | { error: string } {
-  const r = readBoxes(f, true);
+  const r = readBoxes(f, editing);
   if ('error' in r) return r;
   // The contract has no null for it: once set, it can be changed but not removed.
   if (r.maxInFlight === undefined && editing.max_in_flight !== undefined) return { error: 'The most deliveries at once can be changed but not removed; enter a number.' };
@@ -107,6 +116,7 @@ export function patchBody(f: FormState, editing: Subscription): { body: Subscrip
     description: f.description,
     ...r.headers,
     ...r.auth,
+    ...r.destination,
     // An emptied box removes the filter the subscription had.
     ...(r.filter ? { filter: r.filter } : editing.filter ? { filter: {} } : {}),
     ...(Number(f.version) !== editing.version ? { version: f.version === '2' ? 2 : 1 } : {}),

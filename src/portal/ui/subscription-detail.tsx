@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WebhookServiceClient } from '../../client';
 import { idempotencyKey, outcome } from './api';
 import { describeAuth } from './auth-fields';
+import { describeDestination } from './destination-fields';
 import { EventsPanel } from './events-panel';
 import { formatTime } from './format';
 import { RotateSecretForm } from './rotate-secret-form';
@@ -127,6 +128,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
           ))}
         </p>
       )}
+      {s.destination && <p data-testid="subscription-destination">Destination: {describeDestination(s.destination)}</p>}
       {s.auth && <p data-testid="subscription-auth">Authentication: {describeAuth(s.auth)}</p>}
       {s.filter && (
         <p>

@@ -4,6 +4,7 @@ import { idempotencyKey, outcome } from './api';
 import { EventTypePicker } from './event-type-picker';
 import { FormActions } from './form-actions';
 import type { AuthChoice, AuthFields } from './auth-fields';
+import type { DestinationChoice, DestinationFields } from './destination-fields';
 import { createBody, type FormState, initialFormState, patchBody } from './subscription-body';
 import type { EventTypeInfo, Subscription } from './types';
 
@@ -22,6 +23,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
   const [form, setForm] = useState<FormState>(() => initialFormState(editing));
   const set = (change: Partial<FormState>) => setForm((f) => ({ ...f, ...change }));
   const setAuth = (change: Partial<AuthFields>) => setForm((f) => ({ ...f, authFields: { ...f.authFields, ...change } }));
+  const setDestination = (change: Partial<DestinationFields>) => setForm((f) => ({ ...f, destinationFields: { ...f.destinationFields, ...change } }));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
 
@@ -60,6 +62,42 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
         Endpoint URL
         <input type="url" name="url" required maxLength={2048} placeholder="https://example.com/webhooks" value={form.url} onInput={(e) => set({ url: e.currentTarget.value })} />
       </label>
+      <fieldset data-testid="destination-fields">
+        <legend>Destination</legend>
+        <label>
+          Deliver by
+          <select name="destination" value={form.destinationChoice} onChange={(e) => set({ destinationChoice: e.currentTarget.value as DestinationChoice })}>
+            {editing?.destination && <option value="keep">Keep as it is</option>}
+            <option value="http">HTTP POST</option>
+            <option value="rabbitmq">RabbitMQ</option>
+          </select>
+          {form.destinationChoice === 'rabbitmq' && (
+            <small>
+              The broker's address goes in the URL above: <code>amqps://host/vhost</code>.
+            </small>
+          )}
+        </label>
+        {form.destinationChoice === 'rabbitmq' && (
+          <>
+            <label>
+              Exchange
+              <input type="text" name="destination-exchange" maxLength={255} placeholder="webhooks" value={form.destinationFields.exchange} onInput={(e) => setDestination({ exchange: e.currentTarget.value })} />
+            </label>
+            <label>
+              Routing key
+              <input type="text" name="destination-routing-key" maxLength={255} value={form.destinationFields.routingKey} onInput={(e) => setDestination({ routingKey: e.currentTarget.value })} />
+            </label>
+            <label>
+              Broker user
+              <input type="text" name="destination-username" autoComplete="off" maxLength={256} value={form.destinationFields.username} onInput={(e) => setDestination({ username: e.currentTarget.value })} />
+            </label>
+            <label>
+              Broker password
+              <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
+            </label>
+          </>
+        )}
+      </fieldset>
       <label>
         Description
         <input type="text" name="description" maxLength={500} value={form.description} onInput={(e) => set({ description: e.currentTarget.value })} />

@@ -28,3 +28,4 @@ export type DeliveryTimeline = Schemas['DeliveryTimeline'];
 export type DeliveryWait = Schemas['DeliveryWait'];
 export type DeliveryNext = Schemas['DeliveryNext'];
 export type SubscriptionHealth = Schemas['SubscriptionHealth'];
+export type SubscriptionDestination = Schemas['SubscriptionDestination'];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify } from '../../../src/receiver';
 import { seedDemoData } from '../../../src/seed/seed';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
+import { openDestination } from '../../../src/subscriptions/destination';
 import { sealStoredCredentials } from '../../../src/subscriptions/seal-credentials';
 import { sealStoredSecrets } from '../../../src/subscriptions/seal-secrets';
 import { parseSecretKey, SecretBox, type SecretKey } from '../../../src/subscriptions/secret-box';
@@ -117,17 +118,27 @@ describe('signing secrets at rest: sealed with AES-256-GCM, rotated keys, existi
     await api.mongo.db.collection<SubscriptionDoc>('subscriptions').insertMany([
       { ...base(1), headers: [{ name: 'X-Api-Key', value: 'plain-header-value' }], auth: { type: 'bearer', token: k1.seal('old-key-bearer', id(1)) } },
       { ...base(2), auth: { type: 'basic', username: 'plain-user', password: k1.seal('old-key-password', id(2)) } },
+      // Another owner's, so the order below does not reach the broker it names.
+      {
+        ...base(3),
+        owner_id: 'owner-creds-broker',
+        url: 'amqp://127.0.0.1:5672',
+        destination: { type: 'rabbitmq', exchange: 'x', routing_key: 'k', credentials: k1.seal(JSON.stringify({ username: 'u', password: 'old-key-broker' }), id(3)) },
+      },
     ]);
     await sealStoredSecrets(subscriptions, api.deps.subscriptions.secrets);
-    expect(await sealStoredCredentials(subscriptions, api.deps.subscriptions.secrets)).toBe(2);
+    expect(await sealStoredCredentials(subscriptions, api.deps.subscriptions.secrets)).toBe(3);
     expect(await sealStoredCredentials(subscriptions, api.deps.subscriptions.secrets)).toBe(0);
-    const docs = [await raw(id(1)), await raw(id(2))];
+    const docs = [await raw(id(1)), await raw(id(2)), await raw(id(3))];
     for (const d of docs) {
       for (const plain of ['plain-header-value', 'old-key-bearer', 'plain-user', 'old-key-password']) expect(d).not.toContain(plain);
       expect(d).not.toContain('enc:v1:k1:');
     }
     expect(docs[0]!.match(/enc:v1:k2:/g)).toHaveLength(3);
     expect(docs[1]!.match(/enc:v1:k2:/g)).toHaveLength(3);
+    expect(docs[2]!.match(/enc:v1:k2:/g)).toHaveLength(2);
+    const broker = await api.mongo.db.collection<SubscriptionDoc>('subscriptions').findOne({ _id: id(3) });
+    expect(openDestination(api.deps.subscriptions.secrets, id(3), broker!.destination!)).toMatchObject({ username: 'u', password: 'old-key-broker' });
 
     receiver.received.length = 0;
     const { client } = await api.clientWith(['orders:write', 'resources:read'], 'owner-creds');

@@ -422,6 +422,37 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByTestId('subscriptions-empty').waitFor();
   });
 
+  it('creates a RabbitMQ subscription, shows its target but never its credentials, and keeps them on edit', async () => {
+    const broker = 'amqp://127.0.0.1:5672/orders';
+    await page.getByRole('button', { name: 'New subscription' }).click();
+    await page.getByLabel('Endpoint URL').fill(broker);
+    await page.getByRole('combobox', { name: /^Deliver by/ }).selectOption('rabbitmq');
+    await page.getByLabel('Exchange').fill('webhooks');
+    await page.getByLabel('Routing key').fill('orders.created');
+    await page.getByLabel('Broker user').fill('portal-broker-user');
+    await page.getByLabel('Broker password').fill('portal-broker-password');
+    await page.getByRole('checkbox', { name: /webhook\.test/ }).check();
+    await shoot(page, 'create-rabbitmq');
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    await page.getByTestId('secret-notice').waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    await page.getByRole('button', { name: `Manage ${broker}` }).click();
+    await page.getByTestId('subscription-detail').waitFor();
+    expect(await page.getByTestId('subscription-destination').textContent()).toBe('Destination: RabbitMQ: exchange "webhooks", routing key "orders.created" (credentials hidden)');
+    expect(await page.content()).not.toContain('portal-broker-password');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    expect(await page.getByRole('combobox', { name: /^Deliver by/ }).inputValue()).toBe('keep');
+    await page.getByLabel('Description').fill('the broker');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByTestId('subscription-detail').waitFor();
+    expect(await page.getByTestId('subscription-destination').textContent()).toContain('exchange "webhooks"');
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByTestId('subscriptions-empty').waitFor();
+  });
+
   it('shows an administrator session the alerts', async () => {
     const { client: adminKey } = await api.clientWith(['admin'], 'admin');
     const { data: sub } = await adminKey.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['webhook.test'] } });

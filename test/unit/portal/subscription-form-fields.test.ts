@@ -11,6 +11,8 @@ const full: FormState = {
   headerLines: 'X-Tenant: acme',
   authChoice: 'bearer',
   authFields: { token: 'token-value', username: '', password: '', tokenUrl: '', clientId: '', clientSecret: '', scope: '' },
+  destinationChoice: 'rabbitmq',
+  destinationFields: { exchange: 'webhooks', routingKey: 'orders', username: 'hooks', password: 'broker-password' },
   events: ['order.created'],
   version: '2',
   signature: 'ed25519',

@@ -84,6 +84,6 @@ describe('the subscription field table', () => {
       signature: 'hmac-sha256',
     });
     const masked = Object.entries(subscriptionFields).filter(([, r]) => 'as' in r.shown && r.shown.as === 'masked').map(([k]) => k);
-    expect(masked.sort()).toEqual(['auth', 'headers']);
+    expect(masked.sort()).toEqual(['auth', 'destination', 'headers']);
   });
 });

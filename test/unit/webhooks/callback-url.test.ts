@@ -201,3 +201,27 @@ describe('empty authority', () => {
     expect(await checkCallbackUrl(raw, { allowPrivate: true })).toEqual({ ok: false, reason: 'must have a host' });
   });
 });
+
+describe('broker addresses (a subscription url with a broker destination)', () => {
+  const schemes = ['https', 'http', 'amqps', 'amqp'];
+  const check = (raw: string, resolve = noDns()) => checkCallbackUrl(raw, { allowPrivate: false, resolve, schemes });
+
+  it('takes amqp(s) only when the caller lists them: a token URL stays http(s)', async () => {
+    expect(await reasonFor('amqps://mq.example.com/orders')).toBe('scheme amqps is not allowed; use https (or http)');
+    expect(await check('ftp://mq.example.com/')).toEqual({ ok: false, reason: 'scheme ftp is not allowed; use https (or http), or amqps (or amqp)' });
+  });
+
+  it("allows each scheme's own port, which is a refused service port for the others", async () => {
+    expect(await check('amqp://mq.example.com/', answering('93.184.216.34'))).toMatchObject({ ok: true });
+    expect(await check('amqps://mq.example.com:5671/', answering('93.184.216.34'))).toMatchObject({ ok: true });
+    expect(await check('https://mq.example.com:5672/')).toEqual({ ok: false, reason: 'port 5672 (AMQP) is not allowed; use 443, 80 or another port from 1024 to 65535' });
+    expect(await check('amqps://mq.example.com:6379/')).toEqual({ ok: false, reason: 'port 6379 (Redis) is not allowed; use 443, 80 or another port from 1024 to 65535' });
+  });
+
+  it('applies the address rules to broker hosts as to callbacks, and refuses credentials in the URL', async () => {
+    expect(await check('amqp://127.0.0.1:5672/')).toEqual({ ok: false, reason: 'host 127.0.0.1 is a loopback address' });
+    expect(await check('amqps://rabbit.internal/')).toEqual({ ok: false, reason: 'host rabbit.internal is not a public hostname' });
+    expect(await check('amqps://mq.example.com/', answering('10.0.0.5'))).toEqual({ ok: false, reason: 'host mq.example.com resolves to 10.0.0.5 (private address)' });
+    expect(await check('amqps://user:pw@mq.example.com/')).toEqual({ ok: false, reason: 'must not contain credentials' });
+  });
+});

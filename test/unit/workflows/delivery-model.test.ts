@@ -62,6 +62,8 @@ describe('verdictFor', () => {
     ['timeout', undefined, 'retry'],
     ['network_error', undefined, 'retry'],
     ['blocked', undefined, 'stop'],
+    // A broker's lasting no (unroutable, no such exchange, refused access, wrong credentials) stops like a 4xx.
+    ['rejected', undefined, 'stop'],
   ] as const)('%s %s → %s', (outcome, status, verdict) => {
     expect(verdictFor(outcome, status)).toBe(verdict);
   });

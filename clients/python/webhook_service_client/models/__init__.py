@@ -34,6 +34,8 @@ from .event_type_list import EventTypeList
 from .get_open_api_document_response_200 import GetOpenApiDocumentResponse200
 from .health import Health
 from .health_status import HealthStatus
+from .http_destination import HttpDestination
+from .http_destination_type import HttpDestinationType
 from .insufficient_stock_problem import InsufficientStockProblem
 from .masked_headers import MaskedHeaders
 from .masked_headers_additional_property import MaskedHeadersAdditionalProperty
@@ -63,6 +65,8 @@ from .problem import Problem
 from .problem_errors_item import ProblemErrorsItem
 from .product import Product
 from .product_list import ProductList
+from .rabbitmq_destination import RabbitmqDestination
+from .rabbitmq_destination_type import RabbitmqDestinationType
 from .readiness import Readiness
 from .readiness_checks import ReadinessChecks
 from .readiness_checks_admission import ReadinessChecksAdmission
@@ -93,6 +97,10 @@ from .subscription import Subscription
 from .subscription_auth_view import SubscriptionAuthView
 from .subscription_auth_view_type import SubscriptionAuthViewType
 from .subscription_create import SubscriptionCreate
+from .subscription_destination_view import SubscriptionDestinationView
+from .subscription_destination_view_password import SubscriptionDestinationViewPassword
+from .subscription_destination_view_type import SubscriptionDestinationViewType
+from .subscription_destination_view_username import SubscriptionDestinationViewUsername
 from .subscription_disabled_notification import SubscriptionDisabledNotification
 from .subscription_disabled_notification_data import (
     SubscriptionDisabledNotificationData,
@@ -156,6 +164,8 @@ __all__ = (
     "GetOpenApiDocumentResponse200",
     "Health",
     "HealthStatus",
+    "HttpDestination",
+    "HttpDestinationType",
     "InsufficientStockProblem",
     "MaskedHeaders",
     "MaskedHeadersAdditionalProperty",
@@ -185,6 +195,8 @@ __all__ = (
     "ProblemErrorsItem",
     "Product",
     "ProductList",
+    "RabbitmqDestination",
+    "RabbitmqDestinationType",
     "Readiness",
     "ReadinessChecks",
     "ReadinessChecksAdmission",
@@ -215,6 +227,10 @@ __all__ = (
     "SubscriptionAuthView",
     "SubscriptionAuthViewType",
     "SubscriptionCreate",
+    "SubscriptionDestinationView",
+    "SubscriptionDestinationViewPassword",
+    "SubscriptionDestinationViewType",
+    "SubscriptionDestinationViewUsername",
     "SubscriptionDisabledNotification",
     "SubscriptionDisabledNotificationData",
     "SubscriptionEvent",

@@ -28,13 +28,17 @@ class DeliveryAttempt:
         outcome (DeliveryOutcome): Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout`
             (no answer in time),
             `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint
-            failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent).
+            failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a
+            broker destination refused the message for good: unroutable, no such exchange, access refused or wrong
+            credentials; `error` says which; stops the delivery like a 4xx).
         state (DeliveryAttemptState): Where an event's delivery to a subscription stood after an attempt: `delivered`
             (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
             administrator was alerted), `stopped` (a 4xx other than 408/429, or a refused URL: no retry).
-        status_code (int | Unset): HTTP status the receiver answered, when it answered.
-        error (str | Unset): Error description for timeouts, network errors and blocked URLs.
+        status_code (int | Unset): HTTP status the receiver answered, when it answered; 200 for a message a broker
+            destination confirmed.
+        error (str | Unset): Error description for timeouts, network errors, blocked URLs and a broker's refusal
+            (`rejected`).
         response_excerpt (str | Unset): Beginning of the receiver's response body (NUL and unpaired surrogates replaced
             by U+FFFD, the subscription's credentials that it echoes replaced by `[redacted]`); left out for a caller who
             may not read the subscription's events' data.

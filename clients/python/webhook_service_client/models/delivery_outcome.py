@@ -6,6 +6,7 @@ class DeliveryOutcome(StrEnum):
     DELIVERED = "delivered"
     HTTP_ERROR = "http_error"
     NETWORK_ERROR = "network_error"
+    REJECTED = "rejected"
     TIMEOUT = "timeout"
 
     def __str__(self) -> str:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..models.effective_retry import EffectiveRetry
     from ..models.masked_headers import MaskedHeaders
     from ..models.subscription_auth_view import SubscriptionAuthView
+    from ..models.subscription_destination_view import SubscriptionDestinationView
     from ..models.subscription_filter import SubscriptionFilter
 
 
@@ -29,10 +30,15 @@ class Subscription:
 
     Attributes:
         id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
-        url (str): Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS recommended).
-            Unless the operator allows private callbacks, its port must be 80, 443 or from 1024 to 65535, and not one of the
-            well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672, 6379, 6443, 7233, 8500, 9042, 9092,
-            9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+        url (str): Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the
+            callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the
+            broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]`
+            (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in
+            `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address
+            rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its
+            port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the
+            well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233,
+            8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
         events (list[EventType]): Event types delivered to this subscription.
         status (SubscriptionStatus): Delivery state of a subscription.
             - `active`: events are delivered.
@@ -90,6 +96,9 @@ class Subscription:
         failing_since (datetime.datetime | Unset): Since when every delivery attempt to it has failed; absent once one
             succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
         public_key (str | Unset): Ed25519 public key, `whpk_` followed by base64 of the raw 32-byte key.
+        destination (SubscriptionDestinationView | Unset): A broker destination as shown on read; the credentials are
+            masked. Example: {'type': 'rabbitmq', 'exchange': 'webhooks', 'routing_key': 'orders.created', 'username':
+            '********', 'password': '********'}.
     """
 
     id: str
@@ -110,6 +119,7 @@ class Subscription:
     auth: SubscriptionAuthView | Unset = UNSET
     failing_since: datetime.datetime | Unset = UNSET
     public_key: str | Unset = UNSET
+    destination: SubscriptionDestinationView | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -162,6 +172,10 @@ class Subscription:
 
         public_key = self.public_key
 
+        destination: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.destination, Unset):
+            destination = self.destination.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -195,6 +209,8 @@ class Subscription:
             field_dict["failing_since"] = failing_since
         if public_key is not UNSET:
             field_dict["public_key"] = public_key
+        if destination is not UNSET:
+            field_dict["destination"] = destination
 
         return field_dict
 
@@ -203,6 +219,7 @@ class Subscription:
         from ..models.effective_retry import EffectiveRetry
         from ..models.masked_headers import MaskedHeaders
         from ..models.subscription_auth_view import SubscriptionAuthView
+        from ..models.subscription_destination_view import SubscriptionDestinationView
         from ..models.subscription_filter import SubscriptionFilter
 
         d = dict(src_dict)
@@ -269,6 +286,13 @@ class Subscription:
 
         public_key = d.pop("public_key", UNSET)
 
+        _destination = d.pop("destination", UNSET)
+        destination: SubscriptionDestinationView | Unset
+        if isinstance(_destination, Unset):
+            destination = UNSET
+        else:
+            destination = SubscriptionDestinationView.from_dict(_destination)
+
         subscription = cls(
             id=id,
             url=url,
@@ -288,6 +312,7 @@ class Subscription:
             auth=auth,
             failing_since=failing_since,
             public_key=public_key,
+            destination=destination,
         )
 
         subscription.additional_properties = d

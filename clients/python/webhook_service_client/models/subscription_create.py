@@ -12,7 +12,9 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.basic_auth import BasicAuth
     from ..models.bearer_auth import BearerAuth
+    from ..models.http_destination import HttpDestination
     from ..models.o_auth_2_client_credentials_auth import OAuth2ClientCredentialsAuth
+    from ..models.rabbitmq_destination import RabbitmqDestination
     from ..models.subscription_filter import SubscriptionFilter
     from ..models.subscription_headers import SubscriptionHeaders
     from ..models.subscription_retry import SubscriptionRetry
@@ -26,10 +28,15 @@ class SubscriptionCreate:
     """A new subscription.
 
     Attributes:
-        url (str): Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS recommended).
-            Unless the operator allows private callbacks, its port must be 80, 443 or from 1024 to 65535, and not one of the
-            well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672, 6379, 6443, 7233, 8500, 9042, 9092,
-            9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+        url (str): Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the
+            callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the
+            broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]`
+            (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in
+            `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address
+            rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its
+            port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the
+            well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233,
+            8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
         events (list[EventType]): Event types delivered to this subscription.
         secret (str | Unset): HMAC signing secret, `whsec_` followed by standard, padded base64 of at least 24 bytes (32
             characters); a supplied one that decodes to fewer bytes, or is not canonical base64, is a 422 naming
@@ -103,6 +110,24 @@ class SubscriptionCreate:
             `Retry-After` asks for it. Which answers are retried does not change (see the delivery
             rules); when the attempts run out the administrator is alerted as usual.
              Example: {'schedule': ['30s', '5m', '1h'], 'max_attempts': 5}.
+        destination (HttpDestination | RabbitmqDestination | Unset): Where a subscription's deliveries go, chosen by
+            `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients
+            that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did
+            for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log.
+            As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than
+            guessed from the URL.
+            - `http` (the default): a signed POST to `url`.
+            - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP
+            0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker
+            confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`,
+            `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json`
+            and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an
+            exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker
+            that is down, a nack or no confirm in time is retried on the subscription's schedule.
+            Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming
+            it).
+             Example: {'type': 'rabbitmq', 'exchange': 'webhooks', 'routing_key': 'orders.created', 'username': 'hooks',
+            'password': 'correct-horse-battery-staple'}.
     """
 
     url: str
@@ -116,10 +141,12 @@ class SubscriptionCreate:
     signature: SignatureScheme | Unset = UNSET
     auth: BasicAuth | BearerAuth | OAuth2ClientCredentialsAuth | Unset = UNSET
     retry: SubscriptionRetry | Unset = UNSET
+    destination: HttpDestination | RabbitmqDestination | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.basic_auth import BasicAuth
         from ..models.bearer_auth import BearerAuth
+        from ..models.http_destination import HttpDestination
 
         url = self.url
 
@@ -162,6 +189,14 @@ class SubscriptionCreate:
         if not isinstance(self.retry, Unset):
             retry = self.retry.to_dict()
 
+        destination: dict[str, Any] | Unset
+        if isinstance(self.destination, Unset):
+            destination = UNSET
+        elif isinstance(self.destination, HttpDestination):
+            destination = self.destination.to_dict()
+        else:
+            destination = self.destination.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -188,6 +223,8 @@ class SubscriptionCreate:
             field_dict["auth"] = auth
         if retry is not UNSET:
             field_dict["retry"] = retry
+        if destination is not UNSET:
+            field_dict["destination"] = destination
 
         return field_dict
 
@@ -195,9 +232,11 @@ class SubscriptionCreate:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.basic_auth import BasicAuth
         from ..models.bearer_auth import BearerAuth
+        from ..models.http_destination import HttpDestination
         from ..models.o_auth_2_client_credentials_auth import (
             OAuth2ClientCredentialsAuth,
         )
+        from ..models.rabbitmq_destination import RabbitmqDestination
         from ..models.subscription_filter import SubscriptionFilter
         from ..models.subscription_headers import SubscriptionHeaders
         from ..models.subscription_retry import SubscriptionRetry
@@ -281,6 +320,31 @@ class SubscriptionCreate:
         else:
             retry = SubscriptionRetry.from_dict(_retry)
 
+        def _parse_destination(
+            data: object,
+        ) -> HttpDestination | RabbitmqDestination | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_type_0 = (
+                    HttpDestination.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_subscription_destination_type_1 = (
+                RabbitmqDestination.from_dict(data)
+            )
+
+            return componentsschemas_subscription_destination_type_1
+
+        destination = _parse_destination(d.pop("destination", UNSET))
+
         subscription_create = cls(
             url=url,
             events=events,
@@ -293,6 +357,7 @@ class SubscriptionCreate:
             signature=signature,
             auth=auth,
             retry=retry,
+            destination=destination,
         )
 
         return subscription_create

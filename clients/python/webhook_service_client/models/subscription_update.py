@@ -13,7 +13,9 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.basic_auth import BasicAuth
     from ..models.bearer_auth import BearerAuth
+    from ..models.http_destination import HttpDestination
     from ..models.o_auth_2_client_credentials_auth import OAuth2ClientCredentialsAuth
+    from ..models.rabbitmq_destination import RabbitmqDestination
     from ..models.subscription_filter import SubscriptionFilter
     from ..models.subscription_headers import SubscriptionHeaders
     from ..models.subscription_retry import SubscriptionRetry
@@ -27,10 +29,15 @@ class SubscriptionUpdate:
     """Fields to change; at least one.
 
     Attributes:
-        url (str | Unset): Absolute http or https URL, with a host, that the deliveries are POSTed to (HTTPS
-            recommended). Unless the operator allows private callbacks, its port must be 80, 443 or from 1024 to 65535, and
-            not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672, 6379, 6443, 7233, 8500,
-            9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+        url (str | Unset): Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the
+            callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the
+            broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]`
+            (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in
+            `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address
+            rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its
+            port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the
+            well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233,
+            8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
         events (list[EventType] | Unset): Event types delivered to this subscription.
         status (SubscriptionUpdateStatus | Unset): `paused` stops deliveries; `active` resumes them or re-enables a
             disabled subscription.
@@ -69,6 +76,24 @@ class SubscriptionUpdate:
         version (SubscriptionUpdateVersion | Unset): Moves the subscription to another envelope version. The next
             attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the
             contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
+        destination (HttpDestination | RabbitmqDestination | Unset): Where a subscription's deliveries go, chosen by
+            `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients
+            that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did
+            for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log.
+            As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than
+            guessed from the URL.
+            - `http` (the default): a signed POST to `url`.
+            - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP
+            0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker
+            confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`,
+            `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json`
+            and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an
+            exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker
+            that is down, a nack or no confirm in time is retried on the subscription's schedule.
+            Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming
+            it).
+             Example: {'type': 'rabbitmq', 'exchange': 'webhooks', 'routing_key': 'orders.created', 'username': 'hooks',
+            'password': 'correct-horse-battery-staple'}.
     """
 
     url: str | Unset = UNSET
@@ -82,10 +107,12 @@ class SubscriptionUpdate:
     auth: BasicAuth | BearerAuth | None | OAuth2ClientCredentialsAuth | Unset = UNSET
     retry: None | SubscriptionRetry | Unset = UNSET
     version: SubscriptionUpdateVersion | Unset = UNSET
+    destination: HttpDestination | RabbitmqDestination | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.basic_auth import BasicAuth
         from ..models.bearer_auth import BearerAuth
+        from ..models.http_destination import HttpDestination
         from ..models.o_auth_2_client_credentials_auth import (
             OAuth2ClientCredentialsAuth,
         )
@@ -148,6 +175,14 @@ class SubscriptionUpdate:
         if not isinstance(self.version, Unset):
             version = self.version.value
 
+        destination: dict[str, Any] | Unset
+        if isinstance(self.destination, Unset):
+            destination = UNSET
+        elif isinstance(self.destination, HttpDestination):
+            destination = self.destination.to_dict()
+        else:
+            destination = self.destination.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -173,6 +208,8 @@ class SubscriptionUpdate:
             field_dict["retry"] = retry
         if version is not UNSET:
             field_dict["version"] = version
+        if destination is not UNSET:
+            field_dict["destination"] = destination
 
         return field_dict
 
@@ -180,9 +217,11 @@ class SubscriptionUpdate:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.basic_auth import BasicAuth
         from ..models.bearer_auth import BearerAuth
+        from ..models.http_destination import HttpDestination
         from ..models.o_auth_2_client_credentials_auth import (
             OAuth2ClientCredentialsAuth,
         )
+        from ..models.rabbitmq_destination import RabbitmqDestination
         from ..models.subscription_filter import SubscriptionFilter
         from ..models.subscription_headers import SubscriptionHeaders
         from ..models.subscription_retry import SubscriptionRetry
@@ -299,6 +338,31 @@ class SubscriptionUpdate:
         else:
             version = SubscriptionUpdateVersion(_version)
 
+        def _parse_destination(
+            data: object,
+        ) -> HttpDestination | RabbitmqDestination | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_type_0 = (
+                    HttpDestination.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_subscription_destination_type_1 = (
+                RabbitmqDestination.from_dict(data)
+            )
+
+            return componentsschemas_subscription_destination_type_1
+
+        destination = _parse_destination(d.pop("destination", UNSET))
+
         subscription_update = cls(
             url=url,
             events=events,
@@ -311,6 +375,7 @@ class SubscriptionUpdate:
             auth=auth,
             retry=retry,
             version=version,
+            destination=destination,
         )
 
         return subscription_update

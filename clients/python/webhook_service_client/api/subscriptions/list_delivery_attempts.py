@@ -145,7 +145,9 @@ def sync_detailed(
             (non-2xx answer), `timeout` (no answer in time),
             `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth
             2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a
-            disallowed address; not sent).
+            disallowed address; not sent), `rejected` (a broker destination refused the message for
+            good: unroutable, no such exchange, access refused or wrong credentials; `error` says
+            which; stops the delivery like a 4xx).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
@@ -205,7 +207,9 @@ def sync(
             (non-2xx answer), `timeout` (no answer in time),
             `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth
             2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a
-            disallowed address; not sent).
+            disallowed address; not sent), `rejected` (a broker destination refused the message for
+            good: unroutable, no such exchange, access refused or wrong credentials; `error` says
+            which; stops the delivery like a 4xx).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
@@ -260,7 +264,9 @@ async def asyncio_detailed(
             (non-2xx answer), `timeout` (no answer in time),
             `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth
             2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a
-            disallowed address; not sent).
+            disallowed address; not sent), `rejected` (a broker destination refused the message for
+            good: unroutable, no such exchange, access refused or wrong credentials; `error` says
+            which; stops the delivery like a 4xx).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
@@ -318,7 +324,9 @@ async def asyncio(
             (non-2xx answer), `timeout` (no answer in time),
             `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth
             2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a
-            disallowed address; not sent).
+            disallowed address; not sent), `rejected` (a broker destination refused the message for
+            good: unroutable, no such exchange, access refused or wrong credentials; `error` says
+            which; stops the delivery like a 4xx).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an

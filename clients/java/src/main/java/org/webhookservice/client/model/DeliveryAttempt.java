@@ -278,7 +278,7 @@ public class DeliveryAttempt {
   }
 
   /**
-   * HTTP status the receiver answered, when it answered.
+   * HTTP status the receiver answered, when it answered; 200 for a message a broker destination confirmed.
    * minimum: 100
    * maximum: 599
    * @return statusCode
@@ -304,7 +304,7 @@ public class DeliveryAttempt {
   }
 
   /**
-   * Error description for timeouts, network errors and blocked URLs.
+   * Error description for timeouts, network errors, blocked URLs and a broker&#39;s refusal (&#x60;rejected&#x60;).
    * @return error
    */
   @jakarta.annotation.Nullable

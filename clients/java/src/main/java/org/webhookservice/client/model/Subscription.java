@@ -36,6 +36,7 @@ import org.webhookservice.client.model.EffectiveRetry;
 import org.webhookservice.client.model.EventType;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuthView;
+import org.webhookservice.client.model.SubscriptionDestinationView;
 import org.webhookservice.client.model.SubscriptionStatus;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -62,7 +63,8 @@ import org.webhookservice.client.ApiClient;
   Subscription.JSON_PROPERTY_RETRY,
   Subscription.JSON_PROPERTY_FAILING_SINCE,
   Subscription.JSON_PROPERTY_SIGNATURE,
-  Subscription.JSON_PROPERTY_PUBLIC_KEY
+  Subscription.JSON_PROPERTY_PUBLIC_KEY,
+  Subscription.JSON_PROPERTY_DESTINATION
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class Subscription {
@@ -210,6 +212,10 @@ public class Subscription {
   @jakarta.annotation.Nullable
   private String publicKey;
 
+  public static final String JSON_PROPERTY_DESTINATION = "destination";
+  @jakarta.annotation.Nullable
+  private SubscriptionDestinationView destination;
+
   public Subscription() { 
   }
 
@@ -243,7 +249,7 @@ public class Subscription {
   }
 
   /**
-   * Callback URL.
+   * Callback URL, or the broker&#39;s address when &#x60;destination&#x60; names a broker.
    * @return url
    */
   @jakarta.annotation.Nonnull
@@ -672,6 +678,30 @@ public class Subscription {
   }
 
 
+  public Subscription destination(@jakarta.annotation.Nullable SubscriptionDestinationView destination) {
+    this.destination = destination;
+    return this;
+  }
+
+  /**
+   * The broker destination and its target, when the subscription delivers to one (absent for &#x60;http&#x60;); no credential is ever shown.
+   * @return destination
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_DESTINATION, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public SubscriptionDestinationView getDestination() {
+    return destination;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_DESTINATION, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setDestination(@jakarta.annotation.Nullable SubscriptionDestinationView destination) {
+    this.destination = destination;
+  }
+
+
   /**
    * Return true if this Subscription object is equal to o.
    */
@@ -701,12 +731,13 @@ public class Subscription {
         Objects.equals(this.retry, subscription.retry) &&
         Objects.equals(this.failingSince, subscription.failingSince) &&
         Objects.equals(this.signature, subscription.signature) &&
-        Objects.equals(this.publicKey, subscription.publicKey);
+        Objects.equals(this.publicKey, subscription.publicKey) &&
+        Objects.equals(this.destination, subscription.destination);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey);
+    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, destination);
   }
 
   @Override
@@ -731,6 +762,7 @@ public class Subscription {
     sb.append("    failingSince: ").append(toIndentedString(failingSince)).append("\n");
     sb.append("    signature: ").append(toIndentedString(signature)).append("\n");
     sb.append("    publicKey: ").append(toIndentedString(publicKey)).append("\n");
+    sb.append("    destination: ").append(toIndentedString(destination)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -879,6 +911,11 @@ public class Subscription {
     // add `public_key` to the URL query string
     if (getPublicKey() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%spublic_key%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPublicKey()))));
+    }
+
+    // add `destination` to the URL query string
+    if (getDestination() != null) {
+      joiner.add(getDestination().toUrlQueryString(prefix + "destination" + suffix));
     }
 
     return joiner.toString();

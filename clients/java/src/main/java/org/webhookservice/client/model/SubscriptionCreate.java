@@ -34,6 +34,7 @@ import java.util.Set;
 import org.webhookservice.client.model.EventType;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuth;
+import org.webhookservice.client.model.SubscriptionDestination;
 import org.webhookservice.client.model.SubscriptionRetry;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -53,7 +54,8 @@ import org.webhookservice.client.ApiClient;
   SubscriptionCreate.JSON_PROPERTY_FILTER,
   SubscriptionCreate.JSON_PROPERTY_SIGNATURE,
   SubscriptionCreate.JSON_PROPERTY_AUTH,
-  SubscriptionCreate.JSON_PROPERTY_RETRY
+  SubscriptionCreate.JSON_PROPERTY_RETRY,
+  SubscriptionCreate.JSON_PROPERTY_DESTINATION
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class SubscriptionCreate {
@@ -101,6 +103,10 @@ public class SubscriptionCreate {
   @jakarta.annotation.Nullable
   private SubscriptionRetry retry;
 
+  public static final String JSON_PROPERTY_DESTINATION = "destination";
+  @jakarta.annotation.Nullable
+  private SubscriptionDestination destination;
+
   public SubscriptionCreate() { 
   }
 
@@ -110,7 +116,7 @@ public class SubscriptionCreate {
   }
 
   /**
-   * Callback URL (absolute http/https).
+   * Where deliveries go (see &#x60;SubscriptionUrl&#x60;): the callback URL (absolute http/https), or, with a &#x60;destination&#x60; of another kind, its broker&#39;s address.
    * @return url
    */
   @jakarta.annotation.Nonnull
@@ -395,6 +401,30 @@ public class SubscriptionCreate {
   }
 
 
+  public SubscriptionCreate destination(@jakarta.annotation.Nullable SubscriptionDestination destination) {
+    this.destination = destination;
+    return this;
+  }
+
+  /**
+   * Where deliveries go besides &#x60;url&#x60;; absent, &#x60;http&#x60; (a signed POST to &#x60;url&#x60;).
+   * @return destination
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_DESTINATION, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public SubscriptionDestination getDestination() {
+    return destination;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_DESTINATION, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setDestination(@jakarta.annotation.Nullable SubscriptionDestination destination) {
+    this.destination = destination;
+  }
+
+
   /**
    * Return true if this SubscriptionCreate object is equal to o.
    */
@@ -417,12 +447,13 @@ public class SubscriptionCreate {
         Objects.equals(this.filter, subscriptionCreate.filter) &&
         Objects.equals(this.signature, subscriptionCreate.signature) &&
         Objects.equals(this.auth, subscriptionCreate.auth) &&
-        Objects.equals(this.retry, subscriptionCreate.retry);
+        Objects.equals(this.retry, subscriptionCreate.retry) &&
+        Objects.equals(this.destination, subscriptionCreate.destination);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, events, secret, description, maxInFlight, rateLimit, headers, filter, signature, auth, retry);
+    return Objects.hash(url, events, secret, description, maxInFlight, rateLimit, headers, filter, signature, auth, retry, destination);
   }
 
   @Override
@@ -440,6 +471,7 @@ public class SubscriptionCreate {
     sb.append("    signature: ").append(toIndentedString(signature)).append("\n");
     sb.append("    auth: ").append(toIndentedString(auth)).append("\n");
     sb.append("    retry: ").append(toIndentedString(retry)).append("\n");
+    sb.append("    destination: ").append(toIndentedString(destination)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -553,6 +585,11 @@ public class SubscriptionCreate {
     // add `retry` to the URL query string
     if (getRetry() != null) {
       joiner.add(getRetry().toUrlQueryString(prefix + "retry" + suffix));
+    }
+
+    // add `destination` to the URL query string
+    if (getDestination() != null) {
+      joiner.add(getDestination().toUrlQueryString(prefix + "destination" + suffix));
     }
 
     return joiner.toString();

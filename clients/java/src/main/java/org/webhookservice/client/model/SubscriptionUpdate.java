@@ -34,6 +34,7 @@ import java.util.Set;
 import org.openapitools.jackson.nullable.JsonNullable;
 import org.webhookservice.client.model.EventType;
 import org.webhookservice.client.model.SubscriptionAuth;
+import org.webhookservice.client.model.SubscriptionDestination;
 import org.webhookservice.client.model.SubscriptionRetry;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import org.openapitools.jackson.nullable.JsonNullable;
@@ -56,7 +57,8 @@ import org.webhookservice.client.ApiClient;
   SubscriptionUpdate.JSON_PROPERTY_FILTER,
   SubscriptionUpdate.JSON_PROPERTY_AUTH,
   SubscriptionUpdate.JSON_PROPERTY_RETRY,
-  SubscriptionUpdate.JSON_PROPERTY_VERSION
+  SubscriptionUpdate.JSON_PROPERTY_VERSION,
+  SubscriptionUpdate.JSON_PROPERTY_DESTINATION
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class SubscriptionUpdate {
@@ -175,6 +177,10 @@ public class SubscriptionUpdate {
   @jakarta.annotation.Nullable
   private VersionEnum version;
 
+  public static final String JSON_PROPERTY_DESTINATION = "destination";
+  @jakarta.annotation.Nullable
+  private SubscriptionDestination destination;
+
   public SubscriptionUpdate() { 
   }
 
@@ -184,7 +190,7 @@ public class SubscriptionUpdate {
   }
 
   /**
-   * New callback URL.
+   * New callback URL, or new broker address (see &#x60;SubscriptionUrl&#x60;).
    * @return url
    */
   @jakarta.annotation.Nullable
@@ -493,6 +499,30 @@ public class SubscriptionUpdate {
   }
 
 
+  public SubscriptionUpdate destination(@jakarta.annotation.Nullable SubscriptionDestination destination) {
+    this.destination = destination;
+    return this;
+  }
+
+  /**
+   * Replaces the destination whole (its credentials are sent again); &#x60;{\&quot;type\&quot;: \&quot;http\&quot;}&#x60; goes back to POSTs. Its kind must fit the scheme of &#x60;url&#x60; after the change (send both to move between kinds).
+   * @return destination
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_DESTINATION, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public SubscriptionDestination getDestination() {
+    return destination;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_DESTINATION, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setDestination(@jakarta.annotation.Nullable SubscriptionDestination destination) {
+    this.destination = destination;
+  }
+
+
   /**
    * Return true if this SubscriptionUpdate object is equal to o.
    */
@@ -515,7 +545,8 @@ public class SubscriptionUpdate {
         Objects.equals(this.filter, subscriptionUpdate.filter) &&
         equalsNullable(this.auth, subscriptionUpdate.auth) &&
         equalsNullable(this.retry, subscriptionUpdate.retry) &&
-        Objects.equals(this.version, subscriptionUpdate.version);
+        Objects.equals(this.version, subscriptionUpdate.version) &&
+        Objects.equals(this.destination, subscriptionUpdate.destination);
   }
 
   private static <T> boolean equalsNullable(JsonNullable<T> a, JsonNullable<T> b) {
@@ -524,7 +555,7 @@ public class SubscriptionUpdate {
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, events, status, description, maxInFlight, hashCodeNullable(rateLimit), headers, filter, hashCodeNullable(auth), hashCodeNullable(retry), version);
+    return Objects.hash(url, events, status, description, maxInFlight, hashCodeNullable(rateLimit), headers, filter, hashCodeNullable(auth), hashCodeNullable(retry), version, destination);
   }
 
   private static <T> int hashCodeNullable(JsonNullable<T> a) {
@@ -549,6 +580,7 @@ public class SubscriptionUpdate {
     sb.append("    auth: ").append(toIndentedString(auth)).append("\n");
     sb.append("    retry: ").append(toIndentedString(retry)).append("\n");
     sb.append("    version: ").append(toIndentedString(version)).append("\n");
+    sb.append("    destination: ").append(toIndentedString(destination)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -662,6 +694,11 @@ public class SubscriptionUpdate {
     // add `version` to the URL query string
     if (getVersion() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sversion%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getVersion()))));
+    }
+
+    // add `destination` to the URL query string
+    if (getDestination() != null) {
+      joiner.add(getDestination().toUrlQueryString(prefix + "destination" + suffix));
     }
 
     return joiner.toString();

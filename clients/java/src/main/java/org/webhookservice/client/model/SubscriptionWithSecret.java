@@ -36,6 +36,7 @@ import org.webhookservice.client.model.EffectiveRetry;
 import org.webhookservice.client.model.EventType;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuthView;
+import org.webhookservice.client.model.SubscriptionDestinationView;
 import org.webhookservice.client.model.SubscriptionStatus;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -63,7 +64,8 @@ import org.webhookservice.client.ApiClient;
   SubscriptionWithSecret.JSON_PROPERTY_FAILING_SINCE,
   SubscriptionWithSecret.JSON_PROPERTY_SIGNATURE,
   SubscriptionWithSecret.JSON_PROPERTY_PUBLIC_KEY,
-  SubscriptionWithSecret.JSON_PROPERTY_SECRET
+  SubscriptionWithSecret.JSON_PROPERTY_SECRET,
+  SubscriptionWithSecret.JSON_PROPERTY_DESTINATION
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class SubscriptionWithSecret {
@@ -215,6 +217,10 @@ public class SubscriptionWithSecret {
   @jakarta.annotation.Nonnull
   private String secret;
 
+  public static final String JSON_PROPERTY_DESTINATION = "destination";
+  @jakarta.annotation.Nullable
+  private SubscriptionDestinationView destination;
+
   public SubscriptionWithSecret() { 
   }
 
@@ -248,7 +254,7 @@ public class SubscriptionWithSecret {
   }
 
   /**
-   * Callback URL.
+   * Callback URL, or the broker&#39;s address when &#x60;destination&#x60; names a broker.
    * @return url
    */
   @jakarta.annotation.Nonnull
@@ -701,6 +707,30 @@ public class SubscriptionWithSecret {
   }
 
 
+  public SubscriptionWithSecret destination(@jakarta.annotation.Nullable SubscriptionDestinationView destination) {
+    this.destination = destination;
+    return this;
+  }
+
+  /**
+   * The broker destination and its target, when the subscription delivers to one (absent for &#x60;http&#x60;); no credential is ever shown.
+   * @return destination
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_DESTINATION, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public SubscriptionDestinationView getDestination() {
+    return destination;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_DESTINATION, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setDestination(@jakarta.annotation.Nullable SubscriptionDestinationView destination) {
+    this.destination = destination;
+  }
+
+
   /**
    * Return true if this SubscriptionWithSecret object is equal to o.
    */
@@ -731,12 +761,13 @@ public class SubscriptionWithSecret {
         Objects.equals(this.failingSince, subscriptionWithSecret.failingSince) &&
         Objects.equals(this.signature, subscriptionWithSecret.signature) &&
         Objects.equals(this.publicKey, subscriptionWithSecret.publicKey) &&
-        Objects.equals(this.secret, subscriptionWithSecret.secret);
+        Objects.equals(this.secret, subscriptionWithSecret.secret) &&
+        Objects.equals(this.destination, subscriptionWithSecret.destination);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, secret);
+    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, secret, destination);
   }
 
   @Override
@@ -762,6 +793,7 @@ public class SubscriptionWithSecret {
     sb.append("    signature: ").append(toIndentedString(signature)).append("\n");
     sb.append("    publicKey: ").append(toIndentedString(publicKey)).append("\n");
     sb.append("    secret: ").append(toIndentedString(secret)).append("\n");
+    sb.append("    destination: ").append(toIndentedString(destination)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -915,6 +947,11 @@ public class SubscriptionWithSecret {
     // add `secret` to the URL query string
     if (getSecret() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%ssecret%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getSecret()))));
+    }
+
+    // add `destination` to the URL query string
+    if (getDestination() != null) {
+      joiner.add(getDestination().toUrlQueryString(prefix + "destination" + suffix));
     }
 
     return joiner.toString();

@@ -1,0 +1,40 @@
+import type { SubscriptionDestination } from './types';
+
+/** What the destination picker says: keep the stored broker, or one of the contract's kinds. */
+export type DestinationChoice = 'keep' | SubscriptionDestination['type'];
+
+/** The broker boxes; only those of the chosen kind are read. */
+export interface DestinationFields {
+  exchange: string;
+  routingKey: string;
+  username: string;
+  password: string;
+}
+
+/** Empty fields: credentials are never shown again, so editing starts from these too. */
+export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '' };
+
+/**
+ * The `destination` part of a create or PATCH body: nothing for `keep`, and for `http` on create
+ * or on a subscription that POSTs already; `{type: http}` to leave a broker; the broker with its
+ * fields, or an error naming the first empty required one.
+ */
+export function destinationBody(choice: DestinationChoice, f: DestinationFields, hadBroker: boolean): { destination?: SubscriptionDestination } | { error: string } {
+  const missing = (label: string) => ({ error: `Enter the ${label} for the RabbitMQ destination.` });
+  switch (choice) {
+    case 'keep':
+      return {};
+    case 'http':
+      return hadBroker ? { destination: { type: 'http' } } : {};
+    case 'rabbitmq':
+      if (!f.username.trim()) return missing('user name');
+      if (!f.password) return missing('password');
+      return { destination: { type: 'rabbitmq', exchange: f.exchange.trim(), routing_key: f.routingKey.trim(), username: f.username.trim(), password: f.password } };
+  }
+}
+
+/** How the detail names a subscription's destination, with nothing secret in it. */
+export function describeDestination(destination: { type: string; exchange?: string; routing_key?: string } | undefined): string {
+  if (!destination) return 'HTTP POST';
+  return `RabbitMQ: exchange ${destination.exchange ? `"${destination.exchange}"` : '(default)'}, routing key "${destination.routing_key ?? ''}" (credentials hidden)`;
+}

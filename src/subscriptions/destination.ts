@@ -1,0 +1,86 @@
+import type { components } from '../../generated/api';
+import { DomainError } from '../errors/domain-error';
+import { MASKED_VALUE } from './custom-headers';
+import type { SecretBox } from './secret-box';
+
+type Schemas = components['schemas'];
+
+/** What an integrator sends: `http` (the default) or a broker (contract `SubscriptionDestination`). */
+export type SubscriptionDestination = Schemas['SubscriptionDestination'];
+/** What a read shows of a broker destination: its target, the credentials masked. */
+export type SubscriptionDestinationView = Schemas['SubscriptionDestinationView'];
+/** The kinds of destination; `http` is never stored (a subscription without one POSTs). */
+export type DestinationKind = SubscriptionDestination['type'];
+
+/** The stored form of a broker destination; `http` is the field's absence. */
+export interface StoredDestination {
+  type: 'rabbitmq';
+  exchange: string;
+  routing_key: string;
+  /** `{"username","password"}` as JSON, sealed (bound to the subscription) like a signing secret. */
+  credentials: string;
+}
+
+/** An opened broker destination: what a worker publishes with. */
+export interface OpenedDestination {
+  type: 'rabbitmq';
+  exchange: string;
+  routingKey: string;
+  username: string;
+  password: string;
+}
+
+/** The URL schemes of each kind; a subscription's `url` takes the scheme of its destination's kind. */
+export const DESTINATION_SCHEMES: Readonly<Record<DestinationKind, readonly string[]>> = {
+  http: ['https', 'http'],
+  rabbitmq: ['amqps', 'amqp'],
+};
+
+/** Every scheme some kind takes: what the `url` field's own check lets through. */
+export const ALL_DESTINATION_SCHEMES: readonly string[] = Object.values(DESTINATION_SCHEMES).flat();
+
+/** The kind of a stored subscription: its broker's, or `http`. */
+export function destinationKind(stored: StoredDestination | undefined): DestinationKind {
+  return stored?.type ?? 'http';
+}
+
+/** What a sent destination stores: nothing (`null`) for `http`, the broker's target and sealed credentials otherwise. */
+export function sealDestination(box: SecretBox, subscriptionId: string, destination: SubscriptionDestination): StoredDestination | null {
+  if (destination.type === 'http') return null;
+  const credentials = box.seal(JSON.stringify({ username: destination.username, password: destination.password }), subscriptionId);
+  return { type: 'rabbitmq', exchange: destination.exchange, routing_key: destination.routing_key, credentials };
+}
+
+/** How reads show a stored destination: the target, never the credentials. */
+export function viewDestination(stored: StoredDestination): SubscriptionDestinationView {
+  return { type: stored.type, exchange: stored.exchange, routing_key: stored.routing_key, username: MASKED_VALUE, password: MASKED_VALUE };
+}
+
+/** Opens a stored destination's credentials for a worker. */
+export function openDestination(box: SecretBox, subscriptionId: string, stored: StoredDestination): OpenedDestination {
+  const { username, password } = JSON.parse(box.open(stored.credentials, subscriptionId)) as { username: string; password: string };
+  return { type: stored.type, exchange: stored.exchange, routingKey: stored.routing_key, username, password };
+}
+
+/** `stored` with its credentials sealed under the current key, or `stored` itself when they are. */
+export function resealDestination(box: SecretBox, subscriptionId: string, stored: StoredDestination): StoredDestination {
+  return box.isStale(stored.credentials) ? { ...stored, credentials: box.seal(box.open(stored.credentials, subscriptionId), subscriptionId) } : stored;
+}
+
+/**
+ * 422 unless the subscription's `url` after a change fits its destination's kind after it (an
+ * amqps URL with an http destination, or the reverse, would deliver nowhere), naming the field
+ * the request sent; and unless `auth`, HTTP's own, stays off a broker destination.
+ */
+export function assertUrlFitsDestination(url: string, kind: DestinationKind, sent: 'url' | 'destination', hasAuth: boolean): void {
+  const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
+  const schemes = DESTINATION_SCHEMES[kind];
+  if (!schemes.includes(scheme)) {
+    const message = `${kind} destinations take ${schemes.join(' or ')} URLs, not ${scheme}`;
+    throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
+  }
+  if (kind !== 'http' && hasAuth) {
+    const message = `auth is for http destinations; a ${kind} destination carries its own credentials`;
+    throw DomainError.unprocessable(message, [{ field: ['auth'], message }]);
+  }
+}
