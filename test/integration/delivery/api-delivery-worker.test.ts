@@ -12,6 +12,9 @@ import { sharedApiEnv } from '../../support/api-process';
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 import { waitFor } from '../../support/wait';
 
+// temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW.
+const workflowTaskQueue = 1;
+
 // The real API composition with API_DELIVERY_WORKER on, and no worker process: its own worker delivers.
 describe('API_DELIVERY_WORKER: the API delivers the events it starts, eagerly', () => {
   let api: TestApi;
@@ -34,7 +37,13 @@ describe('API_DELIVERY_WORKER: the API delivers the events it starts, eagerly', 
     proc = await composeApi(config, createLogger('silent', 'test'));
     await proc.listen();
     base = `http://127.0.0.1:${port}`;
-  });
+    // A start is eager only once the API's worker runs: wait until it polls (its bundle loads slowly on a busy machine).
+    const service = (await api.temporal.client()).workflowService;
+    await waitFor(async () => {
+      const { pollers } = await service.describeTaskQueue({ namespace: config.temporal.namespace, taskQueue: { name: config.temporal.taskQueue }, taskQueueType: workflowTaskQueue });
+      return (pollers ?? []).some((p) => p.identity?.startsWith('api@'));
+    }, 120_000, 250);
+  }, 180_000);
   afterAll(async () => {
     await proc.stop();
     await receiver.close();
