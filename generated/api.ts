@@ -1632,8 +1632,8 @@ export interface components {
             status?: "active" | "paused";
             /** @description New free text. */
             description?: components["schemas"]["SubscriptionDescription"];
-            /** @description Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`). */
-            max_in_flight?: components["schemas"]["MaxInFlight"];
+            /** @description A new most POSTs a worker sends to this subscription at once (see `MaxInFlight`); `null` removes it, back to the service default (`DELIVERY_MAX_IN_FLIGHT`). */
+            max_in_flight?: components["schemas"]["MaxInFlight"] | null;
             /** @description A new limit of deliveries per second to this subscription (see `RateLimit`); `null` removes it. */
             rate_limit?: components["schemas"]["RateLimit"] | null;
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */

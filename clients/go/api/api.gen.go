@@ -2542,7 +2542,7 @@ type SubscriptionUpdate struct {
 	// Headers Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them.
 	Headers *SubscriptionHeaders `json:"headers,omitempty"`
 
-	// MaxInFlight Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`).
+	// MaxInFlight A new most POSTs a worker sends to this subscription at once (see `MaxInFlight`); `null` removes it, back to the service default (`DELIVERY_MAX_IN_FLIGHT`).
 	MaxInFlight *MaxInFlight `json:"max_in_flight,omitempty"`
 
 	// RateLimit A new limit of deliveries per second to this subscription (see `RateLimit`); `null` removes it.

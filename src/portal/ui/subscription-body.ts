@@ -107,8 +107,6 @@ export function createBody(f: FormState): { body: SubscriptionCreate; version: 1
 export function patchBody(f: FormState, editing: Subscription): { body: SubscriptionUpdate } | { error: string } {
   const r = readBoxes(f, editing);
   if ('error' in r) return r;
-  // The contract has no null for it: once set, it can be changed but not removed.
-  if (r.maxInFlight === undefined && editing.max_in_flight !== undefined) return { error: 'The most deliveries at once can be changed but not removed; enter a number.' };
   const ownRetry = editing.retry.source === 'subscription';
   const body: SubscriptionUpdate = {
     url: f.url,
@@ -120,10 +118,10 @@ export function patchBody(f: FormState, editing: Subscription): { body: Subscrip
     // An emptied box removes the filter the subscription had.
     ...(r.filter ? { filter: r.filter } : editing.filter ? { filter: {} } : {}),
     ...(Number(f.version) !== editing.version ? { version: f.version === '2' ? 2 : 1 } : {}),
-    // Emptied boxes go back to the service's schedule and to no rate limit.
+    // Emptied boxes go back to the service's schedule, no rate limit and the service's bound on POSTs at once.
     ...(r.retry ? { retry: r.retry } : ownRetry ? { retry: null } : {}),
     ...(r.rateLimit !== undefined ? { rate_limit: r.rateLimit } : editing.rate_limit !== undefined ? { rate_limit: null } : {}),
-    ...(r.maxInFlight !== undefined ? { max_in_flight: r.maxInFlight } : {}),
+    ...(r.maxInFlight !== undefined ? { max_in_flight: r.maxInFlight } : editing.max_in_flight !== undefined ? { max_in_flight: null } : {}),
   };
   return { body };
 }

@@ -207,10 +207,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
       <label>
         Most deliveries at once (optional)
         <input type="number" name="max-in-flight" min={1} max={1000} value={form.maxInFlightText} onInput={(e) => set({ maxInFlightText: e.currentTarget.value })} />
-        <small>
-          At most this many POSTs from one worker to the endpoint at a time (1 to 1000); others wait their turn, not counted as attempts. Empty: the service’s default
-          {editing?.max_in_flight !== undefined && '; once set it can be changed, not removed'}.
-        </small>
+        <small>At most this many POSTs from one worker to the endpoint at a time (1 to 1000); others wait their turn, not counted as attempts. Empty: the service’s default.</small>
       </label>
       <fieldset>
         <legend>Envelope version</legend>

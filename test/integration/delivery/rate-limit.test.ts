@@ -70,9 +70,10 @@ describe('rate_limit: at most N deliveries per second to a subscription, over ev
       expect(created.response.status).toBe(422);
       expect(created.error!.errors?.map((e) => e.path)).toEqual(['/body/rate_limit']);
     }
-    const removed = await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { ...path, body: { rate_limit: null } });
+    const removed = await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { ...path, body: { rate_limit: null, max_in_flight: null } });
     expect(removed.response.status).toBe(200);
     expect(removed.data!.rate_limit).toBeUndefined();
+    expect(removed.data!.max_in_flight).toBeUndefined();
     expect(await raw(sub.data!.id)).not.toContain('rate_limit');
     const list = (await client.GET(`${v1}/subscriptions`, {})).data!.data;
     expect(list.filter((s) => s.description?.startsWith('bad '))).toEqual([]);

@@ -70,14 +70,10 @@ describe('the portal form against the subscription field table (src/subscription
   });
 
   it('removes on PATCH what an emptied box held, where the contract has a way to', () => {
-    const emptied = { ...initialFormState(editing), authChoice: 'none' as const, filterText: '', retryWaits: '', retryAttempts: '', rateText: '', maxInFlightText: '8' };
+    const emptied = { ...initialFormState(editing), authChoice: 'none' as const, filterText: '', retryWaits: '', retryAttempts: '', rateText: '', maxInFlightText: '' };
     const built = patchBody(emptied, editing);
-    expect(built).toMatchObject({ body: { auth: null, filter: {}, retry: null, rate_limit: null } });
+    expect(built).toMatchObject({ body: { auth: null, filter: {}, retry: null, rate_limit: null, max_in_flight: null } });
     // Left empty, the headers stay: their values are never shown to edit.
     expect(built).not.toHaveProperty('body.headers');
-  });
-
-  it('says so when an emptied box asks for what PATCH cannot do', () => {
-    expect(patchBody({ ...initialFormState(editing), maxInFlightText: '' }, editing)).toHaveProperty('error');
   });
 });

@@ -42,10 +42,8 @@ class SubscriptionUpdate:
         status (SubscriptionUpdateStatus | Unset): `paused` stops deliveries; `active` resumes them or re-enables a
             disabled subscription.
         description (str | Unset): Free text for the owner.
-        max_in_flight (int | Unset): Most POSTs one worker sends to the subscription at once. An attempt that would
-            exceed it is
-            not made yet: it waits a moment (growing, up to 30 s) and is not counted as an attempt, so
-            one slow endpoint cannot take a worker's capacity from the others.
+        max_in_flight (int | None | Unset): A new most POSTs a worker sends to this subscription at once (see
+            `MaxInFlight`); `null` removes it, back to the service default (`DELIVERY_MAX_IN_FLIGHT`).
         rate_limit (int | None | Unset): A new limit of deliveries per second to this subscription (see `RateLimit`);
             `null` removes it.
         headers (SubscriptionHeaders | Unset): Custom request headers for every delivery, name → value (at most 20;
@@ -100,7 +98,7 @@ class SubscriptionUpdate:
     events: list[EventType] | Unset = UNSET
     status: SubscriptionUpdateStatus | Unset = UNSET
     description: str | Unset = UNSET
-    max_in_flight: int | Unset = UNSET
+    max_in_flight: int | None | Unset = UNSET
     rate_limit: int | None | Unset = UNSET
     headers: SubscriptionHeaders | Unset = UNSET
     filter_: SubscriptionFilter | Unset = UNSET
@@ -135,7 +133,11 @@ class SubscriptionUpdate:
 
         description = self.description
 
-        max_in_flight = self.max_in_flight
+        max_in_flight: int | None | Unset
+        if isinstance(self.max_in_flight, Unset):
+            max_in_flight = UNSET
+        else:
+            max_in_flight = self.max_in_flight
 
         rate_limit: int | None | Unset
         if isinstance(self.rate_limit, Unset):
@@ -249,7 +251,14 @@ class SubscriptionUpdate:
 
         description = d.pop("description", UNSET)
 
-        max_in_flight = d.pop("max_in_flight", UNSET)
+        def _parse_max_in_flight(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        max_in_flight = _parse_max_in_flight(d.pop("max_in_flight", UNSET))
 
         def _parse_rate_limit(data: object) -> int | None | Unset:
             if data is None:

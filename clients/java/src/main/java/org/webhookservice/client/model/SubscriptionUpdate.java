@@ -116,8 +116,7 @@ public class SubscriptionUpdate {
   private String description;
 
   public static final String JSON_PROPERTY_MAX_IN_FLIGHT = "max_in_flight";
-  @jakarta.annotation.Nullable
-  private Integer maxInFlight;
+  private JsonNullable<Integer> maxInFlight = JsonNullable.<Integer>undefined();
 
   public static final String JSON_PROPERTY_RATE_LIMIT = "rate_limit";
   private JsonNullable<Long> rateLimit = JsonNullable.<Long>undefined();
@@ -290,28 +289,36 @@ public class SubscriptionUpdate {
 
 
   public SubscriptionUpdate maxInFlight(@jakarta.annotation.Nullable Integer maxInFlight) {
-    this.maxInFlight = maxInFlight;
+    this.maxInFlight = JsonNullable.<Integer>of(maxInFlight);
     return this;
   }
 
   /**
-   * Most POSTs a worker sends to this subscription at once; absent, the service default (&#x60;DELIVERY_MAX_IN_FLIGHT&#x60;).
+   * A new most POSTs a worker sends to this subscription at once (see &#x60;MaxInFlight&#x60;); &#x60;null&#x60; removes it, back to the service default (&#x60;DELIVERY_MAX_IN_FLIGHT&#x60;).
    * minimum: 1
    * maximum: 1000
    * @return maxInFlight
    */
   @jakarta.annotation.Nullable
-  @JsonProperty(value = JSON_PROPERTY_MAX_IN_FLIGHT, required = false)
-  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  @JsonIgnore
   public Integer getMaxInFlight() {
-    return maxInFlight;
+        return maxInFlight.orElse(null);
   }
 
-
   @JsonProperty(value = JSON_PROPERTY_MAX_IN_FLIGHT, required = false)
   @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
-  public void setMaxInFlight(@jakarta.annotation.Nullable Integer maxInFlight) {
+
+  public JsonNullable<Integer> getMaxInFlight_JsonNullable() {
+    return maxInFlight;
+  }
+  
+  @JsonProperty(JSON_PROPERTY_MAX_IN_FLIGHT)
+  public void setMaxInFlight_JsonNullable(JsonNullable<Integer> maxInFlight) {
     this.maxInFlight = maxInFlight;
+  }
+
+  public void setMaxInFlight(@jakarta.annotation.Nullable Integer maxInFlight) {
+    this.maxInFlight = JsonNullable.<Integer>of(maxInFlight);
   }
 
 
@@ -539,7 +546,7 @@ public class SubscriptionUpdate {
         Objects.equals(this.events, subscriptionUpdate.events) &&
         Objects.equals(this.status, subscriptionUpdate.status) &&
         Objects.equals(this.description, subscriptionUpdate.description) &&
-        Objects.equals(this.maxInFlight, subscriptionUpdate.maxInFlight) &&
+        equalsNullable(this.maxInFlight, subscriptionUpdate.maxInFlight) &&
         equalsNullable(this.rateLimit, subscriptionUpdate.rateLimit) &&
         Objects.equals(this.headers, subscriptionUpdate.headers) &&
         Objects.equals(this.filter, subscriptionUpdate.filter) &&
@@ -555,7 +562,7 @@ public class SubscriptionUpdate {
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, events, status, description, maxInFlight, hashCodeNullable(rateLimit), headers, filter, hashCodeNullable(auth), hashCodeNullable(retry), version, destination);
+    return Objects.hash(url, events, status, description, hashCodeNullable(maxInFlight), hashCodeNullable(rateLimit), headers, filter, hashCodeNullable(auth), hashCodeNullable(retry), version, destination);
   }
 
   private static <T> int hashCodeNullable(JsonNullable<T> a) {
