@@ -88,6 +88,14 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     expected: { a: 'delivered', b: 'delivered', c: 'stopped', d: 'delivered', e: 'stopped', f: 'failed', g: 'delivered' },
     closes: 'failed',
   },
+  // 1.4: holds (rate_limit, max_in_flight) carried on the waiting attempt into its log entry, for the delivery timeline.
+  'event-held-attempts': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: ['throttled', 'throttled', 200], b: ['deferred', 'deferred', 503, 200] },
+    expected: { a: 'delivered', b: 'delivered' },
+    closes: 'completed',
+  },
   'event-round-activity-disable-failing': {
     policy: shortPolicy,
     batchSize: 50,
