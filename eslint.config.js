@@ -25,7 +25,7 @@ const stackBoundary = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'generated/', 'clients/typescript/dist/', '.data/', 'coverage/', 'dist/', 'test-results/', 'eslint.config.js'] },
+  { ignores: ['node_modules/', 'generated/', 'clients/typescript/dist/', '.data/', 'coverage/', 'dist/', 'test-results/', 'eslint.config.js', 'bin/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

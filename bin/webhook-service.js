@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The CLI from a checkout: the TypeScript sources run through tsx, as every entry point here does.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../src/cli/bin.ts');
