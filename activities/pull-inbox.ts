@@ -55,7 +55,7 @@ export async function pullAttempt(inbox: InboxRepository, req: PullRequest): Pro
 
 /** The attempt put off until `doc`'s deadline, or until the report wakes the workflow. */
 function waitFor(doc: InboxDoc, now: Date): AttemptResult {
-  return { outcome: 'deferred', reason: 'waiting for the pull consumer to report the outcome', waitMs: Math.max(0, doc.ack_by.getTime() - now.getTime()) };
+  return { outcome: 'deferred', reason: 'waiting for the pull consumer to report the outcome', waitMs: Math.max(0, doc.ack_by.getTime() - now.getTime()), hold: 'pull_outcome' };
 }
 
 /** What a found message says of its attempt: its reported outcome, a timeout past its deadline, or still waiting. */

@@ -2276,11 +2276,12 @@ export interface components {
          * @description Why a delivery waited: `backoff` (the retry schedule's wait n of m, with jitter), `retry_after`
          *     (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
          *     subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
-         *     POSTs running). A subscription paused, disabled or deleted while a retry waits shows in `next`:
+         *     POSTs running), `pull_outcome` (a pull subscription's message waited in its inbox for the
+         *     consumer's outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits shows in `next`:
          *     the delivery is cancelled when that retry falls due.
          * @enum {string}
          */
-        DeliveryWaitReason: "backoff" | "retry_after" | "rate_limit" | "max_in_flight";
+        DeliveryWaitReason: "backoff" | "retry_after" | "rate_limit" | "max_in_flight" | "pull_outcome";
         /** @description One wait of a delivery. */
         DeliveryWait: {
             /**
@@ -2304,7 +2305,7 @@ export interface components {
             backoff?: components["schemas"]["DeliveryBackoff"];
             /**
              * Format: int32
-             * @description How many times the attempt was put off, for `rate_limit` and `max_in_flight`.
+             * @description How many times the attempt was put off, for `rate_limit`, `max_in_flight` and `pull_outcome`.
              */
             deferrals?: number;
             /** @description The wait in words. */

@@ -170,6 +170,7 @@ func (e DeliveryTimelineState) Valid() bool {
 const (
 	DeliveryWaitReasonBackoff     DeliveryWaitReason = "backoff"
 	DeliveryWaitReasonMaxInFlight DeliveryWaitReason = "max_in_flight"
+	DeliveryWaitReasonPullOutcome DeliveryWaitReason = "pull_outcome"
 	DeliveryWaitReasonRateLimit   DeliveryWaitReason = "rate_limit"
 	DeliveryWaitReasonRetryAfter  DeliveryWaitReason = "retry_after"
 )
@@ -180,6 +181,8 @@ func (e DeliveryWaitReason) Valid() bool {
 	case DeliveryWaitReasonBackoff:
 		return true
 	case DeliveryWaitReasonMaxInFlight:
+		return true
+	case DeliveryWaitReasonPullOutcome:
 		return true
 	case DeliveryWaitReasonRateLimit:
 		return true
@@ -1182,7 +1185,7 @@ type DeliveryWait struct {
 	// Backoff Which wait of the retry schedule it is, for `backoff` and `retry_after`.
 	Backoff *DeliveryBackoff `json:"backoff,omitempty"`
 
-	// Deferrals How many times the attempt was put off, for `rate_limit` and `max_in_flight`.
+	// Deferrals How many times the attempt was put off, for `rate_limit`, `max_in_flight` and `pull_outcome`.
 	Deferrals *int32 `json:"deferrals,omitempty"`
 
 	// Detail The wait in words.
@@ -1201,7 +1204,8 @@ type DeliveryWait struct {
 // DeliveryWaitReason Why a delivery waited: `backoff` (the retry schedule's wait n of m, with jitter), `retry_after`
 // (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
 // subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
-// POSTs running). A subscription paused, disabled or deleted while a retry waits shows in `next`:
+// POSTs running), `pull_outcome` (a pull subscription's message waited in its inbox for the
+// consumer's outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits shows in `next`:
 // the delivery is cancelled when that retry falls due.
 type DeliveryWaitReason string
 

@@ -66,6 +66,9 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
     await waitFor(async () => (await attemptsOf(sub.id)).length > 0, 30_000, 250);
     const [attempt] = await attemptsOf(sub.id);
     expect(attempt).toMatchObject({ outcome: 'delivered', status_code: 204, response_excerpt: 'thanks', duration_ms: 7, state: 'delivered' });
+    // The timeline names the wait for the consumer's outcome.
+    const timeline = await client.GET(`${v1}/subscriptions/{subscription_id}/events/{event_id}/delivery`, { params: { path: { ...path(sub.id), event_id: sent.data!.event_id } } });
+    expect(timeline.data!.waits.map((w) => w.reason)).toContain('pull_outcome');
     // Answered: no longer waiting.
     expect((await client.GET(inboxPath, { params: { path: path(sub.id) } })).data!.data).toEqual([]);
   });
