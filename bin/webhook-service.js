@@ -3,4 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../src/cli/bin.ts');
+const { runFromProcess } = await import('../src/cli/run.ts');
+runFromProcess();

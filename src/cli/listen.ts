@@ -31,10 +31,15 @@ function failure(what: string, error: unknown, status: number): Error {
 }
 
 /**
- * The key owner's pull subscription named `pull://<label>`: reused (events updated when asked,
- * resumed when paused or disabled) or created. Returns it with its secret when created.
+ * The key owner's pull subscription named `pull://<label>`: reused (unless `asIs`, events updated
+ * when asked and resumed when paused or disabled) or created. Returns it with its secret when created.
  */
-export async function pullSubscription(client: WebhookServiceClient, label: string, events: readonly EventType[] | undefined): Promise<{ subscription: Subscription; secret?: string }> {
+export async function pullSubscription(
+  client: WebhookServiceClient,
+  label: string,
+  events: readonly EventType[] | undefined,
+  asIs = false,
+): Promise<{ subscription: Subscription; secret?: string }> {
   const url = `pull://${label}`;
   let cursor: string | undefined;
   do {
@@ -43,7 +48,7 @@ export async function pullSubscription(client: WebhookServiceClient, label: stri
     const found = page.data.data.find((s) => s.url === url && s.destination?.type === 'pull');
     if (found) {
       const sameEvents = !events || (events.length === found.events.length && events.every((e) => found.events.includes(e)));
-      if (sameEvents && found.status === 'active') return { subscription: found };
+      if (asIs || (sameEvents && found.status === 'active')) return { subscription: found };
       const patched = await client.PATCH(`${v1}/subscriptions/{subscription_id}`, {
         params: { path: { subscription_id: found.id } },
         body: { ...(sameEvents ? {} : { events: [...events] }), ...(found.status === 'active' ? {} : { status: 'active' }) },

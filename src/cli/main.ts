@@ -13,7 +13,8 @@ const usage = `webhook-service <command> [options]
       reach) through a pull subscription (pull://<label>), and reports each local answer as the
       attempt's outcome.
   trigger [webhook.test] [--subscription <id>]
-      Sends a test event to one subscription (default: the listen subscription).
+      Sends a test event to one subscription (default: the listen subscription, made with
+      --events when there is none yet, as for the commands below).
   events [--subscription <id>] [--follow]
   attempts [--subscription <id>] [--follow]
       Lists a subscription's events or delivery attempts (default: the listen subscription);
@@ -47,10 +48,15 @@ export interface CliIo {
   signal?: AbortSignal;
 }
 
-/** The subscription a command is about: `--subscription`, else the listen subscription of `--label`. */
+/** The event types of `--events`, comma-separated (the service checks them: 400 naming an unknown one). */
+function eventsOf(values: ReturnType<typeof parse>['values']): EventType[] | undefined {
+  return values.events ? (values.events.split(',').map((e) => e.trim()) as EventType[]) : undefined;
+}
+
+/** The subscription a command is about: `--subscription`, else the listen subscription of `--label` (made with `--events` when there is none). */
 async function subscriptionOf(client: WebhookServiceClient, values: ReturnType<typeof parse>['values']): Promise<string> {
   if (values.subscription) return values.subscription;
-  return (await pullSubscription(client, values.label, undefined)).subscription.id;
+  return (await pullSubscription(client, values.label, eventsOf(values), true)).subscription.id;
 }
 
 /** Prints a list, then with `follow` the new rows every two seconds until aborted; rows are newest first and keyed by `id`. */
@@ -97,7 +103,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         io.print('listen needs --forward-to <url>.');
         return 2;
       }
-      const events = values.events ? (values.events.split(',').map((e) => e.trim()) as EventType[]) : undefined;
+      const events = eventsOf(values);
       await listen({ client, forwardTo, label: values.label, print: io.print, ...(events ? { events } : {}), ...(io.signal ? { signal: io.signal } : {}) });
       return 0;
     }
