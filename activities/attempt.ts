@@ -218,7 +218,12 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     if (destination?.type === 'pull') {
       return () => {
         const at = now();
-        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, url: sub.url, retry, now: at, render: () => render(at) });
+        // Without the custom headers: their values are sealed credentials, and the inbox keeps messages in the clear.
+        const message = () => {
+          const { body, signed } = render(at);
+          return { body, headers: { 'Content-Type': 'application/json', ...signed } };
+        };
+        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, url: sub.url, retry, now: at, render: message });
       };
     }
     const send = async (): Promise<MadeAttempt> => {

@@ -2118,7 +2118,7 @@ export interface components {
             attempt: number;
             /** @description The signed envelope, byte for byte what an HTTP receiver gets; verify it as is. */
             body: string;
-            /** @description The signature headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, `X-Signature`), `Content-Type` and the subscription's custom headers. */
+            /** @description The signature headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, `X-Signature`) and `Content-Type`. Never the subscription's custom headers, whose values are sealed credentials (the consumer authenticates with its own key). */
             headers: {
                 [key: string]: string;
             };

@@ -1377,7 +1377,7 @@ type InboxMessage struct {
 	// Examples: evt_9fK2mQ7xLp4RtV8wZb3N
 	EventId EventId `json:"event_id"`
 
-	// Headers The signature headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, `X-Signature`), `Content-Type` and the subscription's custom headers.
+	// Headers The signature headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, `X-Signature`) and `Content-Type`. Never the subscription's custom headers, whose values are sealed credentials (the consumer authenticates with its own key).
 	Headers map[string]string `json:"headers"`
 
 	// Id The message's id; report its outcome with it.

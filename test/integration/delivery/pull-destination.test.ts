@@ -24,9 +24,9 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
     await api?.close();
   });
 
-  async function subscribePull(label: string) {
+  async function subscribePull(label: string, headers?: Record<string, string>) {
     const created = await client.POST(`${v1}/subscribe`, {
-      body: { url: `pull://${label}`, events: ['order.created'], destination: { type: 'pull' }, retry: { schedule: ['1s'], max_attempts: 3 } },
+      body: { url: `pull://${label}`, events: ['order.created'], destination: { type: 'pull' }, retry: { schedule: ['1s'], max_attempts: 3 }, ...(headers ? { headers } : {}) },
     });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);
     return created.data!;
@@ -89,6 +89,17 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
       [2, 'delivered', 200, 'delivered'],
       [1, 'http_error', 500, 'retrying'],
     ]);
+  });
+
+  it('keeps custom header values (sealed credentials) out of the inbox', async () => {
+    const token = `tok-${randomUUID()}`;
+    const sub = await subscribePull('headers', { 'X-Api-Token': token });
+    await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: path(sub.id) } });
+    const { message } = await nextMessage(sub.id);
+    expect(Object.keys(message.headers).map((h) => h.toLowerCase())).not.toContain('x-api-token');
+    const stored = await api.mongo.db.collection('inbox').find({ subscription_id: sub.id }).toArray();
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(token);
   });
 
   it('fits url and kind together, and has no inbox for other kinds', async () => {

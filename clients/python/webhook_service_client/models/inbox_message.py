@@ -24,7 +24,8 @@ class InboxMessage:
         attempt (int): The attempt's number.
         body (str): The signed envelope, byte for byte what an HTTP receiver gets; verify it as is.
         headers (InboxMessageHeaders): The signature headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`,
-            `X-Signature`), `Content-Type` and the subscription's custom headers.
+            `X-Signature`) and `Content-Type`. Never the subscription's custom headers, whose values are sealed credentials
+            (the consumer authenticates with its own key).
         created_at (datetime.datetime): When the attempt put it in the inbox.
         ack_by (datetime.datetime): Its outcome is due by then; after it the attempt is a `timeout`.
     """

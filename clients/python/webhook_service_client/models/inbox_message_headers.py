@@ -11,8 +11,9 @@ T = TypeVar("T", bound="InboxMessageHeaders")
 
 @_attrs_define
 class InboxMessageHeaders:
-    """The signature headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, `X-Signature`), `Content-Type` and
-    the subscription's custom headers.
+    """The signature headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, `X-Signature`) and `Content-Type`.
+    Never the subscription's custom headers, whose values are sealed credentials (the consumer authenticates with its
+    own key).
 
     """
 

@@ -188,7 +188,7 @@ public class InboxMessage {
   }
 
   /**
-   * The signature headers (&#x60;webhook-id&#x60;, &#x60;webhook-timestamp&#x60;, &#x60;webhook-signature&#x60;, &#x60;X-Signature&#x60;), &#x60;Content-Type&#x60; and the subscription&#39;s custom headers.
+   * The signature headers (&#x60;webhook-id&#x60;, &#x60;webhook-timestamp&#x60;, &#x60;webhook-signature&#x60;, &#x60;X-Signature&#x60;) and &#x60;Content-Type&#x60;. Never the subscription&#39;s custom headers, whose values are sealed credentials (the consumer authenticates with its own key).
    * @return headers
    */
   @jakarta.annotation.Nonnull
