@@ -113,5 +113,13 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
     const posting = await client.POST(`${v1}/subscribe`, { body: { url: 'https://example.com/hooks', events: ['order.created'] } });
     const inbox = await client.GET(inboxPath, { params: { path: path(posting.data!.id) } });
     expect(inbox.response.status).toBe(409);
+
+    // Another owner's inbox, and its messages, do not exist for this key; nor does an unknown message.
+    const pull = await subscribePull('owned');
+    const stranger = (await api.clientWith(['webhooks:write', 'webhooks:read', 'resources:read'], `owner-${randomUUID().slice(0, 8)}`)).client;
+    expect((await stranger.GET(inboxPath, { params: { path: path(pull.id) } })).response.status).toBe(404);
+    const messageId = 'pmsg_00000000000000000000000000000000';
+    expect((await stranger.POST(outcomePath, { params: { path: { ...path(pull.id), message_id: messageId } }, body: { status_code: 200 } })).response.status).toBe(404);
+    expect((await client.POST(outcomePath, { params: { path: { ...path(pull.id), message_id: messageId } }, body: { status_code: 200 } })).response.status).toBe(404);
   });
 });
