@@ -25,7 +25,7 @@ const stackBoundary = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'generated/', 'clients/typescript/dist/', '.data/', 'coverage/', 'dist/', 'test-results/', 'eslint.config.js'] },
+  { ignores: ['node_modules/', 'generated/', 'clients/typescript/dist/', '.data/', 'coverage/', 'dist/', 'test-results/', 'eslint.config.js', 'bin/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -165,6 +165,7 @@ export default tseslint.config(
       'src/db/timeline.ts',
       'src/deliveries/attempts.ts',
       'src/deliveries/delivery-rate.ts',
+      'src/deliveries/inbox.ts',
       'src/events/dispatch-notes.ts',
       'src/events/repository.ts',
       'src/idempotency/store.ts',

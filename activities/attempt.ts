@@ -30,6 +30,8 @@ import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 import { createTokenCache, type OAuthClient } from './oauth-token';
 import { authorizationSecrets, redactSecrets } from './redact';
 import { storableText } from '../src/db/storable-text';
+import { InboxRepository } from '../src/deliveries/inbox';
+import { pullAttempt } from './pull-inbox';
 
 /** What the attempt activities touch; tests inject their own. */
 export interface AttemptActivityDeps {
@@ -125,6 +127,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const events = createEventCache((id) => eventLog.find(id), deps.eventCacheEntries);
   const subscriptions = new SubscriptionRepository(deps.db);
   const attempts = new AttemptRepository(deps.db);
+  const inbox = new InboxRepository(deps.db);
   // Rounds of many workflows logging at once share one insert.
   const recordMany = groupCommit((docs: AttemptDoc[]) => attempts.recordMany(docs));
   const now = () => deps.now?.() ?? new Date();
@@ -179,7 +182,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   }
 
   /** One attempt's POST, ready to send, from the round's reads; or why none is made. */
-  function prepare(event: CachedEvent | undefined, sub: SubscriptionDoc | undefined): (() => Promise<AttemptResult>) | AttemptResult {
+  function prepare(event: CachedEvent | undefined, sub: SubscriptionDoc | undefined, input: AttemptInput, origin: string | undefined): (() => Promise<AttemptResult>) | AttemptResult {
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
     if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
@@ -196,20 +199,36 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const credentials = [
       ...Object.values(custom ?? {}),
       ...(auth?.type === 'static' ? authorizationSecrets(auth.authorization) : auth ? [auth.clientSecret] : []),
-      ...(destination ? [destination.password] : []),
+      ...(destination?.type === 'rabbitmq' ? [destination.password] : []),
     ];
     const cleaned = (r: PostResult, tokens: readonly string[] = []): PostResult => {
       const secrets = [...credentials, ...tokens.flatMap((t) => authorizationSecrets(`Bearer ${t}`))];
       return 'statusCode' in r ? { ...r, responseExcerpt: storableText(redactSecrets(r.responseExcerpt, secrets)) } : { ...r, error: storableText(redactSecrets(r.error, secrets)) };
     };
-    const send = async (): Promise<MadeAttempt> => {
-      const at = now();
+    /** The envelope and its headers as signed at `at`. */
+    const render = (at: Date) => {
       const secrets = stored.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
       // Rendered per attempt (url and size limit applied here, never stored): what is signed is what is sent.
       const body = renderEnvelope(sub.version, { id: event._id, type: event.type, data: event.data, created_at: event.created_at }, deps.payloads);
       // The subscription's own headers first: what the service sets (and signs) always wins.
       const signed = signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets });
-      const headers = { ...custom, 'Content-Type': 'application/json', 'User-Agent': deps.userAgent, ...signed };
+      return { body, signed, headers: { ...custom, 'Content-Type': 'application/json', 'User-Agent': deps.userAgent, ...signed } };
+    };
+    // The consumer reads at its own pace: max_in_flight and rate_limit are for what the service sends.
+    if (destination?.type === 'pull') {
+      return () => {
+        const at = now();
+        // Without the custom headers: their values are sealed credentials, and the inbox keeps messages in the clear.
+        const message = () => {
+          const { body, signed } = render(at);
+          return { body, headers: { 'Content-Type': 'application/json', ...signed } };
+        };
+        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, url: sub.url, retry, now: at, render: message });
+      };
+    }
+    const send = async (): Promise<MadeAttempt> => {
+      const at = now();
+      const { body, signed, headers } = render(at);
       if (destination) {
         // The same body and signature headers, as message headers; content type and id are message properties.
         const published = await publish({
@@ -301,14 +320,14 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
    * POST, so an infrastructure failure (the database) throws before anything was sent and a
    * retry of the activity sends nothing twice.
    */
-  async function postAttempts(inputs: AttemptInput[], carried?: RoundEvent): Promise<AttemptResult[]> {
+  async function postAttempts(inputs: AttemptInput[], carried?: RoundEvent, origin?: string): Promise<AttemptResult[]> {
     // The event the workflow's input carries is not read; it is kept for this worker's later needs of it (metrics).
     const given = carried ? fromCarried(carried) : undefined;
     if (given) events.put(given);
     const ids = [...new Set(inputs.map((i) => i.eventId))];
     const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
     const subs = await readSubscriptions(inputs, roundEvents);
-    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId)));
+    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId), input, origin));
     return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
   }
 

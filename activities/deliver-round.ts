@@ -25,7 +25,8 @@ export interface DeliveredRound extends RecordedRound {
 
 /** What a round is made of: the POSTs, the log write, the clock it is settled by. */
 export interface RoundParts {
-  post(inputs: AttemptInput[], event?: RoundEvent): Promise<AttemptResult[]>;
+  /** `origin` names the attempt series (pull messages are keyed by it). */
+  post(inputs: AttemptInput[], event?: RoundEvent, origin?: string): Promise<AttemptResult[]>;
   record(entries: AttemptLogEntry[]): Promise<RecordedRound>;
   now(): number;
   /** Told of a log write that failed after the POSTs. */
@@ -37,7 +38,7 @@ export interface RoundParts {
  * a failed log write comes back as `logged: false`, so no retry of the round POSTs twice.
  */
 export async function deliverRoundWith(round: RoundInput, parts: RoundParts): Promise<DeliveredRound> {
-  const results = await parts.post(round.attempts, round.event);
+  const results = await parts.post(round.attempts, round.event, round.origin);
   const steps = settleRound(round.policy, round.due, results, round.randoms, parts.now());
   const entries = roundLogEntries(round.eventId, round.origin, steps, round.policy);
   if (entries.length === 0) return { steps, failing: [], logged: true };

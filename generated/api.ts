@@ -287,6 +287,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/v1/subscriptions/{subscription_id}/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription identifier. */
+                subscription_id: components["parameters"]["SubscriptionIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a pull subscription's inbox
+         * @description The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+         */
+        get: operations["listInboxMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/v1/subscriptions/{subscription_id}/inbox/{message_id}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription identifier. */
+                subscription_id: components["parameters"]["SubscriptionIdPath"];
+                /** @description The message's id, from the inbox. */
+                message_id: components["schemas"]["InboxMessageId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a pull message's outcome
+         * @description The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+         */
+        post: operations["reportInboxOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/v1/subscriptions/{subscription_id}/attempts": {
         parameters: {
             query?: never;
@@ -1475,15 +1523,17 @@ export interface components {
         CallbackUrl: string;
         /**
          * Format: uri
-         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
          * @example https://erp.example.com/hooks/orders
          * @example amqps://mq.example.com/orders
+         * @example pull://cli
          */
         SubscriptionUrl: string;
         /**
          * @description Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
          *     - `http` (the default): a signed POST to `url`.
          *     - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
+         *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
          *     Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
          * @example {
          *       "type": "rabbitmq",
@@ -1493,7 +1543,7 @@ export interface components {
          *       "password": "correct-horse-battery-staple"
          *     }
          */
-        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"];
+        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"] | components["schemas"]["PullDestination"];
         /**
          * @description Signed POSTs to `url` (the default).
          * @example {
@@ -1506,6 +1556,19 @@ export interface components {
              * @enum {string}
              */
             type: "http";
+        };
+        /**
+         * @description Deliveries wait in the subscription's inbox for a consumer to read and answer them; see `SubscriptionDestination`.
+         * @example {
+         *       "type": "pull"
+         *     }
+         */
+        PullDestination: {
+            /**
+             * @description Pull (an inbox read over the API).
+             * @enum {string}
+             */
+            type: "pull";
         };
         /**
          * @description A RabbitMQ (AMQP 0-9-1) exchange on the broker at `url`; see `SubscriptionDestination`.
@@ -1532,6 +1595,8 @@ export interface components {
             /** @description The broker password; sealed at rest, never returned. */
             password: string;
         };
+        /** @description A destination other than `http` as shown on read; a broker's credentials are masked. */
+        SubscriptionDestinationView: components["schemas"]["RabbitmqDestinationView"] | components["schemas"]["PullDestination"];
         /**
          * @description A broker destination as shown on read; the credentials are masked.
          * @example {
@@ -1542,7 +1607,7 @@ export interface components {
          *       "password": "********"
          *     }
          */
-        SubscriptionDestinationView: {
+        RabbitmqDestinationView: {
             /**
              * @description The kind of destination.
              * @enum {string}
@@ -2035,6 +2100,61 @@ export interface components {
              */
             previous_secret_expires_at: string;
         };
+        /**
+         * @description An inbox message's id (one per attempt).
+         * @example pmsg_8f14e45fceea167a5a36dedd4bea2543
+         */
+        InboxMessageId: string;
+        /** @description One attempt's message, as an HTTP receiver would get it. */
+        InboxMessage: {
+            /** @description The message's id; report its outcome with it. */
+            id: components["schemas"]["InboxMessageId"];
+            /** @description The event (also `webhook-id`); the same on every attempt, so deduplicate by it. */
+            event_id: components["schemas"]["EventId"];
+            /**
+             * Format: int32
+             * @description The attempt's number.
+             */
+            attempt: number;
+            /** @description The signed envelope, byte for byte what an HTTP receiver gets; verify it as is. */
+            body: string;
+            /** @description The signature headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, `X-Signature`) and `Content-Type`. Never the subscription's custom headers, whose values are sealed credentials (the consumer authenticates with its own key). */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the attempt put it in the inbox.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Its outcome is due by then; after it the attempt is a `timeout`.
+             */
+            ack_by: string;
+        };
+        /** @description Messages waiting for their outcome, oldest first. */
+        InboxPage: {
+            /** @description The messages. */
+            data: components["schemas"]["InboxMessage"][];
+            /** @description Pass as `cursor` to read only later messages (the same cursor when none came). */
+            next_cursor: string;
+        };
+        /** @description The consumer's answer to a message. */
+        InboxOutcome: {
+            /**
+             * Format: int32
+             * @description The status the consumer answered with (the CLI, the local receiver's).
+             */
+            status_code: number;
+            /** @description The start of its answer, for the attempt log. */
+            response_excerpt?: string;
+            /**
+             * Format: int32
+             * @description How long it took, for the attempt log.
+             */
+            duration_ms?: number;
+        };
         /** @description An event stored and scheduled for delivery. */
         EventAccepted: {
             /** @description Id of the emitted event. */
@@ -2156,11 +2276,12 @@ export interface components {
          * @description Why a delivery waited: `backoff` (the retry schedule's wait n of m, with jitter), `retry_after`
          *     (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
          *     subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
-         *     POSTs running). A subscription paused, disabled or deleted while a retry waits shows in `next`:
+         *     POSTs running), `pull_outcome` (a pull subscription's message waited in its inbox for the
+         *     consumer's outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits shows in `next`:
          *     the delivery is cancelled when that retry falls due.
          * @enum {string}
          */
-        DeliveryWaitReason: "backoff" | "retry_after" | "rate_limit" | "max_in_flight";
+        DeliveryWaitReason: "backoff" | "retry_after" | "rate_limit" | "max_in_flight" | "pull_outcome";
         /** @description One wait of a delivery. */
         DeliveryWait: {
             /**
@@ -2184,7 +2305,7 @@ export interface components {
             backoff?: components["schemas"]["DeliveryBackoff"];
             /**
              * Format: int32
-             * @description How many times the attempt was put off, for `rate_limit` and `max_in_flight`.
+             * @description How many times the attempt was put off, for `rate_limit`, `max_in_flight` and `pull_outcome`.
              */
             deferrals?: number;
             /** @description The wait in words. */
@@ -3982,6 +4103,82 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EventAccepted"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInboxMessages: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). */
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Subscription identifier. */
+                subscription_id: components["parameters"]["SubscriptionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waiting messages after the cursor (possibly none), and the cursor to read on with. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reportInboxOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Subscription identifier. */
+                subscription_id: components["parameters"]["SubscriptionIdPath"];
+                /** @description The message's id, from the inbox. */
+                message_id: components["schemas"]["InboxMessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InboxOutcome"];
+            };
+        };
+        responses: {
+            /** @description The outcome is recorded; the delivery settles by it. */
+            204: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -227,7 +227,7 @@ export interface Due {
 
 /** A stretch of consecutive deferrals of one attempt for one reason (epoch ms). */
 export interface Hold {
-  reason: 'max_in_flight' | 'rate_limit';
+  reason: 'max_in_flight' | 'rate_limit' | 'pull_outcome';
   /** When the first deferral of the stretch happened. */
   from: number;
   /** When the last deferral of the stretch put the attempt off to. */
@@ -257,7 +257,11 @@ export type MadeAttempt = PostResult & { url: string; retry?: RetryOverride };
  * `max_in_flight` POSTs running, or, with `waitMs` until its next second, its `rate_limit` is
  * used up; not an attempt).
  */
-export type AttemptResult = MadeAttempt | { outcome: 'skipped'; reason: string } | { outcome: 'deferred'; reason: string; waitMs?: number };
+export type AttemptResult =
+  | MadeAttempt
+  | { outcome: 'skipped'; reason: string }
+  /** `hold` names the wait when it is neither throttle: a pull message waiting for its consumer's outcome (absent before pull). */
+  | { outcome: 'deferred'; reason: string; waitMs?: number; hold?: 'pull_outcome' };
 
 /** The first round: attempt 1 to every subscription, due at once. */
 export function firstRound(subscriptionIds: readonly string[], now: number): Map<string, Due> {
@@ -297,7 +301,7 @@ export function settleRound(policy: DeliveryPolicy, due: ReadonlyArray<[string, 
       const deferrals = (d.deferrals ?? 0) + 1;
       // Without waitMs (max_in_flight, and every history before rate_limit): the deferral backoff as it was.
       const wait = result.waitMs !== undefined ? throttleDelayMs(random, result.waitMs) : deferralDelayMs(deferrals, random);
-      const held = addHold(d.held, result.waitMs !== undefined ? 'rate_limit' : 'max_in_flight', now, now + wait);
+      const held = addHold(d.held, result.hold ?? (result.waitMs !== undefined ? 'rate_limit' : 'max_in_flight'), now, now + wait);
       return { kind: 'deferred', subscriptionId, next: { attempt: d.attempt, at: now + wait, deferrals, held } };
     }
     // Absent in histories before per-subscription retry: the workflow's policy, as it was then.

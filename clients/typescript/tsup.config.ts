@@ -1,8 +1,8 @@
 import { defineConfig } from 'tsup';
 
-// Two entries: everything from '.', and the receiver alone (no openapi-fetch) from './receiver'.
+// Three entries: everything from '.', the receiver alone (no openapi-fetch) from './receiver', and the `webhook-service` command.
 export default defineConfig({
-  entry: { index: 'src/index.ts', receiver: 'src/receiver.ts' },
+  entry: { index: 'src/index.ts', receiver: 'src/receiver.ts', cli: 'src/cli.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

@@ -23,6 +23,8 @@ import { PortalRevocations } from '../portal/revocations';
 import { PortalSessions } from '../portal/sessions';
 import { portalSigningKey } from '../portal/signing-key';
 import { pendingAttemptReader } from '../temporal/pending-attempts';
+import { deliveryWaker } from '../temporal/wake-delivery';
+import { InboxRepository } from '../deliveries/inbox';
 
 /** The API's dependencies: repositories and use-case dependencies over one database. */
 export function createAppDeps(input: {
@@ -81,6 +83,7 @@ export function createAppDeps(input: {
       publicUrl: config.api.portal.publicUrl,
       pendingAttempt: pendingAttemptReader(temporalClient),
     },
+    inbox: { subscriptions, inbox: new InboxRepository(db), eventScopes: scopesOfEvents, wake: deliveryWaker(temporalClient) },
     deliverySourceAddress: config.delivery.sourceAddress,
     validateResponses: config.api.validateResponses,
     bodyLimit: config.api.bodyLimit,

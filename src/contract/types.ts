@@ -78,3 +78,6 @@ export type BodyOf<K extends OperationId> = [NonNullable<RequestBodyOf<K>>] exte
       ? B | undefined
       : B
     : undefined;
+export type InboxMessage = Schemas['InboxMessage'];
+export type InboxPage = Schemas['InboxPage'];
+export type InboxOutcome = Schemas['InboxOutcome'];

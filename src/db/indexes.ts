@@ -3,6 +3,7 @@ import { alertBudgetStorage } from '../alerts/admin-budget';
 import { AlertRepository, OperationalNotices } from '../alerts/repository';
 import { ApiKeyRepository } from '../auth/api-keys';
 import { AttemptRepository } from '../deliveries/attempts';
+import { InboxRepository } from '../deliveries/inbox';
 import { DispatchNotes } from '../events/dispatch-notes';
 import { EventRepository } from '../events/repository';
 import { IdempotencyStore } from '../idempotency/store';
@@ -28,6 +29,7 @@ export const storageOwners: readonly StorageDeclarations[] = [
   rateLimitStorage,
   deliveryRateStorage,
   AttemptRepository,
+  InboxRepository,
   EventRepository,
   DispatchNotes,
   AlertRepository,

@@ -98,11 +98,18 @@ function storedHolds(p: PendingAttempt): AttemptHold[] {
   return (p.held ?? []).map((h) => ({ reason: h.reason, from: new Date(h.from), until: new Date(h.until), times: h.times }));
 }
 
+/** Why an attempt was put off, in words. */
+const holdWhat: Record<AttemptHold['reason'], string> = {
+  rate_limit: 'the subscription’s rate_limit was used up',
+  max_in_flight: 'max_in_flight POSTs to the endpoint were running',
+  pull_outcome: 'its message waited in the inbox for the pull consumer’s outcome',
+};
+
 /** The holds attempt `attempt` waited through (after attempt `after`); each ends where the next begins, the last at `end` (the attempt's start, or when it falls due). */
 function holds(after: number, attempt: number, held: readonly AttemptHold[], end: Date): Wait[] {
   return held.map((h, i): Wait => {
     const ends = held[i + 1]?.from ?? end;
-    const what = h.reason === 'rate_limit' ? 'the subscription’s rate_limit was used up' : 'max_in_flight POSTs to the endpoint were running';
+    const what = holdWhat[h.reason];
     return {
       after_attempt: after,
       reason: h.reason,

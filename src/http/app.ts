@@ -4,6 +4,7 @@ import type { Db } from 'mongodb';
 import { pinoHttp } from 'pino-http';
 import type { ApiKeyRepository } from '../auth/api-keys';
 import type { DeliveryDeps } from '../deliveries/use-cases';
+import type { InboxDeps } from '../deliveries/inbox-use-cases';
 import { checkReadiness } from '../health/readiness';
 import type { Logger } from '../logger';
 import { redactRequest } from '../logger-redaction';
@@ -29,6 +30,7 @@ import { assignRequestId } from './request-id';
 import type { Health } from '../contract/types';
 import { assertEveryOperationServed, mergeHandlers, type OperationHandlers, routeOperations } from './operations';
 import { deliveryHandlers } from './routes/deliveries';
+import { inboxHandlers } from './routes/inbox';
 import { docsAssets, metaHandlers } from './routes/meta';
 import { portalAssets, portalHandlers } from './routes/portal';
 import { resourceHandlers } from './routes/resources';
@@ -46,6 +48,8 @@ export interface AppDeps {
   subscriptions: SubscriptionDeps;
   resources: ResourceDeps;
   deliveries: DeliveryDeps;
+  /** Pull subscriptions' inboxes. */
+  inbox: InboxDeps;
   /** Validate every response against the contract too (tests and development). */
   validateResponses: boolean;
   /** Largest accepted request body; larger ones get 413. */
@@ -190,6 +194,7 @@ export function createApp(deps: AppDeps): Express {
     subscriptionHandlers(deps.subscriptions, deprecations),
     resourceHandlers(deps.resources),
     deliveryHandlers(deps.deliveries),
+    inboxHandlers(deps.inbox),
     portalSessionHandlers(deps.portal),
   );
   assertEveryOperationServed(contract, metricsOperation, outsideValidator, operations);

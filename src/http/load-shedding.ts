@@ -55,6 +55,16 @@ export function clientGone(req: Request, res: Response): boolean {
 }
 
 const arrivals = new WeakMap<Request, number>();
+// How an admitted request gives its place back before it answers.
+const places = new WeakMap<Response, () => void>();
+
+/**
+ * Gives the request's admission place back before it answers: for a long poll, which then only
+ * waits (bounded, reading the database once a second), so idle listeners never crowd out work.
+ */
+export function yieldPlace(res: Response): void {
+  places.get(res)?.();
+}
 
 /**
  * Load shedding for one API process: beyond `maxInFlight` requests at once, an immediate 503
@@ -108,6 +118,7 @@ export function loadShedding(opts: LoadSheddingOptions): LoadShedding {
     }) as Response['end'];
     // 'close' comes once whether the answer was sent or the client went away first.
     res.once('close', release);
+    places.set(res, release);
     next();
   };
 

@@ -7,13 +7,16 @@ type Schemas = components['schemas'];
 
 /** What an integrator sends: `http` (the default) or a broker (contract `SubscriptionDestination`). */
 export type SubscriptionDestination = Schemas['SubscriptionDestination'];
-/** What a read shows of a broker destination: its target, the credentials masked. */
+/** What a read shows of a destination other than `http`: a broker's target with the credentials masked, or `pull`. */
 export type SubscriptionDestinationView = Schemas['SubscriptionDestinationView'];
 /** The kinds of destination; `http` is never stored (a subscription without one POSTs). */
 export type DestinationKind = SubscriptionDestination['type'];
 
-/** The stored form of a broker destination; `http` is the field's absence. */
-export interface StoredDestination {
+/** The stored form of a destination other than `http` (which is the field's absence). */
+export type StoredDestination = StoredBroker | { type: 'pull' };
+
+/** The stored form of a broker destination. */
+export interface StoredBroker {
   type: 'rabbitmq';
   exchange: string;
   routing_key: string;
@@ -21,8 +24,11 @@ export interface StoredDestination {
   credentials: string;
 }
 
+/** An opened destination: what a worker delivers with. */
+export type OpenedDestination = OpenedBroker | { type: 'pull' };
+
 /** An opened broker destination: what a worker publishes with. */
-export interface OpenedDestination {
+export interface OpenedBroker {
   type: 'rabbitmq';
   exchange: string;
   routingKey: string;
@@ -34,6 +40,7 @@ export interface OpenedDestination {
 export const DESTINATION_SCHEMES: Readonly<Record<DestinationKind, readonly string[]>> = {
   http: ['https', 'http'],
   rabbitmq: ['amqps', 'amqp'],
+  pull: ['pull'],
 };
 
 /** Every scheme some kind takes: what the `url` field's own check lets through. */
@@ -44,26 +51,30 @@ export function destinationKind(stored: StoredDestination | undefined): Destinat
   return stored?.type ?? 'http';
 }
 
-/** What a sent destination stores: nothing (`null`) for `http`, the broker's target and sealed credentials otherwise. */
+/** What a sent destination stores: nothing (`null`) for `http`, the kind for `pull`, the broker's target and sealed credentials otherwise. */
 export function sealDestination(box: SecretBox, subscriptionId: string, destination: SubscriptionDestination): StoredDestination | null {
   if (destination.type === 'http') return null;
+  if (destination.type === 'pull') return { type: 'pull' };
   const credentials = box.seal(JSON.stringify({ username: destination.username, password: destination.password }), subscriptionId);
   return { type: 'rabbitmq', exchange: destination.exchange, routing_key: destination.routing_key, credentials };
 }
 
 /** How reads show a stored destination: the target, never the credentials. */
 export function viewDestination(stored: StoredDestination): SubscriptionDestinationView {
+  if (stored.type === 'pull') return { type: 'pull' };
   return { type: stored.type, exchange: stored.exchange, routing_key: stored.routing_key, username: MASKED_VALUE, password: MASKED_VALUE };
 }
 
 /** Opens a stored destination's credentials for a worker. */
 export function openDestination(box: SecretBox, subscriptionId: string, stored: StoredDestination): OpenedDestination {
+  if (stored.type === 'pull') return stored;
   const { username, password } = JSON.parse(box.open(stored.credentials, subscriptionId)) as { username: string; password: string };
   return { type: stored.type, exchange: stored.exchange, routingKey: stored.routing_key, username, password };
 }
 
 /** `stored` with its credentials sealed under the current key, or `stored` itself when they are. */
 export function resealDestination(box: SecretBox, subscriptionId: string, stored: StoredDestination): StoredDestination {
+  if (stored.type === 'pull') return stored;
   return box.isStale(stored.credentials) ? { ...stored, credentials: box.seal(box.open(stored.credentials, subscriptionId), subscriptionId) } : stored;
 }
 
@@ -83,4 +94,15 @@ export function assertUrlFitsDestination(url: string, kind: DestinationKind, sen
     const message = `auth is for http destinations; a ${kind} destination carries its own credentials`;
     throw DomainError.unprocessable(message, [{ field: ['auth'], message }]);
   }
+}
+
+/** Whether `url` names a pull consumer (`pull://label`) rather than an address something connects to. */
+export function isPullUrl(url: string): boolean {
+  return /^pull:/i.test(url);
+}
+
+/** Why a `pull://label` URL is not one (credentials, a path, query or fragment, no label), or undefined. */
+export function pullUrlProblem(url: string): string | undefined {
+  const m = /^pull:\/\/([A-Za-z0-9][A-Za-z0-9._-]{0,99})$/i.exec(url);
+  return m ? undefined : 'must be pull://<label>, the label letters, digits, ".", "_" or "-" (at most 100)';
 }

@@ -7,7 +7,7 @@ import { fieldName } from '../errors/field-issue';
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import type { RetryOverride } from '../../workflows/delivery-model';
 import { assertHeaders, maskHeaders, sealHeaders } from './custom-headers';
-import { ALL_DESTINATION_SCHEMES, sealDestination, viewDestination } from './destination';
+import { ALL_DESTINATION_SCHEMES, isPullUrl, pullUrlProblem, sealDestination, viewDestination } from './destination';
 import { type Filter as EventFilter, validateFilter } from './filter';
 import { assertTokenUrl, sealAuth, viewAuth } from './outgoing-auth';
 import type { SubscriptionDoc } from './repository';
@@ -100,6 +100,12 @@ export type FieldTable = { [K in SubscriptionField]: FieldSpec<K> };
 
 /** 400 naming `url` unless the URL passes the rules (a scheme of some destination kind, no credentials, address); which kind is use-cases.ts's rule. */
 async function assertCallbackUrl(url: string, ctx: FieldContext): Promise<void> {
+  // Nothing connects to a pull consumer's label: only its shape has rules.
+  if (isPullUrl(url)) {
+    const problem = pullUrlProblem(url);
+    if (problem) throw DomainError.invalid('Invalid Callback URL', `url ${problem}`, [{ field: ['url'], message: problem }]);
+    return;
+  }
   const check = await ctx.checkUrl(url, ALL_DESTINATION_SCHEMES);
   if (!check.ok) throw DomainError.invalid('Invalid Callback URL', `url ${check.reason}`, [{ field: ['url'], message: check.reason }]);
 }

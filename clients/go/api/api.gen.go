@@ -170,6 +170,7 @@ func (e DeliveryTimelineState) Valid() bool {
 const (
 	DeliveryWaitReasonBackoff     DeliveryWaitReason = "backoff"
 	DeliveryWaitReasonMaxInFlight DeliveryWaitReason = "max_in_flight"
+	DeliveryWaitReasonPullOutcome DeliveryWaitReason = "pull_outcome"
 	DeliveryWaitReasonRateLimit   DeliveryWaitReason = "rate_limit"
 	DeliveryWaitReasonRetryAfter  DeliveryWaitReason = "retry_after"
 )
@@ -180,6 +181,8 @@ func (e DeliveryWaitReason) Valid() bool {
 	case DeliveryWaitReasonBackoff:
 		return true
 	case DeliveryWaitReasonMaxInFlight:
+		return true
+	case DeliveryWaitReasonPullOutcome:
 		return true
 	case DeliveryWaitReasonRateLimit:
 		return true
@@ -481,6 +484,21 @@ func (e PortalSessionInfoGrants) Valid() bool {
 	}
 }
 
+// Defines values for PullDestinationType.
+const (
+	Pull PullDestinationType = "pull"
+)
+
+// Valid indicates whether the value is a known member of the PullDestinationType enum.
+func (e PullDestinationType) Valid() bool {
+	switch e {
+	case Pull:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RabbitmqDestinationType.
 const (
 	RabbitmqDestinationTypeRabbitmq RabbitmqDestinationType = "rabbitmq"
@@ -490,6 +508,51 @@ const (
 func (e RabbitmqDestinationType) Valid() bool {
 	switch e {
 	case RabbitmqDestinationTypeRabbitmq:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RabbitmqDestinationViewPassword.
+const (
+	RabbitmqDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk RabbitmqDestinationViewPassword = "********"
+)
+
+// Valid indicates whether the value is a known member of the RabbitmqDestinationViewPassword enum.
+func (e RabbitmqDestinationViewPassword) Valid() bool {
+	switch e {
+	case RabbitmqDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RabbitmqDestinationViewType.
+const (
+	RabbitmqDestinationViewTypeRabbitmq RabbitmqDestinationViewType = "rabbitmq"
+)
+
+// Valid indicates whether the value is a known member of the RabbitmqDestinationViewType enum.
+func (e RabbitmqDestinationViewType) Valid() bool {
+	switch e {
+	case RabbitmqDestinationViewTypeRabbitmq:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RabbitmqDestinationViewUsername.
+const (
+	RabbitmqDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk RabbitmqDestinationViewUsername = "********"
+)
+
+// Valid indicates whether the value is a known member of the RabbitmqDestinationViewUsername enum.
+func (e RabbitmqDestinationViewUsername) Valid() bool {
+	switch e {
+	case RabbitmqDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
 		return true
 	default:
 		return false
@@ -712,51 +775,6 @@ func (e SubscriptionAuthViewType) Valid() bool {
 	case SubscriptionAuthViewTypeBearer:
 		return true
 	case SubscriptionAuthViewTypeOauth2ClientCredentials:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for SubscriptionDestinationViewPassword.
-const (
-	SubscriptionDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk SubscriptionDestinationViewPassword = "********"
-)
-
-// Valid indicates whether the value is a known member of the SubscriptionDestinationViewPassword enum.
-func (e SubscriptionDestinationViewPassword) Valid() bool {
-	switch e {
-	case SubscriptionDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for SubscriptionDestinationViewType.
-const (
-	SubscriptionDestinationViewTypeRabbitmq SubscriptionDestinationViewType = "rabbitmq"
-)
-
-// Valid indicates whether the value is a known member of the SubscriptionDestinationViewType enum.
-func (e SubscriptionDestinationViewType) Valid() bool {
-	switch e {
-	case SubscriptionDestinationViewTypeRabbitmq:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for SubscriptionDestinationViewUsername.
-const (
-	SubscriptionDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk SubscriptionDestinationViewUsername = "********"
-)
-
-// Valid indicates whether the value is a known member of the SubscriptionDestinationViewUsername enum.
-func (e SubscriptionDestinationViewUsername) Valid() bool {
-	switch e {
-	case SubscriptionDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
 		return true
 	default:
 		return false
@@ -1167,7 +1185,7 @@ type DeliveryWait struct {
 	// Backoff Which wait of the retry schedule it is, for `backoff` and `retry_after`.
 	Backoff *DeliveryBackoff `json:"backoff,omitempty"`
 
-	// Deferrals How many times the attempt was put off, for `rate_limit` and `max_in_flight`.
+	// Deferrals How many times the attempt was put off, for `rate_limit`, `max_in_flight` and `pull_outcome`.
 	Deferrals *int32 `json:"deferrals,omitempty"`
 
 	// Detail The wait in words.
@@ -1186,7 +1204,8 @@ type DeliveryWait struct {
 // DeliveryWaitReason Why a delivery waited: `backoff` (the retry schedule's wait n of m, with jitter), `retry_after`
 // (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
 // subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
-// POSTs running). A subscription paused, disabled or deleted while a retry waits shows in `next`:
+// POSTs running), `pull_outcome` (a pull subscription's message waited in its inbox for the
+// consumer's outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits shows in `next`:
 // the delivery is cancelled when that retry falls due.
 type DeliveryWaitReason string
 
@@ -1338,6 +1357,60 @@ type HttpDestination struct {
 
 // HttpDestinationType HTTP POST.
 type HttpDestinationType string
+
+// InboxMessage One attempt's message, as an HTTP receiver would get it.
+type InboxMessage struct {
+	// AckBy Its outcome is due by then; after it the attempt is a `timeout`.
+	AckBy time.Time `json:"ack_by"`
+
+	// Attempt The attempt's number.
+	Attempt int32 `json:"attempt"`
+
+	// Body The signed envelope, byte for byte what an HTTP receiver gets; verify it as is.
+	Body string `json:"body"`
+
+	// CreatedAt When the attempt put it in the inbox.
+	CreatedAt time.Time `json:"created_at"`
+
+	// EventId The event (also `webhook-id`); the same on every attempt, so deduplicate by it.
+	//
+	// Examples: evt_9fK2mQ7xLp4RtV8wZb3N
+	EventId EventId `json:"event_id"`
+
+	// Headers The signature headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`, `X-Signature`) and `Content-Type`. Never the subscription's custom headers, whose values are sealed credentials (the consumer authenticates with its own key).
+	Headers map[string]string `json:"headers"`
+
+	// Id The message's id; report its outcome with it.
+	//
+	// Examples: pmsg_8f14e45fceea167a5a36dedd4bea2543
+	Id InboxMessageId `json:"id"`
+}
+
+// InboxMessageId An inbox message's id (one per attempt).
+//
+// Examples: pmsg_8f14e45fceea167a5a36dedd4bea2543
+type InboxMessageId = string
+
+// InboxOutcome The consumer's answer to a message.
+type InboxOutcome struct {
+	// DurationMs How long it took, for the attempt log.
+	DurationMs *int32 `json:"duration_ms,omitempty"`
+
+	// ResponseExcerpt The start of its answer, for the attempt log.
+	ResponseExcerpt *string `json:"response_excerpt,omitempty"`
+
+	// StatusCode The status the consumer answered with (the CLI, the local receiver's).
+	StatusCode int32 `json:"status_code"`
+}
+
+// InboxPage Messages waiting for their outcome, oldest first.
+type InboxPage struct {
+	// Data The messages.
+	Data []InboxMessage `json:"data"`
+
+	// NextCursor Pass as `cursor` to read only later messages (the same cursor when none came).
+	NextCursor string `json:"next_cursor"`
+}
 
 // InsufficientStockProblem A problem document; for a stock shortfall it names each short product in `short_items` (and `errors` points at the request fields).
 type InsufficientStockProblem struct {
@@ -1781,6 +1854,15 @@ type ProductList struct {
 	Data []Product `json:"data"`
 }
 
+// PullDestination Deliveries wait in the subscription's inbox for a consumer to read and answer them; see `SubscriptionDestination`.
+type PullDestination struct {
+	// Type Pull (an inbox read over the API).
+	Type PullDestinationType `json:"type"`
+}
+
+// PullDestinationType Pull (an inbox read over the API).
+type PullDestinationType string
+
 // RabbitmqDestination A RabbitMQ (AMQP 0-9-1) exchange on the broker at `url`; see `SubscriptionDestination`.
 type RabbitmqDestination struct {
 	// Exchange The exchange published to; it must exist on the broker (the service never declares one). Empty is the default exchange, which routes by queue name.
@@ -1801,6 +1883,33 @@ type RabbitmqDestination struct {
 
 // RabbitmqDestinationType RabbitMQ.
 type RabbitmqDestinationType string
+
+// RabbitmqDestinationView A broker destination as shown on read; the credentials are masked.
+type RabbitmqDestinationView struct {
+	// Exchange The exchange published to.
+	Exchange string `json:"exchange"`
+
+	// Password Set, and masked.
+	Password RabbitmqDestinationViewPassword `json:"password"`
+
+	// RoutingKey The routing key.
+	RoutingKey string `json:"routing_key"`
+
+	// Type The kind of destination.
+	Type RabbitmqDestinationViewType `json:"type"`
+
+	// Username Set, and masked.
+	Username RabbitmqDestinationViewUsername `json:"username"`
+}
+
+// RabbitmqDestinationViewPassword Set, and masked.
+type RabbitmqDestinationViewPassword string
+
+// RabbitmqDestinationViewType The kind of destination.
+type RabbitmqDestinationViewType string
+
+// RabbitmqDestinationViewUsername Set, and masked.
+type RabbitmqDestinationViewUsername string
 
 // RateLimit Most deliveries per second to the subscription, a whole number from 1 to 100 (outside it: a
 // 422 naming `/body/rate_limit`, nothing written), held over every worker however many run:
@@ -2203,7 +2312,7 @@ type Subscription struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -2288,7 +2397,7 @@ type SubscriptionCreate struct {
 
 	// Url Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
 	Url SubscriptionUrl `json:"url"`
 }
 
@@ -2298,37 +2407,16 @@ type SubscriptionDescription = string
 // SubscriptionDestination Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
 // - `http` (the default): a signed POST to `url`.
 // - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
+// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
 	union json.RawMessage
 }
 
-// SubscriptionDestinationView A broker destination as shown on read; the credentials are masked.
+// SubscriptionDestinationView A destination other than `http` as shown on read; a broker's credentials are masked.
 type SubscriptionDestinationView struct {
-	// Exchange The exchange published to.
-	Exchange string `json:"exchange"`
-
-	// Password Set, and masked.
-	Password SubscriptionDestinationViewPassword `json:"password"`
-
-	// RoutingKey The routing key.
-	RoutingKey string `json:"routing_key"`
-
-	// Type The kind of destination.
-	Type SubscriptionDestinationViewType `json:"type"`
-
-	// Username Set, and masked.
-	Username SubscriptionDestinationViewUsername `json:"username"`
+	union json.RawMessage
 }
-
-// SubscriptionDestinationViewPassword Set, and masked.
-type SubscriptionDestinationViewPassword string
-
-// SubscriptionDestinationViewType The kind of destination.
-type SubscriptionDestinationViewType string
-
-// SubscriptionDestinationViewUsername Set, and masked.
-type SubscriptionDestinationViewUsername string
 
 // SubscriptionDisabledNotification Body of the `subscription.disabled` operational webhook.
 type SubscriptionDisabledNotification struct {
@@ -2556,7 +2644,7 @@ type SubscriptionUpdate struct {
 
 	// Url New callback URL, or new broker address (see `SubscriptionUrl`).
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
 	Url *SubscriptionUrl `json:"url,omitempty"`
 
 	// Version Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
@@ -2569,9 +2657,9 @@ type SubscriptionUpdateStatus string
 // SubscriptionUpdateVersion Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
 type SubscriptionUpdateVersion int64
 
-// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
 //
-// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders
+// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
 type SubscriptionUrl = string
 
 // SubscriptionWithSecret A subscription as returned on creation, with its signing secret. The secret is shown only here.
@@ -2636,7 +2724,7 @@ type SubscriptionWithSecret struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -2972,6 +3060,15 @@ type ListSubscriptionEventsParams struct {
 
 	// Cursor Opaque cursor from a previous page's `next_cursor`.
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// ListInboxMessagesParams defines parameters for ListInboxMessages.
+type ListInboxMessagesParams struct {
+	// Cursor Opaque cursor from a previous page's `next_cursor`.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once).
+	Wait *int32 `form:"wait,omitempty" json:"wait,omitempty"`
 }
 
 // RecoverFailedDeliveriesParams defines parameters for RecoverFailedDeliveries.
@@ -3363,6 +3460,9 @@ type CreateSubscriptionV1JSONRequestBody = SubscriptionCreate
 
 // UpdateSubscriptionJSONRequestBody defines body for UpdateSubscription for application/json ContentType.
 type UpdateSubscriptionJSONRequestBody = SubscriptionUpdate
+
+// ReportInboxOutcomeJSONRequestBody defines body for ReportInboxOutcome for application/json ContentType.
+type ReportInboxOutcomeJSONRequestBody = InboxOutcome
 
 // RecoverFailedDeliveriesJSONRequestBody defines body for RecoverFailedDeliveries for application/json ContentType.
 type RecoverFailedDeliveriesJSONRequestBody = RecoveryRequest
@@ -3987,12 +4087,100 @@ func (t *SubscriptionDestination) MergeRabbitmqDestination(v RabbitmqDestination
 	return err
 }
 
+// AsPullDestination returns the union data inside the SubscriptionDestination as a PullDestination
+func (t SubscriptionDestination) AsPullDestination() (PullDestination, error) {
+	var body PullDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPullDestination overwrites any union data inside the SubscriptionDestination as the provided PullDestination
+func (t *SubscriptionDestination) FromPullDestination(v PullDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePullDestination performs a merge with any union data inside the SubscriptionDestination, using the provided PullDestination
+func (t *SubscriptionDestination) MergePullDestination(v PullDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t SubscriptionDestination) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
 func (t *SubscriptionDestination) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsRabbitmqDestinationView returns the union data inside the SubscriptionDestinationView as a RabbitmqDestinationView
+func (t SubscriptionDestinationView) AsRabbitmqDestinationView() (RabbitmqDestinationView, error) {
+	var body RabbitmqDestinationView
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRabbitmqDestinationView overwrites any union data inside the SubscriptionDestinationView as the provided RabbitmqDestinationView
+func (t *SubscriptionDestinationView) FromRabbitmqDestinationView(v RabbitmqDestinationView) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRabbitmqDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided RabbitmqDestinationView
+func (t *SubscriptionDestinationView) MergeRabbitmqDestinationView(v RabbitmqDestinationView) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPullDestination returns the union data inside the SubscriptionDestinationView as a PullDestination
+func (t SubscriptionDestinationView) AsPullDestination() (PullDestination, error) {
+	var body PullDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPullDestination overwrites any union data inside the SubscriptionDestinationView as the provided PullDestination
+func (t *SubscriptionDestinationView) FromPullDestination(v PullDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePullDestination performs a merge with any union data inside the SubscriptionDestinationView, using the provided PullDestination
+func (t *SubscriptionDestinationView) MergePullDestination(v PullDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SubscriptionDestinationView) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SubscriptionDestinationView) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -4841,6 +5029,31 @@ type ClientInterface interface {
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 	GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListInboxMessages Read a pull subscription's inbox
+	//
+	// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+	//
+	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/inbox (the `ListInboxMessages` operationId).
+	ListInboxMessages(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReportInboxOutcomeWithBody Report a pull message's outcome
+	//
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/inbox/{message_id}/outcome (the `ReportInboxOutcome` operationId).
+	ReportInboxOutcomeWithBody(ctx context.Context, subscriptionId SubscriptionIdPath, messageId InboxMessageId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReportInboxOutcome Report a pull message's outcome
+	//
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/inbox/{message_id}/outcome (the `ReportInboxOutcome` operationId).
+	ReportInboxOutcome(ctx context.Context, subscriptionId SubscriptionIdPath, messageId InboxMessageId, body ReportInboxOutcomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// RecoverFailedDeliveriesWithBody Recover failed deliveries
 	//
 	// Redelivers every event whose delivery to this subscription failed (retries exhausted or stopped by a 4xx) at or after `since`, each with a fresh retry schedule and its original event `id`. Use it after fixing a receiver outage or re-enabling a disabled subscription. Returns the ids of the events scheduled. An event whose redelivery from an earlier recovery is still pending (not attempted yet, or retrying) or was delivered is not scheduled again. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
@@ -5660,6 +5873,61 @@ func (c *Client) ListSubscriptionEvents(ctx context.Context, subscriptionId Subs
 // Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 func (c *Client) GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDeliveryTimelineRequest(c.Server, subscriptionId, eventId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListInboxMessages Read a pull subscription's inbox
+//
+// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+//
+// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/inbox (the `ListInboxMessages` operationId).
+func (c *Client) ListInboxMessages(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListInboxMessagesRequest(c.Server, subscriptionId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReportInboxOutcomeWithBody Report a pull message's outcome
+//
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/inbox/{message_id}/outcome (the `ReportInboxOutcome` operationId).
+func (c *Client) ReportInboxOutcomeWithBody(ctx context.Context, subscriptionId SubscriptionIdPath, messageId InboxMessageId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReportInboxOutcomeRequestWithBody(c.Server, subscriptionId, messageId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReportInboxOutcome Report a pull message's outcome
+//
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/inbox/{message_id}/outcome (the `ReportInboxOutcome` operationId).
+func (c *Client) ReportInboxOutcome(ctx context.Context, subscriptionId SubscriptionIdPath, messageId InboxMessageId, body ReportInboxOutcomeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReportInboxOutcomeRequest(c.Server, subscriptionId, messageId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7292,6 +7560,133 @@ func NewGetDeliveryTimelineRequest(server string, subscriptionId SubscriptionIdP
 	return req, nil
 }
 
+// NewListInboxMessagesRequest constructs an http.Request for the ListInboxMessages method
+func NewListInboxMessagesRequest(server string, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "subscription_id", subscriptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/webhooks/v1/subscriptions/%s/inbox", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Wait != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "wait", *params.Wait, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewReportInboxOutcomeRequest calls the generic ReportInboxOutcome builder with application/json body
+func NewReportInboxOutcomeRequest(server string, subscriptionId SubscriptionIdPath, messageId InboxMessageId, body ReportInboxOutcomeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReportInboxOutcomeRequestWithBody(server, subscriptionId, messageId, "application/json", bodyReader)
+}
+
+// NewReportInboxOutcomeRequestWithBody constructs an http.Request for the ReportInboxOutcome method, with any body, and a specified content type
+func NewReportInboxOutcomeRequestWithBody(server string, subscriptionId SubscriptionIdPath, messageId InboxMessageId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "subscription_id", subscriptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "message_id", messageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/webhooks/v1/subscriptions/%s/inbox/%s/outcome", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewRecoverFailedDeliveriesRequest calls the generic RecoverFailedDeliveries builder with application/json body
 func NewRecoverFailedDeliveriesRequest(server string, subscriptionId SubscriptionIdPath, params *RecoverFailedDeliveriesParams, body RecoverFailedDeliveriesJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -8159,6 +8554,33 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 	GetDeliveryTimelineWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*GetDeliveryTimelineResponse, error)
+
+	// ListInboxMessagesWithResponse Read a pull subscription's inbox
+	//
+	// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/inbox (the `ListInboxMessages` operationId).
+	ListInboxMessagesWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams, reqEditors ...RequestEditorFn) (*ListInboxMessagesResponse, error)
+
+	// ReportInboxOutcomeWithBodyWithResponse Report a pull message's outcome
+	//
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/inbox/{message_id}/outcome (the `ReportInboxOutcome` operationId).
+	ReportInboxOutcomeWithBodyWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, messageId InboxMessageId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReportInboxOutcomeResponse, error)
+
+	// ReportInboxOutcomeWithResponse Report a pull message's outcome
+	//
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/inbox/{message_id}/outcome (the `ReportInboxOutcome` operationId).
+	ReportInboxOutcomeWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, messageId InboxMessageId, body ReportInboxOutcomeJSONRequestBody, reqEditors ...RequestEditorFn) (*ReportInboxOutcomeResponse, error)
 
 	// RecoverFailedDeliveriesWithBodyWithResponse Recover failed deliveries
 	//
@@ -12401,6 +12823,340 @@ func (r GetDeliveryTimelineResponse) ContentType() string {
 	return ""
 }
 
+// ListInboxMessagesResponse200Headers the declared response headers of an HTTP 200 response for ListInboxMessages
+type ListInboxMessagesResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListInboxMessagesResponse400Headers the declared response headers of an HTTP 400 response for ListInboxMessages
+type ListInboxMessagesResponse400Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListInboxMessagesResponse403Headers the declared response headers of an HTTP 403 response for ListInboxMessages
+type ListInboxMessagesResponse403Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListInboxMessagesResponse404Headers the declared response headers of an HTTP 404 response for ListInboxMessages
+type ListInboxMessagesResponse404Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListInboxMessagesResponse409Headers the declared response headers of an HTTP 409 response for ListInboxMessages
+type ListInboxMessagesResponse409Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListInboxMessagesResponse429Headers the declared response headers of an HTTP 429 response for ListInboxMessages
+type ListInboxMessagesResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      string
+}
+
+// ListInboxMessagesResponse500Headers the declared response headers of an HTTP 500 response for ListInboxMessages
+type ListInboxMessagesResponse500Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListInboxMessagesResponse503Headers the declared response headers of an HTTP 503 response for ListInboxMessages
+type ListInboxMessagesResponse503Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      string
+}
+
+type ListInboxMessagesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InboxPage
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListInboxMessagesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ListInboxMessagesResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ListInboxMessagesResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ListInboxMessagesResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ListInboxMessagesResponse409Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListInboxMessagesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListInboxMessagesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListInboxMessagesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListInboxMessagesResponse) GetJSON200() *InboxPage {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListInboxMessagesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListInboxMessagesResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListInboxMessagesResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListInboxMessagesResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ListInboxMessagesResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListInboxMessagesResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListInboxMessagesResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListInboxMessagesResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListInboxMessagesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListInboxMessagesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListInboxMessagesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListInboxMessagesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReportInboxOutcomeResponse204Headers the declared response headers of an HTTP 204 response for ReportInboxOutcome
+type ReportInboxOutcomeResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ReportInboxOutcomeResponse400Headers the declared response headers of an HTTP 400 response for ReportInboxOutcome
+type ReportInboxOutcomeResponse400Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ReportInboxOutcomeResponse403Headers the declared response headers of an HTTP 403 response for ReportInboxOutcome
+type ReportInboxOutcomeResponse403Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ReportInboxOutcomeResponse404Headers the declared response headers of an HTTP 404 response for ReportInboxOutcome
+type ReportInboxOutcomeResponse404Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ReportInboxOutcomeResponse409Headers the declared response headers of an HTTP 409 response for ReportInboxOutcome
+type ReportInboxOutcomeResponse409Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ReportInboxOutcomeResponse422Headers the declared response headers of an HTTP 422 response for ReportInboxOutcome
+type ReportInboxOutcomeResponse422Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ReportInboxOutcomeResponse429Headers the declared response headers of an HTTP 429 response for ReportInboxOutcome
+type ReportInboxOutcomeResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      string
+}
+
+// ReportInboxOutcomeResponse500Headers the declared response headers of an HTTP 500 response for ReportInboxOutcome
+type ReportInboxOutcomeResponse500Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ReportInboxOutcomeResponse503Headers the declared response headers of an HTTP 503 response for ReportInboxOutcome
+type ReportInboxOutcomeResponse503Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      string
+}
+
+type ReportInboxOutcomeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *UnprocessableContent
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *ReportInboxOutcomeResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ReportInboxOutcomeResponse400Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ReportInboxOutcomeResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ReportInboxOutcomeResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ReportInboxOutcomeResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ReportInboxOutcomeResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReportInboxOutcomeResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ReportInboxOutcomeResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReportInboxOutcomeResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON422() *UnprocessableContent {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ReportInboxOutcomeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReportInboxOutcomeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReportInboxOutcomeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReportInboxOutcomeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // RecoverFailedDeliveriesResponse202Headers the declared response headers of an HTTP 202 response for RecoverFailedDeliveries
 type RecoverFailedDeliveriesResponse202Headers struct {
 	IdempotentReplayed *string
@@ -14255,6 +15011,51 @@ func (c *ClientWithResponses) GetDeliveryTimelineWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseGetDeliveryTimelineResponse(rsp)
+}
+
+// ListInboxMessagesWithResponse Read a pull subscription's inbox
+//
+// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/inbox (the `ListInboxMessages` operationId).
+func (c *ClientWithResponses) ListInboxMessagesWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams, reqEditors ...RequestEditorFn) (*ListInboxMessagesResponse, error) {
+	rsp, err := c.ListInboxMessages(ctx, subscriptionId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListInboxMessagesResponse(rsp)
+}
+
+// ReportInboxOutcomeWithBodyWithResponse Report a pull message's outcome
+//
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/inbox/{message_id}/outcome (the `ReportInboxOutcome` operationId).
+func (c *ClientWithResponses) ReportInboxOutcomeWithBodyWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, messageId InboxMessageId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReportInboxOutcomeResponse, error) {
+	rsp, err := c.ReportInboxOutcomeWithBody(ctx, subscriptionId, messageId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReportInboxOutcomeResponse(rsp)
+}
+
+// ReportInboxOutcomeWithResponse Report a pull message's outcome
+//
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/inbox/{message_id}/outcome (the `ReportInboxOutcome` operationId).
+func (c *ClientWithResponses) ReportInboxOutcomeWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, messageId InboxMessageId, body ReportInboxOutcomeJSONRequestBody, reqEditors ...RequestEditorFn) (*ReportInboxOutcomeResponse, error) {
+	rsp, err := c.ReportInboxOutcome(ctx, subscriptionId, messageId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReportInboxOutcomeResponse(rsp)
 }
 
 // RecoverFailedDeliveriesWithBodyWithResponse Recover failed deliveries
@@ -20339,6 +21140,496 @@ func ParseGetDeliveryTimelineResponse(rsp *http.Response) (*GetDeliveryTimelineR
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetDeliveryTimelineResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListInboxMessagesResponse parses an HTTP response from a ListInboxMessagesWithResponse call
+func ParseListInboxMessagesResponse(rsp *http.Response) (*ListInboxMessagesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListInboxMessagesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InboxPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListInboxMessagesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers ListInboxMessagesResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers ListInboxMessagesResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ListInboxMessagesResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers ListInboxMessagesResponse409Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListInboxMessagesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListInboxMessagesResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListInboxMessagesResponse503Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReportInboxOutcomeResponse parses an HTTP response from a ReportInboxOutcomeWithResponse call
+func ParseReportInboxOutcomeResponse(rsp *http.Response) (*ReportInboxOutcomeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReportInboxOutcomeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableContent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers ReportInboxOutcomeResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers ReportInboxOutcomeResponse400Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 403:
+		var headers ReportInboxOutcomeResponse403Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ReportInboxOutcomeResponse404Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers ReportInboxOutcomeResponse409Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers ReportInboxOutcomeResponse422Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers ReportInboxOutcomeResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers ReportInboxOutcomeResponse500Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ReportInboxOutcomeResponse503Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

@@ -30,11 +30,14 @@ export function destinationBody(choice: DestinationChoice, f: DestinationFields,
       if (!f.username.trim()) return missing('user name');
       if (!f.password) return missing('password');
       return { destination: { type: 'rabbitmq', exchange: f.exchange.trim(), routing_key: f.routingKey.trim(), username: f.username.trim(), password: f.password } };
+    case 'pull':
+      return { destination: { type: 'pull' } };
   }
 }
 
 /** How the detail names a subscription's destination, with nothing secret in it. */
 export function describeDestination(destination: { type: string; exchange?: string; routing_key?: string } | undefined): string {
   if (!destination) return 'HTTP POST';
+  if (destination.type === 'pull') return 'Pull: an inbox its consumer reads over the API';
   return `RabbitMQ: exchange ${destination.exchange ? `"${destination.exchange}"` : '(default)'}, routing key "${destination.routing_key ?? ''}" (credentials hidden)`;
 }

@@ -70,10 +70,16 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             {editing?.destination && <option value="keep">Keep as it is</option>}
             <option value="http">HTTP POST</option>
             <option value="rabbitmq">RabbitMQ</option>
+            <option value="pull">Pull (an inbox read over the API)</option>
           </select>
           {form.destinationChoice === 'rabbitmq' && (
             <small>
               The broker's address goes in the URL above: <code>amqps://host/vhost</code>.
+            </small>
+          )}
+          {form.destinationChoice === 'pull' && (
+            <small>
+              Name the consumer in the URL above: <code>pull://my-worker</code>. It reads the inbox and reports each outcome.
             </small>
           )}
         </label>

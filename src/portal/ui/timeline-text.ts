@@ -14,6 +14,8 @@ export function waitText(w: DeliveryWait): string {
       return `Held by rate_limit (put off ${w.deferrals ?? 1}×) ${until}`;
     case 'max_in_flight':
       return `Held by max_in_flight (put off ${w.deferrals ?? 1}×) ${until}`;
+    case 'pull_outcome':
+      return `Waiting for the pull consumer's outcome ${until}`;
   }
 }
 

@@ -122,7 +122,7 @@ describe('client package: an integrator installs the packed tarball, typechecks 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('builds, packs and installs outside the repository; the program typechecks (nodenext and bundler) and verifies a delivered test event', { timeout: 400_000 }, async () => {
+  it('builds, packs and installs outside the repository; the program typechecks (nodenext and bundler) and verifies a delivered test event; its CLI runs', { timeout: 400_000 }, async () => {
     // Build as a fresh clone would, then pack without the prepack build (it just ran).
     await run('npm', ['run', 'build:client'], { cwd: root, timeout: 120_000 });
     await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: packageDir, timeout: 60_000 });
@@ -158,6 +158,12 @@ describe('client package: an integrator installs the packed tarball, typechecks 
       expect(subscribed?.slice(2), stdout).toEqual([signature, prefix]);
       expect(stdout).toContain(`verified ${sent} webhook.test for ${subscribed?.[1]} (contract ${serviceVersion})`);
     }
+
+    // The installed package's command, as `npx webhook-service` runs it: it reaches the service with the key.
+    const cli = join(app, 'node_modules/.bin/webhook-service');
+    expect((await run(cli, ['--help'], { cwd: app, timeout: 30_000 })).stdout).toContain('listen --forward-to <url>');
+    const listed = await run(cli, ['events', '--label', 'package', '--events', 'webhook.test'], { cwd: app, timeout: 60_000, env: { ...process.env, WEBHOOK_SERVICE_URL: api.baseUrl, WEBHOOK_SERVICE_API_KEY: key } });
+    expect(listed.stdout).toBe('');
   });
 });
 

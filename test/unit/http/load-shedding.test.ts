@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { NextFunction, Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import { isExemptFromShedding, loadShedding } from '../../../src/http/load-shedding';
+import { isExemptFromShedding, loadShedding, yieldPlace } from '../../../src/http/load-shedding';
 import { createApiMetrics } from '../../../src/telemetry/metrics';
 
 /** A response double: records status, headers and body; `close()` ends it as Node would. */
@@ -87,6 +87,18 @@ describe('loadShedding', () => {
     expect(call(shed.admit).passed).toBe(true);
     // Its 'close' when the socket finally goes does not free a second place.
     stalled.res.close();
+    expect(shed.inFlight()).toBe(1);
+  });
+
+  it('frees the place of a request that yields it (a long poll) once, however it then ends', () => {
+    const shed = loadShedding({ maxInFlight: 1 });
+    const poll = call(shed.admit);
+    expect(call(shed.admit).passed).toBe(false);
+    yieldPlace(poll.res as unknown as Response);
+    expect(shed.inFlight()).toBe(0);
+    const next = call(shed.admit);
+    expect(next.passed).toBe(true);
+    poll.res.close();
     expect(shed.inFlight()).toBe(1);
   });
 

@@ -36,6 +36,10 @@ from .health import Health
 from .health_status import HealthStatus
 from .http_destination import HttpDestination
 from .http_destination_type import HttpDestinationType
+from .inbox_message import InboxMessage
+from .inbox_message_headers import InboxMessageHeaders
+from .inbox_outcome import InboxOutcome
+from .inbox_page import InboxPage
 from .insufficient_stock_problem import InsufficientStockProblem
 from .masked_headers import MaskedHeaders
 from .masked_headers_additional_property import MaskedHeadersAdditionalProperty
@@ -65,8 +69,14 @@ from .problem import Problem
 from .problem_errors_item import ProblemErrorsItem
 from .product import Product
 from .product_list import ProductList
+from .pull_destination import PullDestination
+from .pull_destination_type import PullDestinationType
 from .rabbitmq_destination import RabbitmqDestination
 from .rabbitmq_destination_type import RabbitmqDestinationType
+from .rabbitmq_destination_view import RabbitmqDestinationView
+from .rabbitmq_destination_view_password import RabbitmqDestinationViewPassword
+from .rabbitmq_destination_view_type import RabbitmqDestinationViewType
+from .rabbitmq_destination_view_username import RabbitmqDestinationViewUsername
 from .readiness import Readiness
 from .readiness_checks import ReadinessChecks
 from .readiness_checks_admission import ReadinessChecksAdmission
@@ -97,10 +107,6 @@ from .subscription import Subscription
 from .subscription_auth_view import SubscriptionAuthView
 from .subscription_auth_view_type import SubscriptionAuthViewType
 from .subscription_create import SubscriptionCreate
-from .subscription_destination_view import SubscriptionDestinationView
-from .subscription_destination_view_password import SubscriptionDestinationViewPassword
-from .subscription_destination_view_type import SubscriptionDestinationViewType
-from .subscription_destination_view_username import SubscriptionDestinationViewUsername
 from .subscription_disabled_notification import SubscriptionDisabledNotification
 from .subscription_disabled_notification_data import (
     SubscriptionDisabledNotificationData,
@@ -166,6 +172,10 @@ __all__ = (
     "HealthStatus",
     "HttpDestination",
     "HttpDestinationType",
+    "InboxMessage",
+    "InboxMessageHeaders",
+    "InboxOutcome",
+    "InboxPage",
     "InsufficientStockProblem",
     "MaskedHeaders",
     "MaskedHeadersAdditionalProperty",
@@ -195,8 +205,14 @@ __all__ = (
     "ProblemErrorsItem",
     "Product",
     "ProductList",
+    "PullDestination",
+    "PullDestinationType",
     "RabbitmqDestination",
     "RabbitmqDestinationType",
+    "RabbitmqDestinationView",
+    "RabbitmqDestinationViewPassword",
+    "RabbitmqDestinationViewType",
+    "RabbitmqDestinationViewUsername",
     "Readiness",
     "ReadinessChecks",
     "ReadinessChecksAdmission",
@@ -227,10 +243,6 @@ __all__ = (
     "SubscriptionAuthView",
     "SubscriptionAuthViewType",
     "SubscriptionCreate",
-    "SubscriptionDestinationView",
-    "SubscriptionDestinationViewPassword",
-    "SubscriptionDestinationViewType",
-    "SubscriptionDestinationViewUsername",
     "SubscriptionDisabledNotification",
     "SubscriptionDisabledNotificationData",
     "SubscriptionEvent",

@@ -27,13 +27,16 @@ class DeliveryWait:
             `retry_after`
             (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
             subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
-            POSTs running). A subscription paused, disabled or deleted while a retry waits shows in `next`:
+            POSTs running), `pull_outcome` (a pull subscription's message waited in its inbox for the
+            consumer's outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits
+            shows in `next`:
             the delivery is cancelled when that retry falls due.
         started_at (datetime.datetime): When the wait began.
         ends_at (datetime.datetime): When it ended, or is to end.
         detail (str): The wait in words.
         backoff (DeliveryBackoff | Unset): Wait n of m of a retry schedule.
-        deferrals (int | Unset): How many times the attempt was put off, for `rate_limit` and `max_in_flight`.
+        deferrals (int | Unset): How many times the attempt was put off, for `rate_limit`, `max_in_flight` and
+            `pull_outcome`.
     """
 
     after_attempt: int

@@ -16,8 +16,9 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.effective_retry import EffectiveRetry
     from ..models.masked_headers import MaskedHeaders
+    from ..models.pull_destination import PullDestination
+    from ..models.rabbitmq_destination_view import RabbitmqDestinationView
     from ..models.subscription_auth_view import SubscriptionAuthView
-    from ..models.subscription_destination_view import SubscriptionDestinationView
     from ..models.subscription_filter import SubscriptionFilter
 
 
@@ -39,6 +40,8 @@ class Subscription:
             port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the
             well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233,
             8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
+            For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing
+            connects to it, so the address rules do not apply.
         events (list[EventType]): Event types delivered to this subscription.
         status (SubscriptionStatus): Delivery state of a subscription.
             - `active`: events are delivered.
@@ -96,9 +99,8 @@ class Subscription:
         failing_since (datetime.datetime | Unset): Since when every delivery attempt to it has failed; absent once one
             succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
         public_key (str | Unset): Ed25519 public key, `whpk_` followed by base64 of the raw 32-byte key.
-        destination (SubscriptionDestinationView | Unset): A broker destination as shown on read; the credentials are
-            masked. Example: {'type': 'rabbitmq', 'exchange': 'webhooks', 'routing_key': 'orders.created', 'username':
-            '********', 'password': '********'}.
+        destination (PullDestination | RabbitmqDestinationView | Unset): A destination other than `http` as shown on
+            read; a broker's credentials are masked.
     """
 
     id: str
@@ -119,10 +121,12 @@ class Subscription:
     auth: SubscriptionAuthView | Unset = UNSET
     failing_since: datetime.datetime | Unset = UNSET
     public_key: str | Unset = UNSET
-    destination: SubscriptionDestinationView | Unset = UNSET
+    destination: PullDestination | RabbitmqDestinationView | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.rabbitmq_destination_view import RabbitmqDestinationView
+
         id = self.id
 
         url = self.url
@@ -172,8 +176,12 @@ class Subscription:
 
         public_key = self.public_key
 
-        destination: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.destination, Unset):
+        destination: dict[str, Any] | Unset
+        if isinstance(self.destination, Unset):
+            destination = UNSET
+        elif isinstance(self.destination, RabbitmqDestinationView):
+            destination = self.destination.to_dict()
+        else:
             destination = self.destination.to_dict()
 
         field_dict: dict[str, Any] = {}
@@ -218,8 +226,9 @@ class Subscription:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.effective_retry import EffectiveRetry
         from ..models.masked_headers import MaskedHeaders
+        from ..models.pull_destination import PullDestination
+        from ..models.rabbitmq_destination_view import RabbitmqDestinationView
         from ..models.subscription_auth_view import SubscriptionAuthView
-        from ..models.subscription_destination_view import SubscriptionDestinationView
         from ..models.subscription_filter import SubscriptionFilter
 
         d = dict(src_dict)
@@ -286,12 +295,30 @@ class Subscription:
 
         public_key = d.pop("public_key", UNSET)
 
-        _destination = d.pop("destination", UNSET)
-        destination: SubscriptionDestinationView | Unset
-        if isinstance(_destination, Unset):
-            destination = UNSET
-        else:
-            destination = SubscriptionDestinationView.from_dict(_destination)
+        def _parse_destination(
+            data: object,
+        ) -> PullDestination | RabbitmqDestinationView | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_view_type_0 = (
+                    RabbitmqDestinationView.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_view_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_subscription_destination_view_type_1 = (
+                PullDestination.from_dict(data)
+            )
+
+            return componentsschemas_subscription_destination_view_type_1
+
+        destination = _parse_destination(d.pop("destination", UNSET))
 
         subscription = cls(
             id=id,

@@ -26,6 +26,8 @@ import org.webhookservice.client.model.DeliveryTimeline;
 import org.webhookservice.client.model.DeprecatedSubscriptionList;
 import org.webhookservice.client.model.EventAccepted;
 import org.webhookservice.client.model.EventTypeList;
+import org.webhookservice.client.model.InboxOutcome;
+import org.webhookservice.client.model.InboxPage;
 import org.webhookservice.client.model.Problem;
 import org.webhookservice.client.model.RecoveryAccepted;
 import org.webhookservice.client.model.RecoveryRequest;
@@ -1599,6 +1601,149 @@ public class SubscriptionsApi {
   }
 
   /**
+   * Read a pull subscription&#39;s inbox
+   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome, oldest first, after &#x60;cursor&#x60; (the &#x60;next_cursor&#x60; of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With &#x60;wait&#x60; and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not &#x60;pull&#x60;. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). (optional)
+   * @return InboxPage
+   * @throws ApiException if fails to make API call
+   */
+  public InboxPage listInboxMessages(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String cursor, @jakarta.annotation.Nullable Integer wait) throws ApiException {
+    return listInboxMessages(subscriptionId, cursor, wait, null);
+  }
+
+  /**
+   * Read a pull subscription&#39;s inbox
+   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome, oldest first, after &#x60;cursor&#x60; (the &#x60;next_cursor&#x60; of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With &#x60;wait&#x60; and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not &#x60;pull&#x60;. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). (optional)
+   * @param headers Optional headers to include in the request
+   * @return InboxPage
+   * @throws ApiException if fails to make API call
+   */
+  public InboxPage listInboxMessages(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String cursor, @jakarta.annotation.Nullable Integer wait, Map<String, String> headers) throws ApiException {
+    ApiResponse<InboxPage> localVarResponse = listInboxMessagesWithHttpInfo(subscriptionId, cursor, wait, headers);
+    return localVarResponse.getData();
+  }
+
+  /**
+   * Read a pull subscription&#39;s inbox
+   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome, oldest first, after &#x60;cursor&#x60; (the &#x60;next_cursor&#x60; of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With &#x60;wait&#x60; and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not &#x60;pull&#x60;. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). (optional)
+   * @return ApiResponse&lt;InboxPage&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<InboxPage> listInboxMessagesWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String cursor, @jakarta.annotation.Nullable Integer wait) throws ApiException {
+    return listInboxMessagesWithHttpInfo(subscriptionId, cursor, wait, null);
+  }
+
+  /**
+   * Read a pull subscription&#39;s inbox
+   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome, oldest first, after &#x60;cursor&#x60; (the &#x60;next_cursor&#x60; of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With &#x60;wait&#x60; and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not &#x60;pull&#x60;. Requires scope &#x60;webhooks:read&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). (optional)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;InboxPage&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<InboxPage> listInboxMessagesWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String cursor, @jakarta.annotation.Nullable Integer wait, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = listInboxMessagesRequestBuilder(subscriptionId, cursor, wait, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("listInboxMessages", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody == null) {
+          return new ApiResponse<InboxPage>(
+              localVarResponse.statusCode(),
+              localVarResponse.headers().map(),
+              null
+          );
+        }
+
+        
+        
+        String responseBody = new String(localVarResponseBody.readAllBytes());
+        InboxPage responseValue = responseBody.isBlank()? null: memberVarObjectMapper.readValue(responseBody, new TypeReference<InboxPage>() {});
+        
+
+        return new ApiResponse<InboxPage>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            responseValue
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder listInboxMessagesRequestBuilder(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String cursor, @jakarta.annotation.Nullable Integer wait, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'subscriptionId' is set
+    if (subscriptionId == null) {
+      throw new ApiException(400, "Missing the required parameter 'subscriptionId' when calling listInboxMessages");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/webhooks/v1/subscriptions/{subscription_id}/inbox"
+        .replace("{subscription_id}", ApiClient.urlEncode(subscriptionId.toString()));
+
+    List<Pair> localVarQueryParams = new ArrayList<>();
+    StringJoiner localVarQueryStringJoiner = new StringJoiner("&");
+    String localVarQueryParameterBaseName;
+    localVarQueryParameterBaseName = "cursor";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("cursor", cursor));
+    localVarQueryParameterBaseName = "wait";
+    localVarQueryParams.addAll(ApiClient.parameterToPairs("wait", wait));
+
+    if (!localVarQueryParams.isEmpty() || localVarQueryStringJoiner.length() != 0) {
+      StringJoiner queryJoiner = new StringJoiner("&");
+      localVarQueryParams.forEach(p -> queryJoiner.add(p.getName() + '=' + p.getValue()));
+      if (localVarQueryStringJoiner.length() != 0) {
+        queryJoiner.add(localVarQueryStringJoiner.toString());
+      }
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath + '?' + queryJoiner.toString()));
+    } else {
+      localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+    }
+
+    localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
+
+    localVarRequestBuilder.method("GET", HttpRequest.BodyPublishers.noBody());
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
    * List a subscription&#39;s events
    * Lists the events sent to this subscription, newest first, each with its payload (&#x60;data&#x60;) and where its delivery stands (the state after its latest attempt, &#x60;pending&#x60; before the first, the number of attempts and the time of the latest). An event&#39;s &#x60;data&#x60; is shown only to a caller holding the scopes its type&#39;s &#x60;required_scopes&#x60; (event catalogue) names, as reading the resource would need, and, when the data is another owner&#39;s (an admin key&#39;s all-owners subscription), &#x60;admin&#x60;; for others the event is listed without &#x60;data&#x60;, with &#x60;data_withheld&#x60; naming the missing scopes. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
@@ -2266,6 +2411,133 @@ public class SubscriptionsApi {
 
     try {
       byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(redeliveryRequest);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    if (memberVarReadTimeout != null) {
+      localVarRequestBuilder.timeout(memberVarReadTimeout);
+    }
+    // Add custom headers if provided
+    localVarRequestBuilder = HttpRequestBuilderExtensions.withAdditionalHeaders(localVarRequestBuilder, headers);
+    if (memberVarInterceptor != null) {
+      memberVarInterceptor.accept(localVarRequestBuilder);
+    }
+    return localVarRequestBuilder;
+  }
+
+  /**
+   * Report a pull message&#39;s outcome
+   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a &#x60;timeout&#x60;). Requires scope &#x60;webhooks:write&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param messageId The message&#39;s id, from the inbox. (required)
+   * @param inboxOutcome  (required)
+   * @throws ApiException if fails to make API call
+   */
+  public void reportInboxOutcome(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nonnull String messageId, @jakarta.annotation.Nonnull InboxOutcome inboxOutcome) throws ApiException {
+    reportInboxOutcome(subscriptionId, messageId, inboxOutcome, null);
+  }
+
+  /**
+   * Report a pull message&#39;s outcome
+   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a &#x60;timeout&#x60;). Requires scope &#x60;webhooks:write&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param messageId The message&#39;s id, from the inbox. (required)
+   * @param inboxOutcome  (required)
+   * @param headers Optional headers to include in the request
+   * @throws ApiException if fails to make API call
+   */
+  public void reportInboxOutcome(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nonnull String messageId, @jakarta.annotation.Nonnull InboxOutcome inboxOutcome, Map<String, String> headers) throws ApiException {
+    reportInboxOutcomeWithHttpInfo(subscriptionId, messageId, inboxOutcome, headers);
+  }
+
+  /**
+   * Report a pull message&#39;s outcome
+   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a &#x60;timeout&#x60;). Requires scope &#x60;webhooks:write&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param messageId The message&#39;s id, from the inbox. (required)
+   * @param inboxOutcome  (required)
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> reportInboxOutcomeWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nonnull String messageId, @jakarta.annotation.Nonnull InboxOutcome inboxOutcome) throws ApiException {
+    return reportInboxOutcomeWithHttpInfo(subscriptionId, messageId, inboxOutcome, null);
+  }
+
+  /**
+   * Report a pull message&#39;s outcome
+   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a &#x60;timeout&#x60;). Requires scope &#x60;webhooks:write&#x60;.
+   * @param subscriptionId Subscription identifier. (required)
+   * @param messageId The message&#39;s id, from the inbox. (required)
+   * @param inboxOutcome  (required)
+   * @param headers Optional headers to include in the request
+   * @return ApiResponse&lt;Void&gt;
+   * @throws ApiException if fails to make API call
+   */
+  public ApiResponse<Void> reportInboxOutcomeWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nonnull String messageId, @jakarta.annotation.Nonnull InboxOutcome inboxOutcome, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = reportInboxOutcomeRequestBuilder(subscriptionId, messageId, inboxOutcome, headers);
+    try {
+      HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
+          localVarRequestBuilder.build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (memberVarResponseInterceptor != null) {
+        memberVarResponseInterceptor.accept(localVarResponse);
+      }
+      InputStream localVarResponseBody = null;
+      try {
+        if (localVarResponse.statusCode()/ 100 != 2) {
+          throw getApiException("reportInboxOutcome", localVarResponse);
+        }
+        localVarResponseBody = ApiClient.getResponseBody(localVarResponse);
+        if (localVarResponseBody != null) {
+          localVarResponseBody.readAllBytes();
+        }
+        return new ApiResponse<>(
+            localVarResponse.statusCode(),
+            localVarResponse.headers().map(),
+            null
+        );
+      } finally {
+        if (localVarResponseBody != null) {
+          localVarResponseBody.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ApiException(e);
+    }
+  }
+
+  private HttpRequest.Builder reportInboxOutcomeRequestBuilder(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nonnull String messageId, @jakarta.annotation.Nonnull InboxOutcome inboxOutcome, Map<String, String> headers) throws ApiException {
+    // verify the required parameter 'subscriptionId' is set
+    if (subscriptionId == null) {
+      throw new ApiException(400, "Missing the required parameter 'subscriptionId' when calling reportInboxOutcome");
+    }
+    // verify the required parameter 'messageId' is set
+    if (messageId == null) {
+      throw new ApiException(400, "Missing the required parameter 'messageId' when calling reportInboxOutcome");
+    }
+    // verify the required parameter 'inboxOutcome' is set
+    if (inboxOutcome == null) {
+      throw new ApiException(400, "Missing the required parameter 'inboxOutcome' when calling reportInboxOutcome");
+    }
+
+    HttpRequest.Builder localVarRequestBuilder = HttpRequest.newBuilder();
+
+    String localVarPath = "/api/webhooks/v1/subscriptions/{subscription_id}/inbox/{message_id}/outcome"
+        .replace("{subscription_id}", ApiClient.urlEncode(subscriptionId.toString()))
+        .replace("{message_id}", ApiClient.urlEncode(messageId.toString()));
+
+    localVarRequestBuilder.uri(URI.create(memberVarBaseUri + localVarPath));
+
+    localVarRequestBuilder.header("Content-Type", "application/json");
+    localVarRequestBuilder.header("Accept", "application/problem+json");
+
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(inboxOutcome);
       localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
     } catch (IOException e) {
       throw new ApiException(e);

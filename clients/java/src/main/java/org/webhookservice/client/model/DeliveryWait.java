@@ -204,7 +204,7 @@ public class DeliveryWait {
   }
 
   /**
-   * How many times the attempt was put off, for &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;.
+   * How many times the attempt was put off, for &#x60;rate_limit&#x60;, &#x60;max_in_flight&#x60; and &#x60;pull_outcome&#x60;.
    * minimum: 1
    * @return deferrals
    */

@@ -30,6 +30,7 @@ import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import org.webhookservice.client.model.HttpDestination;
+import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestination;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -119,6 +120,32 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             } catch (Exception e) {
                 // deserialization failed, continue
                 log.log(Level.FINER, "Input data does not match schema 'HttpDestination'", e);
+            }
+
+            // deserialize PullDestination
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (PullDestination.class.equals(Integer.class) || PullDestination.class.equals(Long.class) || PullDestination.class.equals(Float.class) || PullDestination.class.equals(Double.class) || PullDestination.class.equals(Boolean.class) || PullDestination.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((PullDestination.class.equals(Integer.class) || PullDestination.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((PullDestination.class.equals(Float.class) || PullDestination.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (PullDestination.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (PullDestination.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(PullDestination.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'PullDestination'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'PullDestination'", e);
             }
 
             // deserialize RabbitmqDestination
@@ -231,6 +258,11 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestination(PullDestination o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     public SubscriptionDestination(RabbitmqDestination o) {
         super("oneOf", Boolean.FALSE);
         setActualInstance(o);
@@ -238,6 +270,7 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
 
     static {
         schemas.put("HttpDestination", HttpDestination.class);
+        schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestination", RabbitmqDestination.class);
         JSON.registerDescendants(SubscriptionDestination.class, Collections.unmodifiableMap(schemas));
     }
@@ -250,7 +283,7 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * HttpDestination, RabbitmqDestination
+     * HttpDestination, PullDestination, RabbitmqDestination
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
@@ -262,19 +295,24 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             return;
         }
 
+        if (JSON.isInstanceOf(PullDestination.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
         if (JSON.isInstanceOf(RabbitmqDestination.class, instance, new HashSet<Class<?>>())) {
             super.setActualInstance(instance);
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be HttpDestination, RabbitmqDestination");
+        throw new RuntimeException("Invalid instance type. Must be HttpDestination, PullDestination, RabbitmqDestination");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * HttpDestination, RabbitmqDestination
+     * HttpDestination, PullDestination, RabbitmqDestination
      *
-     * @return The actual instance (HttpDestination, RabbitmqDestination)
+     * @return The actual instance (HttpDestination, PullDestination, RabbitmqDestination)
      */
     @Override
     public Object getActualInstance() {
@@ -290,6 +328,17 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
      */
     public HttpDestination getHttpDestination() throws ClassCastException {
         return (HttpDestination)super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `PullDestination`. If the actual instance is not `PullDestination`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `PullDestination`
+     * @throws ClassCastException if the instance is not `PullDestination`
+     */
+    public PullDestination getPullDestination() throws ClassCastException {
+        return (PullDestination)super.getActualInstance();
     }
 
     /**
@@ -346,6 +395,12 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
     if (getActualInstance() instanceof RabbitmqDestination) {
         if (getActualInstance() != null) {
           joiner.add(((RabbitmqDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_1" + suffix));
+        }
+        return joiner.toString();
+    }
+    if (getActualInstance() instanceof PullDestination) {
+        if (getActualInstance() != null) {
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
         }
         return joiner.toString();
     }

@@ -13,6 +13,10 @@
 
 package org.webhookservice.client.model;
 
+import java.util.Map;
+import java.util.HashMap;
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.StringJoiner;
@@ -25,314 +29,281 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
+import org.webhookservice.client.model.PullDestination;
+import org.webhookservice.client.model.RabbitmqDestinationView;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 
+import java.io.IOException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import org.webhookservice.client.ApiClient;
-/**
- * A broker destination as shown on read; the credentials are masked.
- */
-@JsonPropertyOrder({
-  SubscriptionDestinationView.JSON_PROPERTY_TYPE,
-  SubscriptionDestinationView.JSON_PROPERTY_EXCHANGE,
-  SubscriptionDestinationView.JSON_PROPERTY_ROUTING_KEY,
-  SubscriptionDestinationView.JSON_PROPERTY_USERNAME,
-  SubscriptionDestinationView.JSON_PROPERTY_PASSWORD
-})
+import org.webhookservice.client.JSON;
+
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
-public class SubscriptionDestinationView {
-  /**
-   * The kind of destination.
-   */
-  public enum TypeEnum {
-    RABBITMQ(String.valueOf("rabbitmq")),
-    
-    UNKNOWN_DEFAULT_OPEN_API(String.valueOf("unknown_default_open_api"));
+@JsonDeserialize(using = SubscriptionDestinationView.SubscriptionDestinationViewDeserializer.class)
+@JsonSerialize(using = SubscriptionDestinationView.SubscriptionDestinationViewSerializer.class)
+public class SubscriptionDestinationView extends AbstractOpenApiSchema {
+    private static final Logger log = Logger.getLogger(SubscriptionDestinationView.class.getName());
 
-    private String value;
+    public static class SubscriptionDestinationViewSerializer extends StdSerializer<SubscriptionDestinationView> {
+        public SubscriptionDestinationViewSerializer(Class<SubscriptionDestinationView> t) {
+            super(t);
+        }
 
-    TypeEnum(String value) {
-      this.value = value;
+        public SubscriptionDestinationViewSerializer() {
+            this(null);
+        }
+
+        @Override
+        public void serialize(SubscriptionDestinationView value, JsonGenerator jgen, SerializerProvider provider) throws IOException, JsonProcessingException {
+            jgen.writeObject(value.getActualInstance());
+        }
     }
 
-    @JsonValue
-    public String getValue() {
-      return value;
+    public static class SubscriptionDestinationViewDeserializer extends StdDeserializer<SubscriptionDestinationView> {
+        public SubscriptionDestinationViewDeserializer() {
+            this(SubscriptionDestinationView.class);
+        }
+
+        public SubscriptionDestinationViewDeserializer(Class<?> vc) {
+            super(vc);
+        }
+
+        @Override
+        public SubscriptionDestinationView deserialize(JsonParser jp, DeserializationContext ctxt) throws IOException, JsonProcessingException {
+            JsonNode tree = ctxt.readTree(jp);
+            Object deserialized = null;
+            boolean typeCoercion = ctxt.isEnabled(MapperFeature.ALLOW_COERCION_OF_SCALARS);
+            int match = 0;
+            JsonToken token = tree.traverse(jp.getCodec()).nextToken();
+            // deserialize PullDestination
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (PullDestination.class.equals(Integer.class) || PullDestination.class.equals(Long.class) || PullDestination.class.equals(Float.class) || PullDestination.class.equals(Double.class) || PullDestination.class.equals(Boolean.class) || PullDestination.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((PullDestination.class.equals(Integer.class) || PullDestination.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((PullDestination.class.equals(Float.class) || PullDestination.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (PullDestination.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (PullDestination.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(PullDestination.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'PullDestination'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'PullDestination'", e);
+            }
+
+            // deserialize RabbitmqDestinationView
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (RabbitmqDestinationView.class.equals(Integer.class) || RabbitmqDestinationView.class.equals(Long.class) || RabbitmqDestinationView.class.equals(Float.class) || RabbitmqDestinationView.class.equals(Double.class) || RabbitmqDestinationView.class.equals(Boolean.class) || RabbitmqDestinationView.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((RabbitmqDestinationView.class.equals(Integer.class) || RabbitmqDestinationView.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((RabbitmqDestinationView.class.equals(Float.class) || RabbitmqDestinationView.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (RabbitmqDestinationView.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (RabbitmqDestinationView.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(RabbitmqDestinationView.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'RabbitmqDestinationView'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'RabbitmqDestinationView'", e);
+            }
+
+            if (match == 1) {
+                SubscriptionDestinationView ret = new SubscriptionDestinationView();
+                ret.setActualInstance(deserialized);
+                return ret;
+            }
+            throw new IOException(String.format(java.util.Locale.ROOT, "Failed deserialization for SubscriptionDestinationView: %d classes match result, expected 1", match));
+        }
+
+        /**
+         * Handle deserialization of the 'null' value.
+         */
+        @Override
+        public SubscriptionDestinationView getNullValue(DeserializationContext ctxt) throws JsonMappingException {
+            throw new JsonMappingException(ctxt.getParser(), "SubscriptionDestinationView cannot be null");
+        }
+    }
+
+    // store a list of schema names defined in oneOf
+    public static final Map<String, Class<?>> schemas = new HashMap<>();
+
+    public SubscriptionDestinationView() {
+        super("oneOf", Boolean.FALSE);
+    }
+  /**
+   * A container for additional, undeclared properties.
+   * This is a holder for any undeclared properties as specified with
+   * the 'additionalProperties' keyword in the OAS document.
+   */
+  private Map<String, Object> additionalProperties;
+
+  /**
+   * Set the additional (undeclared) property with the specified name and value.
+   * If the property does not already exist, create it otherwise replace it.
+   * @param key the name of the property
+   * @param value the value of the property
+   * @return self reference
+   */
+  @JsonAnySetter
+  public SubscriptionDestinationView putAdditionalProperty(String key, Object value) {
+    if (this.additionalProperties == null) {
+        this.additionalProperties = new HashMap<String, Object>();
+    }
+    this.additionalProperties.put(key, value);
+    return this;
+  }
+
+  /**
+   * Return the additional (undeclared) properties.
+   * @return the additional (undeclared) properties
+   */
+  @JsonAnyGetter
+  public Map<String, Object> getAdditionalProperties() {
+    return additionalProperties;
+  }
+
+  /**
+   * Return the additional (undeclared) property with the specified name.
+   * @param key the name of the property
+   * @return the additional (undeclared) property with the specified name
+   */
+  public Object getAdditionalProperty(String key) {
+    if (this.additionalProperties == null) {
+        return null;
+    }
+    return this.additionalProperties.get(key);
+  }
+
+    /**
+     * Return true if this SubscriptionDestinationView object is equal to o.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return super.equals(o) && Objects.equals(this.additionalProperties, ((SubscriptionDestinationView)o).additionalProperties);
     }
 
     @Override
-    public String toString() {
-      return String.valueOf(value);
+    public int hashCode() {
+        return Objects.hash(getActualInstance(), isNullable(), getSchemaType(), additionalProperties);
+    }
+    public SubscriptionDestinationView(PullDestination o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
     }
 
-    @JsonCreator
-    public static TypeEnum fromValue(String value) {
-      for (TypeEnum b : TypeEnum.values()) {
-        if (b.value.equals(value)) {
-          return b;
-        }
-      }
-      return UNKNOWN_DEFAULT_OPEN_API;
-    }
-  }
-
-  public static final String JSON_PROPERTY_TYPE = "type";
-  @jakarta.annotation.Nonnull
-  private TypeEnum type;
-
-  public static final String JSON_PROPERTY_EXCHANGE = "exchange";
-  @jakarta.annotation.Nonnull
-  private String exchange;
-
-  public static final String JSON_PROPERTY_ROUTING_KEY = "routing_key";
-  @jakarta.annotation.Nonnull
-  private String routingKey;
-
-  /**
-   * Set, and masked.
-   */
-  public enum UsernameEnum {
-    u(String.valueOf("********")),
-    
-    UNKNOWN_DEFAULT_OPEN_API(String.valueOf("unknown_default_open_api"));
-
-    private String value;
-
-    UsernameEnum(String value) {
-      this.value = value;
+    public SubscriptionDestinationView(RabbitmqDestinationView o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
     }
 
-    @JsonValue
-    public String getValue() {
-      return value;
+    static {
+        schemas.put("PullDestination", PullDestination.class);
+        schemas.put("RabbitmqDestinationView", RabbitmqDestinationView.class);
+        JSON.registerDescendants(SubscriptionDestinationView.class, Collections.unmodifiableMap(schemas));
     }
 
     @Override
-    public String toString() {
-      return String.valueOf(value);
+    public Map<String, Class<?>> getSchemas() {
+        return SubscriptionDestinationView.schemas;
     }
 
-    @JsonCreator
-    public static UsernameEnum fromValue(String value) {
-      for (UsernameEnum b : UsernameEnum.values()) {
-        if (b.value.equals(value)) {
-          return b;
-        }
-      }
-      return UNKNOWN_DEFAULT_OPEN_API;
-    }
-  }
-
-  public static final String JSON_PROPERTY_USERNAME = "username";
-  @jakarta.annotation.Nonnull
-  private UsernameEnum username;
-
-  /**
-   * Set, and masked.
-   */
-  public enum PasswordEnum {
-    u(String.valueOf("********")),
-    
-    UNKNOWN_DEFAULT_OPEN_API(String.valueOf("unknown_default_open_api"));
-
-    private String value;
-
-    PasswordEnum(String value) {
-      this.value = value;
-    }
-
-    @JsonValue
-    public String getValue() {
-      return value;
-    }
-
+    /**
+     * Set the instance that matches the oneOf child schema, check
+     * the instance parameter is valid against the oneOf child schemas:
+     * PullDestination, RabbitmqDestinationView
+     *
+     * It could be an instance of the 'oneOf' schemas.
+     * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
+     */
     @Override
-    public String toString() {
-      return String.valueOf(value);
-    }
-
-    @JsonCreator
-    public static PasswordEnum fromValue(String value) {
-      for (PasswordEnum b : PasswordEnum.values()) {
-        if (b.value.equals(value)) {
-          return b;
+    public void setActualInstance(Object instance) {
+        if (JSON.isInstanceOf(PullDestination.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
         }
-      }
-      return UNKNOWN_DEFAULT_OPEN_API;
+
+        if (JSON.isInstanceOf(RabbitmqDestinationView.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        throw new RuntimeException("Invalid instance type. Must be PullDestination, RabbitmqDestinationView");
     }
-  }
 
-  public static final String JSON_PROPERTY_PASSWORD = "password";
-  @jakarta.annotation.Nonnull
-  private PasswordEnum password;
-
-  public SubscriptionDestinationView() { 
-  }
-
-  public SubscriptionDestinationView type(@jakarta.annotation.Nonnull TypeEnum type) {
-    this.type = type;
-    return this;
-  }
-
-  /**
-   * The kind of destination.
-   * @return type
-   */
-  @jakarta.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_TYPE, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public TypeEnum getType() {
-    return type;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_TYPE, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setType(@jakarta.annotation.Nonnull TypeEnum type) {
-    this.type = type;
-  }
-
-
-  public SubscriptionDestinationView exchange(@jakarta.annotation.Nonnull String exchange) {
-    this.exchange = exchange;
-    return this;
-  }
-
-  /**
-   * The exchange published to.
-   * @return exchange
-   */
-  @jakarta.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_EXCHANGE, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public String getExchange() {
-    return exchange;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_EXCHANGE, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setExchange(@jakarta.annotation.Nonnull String exchange) {
-    this.exchange = exchange;
-  }
-
-
-  public SubscriptionDestinationView routingKey(@jakarta.annotation.Nonnull String routingKey) {
-    this.routingKey = routingKey;
-    return this;
-  }
-
-  /**
-   * The routing key.
-   * @return routingKey
-   */
-  @jakarta.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_ROUTING_KEY, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public String getRoutingKey() {
-    return routingKey;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_ROUTING_KEY, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setRoutingKey(@jakarta.annotation.Nonnull String routingKey) {
-    this.routingKey = routingKey;
-  }
-
-
-  public SubscriptionDestinationView username(@jakarta.annotation.Nonnull UsernameEnum username) {
-    this.username = username;
-    return this;
-  }
-
-  /**
-   * Set, and masked.
-   * @return username
-   */
-  @jakarta.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_USERNAME, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public UsernameEnum getUsername() {
-    return username;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_USERNAME, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setUsername(@jakarta.annotation.Nonnull UsernameEnum username) {
-    this.username = username;
-  }
-
-
-  public SubscriptionDestinationView password(@jakarta.annotation.Nonnull PasswordEnum password) {
-    this.password = password;
-    return this;
-  }
-
-  /**
-   * Set, and masked.
-   * @return password
-   */
-  @jakarta.annotation.Nonnull
-  @JsonProperty(value = JSON_PROPERTY_PASSWORD, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public PasswordEnum getPassword() {
-    return password;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_PASSWORD, required = true)
-  @JsonInclude(value = JsonInclude.Include.ALWAYS)
-  public void setPassword(@jakarta.annotation.Nonnull PasswordEnum password) {
-    this.password = password;
-  }
-
-
-  /**
-   * Return true if this SubscriptionDestinationView object is equal to o.
-   */
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
+    /**
+     * Get the actual instance, which can be the following:
+     * PullDestination, RabbitmqDestinationView
+     *
+     * @return The actual instance (PullDestination, RabbitmqDestinationView)
+     */
+    @Override
+    public Object getActualInstance() {
+        return super.getActualInstance();
     }
-    if (o == null || getClass() != o.getClass()) {
-      return false;
+
+    /**
+     * Get the actual instance of `PullDestination`. If the actual instance is not `PullDestination`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `PullDestination`
+     * @throws ClassCastException if the instance is not `PullDestination`
+     */
+    public PullDestination getPullDestination() throws ClassCastException {
+        return (PullDestination)super.getActualInstance();
     }
-    SubscriptionDestinationView subscriptionDestinationView = (SubscriptionDestinationView) o;
-    return Objects.equals(this.type, subscriptionDestinationView.type) &&
-        Objects.equals(this.exchange, subscriptionDestinationView.exchange) &&
-        Objects.equals(this.routingKey, subscriptionDestinationView.routingKey) &&
-        Objects.equals(this.username, subscriptionDestinationView.username) &&
-        Objects.equals(this.password, subscriptionDestinationView.password);
-  }
 
-  @Override
-  public int hashCode() {
-    return Objects.hash(type, exchange, routingKey, username, password);
-  }
+    /**
+     * Get the actual instance of `RabbitmqDestinationView`. If the actual instance is not `RabbitmqDestinationView`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `RabbitmqDestinationView`
+     * @throws ClassCastException if the instance is not `RabbitmqDestinationView`
+     */
+    public RabbitmqDestinationView getRabbitmqDestinationView() throws ClassCastException {
+        return (RabbitmqDestinationView)super.getActualInstance();
+    }
 
-  @Override
-  public String toString() {
-    StringBuilder sb = new StringBuilder();
-    sb.append("class SubscriptionDestinationView {\n");
-    sb.append("    type: ").append(toIndentedString(type)).append("\n");
-    sb.append("    exchange: ").append(toIndentedString(exchange)).append("\n");
-    sb.append("    routingKey: ").append(toIndentedString(routingKey)).append("\n");
-    sb.append("    username: ").append(toIndentedString(username)).append("\n");
-    sb.append("    password: ").append(toIndentedString(password)).append("\n");
-    sb.append("}");
-    return sb.toString();
-  }
 
-  /**
-   * Convert the given object to string with each line indented by 4 spaces
-   * (except the first line).
-   */
-  private String toIndentedString(Object o) {
-    return o == null ? "null" : o.toString().replace("\n", "\n    ");
-  }
 
   /**
    * Convert the instance into URL query string.
@@ -366,32 +337,20 @@ public class SubscriptionDestinationView {
 
     StringJoiner joiner = new StringJoiner("&");
 
-    // add `type` to the URL query string
-    if (getType() != null) {
-      joiner.add(String.format(java.util.Locale.ROOT, "%stype%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getType()))));
+    if (getActualInstance() instanceof RabbitmqDestinationView) {
+        if (getActualInstance() != null) {
+          joiner.add(((RabbitmqDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_0" + suffix));
+        }
+        return joiner.toString();
     }
-
-    // add `exchange` to the URL query string
-    if (getExchange() != null) {
-      joiner.add(String.format(java.util.Locale.ROOT, "%sexchange%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getExchange()))));
+    if (getActualInstance() instanceof PullDestination) {
+        if (getActualInstance() != null) {
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_1" + suffix));
+        }
+        return joiner.toString();
     }
-
-    // add `routing_key` to the URL query string
-    if (getRoutingKey() != null) {
-      joiner.add(String.format(java.util.Locale.ROOT, "%srouting_key%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRoutingKey()))));
-    }
-
-    // add `username` to the URL query string
-    if (getUsername() != null) {
-      joiner.add(String.format(java.util.Locale.ROOT, "%susername%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getUsername()))));
-    }
-
-    // add `password` to the URL query string
-    if (getPassword() != null) {
-      joiner.add(String.format(java.util.Locale.ROOT, "%spassword%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getPassword()))));
-    }
-
-    return joiner.toString();
+    return null;
   }
+
 }
 

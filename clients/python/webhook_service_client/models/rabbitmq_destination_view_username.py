@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class SubscriptionDestinationViewUsername(StrEnum):
+class RabbitmqDestinationViewUsername(StrEnum):
     VALUE_0 = "********"
 
     def __str__(self) -> str:

@@ -1,8 +1,8 @@
 from enum import StrEnum
 
 
-class SubscriptionDestinationViewType(StrEnum):
-    RABBITMQ = "rabbitmq"
+class PullDestinationType(StrEnum):
+    PULL = "pull"
 
     def __str__(self) -> str:
         return str(self.value)

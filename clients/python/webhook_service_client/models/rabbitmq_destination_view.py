@@ -6,19 +6,15 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.subscription_destination_view_password import (
-    SubscriptionDestinationViewPassword,
-)
-from ..models.subscription_destination_view_type import SubscriptionDestinationViewType
-from ..models.subscription_destination_view_username import (
-    SubscriptionDestinationViewUsername,
-)
+from ..models.rabbitmq_destination_view_password import RabbitmqDestinationViewPassword
+from ..models.rabbitmq_destination_view_type import RabbitmqDestinationViewType
+from ..models.rabbitmq_destination_view_username import RabbitmqDestinationViewUsername
 
-T = TypeVar("T", bound="SubscriptionDestinationView")
+T = TypeVar("T", bound="RabbitmqDestinationView")
 
 
 @_attrs_define
-class SubscriptionDestinationView:
+class RabbitmqDestinationView:
     """A broker destination as shown on read; the credentials are masked.
 
     Example:
@@ -26,18 +22,18 @@ class SubscriptionDestinationView:
             'password': '********'}
 
     Attributes:
-        type_ (SubscriptionDestinationViewType): The kind of destination.
+        type_ (RabbitmqDestinationViewType): The kind of destination.
         exchange (str): The exchange published to.
         routing_key (str): The routing key.
-        username (SubscriptionDestinationViewUsername): Set, and masked.
-        password (SubscriptionDestinationViewPassword): Set, and masked.
+        username (RabbitmqDestinationViewUsername): Set, and masked.
+        password (RabbitmqDestinationViewPassword): Set, and masked.
     """
 
-    type_: SubscriptionDestinationViewType
+    type_: RabbitmqDestinationViewType
     exchange: str
     routing_key: str
-    username: SubscriptionDestinationViewUsername
-    password: SubscriptionDestinationViewPassword
+    username: RabbitmqDestinationViewUsername
+    password: RabbitmqDestinationViewPassword
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -68,17 +64,17 @@ class SubscriptionDestinationView:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        type_ = SubscriptionDestinationViewType(d.pop("type"))
+        type_ = RabbitmqDestinationViewType(d.pop("type"))
 
         exchange = d.pop("exchange")
 
         routing_key = d.pop("routing_key")
 
-        username = SubscriptionDestinationViewUsername(d.pop("username"))
+        username = RabbitmqDestinationViewUsername(d.pop("username"))
 
-        password = SubscriptionDestinationViewPassword(d.pop("password"))
+        password = RabbitmqDestinationViewPassword(d.pop("password"))
 
-        subscription_destination_view = cls(
+        rabbitmq_destination_view = cls(
             type_=type_,
             exchange=exchange,
             routing_key=routing_key,
@@ -86,8 +82,8 @@ class SubscriptionDestinationView:
             password=password,
         )
 
-        subscription_destination_view.additional_properties = d
-        return subscription_destination_view
+        rabbitmq_destination_view.additional_properties = d
+        return rabbitmq_destination_view
 
     @property
     def additional_keys(self) -> list[str]:

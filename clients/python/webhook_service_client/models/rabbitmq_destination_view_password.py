@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class SubscriptionDestinationViewPassword(StrEnum):
+class RabbitmqDestinationViewPassword(StrEnum):
     VALUE_0 = "********"
 
     def __str__(self) -> str:

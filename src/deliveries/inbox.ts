@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import type { Collection, Db } from 'mongodb';
+import { insertIfAbsent } from '../db/insert-if-absent';
+import type { IndexSpec, QueryShape } from '../db/query-shapes';
+
+/** Where a pull message stands: waiting for its outcome, answered by its consumer, or past its deadline unanswered. */
+export type InboxState = 'waiting' | 'reported' | 'expired';
+
+/** A consumer's answer to a message, as it reported it. */
+export interface ReportedOutcome {
+  status_code: number;
+  response_excerpt: string;
+  duration_ms: number;
+  reported_at: Date;
+}
+
+/** One attempt's message to a pull subscription (collection `inbox`). */
+export interface InboxDoc {
+  /** `pmsg_` + a hash of the run, subscription and attempt number: one message per attempt, however often the round runs. */
+  _id: string;
+  subscription_id: string;
+  event_id: string;
+  attempt: number;
+  /** The run's top workflow: the API wakes it when the outcome is reported (absent: runs that do not pass it; the deadline round reads the outcome). */
+  workflow_id?: string;
+  /** Creation time (ms, zero-padded) then the id: what the read cursor orders by. */
+  seq: string;
+  /** The signed envelope, as an HTTP receiver gets it. */
+  body: string;
+  headers: Record<string, string>;
+  created_at: Date;
+  ack_by: Date;
+  state: InboxState;
+  outcome?: ReportedOutcome;
+}
+
+/** The id of attempt `attempt` to `subscriptionId` in the run `run`: fixed, so a re-run round finds the message it made. */
+export function inboxMessageId(run: string, subscriptionId: string, attempt: number): string {
+  return `pmsg_${createHash('sha256').update(`${run}\n${subscriptionId}\n${attempt}`).digest('hex').slice(0, 32)}`;
+}
+
+/** The cursor position of a message made at `createdAt` with `id`. */
+export function inboxSeq(createdAt: Date, id: string): string {
+  return `${String(createdAt.getTime()).padStart(15, '0')}.${id}`;
+}
+
+/**
+ * The inbox of pull subscriptions: the attempt activity puts messages, the API reads them and
+ * records outcomes, the activity settles them. Every state change is a conditional update on
+ * `{_id, state: 'waiting'}` (top-level equality, which FerretDB pushes down), so a report and
+ * a deadline cannot both win.
+ */
+export class InboxRepository {
+  static readonly indexes: readonly IndexSpec[] = [{ collection: 'inbox', name: 'subscription_state', key: { subscription_id: 1, state: 1 } }];
+
+  static readonly queryShapes: readonly QueryShape[] = [
+    { collection: 'inbox', method: 'InboxRepository.put', equality: ['_id'], index: '_id_' },
+    { collection: 'inbox', method: 'InboxRepository.find', equality: ['_id'], index: '_id_' },
+    { collection: 'inbox', method: 'InboxRepository.settle', equality: ['_id', 'state'], index: '_id_' },
+    { collection: 'inbox', method: 'InboxRepository.waiting', equality: ['subscription_id', 'state'], index: 'subscription_state' },
+  ];
+
+  readonly #collection: Collection<InboxDoc>;
+
+  constructor(db: Db) {
+    this.#collection = db.collection<InboxDoc>('inbox');
+  }
+
+  /** Stores `doc` unless its attempt has a message already; true when this call stored it. */
+  put(doc: InboxDoc): Promise<boolean> {
+    return insertIfAbsent(this.#collection, doc);
+  }
+
+  find(id: string): Promise<InboxDoc | null> {
+    return this.#collection.findOne({ _id: id });
+  }
+
+  /** Moves a waiting message to `reported` (with its outcome) or `expired`; false when it was not waiting any more. */
+  async settle(id: string, change: { state: 'reported'; outcome: ReportedOutcome } | { state: 'expired' }): Promise<boolean> {
+    const res = await this.#collection.updateOne({ _id: id, state: 'waiting' }, { $set: change });
+    return res.modifiedCount === 1;
+  }
+
+  /**
+   * The waiting messages of a subscription after `cursor`, oldest first, at most `limit`. The
+   * order and the cursor are applied here: the set is one message per delivery in flight.
+   */
+  async waiting(subscriptionId: string, cursor: string | undefined, limit: number): Promise<InboxDoc[]> {
+    const docs = await this.#collection.find({ subscription_id: subscriptionId, state: 'waiting' }).toArray();
+    return docs
+      .filter((d) => cursor === undefined || d.seq > cursor)
+      .sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0))
+      .slice(0, limit);
+  }
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebhookServiceClient } from '../../../src/client';
+import { verify } from '../../../src/receiver';
+import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
+import { waitFor } from '../../support/wait';
+
+const v1 = '/api/webhooks/v1';
+const inboxPath = `${v1}/subscriptions/{subscription_id}/inbox` as const;
+const outcomePath = `${v1}/subscriptions/{subscription_id}/inbox/{message_id}/outcome` as const;
+
+describe('pull destinations: an inbox read with a cursor, outcomes reported over the API', () => {
+  let api: TestApi;
+  let worker: TestWorker;
+  let client: WebhookServiceClient;
+
+  beforeAll(async () => {
+    api = await startTestApi({ DELIVERY_JITTER: '0' });
+    worker = await startTestWorker(api);
+    client = (await api.clientWith(['webhooks:write', 'webhooks:read', 'resources:read'], `owner-${randomUUID().slice(0, 8)}`)).client;
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await api?.close();
+  });
+
+  async function subscribePull(label: string, headers?: Record<string, string>) {
+    const created = await client.POST(`${v1}/subscribe`, {
+      body: { url: `pull://${label}`, events: ['order.created'], destination: { type: 'pull' }, retry: { schedule: ['1s'], max_attempts: 3 }, ...(headers ? { headers } : {}) },
+    });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+    return created.data!;
+  }
+  const path = (id: string) => ({ subscription_id: id });
+  const attemptsOf = async (id: string) => (await client.GET(`${v1}/subscriptions/{subscription_id}/attempts`, { params: { path: path(id) } })).data!.data;
+  async function nextMessage(id: string, cursor?: string) {
+    for (;;) {
+      const page = await client.GET(inboxPath, { params: { path: path(id), query: { wait: 20, ...(cursor ? { cursor } : {}) } } });
+      expect(page.response.status, JSON.stringify(page.error)).toBe(200);
+      if (page.data!.data.length > 0) return { message: page.data!.data[0]!, cursor: page.data!.next_cursor };
+    }
+  }
+
+  it('puts the signed message in the inbox; a 2xx report is the delivered attempt', async () => {
+    const sub = await subscribePull('happy');
+    expect(sub.url).toBe('pull://happy');
+    expect(sub.destination).toEqual({ type: 'pull' });
+    const sent = await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: path(sub.id) } });
+    expect(sent.response.status).toBe(202);
+
+    const { message, cursor } = await nextMessage(sub.id);
+    expect(message.event_id).toBe(sent.data!.event_id);
+    expect(message.attempt).toBe(1);
+    // The same envelope and signature an HTTP receiver verifies.
+    expect(verify<{ id: string }>(message.body, message.headers, sub.secret).id).toBe(sent.data!.event_id);
+    // Read on from the cursor: nothing new.
+    const after = await client.GET(inboxPath, { params: { path: path(sub.id), query: { cursor } } });
+    expect(after.data!.data).toEqual([]);
+    expect(after.data!.next_cursor).toBe(cursor);
+
+    const reported = await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: message.id } }, body: { status_code: 204, response_excerpt: 'thanks', duration_ms: 7 } });
+    expect(reported.response.status, JSON.stringify(reported.error)).toBe(204);
+    const again = await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: message.id } }, body: { status_code: 500 } });
+    expect(again.response.status).toBe(409);
+
+    await waitFor(async () => (await attemptsOf(sub.id)).length > 0, 30_000, 250);
+    const [attempt] = await attemptsOf(sub.id);
+    expect(attempt).toMatchObject({ outcome: 'delivered', status_code: 204, response_excerpt: 'thanks', duration_ms: 7, state: 'delivered' });
+    // The timeline names the wait for the consumer's outcome.
+    const timeline = await client.GET(`${v1}/subscriptions/{subscription_id}/events/{event_id}/delivery`, { params: { path: { ...path(sub.id), event_id: sent.data!.event_id } } });
+    expect(timeline.data!.waits.map((w) => w.reason)).toContain('pull_outcome');
+    // Answered: no longer waiting.
+    expect((await client.GET(inboxPath, { params: { path: path(sub.id) } })).data!.data).toEqual([]);
+  });
+
+  it("retries a consumer's 500 on the subscription's schedule, as for HTTP", async () => {
+    const sub = await subscribePull('flaky');
+    await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: path(sub.id) } });
+    const first = await nextMessage(sub.id);
+    await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: first.message.id } }, body: { status_code: 500, response_excerpt: 'boom' } });
+    const second = await nextMessage(sub.id, first.cursor);
+    expect(second.message.attempt).toBe(2);
+    expect(second.message.event_id).toBe(first.message.event_id);
+    await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: second.message.id } }, body: { status_code: 200 } });
+
+    await waitFor(async () => (await attemptsOf(sub.id)).length === 2, 30_000, 250);
+    const attempts = await attemptsOf(sub.id);
+    expect(attempts.map((a) => [a.attempt, a.outcome, a.status_code, a.state])).toEqual([
+      [2, 'delivered', 200, 'delivered'],
+      [1, 'http_error', 500, 'retrying'],
+    ]);
+  });
+
+  it('keeps custom header values (sealed credentials) out of the inbox', async () => {
+    const token = `tok-${randomUUID()}`;
+    const sub = await subscribePull('headers', { 'X-Api-Token': token });
+    await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: path(sub.id) } });
+    const { message } = await nextMessage(sub.id);
+    expect(Object.keys(message.headers).map((h) => h.toLowerCase())).not.toContain('x-api-token');
+    const stored = await api.mongo.db.collection('inbox').find({ subscription_id: sub.id }).toArray();
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(stored)).not.toContain(token);
+  });
+
+  it('fits url and kind together, and has no inbox for other kinds', async () => {
+    const mismatched = await client.POST(`${v1}/subscribe`, { body: { url: 'https://example.com/hooks', events: ['order.created'], destination: { type: 'pull' } } });
+    expect(mismatched.response.status).toBe(422);
+    const http = await client.POST(`${v1}/subscribe`, { body: { url: 'pull://x', events: ['order.created'] } });
+    expect(http.response.status).toBe(422);
+    const badLabel = await client.POST(`${v1}/subscribe`, { body: { url: 'pull://a/b', events: ['order.created'], destination: { type: 'pull' } } });
+    expect(badLabel.response.status).toBe(400);
+
+    const posting = await client.POST(`${v1}/subscribe`, { body: { url: 'https://example.com/hooks', events: ['order.created'] } });
+    const inbox = await client.GET(inboxPath, { params: { path: path(posting.data!.id) } });
+    expect(inbox.response.status).toBe(409);
+
+    // Another owner's inbox, and its messages, do not exist for this key; nor does an unknown message.
+    const pull = await subscribePull('owned');
+    const stranger = (await api.clientWith(['webhooks:write', 'webhooks:read', 'resources:read'], `owner-${randomUUID().slice(0, 8)}`)).client;
+    expect((await stranger.GET(inboxPath, { params: { path: path(pull.id) } })).response.status).toBe(404);
+    const messageId = 'pmsg_00000000000000000000000000000000';
+    expect((await stranger.POST(outcomePath, { params: { path: { ...path(pull.id), message_id: messageId } }, body: { status_code: 200 } })).response.status).toBe(404);
+    expect((await client.POST(outcomePath, { params: { path: { ...path(pull.id), message_id: messageId } }, body: { status_code: 200 } })).response.status).toBe(404);
+  });
+});
