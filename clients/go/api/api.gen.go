@@ -328,6 +328,81 @@ func (e HttpDestinationType) Valid() bool {
 	}
 }
 
+// Defines values for NatsDestinationType.
+const (
+	NatsDestinationTypeNats NatsDestinationType = "nats"
+)
+
+// Valid indicates whether the value is a known member of the NatsDestinationType enum.
+func (e NatsDestinationType) Valid() bool {
+	switch e {
+	case NatsDestinationTypeNats:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NatsDestinationViewPassword.
+const (
+	NatsDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk NatsDestinationViewPassword = "********"
+)
+
+// Valid indicates whether the value is a known member of the NatsDestinationViewPassword enum.
+func (e NatsDestinationViewPassword) Valid() bool {
+	switch e {
+	case NatsDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NatsDestinationViewToken.
+const (
+	NatsDestinationViewTokenAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk NatsDestinationViewToken = "********"
+)
+
+// Valid indicates whether the value is a known member of the NatsDestinationViewToken enum.
+func (e NatsDestinationViewToken) Valid() bool {
+	switch e {
+	case NatsDestinationViewTokenAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NatsDestinationViewType.
+const (
+	NatsDestinationViewTypeNats NatsDestinationViewType = "nats"
+)
+
+// Valid indicates whether the value is a known member of the NatsDestinationViewType enum.
+func (e NatsDestinationViewType) Valid() bool {
+	switch e {
+	case NatsDestinationViewTypeNats:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NatsDestinationViewUsername.
+const (
+	NatsDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk NatsDestinationViewUsername = "********"
+)
+
+// Valid indicates whether the value is a known member of the NatsDestinationViewUsername enum.
+func (e NatsDestinationViewUsername) Valid() bool {
+	switch e {
+	case NatsDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OAuth2ClientCredentialsAuthType.
 const (
 	OAuth2ClientCredentialsAuthTypeOauth2ClientCredentials OAuth2ClientCredentialsAuthType = "oauth2_client_credentials"
@@ -1138,7 +1213,7 @@ type DeliveryNext struct {
 }
 
 // DeliveryOutcome Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange or JetStream stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
 type DeliveryOutcome string
 
 // DeliveryTimeline One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next.
@@ -1453,6 +1528,57 @@ type MaskedHeaders map[string]string
 // not made yet: it waits a moment (growing, up to 30 s) and is not counted as an attempt, so
 // one slow endpoint cannot take a worker's capacity from the others.
 type MaxInFlight = int32
+
+// NatsDestination A subject on the NATS server at `url`, captured by a JetStream stream; see `SubscriptionDestination`. Credentials are `username` and `password` together, or `token`, or none for a server that asks for none (422 naming the field for any other mix).
+type NatsDestination struct {
+	// Password The NATS user's password, with `username`; sealed at rest, never returned.
+	Password *string `json:"password,omitempty"`
+
+	// Subject The subject every message is published to (printable ASCII tokens separated by `.`, no wildcard `*` or `>`); a JetStream stream on the server must capture it (the service never creates streams).
+	Subject string `json:"subject"`
+
+	// Token The server's authentication token, instead of `username` and `password`; sealed at rest, never returned.
+	Token *string `json:"token,omitempty"`
+
+	// Type NATS JetStream.
+	Type NatsDestinationType `json:"type"`
+
+	// Username The NATS user, with `password`; sealed at rest, never returned.
+	Username *string `json:"username,omitempty"`
+}
+
+// NatsDestinationType NATS JetStream.
+type NatsDestinationType string
+
+// NatsDestinationView A NATS destination as shown on read; each credential set is masked, the others absent.
+type NatsDestinationView struct {
+	// Password Set, and masked.
+	Password *NatsDestinationViewPassword `json:"password,omitempty"`
+
+	// Subject The subject published to.
+	Subject string `json:"subject"`
+
+	// Token Set, and masked.
+	Token *NatsDestinationViewToken `json:"token,omitempty"`
+
+	// Type The kind of destination.
+	Type NatsDestinationViewType `json:"type"`
+
+	// Username Set, and masked.
+	Username *NatsDestinationViewUsername `json:"username,omitempty"`
+}
+
+// NatsDestinationViewPassword Set, and masked.
+type NatsDestinationViewPassword string
+
+// NatsDestinationViewToken Set, and masked.
+type NatsDestinationViewToken string
+
+// NatsDestinationViewType The kind of destination.
+type NatsDestinationViewType string
+
+// NatsDestinationViewUsername Set, and masked.
+type NatsDestinationViewUsername string
 
 // NextCursor Opaque cursor for the next page; absent on the last page.
 type NextCursor = string
@@ -2312,7 +2438,7 @@ type Subscription struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -2397,7 +2523,7 @@ type SubscriptionCreate struct {
 
 	// Url Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, pull://cli
 	Url SubscriptionUrl `json:"url"`
 }
 
@@ -2407,6 +2533,7 @@ type SubscriptionDescription = string
 // SubscriptionDestination Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
 // - `http` (the default): a signed POST to `url`.
 // - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
+// - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type: application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops; a server that is down or no PubAck in time is retried on the subscription's schedule.
 // - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
@@ -2644,7 +2771,7 @@ type SubscriptionUpdate struct {
 
 	// Url New callback URL, or new broker address (see `SubscriptionUrl`).
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, pull://cli
 	Url *SubscriptionUrl `json:"url,omitempty"`
 
 	// Version Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
@@ -2657,9 +2784,9 @@ type SubscriptionUpdateStatus string
 // SubscriptionUpdateVersion Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
 type SubscriptionUpdateVersion int64
 
-// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
+// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path. Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 4222 for NATS), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
 //
-// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
+// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, pull://cli
 type SubscriptionUrl = string
 
 // SubscriptionWithSecret A subscription as returned on creation, with its signing secret. The secret is shown only here.
@@ -2724,7 +2851,7 @@ type SubscriptionWithSecret struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -4087,6 +4214,32 @@ func (t *SubscriptionDestination) MergeRabbitmqDestination(v RabbitmqDestination
 	return err
 }
 
+// AsNatsDestination returns the union data inside the SubscriptionDestination as a NatsDestination
+func (t SubscriptionDestination) AsNatsDestination() (NatsDestination, error) {
+	var body NatsDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNatsDestination overwrites any union data inside the SubscriptionDestination as the provided NatsDestination
+func (t *SubscriptionDestination) FromNatsDestination(v NatsDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeNatsDestination performs a merge with any union data inside the SubscriptionDestination, using the provided NatsDestination
+func (t *SubscriptionDestination) MergeNatsDestination(v NatsDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsPullDestination returns the union data inside the SubscriptionDestination as a PullDestination
 func (t SubscriptionDestination) AsPullDestination() (PullDestination, error) {
 	var body PullDestination
@@ -4139,6 +4292,32 @@ func (t *SubscriptionDestinationView) FromRabbitmqDestinationView(v RabbitmqDest
 
 // MergeRabbitmqDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided RabbitmqDestinationView
 func (t *SubscriptionDestinationView) MergeRabbitmqDestinationView(v RabbitmqDestinationView) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsNatsDestinationView returns the union data inside the SubscriptionDestinationView as a NatsDestinationView
+func (t SubscriptionDestinationView) AsNatsDestinationView() (NatsDestinationView, error) {
+	var body NatsDestinationView
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNatsDestinationView overwrites any union data inside the SubscriptionDestinationView as the provided NatsDestinationView
+func (t *SubscriptionDestinationView) FromNatsDestinationView(v NatsDestinationView) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeNatsDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided NatsDestinationView
+func (t *SubscriptionDestinationView) MergeNatsDestinationView(v NatsDestinationView) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -4830,7 +5009,7 @@ type ClientInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange or a NATS JetStream subject, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -5484,7 +5663,7 @@ func (c *Client) ListDeprecatedSubscriptions(ctx context.Context, params *ListDe
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange or a NATS JetStream subject, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //
@@ -8336,7 +8515,7 @@ type ClientWithResponsesInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange or a NATS JetStream subject, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -14674,7 +14853,7 @@ func (c *ClientWithResponses) ListDeprecatedSubscriptionsWithResponse(ctx contex
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange or a NATS JetStream subject, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //

@@ -43,6 +43,13 @@ from .inbox_page import InboxPage
 from .insufficient_stock_problem import InsufficientStockProblem
 from .masked_headers import MaskedHeaders
 from .masked_headers_additional_property import MaskedHeadersAdditionalProperty
+from .nats_destination import NatsDestination
+from .nats_destination_type import NatsDestinationType
+from .nats_destination_view import NatsDestinationView
+from .nats_destination_view_password import NatsDestinationViewPassword
+from .nats_destination_view_token import NatsDestinationViewToken
+from .nats_destination_view_type import NatsDestinationViewType
+from .nats_destination_view_username import NatsDestinationViewUsername
 from .o_auth_2_client_credentials_auth import OAuth2ClientCredentialsAuth
 from .o_auth_2_client_credentials_auth_type import OAuth2ClientCredentialsAuthType
 from .order import Order
@@ -179,6 +186,13 @@ __all__ = (
     "InsufficientStockProblem",
     "MaskedHeaders",
     "MaskedHeadersAdditionalProperty",
+    "NatsDestination",
+    "NatsDestinationType",
+    "NatsDestinationView",
+    "NatsDestinationViewPassword",
+    "NatsDestinationViewToken",
+    "NatsDestinationViewType",
+    "NatsDestinationViewUsername",
     "OAuth2ClientCredentialsAuth",
     "OAuth2ClientCredentialsAuthType",
     "Order",

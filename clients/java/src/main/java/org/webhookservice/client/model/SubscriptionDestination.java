@@ -30,6 +30,7 @@ import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import org.webhookservice.client.model.HttpDestination;
+import org.webhookservice.client.model.NatsDestination;
 import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestination;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -120,6 +121,32 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             } catch (Exception e) {
                 // deserialization failed, continue
                 log.log(Level.FINER, "Input data does not match schema 'HttpDestination'", e);
+            }
+
+            // deserialize NatsDestination
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (NatsDestination.class.equals(Integer.class) || NatsDestination.class.equals(Long.class) || NatsDestination.class.equals(Float.class) || NatsDestination.class.equals(Double.class) || NatsDestination.class.equals(Boolean.class) || NatsDestination.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((NatsDestination.class.equals(Integer.class) || NatsDestination.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((NatsDestination.class.equals(Float.class) || NatsDestination.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (NatsDestination.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (NatsDestination.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(NatsDestination.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'NatsDestination'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'NatsDestination'", e);
             }
 
             // deserialize PullDestination
@@ -258,6 +285,11 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestination(NatsDestination o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     public SubscriptionDestination(PullDestination o) {
         super("oneOf", Boolean.FALSE);
         setActualInstance(o);
@@ -270,6 +302,7 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
 
     static {
         schemas.put("HttpDestination", HttpDestination.class);
+        schemas.put("NatsDestination", NatsDestination.class);
         schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestination", RabbitmqDestination.class);
         JSON.registerDescendants(SubscriptionDestination.class, Collections.unmodifiableMap(schemas));
@@ -283,7 +316,7 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * HttpDestination, PullDestination, RabbitmqDestination
+     * HttpDestination, NatsDestination, PullDestination, RabbitmqDestination
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
@@ -291,6 +324,11 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
     @Override
     public void setActualInstance(Object instance) {
         if (JSON.isInstanceOf(HttpDestination.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        if (JSON.isInstanceOf(NatsDestination.class, instance, new HashSet<Class<?>>())) {
             super.setActualInstance(instance);
             return;
         }
@@ -305,14 +343,14 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be HttpDestination, PullDestination, RabbitmqDestination");
+        throw new RuntimeException("Invalid instance type. Must be HttpDestination, NatsDestination, PullDestination, RabbitmqDestination");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * HttpDestination, PullDestination, RabbitmqDestination
+     * HttpDestination, NatsDestination, PullDestination, RabbitmqDestination
      *
-     * @return The actual instance (HttpDestination, PullDestination, RabbitmqDestination)
+     * @return The actual instance (HttpDestination, NatsDestination, PullDestination, RabbitmqDestination)
      */
     @Override
     public Object getActualInstance() {
@@ -328,6 +366,17 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
      */
     public HttpDestination getHttpDestination() throws ClassCastException {
         return (HttpDestination)super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `NatsDestination`. If the actual instance is not `NatsDestination`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `NatsDestination`
+     * @throws ClassCastException if the instance is not `NatsDestination`
+     */
+    public NatsDestination getNatsDestination() throws ClassCastException {
+        return (NatsDestination)super.getActualInstance();
     }
 
     /**
@@ -398,9 +447,15 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         }
         return joiner.toString();
     }
+    if (getActualInstance() instanceof NatsDestination) {
+        if (getActualInstance() != null) {
+          joiner.add(((NatsDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
+        }
+        return joiner.toString();
+    }
     if (getActualInstance() instanceof PullDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
         }
         return joiner.toString();
     }

@@ -29,6 +29,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
+import org.webhookservice.client.model.NatsDestinationView;
 import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestinationView;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -95,6 +96,32 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
             boolean typeCoercion = ctxt.isEnabled(MapperFeature.ALLOW_COERCION_OF_SCALARS);
             int match = 0;
             JsonToken token = tree.traverse(jp.getCodec()).nextToken();
+            // deserialize NatsDestinationView
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (NatsDestinationView.class.equals(Integer.class) || NatsDestinationView.class.equals(Long.class) || NatsDestinationView.class.equals(Float.class) || NatsDestinationView.class.equals(Double.class) || NatsDestinationView.class.equals(Boolean.class) || NatsDestinationView.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((NatsDestinationView.class.equals(Integer.class) || NatsDestinationView.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((NatsDestinationView.class.equals(Float.class) || NatsDestinationView.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (NatsDestinationView.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (NatsDestinationView.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(NatsDestinationView.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'NatsDestinationView'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'NatsDestinationView'", e);
+            }
+
             // deserialize PullDestination
             try {
                 boolean attemptParsing = true;
@@ -226,6 +253,11 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
     public int hashCode() {
         return Objects.hash(getActualInstance(), isNullable(), getSchemaType(), additionalProperties);
     }
+    public SubscriptionDestinationView(NatsDestinationView o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     public SubscriptionDestinationView(PullDestination o) {
         super("oneOf", Boolean.FALSE);
         setActualInstance(o);
@@ -237,6 +269,7 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
     }
 
     static {
+        schemas.put("NatsDestinationView", NatsDestinationView.class);
         schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestinationView", RabbitmqDestinationView.class);
         JSON.registerDescendants(SubscriptionDestinationView.class, Collections.unmodifiableMap(schemas));
@@ -250,13 +283,18 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * PullDestination, RabbitmqDestinationView
+     * NatsDestinationView, PullDestination, RabbitmqDestinationView
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
      */
     @Override
     public void setActualInstance(Object instance) {
+        if (JSON.isInstanceOf(NatsDestinationView.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
         if (JSON.isInstanceOf(PullDestination.class, instance, new HashSet<Class<?>>())) {
             super.setActualInstance(instance);
             return;
@@ -267,18 +305,29 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be PullDestination, RabbitmqDestinationView");
+        throw new RuntimeException("Invalid instance type. Must be NatsDestinationView, PullDestination, RabbitmqDestinationView");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * PullDestination, RabbitmqDestinationView
+     * NatsDestinationView, PullDestination, RabbitmqDestinationView
      *
-     * @return The actual instance (PullDestination, RabbitmqDestinationView)
+     * @return The actual instance (NatsDestinationView, PullDestination, RabbitmqDestinationView)
      */
     @Override
     public Object getActualInstance() {
         return super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `NatsDestinationView`. If the actual instance is not `NatsDestinationView`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `NatsDestinationView`
+     * @throws ClassCastException if the instance is not `NatsDestinationView`
+     */
+    public NatsDestinationView getNatsDestinationView() throws ClassCastException {
+        return (NatsDestinationView)super.getActualInstance();
     }
 
     /**
@@ -343,9 +392,15 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
         }
         return joiner.toString();
     }
+    if (getActualInstance() instanceof NatsDestinationView) {
+        if (getActualInstance() != null) {
+          joiner.add(((NatsDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_1" + suffix));
+        }
+        return joiner.toString();
+    }
     if (getActualInstance() instanceof PullDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_1" + suffix));
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
         }
         return joiner.toString();
     }
