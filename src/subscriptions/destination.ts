@@ -13,7 +13,7 @@ export type SubscriptionDestinationView = Schemas['SubscriptionDestinationView']
 export type DestinationKind = SubscriptionDestination['type'];
 
 /** The stored form of a destination other than `http` (which is the field's absence). */
-export type StoredDestination = StoredBroker | { type: 'pull' };
+export type StoredDestination = StoredBroker | StoredNats | { type: 'pull' };
 
 /** The stored form of a broker destination. */
 export interface StoredBroker {
@@ -24,8 +24,31 @@ export interface StoredBroker {
   credentials: string;
 }
 
+/** The stored form of a NATS JetStream destination. */
+export interface StoredNats {
+  type: 'nats';
+  subject: string;
+  /** The credentials sent ({@link NatsCredentials}) as JSON, sealed like a signing secret. */
+  credentials: string;
+  /** Which credentials are sealed, so reads show which ones are set without opening them. */
+  credential_form: 'user' | 'token' | 'none';
+}
+
+/** A NATS destination's credentials: a user and password, a token, or none. */
+export interface NatsCredentials {
+  username?: string;
+  password?: string;
+  token?: string;
+}
+
 /** An opened destination: what a worker delivers with. */
-export type OpenedDestination = OpenedBroker | { type: 'pull' };
+export type OpenedDestination = OpenedBroker | OpenedNats | { type: 'pull' };
+
+/** An opened NATS destination: what a worker publishes with. */
+export interface OpenedNats extends NatsCredentials {
+  type: 'nats';
+  subject: string;
+}
 
 /** An opened broker destination: what a worker publishes with. */
 export interface OpenedBroker {
@@ -40,6 +63,7 @@ export interface OpenedBroker {
 export const DESTINATION_SCHEMES: Readonly<Record<DestinationKind, readonly string[]>> = {
   http: ['https', 'http'],
   rabbitmq: ['amqps', 'amqp'],
+  nats: ['tls', 'nats'],
   pull: ['pull'],
 };
 
@@ -55,6 +79,10 @@ export function destinationKind(stored: StoredDestination | undefined): Destinat
 export function sealDestination(box: SecretBox, subscriptionId: string, destination: SubscriptionDestination): StoredDestination | null {
   if (destination.type === 'http') return null;
   if (destination.type === 'pull') return { type: 'pull' };
+  if (destination.type === 'nats') {
+    const form = destination.token !== undefined ? 'token' : destination.username !== undefined ? 'user' : 'none';
+    return { type: 'nats', subject: destination.subject, credentials: box.seal(JSON.stringify(natsCredentials(destination)), subscriptionId), credential_form: form };
+  }
   const credentials = box.seal(JSON.stringify({ username: destination.username, password: destination.password }), subscriptionId);
   return { type: 'rabbitmq', exchange: destination.exchange, routing_key: destination.routing_key, credentials };
 }
@@ -62,12 +90,14 @@ export function sealDestination(box: SecretBox, subscriptionId: string, destinat
 /** How reads show a stored destination: the target, never the credentials. */
 export function viewDestination(stored: StoredDestination): SubscriptionDestinationView {
   if (stored.type === 'pull') return { type: 'pull' };
+  if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...natsMasks(stored) };
   return { type: stored.type, exchange: stored.exchange, routing_key: stored.routing_key, username: MASKED_VALUE, password: MASKED_VALUE };
 }
 
 /** Opens a stored destination's credentials for a worker. */
 export function openDestination(box: SecretBox, subscriptionId: string, stored: StoredDestination): OpenedDestination {
   if (stored.type === 'pull') return stored;
+  if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...(JSON.parse(box.open(stored.credentials, subscriptionId)) as NatsCredentials) };
   const { username, password } = JSON.parse(box.open(stored.credentials, subscriptionId)) as { username: string; password: string };
   return { type: stored.type, exchange: stored.exchange, routingKey: stored.routing_key, username, password };
 }
@@ -76,6 +106,42 @@ export function openDestination(box: SecretBox, subscriptionId: string, stored: 
 export function resealDestination(box: SecretBox, subscriptionId: string, stored: StoredDestination): StoredDestination {
   if (stored.type === 'pull') return stored;
   return box.isStale(stored.credentials) ? { ...stored, credentials: box.seal(box.open(stored.credentials, subscriptionId), subscriptionId) } : stored;
+}
+
+/** Whether a stored destination holds sealed credentials (a broker's). */
+export function hasCredentials(stored: StoredDestination | undefined): stored is StoredBroker | StoredNats {
+  return stored !== undefined && 'credentials' in stored;
+}
+
+/** The credentials a NATS destination sent, without the other fields. */
+function natsCredentials(d: NatsCredentials): NatsCredentials {
+  return { ...(d.username !== undefined ? { username: d.username } : {}), ...(d.password !== undefined ? { password: d.password } : {}), ...(d.token !== undefined ? { token: d.token } : {}) };
+}
+
+/** Which credentials a stored NATS destination holds, masked: which ones are set is shown, never a value. */
+function natsMasks(stored: StoredNats): Partial<Record<keyof NatsCredentials, typeof MASKED_VALUE>> {
+  const form = stored.credential_form;
+  if (form === 'token') return { token: MASKED_VALUE };
+  if (form === 'user') return { username: MASKED_VALUE, password: MASKED_VALUE };
+  return {};
+}
+
+/**
+ * 422 unless a sent destination's fields make sense together: a NATS destination's credentials
+ * are `username` with `password`, or `token`, or none.
+ */
+export function assertDestinationFields(destination: SubscriptionDestination): void {
+  if (destination.type !== 'nats') return;
+  const { username, password, token } = destination;
+  const problem: [string, string] | undefined =
+    token !== undefined && (username !== undefined || password !== undefined)
+      ? ['token', 'send a token or a username and password, not both']
+      : username !== undefined && password === undefined
+        ? ['password', 'a username needs its password']
+        : password !== undefined && username === undefined
+          ? ['username', 'a password needs its username']
+          : undefined;
+  if (problem) throw DomainError.unprocessable(`destination.${problem[0]}: ${problem[1]}`, [{ field: ['destination', problem[0]], message: problem[1] }]);
 }
 
 /**
@@ -88,6 +154,11 @@ export function assertUrlFitsDestination(url: string, kind: DestinationKind, sen
   const schemes = DESTINATION_SCHEMES[kind];
   if (!schemes.includes(scheme)) {
     const message = `${kind} destinations take ${schemes.join(' or ')} URLs, not ${scheme}`;
+    throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
+  }
+  // A NATS server has no path to address: one would be ignored, so it is refused.
+  if (kind === 'nats' && /^[a-z]+:\/\/[^/?#]*[/?#]./i.test(url)) {
+    const message = 'a nats destination takes tls://host[:port] or nats://host[:port], without a path or query';
     throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
   }
   if (kind !== 'http' && hasAuth) {
