@@ -5,7 +5,7 @@ import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptio
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { openHeaders } from '../src/subscriptions/custom-headers';
 import { openAuth } from '../src/subscriptions/outgoing-auth';
-import { openDestination } from '../src/subscriptions/destination';
+import { type OpenedBroker, type OpenedNats, openDestination } from '../src/subscriptions/destination';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
@@ -26,6 +26,8 @@ import { SubscriptionCache } from './subscription-cache';
 import { DeliveryRate } from '../src/deliveries/delivery-rate';
 import { poster } from './traced-post';
 import { type Publish, RabbitPool } from './rabbitmq-publish';
+import { type NatsPublish, NatsPool } from './nats-publish';
+import type { BrokerMessage } from './broker-message';
 import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 import { createTokenCache, type OAuthClient } from './oauth-token';
 import { authorizationSecrets, redactSecrets } from './redact';
@@ -52,6 +54,8 @@ export interface AttemptActivityDeps {
   post?: (req: PostRequest) => Promise<PostResult>;
   /** Publishes to a RabbitMQ destination; a pool of this worker's connections unless a test injects its own. */
   publish?: Publish;
+  /** Publishes to a NATS JetStream destination; a pool of this worker's connections unless a test injects its own. */
+  publishNats?: NatsPublish;
   /** Most events kept in the per-worker event cache (default 4096). */
   eventCacheEntries?: number;
   /** Counts logged attempts and finished deliveries (absent: not counted). */
@@ -136,6 +140,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   // Made on the first broker delivery: a worker that only POSTs never opens (or loads) a broker client.
   let rabbit: RabbitPool | undefined;
   const publish: Publish = deps.publish ?? ((req) => (rabbit ??= new RabbitPool()).publish(req));
+  let nats: NatsPool | undefined;
+  const publishNats: NatsPublish = deps.publishNats ?? ((req) => (nats ??= new NatsPool()).publish(req));
   const inFlight = new InFlight();
   // Shared by every worker through the database; touched only for subscriptions that set rate_limit.
   const rates = new DeliveryRate(deps.db, () => now().getTime());
@@ -200,6 +206,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       ...Object.values(custom ?? {}),
       ...(auth?.type === 'static' ? authorizationSecrets(auth.authorization) : auth ? [auth.clientSecret] : []),
       ...(destination?.type === 'rabbitmq' ? [destination.password] : []),
+      ...(destination?.type === 'nats' ? [destination.password, destination.token].filter((c) => c !== undefined) : []),
     ];
     const cleaned = (r: PostResult, tokens: readonly string[] = []): PostResult => {
       const secrets = [...credentials, ...tokens.flatMap((t) => authorizationSecrets(`Bearer ${t}`))];
@@ -230,14 +237,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       const at = now();
       const { body, signed, headers } = render(at);
       if (destination) {
-        // The same body and signature headers, as message headers; content type and id are message properties.
-        const published = await publish({
+        // The same body and signature headers, as message headers; content type and id go where each broker carries them.
+        const message: BrokerMessage = {
           subscriptionId: sub._id,
           url: sub.url,
-          username: destination.username,
-          password: destination.password,
-          exchange: destination.exchange,
-          routingKey: destination.routingKey,
           messageId: event._id,
           body,
           headers: { ...custom, ...signed },
@@ -245,8 +248,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
           allowPrivate: deps.allowPrivate,
           sourceAddress: deps.sourceAddress,
           proxied: deps.proxy !== undefined,
-        });
-        return { ...cleaned(published), url: sub.url, ...retry };
+        };
+        return { ...cleaned(await publishTo(destination, message)), url: sub.url, ...retry };
       }
       const request = (h: Record<string, string>) => post({ url: sub.url, body, headers: h, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy });
       if (!auth) return { ...cleaned(await request(headers)), url: sub.url, ...retry };
@@ -276,6 +279,16 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         inFlight.release(sub._id);
       }
     };
+  }
+
+  /** Publishes one attempt's message to a broker destination, by its kind. */
+  function publishTo(destination: OpenedBroker | OpenedNats, message: BrokerMessage): Promise<PostResult> {
+    switch (destination.type) {
+      case 'rabbitmq':
+        return publish({ ...message, username: destination.username, password: destination.password, exchange: destination.exchange, routingKey: destination.routingKey });
+      case 'nats':
+        return publishNats({ ...message, subject: destination.subject, credentials: { username: destination.username, password: destination.password, token: destination.token } });
+    }
   }
 
   /**

@@ -2,29 +2,18 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { PostResult } from '../workflows/delivery-model';
+import type { BrokerMessage } from './broker-message';
 import { callbackPortProblem, classifyAddress, createGuardedLookup, portOf } from '../src/webhooks/address-policy';
 
-/** One message to a RabbitMQ exchange, as a delivery attempt publishes it. */
-export interface PublishRequest {
-  subscriptionId: string;
-  /** amqp(s)://host[:port][/vhost], without credentials. */
-  url: string;
+/**
+ * One message to a RabbitMQ exchange, as a delivery attempt publishes it: `url` is
+ * amqp(s)://host[:port][/vhost], and the message id also tells an unroutable message coming back apart.
+ */
+export interface PublishRequest extends BrokerMessage {
   username: string;
   password: string;
   exchange: string;
   routingKey: string;
-  /** The event id: the message id, and how an unroutable message coming back is told apart. */
-  messageId: string;
-  body: string;
-  /** The signature headers and the subscription's own, as AMQP message headers. */
-  headers: Record<string, string>;
-  /** Bounds the attempt: the connect (when there is none to reuse) and the wait for the broker's confirm together. */
-  timeoutMs: number;
-  /** Allow loopback/private brokers (local development and tests only). */
-  allowPrivate: boolean;
-  sourceAddress?: string | undefined;
-  /** Egress must go through DELIVERY_PROXY_URL, an HTTP CONNECT proxy a broker connection cannot take: not sent. */
-  proxied?: boolean;
 }
 
 /** Publishes one message and says how it ended, never throwing: the delivery rules settle it. */
@@ -196,7 +185,7 @@ function poolKey(req: PublishRequest): string {
 }
 
 /** Why the address policy refuses the broker before any connection (IP literals and ports; names are checked at lookup). */
-function addressProblem(req: PublishRequest): string | undefined {
+export function addressProblem(req: Pick<PublishRequest, 'url' | 'allowPrivate'>): string | undefined {
   let url: URL;
   try {
     url = new URL(req.url);
@@ -264,16 +253,18 @@ function isRefusal(reason: string): boolean {
 }
 
 /** One line for the attempt log: the broker's reply text when there is one. */
-function describe(err: unknown): string {
+export function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const code = (err as NodeJS.ErrnoException).code;
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && !err.message.includes(code)) return `${code} ${err.message}`.trim();
   return err.message.split('\n')[0]!.slice(0, 500);
 }
 
-class Timeout extends Error {}
+/** An attempt's deadline passed (see {@link bounded}). */
+export class Timeout extends Error {}
 
-function bounded<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+/** `work`, or a {@link Timeout} with `message` after `ms`. */
+export function bounded<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject: (err: Error) => void) => {
     timer = setTimeout(() => reject(new Timeout(message)), ms);

@@ -116,7 +116,9 @@ export type Verdict = 'delivered' | 'stop' | 'gone' | 'retry';
  * lasting no (`rejected`: an unroutable message returned by `mandatory`, an exchange or vhost
  * that does not exist, refused access, wrong credentials) stops, as a 4xx does; a broker that is
  * down or unreachable (`network_error`), a nack and a confirm that does not come in time
- * (`timeout`) retry, as a 5xx does.
+ * (`timeout`) retry, as a 5xx does. NATS JetStream alike: its PubAck is the confirm; no stream
+ * for the subject (no responders), an authorization or permission violation and a 4xx from the
+ * stream are `rejected`; a 503 from JetStream, a server down and no PubAck in time retry.
  */
 export function verdictFor(outcome: DeliveryOutcome, statusCode?: number): Verdict {
   if (outcome === 'delivered') return 'delivered';
