@@ -9,10 +9,13 @@ export interface DestinationFields {
   routingKey: string;
   username: string;
   password: string;
+  /** NATS: the subject, and a token instead of a user and password. */
+  subject: string;
+  token: string;
 }
 
 /** Empty fields: credentials are never shown again, so editing starts from these too. */
-export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '' };
+export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', subject: '', token: '' };
 
 /**
  * The `destination` part of a create or PATCH body: nothing for `keep`, and for `http` on create
@@ -20,7 +23,7 @@ export const emptyDestinationFields: DestinationFields = { exchange: '', routing
  * fields, or an error naming the first empty required one.
  */
 export function destinationBody(choice: DestinationChoice, f: DestinationFields, hadBroker: boolean): { destination?: SubscriptionDestination } | { error: string } {
-  const missing = (label: string) => ({ error: `Enter the ${label} for the RabbitMQ destination.` });
+  const missing = (label: string, kind = 'RabbitMQ') => ({ error: `Enter the ${label} for the ${kind} destination.` });
   switch (choice) {
     case 'keep':
       return {};
@@ -30,14 +33,25 @@ export function destinationBody(choice: DestinationChoice, f: DestinationFields,
       if (!f.username.trim()) return missing('user name');
       if (!f.password) return missing('password');
       return { destination: { type: 'rabbitmq', exchange: f.exchange.trim(), routing_key: f.routingKey.trim(), username: f.username.trim(), password: f.password } };
+    case 'nats': {
+      const subject = f.subject.trim();
+      const username = f.username.trim();
+      if (!subject) return missing('subject', 'NATS');
+      if (f.token && (username || f.password)) return { error: 'Enter a token or a user name and password for the NATS destination, not both.' };
+      if (username && !f.password) return missing('password', 'NATS');
+      if (f.password && !username) return missing('user name', 'NATS');
+      const credentials = f.token ? { token: f.token } : username ? { username, password: f.password } : {};
+      return { destination: { type: 'nats', subject, ...credentials } };
+    }
     case 'pull':
       return { destination: { type: 'pull' } };
   }
 }
 
 /** How the detail names a subscription's destination, with nothing secret in it. */
-export function describeDestination(destination: { type: string; exchange?: string; routing_key?: string } | undefined): string {
+export function describeDestination(destination: { type: string; exchange?: string; routing_key?: string; subject?: string } | undefined): string {
   if (!destination) return 'HTTP POST';
   if (destination.type === 'pull') return 'Pull: an inbox its consumer reads over the API';
+  if (destination.type === 'nats') return `NATS JetStream: subject "${destination.subject ?? ''}" (credentials hidden)`;
   return `RabbitMQ: exchange ${destination.exchange ? `"${destination.exchange}"` : '(default)'}, routing key "${destination.routing_key ?? ''}" (credentials hidden)`;
 }

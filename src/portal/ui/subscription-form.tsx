@@ -70,11 +70,17 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             {editing?.destination && <option value="keep">Keep as it is</option>}
             <option value="http">HTTP POST</option>
             <option value="rabbitmq">RabbitMQ</option>
+            <option value="nats">NATS JetStream</option>
             <option value="pull">Pull (an inbox read over the API)</option>
           </select>
           {form.destinationChoice === 'rabbitmq' && (
             <small>
               The broker's address goes in the URL above: <code>amqps://host/vhost</code>.
+            </small>
+          )}
+          {form.destinationChoice === 'nats' && (
+            <small>
+              The server's address goes in the URL above: <code>tls://host:4222</code>. A JetStream stream must capture the subject.
             </small>
           )}
           {form.destinationChoice === 'pull' && (
@@ -100,6 +106,26 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             <label>
               Broker password
               <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
+            </label>
+          </>
+        )}
+        {form.destinationChoice === 'nats' && (
+          <>
+            <label>
+              Subject
+              <input type="text" name="destination-subject" maxLength={255} placeholder="webhooks.orders" value={form.destinationFields.subject} onInput={(e) => setDestination({ subject: e.currentTarget.value })} />
+            </label>
+            <label>
+              User (optional)
+              <input type="text" name="destination-username" autoComplete="off" maxLength={256} value={form.destinationFields.username} onInput={(e) => setDestination({ username: e.currentTarget.value })} />
+            </label>
+            <label>
+              Password
+              <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
+            </label>
+            <label>
+              Token (instead of a user and password)
+              <input type="password" name="destination-token" autoComplete="off" maxLength={1024} value={form.destinationFields.token} onInput={(e) => setDestination({ token: e.currentTarget.value })} />
             </label>
           </>
         )}

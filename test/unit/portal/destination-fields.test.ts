@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { describeDestination, destinationBody, emptyDestinationFields } from '../../../src/portal/ui/destination-fields';
+
+describe('the portal destination box', () => {
+  const nats = { ...emptyDestinationFields, subject: ' webhooks.orders ' };
+
+  it('sends a NATS destination with a user and password, a token, or no credentials', () => {
+    expect(destinationBody('nats', { ...nats, username: 'hooks', password: 'pw' }, false)).toEqual({ destination: { type: 'nats', subject: 'webhooks.orders', username: 'hooks', password: 'pw' } });
+    expect(destinationBody('nats', { ...nats, token: 'tok' }, false)).toEqual({ destination: { type: 'nats', subject: 'webhooks.orders', token: 'tok' } });
+    expect(destinationBody('nats', nats, false)).toEqual({ destination: { type: 'nats', subject: 'webhooks.orders' } });
+  });
+
+  it('says what is missing or mixed before sending', () => {
+    expect(destinationBody('nats', emptyDestinationFields, false)).toEqual({ error: 'Enter the subject for the NATS destination.' });
+    expect(destinationBody('nats', { ...nats, username: 'hooks' }, false)).toEqual({ error: 'Enter the password for the NATS destination.' });
+    expect(destinationBody('nats', { ...nats, username: 'hooks', password: 'pw', token: 'tok' }, false)).toEqual({ error: 'Enter a token or a user name and password for the NATS destination, not both.' });
+  });
+
+  it('describes a NATS destination by its subject only', () => {
+    expect(describeDestination({ type: 'nats', subject: 'webhooks.orders' })).toBe('NATS JetStream: subject "webhooks.orders" (credentials hidden)');
+  });
+});
