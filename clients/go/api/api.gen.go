@@ -670,6 +670,66 @@ func (e ReadinessStatus) Valid() bool {
 	}
 }
 
+// Defines values for RedisDestinationType.
+const (
+	RedisDestinationTypeRedis RedisDestinationType = "redis"
+)
+
+// Valid indicates whether the value is a known member of the RedisDestinationType enum.
+func (e RedisDestinationType) Valid() bool {
+	switch e {
+	case RedisDestinationTypeRedis:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RedisDestinationViewPassword.
+const (
+	RedisDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk RedisDestinationViewPassword = "********"
+)
+
+// Valid indicates whether the value is a known member of the RedisDestinationViewPassword enum.
+func (e RedisDestinationViewPassword) Valid() bool {
+	switch e {
+	case RedisDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RedisDestinationViewType.
+const (
+	RedisDestinationViewTypeRedis RedisDestinationViewType = "redis"
+)
+
+// Valid indicates whether the value is a known member of the RedisDestinationViewType enum.
+func (e RedisDestinationViewType) Valid() bool {
+	switch e {
+	case RedisDestinationViewTypeRedis:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RedisDestinationViewUsername.
+const (
+	RedisDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk RedisDestinationViewUsername = "********"
+)
+
+// Valid indicates whether the value is a known member of the RedisDestinationViewUsername enum.
+func (e RedisDestinationViewUsername) Valid() bool {
+	switch e {
+	case RedisDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SignatureScheme.
 const (
 	Ed25519    SignatureScheme = "ed25519"
@@ -1213,7 +1273,7 @@ type DeliveryNext struct {
 }
 
 // DeliveryOutcome Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange or JetStream stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange or JetStream stream, a Redis key that is not a stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
 type DeliveryOutcome string
 
 // DeliveryTimeline One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next.
@@ -2100,6 +2160,54 @@ type RedeliveryRequest struct {
 	SubscriptionId *SubscriptionId `json:"subscription_id,omitempty"`
 }
 
+// RedisDestination A stream on the Redis server at `url`; see `SubscriptionDestination`. Credentials are `password` (the default user, or with `username` an ACL user), or none for a server that asks for none (422 naming `password` for a `username` without one).
+type RedisDestination struct {
+	// Maxlen Trim the stream to about this many entries on each add (`XADD … MAXLEN ~`); absent, it is never trimmed.
+	Maxlen *int `json:"maxlen,omitempty"`
+
+	// Password The password (of `username`, or of the default user); sealed at rest, never returned.
+	Password *string `json:"password,omitempty"`
+
+	// Stream The key of the stream every entry is added to (printable ASCII, no spaces); created by the first `XADD` when absent.
+	Stream string `json:"stream"`
+
+	// Type Redis Streams.
+	Type RedisDestinationType `json:"type"`
+
+	// Username The ACL user, with `password`; sealed at rest, never returned.
+	Username *string `json:"username,omitempty"`
+}
+
+// RedisDestinationType Redis Streams.
+type RedisDestinationType string
+
+// RedisDestinationView A Redis destination as shown on read; each credential set is masked, the others absent.
+type RedisDestinationView struct {
+	// Maxlen About how many entries the stream is trimmed to.
+	Maxlen *int `json:"maxlen,omitempty"`
+
+	// Password Set, and masked.
+	Password *RedisDestinationViewPassword `json:"password,omitempty"`
+
+	// Stream The stream entries are added to.
+	Stream string `json:"stream"`
+
+	// Type The kind of destination.
+	Type RedisDestinationViewType `json:"type"`
+
+	// Username Set, and masked.
+	Username *RedisDestinationViewUsername `json:"username,omitempty"`
+}
+
+// RedisDestinationViewPassword Set, and masked.
+type RedisDestinationViewPassword string
+
+// RedisDestinationViewType The kind of destination.
+type RedisDestinationViewType string
+
+// RedisDestinationViewUsername Set, and masked.
+type RedisDestinationViewUsername string
+
 // ResourceUrl Absolute URL of the event's resource in this API; its origin is the server's `PUBLIC_URL`. A `GET` with an API key of the subscription's owner (scope `resources:read`; `webhooks:read` for a subscription) returns the resource as it is now, in full.
 type ResourceUrl = string
 
@@ -2438,7 +2546,7 @@ type Subscription struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -2523,7 +2631,7 @@ type SubscriptionCreate struct {
 
 	// Url Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url SubscriptionUrl `json:"url"`
 }
 
@@ -2534,6 +2642,7 @@ type SubscriptionDescription = string
 // - `http` (the default): a signed POST to `url`.
 // - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
 // - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type: application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops; a server that is down or no PubAck in time is retried on the subscription's schedule.
+// - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry, told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time, is retried on the subscription's schedule.
 // - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
@@ -2771,7 +2880,7 @@ type SubscriptionUpdate struct {
 
 	// Url New callback URL, or new broker address (see `SubscriptionUrl`).
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url *SubscriptionUrl `json:"url,omitempty"`
 
 	// Version Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
@@ -2784,9 +2893,9 @@ type SubscriptionUpdateStatus string
 // SubscriptionUpdateVersion Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
 type SubscriptionUpdateVersion int64
 
-// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path. Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 4222 for NATS), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
+// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
 //
-// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, pull://cli
+// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 type SubscriptionUrl = string
 
 // SubscriptionWithSecret A subscription as returned on creation, with its signing secret. The secret is shown only here.
@@ -2851,7 +2960,7 @@ type SubscriptionWithSecret struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -4240,6 +4349,32 @@ func (t *SubscriptionDestination) MergeNatsDestination(v NatsDestination) error 
 	return err
 }
 
+// AsRedisDestination returns the union data inside the SubscriptionDestination as a RedisDestination
+func (t SubscriptionDestination) AsRedisDestination() (RedisDestination, error) {
+	var body RedisDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRedisDestination overwrites any union data inside the SubscriptionDestination as the provided RedisDestination
+func (t *SubscriptionDestination) FromRedisDestination(v RedisDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRedisDestination performs a merge with any union data inside the SubscriptionDestination, using the provided RedisDestination
+func (t *SubscriptionDestination) MergeRedisDestination(v RedisDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsPullDestination returns the union data inside the SubscriptionDestination as a PullDestination
 func (t SubscriptionDestination) AsPullDestination() (PullDestination, error) {
 	var body PullDestination
@@ -4318,6 +4453,32 @@ func (t *SubscriptionDestinationView) FromNatsDestinationView(v NatsDestinationV
 
 // MergeNatsDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided NatsDestinationView
 func (t *SubscriptionDestinationView) MergeNatsDestinationView(v NatsDestinationView) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRedisDestinationView returns the union data inside the SubscriptionDestinationView as a RedisDestinationView
+func (t SubscriptionDestinationView) AsRedisDestinationView() (RedisDestinationView, error) {
+	var body RedisDestinationView
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRedisDestinationView overwrites any union data inside the SubscriptionDestinationView as the provided RedisDestinationView
+func (t *SubscriptionDestinationView) FromRedisDestinationView(v RedisDestinationView) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRedisDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided RedisDestinationView
+func (t *SubscriptionDestinationView) MergeRedisDestinationView(v RedisDestinationView) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -5009,7 +5170,7 @@ type ClientInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default), a RabbitMQ exchange or a NATS JetStream subject, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -5663,7 +5824,7 @@ func (c *Client) ListDeprecatedSubscriptions(ctx context.Context, params *ListDe
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default), a RabbitMQ exchange or a NATS JetStream subject, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //
@@ -8515,7 +8676,7 @@ type ClientWithResponsesInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default), a RabbitMQ exchange or a NATS JetStream subject, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -14853,7 +15014,7 @@ func (c *ClientWithResponses) ListDeprecatedSubscriptionsWithResponse(ctx contex
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default), a RabbitMQ exchange or a NATS JetStream subject, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //

@@ -92,6 +92,12 @@ from .recovery_accepted import RecoveryAccepted
 from .recovery_request import RecoveryRequest
 from .redelivery_accepted import RedeliveryAccepted
 from .redelivery_request import RedeliveryRequest
+from .redis_destination import RedisDestination
+from .redis_destination_type import RedisDestinationType
+from .redis_destination_view import RedisDestinationView
+from .redis_destination_view_password import RedisDestinationViewPassword
+from .redis_destination_view_type import RedisDestinationViewType
+from .redis_destination_view_username import RedisDestinationViewUsername
 from .rotated_secret import RotatedSecret
 from .secret_rotation import SecretRotation
 from .short_item import ShortItem
@@ -235,6 +241,12 @@ __all__ = (
     "RecoveryRequest",
     "RedeliveryAccepted",
     "RedeliveryRequest",
+    "RedisDestination",
+    "RedisDestinationType",
+    "RedisDestinationView",
+    "RedisDestinationViewPassword",
+    "RedisDestinationViewType",
+    "RedisDestinationViewUsername",
     "RotatedSecret",
     "SecretRotation",
     "ShortItem",

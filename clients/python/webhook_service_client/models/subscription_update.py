@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..models.o_auth_2_client_credentials_auth import OAuth2ClientCredentialsAuth
     from ..models.pull_destination import PullDestination
     from ..models.rabbitmq_destination import RabbitmqDestination
+    from ..models.redis_destination import RedisDestination
     from ..models.subscription_filter import SubscriptionFilter
     from ..models.subscription_headers import SubscriptionHeaders
     from ..models.subscription_retry import SubscriptionRetry
@@ -35,14 +36,16 @@ class SubscriptionUpdate:
             callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the
             broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]`
             (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `nats` the server's address,
-            `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path. Never credentials (a
-            broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field).
-            The address rules are the same for every kind: unless the operator allows private callbacks, the host must be
-            public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for
-            AMQP, 4222 for NATS), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672
-            (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the
-            field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in
-            listings and the attempt log; nothing connects to it, so the address rules do not apply.
+            `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's
+            address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database
+            number (0 when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The
+            scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the
+            operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker
+            URL also its scheme's own port: 5671 or 5672 for AMQP, 4222 for NATS, 6379 for Redis), and not one of the well-
+            known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis),
+            6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at
+            connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log;
+            nothing connects to it, so the address rules do not apply.
         events (list[EventType] | Unset): Event types delivered to this subscription.
         status (SubscriptionUpdateStatus | Unset): `paused` stops deliveries; `active` resumes them or re-enables a
             disabled subscription.
@@ -79,12 +82,12 @@ class SubscriptionUpdate:
         version (SubscriptionUpdateVersion | Unset): Moves the subscription to another envelope version. The next
             attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the
             contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
-        destination (HttpDestination | NatsDestination | PullDestination | RabbitmqDestination | Unset): Where a
-            subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind)
-            so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url`
-            stays required and means what it always did for them, and a broker subscription still shows where it delivers in
-            `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its
-            target are named explicitly rather than guessed from the URL.
+        destination (HttpDestination | NatsDestination | PullDestination | RabbitmqDestination | RedisDestination |
+            Unset): Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address
+            for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the
+            wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it
+            delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the
+            kind and its target are named explicitly rather than guessed from the URL.
             - `http` (the default): a signed POST to `url`.
             - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP
             0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker
@@ -99,6 +102,13 @@ class SubscriptionUpdate:
             application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate
             window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops;
             a server that is down or no PubAck in time is retried on the subscription's schedule.
+            - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the
+            entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom
+            `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when
+            Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry,
+            told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a
+            `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time,
+            is retried on the subscription's schedule.
             - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a
             consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported
             answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`,
@@ -125,6 +135,7 @@ class SubscriptionUpdate:
         | NatsDestination
         | PullDestination
         | RabbitmqDestination
+        | RedisDestination
         | Unset
     ) = UNSET
 
@@ -137,6 +148,7 @@ class SubscriptionUpdate:
             OAuth2ClientCredentialsAuth,
         )
         from ..models.rabbitmq_destination import RabbitmqDestination
+        from ..models.redis_destination import RedisDestination
         from ..models.subscription_retry import SubscriptionRetry
 
         url = self.url
@@ -207,6 +219,7 @@ class SubscriptionUpdate:
             isinstance(self.destination, HttpDestination)
             or isinstance(self.destination, RabbitmqDestination)
             or isinstance(self.destination, NatsDestination)
+            or isinstance(self.destination, RedisDestination)
         ):
             destination = self.destination.to_dict()
         else:
@@ -253,6 +266,7 @@ class SubscriptionUpdate:
         )
         from ..models.pull_destination import PullDestination
         from ..models.rabbitmq_destination import RabbitmqDestination
+        from ..models.redis_destination import RedisDestination
         from ..models.subscription_filter import SubscriptionFilter
         from ..models.subscription_headers import SubscriptionHeaders
         from ..models.subscription_retry import SubscriptionRetry
@@ -383,6 +397,7 @@ class SubscriptionUpdate:
             | NatsDestination
             | PullDestination
             | RabbitmqDestination
+            | RedisDestination
             | Unset
         ):
             if isinstance(data, Unset):
@@ -417,13 +432,23 @@ class SubscriptionUpdate:
                 return componentsschemas_subscription_destination_type_2
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_type_3 = (
+                    RedisDestination.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_subscription_destination_type_3 = (
+            componentsschemas_subscription_destination_type_4 = (
                 PullDestination.from_dict(data)
             )
 
-            return componentsschemas_subscription_destination_type_3
+            return componentsschemas_subscription_destination_type_4
 
         destination = _parse_destination(d.pop("destination", UNSET))
 

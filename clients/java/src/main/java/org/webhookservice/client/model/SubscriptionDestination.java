@@ -33,6 +33,7 @@ import org.webhookservice.client.model.HttpDestination;
 import org.webhookservice.client.model.NatsDestination;
 import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestination;
+import org.webhookservice.client.model.RedisDestination;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -201,6 +202,32 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
                 log.log(Level.FINER, "Input data does not match schema 'RabbitmqDestination'", e);
             }
 
+            // deserialize RedisDestination
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (RedisDestination.class.equals(Integer.class) || RedisDestination.class.equals(Long.class) || RedisDestination.class.equals(Float.class) || RedisDestination.class.equals(Double.class) || RedisDestination.class.equals(Boolean.class) || RedisDestination.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((RedisDestination.class.equals(Integer.class) || RedisDestination.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((RedisDestination.class.equals(Float.class) || RedisDestination.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (RedisDestination.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (RedisDestination.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(RedisDestination.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'RedisDestination'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'RedisDestination'", e);
+            }
+
             if (match == 1) {
                 SubscriptionDestination ret = new SubscriptionDestination();
                 ret.setActualInstance(deserialized);
@@ -300,11 +327,17 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestination(RedisDestination o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     static {
         schemas.put("HttpDestination", HttpDestination.class);
         schemas.put("NatsDestination", NatsDestination.class);
         schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestination", RabbitmqDestination.class);
+        schemas.put("RedisDestination", RedisDestination.class);
         JSON.registerDescendants(SubscriptionDestination.class, Collections.unmodifiableMap(schemas));
     }
 
@@ -316,7 +349,7 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * HttpDestination, NatsDestination, PullDestination, RabbitmqDestination
+     * HttpDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
@@ -343,14 +376,19 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be HttpDestination, NatsDestination, PullDestination, RabbitmqDestination");
+        if (JSON.isInstanceOf(RedisDestination.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        throw new RuntimeException("Invalid instance type. Must be HttpDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * HttpDestination, NatsDestination, PullDestination, RabbitmqDestination
+     * HttpDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination
      *
-     * @return The actual instance (HttpDestination, NatsDestination, PullDestination, RabbitmqDestination)
+     * @return The actual instance (HttpDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination)
      */
     @Override
     public Object getActualInstance() {
@@ -399,6 +437,17 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
      */
     public RabbitmqDestination getRabbitmqDestination() throws ClassCastException {
         return (RabbitmqDestination)super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `RedisDestination`. If the actual instance is not `RedisDestination`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `RedisDestination`
+     * @throws ClassCastException if the instance is not `RedisDestination`
+     */
+    public RedisDestination getRedisDestination() throws ClassCastException {
+        return (RedisDestination)super.getActualInstance();
     }
 
 
@@ -453,9 +502,15 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         }
         return joiner.toString();
     }
+    if (getActualInstance() instanceof RedisDestination) {
+        if (getActualInstance() != null) {
+          joiner.add(((RedisDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
+        }
+        return joiner.toString();
+    }
     if (getActualInstance() instanceof PullDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_4" + suffix));
         }
         return joiner.toString();
     }

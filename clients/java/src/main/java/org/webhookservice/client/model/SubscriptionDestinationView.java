@@ -32,6 +32,7 @@ import java.util.Arrays;
 import org.webhookservice.client.model.NatsDestinationView;
 import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestinationView;
+import org.webhookservice.client.model.RedisDestinationView;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -174,6 +175,32 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
                 log.log(Level.FINER, "Input data does not match schema 'RabbitmqDestinationView'", e);
             }
 
+            // deserialize RedisDestinationView
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (RedisDestinationView.class.equals(Integer.class) || RedisDestinationView.class.equals(Long.class) || RedisDestinationView.class.equals(Float.class) || RedisDestinationView.class.equals(Double.class) || RedisDestinationView.class.equals(Boolean.class) || RedisDestinationView.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((RedisDestinationView.class.equals(Integer.class) || RedisDestinationView.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((RedisDestinationView.class.equals(Float.class) || RedisDestinationView.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (RedisDestinationView.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (RedisDestinationView.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(RedisDestinationView.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'RedisDestinationView'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'RedisDestinationView'", e);
+            }
+
             if (match == 1) {
                 SubscriptionDestinationView ret = new SubscriptionDestinationView();
                 ret.setActualInstance(deserialized);
@@ -268,10 +295,16 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestinationView(RedisDestinationView o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     static {
         schemas.put("NatsDestinationView", NatsDestinationView.class);
         schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestinationView", RabbitmqDestinationView.class);
+        schemas.put("RedisDestinationView", RedisDestinationView.class);
         JSON.registerDescendants(SubscriptionDestinationView.class, Collections.unmodifiableMap(schemas));
     }
 
@@ -283,7 +316,7 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * NatsDestinationView, PullDestination, RabbitmqDestinationView
+     * NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
@@ -305,14 +338,19 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be NatsDestinationView, PullDestination, RabbitmqDestinationView");
+        if (JSON.isInstanceOf(RedisDestinationView.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        throw new RuntimeException("Invalid instance type. Must be NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * NatsDestinationView, PullDestination, RabbitmqDestinationView
+     * NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView
      *
-     * @return The actual instance (NatsDestinationView, PullDestination, RabbitmqDestinationView)
+     * @return The actual instance (NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView)
      */
     @Override
     public Object getActualInstance() {
@@ -350,6 +388,17 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
      */
     public RabbitmqDestinationView getRabbitmqDestinationView() throws ClassCastException {
         return (RabbitmqDestinationView)super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `RedisDestinationView`. If the actual instance is not `RedisDestinationView`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `RedisDestinationView`
+     * @throws ClassCastException if the instance is not `RedisDestinationView`
+     */
+    public RedisDestinationView getRedisDestinationView() throws ClassCastException {
+        return (RedisDestinationView)super.getActualInstance();
     }
 
 
@@ -398,9 +447,15 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
         }
         return joiner.toString();
     }
+    if (getActualInstance() instanceof RedisDestinationView) {
+        if (getActualInstance() != null) {
+          joiner.add(((RedisDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
+        }
+        return joiner.toString();
+    }
     if (getActualInstance() instanceof PullDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
         }
         return joiner.toString();
     }
