@@ -13,7 +13,7 @@ export type SubscriptionDestinationView = Schemas['SubscriptionDestinationView']
 export type DestinationKind = SubscriptionDestination['type'];
 
 /** The stored form of a destination other than `http` (which is the field's absence). */
-export type StoredDestination = StoredBroker | StoredNats | { type: 'pull' };
+export type StoredDestination = StoredBroker | StoredNats | StoredRedis | { type: 'pull' };
 
 /** The stored form of a broker destination. */
 export interface StoredBroker {
@@ -24,30 +24,48 @@ export interface StoredBroker {
   credentials: string;
 }
 
-/** The stored form of a NATS JetStream destination. */
-export interface StoredNats {
-  type: 'nats';
-  subject: string;
-  /** The credentials sent ({@link NatsCredentials}) as JSON, sealed like a signing secret. */
+/** Sealed credentials of a broker whose credentials are optional, and which of them are set. */
+interface SealedCredentials {
+  /** The credentials sent ({@link BrokerCredentials}) as JSON, sealed like a signing secret. */
   credentials: string;
   /** Which credentials are sealed, so reads show which ones are set without opening them. */
-  credential_form: 'user' | 'token' | 'none';
+  credential_form: 'user' | 'password' | 'token' | 'none';
 }
 
-/** A NATS destination's credentials: a user and password, a token, or none. */
-export interface NatsCredentials {
+/** The stored form of a NATS JetStream destination. */
+export interface StoredNats extends SealedCredentials {
+  type: 'nats';
+  subject: string;
+}
+
+/** The stored form of a Redis Streams destination. */
+export interface StoredRedis extends SealedCredentials {
+  type: 'redis';
+  stream: string;
+  maxlen?: number;
+}
+
+/** The credentials of a NATS or Redis destination: a user and password, a token (NATS), a password alone (Redis), or none. */
+export interface BrokerCredentials {
   username?: string;
   password?: string;
   token?: string;
 }
 
 /** An opened destination: what a worker delivers with. */
-export type OpenedDestination = OpenedBroker | OpenedNats | { type: 'pull' };
+export type OpenedDestination = OpenedBroker | OpenedNats | OpenedRedis | { type: 'pull' };
 
 /** An opened NATS destination: what a worker publishes with. */
-export interface OpenedNats extends NatsCredentials {
+export interface OpenedNats extends BrokerCredentials {
   type: 'nats';
   subject: string;
+}
+
+/** An opened Redis Streams destination: what a worker publishes with. */
+export interface OpenedRedis extends BrokerCredentials {
+  type: 'redis';
+  stream: string;
+  maxlen?: number;
 }
 
 /** An opened broker destination: what a worker publishes with. */
@@ -64,6 +82,7 @@ export const DESTINATION_SCHEMES: Readonly<Record<DestinationKind, readonly stri
   http: ['https', 'http'],
   rabbitmq: ['amqps', 'amqp'],
   nats: ['tls', 'nats'],
+  redis: ['rediss', 'redis'],
   pull: ['pull'],
 };
 
@@ -79,10 +98,8 @@ export function destinationKind(stored: StoredDestination | undefined): Destinat
 export function sealDestination(box: SecretBox, subscriptionId: string, destination: SubscriptionDestination): StoredDestination | null {
   if (destination.type === 'http') return null;
   if (destination.type === 'pull') return { type: 'pull' };
-  if (destination.type === 'nats') {
-    const form = destination.token !== undefined ? 'token' : destination.username !== undefined ? 'user' : 'none';
-    return { type: 'nats', subject: destination.subject, credentials: box.seal(JSON.stringify(natsCredentials(destination)), subscriptionId), credential_form: form };
-  }
+  if (destination.type === 'nats') return { type: 'nats', subject: destination.subject, ...sealCredentials(box, subscriptionId, destination) };
+  if (destination.type === 'redis') return { type: 'redis', stream: destination.stream, ...(destination.maxlen !== undefined ? { maxlen: destination.maxlen } : {}), ...sealCredentials(box, subscriptionId, destination) };
   const credentials = box.seal(JSON.stringify({ username: destination.username, password: destination.password }), subscriptionId);
   return { type: 'rabbitmq', exchange: destination.exchange, routing_key: destination.routing_key, credentials };
 }
@@ -90,14 +107,16 @@ export function sealDestination(box: SecretBox, subscriptionId: string, destinat
 /** How reads show a stored destination: the target, never the credentials. */
 export function viewDestination(stored: StoredDestination): SubscriptionDestinationView {
   if (stored.type === 'pull') return { type: 'pull' };
-  if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...natsMasks(stored) };
+  if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...credentialMasks(stored) };
+  if (stored.type === 'redis') return { type: 'redis', stream: stored.stream, ...(stored.maxlen !== undefined ? { maxlen: stored.maxlen } : {}), ...credentialMasks(stored) };
   return { type: stored.type, exchange: stored.exchange, routing_key: stored.routing_key, username: MASKED_VALUE, password: MASKED_VALUE };
 }
 
 /** Opens a stored destination's credentials for a worker. */
 export function openDestination(box: SecretBox, subscriptionId: string, stored: StoredDestination): OpenedDestination {
   if (stored.type === 'pull') return stored;
-  if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...(JSON.parse(box.open(stored.credentials, subscriptionId)) as NatsCredentials) };
+  if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...openCredentials(box, subscriptionId, stored) };
+  if (stored.type === 'redis') return { type: 'redis', stream: stored.stream, ...(stored.maxlen !== undefined ? { maxlen: stored.maxlen } : {}), ...openCredentials(box, subscriptionId, stored) };
   const { username, password } = JSON.parse(box.open(stored.credentials, subscriptionId)) as { username: string; password: string };
   return { type: stored.type, exchange: stored.exchange, routingKey: stored.routing_key, username, password };
 }
@@ -109,36 +128,50 @@ export function resealDestination(box: SecretBox, subscriptionId: string, stored
 }
 
 /** Whether a stored destination holds sealed credentials (a broker's). */
-export function hasCredentials(stored: StoredDestination | undefined): stored is StoredBroker | StoredNats {
+export function hasCredentials(stored: StoredDestination | undefined): stored is Exclude<StoredDestination, { type: 'pull' }> {
   return stored !== undefined && 'credentials' in stored;
 }
 
-/** The credentials a NATS destination sent, without the other fields. */
-function natsCredentials(d: NatsCredentials): NatsCredentials {
-  return { ...(d.username !== undefined ? { username: d.username } : {}), ...(d.password !== undefined ? { password: d.password } : {}), ...(d.token !== undefined ? { token: d.token } : {}) };
+/** The credentials a destination sent, sealed, and which of them are set. */
+function sealCredentials(box: SecretBox, subscriptionId: string, d: BrokerCredentials): SealedCredentials {
+  const sent: BrokerCredentials = { ...(d.username !== undefined ? { username: d.username } : {}), ...(d.password !== undefined ? { password: d.password } : {}), ...(d.token !== undefined ? { token: d.token } : {}) };
+  const form = d.token !== undefined ? 'token' : d.username !== undefined ? 'user' : d.password !== undefined ? 'password' : 'none';
+  return { credentials: box.seal(JSON.stringify(sent), subscriptionId), credential_form: form };
 }
 
-/** Which credentials a stored NATS destination holds, masked: which ones are set is shown, never a value. */
-function natsMasks(stored: StoredNats): Partial<Record<keyof NatsCredentials, typeof MASKED_VALUE>> {
-  const form = stored.credential_form;
-  if (form === 'token') return { token: MASKED_VALUE };
-  if (form === 'user') return { username: MASKED_VALUE, password: MASKED_VALUE };
-  return {};
+function openCredentials(box: SecretBox, subscriptionId: string, stored: SealedCredentials): BrokerCredentials {
+  return JSON.parse(box.open(stored.credentials, subscriptionId)) as BrokerCredentials;
+}
+
+/** Which credentials a stored destination holds, masked: which ones are set is shown, never a value. */
+function credentialMasks(stored: SealedCredentials): Partial<Record<keyof BrokerCredentials, typeof MASKED_VALUE>> {
+  switch (stored.credential_form) {
+    case 'token':
+      return { token: MASKED_VALUE };
+    case 'user':
+      return { username: MASKED_VALUE, password: MASKED_VALUE };
+    case 'password':
+      return { password: MASKED_VALUE };
+    case 'none':
+      return {};
+  }
 }
 
 /**
  * 422 unless a sent destination's fields make sense together: a NATS destination's credentials
- * are `username` with `password`, or `token`, or none.
+ * are `username` with `password`, or `token`, or none; a Redis one's `password` with or without
+ * `username`, or none.
  */
 export function assertDestinationFields(destination: SubscriptionDestination): void {
-  if (destination.type !== 'nats') return;
-  const { username, password, token } = destination;
+  if (destination.type !== 'nats' && destination.type !== 'redis') return;
+  const { username, password } = destination;
+  const token = destination.type === 'nats' ? destination.token : undefined;
   const problem: [string, string] | undefined =
     token !== undefined && (username !== undefined || password !== undefined)
       ? ['token', 'send a token or a username and password, not both']
       : username !== undefined && password === undefined
         ? ['password', 'a username needs its password']
-        : password !== undefined && username === undefined
+        : password !== undefined && username === undefined && destination.type === 'nats'
           ? ['username', 'a password needs its username']
           : undefined;
   if (problem) throw DomainError.unprocessable(`destination.${problem[0]}: ${problem[1]}`, [{ field: ['destination', problem[0]], message: problem[1] }]);
@@ -156,9 +189,13 @@ export function assertUrlFitsDestination(url: string, kind: DestinationKind, sen
     const message = `${kind} destinations take ${schemes.join(' or ')} URLs, not ${scheme}`;
     throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
   }
-  // A NATS server has no path to address: one would be ignored, so it is refused.
+  // A NATS server has no path to address, a Redis one only its database number: anything else would be ignored, so it is refused.
   if (kind === 'nats' && /^[a-z]+:\/\/[^/?#]*[/?#]./i.test(url)) {
     const message = 'a nats destination takes tls://host[:port] or nats://host[:port], without a path or query';
+    throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
+  }
+  if (kind === 'redis' && !/^[a-z]+:\/\/[^/?#]*(\/(\d{1,5})?)?$/i.test(url)) {
+    const message = 'a redis destination takes rediss://host[:port][/db] or redis://host[:port][/db], the database a number';
     throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
   }
   if (kind !== 'http' && hasAuth) {

@@ -174,7 +174,7 @@ export function portOf(url: URL): number {
 }
 
 /** Each scheme's own port: a destination of that kind may use it though it is a service port. */
-const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'https:': 443, 'http:': 80, 'amqps:': 5671, 'amqp:': 5672, 'tls:': 4222, 'nats:': 4222 };
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'https:': 443, 'http:': 80, 'amqps:': 5671, 'amqp:': 5672, 'tls:': 4222, 'nats:': 4222, 'rediss:': 6379, 'redis:': 6379 };
 
 /**
  * Why a public destination may not be reached on `port`, or undefined: 80, 443 and 1024–65535 are

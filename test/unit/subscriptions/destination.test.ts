@@ -84,4 +84,25 @@ describe('a subscription destination', () => {
     if (!problem) return expect(run).not.toThrow();
     expect(run).toThrow(problem);
   });
+
+  it('seals a Redis destination: a password alone, or with its user, masked; maxlen shown', () => {
+    const stored = sealDestination(box, 'sub_1', { type: 'redis', stream: 'webhooks:orders', maxlen: 1000, password: 'redis-password' })!;
+    expect(JSON.stringify(stored)).not.toContain('redis-password');
+    expect(viewDestination(stored)).toEqual({ type: 'redis', stream: 'webhooks:orders', maxlen: 1000, password: '********' });
+    expect(openDestination(box, 'sub_1', stored)).toEqual({ type: 'redis', stream: 'webhooks:orders', maxlen: 1000, password: 'redis-password' });
+    expect(() => assertDestinationFields({ type: 'redis', stream: 's', password: 'p' })).not.toThrow();
+    expect(() => assertDestinationFields({ type: 'redis', stream: 's', username: 'u' })).toThrow(/a username needs its password/);
+  });
+
+  it.each([
+    ['rediss://redis.example.com', undefined],
+    ['redis://redis.example.com:6380/3', undefined],
+    ['redis://redis.example.com/', undefined],
+    ['redis://redis.example.com/orders', 'a redis destination takes rediss://host[:port][/db] or redis://host[:port][/db], the database a number'],
+    ['redis://redis.example.com/0?x=1', 'a redis destination takes rediss://host[:port][/db] or redis://host[:port][/db], the database a number'],
+  ] as const)('%s with a redis destination: %s', (url, problem) => {
+    const run = () => assertUrlFitsDestination(url, 'redis', 'url', false);
+    if (!problem) return expect(run).not.toThrow();
+    expect(run).toThrow(problem);
+  });
 });
