@@ -5,7 +5,7 @@ import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptio
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { openHeaders } from '../src/subscriptions/custom-headers';
 import { openAuth } from '../src/subscriptions/outgoing-auth';
-import { type OpenedBroker, type OpenedNats, openDestination } from '../src/subscriptions/destination';
+import { type OpenedBroker, type OpenedNats, type OpenedRedis, openDestination } from '../src/subscriptions/destination';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
@@ -27,6 +27,7 @@ import { DeliveryRate } from '../src/deliveries/delivery-rate';
 import { poster } from './traced-post';
 import { type Publish, RabbitPool } from './rabbitmq-publish';
 import { type NatsPublish, NatsPool } from './nats-publish';
+import { type RedisPublish, RedisPool } from './redis-publish';
 import type { BrokerMessage } from './broker-message';
 import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 import { createTokenCache, type OAuthClient } from './oauth-token';
@@ -56,6 +57,8 @@ export interface AttemptActivityDeps {
   publish?: Publish;
   /** Publishes to a NATS JetStream destination; a pool of this worker's connections unless a test injects its own. */
   publishNats?: NatsPublish;
+  /** Adds to a Redis Streams destination; a pool of this worker's connections unless a test injects its own. */
+  publishRedis?: RedisPublish;
   /** Most events kept in the per-worker event cache (default 4096). */
   eventCacheEntries?: number;
   /** Counts logged attempts and finished deliveries (absent: not counted). */
@@ -142,6 +145,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const publish: Publish = deps.publish ?? ((req) => (rabbit ??= new RabbitPool()).publish(req));
   let nats: NatsPool | undefined;
   const publishNats: NatsPublish = deps.publishNats ?? ((req) => (nats ??= new NatsPool()).publish(req));
+  let redis: RedisPool | undefined;
+  const publishRedis: RedisPublish = deps.publishRedis ?? ((req) => (redis ??= new RedisPool()).publish(req));
   const inFlight = new InFlight();
   // Shared by every worker through the database; touched only for subscriptions that set rate_limit.
   const rates = new DeliveryRate(deps.db, () => now().getTime());
@@ -206,7 +211,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       ...Object.values(custom ?? {}),
       ...(auth?.type === 'static' ? authorizationSecrets(auth.authorization) : auth ? [auth.clientSecret] : []),
       ...(destination?.type === 'rabbitmq' ? [destination.password] : []),
-      ...(destination?.type === 'nats' ? [destination.password, destination.token].filter((c) => c !== undefined) : []),
+      ...(destination?.type === 'nats' || destination?.type === 'redis' ? [destination.password, destination.token].filter((c) => c !== undefined) : []),
     ];
     const cleaned = (r: PostResult, tokens: readonly string[] = []): PostResult => {
       const secrets = [...credentials, ...tokens.flatMap((t) => authorizationSecrets(`Bearer ${t}`))];
@@ -282,12 +287,14 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   }
 
   /** Publishes one attempt's message to a broker destination, by its kind. */
-  function publishTo(destination: OpenedBroker | OpenedNats, message: BrokerMessage): Promise<PostResult> {
+  function publishTo(destination: OpenedBroker | OpenedNats | OpenedRedis, message: BrokerMessage): Promise<PostResult> {
     switch (destination.type) {
       case 'rabbitmq':
         return publish({ ...message, username: destination.username, password: destination.password, exchange: destination.exchange, routingKey: destination.routingKey });
       case 'nats':
         return publishNats({ ...message, subject: destination.subject, credentials: { username: destination.username, password: destination.password, token: destination.token } });
+      case 'redis':
+        return publishRedis({ ...message, stream: destination.stream, maxlen: destination.maxlen, credentials: { username: destination.username, password: destination.password } });
     }
   }
 

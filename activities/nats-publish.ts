@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type { NatsConnection, TlsOptions } from '@nats-io/transport-node';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { PostResult } from '../workflows/delivery-model';
-import type { NatsCredentials } from '../src/subscriptions/destination';
+import type { BrokerCredentials } from '../src/subscriptions/destination';
 import { createGuardedLookup, portOf } from '../src/webhooks/address-policy';
 import type { BrokerMessage } from './broker-message';
 import { BrokerPool, brokerPoolKey } from './broker-pool';
@@ -16,7 +16,7 @@ import { addressProblem, bounded, describe, Timeout } from './rabbitmq-publish';
  * refuses the publish.
  */
 export interface NatsPublishRequest extends BrokerMessage {
-  credentials: NatsCredentials;
+  credentials: BrokerCredentials;
   subject: string;
 }
 

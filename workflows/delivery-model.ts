@@ -118,7 +118,9 @@ export type Verdict = 'delivered' | 'stop' | 'gone' | 'retry';
  * down or unreachable (`network_error`), a nack and a confirm that does not come in time
  * (`timeout`) retry, as a 5xx does. NATS JetStream alike: its PubAck is the confirm; no stream
  * for the subject (no responders), an authorization or permission violation and a 4xx from the
- * stream are `rejected`; a 503 from JetStream, a server down and no PubAck in time retry.
+ * stream are `rejected`; a 503 from JetStream, a server down and no PubAck in time retry. Redis
+ * Streams: the entry id answering `XADD` is the confirm; `WRONGPASS`, `NOAUTH`, `NOPERM` and
+ * `WRONGTYPE` are `rejected`; anything else (down, loading, read-only, out of memory) retries.
  */
 export function verdictFor(outcome: DeliveryOutcome, statusCode?: number): Verdict {
   if (outcome === 'delivered') return 'delivered';
