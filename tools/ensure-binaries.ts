@@ -7,6 +7,7 @@ import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli, temporal
 import { requirePostgres } from '../stack/runtime/postgres';
 import { requireRabbit } from '../stack/runtime/rabbitmq';
 import { requireNats } from '../stack/runtime/nats';
+import { requireRedis } from '../stack/runtime/redis';
 import { resolveTestServerBinary } from './lib/test-server';
 
 const config = loadStackConfig();
@@ -36,6 +37,7 @@ if (!config.mongo.uri) {
 const rabbit = requireRabbit(log);
 log(`rabbitmq: ${rabbit.server}`);
 log(`nats-server: ${requireNats(log)}`);
+log(`redis-server: ${requireRedis(log)}`);
 try {
   const ts = await resolveTestServerBinary({ cacheDir: config.binaryCacheDir, log });
   log(`temporal-test-server: ${ts.path} (${ts.source})`);
