@@ -12,10 +12,13 @@ export interface DestinationFields {
   /** NATS: the subject, and a token instead of a user and password. */
   subject: string;
   token: string;
+  /** Redis: the stream, and about how many entries it keeps (empty: all). */
+  stream: string;
+  maxlen: string;
 }
 
 /** Empty fields: credentials are never shown again, so editing starts from these too. */
-export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', subject: '', token: '' };
+export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', subject: '', token: '', stream: '', maxlen: '' };
 
 /**
  * The `destination` part of a create or PATCH body: nothing for `keep`, and for `http` on create
@@ -43,15 +46,26 @@ export function destinationBody(choice: DestinationChoice, f: DestinationFields,
       const credentials = f.token ? { token: f.token } : username ? { username, password: f.password } : {};
       return { destination: { type: 'nats', subject, ...credentials } };
     }
+    case 'redis': {
+      const stream = f.stream.trim();
+      const username = f.username.trim();
+      const maxlen = f.maxlen.trim();
+      if (!stream) return missing('stream', 'Redis');
+      if (username && !f.password) return missing('password', 'Redis');
+      if (maxlen && !/^[1-9]\d{0,9}$/.test(maxlen)) return { error: 'Enter the Redis stream\'s maximum length as a whole number of entries, or leave it empty.' };
+      const credentials = { ...(username ? { username } : {}), ...(f.password ? { password: f.password } : {}) };
+      return { destination: { type: 'redis', stream, ...(maxlen ? { maxlen: Number(maxlen) } : {}), ...credentials } };
+    }
     case 'pull':
       return { destination: { type: 'pull' } };
   }
 }
 
 /** How the detail names a subscription's destination, with nothing secret in it. */
-export function describeDestination(destination: { type: string; exchange?: string; routing_key?: string; subject?: string } | undefined): string {
+export function describeDestination(destination: { type: string; exchange?: string; routing_key?: string; subject?: string; stream?: string; maxlen?: number } | undefined): string {
   if (!destination) return 'HTTP POST';
   if (destination.type === 'pull') return 'Pull: an inbox its consumer reads over the API';
+  if (destination.type === 'redis') return `Redis stream "${destination.stream ?? ''}"${destination.maxlen ? `, trimmed to about ${destination.maxlen} entries` : ''} (credentials hidden)`;
   if (destination.type === 'nats') return `NATS JetStream: subject "${destination.subject ?? ''}" (credentials hidden)`;
   return `RabbitMQ: exchange ${destination.exchange ? `"${destination.exchange}"` : '(default)'}, routing key "${destination.routing_key ?? ''}" (credentials hidden)`;
 }

@@ -71,6 +71,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             <option value="http">HTTP POST</option>
             <option value="rabbitmq">RabbitMQ</option>
             <option value="nats">NATS JetStream</option>
+            <option value="redis">Redis Streams</option>
             <option value="pull">Pull (an inbox read over the API)</option>
           </select>
           {form.destinationChoice === 'rabbitmq' && (
@@ -81,6 +82,11 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
           {form.destinationChoice === 'nats' && (
             <small>
               The server's address goes in the URL above: <code>tls://host:4222</code>. A JetStream stream must capture the subject.
+            </small>
+          )}
+          {form.destinationChoice === 'redis' && (
+            <small>
+              The server's address goes in the URL above: <code>rediss://host:6380/0</code>.
             </small>
           )}
           {form.destinationChoice === 'pull' && (
@@ -126,6 +132,26 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             <label>
               Token (instead of a user and password)
               <input type="password" name="destination-token" autoComplete="off" maxLength={1024} value={form.destinationFields.token} onInput={(e) => setDestination({ token: e.currentTarget.value })} />
+            </label>
+          </>
+        )}
+        {form.destinationChoice === 'redis' && (
+          <>
+            <label>
+              Stream
+              <input type="text" name="destination-stream" maxLength={255} placeholder="webhooks:orders" value={form.destinationFields.stream} onInput={(e) => setDestination({ stream: e.currentTarget.value })} />
+            </label>
+            <label>
+              Maximum length (optional)
+              <input type="text" inputMode="numeric" name="destination-maxlen" placeholder="100000" value={form.destinationFields.maxlen} onInput={(e) => setDestination({ maxlen: e.currentTarget.value })} />
+            </label>
+            <label>
+              User (optional)
+              <input type="text" name="destination-username" autoComplete="off" maxLength={256} value={form.destinationFields.username} onInput={(e) => setDestination({ username: e.currentTarget.value })} />
+            </label>
+            <label>
+              Password
+              <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
             </label>
           </>
         )}

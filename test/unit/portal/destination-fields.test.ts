@@ -16,6 +16,15 @@ describe('the portal destination box', () => {
     expect(destinationBody('nats', { ...nats, username: 'hooks', password: 'pw', token: 'tok' }, false)).toEqual({ error: 'Enter a token or a user name and password for the NATS destination, not both.' });
   });
 
+  it('sends a Redis stream with its optional length and credentials', () => {
+    const redis = { ...emptyDestinationFields, stream: 'webhooks:orders' };
+    expect(destinationBody('redis', { ...redis, maxlen: '1000', password: 'pw' }, false)).toEqual({ destination: { type: 'redis', stream: 'webhooks:orders', maxlen: 1000, password: 'pw' } });
+    expect(destinationBody('redis', { ...redis, username: 'hooks', password: 'pw' }, false)).toEqual({ destination: { type: 'redis', stream: 'webhooks:orders', username: 'hooks', password: 'pw' } });
+    expect(destinationBody('redis', { ...redis, maxlen: '1e3' }, false)).toHaveProperty('error');
+    expect(destinationBody('redis', { ...redis, username: 'hooks' }, false)).toEqual({ error: 'Enter the password for the Redis destination.' });
+    expect(describeDestination({ type: 'redis', stream: 'webhooks:orders', maxlen: 1000 })).toBe('Redis stream "webhooks:orders", trimmed to about 1000 entries (credentials hidden)');
+  });
+
   it('describes a NATS destination by its subject only', () => {
     expect(describeDestination({ type: 'nats', subject: 'webhooks.orders' })).toBe('NATS JetStream: subject "webhooks.orders" (credentials hidden)');
   });
