@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { PostResult } from '../workflows/delivery-model';
 import type { BrokerMessage } from './broker-message';
+import { BrokerPool, brokerPoolKey } from './broker-pool';
 import { callbackPortProblem, classifyAddress, createGuardedLookup, portOf } from '../src/webhooks/address-policy';
 
 /**
@@ -19,47 +19,38 @@ export interface PublishRequest extends BrokerMessage {
 /** Publishes one message and says how it ended, never throwing: the delivery rules settle it. */
 export type Publish = (req: PublishRequest) => Promise<PostResult>;
 
-/** How long an unused connection stays open. */
-export const DEFAULT_IDLE_MS = 60_000;
-
 const lookups = { strict: createGuardedLookup({ allowPrivate: false }), open: createGuardedLookup({ allowPrivate: true }) };
 
 /** A broker's answer that repeats however often the message is sent: the delivery stops. */
 class Rejected extends Error {}
 
 /** One pooled connection with its confirm channel. */
-interface Entry {
-  connection: Promise<ChannelModel>;
+interface RabbitConnection {
+  connection: ChannelModel;
   channel?: Promise<ConfirmChannel> | undefined;
   /** Messages on the channel awaiting their confirm, by message id: a basic.return marks one unroutable. */
   returned: Map<string, string | undefined>;
   /** Why the channel or connection closed, when the broker said (e.g. an exchange that does not exist). */
   closedBecause?: string | undefined;
-  lastUsed: number;
-  busy: number;
 }
 
 /**
  * RabbitMQ connections of one worker process, one per subscription and connection (its URL and
  * credentials): deliveries to it reuse the connection and its confirm channel, a connection
  * unused for `idleMs` is closed, and no two subscriptions share one, so one owner's broker,
- * credentials or failures never touch another's deliveries. amqplib is imported on the first
- * publish: a worker that only POSTs never loads it.
+ * credentials or failures never touch another's deliveries (see BrokerPool). amqplib is imported
+ * on the first publish: a worker that only POSTs never loads it.
  */
 export class RabbitPool {
-  readonly #entries = new Map<string, Entry>();
-  readonly #idleMs: number;
-  readonly #now: () => number;
-  #sweeper: NodeJS.Timeout | undefined;
+  readonly #pool: BrokerPool<RabbitConnection>;
 
   constructor(opts: { idleMs?: number; now?: () => number } = {}) {
-    this.#idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
-    this.#now = opts.now ?? Date.now;
+    this.#pool = new BrokerPool((c) => c.connection.close(), opts);
   }
 
   /** Open connections (for tests and metrics). */
   get size(): number {
-    return this.#entries.size;
+    return this.#pool.size;
   }
 
   /** Publishes `req` with `mandatory` and persistence, and waits for the broker's confirm. */
@@ -72,116 +63,62 @@ export class RabbitPool {
         : { startedAt, durationMs: Math.round(performance.now() - t0), outcome: r.outcome, error: r.error };
     const refused = req.proxied ? 'deliveries must leave through DELIVERY_PROXY_URL, which carries HTTP only: broker destinations are not reached through it' : addressProblem(req);
     if (refused) return ended({ outcome: 'blocked', error: refused });
-    const key = poolKey(req);
-    let entry: Entry;
+    const lease = this.#pool.acquire(brokerPoolKey(req.subscriptionId, [req.url, req.username, req.password]), (closed) => connectTo(req, closed));
+    let entry: RabbitConnection | undefined;
     try {
-      entry = this.#entry(key, req);
-    } catch (err) {
-      return ended({ outcome: 'network_error', error: String(err) });
-    }
-    entry.busy++;
-    entry.lastUsed = this.#now();
-    try {
-      const channel = await bounded(this.#channel(entry), req.timeoutMs, `no connection to the broker within ${req.timeoutMs} ms`);
+      const opening = lease.connection.then((opened) => {
+        entry = opened;
+        return channelOf(opened);
+      });
+      const channel = await bounded(opening, req.timeoutMs, `no connection to the broker within ${req.timeoutMs} ms`);
       const left = Math.max(1, req.timeoutMs - Math.round(performance.now() - t0));
-      await bounded(publishConfirmed(channel, entry, req), left, `no confirm from the broker within ${req.timeoutMs} ms`);
+      await bounded(publishConfirmed(channel, entry!, req), left, `no confirm from the broker within ${req.timeoutMs} ms`);
       return ended({ outcome: 'delivered' });
     } catch (err) {
       if (err instanceof Rejected) return ended({ outcome: 'rejected', error: err.message });
       if (err instanceof Timeout) {
         // A broker that stopped answering: the next attempt starts afresh.
-        this.#drop(key, entry);
+        lease.drop();
         return ended({ outcome: 'timeout', error: err.message });
       }
       if ((err as NodeJS.ErrnoException).code === 'EFORBIDDENADDRESS') return ended({ outcome: 'blocked', error: (err as Error).message });
-      const reason = entry.closedBecause ?? describe(err);
+      const reason = entry?.closedBecause ?? describe(err);
       return ended({ outcome: isRefusal(reason) ? 'rejected' : 'network_error', error: reason });
     } finally {
-      entry.busy--;
-      entry.lastUsed = this.#now();
+      lease.release();
     }
   };
 
   /** Closes every connection; the pool opens new ones if used again. */
-  async close(): Promise<void> {
-    clearInterval(this.#sweeper);
-    this.#sweeper = undefined;
-    const entries = [...this.#entries];
-    this.#entries.clear();
-    await Promise.all(entries.map(([, e]) => closeEntry(e)));
-  }
-
-  #entry(key: string, req: PublishRequest): Entry {
-    const found = this.#entries.get(key);
-    if (found) return found;
-    const entry: Entry = { connection: Promise.resolve(null as unknown as ChannelModel), returned: new Map(), lastUsed: this.#now(), busy: 0 };
-    entry.connection = connectTo(req).then((connection) => {
-      connection.on('error', (err: Error) => {
-        entry.closedBecause ??= describe(err);
-      });
-      connection.on('close', () => this.#drop(key, entry));
-      return connection;
-    });
-    // A failed connect is forgotten at once: the next attempt connects again.
-    entry.connection.catch(() => this.#drop(key, entry));
-    this.#entries.set(key, entry);
-    this.#sweep();
-    return entry;
-  }
-
-  async #channel(entry: Entry): Promise<ConfirmChannel> {
-    if (!entry.channel) {
-      const opening = entry.connection.then(async (connection) => {
-        const channel = await connection.createConfirmChannel();
-        channel.on('return', (msg: ConsumeMessage) => {
-          const id = msg.properties.messageId as string | undefined;
-          if (id !== undefined && entry.returned.has(id)) entry.returned.set(id, `${msg.fields.exchange ? `exchange ${msg.fields.exchange}` : 'the default exchange'} could not route it with routing key ${msg.fields.routingKey} (${(msg.fields as { replyText?: string }).replyText ?? 'NO_ROUTE'}): no queue is bound for it`);
-        });
-        channel.on('error', (err: Error) => {
-          entry.closedBecause = describe(err);
-        });
-        // A channel the broker closed (an unknown exchange closes it) is replaced on the next publish; the connection stays.
-        channel.on('close', () => {
-          if (entry.channel === opening) entry.channel = undefined;
-        });
-        return channel;
-      });
-      entry.channel = opening;
-      opening.catch(() => {
-        if (entry.channel === opening) entry.channel = undefined;
-      });
-    }
-    entry.closedBecause = undefined;
-    return entry.channel;
-  }
-
-  #drop(key: string, entry: Entry): void {
-    if (this.#entries.get(key) === entry) this.#entries.delete(key);
-    void closeEntry(entry);
-  }
-
-  /** Closes connections unused for the idle time; the timer does not keep the process alive. */
-  #sweep(): void {
-    if (this.#sweeper) return;
-    this.#sweeper = setInterval(
-      () => {
-        const now = this.#now();
-        for (const [key, entry] of this.#entries) if (entry.busy === 0 && now - entry.lastUsed >= this.#idleMs) this.#drop(key, entry);
-        if (this.#entries.size === 0) {
-          clearInterval(this.#sweeper);
-          this.#sweeper = undefined;
-        }
-      },
-      Math.max(1000, Math.min(this.#idleMs, 30_000)),
-    );
-    this.#sweeper.unref();
+  close(): Promise<void> {
+    return this.#pool.close();
   }
 }
 
-/** The pool key: the subscription and its connection; the credentials only as a hash. */
-function poolKey(req: PublishRequest): string {
-  const connection = createHash('sha256').update(JSON.stringify([req.url, req.username, req.password])).digest('base64url');
-  return `${req.subscriptionId} ${connection}`;
+/** The connection's confirm channel, opened when there is none (one the broker closed is replaced; the connection stays). */
+function channelOf(entry: RabbitConnection): Promise<ConfirmChannel> {
+  if (!entry.channel) {
+    const opening = entry.connection.createConfirmChannel().then((channel) => {
+      channel.on('return', (msg: ConsumeMessage) => {
+        const id = msg.properties.messageId as string | undefined;
+        if (id !== undefined && entry.returned.has(id)) entry.returned.set(id, `${msg.fields.exchange ? `exchange ${msg.fields.exchange}` : 'the default exchange'} could not route it with routing key ${msg.fields.routingKey} (${(msg.fields as { replyText?: string }).replyText ?? 'NO_ROUTE'}): no queue is bound for it`);
+      });
+      channel.on('error', (err: Error) => {
+        entry.closedBecause = describe(err);
+      });
+      // An unknown exchange closes the channel: the next publish opens another.
+      channel.on('close', () => {
+        if (entry.channel === opening) entry.channel = undefined;
+      });
+      return channel;
+    });
+    entry.channel = opening;
+    opening.catch(() => {
+      if (entry.channel === opening) entry.channel = undefined;
+    });
+  }
+  entry.closedBecause = undefined;
+  return entry.channel;
 }
 
 /** Why the address policy refuses the broker before any connection (IP literals and ports; names are checked at lookup). */
@@ -198,11 +135,11 @@ export function addressProblem(req: Pick<PublishRequest, 'url' | 'allowPrivate'>
   return cls ? `${host} is a ${cls} address` : callbackPortProblem(portOf(url), url.protocol);
 }
 
-async function connectTo(req: PublishRequest): Promise<ChannelModel> {
+async function connectTo(req: PublishRequest, closed: () => void): Promise<RabbitConnection> {
   const amqp = await import('amqplib');
   const url = new URL(req.url);
   const vhost = decodeURIComponent(url.pathname.slice(1)) || '/';
-  return amqp.connect(
+  const connection = await amqp.connect(
     {
       protocol: url.protocol.slice(0, -1),
       hostname: url.hostname.replace(/^\[|\]$/g, ''),
@@ -220,9 +157,15 @@ async function connectTo(req: PublishRequest): Promise<ChannelModel> {
       clientProperties: { connection_name: `webhooks ${req.subscriptionId}` },
     },
   );
+  const entry: RabbitConnection = { connection, returned: new Map() };
+  connection.on('error', (err: Error) => {
+    entry.closedBecause ??= describe(err);
+  });
+  connection.on('close', closed);
+  return entry;
 }
 
-function publishConfirmed(channel: ConfirmChannel, entry: Entry, req: PublishRequest): Promise<void> {
+function publishConfirmed(channel: ConfirmChannel, entry: RabbitConnection, req: PublishRequest): Promise<void> {
   return new Promise((resolve, reject) => {
     entry.returned.set(req.messageId, undefined);
     const settle = (err: unknown) => {
@@ -270,13 +213,4 @@ export function bounded<T>(work: Promise<T>, ms: number, message: string): Promi
     timer = setTimeout(() => reject(new Timeout(message)), ms);
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-async function closeEntry(entry: Entry): Promise<void> {
-  try {
-    const connection = await entry.connection;
-    await connection.close();
-  } catch {
-    // Already closed, or never opened.
-  }
 }
