@@ -3,6 +3,7 @@ import type { WebhookServiceClient } from '../../client';
 import { idempotencyKey, outcome } from './api';
 import { EventTypePicker } from './event-type-picker';
 import { FormActions } from './form-actions';
+import { BrokerCredentialInputs } from './broker-credential-inputs';
 import type { AuthChoice, AuthFields } from './auth-fields';
 import type { DestinationChoice, DestinationFields } from './destination-fields';
 import { createBody, type FormState, initialFormState, patchBody } from './subscription-body';
@@ -105,14 +106,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
               Routing key
               <input type="text" name="destination-routing-key" maxLength={255} value={form.destinationFields.routingKey} onInput={(e) => setDestination({ routingKey: e.currentTarget.value })} />
             </label>
-            <label>
-              Broker user
-              <input type="text" name="destination-username" autoComplete="off" maxLength={256} value={form.destinationFields.username} onInput={(e) => setDestination({ username: e.currentTarget.value })} />
-            </label>
-            <label>
-              Broker password
-              <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
-            </label>
+            <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="Broker user" passwordLabel="Broker password" />
           </>
         )}
         {form.destinationChoice === 'nats' && (
@@ -121,14 +115,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
               Subject
               <input type="text" name="destination-subject" maxLength={255} placeholder="webhooks.orders" value={form.destinationFields.subject} onInput={(e) => setDestination({ subject: e.currentTarget.value })} />
             </label>
-            <label>
-              User (optional)
-              <input type="text" name="destination-username" autoComplete="off" maxLength={256} value={form.destinationFields.username} onInput={(e) => setDestination({ username: e.currentTarget.value })} />
-            </label>
-            <label>
-              Password
-              <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
-            </label>
+            <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="User (optional)" passwordLabel="Password" />
             <label>
               Token (instead of a user and password)
               <input type="password" name="destination-token" autoComplete="off" maxLength={1024} value={form.destinationFields.token} onInput={(e) => setDestination({ token: e.currentTarget.value })} />
@@ -145,14 +132,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
               Maximum length (optional)
               <input type="text" inputMode="numeric" name="destination-maxlen" placeholder="100000" value={form.destinationFields.maxlen} onInput={(e) => setDestination({ maxlen: e.currentTarget.value })} />
             </label>
-            <label>
-              User (optional)
-              <input type="text" name="destination-username" autoComplete="off" maxLength={256} value={form.destinationFields.username} onInput={(e) => setDestination({ username: e.currentTarget.value })} />
-            </label>
-            <label>
-              Password
-              <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
-            </label>
+            <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="User (optional)" passwordLabel="Password" />
           </>
         )}
       </fieldset>
