@@ -2147,7 +2147,7 @@ export interface components {
              * @description The status the consumer answered with (the CLI, the local receiver's).
              */
             status_code: number;
-            /** @description The start of its answer, for the attempt log. */
+            /** @description The start of its answer, for the attempt log (no NUL, which cannot be stored; send U+FFFD in its place). */
             response_excerpt?: string;
             /**
              * Format: int32
@@ -4185,6 +4185,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

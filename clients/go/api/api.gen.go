@@ -1396,7 +1396,7 @@ type InboxOutcome struct {
 	// DurationMs How long it took, for the attempt log.
 	DurationMs *int32 `json:"duration_ms,omitempty"`
 
-	// ResponseExcerpt The start of its answer, for the attempt log.
+	// ResponseExcerpt The start of its answer, for the attempt log (no NUL, which cannot be stored; send U+FFFD in its place).
 	ResponseExcerpt *string `json:"response_excerpt,omitempty"`
 
 	// StatusCode The status the consumer answered with (the CLI, the local receiver's).
@@ -13055,6 +13055,8 @@ type ReportInboxOutcomeResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableContent
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -13106,6 +13108,11 @@ func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON409() *Conflict {
 	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -21453,6 +21460,13 @@ func ParseReportInboxOutcomeResponse(rsp *http.Response) (*ReportInboxOutcomeRes
 			return nil, err
 		}
 		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableContent
