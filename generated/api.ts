@@ -278,7 +278,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+         * @description Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
          */
         post: operations["sendTestEvent"];
         delete?: never;
@@ -2161,6 +2161,15 @@ export interface components {
              * @description How long it took, for the attempt log.
              */
             duration_ms?: number;
+        };
+        /**
+         * @description What test event to send; an empty body (or none) sends `webhook.test`.
+         * @example {
+         *       "type": "order.created"
+         *     }
+         */
+        TestEventRequest: {
+            type?: components["schemas"]["EventType"];
         };
         /** @description An event stored and scheduled for delivery. */
         EventAccepted: {
@@ -4097,7 +4106,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestEventRequest"];
+            };
+        };
         responses: {
             /** @description The test event is stored and its delivery scheduled. */
             202: {

@@ -121,6 +121,23 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
     expect(await api.mongo.db.collection('subscriptions').countDocuments()).toBe(before);
   });
 
+  it('sends a sample of one of its event types as a test event, and refuses one it does not receive', async () => {
+    const sub = await subscribePull('samples');
+    const testPath = `${v1}/subscriptions/{subscription_id}/test` as const;
+    const sent = await client.POST(testPath, { params: { path: path(sub.id) }, body: { type: 'order.created' } });
+    expect(sent.response.status, JSON.stringify(sent.error)).toBe(202);
+    const { message } = await nextMessage(sub.id);
+    expect(verify<{ id: string; event: string }>(message.body, message.headers, sub.secret)).toMatchObject({ id: sent.data!.event_id, event: 'order.created' });
+
+    const before = await api.mongo.db.collection('events').countDocuments();
+    const other = await client.POST(testPath, { params: { path: path(sub.id) }, body: { type: 'stock.low' } });
+    expect(other.response.status).toBe(422);
+    expect(other.error!.errors?.map((e) => e.path)).toEqual(['/body/type']);
+    const unknown = await client.POST(testPath, { params: { path: path(sub.id) }, body: { type: 'order.deleted' as 'order.created' } });
+    expect(unknown.response.status).toBe(400);
+    expect(await api.mongo.db.collection('events').countDocuments()).toBe(before);
+  });
+
   it('keeps custom header values (sealed credentials) out of the inbox', async () => {
     const token = `tok-${randomUUID()}`;
     const sub = await subscribePull('headers', { 'X-Api-Token': token });
