@@ -5,7 +5,7 @@ import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptio
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { openHeaders } from '../src/subscriptions/custom-headers';
 import { openAuth } from '../src/subscriptions/outgoing-auth';
-import { openDestination } from '../src/subscriptions/destination';
+import { ackDeadlineMs, openDestination } from '../src/subscriptions/destination';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
@@ -223,7 +223,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
           const { body, signed } = render(at);
           return { body, headers: { 'Content-Type': 'application/json', ...signed } };
         };
-        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, url: sub.url, retry, now: at, render: message });
+        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, url: sub.url, retry, now: at, render: message, ackDeadlineMs: ackDeadlineMs(destination) });
       };
     }
     const send = async (): Promise<MadeAttempt> => {
