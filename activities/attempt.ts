@@ -33,6 +33,9 @@ import { storableText } from '../src/db/storable-text';
 import { InboxRepository } from '../src/deliveries/inbox';
 import { pullAttempt } from './pull-inbox';
 
+/** Grouped attempt-log writes in flight at once: FerretDB inserts a write's documents one by one, and rounds queued behind a single writer. */
+const LOG_WRITES_IN_FLIGHT = 3;
+
 /** What the attempt activities touch; tests inject their own. */
 export interface AttemptActivityDeps {
   db: Db;
@@ -129,7 +132,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const attempts = new AttemptRepository(deps.db);
   const inbox = new InboxRepository(deps.db);
   // Rounds of many workflows logging at once share one insert.
-  const recordMany = groupCommit((docs: AttemptDoc[]) => attempts.recordMany(docs));
+  const recordMany = groupCommit((docs: AttemptDoc[]) => attempts.recordMany(docs), LOG_WRITES_IN_FLIGHT);
   const now = () => deps.now?.() ?? new Date();
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
@@ -141,6 +144,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const rates = new DeliveryRate(deps.db, () => now().getTime());
   const streaks = new FailingStreaks(subscriptions, deps.disableAfterMs ?? 0, now);
   const subscriptionCache = new SubscriptionCache(deps.subscriptionCacheTtlMs ?? 0, () => now().getTime());
+  // Reads in flight by subscription: rounds that miss the cache while one is read wait for that read.
+  const reading = new Map<string, Promise<SubscriptionDoc | undefined>>();
   // OAuth 2.0 tokens of the subscriptions that use them, kept per worker until shortly before they expire.
   const tokens = createTokenCache({ post, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy, userAgent: deps.userAgent });
 
@@ -152,33 +157,58 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   async function readSubscriptions(inputs: readonly AttemptInput[], roundEvents: ReadonlyMap<string, CachedEvent | undefined>): Promise<Map<string, SubscriptionDoc>> {
     const found = new Map<string, SubscriptionDoc>();
     const byEvent = new Map<string, string[]>();
+    const joined: Array<Promise<void>> = [];
     for (const i of inputs) {
       const cached = subscriptionCache.get(i.subscriptionId);
       if (cached) {
         if (cached.doc) found.set(i.subscriptionId, cached.doc);
         continue;
       }
+      const inFlight = reading.get(i.subscriptionId);
+      if (inFlight) {
+        joined.push(inFlight.then((doc) => void (doc && found.set(i.subscriptionId, doc))));
+        continue;
+      }
       const ids = byEvent.get(i.eventId);
       if (ids) ids.push(i.subscriptionId);
       else byEvent.set(i.eventId, [i.subscriptionId]);
     }
-    const reads = [...byEvent].map(async ([eventId, ids]) => {
-      const event = roundEvents.get(eventId);
-      const owner = event?.data_owner ?? event?.owner_id;
-      // A retry round of a few out of a large fan-out reads them by id rather than the owner's whole set.
-      const likely = event && owner !== undefined && ids.length * 2 >= event.subscription_ids.length ? { ownerId: owner, type: event.type } : undefined;
-      const readAt = now().getTime();
-      const read = await withTimeout(subscriptions.findRoundForDelivery(ids, likely), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading the subscriptions of event ${eventId}`);
-      for (const id of ids) {
-        const doc = read.get(id);
-        // Only a fresh read tells the streaks what is stored: a cached copy predates the streak writes since.
-        if (doc) streaks.seen(doc);
-        subscriptionCache.set(id, doc, readAt);
-      }
+    const reads = [...byEvent].map(([eventId, ids]) => {
+      const read = readForEvent(eventId, ids, roundEvents.get(eventId));
+      if (subscriptionCache.enabled) for (const id of ids) share(id, read);
       return read;
     });
-    for (const part of await Promise.all(reads)) for (const [id, doc] of part) found.set(id, doc);
+    // Awaited together: a failed read or wait rejects this round once, and leaves nothing unhandled.
+    const [parts] = await Promise.all([Promise.all(reads), Promise.all(joined)]);
+    for (const part of parts) for (const [id, doc] of part) found.set(id, doc);
     return found;
+  }
+
+  /** Reads the subscriptions `ids` of one event's round and keeps what it found in the cache. */
+  async function readForEvent(eventId: string, ids: string[], event: CachedEvent | undefined): Promise<Map<string, SubscriptionDoc>> {
+    const owner = event?.data_owner ?? event?.owner_id;
+    // A retry round of a few out of a large fan-out reads them by id rather than the owner's whole set.
+    const likely = event && owner !== undefined && ids.length * 2 >= event.subscription_ids.length ? { ownerId: owner, type: event.type } : undefined;
+    const readAt = now().getTime();
+    const read = await withTimeout(subscriptions.findRoundForDelivery(ids, likely), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading the subscriptions of event ${eventId}`);
+    for (const id of ids) {
+      const doc = read.get(id);
+      // Only a fresh read tells the streaks what is stored: a cached copy predates the streak writes since.
+      if (doc) streaks.seen(doc);
+      subscriptionCache.set(id, doc, readAt);
+    }
+    return read;
+  }
+
+  /** Lets rounds that miss the cache while `read` runs wait for it for `id` instead of reading too. */
+  function share(id: string, read: Promise<Map<string, SubscriptionDoc>>): void {
+    const doc = read.then((found) => found.get(id));
+    reading.set(id, doc);
+    const done = () => {
+      if (reading.get(id) === doc) reading.delete(id);
+    };
+    // Handles a failed read here too: the rounds waiting on it get its error, and nobody else must.
+    doc.then(done, done);
   }
 
   /** One attempt's POST, ready to send, from the round's reads; or why none is made. */
