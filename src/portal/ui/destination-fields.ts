@@ -9,10 +9,14 @@ export interface DestinationFields {
   routingKey: string;
   username: string;
   password: string;
+  /** Kafka: the topic, further bootstrap brokers (comma- or space-separated) and the SASL mechanism. */
+  topic: string;
+  brokers: string;
+  saslMechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
 }
 
 /** Empty fields: credentials are never shown again, so editing starts from these too. */
-export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '' };
+export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', topic: '', brokers: '', saslMechanism: 'plain' };
 
 /**
  * The `destination` part of a create or PATCH body: nothing for `keep`, and for `http` on create
@@ -30,14 +34,37 @@ export function destinationBody(choice: DestinationChoice, f: DestinationFields,
       if (!f.username.trim()) return missing('user name');
       if (!f.password) return missing('password');
       return { destination: { type: 'rabbitmq', exchange: f.exchange.trim(), routing_key: f.routingKey.trim(), username: f.username.trim(), password: f.password } };
+    case 'kafka':
+      return kafkaBody(f);
     case 'pull':
       return { destination: { type: 'pull' } };
   }
 }
 
+/** A Kafka destination from its boxes: the topic required, SASL only with both user and password. */
+function kafkaBody(f: DestinationFields): { destination: SubscriptionDestination } | { error: string } {
+  const topic = f.topic.trim();
+  if (!topic) return { error: 'Enter the topic for the Kafka destination.' };
+  const username = f.username.trim();
+  if (Boolean(username) !== Boolean(f.password)) return { error: 'Enter both the SASL user name and password for the Kafka destination, or neither.' };
+  const brokers = f.brokers.split(/[\s,]+/).filter(Boolean);
+  return {
+    destination: {
+      type: 'kafka',
+      topic,
+      ...(brokers.length ? { brokers } : {}),
+      ...(username ? { sasl_mechanism: f.saslMechanism, username, password: f.password } : {}),
+    },
+  };
+}
+
 /** How the detail names a subscription's destination, with nothing secret in it. */
-export function describeDestination(destination: { type: string; exchange?: string; routing_key?: string } | undefined): string {
+export function describeDestination(destination: { type: string; exchange?: string; routing_key?: string; topic?: string; brokers?: string[]; sasl_mechanism?: string } | undefined): string {
   if (!destination) return 'HTTP POST';
   if (destination.type === 'pull') return 'Pull: an inbox its consumer reads over the API';
+  if (destination.type === 'kafka') {
+    const brokers = destination.brokers?.length ? `, also via ${destination.brokers.join(', ')}` : '';
+    return `Kafka: topic "${destination.topic ?? ''}"${brokers}${destination.sasl_mechanism ? ` (SASL ${destination.sasl_mechanism.toUpperCase()}, credentials hidden)` : ''}`;
+  }
   return `RabbitMQ: exchange ${destination.exchange ? `"${destination.exchange}"` : '(default)'}, routing key "${destination.routing_key ?? ''}" (credentials hidden)`;
 }
