@@ -5,6 +5,8 @@ import { SecretBox } from '../../../src/subscriptions/secret-box';
 import { orderingKey } from '../../../src/webhooks/ordering-key';
 import { callbackPortProblem } from '../../../src/webhooks/address-policy';
 import { destinationBody, emptyDestinationFields } from '../../../src/portal/ui/destination-fields';
+import { checkHosts, type FieldContext } from '../../../src/subscriptions/fields';
+import { checkCallbackUrl } from '../../../src/webhooks/callback-url';
 
 const oldBox = new SecretBox({ id: 'k1', key: Buffer.alloc(32, 1) });
 const box = new SecretBox({ id: 'k2', key: Buffer.alloc(32, 2) }, [{ id: 'k1', key: Buffer.alloc(32, 1) }]);
@@ -80,5 +82,16 @@ describe('a Kafka destination', () => {
     expect(destinationBody('kafka', { ...f, username: 'u' }, false)).toEqual({ error: 'Enter both the SASL user name and password for the Kafka destination, or neither.' });
     expect(destinationBody('kafka', { ...f, username: 'u', password: 'p', saslMechanism: 'scram-sha-256' }, false)).toMatchObject({ destination: { sasl_mechanism: 'scram-sha-256', username: 'u', password: 'p' } });
     expect(destinationBody('kafka', emptyDestinationFields, false)).toEqual({ error: 'Enter the topic for the Kafka destination.' });
+  });
+});
+
+describe("a Kafka destination's further brokers", () => {
+  const ctx = { checkUrl: (raw: string, schemes?: readonly string[]) => checkCallbackUrl(raw, { allowPrivate: false, ...(schemes ? { schemes } : {}), resolve: () => Promise.resolve(['93.184.216.34']) }) } as unknown as FieldContext;
+
+  it('pass the address rules of url, the one refused named', async () => {
+    const body = (brokers: string[]) => ({ url: 'kafkas://k1.example.com:9093', events: ['order.created' as const], destination: { type: 'kafka' as const, topic: 't', brokers } });
+    await expect(checkHosts(body(['k2.example.com:9092', 'k3.example.com:9093']), ctx)).resolves.toBeUndefined();
+    await expect(checkHosts(body(['k2.example.com:9093', '10.0.0.7:9093']), ctx)).rejects.toMatchObject({ errors: [{ field: ['destination', 'brokers', 1], message: 'host 10.0.0.7 is a private address' }] });
+    await expect(checkHosts(body(['k2.example.com:22']), ctx)).rejects.toMatchObject({ errors: [{ field: ['destination', 'brokers', 0] }] });
   });
 });
