@@ -8,9 +8,9 @@ import { BinaryError, buildIntoCache, runWithProgress } from './build-cache';
 import { getFreePort } from './ports';
 import { type LineSink, ManagedProcess, waitUntilReady } from './processes';
 
-const pomPath = join(dirname(fileURLToPath(import.meta.url)), 'kafka', 'pom.xml');
+const pomPath = join(dirname(fileURLToPath(import.meta.url)), 'kafka-broker', 'pom.xml');
 
-/** org.apache.kafka:kafka_2.13 version pinned in stack/runtime/kafka/pom.xml. */
+/** org.apache.kafka:kafka_2.13 version pinned in stack/runtime/kafka-broker/pom.xml. */
 export const kafkaVersion = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(readFileSync(pomPath, 'utf8'))?.[1] ?? 'unknown';
 
 /** Cache directory name: changes whenever the pom (and so the classpath) changes. */
