@@ -11,7 +11,7 @@ import { verify } from '../../../src/receiver';
 import { sealDestination } from '../../../src/subscriptions/destination';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
 import { SecretBox } from '../../../src/subscriptions/secret-box';
-import type { RoundInput } from '../../../activities/deliver-round';
+import { firstRound as round } from '../../support/first-round';
 import { startTestKafka, type TestKafka } from '../../support/kafka';
 import { waitFor } from '../../support/wait';
 
@@ -59,18 +59,6 @@ describe('Kafka destinations against a real broker', () => {
 
   const activities = () =>
     createAttemptActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 5000, userAgent: 'WebhookService/test', payloads: loadConfig({}).delivery.payloads, secretBox: box });
-
-  /** One round of attempt 1 for `eventId`, settled by a three-attempt schedule. */
-  function round(eventId: string, subscriptionId: string): RoundInput {
-    return {
-      eventId,
-      attempts: [{ eventId, subscriptionId, attempt: 1 }],
-      policy: { scheduleMs: [1000], maxAttempts: 3, jitterRatio: 0 },
-      due: [[subscriptionId, { attempt: 1, at: 0 }]],
-      randoms: [0],
-      origin: `event-${eventId}`,
-    };
-  }
 
   const errorOf = (step: { kind: string; result?: unknown }) => (step.kind === 'settled' && step.result && typeof step.result === 'object' && 'error' in step.result ? String(step.result.error) : '');
 
