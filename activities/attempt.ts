@@ -26,6 +26,8 @@ import { SubscriptionCache } from './subscription-cache';
 import { DeliveryRate } from '../src/deliveries/delivery-rate';
 import { poster } from './traced-post';
 import { type Publish, RabbitPool } from './rabbitmq-publish';
+import { KafkaPool, type Produce } from './kafka-produce';
+import { orderingKey } from '../src/webhooks/ordering-key';
 import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 import { createTokenCache, type OAuthClient } from './oauth-token';
 import { authorizationSecrets, redactSecrets } from './redact';
@@ -55,6 +57,8 @@ export interface AttemptActivityDeps {
   post?: (req: PostRequest) => Promise<PostResult>;
   /** Publishes to a RabbitMQ destination; a pool of this worker's connections unless a test injects its own. */
   publish?: Publish;
+  /** Produces to a Kafka destination; a pool of this worker's producers unless given. */
+  produce?: Produce;
   /** Most events kept in the per-worker event cache (default 4096). */
   eventCacheEntries?: number;
   /** Counts logged attempts and finished deliveries (absent: not counted). */
@@ -139,6 +143,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   // Made on the first broker delivery: a worker that only POSTs never opens (or loads) a broker client.
   let rabbit: RabbitPool | undefined;
   const publish: Publish = deps.publish ?? ((req) => (rabbit ??= new RabbitPool()).publish(req));
+  let kafka: KafkaPool | undefined;
+  const produce: Produce = deps.produce ?? ((req) => (kafka ??= new KafkaPool()).produce(req));
   const inFlight = new InFlight();
   // Shared by every worker through the database; touched only for subscriptions that set rate_limit.
   const rates = new DeliveryRate(deps.db, () => now().getTime());
@@ -230,6 +236,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       ...Object.values(custom ?? {}),
       ...(auth?.type === 'static' ? authorizationSecrets(auth.authorization) : auth ? [auth.clientSecret] : []),
       ...(destination?.type === 'rabbitmq' ? [destination.password] : []),
+      ...(destination?.type === 'kafka' && destination.sasl ? [destination.sasl.password] : []),
     ];
     const cleaned = (r: PostResult, tokens: readonly string[] = []): PostResult => {
       const secrets = [...credentials, ...tokens.flatMap((t) => authorizationSecrets(`Bearer ${t}`))];
@@ -259,22 +266,22 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const send = async (): Promise<MadeAttempt> => {
       const at = now();
       const { body, signed, headers } = render(at);
+      // What every broker kind sends: the same body, the signature headers as message headers.
+      const message = { subscriptionId: sub._id, url: sub.url, body, headers: { ...custom, ...signed }, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxied: deps.proxy !== undefined };
+      if (destination?.type === 'kafka') {
+        // Keyed by the event's resource: one order's events go to one partition, in order.
+        const produced = await produce({ ...message, brokers: destination.brokers, sasl: destination.sasl, topic: destination.topic, key: orderingKey(event) });
+        return { ...cleaned(produced), url: sub.url, ...retry };
+      }
       if (destination) {
-        // The same body and signature headers, as message headers; content type and id are message properties.
+        // Content type and id are message properties.
         const published = await publish({
-          subscriptionId: sub._id,
-          url: sub.url,
+          ...message,
           username: destination.username,
           password: destination.password,
           exchange: destination.exchange,
           routingKey: destination.routingKey,
           messageId: event._id,
-          body,
-          headers: { ...custom, ...signed },
-          timeoutMs: deps.timeoutMs,
-          allowPrivate: deps.allowPrivate,
-          sourceAddress: deps.sourceAddress,
-          proxied: deps.proxy !== undefined,
         });
         return { ...cleaned(published), url: sub.url, ...retry };
       }

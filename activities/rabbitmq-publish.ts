@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { PostResult } from '../workflows/delivery-model';
 import { callbackPortProblem, classifyAddress, createGuardedLookup, portOf } from '../src/webhooks/address-policy';
+import { attemptClock, bounded, describe, PROXY_REFUSAL, Timeout } from './broker-timing';
+import { connectionKey, IdlePool, type Pooled } from './broker-pool';
 
 /** One message to a RabbitMQ exchange, as a delivery attempt publishes it. */
 export interface PublishRequest {
@@ -30,24 +31,19 @@ export interface PublishRequest {
 /** Publishes one message and says how it ended, never throwing: the delivery rules settle it. */
 export type Publish = (req: PublishRequest) => Promise<PostResult>;
 
-/** How long an unused connection stays open. */
-export const DEFAULT_IDLE_MS = 60_000;
-
 const lookups = { strict: createGuardedLookup({ allowPrivate: false }), open: createGuardedLookup({ allowPrivate: true }) };
 
 /** A broker's answer that repeats however often the message is sent: the delivery stops. */
 class Rejected extends Error {}
 
 /** One pooled connection with its confirm channel. */
-interface Entry {
+interface Entry extends Pooled {
   connection: Promise<ChannelModel>;
   channel?: Promise<ConfirmChannel> | undefined;
   /** Messages on the channel awaiting their confirm, by message id: a basic.return marks one unroutable. */
   returned: Map<string, string | undefined>;
   /** Why the channel or connection closed, when the broker said (e.g. an exchange that does not exist). */
   closedBecause?: string | undefined;
-  lastUsed: number;
-  busy: number;
 }
 
 /**
@@ -58,74 +54,60 @@ interface Entry {
  * publish: a worker that only POSTs never loads it.
  */
 export class RabbitPool {
-  readonly #entries = new Map<string, Entry>();
-  readonly #idleMs: number;
-  readonly #now: () => number;
-  #sweeper: NodeJS.Timeout | undefined;
+  readonly #pool: IdlePool<Entry>;
 
   constructor(opts: { idleMs?: number; now?: () => number } = {}) {
-    this.#idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
-    this.#now = opts.now ?? Date.now;
+    this.#pool = new IdlePool(closeEntry, opts);
   }
 
   /** Open connections (for tests and metrics). */
   get size(): number {
-    return this.#entries.size;
+    return this.#pool.size;
   }
 
   /** Publishes `req` with `mandatory` and persistence, and waits for the broker's confirm. */
   readonly publish: Publish = async (req) => {
-    const startedAt = Date.now();
-    const t0 = performance.now();
-    const ended = (r: { outcome: 'delivered' } | { outcome: 'rejected' | 'network_error' | 'timeout' | 'blocked'; error: string }): PostResult =>
-      r.outcome === 'delivered'
-        ? { startedAt, durationMs: Math.round(performance.now() - t0), outcome: 'delivered', statusCode: 200, responseExcerpt: 'confirmed by the broker' }
-        : { startedAt, durationMs: Math.round(performance.now() - t0), outcome: r.outcome, error: r.error };
-    const refused = req.proxied ? 'deliveries must leave through DELIVERY_PROXY_URL, which carries HTTP only: broker destinations are not reached through it' : addressProblem(req);
+    const { ended, elapsedMs } = attemptClock('confirmed by the broker');
+    const refused = req.proxied ? PROXY_REFUSAL : addressProblem(req);
     if (refused) return ended({ outcome: 'blocked', error: refused });
-    const key = poolKey(req);
+    const key = connectionKey(req.subscriptionId, [req.url, req.username, req.password]);
     let entry: Entry;
     try {
       entry = this.#entry(key, req);
     } catch (err) {
       return ended({ outcome: 'network_error', error: String(err) });
     }
-    entry.busy++;
-    entry.lastUsed = this.#now();
-    try {
-      const channel = await bounded(this.#channel(entry), req.timeoutMs, `no connection to the broker within ${req.timeoutMs} ms`);
-      const left = Math.max(1, req.timeoutMs - Math.round(performance.now() - t0));
-      await bounded(publishConfirmed(channel, entry, req), left, `no confirm from the broker within ${req.timeoutMs} ms`);
-      return ended({ outcome: 'delivered' });
-    } catch (err) {
-      if (err instanceof Rejected) return ended({ outcome: 'rejected', error: err.message });
-      if (err instanceof Timeout) {
-        // A broker that stopped answering: the next attempt starts afresh.
-        this.#drop(key, entry);
-        return ended({ outcome: 'timeout', error: err.message });
+    return this.#pool.use(entry, async () => {
+      try {
+        const channel = await bounded(this.#channel(entry), req.timeoutMs, `no connection to the broker within ${req.timeoutMs} ms`);
+        const left = Math.max(1, req.timeoutMs - elapsedMs());
+        await bounded(publishConfirmed(channel, entry, req), left, `no confirm from the broker within ${req.timeoutMs} ms`);
+        return ended({ outcome: 'delivered' });
+      } catch (err) {
+        if (err instanceof Rejected) return ended({ outcome: 'rejected', error: err.message });
+        if (err instanceof Timeout) {
+          // A broker that stopped answering: the next attempt starts afresh.
+          this.#drop(key, entry);
+          return ended({ outcome: 'timeout', error: err.message });
+        }
+        if ((err as NodeJS.ErrnoException).code === 'EFORBIDDENADDRESS') return ended({ outcome: 'blocked', error: (err as Error).message });
+        const reason = entry.closedBecause ?? describe(err);
+        return ended({ outcome: isRefusal(reason) ? 'rejected' : 'network_error', error: reason });
       }
-      if ((err as NodeJS.ErrnoException).code === 'EFORBIDDENADDRESS') return ended({ outcome: 'blocked', error: (err as Error).message });
-      const reason = entry.closedBecause ?? describe(err);
-      return ended({ outcome: isRefusal(reason) ? 'rejected' : 'network_error', error: reason });
-    } finally {
-      entry.busy--;
-      entry.lastUsed = this.#now();
-    }
+    });
   };
 
   /** Closes every connection; the pool opens new ones if used again. */
-  async close(): Promise<void> {
-    clearInterval(this.#sweeper);
-    this.#sweeper = undefined;
-    const entries = [...this.#entries];
-    this.#entries.clear();
-    await Promise.all(entries.map(([, e]) => closeEntry(e)));
+  close(): Promise<void> {
+    return this.#pool.close();
   }
 
   #entry(key: string, req: PublishRequest): Entry {
-    const found = this.#entries.get(key);
-    if (found) return found;
-    const entry: Entry = { connection: Promise.resolve(null as unknown as ChannelModel), returned: new Map(), lastUsed: this.#now(), busy: 0 };
+    return this.#pool.get(key, () => this.#connect(key, req));
+  }
+
+  #connect(key: string, req: PublishRequest): Entry {
+    const entry: Entry = { connection: Promise.resolve(null as unknown as ChannelModel), returned: new Map(), lastUsed: this.#pool.now(), busy: 0 };
     entry.connection = connectTo(req).then((connection) => {
       connection.on('error', (err: Error) => {
         entry.closedBecause ??= describe(err);
@@ -135,8 +117,6 @@ export class RabbitPool {
     });
     // A failed connect is forgotten at once: the next attempt connects again.
     entry.connection.catch(() => this.#drop(key, entry));
-    this.#entries.set(key, entry);
-    this.#sweep();
     return entry;
   }
 
@@ -167,32 +147,8 @@ export class RabbitPool {
   }
 
   #drop(key: string, entry: Entry): void {
-    if (this.#entries.get(key) === entry) this.#entries.delete(key);
-    void closeEntry(entry);
+    this.#pool.drop(key, entry);
   }
-
-  /** Closes connections unused for the idle time; the timer does not keep the process alive. */
-  #sweep(): void {
-    if (this.#sweeper) return;
-    this.#sweeper = setInterval(
-      () => {
-        const now = this.#now();
-        for (const [key, entry] of this.#entries) if (entry.busy === 0 && now - entry.lastUsed >= this.#idleMs) this.#drop(key, entry);
-        if (this.#entries.size === 0) {
-          clearInterval(this.#sweeper);
-          this.#sweeper = undefined;
-        }
-      },
-      Math.max(1000, Math.min(this.#idleMs, 30_000)),
-    );
-    this.#sweeper.unref();
-  }
-}
-
-/** The pool key: the subscription and its connection; the credentials only as a hash. */
-function poolKey(req: PublishRequest): string {
-  const connection = createHash('sha256').update(JSON.stringify([req.url, req.username, req.password])).digest('base64url');
-  return `${req.subscriptionId} ${connection}`;
 }
 
 /** Why the address policy refuses the broker before any connection (IP literals and ports; names are checked at lookup). */
@@ -261,24 +217,6 @@ function publishConfirmed(channel: ConfirmChannel, entry: Entry, req: PublishReq
 /** AMQP answers that repeat on every attempt: wrong credentials, refused access, an unknown exchange or vhost. */
 function isRefusal(reason: string): boolean {
   return /ACCESS[_-]REFUSED|NOT[_-]ALLOWED|NOT_FOUND|\b40[34]\b|\b530\b/.test(reason);
-}
-
-/** One line for the attempt log: the broker's reply text when there is one. */
-function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const code = (err as NodeJS.ErrnoException).code;
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && !err.message.includes(code)) return `${code} ${err.message}`.trim();
-  return err.message.split('\n')[0]!.slice(0, 500);
-}
-
-class Timeout extends Error {}
-
-function bounded<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject: (err: Error) => void) => {
-    timer = setTimeout(() => reject(new Timeout(message)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 async function closeEntry(entry: Entry): Promise<void> {

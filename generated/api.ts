@@ -587,7 +587,7 @@ export interface paths {
          *     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
          *     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
          *     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-         *     - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
+         *     - `destination`: `http` (the default), a RabbitMQ exchange or a Kafka topic, credentials sealed and never returned (`SubscriptionDestination`);
          *     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
          *     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
          */
@@ -1523,9 +1523,10 @@ export interface components {
         CallbackUrl: string;
         /**
          * Format: uri
-         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
+         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671, 5672, 9092 or 9093), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
          * @example https://erp.example.com/hooks/orders
          * @example amqps://mq.example.com/orders
+         * @example kafkas://kafka-1.example.com:9093
          * @example pull://cli
          */
         SubscriptionUrl: string;
@@ -1533,6 +1534,7 @@ export interface components {
          * @description Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
          *     - `http` (the default): a signed POST to `url`.
          *     - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
+         *     - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
          *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
          *     Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
          * @example {
@@ -1543,7 +1545,7 @@ export interface components {
          *       "password": "correct-horse-battery-staple"
          *     }
          */
-        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"] | components["schemas"]["PullDestination"];
+        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["PullDestination"];
         /**
          * @description Signed POSTs to `url` (the default).
          * @example {
@@ -1602,8 +1604,84 @@ export interface components {
             /** @description The broker password; sealed at rest, never returned. */
             password: string;
         };
+        /**
+         * @description An Apache Kafka topic on the cluster whose bootstrap broker is `url`; see `SubscriptionDestination`. `username` and `password` come together (422 naming the one missing), or neither for a cluster without SASL.
+         * @example {
+         *       "type": "kafka",
+         *       "topic": "orders",
+         *       "brokers": [
+         *         "kafka-2.example.com:9093"
+         *       ],
+         *       "sasl_mechanism": "scram-sha-512",
+         *       "username": "hooks",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
+        KafkaDestination: {
+            /**
+             * @description Apache Kafka.
+             * @enum {string}
+             */
+            type: "kafka";
+            /** @description The topic produced to; it must exist (the service never creates one). */
+            topic: string;
+            /**
+             * @description Further bootstrap brokers beside the one in `url`, each `host:port`, under the same address rules.
+             * @example [
+             *       "kafka-2.example.com:9093",
+             *       "kafka-3.example.com:9093"
+             *     ]
+             */
+            brokers?: string[];
+            /**
+             * @description How `username` and `password` authenticate (SASL); only with them.
+             * @default plain
+             * @enum {string}
+             */
+            sasl_mechanism?: "plain" | "scram-sha-256" | "scram-sha-512";
+            /** @description The SASL user; sealed at rest, never returned. */
+            username?: string;
+            /** @description The SASL password; sealed at rest, never returned. */
+            password?: string;
+        };
+        /**
+         * @description A Kafka destination as shown on read; the credentials, when set, are masked.
+         * @example {
+         *       "type": "kafka",
+         *       "topic": "orders",
+         *       "sasl_mechanism": "scram-sha-512",
+         *       "username": "********",
+         *       "password": "********"
+         *     }
+         */
+        KafkaDestinationView: {
+            /**
+             * @description The kind of destination.
+             * @enum {string}
+             */
+            type: "kafka";
+            /** @description The topic produced to. */
+            topic: string;
+            /** @description Further bootstrap brokers, when set. */
+            brokers?: string[];
+            /**
+             * @description The SASL mechanism, when credentials are set.
+             * @enum {string}
+             */
+            sasl_mechanism?: "plain" | "scram-sha-256" | "scram-sha-512";
+            /**
+             * @description Set, and masked; absent without SASL.
+             * @enum {string}
+             */
+            username?: "********";
+            /**
+             * @description Set, and masked; absent without SASL.
+             * @enum {string}
+             */
+            password?: "********";
+        };
         /** @description A destination other than `http` as shown on read; a broker's credentials are masked. */
-        SubscriptionDestinationView: components["schemas"]["RabbitmqDestinationView"] | components["schemas"]["PullDestination"];
+        SubscriptionDestinationView: components["schemas"]["RabbitmqDestinationView"] | components["schemas"]["KafkaDestinationView"] | components["schemas"]["PullDestination"];
         /**
          * @description A broker destination as shown on read; the credentials are masked.
          * @example {
@@ -2178,7 +2256,7 @@ export interface components {
         };
         /**
          * @description Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange or topic, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
          * @enum {string}
          */
         DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked" | "rejected";

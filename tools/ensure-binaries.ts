@@ -6,6 +6,7 @@ import { loadStackConfig } from '../stack/config/config';
 import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli, temporalNode } from '../stack/runtime/binaries';
 import { requirePostgres } from '../stack/runtime/postgres';
 import { requireRabbit } from '../stack/runtime/rabbitmq';
+import { kafkaVersion, requireKafka } from '../stack/runtime/kafka';
 import { resolveTestServerBinary } from './lib/test-server';
 
 const config = loadStackConfig();
@@ -34,6 +35,8 @@ if (!config.mongo.uri) {
 // The broker destination tests start their own node from it.
 const rabbit = requireRabbit(log);
 log(`rabbitmq: ${rabbit.server}`);
+const kafka = await requireKafka(config.binaryCacheDir, log);
+log(`kafka: Apache Kafka ${kafkaVersion} on ${kafka.java} (${kafka.classpath.split(':').length} jars)`);
 try {
   const ts = await resolveTestServerBinary({ cacheDir: config.binaryCacheDir, log });
   log(`temporal-test-server: ${ts.path} (${ts.source})`);

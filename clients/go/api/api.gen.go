@@ -328,6 +328,108 @@ func (e HttpDestinationType) Valid() bool {
 	}
 }
 
+// Defines values for KafkaDestinationSaslMechanism.
+const (
+	KafkaDestinationSaslMechanismPlain       KafkaDestinationSaslMechanism = "plain"
+	KafkaDestinationSaslMechanismScramSha256 KafkaDestinationSaslMechanism = "scram-sha-256"
+	KafkaDestinationSaslMechanismScramSha512 KafkaDestinationSaslMechanism = "scram-sha-512"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationSaslMechanism enum.
+func (e KafkaDestinationSaslMechanism) Valid() bool {
+	switch e {
+	case KafkaDestinationSaslMechanismPlain:
+		return true
+	case KafkaDestinationSaslMechanismScramSha256:
+		return true
+	case KafkaDestinationSaslMechanismScramSha512:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaDestinationType.
+const (
+	KafkaDestinationTypeKafka KafkaDestinationType = "kafka"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationType enum.
+func (e KafkaDestinationType) Valid() bool {
+	switch e {
+	case KafkaDestinationTypeKafka:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaDestinationViewPassword.
+const (
+	KafkaDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk KafkaDestinationViewPassword = "********"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationViewPassword enum.
+func (e KafkaDestinationViewPassword) Valid() bool {
+	switch e {
+	case KafkaDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaDestinationViewSaslMechanism.
+const (
+	KafkaDestinationViewSaslMechanismPlain       KafkaDestinationViewSaslMechanism = "plain"
+	KafkaDestinationViewSaslMechanismScramSha256 KafkaDestinationViewSaslMechanism = "scram-sha-256"
+	KafkaDestinationViewSaslMechanismScramSha512 KafkaDestinationViewSaslMechanism = "scram-sha-512"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationViewSaslMechanism enum.
+func (e KafkaDestinationViewSaslMechanism) Valid() bool {
+	switch e {
+	case KafkaDestinationViewSaslMechanismPlain:
+		return true
+	case KafkaDestinationViewSaslMechanismScramSha256:
+		return true
+	case KafkaDestinationViewSaslMechanismScramSha512:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaDestinationViewType.
+const (
+	KafkaDestinationViewTypeKafka KafkaDestinationViewType = "kafka"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationViewType enum.
+func (e KafkaDestinationViewType) Valid() bool {
+	switch e {
+	case KafkaDestinationViewTypeKafka:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaDestinationViewUsername.
+const (
+	KafkaDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk KafkaDestinationViewUsername = "********"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationViewUsername enum.
+func (e KafkaDestinationViewUsername) Valid() bool {
+	switch e {
+	case KafkaDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OAuth2ClientCredentialsAuthType.
 const (
 	OAuth2ClientCredentialsAuthTypeOauth2ClientCredentials OAuth2ClientCredentialsAuthType = "oauth2_client_credentials"
@@ -1138,7 +1240,7 @@ type DeliveryNext struct {
 }
 
 // DeliveryOutcome Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange or topic, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
 type DeliveryOutcome string
 
 // DeliveryTimeline One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next.
@@ -1442,6 +1544,68 @@ type InsufficientStockProblem struct {
 	Type                 string                 `json:"type"`
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
+
+// KafkaDestination An Apache Kafka topic on the cluster whose bootstrap broker is `url`; see `SubscriptionDestination`. `username` and `password` come together (422 naming the one missing), or neither for a cluster without SASL.
+type KafkaDestination struct {
+	// Brokers Further bootstrap brokers beside the one in `url`, each `host:port`, under the same address rules.
+	//
+	// Examples: ["kafka-2.example.com:9093","kafka-3.example.com:9093"]
+	Brokers *[]string `json:"brokers,omitempty"`
+
+	// Password The SASL password; sealed at rest, never returned.
+	Password *string `json:"password,omitempty"`
+
+	// SaslMechanism How `username` and `password` authenticate (SASL); only with them.
+	SaslMechanism *KafkaDestinationSaslMechanism `json:"sasl_mechanism,omitempty"`
+
+	// Topic The topic produced to; it must exist (the service never creates one).
+	Topic string `json:"topic"`
+
+	// Type Apache Kafka.
+	Type KafkaDestinationType `json:"type"`
+
+	// Username The SASL user; sealed at rest, never returned.
+	Username *string `json:"username,omitempty"`
+}
+
+// KafkaDestinationSaslMechanism How `username` and `password` authenticate (SASL); only with them.
+type KafkaDestinationSaslMechanism string
+
+// KafkaDestinationType Apache Kafka.
+type KafkaDestinationType string
+
+// KafkaDestinationView A Kafka destination as shown on read; the credentials, when set, are masked.
+type KafkaDestinationView struct {
+	// Brokers Further bootstrap brokers, when set.
+	Brokers *[]string `json:"brokers,omitempty"`
+
+	// Password Set, and masked; absent without SASL.
+	Password *KafkaDestinationViewPassword `json:"password,omitempty"`
+
+	// SaslMechanism The SASL mechanism, when credentials are set.
+	SaslMechanism *KafkaDestinationViewSaslMechanism `json:"sasl_mechanism,omitempty"`
+
+	// Topic The topic produced to.
+	Topic string `json:"topic"`
+
+	// Type The kind of destination.
+	Type KafkaDestinationViewType `json:"type"`
+
+	// Username Set, and masked; absent without SASL.
+	Username *KafkaDestinationViewUsername `json:"username,omitempty"`
+}
+
+// KafkaDestinationViewPassword Set, and masked; absent without SASL.
+type KafkaDestinationViewPassword string
+
+// KafkaDestinationViewSaslMechanism The SASL mechanism, when credentials are set.
+type KafkaDestinationViewSaslMechanism string
+
+// KafkaDestinationViewType The kind of destination.
+type KafkaDestinationViewType string
+
+// KafkaDestinationViewUsername Set, and masked; absent without SASL.
+type KafkaDestinationViewUsername string
 
 // LowStockThreshold `stock.low` is emitted when the level falls to or below this many units (from above it). 5 unless set.
 type LowStockThreshold = int32
@@ -2315,7 +2479,7 @@ type Subscription struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -2400,7 +2564,7 @@ type SubscriptionCreate struct {
 
 	// Url Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, pull://cli
 	Url SubscriptionUrl `json:"url"`
 }
 
@@ -2410,6 +2574,7 @@ type SubscriptionDescription = string
 // SubscriptionDestination Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
 // - `http` (the default): a signed POST to `url`.
 // - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
+// - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
 // - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
@@ -2647,7 +2812,7 @@ type SubscriptionUpdate struct {
 
 	// Url New callback URL, or new broker address (see `SubscriptionUrl`).
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, pull://cli
 	Url *SubscriptionUrl `json:"url,omitempty"`
 
 	// Version Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
@@ -2660,9 +2825,9 @@ type SubscriptionUpdateStatus string
 // SubscriptionUpdateVersion Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
 type SubscriptionUpdateVersion int64
 
-// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
+// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671, 5672, 9092 or 9093), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
 //
-// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
+// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, pull://cli
 type SubscriptionUrl = string
 
 // SubscriptionWithSecret A subscription as returned on creation, with its signing secret. The secret is shown only here.
@@ -2727,7 +2892,7 @@ type SubscriptionWithSecret struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -4099,6 +4264,32 @@ func (t *SubscriptionDestination) MergeRabbitmqDestination(v RabbitmqDestination
 	return err
 }
 
+// AsKafkaDestination returns the union data inside the SubscriptionDestination as a KafkaDestination
+func (t SubscriptionDestination) AsKafkaDestination() (KafkaDestination, error) {
+	var body KafkaDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromKafkaDestination overwrites any union data inside the SubscriptionDestination as the provided KafkaDestination
+func (t *SubscriptionDestination) FromKafkaDestination(v KafkaDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeKafkaDestination performs a merge with any union data inside the SubscriptionDestination, using the provided KafkaDestination
+func (t *SubscriptionDestination) MergeKafkaDestination(v KafkaDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsPullDestination returns the union data inside the SubscriptionDestination as a PullDestination
 func (t SubscriptionDestination) AsPullDestination() (PullDestination, error) {
 	var body PullDestination
@@ -4151,6 +4342,32 @@ func (t *SubscriptionDestinationView) FromRabbitmqDestinationView(v RabbitmqDest
 
 // MergeRabbitmqDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided RabbitmqDestinationView
 func (t *SubscriptionDestinationView) MergeRabbitmqDestinationView(v RabbitmqDestinationView) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsKafkaDestinationView returns the union data inside the SubscriptionDestinationView as a KafkaDestinationView
+func (t SubscriptionDestinationView) AsKafkaDestinationView() (KafkaDestinationView, error) {
+	var body KafkaDestinationView
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromKafkaDestinationView overwrites any union data inside the SubscriptionDestinationView as the provided KafkaDestinationView
+func (t *SubscriptionDestinationView) FromKafkaDestinationView(v KafkaDestinationView) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeKafkaDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided KafkaDestinationView
+func (t *SubscriptionDestinationView) MergeKafkaDestinationView(v KafkaDestinationView) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -4842,7 +5059,7 @@ type ClientInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange or a Kafka topic, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -5507,7 +5724,7 @@ func (c *Client) ListDeprecatedSubscriptions(ctx context.Context, params *ListDe
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange or a Kafka topic, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //
@@ -8393,7 +8610,7 @@ type ClientWithResponsesInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange or a Kafka topic, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -14747,7 +14964,7 @@ func (c *ClientWithResponses) ListDeprecatedSubscriptionsWithResponse(ctx contex
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default) or a RabbitMQ exchange, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange or a Kafka topic, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //

@@ -11,10 +11,14 @@ export interface DestinationFields {
   password: string;
   /** A pull consumer's ack deadline in seconds; empty is the service's default. */
   ackDeadlineSeconds: string;
+  /** Kafka: the topic, further bootstrap brokers (comma- or space-separated) and the SASL mechanism. */
+  topic: string;
+  brokers: string;
+  saslMechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
 }
 
 /** Empty fields: credentials are never shown again, so editing starts from these too. */
-export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', ackDeadlineSeconds: '' };
+export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', ackDeadlineSeconds: '', topic: '', brokers: '', saslMechanism: 'plain' };
 
 /** The bounds of a pull destination's `ack_deadline_seconds` (the contract's). */
 export const ACK_DEADLINE_BOUNDS = { min: 5, max: 600 } as const;
@@ -44,6 +48,8 @@ export function destinationBody(choice: DestinationChoice, f: DestinationFields,
       if (!f.username.trim()) return missing('user name');
       if (!f.password) return missing('password');
       return { destination: { type: 'rabbitmq', exchange: f.exchange.trim(), routing_key: f.routingKey.trim(), username: f.username.trim(), password: f.password } };
+    case 'kafka':
+      return kafkaBody(f);
     case 'pull': {
       const deadline = parseAckDeadline(f.ackDeadlineSeconds);
       if ('error' in deadline) return deadline;
@@ -52,12 +58,35 @@ export function destinationBody(choice: DestinationChoice, f: DestinationFields,
   }
 }
 
+/** A Kafka destination from its boxes: the topic required, SASL only with both user and password. */
+function kafkaBody(f: DestinationFields): { destination: SubscriptionDestination } | { error: string } {
+  const topic = f.topic.trim();
+  if (!topic) return { error: 'Enter the topic for the Kafka destination.' };
+  const username = f.username.trim();
+  if (Boolean(username) !== Boolean(f.password)) return { error: 'Enter both the SASL user name and password for the Kafka destination, or neither.' };
+  const brokers = f.brokers.split(/[\s,]+/).filter(Boolean);
+  return {
+    destination: {
+      type: 'kafka',
+      topic,
+      ...(brokers.length ? { brokers } : {}),
+      ...(username ? { sasl_mechanism: f.saslMechanism, username, password: f.password } : {}),
+    },
+  };
+}
+
 /** How the detail names a subscription's destination, with nothing secret in it. */
-export function describeDestination(destination: { type: string; exchange?: string; routing_key?: string; ack_deadline_seconds?: number } | undefined): string {
+export function describeDestination(
+  destination: { type: string; exchange?: string; routing_key?: string; ack_deadline_seconds?: number; topic?: string; brokers?: string[]; sasl_mechanism?: string } | undefined,
+): string {
   if (!destination) return 'HTTP POST';
   if (destination.type === 'pull') {
     const deadline = destination.ack_deadline_seconds !== undefined ? ` (outcome due within ${destination.ack_deadline_seconds} s)` : '';
     return `Pull: an inbox its consumer reads over the API${deadline}`;
+  }
+  if (destination.type === 'kafka') {
+    const brokers = destination.brokers?.length ? `, also via ${destination.brokers.join(', ')}` : '';
+    return `Kafka: topic "${destination.topic ?? ''}"${brokers}${destination.sasl_mechanism ? ` (SASL ${destination.sasl_mechanism.toUpperCase()}, credentials hidden)` : ''}`;
   }
   return `RabbitMQ: exchange ${destination.exchange ? `"${destination.exchange}"` : '(default)'}, routing key "${destination.routing_key ?? ''}" (credentials hidden)`;
 }

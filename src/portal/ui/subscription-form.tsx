@@ -70,11 +70,17 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             {editing?.destination && <option value="keep">Keep as it is</option>}
             <option value="http">HTTP POST</option>
             <option value="rabbitmq">RabbitMQ</option>
+            <option value="kafka">Kafka</option>
             <option value="pull">Pull (an inbox read over the API)</option>
           </select>
           {form.destinationChoice === 'rabbitmq' && (
             <small>
               The broker's address goes in the URL above: <code>amqps://host/vhost</code>.
+            </small>
+          )}
+          {form.destinationChoice === 'kafka' && (
+            <small>
+              A bootstrap broker goes in the URL above: <code>kafkas://host:9093</code> (TLS) or <code>kafka://host:9092</code>.
             </small>
           )}
           {form.destinationChoice === 'pull' && (
@@ -115,6 +121,34 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             </label>
             <label>
               Broker password
+              <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
+            </label>
+          </>
+        )}
+        {form.destinationChoice === 'kafka' && (
+          <>
+            <label>
+              Topic
+              <input type="text" name="destination-topic" maxLength={249} placeholder="orders" value={form.destinationFields.topic} onInput={(e) => setDestination({ topic: e.currentTarget.value })} />
+            </label>
+            <label>
+              More bootstrap brokers (optional)
+              <input type="text" name="destination-brokers" placeholder="kafka-2.example.com:9093, kafka-3.example.com:9093" value={form.destinationFields.brokers} onInput={(e) => setDestination({ brokers: e.currentTarget.value })} />
+            </label>
+            <label>
+              SASL mechanism
+              <select name="destination-sasl-mechanism" value={form.destinationFields.saslMechanism} onChange={(e) => setDestination({ saslMechanism: e.currentTarget.value as DestinationFields['saslMechanism'] })}>
+                <option value="plain">PLAIN</option>
+                <option value="scram-sha-256">SCRAM-SHA-256</option>
+                <option value="scram-sha-512">SCRAM-SHA-512</option>
+              </select>
+            </label>
+            <label>
+              SASL user (optional)
+              <input type="text" name="destination-username" autoComplete="off" maxLength={256} value={form.destinationFields.username} onInput={(e) => setDestination({ username: e.currentTarget.value })} />
+            </label>
+            <label>
+              SASL password
               <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
             </label>
           </>

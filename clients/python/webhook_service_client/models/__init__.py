@@ -41,6 +41,14 @@ from .inbox_message_headers import InboxMessageHeaders
 from .inbox_outcome import InboxOutcome
 from .inbox_page import InboxPage
 from .insufficient_stock_problem import InsufficientStockProblem
+from .kafka_destination import KafkaDestination
+from .kafka_destination_sasl_mechanism import KafkaDestinationSaslMechanism
+from .kafka_destination_type import KafkaDestinationType
+from .kafka_destination_view import KafkaDestinationView
+from .kafka_destination_view_password import KafkaDestinationViewPassword
+from .kafka_destination_view_sasl_mechanism import KafkaDestinationViewSaslMechanism
+from .kafka_destination_view_type import KafkaDestinationViewType
+from .kafka_destination_view_username import KafkaDestinationViewUsername
 from .masked_headers import MaskedHeaders
 from .masked_headers_additional_property import MaskedHeadersAdditionalProperty
 from .o_auth_2_client_credentials_auth import OAuth2ClientCredentialsAuth
@@ -178,6 +186,14 @@ __all__ = (
     "InboxOutcome",
     "InboxPage",
     "InsufficientStockProblem",
+    "KafkaDestination",
+    "KafkaDestinationSaslMechanism",
+    "KafkaDestinationType",
+    "KafkaDestinationView",
+    "KafkaDestinationViewPassword",
+    "KafkaDestinationViewSaslMechanism",
+    "KafkaDestinationViewType",
+    "KafkaDestinationViewUsername",
     "MaskedHeaders",
     "MaskedHeadersAdditionalProperty",
     "OAuth2ClientCredentialsAuth",

@@ -15,6 +15,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.effective_retry import EffectiveRetry
+    from ..models.kafka_destination_view import KafkaDestinationView
     from ..models.masked_headers import MaskedHeaders
     from ..models.pull_destination import PullDestination
     from ..models.rabbitmq_destination_view import RabbitmqDestinationView
@@ -34,13 +35,15 @@ class Subscription:
         url (str): Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the
             callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the
             broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]`
-            (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent). Never credentials (a broker's go in
-            `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address
-            rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its
-            port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671 or 5672), and not one of the
-            well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233,
-            8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time).
-            For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing
+            (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker,
+            `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further
+            bootstrap brokers go in the destination's `brokers`). Never credentials (a broker's go in `destination`), never
+            a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for
+            every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from
+            1024 to 65535 (a broker URL also its scheme's own port, 5671, 5672, 9092 or 9093), and not one of the well-known
+            service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042,
+            9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect
+            time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing
             connects to it, so the address rules do not apply.
         events (list[EventType]): Event types delivered to this subscription.
         status (SubscriptionStatus): Delivery state of a subscription.
@@ -99,8 +102,8 @@ class Subscription:
         failing_since (datetime.datetime | Unset): Since when every delivery attempt to it has failed; absent once one
             succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
         public_key (str | Unset): Ed25519 public key, `whpk_` followed by base64 of the raw 32-byte key.
-        destination (PullDestination | RabbitmqDestinationView | Unset): A destination other than `http` as shown on
-            read; a broker's credentials are masked.
+        destination (KafkaDestinationView | PullDestination | RabbitmqDestinationView | Unset): A destination other than
+            `http` as shown on read; a broker's credentials are masked.
     """
 
     id: str
@@ -121,10 +124,13 @@ class Subscription:
     auth: SubscriptionAuthView | Unset = UNSET
     failing_since: datetime.datetime | Unset = UNSET
     public_key: str | Unset = UNSET
-    destination: PullDestination | RabbitmqDestinationView | Unset = UNSET
+    destination: (
+        KafkaDestinationView | PullDestination | RabbitmqDestinationView | Unset
+    ) = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.kafka_destination_view import KafkaDestinationView
         from ..models.rabbitmq_destination_view import RabbitmqDestinationView
 
         id = self.id
@@ -179,7 +185,9 @@ class Subscription:
         destination: dict[str, Any] | Unset
         if isinstance(self.destination, Unset):
             destination = UNSET
-        elif isinstance(self.destination, RabbitmqDestinationView):
+        elif isinstance(self.destination, RabbitmqDestinationView) or isinstance(
+            self.destination, KafkaDestinationView
+        ):
             destination = self.destination.to_dict()
         else:
             destination = self.destination.to_dict()
@@ -225,6 +233,7 @@ class Subscription:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.effective_retry import EffectiveRetry
+        from ..models.kafka_destination_view import KafkaDestinationView
         from ..models.masked_headers import MaskedHeaders
         from ..models.pull_destination import PullDestination
         from ..models.rabbitmq_destination_view import RabbitmqDestinationView
@@ -297,7 +306,7 @@ class Subscription:
 
         def _parse_destination(
             data: object,
-        ) -> PullDestination | RabbitmqDestinationView | Unset:
+        ) -> KafkaDestinationView | PullDestination | RabbitmqDestinationView | Unset:
             if isinstance(data, Unset):
                 return data
             try:
@@ -310,13 +319,23 @@ class Subscription:
                 return componentsschemas_subscription_destination_view_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_view_type_1 = (
+                    KafkaDestinationView.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_view_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_subscription_destination_view_type_1 = (
+            componentsschemas_subscription_destination_view_type_2 = (
                 PullDestination.from_dict(data)
             )
 
-            return componentsschemas_subscription_destination_view_type_1
+            return componentsschemas_subscription_destination_view_type_2
 
         destination = _parse_destination(d.pop("destination", UNSET))
 
