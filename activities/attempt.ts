@@ -5,7 +5,7 @@ import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptio
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { openHeaders } from '../src/subscriptions/custom-headers';
 import { openAuth } from '../src/subscriptions/outgoing-auth';
-import { type OpenedBroker, type OpenedNats, type OpenedRedis, openDestination } from '../src/subscriptions/destination';
+import { ackDeadlineMs, type OpenedBroker, type OpenedKafka, type OpenedNats, type OpenedRedis, openDestination } from '../src/subscriptions/destination';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
@@ -29,12 +29,17 @@ import { type Publish, RabbitPool } from './rabbitmq-publish';
 import { type NatsPublish, NatsPool } from './nats-publish';
 import { type RedisPublish, RedisPool } from './redis-publish';
 import type { BrokerMessage } from './broker-message';
+import { KafkaPool, type Produce } from './kafka-produce';
+import { orderingKey } from '../src/webhooks/ordering-key';
 import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 import { createTokenCache, type OAuthClient } from './oauth-token';
 import { authorizationSecrets, redactSecrets } from './redact';
 import { storableText } from '../src/db/storable-text';
 import { InboxRepository } from '../src/deliveries/inbox';
 import { pullAttempt } from './pull-inbox';
+
+/** Grouped attempt-log writes in flight at once: FerretDB inserts a write's documents one by one, and rounds queued behind a single writer. */
+const LOG_WRITES_IN_FLIGHT = 3;
 
 /** What the attempt activities touch; tests inject their own. */
 export interface AttemptActivityDeps {
@@ -59,6 +64,8 @@ export interface AttemptActivityDeps {
   publishNats?: NatsPublish;
   /** Adds to a Redis Streams destination; a pool of this worker's connections unless a test injects its own. */
   publishRedis?: RedisPublish;
+  /** Produces to a Kafka destination; a pool of this worker's producers unless given. */
+  produce?: Produce;
   /** Most events kept in the per-worker event cache (default 4096). */
   eventCacheEntries?: number;
   /** Counts logged attempts and finished deliveries (absent: not counted). */
@@ -136,7 +143,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const attempts = new AttemptRepository(deps.db);
   const inbox = new InboxRepository(deps.db);
   // Rounds of many workflows logging at once share one insert.
-  const recordMany = groupCommit((docs: AttemptDoc[]) => attempts.recordMany(docs));
+  const recordMany = groupCommit((docs: AttemptDoc[]) => attempts.recordMany(docs), LOG_WRITES_IN_FLIGHT);
   const now = () => deps.now?.() ?? new Date();
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
@@ -147,11 +154,15 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const publishNats: NatsPublish = deps.publishNats ?? ((req) => (nats ??= new NatsPool()).publish(req));
   let redis: RedisPool | undefined;
   const publishRedis: RedisPublish = deps.publishRedis ?? ((req) => (redis ??= new RedisPool()).publish(req));
+  let kafka: KafkaPool | undefined;
+  const produce: Produce = deps.produce ?? ((req) => (kafka ??= new KafkaPool()).produce(req));
   const inFlight = new InFlight();
   // Shared by every worker through the database; touched only for subscriptions that set rate_limit.
   const rates = new DeliveryRate(deps.db, () => now().getTime());
   const streaks = new FailingStreaks(subscriptions, deps.disableAfterMs ?? 0, now);
   const subscriptionCache = new SubscriptionCache(deps.subscriptionCacheTtlMs ?? 0, () => now().getTime());
+  // Reads in flight by subscription: rounds that miss the cache while one is read wait for that read.
+  const reading = new Map<string, Promise<SubscriptionDoc | undefined>>();
   // OAuth 2.0 tokens of the subscriptions that use them, kept per worker until shortly before they expire.
   const tokens = createTokenCache({ post, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy, userAgent: deps.userAgent });
 
@@ -163,33 +174,58 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   async function readSubscriptions(inputs: readonly AttemptInput[], roundEvents: ReadonlyMap<string, CachedEvent | undefined>): Promise<Map<string, SubscriptionDoc>> {
     const found = new Map<string, SubscriptionDoc>();
     const byEvent = new Map<string, string[]>();
+    const joined: Array<Promise<void>> = [];
     for (const i of inputs) {
       const cached = subscriptionCache.get(i.subscriptionId);
       if (cached) {
         if (cached.doc) found.set(i.subscriptionId, cached.doc);
         continue;
       }
+      const inFlight = reading.get(i.subscriptionId);
+      if (inFlight) {
+        joined.push(inFlight.then((doc) => void (doc && found.set(i.subscriptionId, doc))));
+        continue;
+      }
       const ids = byEvent.get(i.eventId);
       if (ids) ids.push(i.subscriptionId);
       else byEvent.set(i.eventId, [i.subscriptionId]);
     }
-    const reads = [...byEvent].map(async ([eventId, ids]) => {
-      const event = roundEvents.get(eventId);
-      const owner = event?.data_owner ?? event?.owner_id;
-      // A retry round of a few out of a large fan-out reads them by id rather than the owner's whole set.
-      const likely = event && owner !== undefined && ids.length * 2 >= event.subscription_ids.length ? { ownerId: owner, type: event.type } : undefined;
-      const readAt = now().getTime();
-      const read = await withTimeout(subscriptions.findRoundForDelivery(ids, likely), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading the subscriptions of event ${eventId}`);
-      for (const id of ids) {
-        const doc = read.get(id);
-        // Only a fresh read tells the streaks what is stored: a cached copy predates the streak writes since.
-        if (doc) streaks.seen(doc);
-        subscriptionCache.set(id, doc, readAt);
-      }
+    const reads = [...byEvent].map(([eventId, ids]) => {
+      const read = readForEvent(eventId, ids, roundEvents.get(eventId));
+      if (subscriptionCache.enabled) for (const id of ids) share(id, read);
       return read;
     });
-    for (const part of await Promise.all(reads)) for (const [id, doc] of part) found.set(id, doc);
+    // Awaited together: a failed read or wait rejects this round once, and leaves nothing unhandled.
+    const [parts] = await Promise.all([Promise.all(reads), Promise.all(joined)]);
+    for (const part of parts) for (const [id, doc] of part) found.set(id, doc);
     return found;
+  }
+
+  /** Reads the subscriptions `ids` of one event's round and keeps what it found in the cache. */
+  async function readForEvent(eventId: string, ids: string[], event: CachedEvent | undefined): Promise<Map<string, SubscriptionDoc>> {
+    const owner = event?.data_owner ?? event?.owner_id;
+    // A retry round of a few out of a large fan-out reads them by id rather than the owner's whole set.
+    const likely = event && owner !== undefined && ids.length * 2 >= event.subscription_ids.length ? { ownerId: owner, type: event.type } : undefined;
+    const readAt = now().getTime();
+    const read = await withTimeout(subscriptions.findRoundForDelivery(ids, likely), DEFAULT_EVENT_READ_TIMEOUT_MS, `reading the subscriptions of event ${eventId}`);
+    for (const id of ids) {
+      const doc = read.get(id);
+      // Only a fresh read tells the streaks what is stored: a cached copy predates the streak writes since.
+      if (doc) streaks.seen(doc);
+      subscriptionCache.set(id, doc, readAt);
+    }
+    return read;
+  }
+
+  /** Lets rounds that miss the cache while `read` runs wait for it for `id` instead of reading too. */
+  function share(id: string, read: Promise<Map<string, SubscriptionDoc>>): void {
+    const doc = read.then((found) => found.get(id));
+    reading.set(id, doc);
+    const done = () => {
+      if (reading.get(id) === doc) reading.delete(id);
+    };
+    // Handles a failed read here too: the rounds waiting on it get its error, and nobody else must.
+    doc.then(done, done);
   }
 
   /** One attempt's POST, ready to send, from the round's reads; or why none is made. */
@@ -212,6 +248,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       ...(auth?.type === 'static' ? authorizationSecrets(auth.authorization) : auth ? [auth.clientSecret] : []),
       ...(destination?.type === 'rabbitmq' ? [destination.password] : []),
       ...(destination?.type === 'nats' || destination?.type === 'redis' ? [destination.password, destination.token].filter((c) => c !== undefined) : []),
+      ...(destination?.type === 'kafka' && destination.sasl ? [destination.sasl.password] : []),
     ];
     const cleaned = (r: PostResult, tokens: readonly string[] = []): PostResult => {
       const secrets = [...credentials, ...tokens.flatMap((t) => authorizationSecrets(`Bearer ${t}`))];
@@ -235,7 +272,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
           const { body, signed } = render(at);
           return { body, headers: { 'Content-Type': 'application/json', ...signed } };
         };
-        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, url: sub.url, retry, now: at, render: message });
+        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, url: sub.url, retry, now: at, render: message, ackDeadlineMs: ackDeadlineMs(destination) });
       };
     }
     const send = async (): Promise<MadeAttempt> => {
@@ -254,7 +291,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
           sourceAddress: deps.sourceAddress,
           proxied: deps.proxy !== undefined,
         };
-        return { ...cleaned(await publishTo(destination, message)), url: sub.url, ...retry };
+        return { ...cleaned(await publishTo(destination, message, event)), url: sub.url, ...retry };
       }
       const request = (h: Record<string, string>) => post({ url: sub.url, body, headers: h, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy });
       if (!auth) return { ...cleaned(await request(headers)), url: sub.url, ...retry };
@@ -287,8 +324,11 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   }
 
   /** Publishes one attempt's message to a broker destination, by its kind. */
-  function publishTo(destination: OpenedBroker | OpenedNats | OpenedRedis, message: BrokerMessage): Promise<PostResult> {
+  function publishTo(destination: OpenedBroker | OpenedKafka | OpenedNats | OpenedRedis, message: BrokerMessage, event: Parameters<typeof orderingKey>[0]): Promise<PostResult> {
     switch (destination.type) {
+      case 'kafka':
+        // Keyed by the event's resource: one order's events go to one partition, in order.
+        return produce({ ...message, brokers: destination.brokers, sasl: destination.sasl, topic: destination.topic, key: orderingKey(event) });
       case 'rabbitmq':
         return publish({ ...message, username: destination.username, password: destination.password, exchange: destination.exchange, routingKey: destination.routingKey });
       case 'nats':

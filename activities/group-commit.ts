@@ -8,14 +8,16 @@ interface Waiting<T> {
 }
 
 /**
- * Group commit over `write`: calls made in the same turn of the event loop, or while a write is
- * in flight, go together in the next single write. Each caller learns which of its own items were
- * stored earlier, exactly as from a write of its own. When a shared write fails, each caller's
- * items are written again on their own, so one caller's bad items fail only that caller.
+ * Group commit over `write`: calls made in the same turn of the event loop go together in one
+ * write; while `parallel` writes are in flight, later calls wait and go together in the next one.
+ * Each caller learns which of its own items were stored earlier, exactly as from a write of its
+ * own. When a shared write fails, each caller's items are written again on their own, so one
+ * caller's bad items fail only that caller.
  */
-export function groupCommit<T>(write: BatchWrite<T>): BatchWrite<T> {
+export function groupCommit<T>(write: BatchWrite<T>, parallel = 1): BatchWrite<T> {
   let queue: Waiting<T>[] = [];
-  let writing = false;
+  let writing = 0;
+  let scheduled = false;
 
   async function writeGroup(group: Waiting<T>[]): Promise<void> {
     if (group.length === 1) {
@@ -40,20 +42,23 @@ export function groupCommit<T>(write: BatchWrite<T>): BatchWrite<T> {
   }
 
   function flush(): void {
+    scheduled = false;
+    if (queue.length === 0 || writing >= parallel) return;
     const group = queue;
     queue = [];
+    writing++;
     void writeGroup(group).finally(() => {
+      writing--;
       // What arrived meanwhile goes in the next write, at once.
-      if (queue.length > 0) flush();
-      else writing = false;
+      flush();
     });
   }
 
   return (items) =>
     new Promise<Set<number>>((resolve, reject) => {
       queue.push({ items, resolve, reject });
-      if (writing) return;
-      writing = true;
+      if (scheduled || writing >= parallel) return;
+      scheduled = true;
       setImmediate(flush);
     });
 }

@@ -7,7 +7,8 @@ import type { BrokerCredentials } from '../src/subscriptions/destination';
 import { createGuardedLookup, portOf } from '../src/webhooks/address-policy';
 import type { BrokerMessage } from './broker-message';
 import { BrokerPool, brokerPoolKey } from './broker-pool';
-import { addressProblem, bounded, describe, Timeout } from './rabbitmq-publish';
+import { addressProblem } from './broker-address';
+import { bounded, describe, PROXY_REFUSAL, Timeout } from './broker-timing';
 
 /**
  * One message to a NATS JetStream subject, as a delivery attempt publishes it: `url` is
@@ -57,7 +58,7 @@ export class NatsPool {
     const t0 = performance.now();
     const ended = (outcome: 'rejected' | 'network_error' | 'timeout' | 'blocked', error: string): PostResult => ({ startedAt, durationMs: Math.round(performance.now() - t0), outcome, error });
     const refused = req.proxied
-      ? 'deliveries must leave through DELIVERY_PROXY_URL, which carries HTTP only: broker destinations are not reached through it'
+      ? PROXY_REFUSAL
       : req.sourceAddress
         ? 'DELIVERY_SOURCE_ADDRESS is set and the NATS client cannot bind a source address: not sent from another one'
         : addressProblem(req);

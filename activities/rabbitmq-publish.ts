@@ -1,9 +1,10 @@
-import { isIP } from 'node:net';
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { PostResult } from '../workflows/delivery-model';
 import type { BrokerMessage } from './broker-message';
 import { BrokerPool, brokerPoolKey } from './broker-pool';
-import { callbackPortProblem, classifyAddress, createGuardedLookup, portOf } from '../src/webhooks/address-policy';
+import { createGuardedLookup, portOf } from '../src/webhooks/address-policy';
+import { addressProblem } from './broker-address';
+import { attemptClock, bounded, describe, PROXY_REFUSAL, Timeout } from './broker-timing';
 
 /**
  * One message to a RabbitMQ exchange, as a delivery attempt publishes it: `url` is
@@ -55,13 +56,8 @@ export class RabbitPool {
 
   /** Publishes `req` with `mandatory` and persistence, and waits for the broker's confirm. */
   readonly publish: Publish = async (req) => {
-    const startedAt = Date.now();
-    const t0 = performance.now();
-    const ended = (r: { outcome: 'delivered' } | { outcome: 'rejected' | 'network_error' | 'timeout' | 'blocked'; error: string }): PostResult =>
-      r.outcome === 'delivered'
-        ? { startedAt, durationMs: Math.round(performance.now() - t0), outcome: 'delivered', statusCode: 200, responseExcerpt: 'confirmed by the broker' }
-        : { startedAt, durationMs: Math.round(performance.now() - t0), outcome: r.outcome, error: r.error };
-    const refused = req.proxied ? 'deliveries must leave through DELIVERY_PROXY_URL, which carries HTTP only: broker destinations are not reached through it' : addressProblem(req);
+    const { ended, elapsedMs } = attemptClock('confirmed by the broker');
+    const refused = req.proxied ? PROXY_REFUSAL : addressProblem(req);
     if (refused) return ended({ outcome: 'blocked', error: refused });
     const lease = this.#pool.acquire(brokerPoolKey(req.subscriptionId, [req.url, req.username, req.password]), (closed) => connectTo(req, closed));
     let entry: RabbitConnection | undefined;
@@ -71,7 +67,7 @@ export class RabbitPool {
         return channelOf(opened);
       });
       const channel = await bounded(opening, req.timeoutMs, `no connection to the broker within ${req.timeoutMs} ms`);
-      const left = Math.max(1, req.timeoutMs - Math.round(performance.now() - t0));
+      const left = Math.max(1, req.timeoutMs - elapsedMs());
       await bounded(publishConfirmed(channel, entry!, req), left, `no confirm from the broker within ${req.timeoutMs} ms`);
       return ended({ outcome: 'delivered' });
     } catch (err) {
@@ -119,20 +115,6 @@ function channelOf(entry: RabbitConnection): Promise<ConfirmChannel> {
   }
   entry.closedBecause = undefined;
   return entry.channel;
-}
-
-/** Why the address policy refuses the broker before any connection (IP literals and ports; names are checked at lookup). */
-export function addressProblem(req: Pick<PublishRequest, 'url' | 'allowPrivate'>): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(req.url);
-  } catch {
-    return 'invalid broker URL';
-  }
-  if (req.allowPrivate) return undefined;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const cls = isIP(host) ? classifyAddress(host) : undefined;
-  return cls ? `${host} is a ${cls} address` : callbackPortProblem(portOf(url), url.protocol);
 }
 
 async function connectTo(req: PublishRequest, closed: () => void): Promise<RabbitConnection> {
@@ -193,24 +175,4 @@ function publishConfirmed(channel: ConfirmChannel, entry: RabbitConnection, req:
 /** AMQP answers that repeat on every attempt: wrong credentials, refused access, an unknown exchange or vhost. */
 function isRefusal(reason: string): boolean {
   return /ACCESS[_-]REFUSED|NOT[_-]ALLOWED|NOT_FOUND|\b40[34]\b|\b530\b/.test(reason);
-}
-
-/** One line for the attempt log: the broker's reply text when there is one. */
-export function describe(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const code = (err as NodeJS.ErrnoException).code;
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && !err.message.includes(code)) return `${code} ${err.message}`.trim();
-  return err.message.split('\n')[0]!.slice(0, 500);
-}
-
-/** An attempt's deadline passed (see {@link bounded}). */
-export class Timeout extends Error {}
-
-/** `work`, or a {@link Timeout} with `message` after `ms`. */
-export function bounded<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject: (err: Error) => void) => {
-    timer = setTimeout(() => reject(new Timeout(message)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

@@ -4,7 +4,8 @@ import type { BrokerCredentials } from '../src/subscriptions/destination';
 import { createGuardedLookup, portOf } from '../src/webhooks/address-policy';
 import type { BrokerMessage } from './broker-message';
 import { BrokerPool, brokerPoolKey } from './broker-pool';
-import { addressProblem, bounded, describe, Timeout } from './rabbitmq-publish';
+import { addressProblem } from './broker-address';
+import { bounded, describe, PROXY_REFUSAL, Timeout } from './broker-timing';
 
 /**
  * One entry for a Redis stream, as a delivery attempt adds it: `url` is rediss://host[:port][/db]
@@ -50,7 +51,7 @@ export class RedisPool {
     const startedAt = Date.now();
     const t0 = performance.now();
     const ended = (outcome: 'rejected' | 'network_error' | 'timeout' | 'blocked', error: string): PostResult => ({ startedAt, durationMs: Math.round(performance.now() - t0), outcome, error });
-    const refused = req.proxied ? 'deliveries must leave through DELIVERY_PROXY_URL, which carries HTTP only: broker destinations are not reached through it' : addressProblem(req);
+    const refused = req.proxied ? PROXY_REFUSAL : addressProblem(req);
     if (refused) return ended('blocked', refused);
     const key = brokerPoolKey(req.subscriptionId, [req.url, req.credentials]);
     const acquire = () => this.#pool.acquire(key, (closed) => connectTo(req, closed));

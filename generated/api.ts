@@ -278,7 +278,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+         * @description Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
          */
         post: operations["sendTestEvent"];
         delete?: never;
@@ -587,7 +587,7 @@ export interface paths {
          *     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
          *     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
          *     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-         *     - `destination`: `http` (the default), a RabbitMQ exchange, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+         *     - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
          *     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
          *     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
          */
@@ -1523,9 +1523,10 @@ export interface components {
         CallbackUrl: string;
         /**
          * Format: uri
-         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
+         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
          * @example https://erp.example.com/hooks/orders
          * @example amqps://mq.example.com/orders
+         * @example kafkas://kafka-1.example.com:9093
          * @example tls://nats.example.com:4222
          * @example rediss://redis.example.com:6380/0
          * @example pull://cli
@@ -1535,9 +1536,10 @@ export interface components {
          * @description Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
          *     - `http` (the default): a signed POST to `url`.
          *     - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
+         *     - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
          *     - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type: application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops; a server that is down or no PubAck in time is retried on the subscription's schedule.
          *     - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry, told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time, is retried on the subscription's schedule.
-         *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
+         *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
          *     Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
          * @example {
          *       "type": "rabbitmq",
@@ -1547,7 +1549,7 @@ export interface components {
          *       "password": "correct-horse-battery-staple"
          *     }
          */
-        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"] | components["schemas"]["NatsDestination"] | components["schemas"]["RedisDestination"] | components["schemas"]["PullDestination"];
+        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["NatsDestination"] | components["schemas"]["RedisDestination"] | components["schemas"]["PullDestination"];
         /**
          * @description Signed POSTs to `url` (the default).
          * @example {
@@ -1564,7 +1566,8 @@ export interface components {
         /**
          * @description Deliveries wait in the subscription's inbox for a consumer to read and answer them; see `SubscriptionDestination`.
          * @example {
-         *       "type": "pull"
+         *       "type": "pull",
+         *       "ack_deadline_seconds": 30
          *     }
          */
         PullDestination: {
@@ -1573,6 +1576,12 @@ export interface components {
              * @enum {string}
              */
             type: "pull";
+            /**
+             * Format: int32
+             * @description How long the consumer has to report a message's outcome once it is in the inbox; past it the attempt is a `timeout`, retried on the subscription's schedule. Raise it for a consumer whose work takes longer. Reads always show it (30 when never set).
+             * @default 30
+             */
+            ack_deadline_seconds?: number;
         };
         /**
          * @description A RabbitMQ (AMQP 0-9-1) exchange on the broker at `url`; see `SubscriptionDestination`.
@@ -1648,8 +1657,84 @@ export interface components {
             /** @description The password (of `username`, or of the default user); sealed at rest, never returned. */
             password?: string;
         };
+        /**
+         * @description An Apache Kafka topic on the cluster whose bootstrap broker is `url`; see `SubscriptionDestination`. `username` and `password` come together (422 naming the one missing), or neither for a cluster without SASL.
+         * @example {
+         *       "type": "kafka",
+         *       "topic": "orders",
+         *       "brokers": [
+         *         "kafka-2.example.com:9093"
+         *       ],
+         *       "sasl_mechanism": "scram-sha-512",
+         *       "username": "hooks",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
+        KafkaDestination: {
+            /**
+             * @description Apache Kafka.
+             * @enum {string}
+             */
+            type: "kafka";
+            /** @description The topic produced to; it must exist (the service never creates one). */
+            topic: string;
+            /**
+             * @description Further bootstrap brokers beside the one in `url`, each `host:port`, under the same address rules.
+             * @example [
+             *       "kafka-2.example.com:9093",
+             *       "kafka-3.example.com:9093"
+             *     ]
+             */
+            brokers?: string[];
+            /**
+             * @description How `username` and `password` authenticate (SASL); only with them.
+             * @default plain
+             * @enum {string}
+             */
+            sasl_mechanism?: "plain" | "scram-sha-256" | "scram-sha-512";
+            /** @description The SASL user; sealed at rest, never returned. */
+            username?: string;
+            /** @description The SASL password; sealed at rest, never returned. */
+            password?: string;
+        };
+        /**
+         * @description A Kafka destination as shown on read; the credentials, when set, are masked.
+         * @example {
+         *       "type": "kafka",
+         *       "topic": "orders",
+         *       "sasl_mechanism": "scram-sha-512",
+         *       "username": "********",
+         *       "password": "********"
+         *     }
+         */
+        KafkaDestinationView: {
+            /**
+             * @description The kind of destination.
+             * @enum {string}
+             */
+            type: "kafka";
+            /** @description The topic produced to. */
+            topic: string;
+            /** @description Further bootstrap brokers, when set. */
+            brokers?: string[];
+            /**
+             * @description The SASL mechanism, when credentials are set.
+             * @enum {string}
+             */
+            sasl_mechanism?: "plain" | "scram-sha-256" | "scram-sha-512";
+            /**
+             * @description Set, and masked; absent without SASL.
+             * @enum {string}
+             */
+            username?: "********";
+            /**
+             * @description Set, and masked; absent without SASL.
+             * @enum {string}
+             */
+            password?: "********";
+        };
         /** @description A destination other than `http` as shown on read; a broker's credentials are masked. */
-        SubscriptionDestinationView: components["schemas"]["RabbitmqDestinationView"] | components["schemas"]["NatsDestinationView"] | components["schemas"]["RedisDestinationView"] | components["schemas"]["PullDestination"];
+        SubscriptionDestinationView: components["schemas"]["RabbitmqDestinationView"] | components["schemas"]["KafkaDestinationView"] | components["schemas"]["NatsDestinationView"] | components["schemas"]["RedisDestinationView"] | components["schemas"]["PullDestination"];
         /**
          * @description A broker destination as shown on read; the credentials are masked.
          * @example {
@@ -2264,13 +2349,22 @@ export interface components {
              * @description The status the consumer answered with (the CLI, the local receiver's).
              */
             status_code: number;
-            /** @description The start of its answer, for the attempt log. */
+            /** @description The start of its answer, for the attempt log (no NUL, which cannot be stored; send U+FFFD in its place). */
             response_excerpt?: string;
             /**
              * Format: int32
              * @description How long it took, for the attempt log.
              */
             duration_ms?: number;
+        };
+        /**
+         * @description What test event to send; an empty body (or none) sends `webhook.test`.
+         * @example {
+         *       "type": "order.created"
+         *     }
+         */
+        TestEventRequest: {
+            type?: components["schemas"]["EventType"];
         };
         /** @description An event stored and scheduled for delivery. */
         EventAccepted: {
@@ -2279,7 +2373,7 @@ export interface components {
         };
         /**
          * @description Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange or JetStream stream, a Redis key that is not a stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
          * @enum {string}
          */
         DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked" | "rejected";
@@ -4207,7 +4301,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestEventRequest"];
+            };
+        };
         responses: {
             /** @description The test event is stored and its delivery scheduled. */
             202: {
@@ -4302,6 +4400,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -8,6 +8,7 @@ import { requirePostgres } from '../stack/runtime/postgres';
 import { requireRabbit } from '../stack/runtime/rabbitmq';
 import { requireNats } from '../stack/runtime/nats';
 import { requireRedis } from '../stack/runtime/redis';
+import { kafkaVersion, requireKafka } from '../stack/runtime/kafka';
 import { resolveTestServerBinary } from './lib/test-server';
 
 const config = loadStackConfig();
@@ -38,6 +39,8 @@ const rabbit = requireRabbit(log);
 log(`rabbitmq: ${rabbit.server}`);
 log(`nats-server: ${requireNats(log)}`);
 log(`redis-server: ${requireRedis(log)}`);
+const kafka = await requireKafka(config.binaryCacheDir, log);
+log(`kafka: Apache Kafka ${kafkaVersion} on ${kafka.java} (${kafka.classpath.split(':').length} jars)`);
 try {
   const ts = await resolveTestServerBinary({ cacheDir: config.binaryCacheDir, log });
   log(`temporal-test-server: ${ts.path} (${ts.source})`);

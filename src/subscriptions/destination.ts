@@ -13,7 +13,21 @@ export type SubscriptionDestinationView = Schemas['SubscriptionDestinationView']
 export type DestinationKind = SubscriptionDestination['type'];
 
 /** The stored form of a destination other than `http` (which is the field's absence). */
-export type StoredDestination = StoredBroker | StoredNats | StoredRedis | { type: 'pull' };
+export type StoredDestination = StoredBroker | StoredKafka | StoredNats | StoredRedis | StoredPull;
+
+/** A pull destination as stored: the ack deadline only when one was sent (reads and delivery fill in the default). */
+export interface StoredPull {
+  type: 'pull';
+  ack_deadline_seconds?: number;
+}
+
+/** How long a pull consumer has to report an outcome when its subscription does not say (the contract's default). */
+export const DEFAULT_ACK_DEADLINE_SECONDS = 30;
+
+/** The ack deadline (ms) of a pull destination. */
+export function ackDeadlineMs(pull: StoredPull): number {
+  return (pull.ack_deadline_seconds ?? DEFAULT_ACK_DEADLINE_SECONDS) * 1000;
+}
 
 /** The stored form of a broker destination. */
 export interface StoredBroker {
@@ -52,9 +66,6 @@ export interface BrokerCredentials {
   token?: string;
 }
 
-/** An opened destination: what a worker delivers with. */
-export type OpenedDestination = OpenedBroker | OpenedNats | OpenedRedis | { type: 'pull' };
-
 /** An opened NATS destination: what a worker publishes with. */
 export interface OpenedNats extends BrokerCredentials {
   type: 'nats';
@@ -66,6 +77,31 @@ export interface OpenedRedis extends BrokerCredentials {
   type: 'redis';
   stream: string;
   maxlen?: number;
+}
+
+/** Kafka's SASL mechanisms (contract `KafkaDestination.sasl_mechanism`). */
+export type SaslMechanism = NonNullable<Schemas['KafkaDestination']['sasl_mechanism']>;
+
+/** The stored form of a Kafka destination. */
+export interface StoredKafka {
+  type: 'kafka';
+  topic: string;
+  /** Bootstrap brokers beside the url's, `host:port`. */
+  brokers?: string[];
+  sasl_mechanism?: SaslMechanism;
+  /** `{"username","password"}` as JSON, sealed like a signing secret; absent without SASL. */
+  credentials?: string;
+}
+
+/** An opened destination: what a worker delivers with. */
+export type OpenedDestination = OpenedBroker | OpenedKafka | OpenedNats | OpenedRedis | StoredPull;
+
+/** An opened Kafka destination: what a worker produces with. */
+export interface OpenedKafka {
+  type: 'kafka';
+  topic: string;
+  brokers: string[];
+  sasl?: { mechanism: SaslMechanism; username: string; password: string };
 }
 
 /** An opened broker destination: what a worker publishes with. */
@@ -83,6 +119,7 @@ export const DESTINATION_SCHEMES: Readonly<Record<DestinationKind, readonly stri
   rabbitmq: ['amqps', 'amqp'],
   nats: ['tls', 'nats'],
   redis: ['rediss', 'redis'],
+  kafka: ['kafkas', 'kafka'],
   pull: ['pull'],
 };
 
@@ -94,10 +131,11 @@ export function destinationKind(stored: StoredDestination | undefined): Destinat
   return stored?.type ?? 'http';
 }
 
-/** What a sent destination stores: nothing (`null`) for `http`, the kind for `pull`, the broker's target and sealed credentials otherwise. */
+/** What a sent destination stores: nothing (`null`) for `http`, the kind (and ack deadline) for `pull`, the broker's target and sealed credentials otherwise. */
 export function sealDestination(box: SecretBox, subscriptionId: string, destination: SubscriptionDestination): StoredDestination | null {
   if (destination.type === 'http') return null;
-  if (destination.type === 'pull') return { type: 'pull' };
+  if (destination.type === 'pull') return destination.ack_deadline_seconds === undefined ? { type: 'pull' } : { type: 'pull', ack_deadline_seconds: destination.ack_deadline_seconds };
+  if (destination.type === 'kafka') return sealKafka(box, subscriptionId, destination);
   if (destination.type === 'nats') return { type: 'nats', subject: destination.subject, ...sealCredentials(box, subscriptionId, destination) };
   if (destination.type === 'redis') return { type: 'redis', stream: destination.stream, ...(destination.maxlen !== undefined ? { maxlen: destination.maxlen } : {}), ...sealCredentials(box, subscriptionId, destination) };
   const credentials = box.seal(JSON.stringify({ username: destination.username, password: destination.password }), subscriptionId);
@@ -106,7 +144,11 @@ export function sealDestination(box: SecretBox, subscriptionId: string, destinat
 
 /** How reads show a stored destination: the target, never the credentials. */
 export function viewDestination(stored: StoredDestination): SubscriptionDestinationView {
-  if (stored.type === 'pull') return { type: 'pull' };
+  if (stored.type === 'pull') return { type: 'pull', ack_deadline_seconds: stored.ack_deadline_seconds ?? DEFAULT_ACK_DEADLINE_SECONDS };
+  if (stored.type === 'kafka') {
+    const sasl = stored.credentials ? { sasl_mechanism: stored.sasl_mechanism ?? 'plain', username: MASKED_VALUE, password: MASKED_VALUE } : {};
+    return { type: 'kafka', topic: stored.topic, ...(stored.brokers?.length ? { brokers: stored.brokers } : {}), ...sasl };
+  }
   if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...credentialMasks(stored) };
   if (stored.type === 'redis') return { type: 'redis', stream: stored.stream, ...(stored.maxlen !== undefined ? { maxlen: stored.maxlen } : {}), ...credentialMasks(stored) };
   return { type: stored.type, exchange: stored.exchange, routing_key: stored.routing_key, username: MASKED_VALUE, password: MASKED_VALUE };
@@ -115,6 +157,10 @@ export function viewDestination(stored: StoredDestination): SubscriptionDestinat
 /** Opens a stored destination's credentials for a worker. */
 export function openDestination(box: SecretBox, subscriptionId: string, stored: StoredDestination): OpenedDestination {
   if (stored.type === 'pull') return stored;
+  if (stored.type === 'kafka') {
+    const opened = stored.credentials ? (JSON.parse(box.open(stored.credentials, subscriptionId)) as { username: string; password: string }) : undefined;
+    return { type: 'kafka', topic: stored.topic, brokers: stored.brokers ?? [], ...(opened ? { sasl: { mechanism: stored.sasl_mechanism ?? 'plain', ...opened } } : {}) };
+  }
   if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...openCredentials(box, subscriptionId, stored) };
   if (stored.type === 'redis') return { type: 'redis', stream: stored.stream, ...(stored.maxlen !== undefined ? { maxlen: stored.maxlen } : {}), ...openCredentials(box, subscriptionId, stored) };
   const { username, password } = JSON.parse(box.open(stored.credentials, subscriptionId)) as { username: string; password: string };
@@ -123,13 +169,8 @@ export function openDestination(box: SecretBox, subscriptionId: string, stored: 
 
 /** `stored` with its credentials sealed under the current key, or `stored` itself when they are. */
 export function resealDestination(box: SecretBox, subscriptionId: string, stored: StoredDestination): StoredDestination {
-  if (stored.type === 'pull') return stored;
+  if (stored.type === 'pull' || !stored.credentials) return stored;
   return box.isStale(stored.credentials) ? { ...stored, credentials: box.seal(box.open(stored.credentials, subscriptionId), subscriptionId) } : stored;
-}
-
-/** Whether a stored destination holds sealed credentials (a broker's). */
-export function hasCredentials(stored: StoredDestination | undefined): stored is Exclude<StoredDestination, { type: 'pull' }> {
-  return stored !== undefined && 'credentials' in stored;
 }
 
 /** The credentials a destination sent, sealed, and which of them are set. */
@@ -198,10 +239,37 @@ export function assertUrlFitsDestination(url: string, kind: DestinationKind, sen
     const message = 'a redis destination takes rediss://host[:port][/db] or redis://host[:port][/db], the database a number';
     throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
   }
+  if (kind === 'kafka' && !/^[a-z]+:\/\/[^/?#]+\/?$/i.test(url)) {
+    const message = 'a kafka url is a bootstrap broker, kafka(s)://host[:port], with nothing after the port (the topic goes in destination.topic)';
+    throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
+  }
   if (kind !== 'http' && hasAuth) {
     const message = `auth is for http destinations; a ${kind} destination carries its own credentials`;
     throw DomainError.unprocessable(message, [{ field: ['auth'], message }]);
   }
+}
+
+/** What a Kafka destination stores: its topic and brokers, and its SASL credentials sealed (422 naming the one of the pair missing). */
+function sealKafka(box: SecretBox, subscriptionId: string, destination: Schemas['KafkaDestination']): StoredKafka {
+  const { username, password } = destination;
+  if ((username === undefined) !== (password === undefined) || (destination.sasl_mechanism !== undefined && username === undefined)) {
+    const missing = username === undefined ? 'username' : 'password';
+    const message = `SASL needs both username and password; ${missing} is missing`;
+    throw DomainError.unprocessable(`destination ${message}`, [{ field: ['destination', missing], message }]);
+  }
+  return {
+    type: 'kafka',
+    topic: destination.topic,
+    ...(destination.brokers?.length ? { brokers: destination.brokers } : {}),
+    ...(username !== undefined && password !== undefined
+      ? { sasl_mechanism: destination.sasl_mechanism ?? 'plain', credentials: box.seal(JSON.stringify({ username, password }), subscriptionId) }
+      : {}),
+  };
+}
+
+/** Whether a stored destination carries credentials sealed for its address (they must not follow a new one). */
+export function hasBrokerCredentials(stored: StoredDestination | undefined): stored is Exclude<StoredDestination, StoredPull> & { credentials: string } {
+  return stored !== undefined && stored.type !== 'pull' && stored.credentials !== undefined;
 }
 
 /** Whether `url` names a pull consumer (`pull://label`) rather than an address something connects to. */

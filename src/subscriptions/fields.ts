@@ -7,7 +7,7 @@ import { fieldName } from '../errors/field-issue';
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import type { RetryOverride } from '../../workflows/delivery-model';
 import { assertHeaders, maskHeaders, sealHeaders } from './custom-headers';
-import { ALL_DESTINATION_SCHEMES, isPullUrl, pullUrlProblem, sealDestination, viewDestination } from './destination';
+import { ALL_DESTINATION_SCHEMES, isPullUrl, pullUrlProblem, sealDestination, type SubscriptionDestination, viewDestination } from './destination';
 import { type Filter as EventFilter, validateFilter } from './filter';
 import { assertTokenUrl, sealAuth, viewAuth } from './outgoing-auth';
 import type { SubscriptionDoc } from './repository';
@@ -108,6 +108,15 @@ async function assertCallbackUrl(url: string, ctx: FieldContext): Promise<void> 
   }
   const check = await ctx.checkUrl(url, ALL_DESTINATION_SCHEMES);
   if (!check.ok) throw DomainError.invalid('Invalid Callback URL', `url ${check.reason}`, [{ field: ['url'], message: check.reason }]);
+}
+
+/** 400 naming the broker unless each further Kafka bootstrap broker passes the address rules of `url`. */
+async function assertBrokerHosts(destination: SubscriptionDestination, ctx: FieldContext): Promise<void> {
+  if (destination.type !== 'kafka') return;
+  for (const [i, broker] of (destination.brokers ?? []).entries()) {
+    const check = await ctx.checkUrl(`kafka://${broker}`, ['kafka']);
+    if (!check.ok) throw DomainError.invalid('Invalid Broker Address', `destination.brokers[${i}] ${check.reason}`, [{ field: ['destination', 'brokers', i], message: check.reason }]);
+  }
 }
 
 /** 403 unless the key may receive every event type it subscribes to: its data must not reach a key that could not read it. */
@@ -244,6 +253,7 @@ export const subscriptionFields = {
   },
   destination: {
     doc: 'destination',
+    checkHost: assertBrokerHosts,
     // Replaced whole (nothing secret is ever read back to merge with); `http` removes it.
     apply: (destination, ctx) => ({ destination: sealDestination(ctx.secrets, ctx.id, destination) }),
     shown: { as: 'masked', read: (d) => (d.destination ? viewDestination(d.destination) : undefined) },

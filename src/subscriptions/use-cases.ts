@@ -18,7 +18,7 @@ import type {
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import type { SubscriptionDoc, SubscriptionRepository } from './repository';
 import { checkFields, checkHosts, type FieldContext, patchOf, storedOnCreate, toSubscription } from './fields';
-import { assertDestinationFields, assertUrlFitsDestination, destinationKind, hasCredentials } from './destination';
+import { assertDestinationFields, assertUrlFitsDestination, destinationKind, hasBrokerCredentials } from './destination';
 import { assertNoAuthorizationHeader } from './outgoing-auth';
 import type { SecretBox } from './secret-box';
 import { generateSigningKeyPair, generateSigningSecret } from './secrets';
@@ -77,7 +77,7 @@ function assertCredentialsFollow(current: SubscriptionDoc, input: SubscriptionUp
   const errors = [
     ...(current.headers?.length && input.headers === undefined ? [{ field: ['headers'], message: 'the subscription has custom headers: send them again (or {} to drop them) with the new url' }] : []),
     ...(current.auth && input.auth === undefined ? [{ field: ['auth'], message: 'the subscription has auth: send it again (or null to drop it) with the new url' }] : []),
-    ...(hasCredentials(current.destination) && input.destination === undefined ? [{ field: ['destination'], message: 'the subscription has broker credentials: send its destination again with the new url' }] : []),
+    ...(hasBrokerCredentials(current.destination) && input.destination === undefined ? [{ field: ['destination'], message: 'the subscription has broker credentials: send its destination again with the new url' }] : []),
   ];
   if (!errors.length) return;
   const fields = errors.map((e) => fieldName(e.field)).join(' and ');

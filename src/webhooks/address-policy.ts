@@ -173,16 +173,19 @@ export function portOf(url: URL): number {
   return Number(url.port || (DEFAULT_PORTS[url.protocol] ?? 80));
 }
 
+/** Kafka's port, taken by TLS listeners too (hosted clusters serve SASL_SSL on it). */
+const KAFKA_PORT = 9092;
+
 /** Each scheme's own port: a destination of that kind may use it though it is a service port. */
-const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'https:': 443, 'http:': 80, 'amqps:': 5671, 'amqp:': 5672, 'tls:': 4222, 'nats:': 4222, 'rediss:': 6379, 'redis:': 6379 };
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'https:': 443, 'http:': 80, 'amqps:': 5671, 'amqp:': 5672, 'kafka:': 9092, 'kafkas:': 9093, 'tls:': 4222, 'nats:': 4222, 'rediss:': 6379, 'redis:': 6379 };
 
 /**
  * Why a public destination may not be reached on `port`, or undefined: 80, 443 and 1024–65535 are
  * allowed, except {@link DENIED_CALLBACK_PORTS}, and the own port of `protocol` (a broker's: 5672 for
- * `amqp:`). Other ports below 1024 are system services (SSH, SMTP).
+ * `amqp:`, 9092 for `kafka:` and `kafkas:`, 6379 for `redis:` and `rediss:`). Other ports below 1024 are system services (SSH, SMTP).
  */
 export function callbackPortProblem(port: number, protocol = 'https:'): string | undefined {
-  if (port === DEFAULT_PORTS[protocol]) return undefined;
+  if (port === DEFAULT_PORTS[protocol] || (protocol === 'kafkas:' && port === KAFKA_PORT)) return undefined;
   const service = DENIED_CALLBACK_PORTS.get(port);
   if (service !== undefined) return `port ${port} (${service}) is not allowed; use 443, 80 or another port from 1024 to 65535`;
   if (port !== 80 && port !== 443 && port < 1024) return `port ${port} is not allowed; use 443, 80 or a port from 1024 to 65535`;

@@ -328,6 +328,108 @@ func (e HttpDestinationType) Valid() bool {
 	}
 }
 
+// Defines values for KafkaDestinationSaslMechanism.
+const (
+	KafkaDestinationSaslMechanismPlain       KafkaDestinationSaslMechanism = "plain"
+	KafkaDestinationSaslMechanismScramSha256 KafkaDestinationSaslMechanism = "scram-sha-256"
+	KafkaDestinationSaslMechanismScramSha512 KafkaDestinationSaslMechanism = "scram-sha-512"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationSaslMechanism enum.
+func (e KafkaDestinationSaslMechanism) Valid() bool {
+	switch e {
+	case KafkaDestinationSaslMechanismPlain:
+		return true
+	case KafkaDestinationSaslMechanismScramSha256:
+		return true
+	case KafkaDestinationSaslMechanismScramSha512:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaDestinationType.
+const (
+	KafkaDestinationTypeKafka KafkaDestinationType = "kafka"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationType enum.
+func (e KafkaDestinationType) Valid() bool {
+	switch e {
+	case KafkaDestinationTypeKafka:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaDestinationViewPassword.
+const (
+	KafkaDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk KafkaDestinationViewPassword = "********"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationViewPassword enum.
+func (e KafkaDestinationViewPassword) Valid() bool {
+	switch e {
+	case KafkaDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaDestinationViewSaslMechanism.
+const (
+	KafkaDestinationViewSaslMechanismPlain       KafkaDestinationViewSaslMechanism = "plain"
+	KafkaDestinationViewSaslMechanismScramSha256 KafkaDestinationViewSaslMechanism = "scram-sha-256"
+	KafkaDestinationViewSaslMechanismScramSha512 KafkaDestinationViewSaslMechanism = "scram-sha-512"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationViewSaslMechanism enum.
+func (e KafkaDestinationViewSaslMechanism) Valid() bool {
+	switch e {
+	case KafkaDestinationViewSaslMechanismPlain:
+		return true
+	case KafkaDestinationViewSaslMechanismScramSha256:
+		return true
+	case KafkaDestinationViewSaslMechanismScramSha512:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaDestinationViewType.
+const (
+	KafkaDestinationViewTypeKafka KafkaDestinationViewType = "kafka"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationViewType enum.
+func (e KafkaDestinationViewType) Valid() bool {
+	switch e {
+	case KafkaDestinationViewTypeKafka:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for KafkaDestinationViewUsername.
+const (
+	KafkaDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk KafkaDestinationViewUsername = "********"
+)
+
+// Valid indicates whether the value is a known member of the KafkaDestinationViewUsername enum.
+func (e KafkaDestinationViewUsername) Valid() bool {
+	switch e {
+	case KafkaDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NatsDestinationType.
 const (
 	NatsDestinationTypeNats NatsDestinationType = "nats"
@@ -1273,7 +1375,7 @@ type DeliveryNext struct {
 }
 
 // DeliveryOutcome Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange or JetStream stream, a Redis key that is not a stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
 type DeliveryOutcome string
 
 // DeliveryTimeline One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next.
@@ -1531,7 +1633,7 @@ type InboxOutcome struct {
 	// DurationMs How long it took, for the attempt log.
 	DurationMs *int32 `json:"duration_ms,omitempty"`
 
-	// ResponseExcerpt The start of its answer, for the attempt log.
+	// ResponseExcerpt The start of its answer, for the attempt log (no NUL, which cannot be stored; send U+FFFD in its place).
 	ResponseExcerpt *string `json:"response_excerpt,omitempty"`
 
 	// StatusCode The status the consumer answered with (the CLI, the local receiver's).
@@ -1577,6 +1679,68 @@ type InsufficientStockProblem struct {
 	Type                 string                 `json:"type"`
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
+
+// KafkaDestination An Apache Kafka topic on the cluster whose bootstrap broker is `url`; see `SubscriptionDestination`. `username` and `password` come together (422 naming the one missing), or neither for a cluster without SASL.
+type KafkaDestination struct {
+	// Brokers Further bootstrap brokers beside the one in `url`, each `host:port`, under the same address rules.
+	//
+	// Examples: ["kafka-2.example.com:9093","kafka-3.example.com:9093"]
+	Brokers *[]string `json:"brokers,omitempty"`
+
+	// Password The SASL password; sealed at rest, never returned.
+	Password *string `json:"password,omitempty"`
+
+	// SaslMechanism How `username` and `password` authenticate (SASL); only with them.
+	SaslMechanism *KafkaDestinationSaslMechanism `json:"sasl_mechanism,omitempty"`
+
+	// Topic The topic produced to; it must exist (the service never creates one).
+	Topic string `json:"topic"`
+
+	// Type Apache Kafka.
+	Type KafkaDestinationType `json:"type"`
+
+	// Username The SASL user; sealed at rest, never returned.
+	Username *string `json:"username,omitempty"`
+}
+
+// KafkaDestinationSaslMechanism How `username` and `password` authenticate (SASL); only with them.
+type KafkaDestinationSaslMechanism string
+
+// KafkaDestinationType Apache Kafka.
+type KafkaDestinationType string
+
+// KafkaDestinationView A Kafka destination as shown on read; the credentials, when set, are masked.
+type KafkaDestinationView struct {
+	// Brokers Further bootstrap brokers, when set.
+	Brokers *[]string `json:"brokers,omitempty"`
+
+	// Password Set, and masked; absent without SASL.
+	Password *KafkaDestinationViewPassword `json:"password,omitempty"`
+
+	// SaslMechanism The SASL mechanism, when credentials are set.
+	SaslMechanism *KafkaDestinationViewSaslMechanism `json:"sasl_mechanism,omitempty"`
+
+	// Topic The topic produced to.
+	Topic string `json:"topic"`
+
+	// Type The kind of destination.
+	Type KafkaDestinationViewType `json:"type"`
+
+	// Username Set, and masked; absent without SASL.
+	Username *KafkaDestinationViewUsername `json:"username,omitempty"`
+}
+
+// KafkaDestinationViewPassword Set, and masked; absent without SASL.
+type KafkaDestinationViewPassword string
+
+// KafkaDestinationViewSaslMechanism The SASL mechanism, when credentials are set.
+type KafkaDestinationViewSaslMechanism string
+
+// KafkaDestinationViewType The kind of destination.
+type KafkaDestinationViewType string
+
+// KafkaDestinationViewUsername Set, and masked; absent without SASL.
+type KafkaDestinationViewUsername string
 
 // LowStockThreshold `stock.low` is emitted when the level falls to or below this many units (from above it). 5 unless set.
 type LowStockThreshold = int32
@@ -2042,6 +2206,9 @@ type ProductList struct {
 
 // PullDestination Deliveries wait in the subscription's inbox for a consumer to read and answer them; see `SubscriptionDestination`.
 type PullDestination struct {
+	// AckDeadlineSeconds How long the consumer has to report a message's outcome once it is in the inbox; past it the attempt is a `timeout`, retried on the subscription's schedule. Raise it for a consumer whose work takes longer. Reads always show it (30 when never set).
+	AckDeadlineSeconds *int32 `json:"ack_deadline_seconds,omitempty"`
+
 	// Type Pull (an inbox read over the API).
 	Type PullDestinationType `json:"type"`
 }
@@ -2546,7 +2713,7 @@ type Subscription struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -2631,7 +2798,7 @@ type SubscriptionCreate struct {
 
 	// Url Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url SubscriptionUrl `json:"url"`
 }
 
@@ -2641,9 +2808,10 @@ type SubscriptionDescription = string
 // SubscriptionDestination Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
 // - `http` (the default): a signed POST to `url`.
 // - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
+// - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
 // - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type: application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops; a server that is down or no PubAck in time is retried on the subscription's schedule.
 // - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry, told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time, is retried on the subscription's schedule.
-// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
+// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
 	union json.RawMessage
@@ -2880,7 +3048,7 @@ type SubscriptionUpdate struct {
 
 	// Url New callback URL, or new broker address (see `SubscriptionUrl`).
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url *SubscriptionUrl `json:"url,omitempty"`
 
 	// Version Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
@@ -2893,9 +3061,9 @@ type SubscriptionUpdateStatus string
 // SubscriptionUpdateVersion Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
 type SubscriptionUpdateVersion int64
 
-// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092, 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
+// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
 //
-// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
+// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 type SubscriptionUrl = string
 
 // SubscriptionWithSecret A subscription as returned on creation, with its signing secret. The secret is shown only here.
@@ -2960,7 +3128,7 @@ type SubscriptionWithSecret struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -2982,6 +3150,12 @@ type TestEventData struct {
 
 	// Url The subscription, `<PUBLIC_URL>/api/webhooks/v1/subscriptions/{subscription_id}` (`GET` with the owner's key, scope `webhooks:read`).
 	Url ResourceUrl `json:"url"`
+}
+
+// TestEventRequest What test event to send; an empty body (or none) sends `webhook.test`.
+type TestEventRequest struct {
+	// Type Event type name, of the form `<resource>.<action>`.
+	Type *EventType `json:"type,omitempty"`
 }
 
 // User A user.
@@ -3706,6 +3880,9 @@ type RecoverFailedDeliveriesJSONRequestBody = RecoveryRequest
 // RotateSubscriptionSecretJSONRequestBody defines body for RotateSubscriptionSecret for application/json ContentType.
 type RotateSubscriptionSecretJSONRequestBody = SecretRotation
 
+// SendTestEventJSONRequestBody defines body for SendTestEvent for application/json ContentType.
+type SendTestEventJSONRequestBody = TestEventRequest
+
 // CreateSubscriptionV2JSONRequestBody defines body for CreateSubscriptionV2 for application/json ContentType.
 type CreateSubscriptionV2JSONRequestBody = SubscriptionCreate
 
@@ -4323,6 +4500,32 @@ func (t *SubscriptionDestination) MergeRabbitmqDestination(v RabbitmqDestination
 	return err
 }
 
+// AsKafkaDestination returns the union data inside the SubscriptionDestination as a KafkaDestination
+func (t SubscriptionDestination) AsKafkaDestination() (KafkaDestination, error) {
+	var body KafkaDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromKafkaDestination overwrites any union data inside the SubscriptionDestination as the provided KafkaDestination
+func (t *SubscriptionDestination) FromKafkaDestination(v KafkaDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeKafkaDestination performs a merge with any union data inside the SubscriptionDestination, using the provided KafkaDestination
+func (t *SubscriptionDestination) MergeKafkaDestination(v KafkaDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsNatsDestination returns the union data inside the SubscriptionDestination as a NatsDestination
 func (t SubscriptionDestination) AsNatsDestination() (NatsDestination, error) {
 	var body NatsDestination
@@ -4427,6 +4630,32 @@ func (t *SubscriptionDestinationView) FromRabbitmqDestinationView(v RabbitmqDest
 
 // MergeRabbitmqDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided RabbitmqDestinationView
 func (t *SubscriptionDestinationView) MergeRabbitmqDestinationView(v RabbitmqDestinationView) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsKafkaDestinationView returns the union data inside the SubscriptionDestinationView as a KafkaDestinationView
+func (t SubscriptionDestinationView) AsKafkaDestinationView() (KafkaDestinationView, error) {
+	var body KafkaDestinationView
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromKafkaDestinationView overwrites any union data inside the SubscriptionDestinationView as the provided KafkaDestinationView
+func (t *SubscriptionDestinationView) FromKafkaDestinationView(v KafkaDestinationView) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeKafkaDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided KafkaDestinationView
+func (t *SubscriptionDestinationView) MergeKafkaDestinationView(v KafkaDestinationView) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -5170,7 +5399,7 @@ type ClientInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default), a RabbitMQ exchange, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -5437,12 +5666,23 @@ type ClientInterface interface {
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/stats (the `GetSubscriptionStats` operationId).
 	GetSubscriptionStats(ctx context.Context, subscriptionId SubscriptionIdPath, params *GetSubscriptionStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SendTestEvent Send a test event
+	// SendTestEventWithBody Send a test event
 	//
-	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+	//
+	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
-	SendTestEvent(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	SendTestEventWithBody(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SendTestEvent Send a test event
+	//
+	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
+	SendTestEvent(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, body SendTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateSubscriptionV2WithBody Create a v2 subscription
 	//
@@ -5824,7 +6064,7 @@ func (c *Client) ListDeprecatedSubscriptions(ctx context.Context, params *ListDe
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default), a RabbitMQ exchange, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //
@@ -6371,13 +6611,34 @@ func (c *Client) GetSubscriptionStats(ctx context.Context, subscriptionId Subscr
 	return c.Client.Do(req)
 }
 
-// SendTestEvent Send a test event
+// SendTestEventWithBody Send a test event
 //
-// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+//
+// Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
-func (c *Client) SendTestEvent(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSendTestEventRequest(c.Server, subscriptionId, params)
+func (c *Client) SendTestEventWithBody(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSendTestEventRequestWithBody(c.Server, subscriptionId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SendTestEvent Send a test event
+//
+// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
+func (c *Client) SendTestEvent(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, body SendTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSendTestEventRequest(c.Server, subscriptionId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8197,8 +8458,19 @@ func NewGetSubscriptionStatsRequest(server string, subscriptionId SubscriptionId
 	return req, nil
 }
 
-// NewSendTestEventRequest constructs an http.Request for the SendTestEvent method
-func NewSendTestEventRequest(server string, subscriptionId SubscriptionIdPath, params *SendTestEventParams) (*http.Request, error) {
+// NewSendTestEventRequest calls the generic SendTestEvent builder with application/json body
+func NewSendTestEventRequest(server string, subscriptionId SubscriptionIdPath, params *SendTestEventParams, body SendTestEventJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSendTestEventRequestWithBody(server, subscriptionId, params, "application/json", bodyReader)
+}
+
+// NewSendTestEventRequestWithBody constructs an http.Request for the SendTestEvent method, with any body, and a specified content type
+func NewSendTestEventRequestWithBody(server string, subscriptionId SubscriptionIdPath, params *SendTestEventParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -8223,10 +8495,12 @@ func NewSendTestEventRequest(server string, subscriptionId SubscriptionIdPath, p
 		return nil, err
 	}
 
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	if params != nil {
 
@@ -8676,7 +8950,7 @@ type ClientWithResponsesInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default), a RabbitMQ exchange, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -8967,14 +9241,23 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/stats (the `GetSubscriptionStats` operationId).
 	GetSubscriptionStatsWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *GetSubscriptionStatsParams, reqEditors ...RequestEditorFn) (*GetSubscriptionStatsResponse, error)
 
-	// SendTestEventWithResponse Send a test event
+	// SendTestEventWithBodyWithResponse Send a test event
 	//
-	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
 	//
-	// Returns a wrapper object for the known response body format(s).
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
-	SendTestEventWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error)
+	SendTestEventWithBodyWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error)
+
+	// SendTestEventWithResponse Send a test event
+	//
+	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
+	SendTestEventWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, body SendTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error)
 
 	// CreateSubscriptionV2WithBodyWithResponse Create a v2 subscription
 	//
@@ -13395,6 +13678,8 @@ type ReportInboxOutcomeResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableContent
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -13446,6 +13731,11 @@ func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON409() *Conflict {
 	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ReportInboxOutcomeResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -15014,7 +15304,7 @@ func (c *ClientWithResponses) ListDeprecatedSubscriptionsWithResponse(ctx contex
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default), a RabbitMQ exchange, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //
@@ -15473,15 +15763,30 @@ func (c *ClientWithResponses) GetSubscriptionStatsWithResponse(ctx context.Conte
 	return ParseGetSubscriptionStatsResponse(rsp)
 }
 
-// SendTestEventWithResponse Send a test event
+// SendTestEventWithBodyWithResponse Send a test event
 //
-// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
 //
-// Returns a wrapper object for the known response body format(s).
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
-func (c *ClientWithResponses) SendTestEventWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error) {
-	rsp, err := c.SendTestEvent(ctx, subscriptionId, params, reqEditors...)
+func (c *ClientWithResponses) SendTestEventWithBodyWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error) {
+	rsp, err := c.SendTestEventWithBody(ctx, subscriptionId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSendTestEventResponse(rsp)
+}
+
+// SendTestEventWithResponse Send a test event
+//
+// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
+func (c *ClientWithResponses) SendTestEventWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, body SendTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error) {
+	rsp, err := c.SendTestEvent(ctx, subscriptionId, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -21793,6 +22098,13 @@ func ParseReportInboxOutcomeResponse(rsp *http.Response) (*ReportInboxOutcomeRes
 			return nil, err
 		}
 		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableContent

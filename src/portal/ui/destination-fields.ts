@@ -3,7 +3,7 @@ import type { SubscriptionDestination } from './types';
 /** What the destination picker says: keep the stored broker, or one of the contract's kinds. */
 export type DestinationChoice = 'keep' | SubscriptionDestination['type'];
 
-/** The broker boxes; only those of the chosen kind are read. */
+/** The destination boxes; only those of the chosen kind are read. */
 export interface DestinationFields {
   exchange: string;
   routingKey: string;
@@ -15,10 +15,28 @@ export interface DestinationFields {
   /** Redis: the stream, and about how many entries it keeps (empty: all). */
   stream: string;
   maxlen: string;
+  /** A pull consumer's ack deadline in seconds; empty is the service's default. */
+  ackDeadlineSeconds: string;
+  /** Kafka: the topic, further bootstrap brokers (comma- or space-separated) and the SASL mechanism. */
+  topic: string;
+  brokers: string;
+  saslMechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
 }
 
 /** Empty fields: credentials are never shown again, so editing starts from these too. */
-export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', subject: '', token: '', stream: '', maxlen: '' };
+export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', subject: '', token: '', stream: '', maxlen: '', ackDeadlineSeconds: '', topic: '', brokers: '', saslMechanism: 'plain' };
+
+/** The bounds of a pull destination's `ack_deadline_seconds` (the contract's). */
+export const ACK_DEADLINE_BOUNDS = { min: 5, max: 600 } as const;
+
+/** The ack deadline box as seconds: undefined when empty, or an error naming the bounds. */
+export function parseAckDeadline(text: string): { seconds?: number } | { error: string } {
+  if (!text.trim()) return {};
+  const seconds = Number(text.trim());
+  const { min, max } = ACK_DEADLINE_BOUNDS;
+  if (!Number.isInteger(seconds) || seconds < min || seconds > max) return { error: `The ack deadline must be a whole number of seconds from ${min} to ${max}.` };
+  return { seconds };
+}
 
 /**
  * The `destination` part of a create or PATCH body: nothing for `keep`, and for `http` on create
@@ -56,15 +74,46 @@ export function destinationBody(choice: DestinationChoice, f: DestinationFields,
       const credentials = { ...(username ? { username } : {}), ...(f.password ? { password: f.password } : {}) };
       return { destination: { type: 'redis', stream, ...(maxlen ? { maxlen: Number(maxlen) } : {}), ...credentials } };
     }
-    case 'pull':
-      return { destination: { type: 'pull' } };
+    case 'kafka':
+      return kafkaBody(f);
+    case 'pull': {
+      const deadline = parseAckDeadline(f.ackDeadlineSeconds);
+      if ('error' in deadline) return deadline;
+      return { destination: { type: 'pull', ...(deadline.seconds !== undefined ? { ack_deadline_seconds: deadline.seconds } : {}) } };
+    }
   }
 }
 
+/** A Kafka destination from its boxes: the topic required, SASL only with both user and password. */
+function kafkaBody(f: DestinationFields): { destination: SubscriptionDestination } | { error: string } {
+  const topic = f.topic.trim();
+  if (!topic) return { error: 'Enter the topic for the Kafka destination.' };
+  const username = f.username.trim();
+  if (Boolean(username) !== Boolean(f.password)) return { error: 'Enter both the SASL user name and password for the Kafka destination, or neither.' };
+  const brokers = f.brokers.split(/[\s,]+/).filter(Boolean);
+  return {
+    destination: {
+      type: 'kafka',
+      topic,
+      ...(brokers.length ? { brokers } : {}),
+      ...(username ? { sasl_mechanism: f.saslMechanism, username, password: f.password } : {}),
+    },
+  };
+}
+
 /** How the detail names a subscription's destination, with nothing secret in it. */
-export function describeDestination(destination: { type: string; exchange?: string; routing_key?: string; subject?: string; stream?: string; maxlen?: number } | undefined): string {
+export function describeDestination(
+  destination: { type: string; exchange?: string; routing_key?: string; ack_deadline_seconds?: number; topic?: string; brokers?: string[]; sasl_mechanism?: string; subject?: string; stream?: string; maxlen?: number } | undefined,
+): string {
   if (!destination) return 'HTTP POST';
-  if (destination.type === 'pull') return 'Pull: an inbox its consumer reads over the API';
+  if (destination.type === 'pull') {
+    const deadline = destination.ack_deadline_seconds !== undefined ? ` (outcome due within ${destination.ack_deadline_seconds} s)` : '';
+    return `Pull: an inbox its consumer reads over the API${deadline}`;
+  }
+  if (destination.type === 'kafka') {
+    const brokers = destination.brokers?.length ? `, also via ${destination.brokers.join(', ')}` : '';
+    return `Kafka: topic "${destination.topic ?? ''}"${brokers}${destination.sasl_mechanism ? ` (SASL ${destination.sasl_mechanism.toUpperCase()}, credentials hidden)` : ''}`;
+  }
   if (destination.type === 'redis') return `Redis stream "${destination.stream ?? ''}"${destination.maxlen ? `, trimmed to about ${destination.maxlen} entries` : ''} (credentials hidden)`;
   if (destination.type === 'nats') return `NATS JetStream: subject "${destination.subject ?? ''}" (credentials hidden)`;
   return `RabbitMQ: exchange ${destination.exchange ? `"${destination.exchange}"` : '(default)'}, routing key "${destination.routing_key ?? ''}" (credentials hidden)`;

@@ -5,7 +5,7 @@ import { EventTypePicker } from './event-type-picker';
 import { FormActions } from './form-actions';
 import { BrokerCredentialInputs } from './broker-credential-inputs';
 import type { AuthChoice, AuthFields } from './auth-fields';
-import type { DestinationChoice, DestinationFields } from './destination-fields';
+import { ACK_DEADLINE_BOUNDS, type DestinationChoice, type DestinationFields } from './destination-fields';
 import { createBody, type FormState, initialFormState, patchBody } from './subscription-body';
 import type { EventTypeInfo, Subscription } from './types';
 
@@ -73,6 +73,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             <option value="rabbitmq">RabbitMQ</option>
             <option value="nats">NATS JetStream</option>
             <option value="redis">Redis Streams</option>
+            <option value="kafka">Kafka</option>
             <option value="pull">Pull (an inbox read over the API)</option>
           </select>
           {form.destinationChoice === 'rabbitmq' && (
@@ -90,12 +91,33 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
               The server's address goes in the URL above: <code>rediss://host:6380/0</code>.
             </small>
           )}
+          {form.destinationChoice === 'kafka' && (
+            <small>
+              A bootstrap broker goes in the URL above: <code>kafkas://host:9093</code> (TLS) or <code>kafka://host:9092</code>.
+            </small>
+          )}
           {form.destinationChoice === 'pull' && (
             <small>
               Name the consumer in the URL above: <code>pull://my-worker</code>. It reads the inbox and reports each outcome.
             </small>
           )}
         </label>
+        {form.destinationChoice === 'pull' && (
+          <label>
+            Ack deadline (seconds)
+            <input
+              type="number"
+              name="destination-ack-deadline"
+              min={ACK_DEADLINE_BOUNDS.min}
+              max={ACK_DEADLINE_BOUNDS.max}
+              step={1}
+              placeholder="30"
+              value={form.destinationFields.ackDeadlineSeconds}
+              onInput={(e) => setDestination({ ackDeadlineSeconds: e.currentTarget.value })}
+            />
+            <small>How long the consumer has to report each outcome before the attempt times out and is retried (empty: 30).</small>
+          </label>
+        )}
         {form.destinationChoice === 'rabbitmq' && (
           <>
             <label>
@@ -133,6 +155,27 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
               <input type="text" inputMode="numeric" name="destination-maxlen" placeholder="100000" value={form.destinationFields.maxlen} onInput={(e) => setDestination({ maxlen: e.currentTarget.value })} />
             </label>
             <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="User (optional)" passwordLabel="Password" />
+          </>
+        )}
+        {form.destinationChoice === 'kafka' && (
+          <>
+            <label>
+              Topic
+              <input type="text" name="destination-topic" maxLength={249} placeholder="orders" value={form.destinationFields.topic} onInput={(e) => setDestination({ topic: e.currentTarget.value })} />
+            </label>
+            <label>
+              More bootstrap brokers (optional)
+              <input type="text" name="destination-brokers" placeholder="kafka-2.example.com:9093, kafka-3.example.com:9093" value={form.destinationFields.brokers} onInput={(e) => setDestination({ brokers: e.currentTarget.value })} />
+            </label>
+            <label>
+              SASL mechanism
+              <select name="destination-sasl-mechanism" value={form.destinationFields.saslMechanism} onChange={(e) => setDestination({ saslMechanism: e.currentTarget.value as DestinationFields['saslMechanism'] })}>
+                <option value="plain">PLAIN</option>
+                <option value="scram-sha-256">SCRAM-SHA-256</option>
+                <option value="scram-sha-512">SCRAM-SHA-512</option>
+              </select>
+            </label>
+            <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="SASL user (optional)" passwordLabel="SASL password" />
           </>
         )}
       </fieldset>

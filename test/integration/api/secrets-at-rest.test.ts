@@ -125,9 +125,17 @@ describe('signing secrets at rest: sealed with AES-256-GCM, rotated keys, existi
         url: 'amqp://127.0.0.1:5672',
         destination: { type: 'rabbitmq', exchange: 'x', routing_key: 'k', credentials: k1.seal(JSON.stringify({ username: 'u', password: 'old-key-broker' }), id(3)) },
       },
+      {
+        ...base(4),
+        owner_id: 'owner-creds-broker',
+        url: 'kafka://127.0.0.1:9092',
+        destination: { type: 'kafka', topic: 't', sasl_mechanism: 'plain', credentials: k1.seal(JSON.stringify({ username: 'ku', password: 'old-key-kafka' }), id(4)) },
+      },
+      // Without SASL: nothing to seal.
+      { ...base(5), owner_id: 'owner-creds-broker', url: 'kafka://127.0.0.1:9092', destination: { type: 'kafka', topic: 't' } },
     ]);
     await sealStoredSecrets(subscriptions, api.deps.subscriptions.secrets);
-    expect(await sealStoredCredentials(subscriptions, api.deps.subscriptions.secrets)).toBe(3);
+    expect(await sealStoredCredentials(subscriptions, api.deps.subscriptions.secrets)).toBe(4);
     expect(await sealStoredCredentials(subscriptions, api.deps.subscriptions.secrets)).toBe(0);
     const docs = [await raw(id(1)), await raw(id(2)), await raw(id(3))];
     for (const d of docs) {
@@ -139,6 +147,9 @@ describe('signing secrets at rest: sealed with AES-256-GCM, rotated keys, existi
     expect(docs[2]!.match(/enc:v1:k2:/g)).toHaveLength(2);
     const broker = await api.mongo.db.collection<SubscriptionDoc>('subscriptions').findOne({ _id: id(3) });
     expect(openDestination(api.deps.subscriptions.secrets, id(3), broker!.destination!)).toMatchObject({ username: 'u', password: 'old-key-broker' });
+    const kafka = await api.mongo.db.collection<SubscriptionDoc>('subscriptions').findOne({ _id: id(4) });
+    expect(JSON.stringify(kafka)).toMatch(/enc:v1:k2:/);
+    expect(openDestination(api.deps.subscriptions.secrets, id(4), kafka!.destination!)).toMatchObject({ sasl: { mechanism: 'plain', username: 'ku', password: 'old-key-kafka' } });
 
     receiver.received.length = 0;
     const { client } = await api.clientWith(['orders:write', 'resources:read'], 'owner-creds');

@@ -11,7 +11,7 @@ import { verify } from '../../../src/receiver';
 import { sealDestination } from '../../../src/subscriptions/destination';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
 import { SecretBox } from '../../../src/subscriptions/secret-box';
-import type { RoundInput } from '../../../activities/deliver-round';
+import { firstRound as round } from '../../support/first-round';
 import { drain, startTestRabbit, type TestRabbit } from '../../support/rabbitmq';
 import { waitFor } from '../../support/wait';
 
@@ -66,18 +66,6 @@ describe('RabbitMQ destinations against a real broker', () => {
 
   const activities = () =>
     createAttemptActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 3000, userAgent: 'WebhookService/test', payloads: loadConfig({}).delivery.payloads, secretBox: box });
-
-  /** One round of attempt 1 for `eventId`, settled by a three-attempt schedule. */
-  function round(eventId: string, subscriptionId: string): RoundInput {
-    return {
-      eventId,
-      attempts: [{ eventId, subscriptionId, attempt: 1 }],
-      policy: { scheduleMs: [1000], maxAttempts: 3, jitterRatio: 0 },
-      due: [[subscriptionId, { attempt: 1, at: 0 }]],
-      randoms: [0],
-      origin: `event-${eventId}`,
-    };
-  }
 
   it('publishes the signed envelope, confirmed, and the consumer verifies it with the receiver kit', async () => {
     const queue = await boundQueue('orders.created');

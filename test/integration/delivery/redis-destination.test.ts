@@ -11,9 +11,9 @@ import { verify } from '../../../src/receiver';
 import { sealDestination } from '../../../src/subscriptions/destination';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
 import { SecretBox } from '../../../src/subscriptions/secret-box';
-import type { RoundInput } from '../../../activities/deliver-round';
 import { startTestRedis, type TestRedis } from '../../support/redis';
 import { waitFor } from '../../support/wait';
+import { firstRound as round } from '../../support/first-round';
 
 describe('Redis Streams destinations against a real server', () => {
   let mongo: Mongo;
@@ -54,16 +54,6 @@ describe('Redis Streams destinations against a real server', () => {
   const activities = () =>
     createAttemptActivities({ db: mongo.db, allowPrivate: true, timeoutMs: 3000, userAgent: 'WebhookService/test', payloads: loadConfig({}).delivery.payloads, secretBox: box });
 
-  function round(eventId: string, subscriptionId: string): RoundInput {
-    return {
-      eventId,
-      attempts: [{ eventId, subscriptionId, attempt: 1 }],
-      policy: { scheduleMs: [1000], maxAttempts: 3, jitterRatio: 0 },
-      due: [[subscriptionId, { attempt: 1, at: 0 }]],
-      randoms: [0],
-      origin: `event-${eventId}`,
-    };
-  }
 
   it('adds the signed envelope as an entry, and the consumer verifies it with the receiver kit', async () => {
     const { sub, events, stream } = await stored();

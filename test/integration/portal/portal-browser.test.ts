@@ -450,6 +450,31 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByTestId('subscriptions-empty').waitFor();
   });
 
+  it('creates a Kafka subscription, shows its topic but never its SASL credentials', async () => {
+    const broker = 'kafka://127.0.0.1:9092';
+    await page.getByRole('button', { name: 'New subscription' }).click();
+    await page.getByLabel('Endpoint URL').fill(broker);
+    await page.getByRole('combobox', { name: /^Deliver by/ }).selectOption('kafka');
+    await page.getByLabel('Topic').fill('shop-events');
+    await page.getByLabel('More bootstrap brokers').fill('127.0.0.2:9092');
+    await page.getByRole('combobox', { name: 'SASL mechanism' }).selectOption('scram-sha-512');
+    await page.getByLabel('SASL user').fill('portal-kafka-user');
+    await page.getByLabel('SASL password').fill('portal-kafka-password');
+    await page.getByRole('checkbox', { name: /webhook\.test/ }).check();
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    await page.getByTestId('secret-notice').waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    await page.getByRole('button', { name: `Manage ${broker}` }).click();
+    await page.getByTestId('subscription-detail').waitFor();
+    expect(await page.getByTestId('subscription-destination').textContent()).toBe('Destination: Kafka: topic "shop-events", also via 127.0.0.2:9092 (SASL SCRAM-SHA-512, credentials hidden)');
+    expect(await page.content()).not.toContain('portal-kafka-password');
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByTestId('subscriptions-empty').waitFor();
+  });
+
   it('shows an administrator session the alerts', async () => {
     const { client: adminKey } = await api.clientWith(['admin'], 'admin');
     const { data: sub } = await adminKey.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['webhook.test'] } });

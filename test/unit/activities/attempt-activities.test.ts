@@ -419,6 +419,23 @@ describe('the subscription cache of the attempt activities (SUBSCRIPTION_CACHE_T
     expect(await acts.postAttempts([attemptInput(3)]).then(([r]) => r!)).toEqual({ outcome: 'skipped', reason: 'subscription deleted' });
     expect(reads.subscriptions).toBe(3);
   });
+
+  it('reads a subscription once for rounds that miss the cache at the same time', async () => {
+    const { db, reads } = fakeDb();
+    const { post, requests } = fakePost(200);
+    const acts = activities(db, post, { subscriptionCacheTtlMs: 1000 });
+    await Promise.all([acts.postAttempts([attemptInput(1)]), acts.postAttempts([attemptInput(1)]), acts.postAttempts([attemptInput(2)])]);
+    expect(requests).toHaveLength(3);
+    expect(reads.subscriptions).toBe(1);
+  });
+
+  it('reads on every round without a cache (TTL 0), however many run at once', async () => {
+    const { db, reads } = fakeDb();
+    const { post } = fakePost(200);
+    const acts = activities(db, post, { subscriptionCacheTtlMs: 0 });
+    await Promise.all([acts.postAttempts([attemptInput(1)]), acts.postAttempts([attemptInput(2)])]);
+    expect(reads.subscriptions).toBe(2);
+  });
 });
 
 describe('deliverRound', () => {

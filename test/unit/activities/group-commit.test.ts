@@ -51,4 +51,28 @@ describe('groupCommit', () => {
     expect(batches).toEqual([['a1', 'bad', 'c1'], ['a1'], ['bad'], ['c1']]);
     await expect(record(['bad'])).rejects.toThrow('bad item in bad');
   });
+
+  it('keeps up to `parallel` writes in flight; calls beyond them wait and go together in the next', async () => {
+    const batches: string[][] = [];
+    const gates: Array<() => void> = [];
+    const write = async (items: string[]): Promise<Set<number>> => {
+      batches.push([...items]);
+      await new Promise<void>((r) => gates.push(r));
+      return new Set();
+    };
+    const record = groupCommit(write, 2);
+    const turn = () => new Promise((r) => setImmediate(r));
+    const calls = [record(['a1'])];
+    await turn();
+    calls.push(record(['b1']));
+    await turn();
+    calls.push(record(['c1']), record(['d1']));
+    await turn();
+    expect(batches).toEqual([['a1'], ['b1']]);
+    gates.shift()!();
+    await turn();
+    expect(batches).toEqual([['a1'], ['b1'], ['c1', 'd1']]);
+    while (gates.length > 0) gates.shift()!();
+    await Promise.all(calls);
+  });
 });

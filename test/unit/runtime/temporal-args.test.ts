@@ -29,6 +29,10 @@ describe('temporal server start-dev arguments', () => {
     expect(temporalDevServerArgs(base).join(' ')).toContain('--dynamic-config-value history.transferProcessorMaxPollRPS=1000');
   });
 
+  it('reads its search attributes from its cache, not from SQLite on every use (they are all registered at start)', () => {
+    expect(temporalDevServerArgs(base).join(' ')).toContain('--dynamic-config-value system.forceSearchAttributesCacheRefreshOnRead=false');
+  });
+
   it('tests trade durability for speed and run headless; other namespaces are created', () => {
     const args = temporalDevServerArgs({ ...base, fastSqlite: true, headless: true, namespace: 'hooks' }).join(' ');
     expect(args).toContain('synchronous=OFF');

@@ -41,6 +41,14 @@ from .inbox_message_headers import InboxMessageHeaders
 from .inbox_outcome import InboxOutcome
 from .inbox_page import InboxPage
 from .insufficient_stock_problem import InsufficientStockProblem
+from .kafka_destination import KafkaDestination
+from .kafka_destination_sasl_mechanism import KafkaDestinationSaslMechanism
+from .kafka_destination_type import KafkaDestinationType
+from .kafka_destination_view import KafkaDestinationView
+from .kafka_destination_view_password import KafkaDestinationViewPassword
+from .kafka_destination_view_sasl_mechanism import KafkaDestinationViewSaslMechanism
+from .kafka_destination_view_type import KafkaDestinationViewType
+from .kafka_destination_view_username import KafkaDestinationViewUsername
 from .masked_headers import MaskedHeaders
 from .masked_headers_additional_property import MaskedHeadersAdditionalProperty
 from .nats_destination import NatsDestination
@@ -143,6 +151,7 @@ from .subscription_version import SubscriptionVersion
 from .subscription_with_secret import SubscriptionWithSecret
 from .subscription_with_secret_version import SubscriptionWithSecretVersion
 from .test_event_data import TestEventData
+from .test_event_request import TestEventRequest
 from .user import User
 from .webhook_meta import WebhookMeta
 from .webhook_test_event_v1 import WebhookTestEventV1
@@ -190,6 +199,14 @@ __all__ = (
     "InboxOutcome",
     "InboxPage",
     "InsufficientStockProblem",
+    "KafkaDestination",
+    "KafkaDestinationSaslMechanism",
+    "KafkaDestinationType",
+    "KafkaDestinationView",
+    "KafkaDestinationViewPassword",
+    "KafkaDestinationViewSaslMechanism",
+    "KafkaDestinationViewType",
+    "KafkaDestinationViewUsername",
     "MaskedHeaders",
     "MaskedHeadersAdditionalProperty",
     "NatsDestination",
@@ -290,6 +307,7 @@ __all__ = (
     "SubscriptionWithSecret",
     "SubscriptionWithSecretVersion",
     "TestEventData",
+    "TestEventRequest",
     "User",
     "WebhookMeta",
     "WebhookTestEventV1",

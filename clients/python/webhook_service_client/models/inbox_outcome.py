@@ -16,7 +16,8 @@ class InboxOutcome:
 
     Attributes:
         status_code (int): The status the consumer answered with (the CLI, the local receiver's).
-        response_excerpt (str | Unset): The start of its answer, for the attempt log.
+        response_excerpt (str | Unset): The start of its answer, for the attempt log (no NUL, which cannot be stored;
+            send U+FFFD in its place).
         duration_ms (int | Unset): How long it took, for the attempt log.
     """
 

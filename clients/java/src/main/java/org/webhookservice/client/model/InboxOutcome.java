@@ -86,7 +86,7 @@ public class InboxOutcome {
   }
 
   /**
-   * The start of its answer, for the attempt log.
+   * The start of its answer, for the attempt log (no NUL, which cannot be stored; send U+FFFD in its place).
    * @return responseExcerpt
    */
   @jakarta.annotation.Nullable

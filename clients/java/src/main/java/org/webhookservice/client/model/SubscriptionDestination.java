@@ -28,8 +28,12 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.webhookservice.client.model.HttpDestination;
+import org.webhookservice.client.model.KafkaDestination;
 import org.webhookservice.client.model.NatsDestination;
 import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestination;
@@ -122,6 +126,32 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             } catch (Exception e) {
                 // deserialization failed, continue
                 log.log(Level.FINER, "Input data does not match schema 'HttpDestination'", e);
+            }
+
+            // deserialize KafkaDestination
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (KafkaDestination.class.equals(Integer.class) || KafkaDestination.class.equals(Long.class) || KafkaDestination.class.equals(Float.class) || KafkaDestination.class.equals(Double.class) || KafkaDestination.class.equals(Boolean.class) || KafkaDestination.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((KafkaDestination.class.equals(Integer.class) || KafkaDestination.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((KafkaDestination.class.equals(Float.class) || KafkaDestination.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (KafkaDestination.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (KafkaDestination.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(KafkaDestination.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'KafkaDestination'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'KafkaDestination'", e);
             }
 
             // deserialize NatsDestination
@@ -312,6 +342,11 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestination(KafkaDestination o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     public SubscriptionDestination(NatsDestination o) {
         super("oneOf", Boolean.FALSE);
         setActualInstance(o);
@@ -334,6 +369,7 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
 
     static {
         schemas.put("HttpDestination", HttpDestination.class);
+        schemas.put("KafkaDestination", KafkaDestination.class);
         schemas.put("NatsDestination", NatsDestination.class);
         schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestination", RabbitmqDestination.class);
@@ -349,7 +385,7 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * HttpDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination
+     * HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
@@ -357,6 +393,11 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
     @Override
     public void setActualInstance(Object instance) {
         if (JSON.isInstanceOf(HttpDestination.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        if (JSON.isInstanceOf(KafkaDestination.class, instance, new HashSet<Class<?>>())) {
             super.setActualInstance(instance);
             return;
         }
@@ -381,14 +422,14 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be HttpDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination");
+        throw new RuntimeException("Invalid instance type. Must be HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * HttpDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination
+     * HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination
      *
-     * @return The actual instance (HttpDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination)
+     * @return The actual instance (HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination)
      */
     @Override
     public Object getActualInstance() {
@@ -404,6 +445,17 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
      */
     public HttpDestination getHttpDestination() throws ClassCastException {
         return (HttpDestination)super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `KafkaDestination`. If the actual instance is not `KafkaDestination`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `KafkaDestination`
+     * @throws ClassCastException if the instance is not `KafkaDestination`
+     */
+    public KafkaDestination getKafkaDestination() throws ClassCastException {
+        return (KafkaDestination)super.getActualInstance();
     }
 
     /**
@@ -496,21 +548,27 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         }
         return joiner.toString();
     }
+    if (getActualInstance() instanceof KafkaDestination) {
+        if (getActualInstance() != null) {
+          joiner.add(((KafkaDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
+        }
+        return joiner.toString();
+    }
     if (getActualInstance() instanceof NatsDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((NatsDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
+          joiner.add(((NatsDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
         }
         return joiner.toString();
     }
     if (getActualInstance() instanceof RedisDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((RedisDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
+          joiner.add(((RedisDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_4" + suffix));
         }
         return joiner.toString();
     }
     if (getActualInstance() instanceof PullDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_4" + suffix));
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_5" + suffix));
         }
         return joiner.toString();
     }

@@ -28,7 +28,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import org.webhookservice.client.model.KafkaDestinationView;
 import org.webhookservice.client.model.NatsDestinationView;
 import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestinationView;
@@ -97,6 +100,32 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
             boolean typeCoercion = ctxt.isEnabled(MapperFeature.ALLOW_COERCION_OF_SCALARS);
             int match = 0;
             JsonToken token = tree.traverse(jp.getCodec()).nextToken();
+            // deserialize KafkaDestinationView
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (KafkaDestinationView.class.equals(Integer.class) || KafkaDestinationView.class.equals(Long.class) || KafkaDestinationView.class.equals(Float.class) || KafkaDestinationView.class.equals(Double.class) || KafkaDestinationView.class.equals(Boolean.class) || KafkaDestinationView.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((KafkaDestinationView.class.equals(Integer.class) || KafkaDestinationView.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((KafkaDestinationView.class.equals(Float.class) || KafkaDestinationView.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (KafkaDestinationView.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (KafkaDestinationView.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(KafkaDestinationView.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'KafkaDestinationView'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'KafkaDestinationView'", e);
+            }
+
             // deserialize NatsDestinationView
             try {
                 boolean attemptParsing = true;
@@ -280,6 +309,11 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
     public int hashCode() {
         return Objects.hash(getActualInstance(), isNullable(), getSchemaType(), additionalProperties);
     }
+    public SubscriptionDestinationView(KafkaDestinationView o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     public SubscriptionDestinationView(NatsDestinationView o) {
         super("oneOf", Boolean.FALSE);
         setActualInstance(o);
@@ -301,6 +335,7 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
     }
 
     static {
+        schemas.put("KafkaDestinationView", KafkaDestinationView.class);
         schemas.put("NatsDestinationView", NatsDestinationView.class);
         schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestinationView", RabbitmqDestinationView.class);
@@ -316,13 +351,18 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView
+     * KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
      */
     @Override
     public void setActualInstance(Object instance) {
+        if (JSON.isInstanceOf(KafkaDestinationView.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
         if (JSON.isInstanceOf(NatsDestinationView.class, instance, new HashSet<Class<?>>())) {
             super.setActualInstance(instance);
             return;
@@ -343,18 +383,29 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView");
+        throw new RuntimeException("Invalid instance type. Must be KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView
+     * KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView
      *
-     * @return The actual instance (NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView)
+     * @return The actual instance (KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView)
      */
     @Override
     public Object getActualInstance() {
         return super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `KafkaDestinationView`. If the actual instance is not `KafkaDestinationView`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `KafkaDestinationView`
+     * @throws ClassCastException if the instance is not `KafkaDestinationView`
+     */
+    public KafkaDestinationView getKafkaDestinationView() throws ClassCastException {
+        return (KafkaDestinationView)super.getActualInstance();
     }
 
     /**
@@ -441,21 +492,27 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
         }
         return joiner.toString();
     }
+    if (getActualInstance() instanceof KafkaDestinationView) {
+        if (getActualInstance() != null) {
+          joiner.add(((KafkaDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_1" + suffix));
+        }
+        return joiner.toString();
+    }
     if (getActualInstance() instanceof NatsDestinationView) {
         if (getActualInstance() != null) {
-          joiner.add(((NatsDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_1" + suffix));
+          joiner.add(((NatsDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
         }
         return joiner.toString();
     }
     if (getActualInstance() instanceof RedisDestinationView) {
         if (getActualInstance() != null) {
-          joiner.add(((RedisDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
+          joiner.add(((RedisDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
         }
         return joiner.toString();
     }
     if (getActualInstance() instanceof PullDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_4" + suffix));
         }
         return joiner.toString();
     }
