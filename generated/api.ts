@@ -1772,7 +1772,7 @@ export interface components {
             public_key?: components["schemas"]["SigningPublicKey"];
             /** @description The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown. */
             destination?: components["schemas"]["SubscriptionDestinationView"];
-            /** @description Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription when any are held, never in lists. */
+            /** @description Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription, and on the answer to a `PATCH` of a paused subscription or one that resumes it, when any are held; never in lists. */
             held?: components["schemas"]["HeldDeliveries"];
         };
         /** @description The deliveries a paused subscription holds, from new events and frozen retries alike; each leaves the count when it is attempted (in emission order on resume), cancelled or failed at the hold limit. */

@@ -173,8 +173,13 @@ export async function listSubscriptions(
 export async function getSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<Subscription> {
   const doc = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!doc) throw notFound(id);
-  const held = deps.holds ? await heldSummary(deps.holds, id) : undefined;
-  return { ...toSubscription(doc, deps.retryDefaults), ...(held ? { held: { count: held.count, since: held.since.toISOString() } } : {}) };
+  return withHeld(deps, toSubscription(doc, deps.retryDefaults));
+}
+
+/** `shown` with what its subscription holds, when any deliveries are held. */
+async function withHeld(deps: SubscriptionDeps, shown: Subscription): Promise<Subscription> {
+  const held = deps.holds ? await heldSummary(deps.holds, shown.id) : undefined;
+  return held ? { ...shown, held: { count: held.count, since: held.since.toISOString() } } : shown;
 }
 
 /**
@@ -212,7 +217,9 @@ export async function updateSubscription(
   if (!updated) throw (await deps.subscriptions.findOwned(principal.ownerId, id)) ? changedConcurrently(id) : notFound(id);
   // After the status is written: a delivery held meanwhile reads it again after marking itself (activities/hold.ts).
   if (leavesPause && deps.holds) await releaseHeld(deps.holds, updated, updated.status === 'active' ? 'active' : 'gone');
-  return toSubscription(updated, deps.retryDefaults);
+  const shown = toSubscription(updated, deps.retryDefaults);
+  // A pause or a resume answers with what is held, as a read would (the portal shows it at once).
+  return leavesPause || updated.status === 'paused' ? withHeld(deps, shown) : shown;
 }
 
 /** 409 for a subscription changed by another request between this one's read and its write; sending it again is safe. */

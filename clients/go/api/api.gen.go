@@ -2295,7 +2295,7 @@ type Subscription struct {
 	// Headers The custom header names, each value masked as `********`; present when any are set.
 	Headers *MaskedHeaders `json:"headers,omitempty"`
 
-	// Held Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription when any are held, never in lists.
+	// Held Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription, and on the answer to a `PATCH` of a paused subscription or one that resumes it, when any are held; never in lists.
 	Held *HeldDeliveries `json:"held,omitempty"`
 
 	// Id Subscription identifier.

@@ -714,7 +714,7 @@ public class Subscription {
   }
 
   /**
-   * Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription when any are held, never in lists.
+   * Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription, and on the answer to a &#x60;PATCH&#x60; of a paused subscription or one that resumes it, when any are held; never in lists.
    * @return held
    */
   @jakarta.annotation.Nullable
