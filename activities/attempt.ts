@@ -20,7 +20,7 @@ import { withTimeout } from '../src/lib/timing';
 import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { InFlight } from './in-flight';
 import { type DeliveredRound, deliverRoundWith, type RoundInput } from './deliver-round';
-import { log } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { groupCommit } from './group-commit';
 import { SubscriptionCache } from './subscription-cache';
 import { DeliveryRate } from '../src/deliveries/delivery-rate';
@@ -77,6 +77,15 @@ export interface RoundEvent extends CarriedEvent {
   id: string;
   type: string;
   subscriptionIds: string[];
+}
+
+/** The workflow whose round this activity runs (a pull report wakes it); undefined when called outside an activity (tests). */
+function runningWorkflow(): string | undefined {
+  try {
+    return Context.current().info.workflowExecution?.workflowId;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A carried event as the cache holds a read one. */
@@ -182,7 +191,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   }
 
   /** One attempt's POST, ready to send, from the round's reads; or why none is made. */
-  function prepare(event: CachedEvent | undefined, sub: SubscriptionDoc | undefined, input: AttemptInput, origin: string | undefined): (() => Promise<AttemptResult>) | AttemptResult {
+  function prepare(event: CachedEvent | undefined, sub: SubscriptionDoc | undefined, input: AttemptInput, origin: string | undefined, runner: string | undefined): (() => Promise<AttemptResult>) | AttemptResult {
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
     if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
@@ -223,7 +232,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
           const { body, signed } = render(at);
           return { body, headers: { 'Content-Type': 'application/json', ...signed } };
         };
-        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, url: sub.url, retry, now: at, render: message });
+        // Run beside other subscribers' POSTs: a failure here defers this attempt rather than retry the round (and re-send them).
+        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, runner, url: sub.url, retry, now: at, render: message }).catch(
+          (err: unknown): AttemptResult => ({ outcome: 'deferred', reason: `pull inbox unavailable: ${String(err)}`, waitMs: 1000, hold: 'pull_outcome' }),
+        );
       };
     }
     const send = async (): Promise<MadeAttempt> => {
@@ -327,7 +339,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const ids = [...new Set(inputs.map((i) => i.eventId))];
     const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
     const subs = await readSubscriptions(inputs, roundEvents);
-    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId), input, origin));
+    const runner = runningWorkflow();
+    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId), input, origin, runner));
     return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
   }
 

@@ -1403,12 +1403,12 @@ type InboxOutcome struct {
 	StatusCode int32 `json:"status_code"`
 }
 
-// InboxPage Messages waiting for their outcome, oldest first.
+// InboxPage Messages waiting for their outcome and not yet due, oldest first; the same message may come again until its outcome is stored.
 type InboxPage struct {
 	// Data The messages.
 	Data []InboxMessage `json:"data"`
 
-	// NextCursor Pass as `cursor` to read only later messages (the same cursor when none came).
+	// NextCursor Names this page; pass as `cursor` with `wait` to wait until the page differs. Opaque; not a position.
 	NextCursor string `json:"next_cursor"`
 }
 
@@ -2407,7 +2407,7 @@ type SubscriptionDescription = string
 // SubscriptionDestination Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
 // - `http` (the default): a signed POST to `url`.
 // - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
-// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
+// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
 	union json.RawMessage
@@ -3067,7 +3067,7 @@ type ListInboxMessagesParams struct {
 	// Cursor Opaque cursor from a previous page's `next_cursor`.
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
-	// Wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once).
+	// Wait Seconds to wait while the page is the one `cursor` names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long.
 	Wait *int32 `form:"wait,omitempty" json:"wait,omitempty"`
 }
 
@@ -5031,14 +5031,14 @@ type ClientInterface interface {
 
 	// ListInboxMessages Read a pull subscription's inbox
 	//
-	// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+	// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 	//
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/inbox (the `ListInboxMessages` operationId).
 	ListInboxMessages(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReportInboxOutcomeWithBody Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5047,7 +5047,7 @@ type ClientInterface interface {
 
 	// ReportInboxOutcome Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5885,7 +5885,7 @@ func (c *Client) GetDeliveryTimeline(ctx context.Context, subscriptionId Subscri
 
 // ListInboxMessages Read a pull subscription's inbox
 //
-// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 //
 // Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/inbox (the `ListInboxMessages` operationId).
 func (c *Client) ListInboxMessages(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5902,7 +5902,7 @@ func (c *Client) ListInboxMessages(ctx context.Context, subscriptionId Subscript
 
 // ReportInboxOutcomeWithBody Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5921,7 +5921,7 @@ func (c *Client) ReportInboxOutcomeWithBody(ctx context.Context, subscriptionId 
 
 // ReportInboxOutcome Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8557,7 +8557,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListInboxMessagesWithResponse Read a pull subscription's inbox
 	//
-	// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+	// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8566,7 +8566,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReportInboxOutcomeWithBodyWithResponse Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8575,7 +8575,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReportInboxOutcomeWithResponse Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15022,7 +15022,7 @@ func (c *ClientWithResponses) GetDeliveryTimelineWithResponse(ctx context.Contex
 
 // ListInboxMessagesWithResponse Read a pull subscription's inbox
 //
-// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15037,7 +15037,7 @@ func (c *ClientWithResponses) ListInboxMessagesWithResponse(ctx context.Context,
 
 // ReportInboxOutcomeWithBodyWithResponse Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15052,7 +15052,7 @@ func (c *ClientWithResponses) ReportInboxOutcomeWithBodyWithResponse(ctx context
 
 // ReportInboxOutcomeWithResponse Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
