@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookServiceClient } from '../../../src/client';
-import { InboxRepository, inboxMessageId, type SettlementChange } from '../../../src/deliveries/inbox';
+import { type InboxDoc, InboxRepository, inboxMessageId, type SettlementChange } from '../../../src/deliveries/inbox';
 import { verify } from '../../../src/receiver';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { waitFor } from '../../support/wait';
@@ -55,6 +55,10 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
     const { message, cursor } = await nextMessage(sub.id);
     expect(message.event_id).toBe(sent.data!.event_id);
     expect(message.attempt).toBe(1);
+    // The report wakes the workflow running the round, read from the local activity's info.
+    const stored = await api.mongo.db.collection<InboxDoc>('inbox').findOne({ _id: message.id });
+    expect(stored?.round_workflow_id).toBe(stored?.workflow_id);
+    expect(stored?.round_workflow_id).toContain(sent.data!.event_id);
     // The same envelope and signature an HTTP receiver verifies.
     expect(verify<{ id: string }>(message.body, message.headers, sub.secret).id).toBe(sent.data!.event_id);
     // Read on from the cursor: the same page until its outcome is reported (a consumer deduplicates by id).
