@@ -5,7 +5,7 @@ import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptio
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { openHeaders } from '../src/subscriptions/custom-headers';
 import { openAuth } from '../src/subscriptions/outgoing-auth';
-import { openDestination } from '../src/subscriptions/destination';
+import { ackDeadlineMs, openDestination } from '../src/subscriptions/destination';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
@@ -233,7 +233,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
           return { body, headers: { 'Content-Type': 'application/json', ...signed } };
         };
         // Run beside other subscribers' POSTs: a failure here defers this attempt rather than retry the round (and re-send them).
-        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, runner, url: sub.url, retry, now: at, render: message }).catch(
+        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, runner, url: sub.url, retry, now: at, render: message, ackDeadlineMs: ackDeadlineMs(destination) }).catch(
           (err: unknown): AttemptResult => ({ outcome: 'deferred', reason: `pull inbox unavailable: ${String(err)}`, waitMs: 1000, hold: 'pull_outcome' }),
         );
       };

@@ -278,7 +278,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+         * @description Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
          */
         post: operations["sendTestEvent"];
         delete?: never;
@@ -1533,7 +1533,7 @@ export interface components {
          * @description Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
          *     - `http` (the default): a signed POST to `url`.
          *     - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
-         *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
+         *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
          *     Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
          * @example {
          *       "type": "rabbitmq",
@@ -1560,7 +1560,8 @@ export interface components {
         /**
          * @description Deliveries wait in the subscription's inbox for a consumer to read and answer them; see `SubscriptionDestination`.
          * @example {
-         *       "type": "pull"
+         *       "type": "pull",
+         *       "ack_deadline_seconds": 30
          *     }
          */
         PullDestination: {
@@ -1569,6 +1570,12 @@ export interface components {
              * @enum {string}
              */
             type: "pull";
+            /**
+             * Format: int32
+             * @description How long the consumer has to report a message's outcome once it is in the inbox; past it the attempt is a `timeout`, retried on the subscription's schedule. Raise it for a consumer whose work takes longer. Reads always show it (30 when never set).
+             * @default 30
+             */
+            ack_deadline_seconds?: number;
         };
         /**
          * @description A RabbitMQ (AMQP 0-9-1) exchange on the broker at `url`; see `SubscriptionDestination`.
@@ -2154,6 +2161,15 @@ export interface components {
              * @description How long it took, for the attempt log.
              */
             duration_ms?: number;
+        };
+        /**
+         * @description What test event to send; an empty body (or none) sends `webhook.test`.
+         * @example {
+         *       "type": "order.created"
+         *     }
+         */
+        TestEventRequest: {
+            type?: components["schemas"]["EventType"];
         };
         /** @description An event stored and scheduled for delivery. */
         EventAccepted: {
@@ -4090,7 +4106,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestEventRequest"];
+            };
+        };
         responses: {
             /** @description The test event is stored and its delivery scheduled. */
             202: {
@@ -4109,6 +4129,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -14,7 +14,7 @@ export interface ListenOptions {
   client: WebhookServiceClient;
   /** The local receiver; it need not be reachable from the service. */
   forwardTo: string;
-  /** The event types to subscribe to; absent: those of a reused subscription, else every type of the catalogue. */
+  /** The event types to subscribe to; absent: those of a reused subscription, else every type of the catalogue this key may receive. */
   events?: readonly EventType[];
   /** Names the pull subscription (`pull://<label>`), so a second run reuses it. */
   label: string;
@@ -60,10 +60,24 @@ export async function pullSubscription(client: WebhookServiceClient, label: stri
     if (!patched.data) throw failure(`updating ${found.id}`, patched.error, patched.response.status);
     return { subscription: patched.data };
   }
+  const url = `pull://${label}`;
+  const create = (types: readonly EventType[]) => client.POST(`${v1}/subscribe`, { body: { url, events: [...types], destination: { type: 'pull' }, description: 'webhook-service listen' } });
   const types = events ?? (await catalogueTypes(client));
-  const created = await client.POST(`${v1}/subscribe`, { body: { url: `pull://${label}`, events: [...types], destination: { type: 'pull' }, description: 'webhook-service listen' } });
+  let created = await create(types);
+  if (!events && created.response.status === 403) {
+    // Not asked for any: take what the key may receive, as the refusal names the rest.
+    const allowed = typesNotRefused(types, created.error);
+    if (allowed.length > 0) created = await create(allowed);
+  }
   if (!created.data) throw failure('creating the pull subscription', created.error, created.response.status);
   return { subscription: created.data, secret: created.data.secret };
+}
+
+/** The types of `types` a subscribe refusal (403) did not name: it names each one the key may not receive at `/body/events/<index>`. */
+export function typesNotRefused(types: readonly EventType[], problem: unknown): EventType[] {
+  const errors = (problem as { errors?: Array<{ path?: string }> } | undefined)?.errors ?? [];
+  const refused = new Set(errors.flatMap((e) => /^\/body\/events\/(\d+)$/.exec(e.path ?? '')?.slice(1).map(Number) ?? []));
+  return types.filter((_, i) => !refused.has(i));
 }
 
 /** Every event type of the catalogue. */

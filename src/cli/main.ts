@@ -11,10 +11,14 @@ const usage = `webhook-service <command> [options]
   listen --forward-to <url> [--events a,b] [--label cli] [--allow-remote]
       Forwards the API key owner's deliveries to a local receiver (which the service need not
       reach) through a pull subscription (pull://<label>), and reports each local answer as the
-      attempt's outcome. The receiver must be on this machine unless --allow-remote.
-  trigger [webhook.test] [--subscription <id>]
-      Sends a test event to one subscription (default: the listen subscription of --label,
-      which listen makes and shows the signing secret of; as for the commands below).
+      attempt's outcome; the receiver must be on this machine unless --allow-remote. Without
+      --events a new subscription takes every event type this key may receive; a reused one
+      keeps its own.
+  trigger [<event-type>] [--subscription <id>]
+      Sends a test event to one subscription: webhook.test by default, or a sample of one of
+      its event types (e.g. order.created) with made-up data (default subscription: the listen
+      one of --label, which only listen makes, showing its signing secret; as for the commands
+      below).
   events [--subscription <id>] [--follow]
   attempts [--subscription <id>] [--follow]
       Lists a subscription's events or delivery attempts (default: the listen subscription);
@@ -115,18 +119,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     case 'trigger': {
-      const type = rest[0] ?? 'webhook.test';
-      if (type !== 'webhook.test') {
-        io.print(`Only webhook.test can be triggered for now (the service's test-event operation); got ${type}.`);
-        return 2;
-      }
+      // The service checks the type (400 for an unknown one, 422 for one the subscription does not receive).
+      const type = (rest[0] ?? 'webhook.test') as EventType;
       const id = await subscriptionOf(client, values);
-      const res = await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: { subscription_id: id } } });
+      const res = await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: { subscription_id: id } }, body: { type } });
       if (!res.data) {
         io.print(`trigger failed: ${problem(res)}`);
         return 1;
       }
-      io.print(`Sent ${res.data.event_id} (webhook.test) to ${id}`);
+      io.print(`Sent ${res.data.event_id} (${type}) to ${id}`);
       return 0;
     }
     case 'events': {

@@ -82,6 +82,8 @@ export async function composeApi(config: Config, logger: Logger): Promise<ApiPro
       }),
     stop: async () => {
       if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      // The workflow starts the last requests left running, before the clients they use close (a start cut off waits for the relay).
+      await deps.deliveries.dispatcher.drain();
       // After the last request (no more starts), before the clients it uses close: its tasks in hand finish.
       await worker?.stop();
       // The last moves' stock levels, so other processes (and the next start) list them.

@@ -144,6 +144,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
         },
       });
       await Promise.all([relay.stop(), stockSweeper.stop(), deprecationWatch.stop()]);
+      await dispatcher.drain();
       metricsServer?.close();
       await Promise.all([temporal.close(), mongo.close(), tracing?.shutdown()]);
       logger.info('worker stopped');

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { AlertRepository } from '../alerts/repository';
 import { AttemptRepository } from '../deliveries/attempts';
+import { InboxRepository } from '../deliveries/inbox';
 import { EventRepository } from '../events/repository';
 import { OrderRepository } from '../orders/repository';
 
@@ -15,6 +16,7 @@ export async function backfillLists(db: Db): Promise<Record<string, number>> {
     events: new EventRepository(db),
     orders: new OrderRepository(db),
     alerts: new AlertRepository(db),
+    inbox: new InboxRepository(db),
   };
   const tagged: Record<string, number> = {};
   for (const [name, repository] of Object.entries(owners)) tagged[name] = await repository.tagUnlisted();

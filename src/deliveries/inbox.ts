@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
+import { type Expiring, Timeline, timelineShapes } from '../db/timeline';
 
 /** Where a pull message stands: waiting for its outcome, answered by its consumer, or past its deadline unanswered. */
 export type InboxState = 'waiting' | 'reported' | 'expired';
@@ -36,6 +37,9 @@ export interface InboxDoc {
   outcome?: ReportedOutcome;
 }
 
+/** Every message is in one list, by creation time: what retention deletes old messages by. */
+const listsOf = (): string[] => ['all'];
+
 /** The id of attempt `attempt` to `subscriptionId` in the run `run`: fixed, so a re-run round finds the message it made. */
 export function inboxMessageId(run: string, subscriptionId: string, attempt: number): string {
   return `pmsg_${createHash('sha256').update(`${run}\n${subscriptionId}\n${attempt}`).digest('hex').slice(0, 32)}`;
@@ -63,7 +67,11 @@ export type InboxHead = Omit<InboxDoc, 'body'>;
  * The message's own `state` follows, best effort, for the read.
  */
 export class InboxRepository {
-  static readonly indexes: readonly IndexSpec[] = [{ collection: 'inbox', name: 'subscription_state', key: { subscription_id: 1, state: 1 } }];
+  static readonly indexes: readonly IndexSpec[] = [
+    { collection: 'inbox', name: 'subscription_state', key: { subscription_id: 1, state: 1 } },
+    // Retention deletes one creation-time bucket at a time by its tag (src/db/timeline.ts).
+    { collection: 'inbox', name: 'timeline', key: { tl: 1 } },
+  ];
 
   static readonly queryShapes: readonly QueryShape[] = [
     { collection: 'inbox', method: 'InboxRepository.put', equality: ['_id'], index: '_id_' },
@@ -73,19 +81,32 @@ export class InboxRepository {
     { collection: 'inbox_settlements', method: 'InboxRepository.settlement', equality: ['_id'], index: '_id_' },
     { collection: 'inbox', method: 'InboxRepository.waiting', equality: ['subscription_id', 'state'], range: ['ack_by'], index: 'subscription_state' },
     { collection: 'inbox', method: 'InboxRepository.bodies', equality: ['_id'], index: '_id_' },
+    { collection: 'inbox', method: 'InboxRepository.tagUnlisted', equality: [], range: ['tl'], index: 'timeline' },
+    ...timelineShapes('inbox', 'created_at', { list: [], expire: 'InboxRepository.aged.expire' }),
   ];
 
   readonly #collection: Collection<InboxDoc>;
   readonly #settlements: Collection<Settlement>;
+  readonly #timeline: Timeline;
+  /** Old messages, by creation time, for retention (src/retention/purge.ts). */
+  readonly aged: Expiring;
 
   constructor(db: Db) {
     this.#collection = db.collection<InboxDoc>('inbox');
     this.#settlements = db.collection<Settlement>('inbox_settlements');
+    this.#timeline = new Timeline(db, 'inbox');
+    this.aged = { expire: (before, maxBuckets, maxDocs) => this.#timeline.expire(this.#collection, 'all', before, maxBuckets, maxDocs) };
   }
 
-  /** Stores `doc` unless its attempt has a message already; true when this call stored it. */
-  put(doc: InboxDoc): Promise<boolean> {
-    return insertIfAbsent(this.#collection, doc);
+  /** Stores `doc` (in its creation-time bucket) unless its attempt has a message already; true when this call stored it. */
+  async put(doc: InboxDoc): Promise<boolean> {
+    const [listed] = await this.#timeline.listed([doc], listsOf, (d) => d.created_at);
+    return insertIfAbsent(this.#collection, listed!);
+  }
+
+  /** Tags messages stored before the inbox had a timeline (see Timeline.backfill); once per database. */
+  tagUnlisted(): Promise<number> {
+    return this.#timeline.backfill(this.#collection, 'created_at', listsOf);
   }
 
   find(id: string): Promise<InboxDoc | null> {

@@ -5,15 +5,15 @@ import { type AlertRepository, toAlert } from '../alerts/repository';
 import { newId } from '../db/ids';
 import type { EventDispatcher } from '../events/dispatcher';
 import type { EventRepository } from '../events/repository';
-import { newOutboxEvent } from '../events/outbox';
 import { decodeCursor, toPage } from '../contract/pagination';
 import { DomainError } from '../errors/domain-error';
-import type { Alert, DeliveryAttempt, SubscriptionEvent, SubscriptionStats } from '../contract/types';
+import type { Alert, DeliveryAttempt, EventType, SubscriptionEvent, SubscriptionStats } from '../contract/types';
 import type { SubscriptionDoc, SubscriptionRepository } from '../subscriptions/repository';
 import { assertMayChange, missingAuthority } from '../subscriptions/authority';
 import { type AttemptDoc, type AttemptFilter, type AttemptRepository, toDeliveryAttempt } from './attempts';
 import { buildTimeline, type DeliveryTimeline, overdueSeries, type PendingAttempt } from './timeline';
 import { RECENT_HEALTH_CAP, RECENT_HEALTH_MS, recentHealth, type SubscriptionHealth } from './recent-health';
+import { sampleEvent } from './sample-events';
 import { hourlyStats, statsWindowStart } from './stats';
 import { resourceUrl } from '../webhooks/envelopes';
 
@@ -68,16 +68,20 @@ async function changeableSubscription(deps: DeliveryDeps, principal: Principal, 
   return sub;
 }
 
-/** Sends a `webhook.test` event to one of the caller's active subscriptions. */
-export async function sendTestEvent(deps: DeliveryDeps, principal: Principal, subscriptionId: string, requestId?: string): Promise<{ event_id: string }> {
+/**
+ * Sends a `webhook.test` event to one of the caller's active subscriptions, or a sample of `type`
+ * when it is one of the subscription's event types (422 naming `type` otherwise: it would not receive it).
+ */
+export async function sendTestEvent(deps: DeliveryDeps, principal: Principal, subscriptionId: string, requestId?: string, type: EventType = 'webhook.test'): Promise<{ event_id: string }> {
   const sub = await changeableSubscription(deps, principal, subscriptionId);
+  if (type !== 'webhook.test' && !sub.events.includes(type)) {
+    const message = `the subscription does not receive ${type}; it receives ${sub.events.join(', ')}`;
+    throw DomainError.unprocessable(`type: ${message}`, [{ field: ['type'], message }]);
+  }
   if (sub.status !== 'active') {
     throw DomainError.conflict('Subscription Not Active', `Subscription ${subscriptionId} is ${sub.status}; activate it to receive test events.`);
   }
-  const event = await deps.dispatcher.emit(
-    newOutboxEvent('webhook.test', { message: 'This is a test event from the webhook service.', subscription_id: subscriptionId }, { requestId }),
-    { ownerId: principal.ownerId, subscriptionIds: [subscriptionId] },
-  );
+  const event = await deps.dispatcher.emit(sampleEvent(type, subscriptionId, requestId), { ownerId: principal.ownerId, subscriptionIds: [subscriptionId] });
   return { event_id: event._id };
 }
 

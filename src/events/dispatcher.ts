@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { LRUCache } from 'lru-cache';
 import { redeliveryWorkflowId } from '../../workflows/ids';
+import { BoundedTasks } from '../lib/bounded-tasks';
 import { withTimeout } from '../lib/timing';
 import type { Logger } from '../logger';
 import type { EventMetrics } from '../telemetry/metrics';
@@ -27,7 +28,12 @@ export interface DispatcherDeps {
   startDeadlineMs?: number;
   /** Counts logged events (absent: not counted). */
   metrics?: EventMetrics | undefined;
+  /** Most workflow starts requests may leave in flight (default 64); a request that would pass it waits for room. */
+  maxBackgroundStarts?: number;
 }
+
+/** Enough to keep Temporal's frontend busy at hundreds of orders a second, few enough that shutdown drains them in moments. */
+const DEFAULT_MAX_BACKGROUND_STARTS = 64;
 
 /** A redelivery to start: the event and the subscriptions, under a redelivery id (one per API call). */
 export interface Redelivery {
@@ -50,11 +56,13 @@ export class EventDispatcher implements OutboxFlusher {
   private readonly subscriptions: FanoutSource;
   // Filters parsed once per stored text, not once per event and subscription.
   private readonly filters = new LRUCache<string, Filter>({ max: 10_000 });
+  private readonly background: BoundedTasks;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.events = deps.events;
     this.notes = deps.notes;
     this.subscriptions = deps.fanout;
+    this.background = new BoundedTasks(deps.maxBackgroundStarts ?? DEFAULT_MAX_BACKGROUND_STARTS);
   }
 
   announce(events: readonly OutboxEvent[], source: OutboxSource): Promise<void> {
@@ -76,8 +84,11 @@ export class EventDispatcher implements OutboxFlusher {
 
   /**
    * Logs and dispatches events just written into `source`'s outbox: the subscribed ones in one
-   * insert, one workflow each; then their note goes. The outbox keeps them: no write to the
-   * source, which in FerretDB v1 costs a scan of its collection.
+   * insert, one workflow each, started at once; then their note goes. The outbox keeps them: no
+   * write to the source, which in FerretDB v1 costs a scan of its collection. A request's flush
+   * (`forget`) resolves once the events are logged: their starts run on without it, at most
+   * `maxBackgroundStarts` in flight (beyond, it waits for room), and a failed one leaves the note
+   * to the relay. The relay's (`remove`) waits for the starts, then removes the notes.
    */
   async flush(source: OutboxSource, events: readonly OutboxEvent[], note: 'remove' | 'forget' = 'forget'): Promise<void> {
     const snapshots: Snapshots = new Map();
@@ -88,10 +99,34 @@ export class EventDispatcher implements OutboxFlusher {
     // The relay ('remove') recovers events their writer may have counted already; one nobody
     // subscribed to leaves no log entry to tell by, so only its writer counts it.
     for (const doc of docs) if (doc.subscription_ids.length > 0 ? logged.has(doc._id) : note === 'forget') this.count(doc);
-    for (const doc of subscribed) await this.startEvent(doc);
     // Notes are keyed by event ids: one write's note by its first, older notes by their own.
-    if (note === 'remove') await this.notes.remove(docs.map((d) => d._id));
-    else for (const doc of docs) this.notes.forget(doc._id);
+    if (note === 'remove') {
+      await this.startEvents(subscribed);
+      await this.notes.remove(docs.map((d) => d._id));
+    } else if (subscribed.length === 0) {
+      for (const doc of docs) this.notes.forget(doc._id);
+    } else {
+      // The events are logged and the note stays until their starts succeed: the request need not wait for them.
+      await this.background.start(async () => {
+        try {
+          await this.startEvents(subscribed);
+          for (const doc of docs) this.notes.forget(doc._id);
+        } catch (err) {
+          this.deps.logger.warn({ err, eventIds: subscribed.map((d) => d._id) }, 'dispatch deferred to the relay');
+        }
+      }, subscribed.length);
+    }
+  }
+
+  /** Resolves once the workflow starts that requests left running have ended (at shutdown: none is cut off). */
+  drain(): Promise<void> {
+    return this.background.drain();
+  }
+
+  /** Starts the logged events' workflows, all at once; rejects if any start failed, after all have ended. */
+  private async startEvents(docs: readonly EventDoc[]): Promise<void> {
+    const failed = (await Promise.allSettled(docs.map((doc) => this.startEvent(doc)))).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /**

@@ -81,7 +81,8 @@ export interface OutboxFlusher {
   /** The announced write did not happen (e.g. a conflict): drops the notes keyed by these events. */
   withdraw(events: ReadonlyArray<Pick<OutboxEvent, 'id'>>): Promise<void>;
   /**
-   * Moves `events`, just written into `source`'s outbox, to the event log and dispatches them.
+   * Moves `events`, just written into `source`'s outbox, to the event log and dispatches them;
+   * resolves once they are logged (their workflows may still be starting, their note in place).
    * Callers invoke it right after their write, and ignore (log) its failure: the relay
    * flushes whatever is left behind. The outbox keeps its entries as the document's event record.
    */

@@ -183,7 +183,7 @@ async function settleUnwritten(deps: ResourceDeps, draft: OrderDraft, reservatio
   }
 }
 
-/** Hands events just written with an order to delivery now; a failure is only logged (the relay delivers them from the note). */
+/** Hands events just written with an order to delivery: logged now, their workflows started without waiting; a failure is only logged (the relay delivers them from the note). */
 export async function handOver(deps: ResourceDeps, orderId: number, events: readonly OutboxEvent[]): Promise<void> {
   try {
     await deps.outbox.flush(orderSource(orderId), events);

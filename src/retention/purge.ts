@@ -1,11 +1,36 @@
 import type { Db } from 'mongodb';
 import { AttemptRepository } from '../deliveries/attempts';
+import { InboxRepository } from '../deliveries/inbox';
 import type { Expiring } from '../db/timeline';
 import { EventRepository } from '../events/repository';
 
-/** The collections retention empties of old documents, each through its repository (which knows the date it ages by). */
+/**
+ * One list after another: a round takes what the first has left to delete, then spends what is
+ * left of the round's budget on the next; `more` while any has some left.
+ */
+export function expireInTurn(...lists: readonly Expiring[]): Expiring {
+  return {
+    async expire(before, maxBuckets, maxDocs) {
+      const total = { deleted: 0, buckets: 0, more: false };
+      for (const list of lists) {
+        const r = await list.expire(before, Math.max(0, maxBuckets - total.buckets), Math.max(0, maxDocs - total.deleted));
+        total.deleted += r.deleted;
+        total.buckets += r.buckets;
+        if (r.more) return { ...total, more: true };
+      }
+      return total;
+    },
+  };
+}
+
+/**
+ * The collections retention empties of old documents, each through its repository (which knows
+ * the date it ages by). `attempts` also takes the pull messages (inbox) of the same age: each is
+ * one attempt's transport copy, settled or expired days before the attempts' cutoff (a message's
+ * deadline is minutes), so they go with the attempt log and count as `attempts` in a pass's result.
+ */
 export const retainedCollections = {
-  attempts: (db: Db): Expiring => new AttemptRepository(db).aged,
+  attempts: (db: Db): Expiring => expireInTurn(new AttemptRepository(db).aged, new InboxRepository(db).aged),
   events: (db: Db): Expiring => new EventRepository(db).aged,
 } as const;
 

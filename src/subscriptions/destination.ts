@@ -13,7 +13,21 @@ export type SubscriptionDestinationView = Schemas['SubscriptionDestinationView']
 export type DestinationKind = SubscriptionDestination['type'];
 
 /** The stored form of a destination other than `http` (which is the field's absence). */
-export type StoredDestination = StoredBroker | { type: 'pull' };
+export type StoredDestination = StoredBroker | StoredPull;
+
+/** A pull destination as stored: the ack deadline only when one was sent (reads and delivery fill in the default). */
+export interface StoredPull {
+  type: 'pull';
+  ack_deadline_seconds?: number;
+}
+
+/** How long a pull consumer has to report an outcome when its subscription does not say (the contract's default). */
+export const DEFAULT_ACK_DEADLINE_SECONDS = 30;
+
+/** The ack deadline (ms) of a pull destination. */
+export function ackDeadlineMs(pull: StoredPull): number {
+  return (pull.ack_deadline_seconds ?? DEFAULT_ACK_DEADLINE_SECONDS) * 1000;
+}
 
 /** The stored form of a broker destination. */
 export interface StoredBroker {
@@ -25,7 +39,7 @@ export interface StoredBroker {
 }
 
 /** An opened destination: what a worker delivers with. */
-export type OpenedDestination = OpenedBroker | { type: 'pull' };
+export type OpenedDestination = OpenedBroker | StoredPull;
 
 /** An opened broker destination: what a worker publishes with. */
 export interface OpenedBroker {
@@ -51,17 +65,17 @@ export function destinationKind(stored: StoredDestination | undefined): Destinat
   return stored?.type ?? 'http';
 }
 
-/** What a sent destination stores: nothing (`null`) for `http`, the kind for `pull`, the broker's target and sealed credentials otherwise. */
+/** What a sent destination stores: nothing (`null`) for `http`, the kind (and ack deadline) for `pull`, the broker's target and sealed credentials otherwise. */
 export function sealDestination(box: SecretBox, subscriptionId: string, destination: SubscriptionDestination): StoredDestination | null {
   if (destination.type === 'http') return null;
-  if (destination.type === 'pull') return { type: 'pull' };
+  if (destination.type === 'pull') return destination.ack_deadline_seconds === undefined ? { type: 'pull' } : { type: 'pull', ack_deadline_seconds: destination.ack_deadline_seconds };
   const credentials = box.seal(JSON.stringify({ username: destination.username, password: destination.password }), subscriptionId);
   return { type: 'rabbitmq', exchange: destination.exchange, routing_key: destination.routing_key, credentials };
 }
 
 /** How reads show a stored destination: the target, never the credentials. */
 export function viewDestination(stored: StoredDestination): SubscriptionDestinationView {
-  if (stored.type === 'pull') return { type: 'pull' };
+  if (stored.type === 'pull') return { type: 'pull', ack_deadline_seconds: stored.ack_deadline_seconds ?? DEFAULT_ACK_DEADLINE_SECONDS };
   return { type: stored.type, exchange: stored.exchange, routing_key: stored.routing_key, username: MASKED_VALUE, password: MASKED_VALUE };
 }
 

@@ -112,6 +112,7 @@ export async function startTestApi(
     },
     async close({ keepDatabase = false } = {}) {
       await new Promise((r) => server.close(r));
+      await dispatcher.drain();
       if (!keepDatabase) await mongo.db.dropDatabase();
       await Promise.all([mongo.close(), temporal.close()]);
     },

@@ -1,12 +1,16 @@
 import { type Client, WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import type { eventWorkflow } from '../../workflows';
 import type { EventDeliveryStatus } from '../../workflows/delivery-model';
 import { eventWorkflowId } from '../../workflows/ids';
 import { waitFor } from './wait';
 
-/** How an event workflow ended: its result, or the status a DeliveryFailed failure carries. */
-export async function eventOutcome(client: Client, workflowId: string): Promise<EventDeliveryStatus> {
+/**
+ * How an event workflow ended: its result, or the status a DeliveryFailed failure carries. A
+ * workflow not started yet is waited for (the API answers before its start, which runs on).
+ */
+export async function eventOutcome(client: Client, workflowId: string, startTimeoutMs = 20_000): Promise<EventDeliveryStatus> {
+  await waitForWorkflow(client, workflowId, startTimeoutMs);
   try {
     return await client.workflow.getHandle<typeof eventWorkflow>(workflowId).result();
   } catch (err) {
@@ -14,6 +18,25 @@ export async function eventOutcome(client: Client, workflowId: string): Promise<
     if (cause instanceof ApplicationFailure && cause.type === 'DeliveryFailed' && cause.details?.[0]) return cause.details[0] as EventDeliveryStatus;
     throw err;
   }
+}
+
+/** Waits until the workflow exists (the API starts an order's workflows after answering). */
+export async function waitForWorkflow(client: Client, workflowId: string, timeoutMs = 20_000): Promise<void> {
+  await waitFor(
+    () =>
+      client.workflow
+        .getHandle(workflowId)
+        .describe()
+        .then(
+          () => true,
+          (err: unknown) => {
+            if (err instanceof WorkflowNotFoundError) return false;
+            throw err;
+          },
+        ),
+    timeoutMs,
+    50,
+  );
 }
 
 /**

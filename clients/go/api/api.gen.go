@@ -1856,6 +1856,9 @@ type ProductList struct {
 
 // PullDestination Deliveries wait in the subscription's inbox for a consumer to read and answer them; see `SubscriptionDestination`.
 type PullDestination struct {
+	// AckDeadlineSeconds How long the consumer has to report a message's outcome once it is in the inbox; past it the attempt is a `timeout`, retried on the subscription's schedule. Raise it for a consumer whose work takes longer. Reads always show it (30 when never set).
+	AckDeadlineSeconds *int32 `json:"ack_deadline_seconds,omitempty"`
+
 	// Type Pull (an inbox read over the API).
 	Type PullDestinationType `json:"type"`
 }
@@ -2407,7 +2410,7 @@ type SubscriptionDescription = string
 // SubscriptionDestination Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
 // - `http` (the default): a signed POST to `url`.
 // - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
-// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within 30 seconds is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
+// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
 	union json.RawMessage
@@ -2746,6 +2749,12 @@ type TestEventData struct {
 
 	// Url The subscription, `<PUBLIC_URL>/api/webhooks/v1/subscriptions/{subscription_id}` (`GET` with the owner's key, scope `webhooks:read`).
 	Url ResourceUrl `json:"url"`
+}
+
+// TestEventRequest What test event to send; an empty body (or none) sends `webhook.test`.
+type TestEventRequest struct {
+	// Type Event type name, of the form `<resource>.<action>`.
+	Type *EventType `json:"type,omitempty"`
 }
 
 // User A user.
@@ -3469,6 +3478,9 @@ type RecoverFailedDeliveriesJSONRequestBody = RecoveryRequest
 
 // RotateSubscriptionSecretJSONRequestBody defines body for RotateSubscriptionSecret for application/json ContentType.
 type RotateSubscriptionSecretJSONRequestBody = SecretRotation
+
+// SendTestEventJSONRequestBody defines body for SendTestEvent for application/json ContentType.
+type SendTestEventJSONRequestBody = TestEventRequest
 
 // CreateSubscriptionV2JSONRequestBody defines body for CreateSubscriptionV2 for application/json ContentType.
 type CreateSubscriptionV2JSONRequestBody = SubscriptionCreate
@@ -5097,12 +5109,23 @@ type ClientInterface interface {
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/stats (the `GetSubscriptionStats` operationId).
 	GetSubscriptionStats(ctx context.Context, subscriptionId SubscriptionIdPath, params *GetSubscriptionStatsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// SendTestEvent Send a test event
+	// SendTestEventWithBody Send a test event
 	//
-	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+	//
+	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
-	SendTestEvent(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+	SendTestEventWithBody(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SendTestEvent Send a test event
+	//
+	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
+	SendTestEvent(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, body SendTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateSubscriptionV2WithBody Create a v2 subscription
 	//
@@ -6031,13 +6054,34 @@ func (c *Client) GetSubscriptionStats(ctx context.Context, subscriptionId Subscr
 	return c.Client.Do(req)
 }
 
-// SendTestEvent Send a test event
+// SendTestEventWithBody Send a test event
 //
-// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+//
+// Takes any type of body and a specified content type.
 //
 // Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
-func (c *Client) SendTestEvent(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSendTestEventRequest(c.Server, subscriptionId, params)
+func (c *Client) SendTestEventWithBody(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSendTestEventRequestWithBody(c.Server, subscriptionId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SendTestEvent Send a test event
+//
+// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
+func (c *Client) SendTestEvent(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, body SendTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSendTestEventRequest(c.Server, subscriptionId, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -7857,8 +7901,19 @@ func NewGetSubscriptionStatsRequest(server string, subscriptionId SubscriptionId
 	return req, nil
 }
 
-// NewSendTestEventRequest constructs an http.Request for the SendTestEvent method
-func NewSendTestEventRequest(server string, subscriptionId SubscriptionIdPath, params *SendTestEventParams) (*http.Request, error) {
+// NewSendTestEventRequest calls the generic SendTestEvent builder with application/json body
+func NewSendTestEventRequest(server string, subscriptionId SubscriptionIdPath, params *SendTestEventParams, body SendTestEventJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSendTestEventRequestWithBody(server, subscriptionId, params, "application/json", bodyReader)
+}
+
+// NewSendTestEventRequestWithBody constructs an http.Request for the SendTestEvent method, with any body, and a specified content type
+func NewSendTestEventRequestWithBody(server string, subscriptionId SubscriptionIdPath, params *SendTestEventParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -7883,10 +7938,12 @@ func NewSendTestEventRequest(server string, subscriptionId SubscriptionIdPath, p
 		return nil, err
 	}
 
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	if params != nil {
 
@@ -8627,14 +8684,23 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/stats (the `GetSubscriptionStats` operationId).
 	GetSubscriptionStatsWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *GetSubscriptionStatsParams, reqEditors ...RequestEditorFn) (*GetSubscriptionStatsResponse, error)
 
-	// SendTestEventWithResponse Send a test event
+	// SendTestEventWithBodyWithResponse Send a test event
 	//
-	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
 	//
-	// Returns a wrapper object for the known response body format(s).
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
-	SendTestEventWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error)
+	SendTestEventWithBodyWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error)
+
+	// SendTestEventWithResponse Send a test event
+	//
+	// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
+	SendTestEventWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, body SendTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error)
 
 	// CreateSubscriptionV2WithBodyWithResponse Create a v2 subscription
 	//
@@ -13739,6 +13805,8 @@ type SendTestEventResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableContent
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -13795,6 +13863,11 @@ func (r SendTestEventResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r SendTestEventResponse) GetApplicationproblemJSON409() *Conflict {
 	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SendTestEventResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -15140,15 +15213,30 @@ func (c *ClientWithResponses) GetSubscriptionStatsWithResponse(ctx context.Conte
 	return ParseGetSubscriptionStatsResponse(rsp)
 }
 
-// SendTestEventWithResponse Send a test event
+// SendTestEventWithBodyWithResponse Send a test event
 //
-// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
 //
-// Returns a wrapper object for the known response body format(s).
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
-func (c *ClientWithResponses) SendTestEventWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error) {
-	rsp, err := c.SendTestEvent(ctx, subscriptionId, params, reqEditors...)
+func (c *ClientWithResponses) SendTestEventWithBodyWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error) {
+	rsp, err := c.SendTestEventWithBody(ctx, subscriptionId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSendTestEventResponse(rsp)
+}
+
+// SendTestEventWithResponse Send a test event
+//
+// Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list, using its envelope version, signature and the normal retry schedule. With a body naming another `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that type instead, its `data` made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner's events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/webhooks/v1/subscriptions/{subscription_id}/test (the `SendTestEvent` operationId).
+func (c *ClientWithResponses) SendTestEventWithResponse(ctx context.Context, subscriptionId SubscriptionIdPath, params *SendTestEventParams, body SendTestEventJSONRequestBody, reqEditors ...RequestEditorFn) (*SendTestEventResponse, error) {
+	rsp, err := c.SendTestEvent(ctx, subscriptionId, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -22442,6 +22530,13 @@ func ParseSendTestEventResponse(rsp *http.Response) (*SendTestEventResponse, err
 			return nil, err
 		}
 		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableContent

@@ -18,8 +18,8 @@ import { principalOf } from '../security';
 /** Test events, delivery attempts, redelivery, recovery and alerts. */
 export function deliveryHandlers(deps: DeliveryDeps): OperationHandlers {
   return {
-    sendTestEvent: async ({ path }, req, res) => {
-      res.status(202).json(await sendTestEvent(deps, principalOf(req), path.subscription_id, requestIdOf(req)));
+    sendTestEvent: async ({ path, body }, req, res) => {
+      res.status(202).json(await sendTestEvent(deps, principalOf(req), path.subscription_id, requestIdOf(req), body?.type));
     },
     listDeliveryAttempts: async ({ path, query }, req, res) => {
       const { event_id: eventId, ...rest } = query;

@@ -39,7 +39,8 @@ export function initialFormState(editing?: Subscription): FormState {
     authFields: emptyAuthFields,
     // Editing keeps the stored broker (its credentials are never shown) unless another choice is made.
     destinationChoice: editing?.destination ? 'keep' : 'http',
-    destinationFields: emptyDestinationFields,
+    // A pull subscription's deadline is shown to edit; broker credentials never are.
+    destinationFields: editing?.destination?.type === 'pull' ? { ...emptyDestinationFields, ackDeadlineSeconds: String(editing.destination.ack_deadline_seconds ?? '') } : emptyDestinationFields,
     events: editing?.events ?? [],
     version: editing?.version === 2 ? '2' : '1',
     signature: 'hmac-sha256',

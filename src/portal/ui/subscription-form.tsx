@@ -4,7 +4,7 @@ import { idempotencyKey, outcome } from './api';
 import { EventTypePicker } from './event-type-picker';
 import { FormActions } from './form-actions';
 import type { AuthChoice, AuthFields } from './auth-fields';
-import type { DestinationChoice, DestinationFields } from './destination-fields';
+import { ACK_DEADLINE_BOUNDS, type DestinationChoice, type DestinationFields } from './destination-fields';
 import { createBody, type FormState, initialFormState, patchBody } from './subscription-body';
 import type { EventTypeInfo, Subscription } from './types';
 
@@ -83,6 +83,22 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             </small>
           )}
         </label>
+        {form.destinationChoice === 'pull' && (
+          <label>
+            Ack deadline (seconds)
+            <input
+              type="number"
+              name="destination-ack-deadline"
+              min={ACK_DEADLINE_BOUNDS.min}
+              max={ACK_DEADLINE_BOUNDS.max}
+              step={1}
+              placeholder="30"
+              value={form.destinationFields.ackDeadlineSeconds}
+              onInput={(e) => setDestination({ ackDeadlineSeconds: e.currentTarget.value })}
+            />
+            <small>How long the consumer has to report each outcome before the attempt times out and is retried (empty: 30).</small>
+          </label>
+        )}
         {form.destinationChoice === 'rabbitmq' && (
           <>
             <label>

@@ -89,4 +89,37 @@ describe('the CLI: listen forwards deliveries to a local receiver and reports it
     expect(listed.stdout).toMatch(new RegExp(`${eventId} attempt 1 http_error 500 -> retrying`));
     expect(listed.stdout).toMatch(new RegExp(`${eventId} attempt 2 delivered 200 -> delivered`));
   });
+
+  it('triggers a sample of one of the subscription\'s event types, and refuses one it does not receive', async () => {
+    const triggered = await run(process.execPath, [bin, 'trigger', 'order.created', '--label', 'it'], { env });
+    const eventId = /Sent (evt_\S+) \(order\.created\)/.exec(triggered.stdout)![1]!;
+    await waitFor(() => output.some((l) => l.startsWith(`${eventId} order.created attempt 2 -> 200`)), 60_000, 250);
+    const body = JSON.parse(receiver.received.find((r) => r.headers['webhook-id'] === eventId)!.body) as { event: string; data: { order_id: number } };
+    expect(body.event).toBe('order.created');
+    expect(body.data.order_id).toBeGreaterThan(0);
+
+    const refused = await run(process.execPath, [bin, 'trigger', 'stock.low', '--label', 'it'], { env }).then(
+      () => undefined,
+      (err: { code: number; stdout: string }) => err,
+    );
+    expect(refused?.code).toBe(1);
+    expect(refused?.stdout).toMatch(/trigger failed: 422 .*does not receive stock\.low/);
+  });
+
+  it('subscribes by default to every event type the key may receive', async () => {
+    // Without resources:read, every type but webhook.test is refused (the catalogue's required_scopes).
+    const narrow = await api.clientWith(['webhooks:write', 'webhooks:read'], `owner-${randomUUID().slice(0, 8)}`);
+    const narrowEnv = { ...env, WEBHOOK_SERVICE_API_KEY: narrow.key };
+    const lines: string[] = [];
+    const child = spawn(process.execPath, [bin, 'listen', '--forward-to', receiver.url, '--label', 'narrow'], { env: narrowEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      child.stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+      await waitFor(() => lines.some((l) => l.startsWith('Ready: ')) || child.exitCode !== null, 60_000, 100);
+      expect(lines.find((l) => l.startsWith('Ready: '))).toMatch(/\(pull:\/\/narrow\) receives webhook\.test;/);
+      const subs = (await narrow.client.GET(`${v1}/subscriptions`, { params: { query: { limit: 100 } } })).data!.data;
+      expect(subs.find((s) => s.url === 'pull://narrow')).toMatchObject({ events: ['webhook.test'] });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
 });

@@ -25,9 +25,10 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
     await api?.close();
   });
 
-  async function subscribePull(label: string) {
+  async function subscribePull(label: string, ackDeadlineSeconds?: number) {
+    const destination = { type: 'pull' as const, ...(ackDeadlineSeconds !== undefined ? { ack_deadline_seconds: ackDeadlineSeconds } : {}) };
     const created = await client.POST(`${v1}/subscribe`, {
-      body: { url: `pull://${label}`, events: ['order.created'], destination: { type: 'pull' }, retry: { schedule: ['1s'], max_attempts: 3 } },
+      body: { url: `pull://${label}`, events: ['order.created'], destination, retry: { schedule: ['1s'], max_attempts: 3 } },
     });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);
     return created.data!;
@@ -48,7 +49,8 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
   it('puts the signed message in the inbox; a 2xx report is the delivered attempt', async () => {
     const sub = await subscribePull('happy');
     expect(sub.url).toBe('pull://happy');
-    expect(sub.destination).toEqual({ type: 'pull' });
+    // Never set: reads show the default deadline.
+    expect(sub.destination).toEqual({ type: 'pull', ack_deadline_seconds: 30 });
     const sent = await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: path(sub.id) } });
     expect(sent.response.status).toBe(202);
 
@@ -101,6 +103,51 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
       [2, 'delivered', 200, 'delivered'],
       [1, 'http_error', 500, 'retrying'],
     ]);
+  });
+
+  it("gives the consumer the subscription's ack deadline, then times the attempt out and retries it", async () => {
+    const sub = await subscribePull('slow', 5);
+    expect(sub.destination).toEqual({ type: 'pull', ack_deadline_seconds: 5 });
+    await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: path(sub.id) } });
+    const first = await nextMessage(sub.id);
+    expect(Date.parse(first.message.ack_by) - Date.parse(first.message.created_at)).toBe(5000);
+    // Unanswered: a timeout, and the retry is a new message with the same deadline.
+    const second = await nextMessage(sub.id, first.cursor, first.message.id);
+    expect(second.message.attempt).toBe(2);
+    const late = await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: first.message.id } }, body: { status_code: 200 } });
+    expect(late.response.status).toBe(409);
+    await waitFor(async () => (await attemptsOf(sub.id)).length > 0, 30_000, 250);
+    expect((await attemptsOf(sub.id)).at(-1)).toMatchObject({ attempt: 1, outcome: 'timeout', duration_ms: 5000, state: 'retrying' });
+
+    const patched = await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: path(sub.id) }, body: { destination: { type: 'pull', ack_deadline_seconds: 600 } } });
+    expect(patched.response.status, JSON.stringify(patched.error)).toBe(200);
+    expect(patched.data!.destination).toEqual({ type: 'pull', ack_deadline_seconds: 600 });
+  });
+
+  it.each([4, 601, 30.5])('refuses an ack deadline of %s with a 4xx problem naming it, and writes nothing', async (seconds) => {
+    const before = await api.mongo.db.collection('subscriptions').countDocuments();
+    const created = await client.POST(`${v1}/subscribe`, { body: { url: 'pull://bounds', events: ['order.created'], destination: { type: 'pull', ack_deadline_seconds: seconds } } });
+    expect([400, 422], JSON.stringify(created.error)).toContain(created.response.status);
+    expect(created.response.headers.get('content-type')).toContain('application/problem+json');
+    expect(created.error!.errors?.map((e) => e.path)).toContain('/body/destination/ack_deadline_seconds');
+    expect(await api.mongo.db.collection('subscriptions').countDocuments()).toBe(before);
+  });
+
+  it('sends a sample of one of its event types as a test event, and refuses one it does not receive', async () => {
+    const sub = await subscribePull('samples');
+    const testPath = `${v1}/subscriptions/{subscription_id}/test` as const;
+    const sent = await client.POST(testPath, { params: { path: path(sub.id) }, body: { type: 'order.created' } });
+    expect(sent.response.status, JSON.stringify(sent.error)).toBe(202);
+    const { message } = await nextMessage(sub.id);
+    expect(verify<{ id: string; event: string }>(message.body, message.headers, sub.secret)).toMatchObject({ id: sent.data!.event_id, event: 'order.created' });
+
+    const before = await api.mongo.db.collection('events').countDocuments();
+    const other = await client.POST(testPath, { params: { path: path(sub.id) }, body: { type: 'stock.low' } });
+    expect(other.response.status).toBe(422);
+    expect(other.error!.errors?.map((e) => e.path)).toEqual(['/body/type']);
+    const unknown = await client.POST(testPath, { params: { path: path(sub.id) }, body: { type: 'order.deleted' as 'order.created' } });
+    expect(unknown.response.status).toBe(400);
+    expect(await api.mongo.db.collection('events').countDocuments()).toBe(before);
   });
 
   it('settles a message once when reports race (FerretDB v1 updates are read-then-write)', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../../src/seed/seed';
 import { eventWorkflowId } from '../../../workflows/ids';
 import { startTestApi, type TestApi } from '../../support/api';
-import { redeliveryRuns, terminateLeftRunning } from '../../support/event-workflows';
+import { redeliveryRuns, terminateLeftRunning, waitForWorkflow } from '../../support/event-workflows';
 
 // No worker: the workflows only need to exist, with their memo, to be described.
 describe('request ids: one id from the request log to the Temporal UI', () => {
@@ -30,7 +30,12 @@ describe('request ids: one id from the request log to the Temporal UI', () => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(requestId ? { 'x-request-id': requestId } : {}) },
       body: JSON.stringify(body),
     });
-  const memoOf = async (workflowId: string) => (await (await api.temporal.client()).workflow.getHandle(workflowId).describe()).memo;
+  const memoOf = async (workflowId: string) => {
+    const client = await api.temporal.client();
+    // The API answers before it starts an order's workflow.
+    await waitForWorkflow(client, workflowId);
+    return (await client.workflow.getHandle(workflowId).describe()).memo;
+  };
 
   it("keeps the caller's X-Request-Id: echoed, on the event, in its workflow's memo", async () => {
     const requestId = `req-${randomUUID()}`;

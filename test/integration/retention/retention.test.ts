@@ -3,6 +3,7 @@ import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import { type CommandStartedEvent, type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AttemptDoc, AttemptRepository } from '../../../src/deliveries/attempts';
+import { type InboxDoc, InboxRepository, inboxSeq } from '../../../src/deliveries/inbox';
 import { type EventDoc, EventRepository } from '../../../src/events/repository';
 import { longestDeliverySpanMs } from '../../../src/retention/delivery-span';
 import { purgeOlderThan } from '../../../src/retention/purge';
@@ -38,6 +39,11 @@ function attempt(id: string, ageMs: number): AttemptDoc {
 
 function event(id: string, ageMs: number): EventDoc {
   return { _id: id, type: 'order.created', data: { order_id: 1 }, created_at: new Date(Date.now() - ageMs), subscription_ids: ['sub_retention'] };
+}
+
+function message(id: string, ageMs: number, state: InboxDoc['state']): InboxDoc {
+  const created = new Date(Date.now() - ageMs);
+  return { _id: id, subscription_id: 'sub_retention', event_id: `evt_${id}`, attempt: 1, seq: inboxSeq(created, id), body: '{}', headers: {}, created_at: created, ack_by: new Date(created.getTime() + 30_000), state };
 }
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}_${String(i).padStart(3, '0')}`);
@@ -87,6 +93,24 @@ describe('purgeOlderThan on the real database', () => {
     const r = await purgeOlderThan(db, { collection: 'attempts', before: new Date(Date.now() - 30 * dayMs), batchSize: 10, maxBatches: 100, budgetMs: 60_000 });
     expect(r).toEqual({ deleted: 25, batches: 1, more: false });
     expect(await db.collection<{ _id: string }>('attempts').countDocuments({ _id: { $in: ids('tie', 25) } })).toBe(0);
+  });
+
+  it('deletes pull messages as old as the attempts with them, by bucket tag, and tags messages stored before the inbox had buckets', async () => {
+    const db = mongo.db(dbName);
+    const inbox = new InboxRepository(db);
+    for (const [i, id] of ids('pmsg_old', 12).entries()) await inbox.put(message(id, 40 * dayMs + i * minuteMs, i % 2 ? 'reported' : 'expired'));
+    await inbox.put(message('pmsg_new', minuteMs, 'waiting'));
+    // As stored before messages had a creation-time bucket: only the backfill makes it deletable.
+    await db.collection<InboxDoc>('inbox').insertOne(message('pmsg_untagged', 40 * dayMs, 'expired'));
+    expect(await inbox.tagUnlisted()).toBe(1);
+    await storeAttempts(db, ids('with_inbox', 3).map((id, i) => attempt(id, 40 * dayMs + i * minuteMs)));
+    commands.length = 0;
+    const r = await purgeOlderThan(db, { collection: 'attempts', before: new Date(Date.now() - 30 * dayMs), batchSize: 5, maxBatches: 100, budgetMs: 60_000 });
+    expect(r).toMatchObject({ deleted: 3 + 13, more: false });
+    const inboxDeletes = commands.filter((c) => c.commandName === 'delete' && c.command.delete === 'inbox');
+    expect(inboxDeletes.length).toBeGreaterThan(0);
+    for (const c of inboxDeletes) expect(Object.keys((c.command.deletes as Array<{ q: object }>)[0]!.q)).toEqual(['tl']);
+    expect((await db.collection('inbox').find().toArray()).map((d) => d._id)).toEqual(['pmsg_new']);
   });
 
   it('stops after maxBatches rounds and says there is more', async () => {

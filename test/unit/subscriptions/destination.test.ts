@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/errors/domain-error';
-import { assertUrlFitsDestination, openDestination, resealDestination, sealDestination, viewDestination } from '../../../src/subscriptions/destination';
+import { ackDeadlineMs, assertUrlFitsDestination, openDestination, resealDestination, sealDestination, viewDestination } from '../../../src/subscriptions/destination';
 import { SecretBox } from '../../../src/subscriptions/secret-box';
 
 const oldBox = new SecretBox({ id: 'k1', key: Buffer.alloc(32, 1) });
@@ -16,6 +16,16 @@ describe('a subscription destination', () => {
     expect(openDestination(box, 'sub_1', stored)).toEqual({ type: 'rabbitmq', exchange: 'webhooks', routingKey: 'orders', username: 'hooks', password: 'broker-password' });
     // Bound to its subscription: another one's document cannot borrow it.
     expect(() => openDestination(box, 'sub_2', stored)).toThrow();
+  });
+
+  it('stores a pull ack deadline only when sent; reads and delivery fall back to 30 s', () => {
+    const plain = sealDestination(box, 'sub_1', { type: 'pull' })!;
+    expect(plain).toEqual({ type: 'pull' });
+    expect(viewDestination(plain)).toEqual({ type: 'pull', ack_deadline_seconds: 30 });
+    expect(ackDeadlineMs(plain as { type: 'pull' })).toBe(30_000);
+    const slow = sealDestination(box, 'sub_1', { type: 'pull', ack_deadline_seconds: 120 })!;
+    expect(viewDestination(slow)).toEqual({ type: 'pull', ack_deadline_seconds: 120 });
+    expect(ackDeadlineMs(openDestination(box, 'sub_1', slow) as { type: 'pull' })).toBe(120_000);
   });
 
   it('reseals credentials stored under an old key, and leaves current ones alone', () => {

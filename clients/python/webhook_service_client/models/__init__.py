@@ -130,6 +130,7 @@ from .subscription_version import SubscriptionVersion
 from .subscription_with_secret import SubscriptionWithSecret
 from .subscription_with_secret_version import SubscriptionWithSecretVersion
 from .test_event_data import TestEventData
+from .test_event_request import TestEventRequest
 from .user import User
 from .webhook_meta import WebhookMeta
 from .webhook_test_event_v1 import WebhookTestEventV1
@@ -264,6 +265,7 @@ __all__ = (
     "SubscriptionWithSecret",
     "SubscriptionWithSecretVersion",
     "TestEventData",
+    "TestEventRequest",
     "User",
     "WebhookMeta",
     "WebhookTestEventV1",

@@ -8,12 +8,14 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.event_accepted import EventAccepted
 from ...models.problem import Problem
+from ...models.test_event_request import TestEventRequest
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     subscription_id: str,
     *,
+    body: TestEventRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -26,6 +28,11 @@ def _get_kwargs(
             subscription_id=quote(str(subscription_id), safe=""),
         ),
     }
+
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -63,6 +70,11 @@ def _parse_response(
         response_409 = Problem.from_dict(response.json())
 
         return response_409
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
 
     if response.status_code == 422:
         response_422 = Problem.from_dict(response.json())
@@ -105,22 +117,27 @@ def sync_detailed(
     subscription_id: str,
     *,
     client: AuthenticatedClient,
+    body: TestEventRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[EventAccepted | Problem]:
     """Send a test event
 
      Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list,
-    using its envelope version, signature and the normal retry schedule. The response returns as soon as
-    the event is stored; follow the outcome with the attempts endpoint. A paused or disabled
-    subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`.
-    The caller must hold every scope creating the subscription would need (the scopes of each of its
-    event types, and for a subscription made with an admin key (it receives every owner's events) the
-    `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is
-    done.
+    using its envelope version, signature and the normal retry schedule. With a body naming another
+    `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that
+    type instead, its `data` made up (ids that name no real resource), to this subscription only. The
+    response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A
+    paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope
+    `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes
+    of each of its event types, and for a subscription made with an admin key (it receives every owner's
+    events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and
+    nothing is done.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
         idempotency_key (str | Unset):
+        body (TestEventRequest | Unset): What test event to send; an empty body (or none) sends
+            `webhook.test`. Example: {'type': 'order.created'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -132,6 +149,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         subscription_id=subscription_id,
+        body=body,
         idempotency_key=idempotency_key,
     )
 
@@ -146,22 +164,27 @@ def sync(
     subscription_id: str,
     *,
     client: AuthenticatedClient,
+    body: TestEventRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> EventAccepted | Problem | None:
     """Send a test event
 
      Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list,
-    using its envelope version, signature and the normal retry schedule. The response returns as soon as
-    the event is stored; follow the outcome with the attempts endpoint. A paused or disabled
-    subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`.
-    The caller must hold every scope creating the subscription would need (the scopes of each of its
-    event types, and for a subscription made with an admin key (it receives every owner's events) the
-    `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is
-    done.
+    using its envelope version, signature and the normal retry schedule. With a body naming another
+    `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that
+    type instead, its `data` made up (ids that name no real resource), to this subscription only. The
+    response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A
+    paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope
+    `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes
+    of each of its event types, and for a subscription made with an admin key (it receives every owner's
+    events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and
+    nothing is done.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
         idempotency_key (str | Unset):
+        body (TestEventRequest | Unset): What test event to send; an empty body (or none) sends
+            `webhook.test`. Example: {'type': 'order.created'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,6 +197,7 @@ def sync(
     return sync_detailed(
         subscription_id=subscription_id,
         client=client,
+        body=body,
         idempotency_key=idempotency_key,
     ).parsed
 
@@ -182,22 +206,27 @@ async def asyncio_detailed(
     subscription_id: str,
     *,
     client: AuthenticatedClient,
+    body: TestEventRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[EventAccepted | Problem]:
     """Send a test event
 
      Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list,
-    using its envelope version, signature and the normal retry schedule. The response returns as soon as
-    the event is stored; follow the outcome with the attempts endpoint. A paused or disabled
-    subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`.
-    The caller must hold every scope creating the subscription would need (the scopes of each of its
-    event types, and for a subscription made with an admin key (it receives every owner's events) the
-    `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is
-    done.
+    using its envelope version, signature and the normal retry schedule. With a body naming another
+    `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that
+    type instead, its `data` made up (ids that name no real resource), to this subscription only. The
+    response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A
+    paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope
+    `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes
+    of each of its event types, and for a subscription made with an admin key (it receives every owner's
+    events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and
+    nothing is done.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
         idempotency_key (str | Unset):
+        body (TestEventRequest | Unset): What test event to send; an empty body (or none) sends
+            `webhook.test`. Example: {'type': 'order.created'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -209,6 +238,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         subscription_id=subscription_id,
+        body=body,
         idempotency_key=idempotency_key,
     )
 
@@ -221,22 +251,27 @@ async def asyncio(
     subscription_id: str,
     *,
     client: AuthenticatedClient,
+    body: TestEventRequest | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 ) -> EventAccepted | Problem | None:
     """Send a test event
 
      Emits a `webhook.test` event and delivers it to this subscription only, whatever its `events` list,
-    using its envelope version, signature and the normal retry schedule. The response returns as soon as
-    the event is stored; follow the outcome with the attempts endpoint. A paused or disabled
-    subscription gives 409 (activate it first). Takes no request body. Requires scope `webhooks:write`.
-    The caller must hold every scope creating the subscription would need (the scopes of each of its
-    event types, and for a subscription made with an admin key (it receives every owner's events) the
-    `admin` scope or an administrator portal session); else 403 naming what is missing, and nothing is
-    done.
+    using its envelope version, signature and the normal retry schedule. With a body naming another
+    `type` (one of the subscription's `events`, else 422 naming `type`), it sends a sample event of that
+    type instead, its `data` made up (ids that name no real resource), to this subscription only. The
+    response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A
+    paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope
+    `webhooks:write`. The caller must hold every scope creating the subscription would need (the scopes
+    of each of its event types, and for a subscription made with an admin key (it receives every owner's
+    events) the `admin` scope or an administrator portal session); else 403 naming what is missing, and
+    nothing is done.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
         idempotency_key (str | Unset):
+        body (TestEventRequest | Unset): What test event to send; an empty body (or none) sends
+            `webhook.test`. Example: {'type': 'order.created'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -250,6 +285,7 @@ async def asyncio(
         await asyncio_detailed(
             subscription_id=subscription_id,
             client=client,
+            body=body,
             idempotency_key=idempotency_key,
         )
     ).parsed

@@ -43,6 +43,7 @@ import org.webhookservice.client.model.SubscriptionList;
 import org.webhookservice.client.model.SubscriptionStats;
 import org.webhookservice.client.model.SubscriptionUpdate;
 import org.webhookservice.client.model.SubscriptionWithSecret;
+import org.webhookservice.client.model.TestEventRequest;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -2683,53 +2684,57 @@ public class SubscriptionsApi {
 
   /**
    * Send a test event
-   * Emits a &#x60;webhook.test&#x60; event and delivers it to this subscription only, whatever its &#x60;events&#x60; list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope &#x60;webhooks:write&#x60;. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner&#39;s events) the &#x60;admin&#x60; scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+   * Emits a &#x60;webhook.test&#x60; event and delivers it to this subscription only, whatever its &#x60;events&#x60; list, using its envelope version, signature and the normal retry schedule. With a body naming another &#x60;type&#x60; (one of the subscription&#39;s &#x60;events&#x60;, else 422 naming &#x60;type&#x60;), it sends a sample event of that type instead, its &#x60;data&#x60; made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope &#x60;webhooks:write&#x60;. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner&#39;s events) the &#x60;admin&#x60; scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
    * @param subscriptionId Subscription identifier. (required)
    * @param idempotencyKey Makes a retried request safe (Stripe&#39;s semantics): the first request with a key runs and its response is kept for 24 hours per key and API-key owner; a repeat with the same method, path and body gets that response again, with &#x60;Idempotent-Replayed: true&#x60;, and changes nothing. The same key with a different request gets 422; a repeat while the first is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their repeat runs again. Use a random value, e.g. a UUID.  (optional)
+   * @param testEventRequest  (optional)
    * @return EventAccepted
    * @throws ApiException if fails to make API call
    */
-  public EventAccepted sendTestEvent(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String idempotencyKey) throws ApiException {
-    return sendTestEvent(subscriptionId, idempotencyKey, null);
+  public EventAccepted sendTestEvent(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String idempotencyKey, @jakarta.annotation.Nullable TestEventRequest testEventRequest) throws ApiException {
+    return sendTestEvent(subscriptionId, idempotencyKey, testEventRequest, null);
   }
 
   /**
    * Send a test event
-   * Emits a &#x60;webhook.test&#x60; event and delivers it to this subscription only, whatever its &#x60;events&#x60; list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope &#x60;webhooks:write&#x60;. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner&#39;s events) the &#x60;admin&#x60; scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+   * Emits a &#x60;webhook.test&#x60; event and delivers it to this subscription only, whatever its &#x60;events&#x60; list, using its envelope version, signature and the normal retry schedule. With a body naming another &#x60;type&#x60; (one of the subscription&#39;s &#x60;events&#x60;, else 422 naming &#x60;type&#x60;), it sends a sample event of that type instead, its &#x60;data&#x60; made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope &#x60;webhooks:write&#x60;. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner&#39;s events) the &#x60;admin&#x60; scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
    * @param subscriptionId Subscription identifier. (required)
    * @param idempotencyKey Makes a retried request safe (Stripe&#39;s semantics): the first request with a key runs and its response is kept for 24 hours per key and API-key owner; a repeat with the same method, path and body gets that response again, with &#x60;Idempotent-Replayed: true&#x60;, and changes nothing. The same key with a different request gets 422; a repeat while the first is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their repeat runs again. Use a random value, e.g. a UUID.  (optional)
+   * @param testEventRequest  (optional)
    * @param headers Optional headers to include in the request
    * @return EventAccepted
    * @throws ApiException if fails to make API call
    */
-  public EventAccepted sendTestEvent(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
-    ApiResponse<EventAccepted> localVarResponse = sendTestEventWithHttpInfo(subscriptionId, idempotencyKey, headers);
+  public EventAccepted sendTestEvent(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String idempotencyKey, @jakarta.annotation.Nullable TestEventRequest testEventRequest, Map<String, String> headers) throws ApiException {
+    ApiResponse<EventAccepted> localVarResponse = sendTestEventWithHttpInfo(subscriptionId, idempotencyKey, testEventRequest, headers);
     return localVarResponse.getData();
   }
 
   /**
    * Send a test event
-   * Emits a &#x60;webhook.test&#x60; event and delivers it to this subscription only, whatever its &#x60;events&#x60; list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope &#x60;webhooks:write&#x60;. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner&#39;s events) the &#x60;admin&#x60; scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+   * Emits a &#x60;webhook.test&#x60; event and delivers it to this subscription only, whatever its &#x60;events&#x60; list, using its envelope version, signature and the normal retry schedule. With a body naming another &#x60;type&#x60; (one of the subscription&#39;s &#x60;events&#x60;, else 422 naming &#x60;type&#x60;), it sends a sample event of that type instead, its &#x60;data&#x60; made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope &#x60;webhooks:write&#x60;. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner&#39;s events) the &#x60;admin&#x60; scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
    * @param subscriptionId Subscription identifier. (required)
    * @param idempotencyKey Makes a retried request safe (Stripe&#39;s semantics): the first request with a key runs and its response is kept for 24 hours per key and API-key owner; a repeat with the same method, path and body gets that response again, with &#x60;Idempotent-Replayed: true&#x60;, and changes nothing. The same key with a different request gets 422; a repeat while the first is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their repeat runs again. Use a random value, e.g. a UUID.  (optional)
+   * @param testEventRequest  (optional)
    * @return ApiResponse&lt;EventAccepted&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<EventAccepted> sendTestEventWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String idempotencyKey) throws ApiException {
-    return sendTestEventWithHttpInfo(subscriptionId, idempotencyKey, null);
+  public ApiResponse<EventAccepted> sendTestEventWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String idempotencyKey, @jakarta.annotation.Nullable TestEventRequest testEventRequest) throws ApiException {
+    return sendTestEventWithHttpInfo(subscriptionId, idempotencyKey, testEventRequest, null);
   }
 
   /**
    * Send a test event
-   * Emits a &#x60;webhook.test&#x60; event and delivers it to this subscription only, whatever its &#x60;events&#x60; list, using its envelope version, signature and the normal retry schedule. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). Takes no request body. Requires scope &#x60;webhooks:write&#x60;. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner&#39;s events) the &#x60;admin&#x60; scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
+   * Emits a &#x60;webhook.test&#x60; event and delivers it to this subscription only, whatever its &#x60;events&#x60; list, using its envelope version, signature and the normal retry schedule. With a body naming another &#x60;type&#x60; (one of the subscription&#39;s &#x60;events&#x60;, else 422 naming &#x60;type&#x60;), it sends a sample event of that type instead, its &#x60;data&#x60; made up (ids that name no real resource), to this subscription only. The response returns as soon as the event is stored; follow the outcome with the attempts endpoint. A paused or disabled subscription gives 409 (activate it first). The body is optional. Requires scope &#x60;webhooks:write&#x60;. The caller must hold every scope creating the subscription would need (the scopes of each of its event types, and for a subscription made with an admin key (it receives every owner&#39;s events) the &#x60;admin&#x60; scope or an administrator portal session); else 403 naming what is missing, and nothing is done.
    * @param subscriptionId Subscription identifier. (required)
    * @param idempotencyKey Makes a retried request safe (Stripe&#39;s semantics): the first request with a key runs and its response is kept for 24 hours per key and API-key owner; a repeat with the same method, path and body gets that response again, with &#x60;Idempotent-Replayed: true&#x60;, and changes nothing. The same key with a different request gets 422; a repeat while the first is still running gets 409 (retry shortly). Server errors (5xx) are not kept, so their repeat runs again. Use a random value, e.g. a UUID.  (optional)
+   * @param testEventRequest  (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;EventAccepted&gt;
    * @throws ApiException if fails to make API call
    */
-  public ApiResponse<EventAccepted> sendTestEventWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
-    HttpRequest.Builder localVarRequestBuilder = sendTestEventRequestBuilder(subscriptionId, idempotencyKey, headers);
+  public ApiResponse<EventAccepted> sendTestEventWithHttpInfo(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String idempotencyKey, @jakarta.annotation.Nullable TestEventRequest testEventRequest, Map<String, String> headers) throws ApiException {
+    HttpRequest.Builder localVarRequestBuilder = sendTestEventRequestBuilder(subscriptionId, idempotencyKey, testEventRequest, headers);
     try {
       HttpResponse<InputStream> localVarResponse = memberVarHttpClient.send(
           localVarRequestBuilder.build(),
@@ -2776,7 +2781,7 @@ public class SubscriptionsApi {
     }
   }
 
-  private HttpRequest.Builder sendTestEventRequestBuilder(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String idempotencyKey, Map<String, String> headers) throws ApiException {
+  private HttpRequest.Builder sendTestEventRequestBuilder(@jakarta.annotation.Nonnull String subscriptionId, @jakarta.annotation.Nullable String idempotencyKey, @jakarta.annotation.Nullable TestEventRequest testEventRequest, Map<String, String> headers) throws ApiException {
     // verify the required parameter 'subscriptionId' is set
     if (subscriptionId == null) {
       throw new ApiException(400, "Missing the required parameter 'subscriptionId' when calling sendTestEvent");
@@ -2792,9 +2797,15 @@ public class SubscriptionsApi {
     if (idempotencyKey != null) {
       localVarRequestBuilder.header("Idempotency-Key", idempotencyKey.toString());
     }
+    localVarRequestBuilder.header("Content-Type", "application/json");
     localVarRequestBuilder.header("Accept", "application/json, application/problem+json");
 
-    localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.noBody());
+    try {
+      byte[] localVarPostBody = memberVarObjectMapper.writeValueAsBytes(testEventRequest);
+      localVarRequestBuilder.method("POST", HttpRequest.BodyPublishers.ofByteArray(localVarPostBody));
+    } catch (IOException e) {
+      throw new ApiException(e);
+    }
     if (memberVarReadTimeout != null) {
       localVarRequestBuilder.timeout(memberVarReadTimeout);
     }

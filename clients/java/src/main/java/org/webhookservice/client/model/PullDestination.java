@@ -33,7 +33,8 @@ import org.webhookservice.client.ApiClient;
  * Deliveries wait in the subscription&#39;s inbox for a consumer to read and answer them; see &#x60;SubscriptionDestination&#x60;.
  */
 @JsonPropertyOrder({
-  PullDestination.JSON_PROPERTY_TYPE
+  PullDestination.JSON_PROPERTY_TYPE,
+  PullDestination.JSON_PROPERTY_ACK_DEADLINE_SECONDS
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class PullDestination {
@@ -76,6 +77,10 @@ public class PullDestination {
   @jakarta.annotation.Nonnull
   private TypeEnum type;
 
+  public static final String JSON_PROPERTY_ACK_DEADLINE_SECONDS = "ack_deadline_seconds";
+  @jakarta.annotation.Nullable
+  private Integer ackDeadlineSeconds = 30;
+
   public PullDestination() { 
   }
 
@@ -103,6 +108,32 @@ public class PullDestination {
   }
 
 
+  public PullDestination ackDeadlineSeconds(@jakarta.annotation.Nullable Integer ackDeadlineSeconds) {
+    this.ackDeadlineSeconds = ackDeadlineSeconds;
+    return this;
+  }
+
+  /**
+   * How long the consumer has to report a message&#39;s outcome once it is in the inbox; past it the attempt is a &#x60;timeout&#x60;, retried on the subscription&#39;s schedule. Raise it for a consumer whose work takes longer. Reads always show it (30 when never set).
+   * minimum: 5
+   * maximum: 600
+   * @return ackDeadlineSeconds
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_ACK_DEADLINE_SECONDS, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Integer getAckDeadlineSeconds() {
+    return ackDeadlineSeconds;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_ACK_DEADLINE_SECONDS, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setAckDeadlineSeconds(@jakarta.annotation.Nullable Integer ackDeadlineSeconds) {
+    this.ackDeadlineSeconds = ackDeadlineSeconds;
+  }
+
+
   /**
    * Return true if this PullDestination object is equal to o.
    */
@@ -115,12 +146,13 @@ public class PullDestination {
       return false;
     }
     PullDestination pullDestination = (PullDestination) o;
-    return Objects.equals(this.type, pullDestination.type);
+    return Objects.equals(this.type, pullDestination.type) &&
+        Objects.equals(this.ackDeadlineSeconds, pullDestination.ackDeadlineSeconds);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(type);
+    return Objects.hash(type, ackDeadlineSeconds);
   }
 
   @Override
@@ -128,6 +160,7 @@ public class PullDestination {
     StringBuilder sb = new StringBuilder();
     sb.append("class PullDestination {\n");
     sb.append("    type: ").append(toIndentedString(type)).append("\n");
+    sb.append("    ackDeadlineSeconds: ").append(toIndentedString(ackDeadlineSeconds)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -175,6 +208,11 @@ public class PullDestination {
     // add `type` to the URL query string
     if (getType() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%stype%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getType()))));
+    }
+
+    // add `ack_deadline_seconds` to the URL query string
+    if (getAckDeadlineSeconds() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sack_deadline_seconds%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getAckDeadlineSeconds()))));
     }
 
     return joiner.toString();

@@ -1,0 +1,58 @@
+/**
+ * Work started without its caller waiting for it, at most `limit` units in flight: a caller
+ * that would go past the limit waits until enough have finished (backpressure, not a queue
+ * that grows without bound). `drain` waits for everything started so far.
+ */
+export class BoundedTasks {
+  private inFlight = 0;
+  /** Callers inside `start` that have not yet added their task: `drain` waits for them too. */
+  private entering = 0;
+  private readonly running = new Set<Promise<void>>();
+  private waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {
+    if (!(limit >= 1)) throw new Error(`BoundedTasks needs a limit of at least 1, got ${limit}`);
+  }
+
+  /** Units in flight now. */
+  get size(): number {
+    return this.inFlight;
+  }
+
+  /**
+   * Starts `task` (worth `units`, at least 1) once there is room, and resolves as soon as it has
+   * started, not when it ends. `task` must handle its own failure: a rejection is swallowed.
+   * A task bigger than the limit starts alone.
+   */
+  async start(task: () => Promise<void>, units = 1): Promise<void> {
+    const weight = Math.max(1, units);
+    this.entering++;
+    try {
+      while (this.inFlight > 0 && this.inFlight + weight > this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } finally {
+      this.entering--;
+    }
+    this.inFlight += weight;
+    const run: Promise<void> = Promise.resolve()
+      .then(task)
+      .catch(() => {})
+      .finally(() => {
+        this.inFlight -= weight;
+        this.running.delete(run);
+        // Everyone waiting checks again: one finished task may make room for several small ones.
+        const woken = this.waiting;
+        this.waiting = [];
+        for (const wake of woken) wake();
+      });
+    this.running.add(run);
+  }
+
+  /** Resolves once every task started so far (and any they let start meanwhile) has ended. */
+  async drain(): Promise<void> {
+    while (this.running.size > 0 || this.entering > 0) {
+      if (this.running.size > 0) await Promise.all([...this.running]);
+      // A caller woken by the last task adds its own on a later turn.
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}

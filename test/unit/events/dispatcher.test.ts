@@ -1,0 +1,137 @@
+import type { Client } from '@temporalio/client';
+import { describe, expect, it, vi } from 'vitest';
+import type { DispatchNotes } from '../../../src/events/dispatch-notes';
+import { EventDispatcher } from '../../../src/events/dispatcher';
+import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
+import type { EventRepository } from '../../../src/events/repository';
+import { createLogger } from '../../../src/logger';
+
+/** A start the test ends when it says so. */
+interface HeldStart {
+  workflowId: string;
+  finish: () => void;
+  fail: (err: Error) => void;
+}
+
+/** A dispatcher over fakes: every event has two subscribers; starts are held until the test ends them. */
+function fakeDispatcher(opts: { maxBackgroundStarts?: number } = {}) {
+  const starts: HeldStart[] = [];
+  const forgotten: string[] = [];
+  const removed: string[] = [];
+  const logged: string[] = [];
+  const client = {
+    workflow: {
+      start: (_type: string, options: { workflowId: string }) =>
+        new Promise<void>((resolve, reject) => starts.push({ workflowId: options.workflowId, finish: resolve, fail: reject })),
+    },
+  } as unknown as Client;
+  const events = {
+    insertNew: (docs: ReadonlyArray<{ _id: string }>) => {
+      logged.push(...docs.map((d) => d._id));
+      return Promise.resolve(new Set(docs.map((d) => d._id)));
+    },
+  } as unknown as EventRepository;
+  const notes = {
+    forget: (id: string) => forgotten.push(id),
+    remove: (ids: readonly string[]) => {
+      removed.push(...ids);
+      return Promise.resolve();
+    },
+  } as unknown as DispatchNotes;
+  const logger = createLogger('silent', 'test');
+  const warn = vi.spyOn(logger, 'warn');
+  const dispatcher = new EventDispatcher({
+    events,
+    notes,
+    fanout: { activeSubscribers: () => Promise.resolve([{ _id: 'sub_a' }, { _id: 'sub_b' }]) },
+    temporal: () => Promise.resolve(client),
+    settings: { taskQueue: 'q', policy: { scheduleMs: [1000], maxAttempts: 2, jitterRatio: 0 }, batchSize: 50 },
+    logger,
+    ...opts,
+  });
+  return { dispatcher, starts, forgotten, removed, logged, warn };
+}
+
+const source = { collection: 'orders', id: 7 } as const;
+
+function orderEvents(n: number): OutboxEvent[] {
+  return Array.from({ length: n }, (_, i) => newOutboxEvent('order.created', { order_id: 7 + i } as never, { ownerId: 'owner-1' }));
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('EventDispatcher.flush', () => {
+  it("answers a request's flush once its events are logged, starts them all at once, and lets the note go only after the starts", async () => {
+    const f = fakeDispatcher();
+    const events = orderEvents(3);
+    await f.dispatcher.flush(source, events);
+    expect(f.logged).toEqual(events.map((e) => e.id));
+    await settle();
+    expect(f.starts.map((s) => s.workflowId)).toEqual(events.map((e) => `event/${e.id}`));
+    expect(f.forgotten).toEqual([]);
+    for (const s of f.starts.slice(0, 2)) s.finish();
+    await settle();
+    expect(f.forgotten).toEqual([]);
+    f.starts[2]!.finish();
+    await f.dispatcher.drain();
+    expect(f.forgotten).toEqual(events.map((e) => e.id));
+  });
+
+  it('leaves the note to the relay when one start of the write fails', async () => {
+    const f = fakeDispatcher();
+    await f.dispatcher.flush(source, orderEvents(2));
+    await settle();
+    f.starts[0]!.fail(new Error('temporal away'));
+    f.starts[1]!.finish();
+    await f.dispatcher.drain();
+    expect(f.forgotten).toEqual([]);
+    expect(f.removed).toEqual([]);
+    expect(f.warn.mock.calls.map(([, message]) => message)).toEqual(['dispatch deferred to the relay']);
+  });
+
+  it('makes a request wait while the starts in flight are at the bound', async () => {
+    const f = fakeDispatcher({ maxBackgroundStarts: 2 });
+    await f.dispatcher.flush(source, orderEvents(2));
+    let second = false;
+    const waiting = f.dispatcher.flush({ collection: 'orders', id: 8 }, orderEvents(1)).then(() => (second = true));
+    await settle();
+    expect(second).toBe(false);
+    expect(f.starts).toHaveLength(2);
+    f.starts[0]!.finish();
+    await settle();
+    expect(second).toBe(false);
+    f.starts[1]!.finish();
+    await waiting;
+    await settle();
+    expect(f.starts).toHaveLength(3);
+    f.starts[2]!.finish();
+    await f.dispatcher.drain();
+    expect(f.forgotten).toHaveLength(3);
+  });
+
+  it("waits for the relay's starts, then removes the notes", async () => {
+    const f = fakeDispatcher();
+    const events = orderEvents(2);
+    let done = false;
+    const flushing = f.dispatcher.flush(source, events, 'remove').then(() => (done = true));
+    await settle();
+    expect(f.starts).toHaveLength(2);
+    expect(done).toBe(false);
+    for (const s of f.starts) s.finish();
+    await flushing;
+    expect(f.removed).toEqual(events.map((e) => e.id));
+    expect(f.forgotten).toEqual([]);
+  });
+
+  it('drain waits for the starts requests left running', async () => {
+    const f = fakeDispatcher();
+    await f.dispatcher.flush(source, orderEvents(1));
+    let drained = false;
+    const draining = f.dispatcher.drain().then(() => (drained = true));
+    await settle();
+    expect(drained).toBe(false);
+    f.starts[0]!.finish();
+    await draining;
+    expect(f.forgotten).toHaveLength(1);
+  });
+});
