@@ -71,6 +71,7 @@ export class InboxRepository {
     { collection: 'inbox', name: 'subscription_state', key: { subscription_id: 1, state: 1 } },
     // Retention deletes one creation-time bucket at a time by its tag (src/db/timeline.ts).
     { collection: 'inbox', name: 'timeline', key: { tl: 1 } },
+    { collection: 'inbox_settlements', name: 'timeline', key: { tl: 1 } },
   ];
 
   static readonly queryShapes: readonly QueryShape[] = [
@@ -83,19 +84,25 @@ export class InboxRepository {
     { collection: 'inbox', method: 'InboxRepository.bodies', equality: ['_id'], index: '_id_' },
     { collection: 'inbox', method: 'InboxRepository.tagUnlisted', equality: [], range: ['tl'], index: 'timeline' },
     ...timelineShapes('inbox', 'created_at', { list: [], expire: 'InboxRepository.aged.expire' }),
+    ...timelineShapes('inbox_settlements', 'settled_at', { list: [], expire: 'InboxRepository.agedSettlements.expire' }),
   ];
 
   readonly #collection: Collection<InboxDoc>;
   readonly #settlements: Collection<Settlement>;
   readonly #timeline: Timeline;
+  readonly #settlementTimeline: Timeline;
   /** Old messages, by creation time, for retention (src/retention/purge.ts). */
   readonly aged: Expiring;
+  /** Old settlements, by settlement time, for retention with the messages. */
+  readonly agedSettlements: Expiring;
 
   constructor(db: Db) {
     this.#collection = db.collection<InboxDoc>('inbox');
     this.#settlements = db.collection<Settlement>('inbox_settlements');
     this.#timeline = new Timeline(db, 'inbox');
     this.aged = { expire: (before, maxBuckets, maxDocs) => this.#timeline.expire(this.#collection, 'all', before, maxBuckets, maxDocs) };
+    this.#settlementTimeline = new Timeline(db, 'inbox_settlements');
+    this.agedSettlements = { expire: (before, maxBuckets, maxDocs) => this.#settlementTimeline.expire(this.#settlements, 'all', before, maxBuckets, maxDocs) };
   }
 
   /** Stores `doc` (in its creation-time bucket) unless its attempt has a message already; true when this call stored it. */
@@ -124,7 +131,9 @@ export class InboxRepository {
    * left `waiting` drops out of the read at its deadline anyway.
    */
   async settle(id: string, change: SettlementChange, at: Date): Promise<boolean> {
-    if (!(await insertIfAbsent(this.#settlements, { _id: id, ...change, settled_at: at }))) return false;
+    const settlement: Settlement = { _id: id, ...change, settled_at: at };
+    const [listed] = await this.#settlementTimeline.listed([settlement], listsOf, (d) => d.settled_at);
+    if (!(await insertIfAbsent(this.#settlements, listed!))) return false;
     await this.#collection.updateOne({ _id: id }, { $set: change }).catch(() => undefined);
     return true;
   }
