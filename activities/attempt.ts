@@ -20,7 +20,7 @@ import { withTimeout } from '../src/lib/timing';
 import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { InFlight } from './in-flight';
 import { type DeliveredRound, deliverRoundWith, type RoundInput } from './deliver-round';
-import { log } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { groupCommit } from './group-commit';
 import { SubscriptionCache } from './subscription-cache';
 import { DeliveryRate } from '../src/deliveries/delivery-rate';
@@ -88,6 +88,15 @@ export interface RoundEvent extends CarriedEvent {
   id: string;
   type: string;
   subscriptionIds: string[];
+}
+
+/** The workflow whose round this activity runs (a pull report wakes it); undefined when called outside an activity (tests). */
+function runningWorkflow(): string | undefined {
+  try {
+    return Context.current().info.workflowExecution?.workflowId;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A carried event as the cache holds a read one. */
@@ -230,6 +239,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     input: AttemptInput,
     origin: string | undefined,
     holder: string | undefined,
+    runner: string | undefined,
   ): (() => Promise<AttemptResult>) | AttemptResult {
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
@@ -273,7 +283,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
           const { body, signed } = render(at);
           return { body, headers: { 'Content-Type': 'application/json', ...signed } };
         };
-        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, url: sub.url, retry, now: at, render: message, ackDeadlineMs: ackDeadlineMs(destination) });
+        // Run beside other subscribers' POSTs: a failure here defers this attempt rather than retry the round (and re-send them).
+        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, runner, url: sub.url, retry, now: at, render: message, ackDeadlineMs: ackDeadlineMs(destination) }).catch(
+          (err: unknown): AttemptResult => ({ outcome: 'deferred', reason: `pull inbox unavailable: ${String(err)}`, waitMs: 1000, hold: 'pull_outcome' }),
+        );
       };
     }
     const send = async (): Promise<MadeAttempt> => {
@@ -377,7 +390,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const ids = [...new Set(inputs.map((i) => i.eventId))];
     const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
     const subs = await readSubscriptions(inputs, roundEvents);
-    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId), input, origin, holder));
+    const runner = runningWorkflow();
+    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId), input, origin, holder, runner));
     const results = await Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
     // Deliveries a pause held and that are held no longer (drained, cancelled, failed): their markers go.
     if (holder !== undefined) await holds.releaseDone(holder, inputs, results);

@@ -299,7 +299,7 @@ export interface paths {
         };
         /**
          * Read a pull subscription's inbox
-         * @description The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+         * @description The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
          */
         get: operations["listInboxMessages"];
         put?: never;
@@ -326,7 +326,7 @@ export interface paths {
         put?: never;
         /**
          * Report a pull message's outcome
-         * @description The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+         * @description The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
          */
         post: operations["reportInboxOutcome"];
         delete?: never;
@@ -1535,7 +1535,7 @@ export interface components {
          *     - `http` (the default): a signed POST to `url`.
          *     - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
          *     - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
-         *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
+         *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
          *     Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
          * @example {
          *       "type": "rabbitmq",
@@ -2236,11 +2236,11 @@ export interface components {
              */
             ack_by: string;
         };
-        /** @description Messages waiting for their outcome, oldest first. */
+        /** @description Messages waiting for their outcome and not yet due, oldest first; the same message may come again until its outcome is stored. */
         InboxPage: {
             /** @description The messages. */
             data: components["schemas"]["InboxMessage"][];
-            /** @description Pass as `cursor` to read only later messages (the same cursor when none came). */
+            /** @description Names this page; pass as `cursor` with `wait` to wait until the page differs. Opaque; not a position. */
             next_cursor: string;
         };
         /** @description The consumer's answer to a message. */
@@ -4238,7 +4238,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor from a previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). */
+                /** @description Seconds to wait while the page is the one `cursor` names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. */
                 wait?: number;
             };
             header?: never;

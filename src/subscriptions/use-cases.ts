@@ -94,6 +94,18 @@ function assertDestinationFits(input: SubscriptionCreate | SubscriptionUpdate, c
   const kind = input.destination?.type ?? destinationKind(current?.destination);
   const hasAuth = input.auth === undefined ? current?.auth !== undefined : input.auth !== null;
   assertUrlFitsDestination(url, kind, input.url !== undefined || input.destination === undefined ? 'url' : 'destination', hasAuth);
+  if (kind === 'pull') assertNothingPullIgnores(input, current);
+}
+
+/** 422 naming each of `headers`, `max_in_flight`, `rate_limit` a pull subscription would have after `input`: nothing is sent, so they would mean nothing. */
+function assertNothingPullIgnores(input: SubscriptionCreate | SubscriptionUpdate, current?: SubscriptionDoc): void {
+  const set = {
+    headers: input.headers === undefined ? (current?.headers?.length ?? 0) > 0 : Object.keys(input.headers).length > 0,
+    max_in_flight: input.max_in_flight === undefined ? current?.max_in_flight !== undefined : input.max_in_flight !== null,
+    rate_limit: input.rate_limit === undefined ? current?.rate_limit !== undefined : input.rate_limit !== null,
+  };
+  const errors = Object.entries(set).flatMap(([field, on]) => (on ? [{ field: [field], message: `${field} is for what the service sends; a pull consumer reads at its own pace and authenticates with its own key` }] : []));
+  if (errors.length) throw DomainError.unprocessable(`a pull destination takes no ${errors.map((e) => e.field[0]).join(', ')}`, errors);
 }
 
 /** 409 for pausing a disabled subscription: the owner moves active ⇄ paused and re-enables with active. */

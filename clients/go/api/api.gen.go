@@ -1518,12 +1518,12 @@ type InboxOutcome struct {
 	StatusCode int32 `json:"status_code"`
 }
 
-// InboxPage Messages waiting for their outcome, oldest first.
+// InboxPage Messages waiting for their outcome and not yet due, oldest first; the same message may come again until its outcome is stored.
 type InboxPage struct {
 	// Data The messages.
 	Data []InboxMessage `json:"data"`
 
-	// NextCursor Pass as `cursor` to read only later messages (the same cursor when none came).
+	// NextCursor Names this page; pass as `cursor` with `wait` to wait until the page differs. Opaque; not a position.
 	NextCursor string `json:"next_cursor"`
 }
 
@@ -2591,7 +2591,7 @@ type SubscriptionDescription = string
 // - `http` (the default): a signed POST to `url`.
 // - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
 // - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
-// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
+// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
 	union json.RawMessage
@@ -3261,7 +3261,7 @@ type ListInboxMessagesParams struct {
 	// Cursor Opaque cursor from a previous page's `next_cursor`.
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
-	// Wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once).
+	// Wait Seconds to wait while the page is the one `cursor` names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long.
 	Wait *int32 `form:"wait,omitempty" json:"wait,omitempty"`
 }
 
@@ -5280,14 +5280,14 @@ type ClientInterface interface {
 
 	// ListInboxMessages Read a pull subscription's inbox
 	//
-	// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+	// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 	//
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/inbox (the `ListInboxMessages` operationId).
 	ListInboxMessages(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReportInboxOutcomeWithBody Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5296,7 +5296,7 @@ type ClientInterface interface {
 
 	// ReportInboxOutcome Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6145,7 +6145,7 @@ func (c *Client) GetDeliveryTimeline(ctx context.Context, subscriptionId Subscri
 
 // ListInboxMessages Read a pull subscription's inbox
 //
-// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 //
 // Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/inbox (the `ListInboxMessages` operationId).
 func (c *Client) ListInboxMessages(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6162,7 +6162,7 @@ func (c *Client) ListInboxMessages(ctx context.Context, subscriptionId Subscript
 
 // ReportInboxOutcomeWithBody Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6181,7 +6181,7 @@ func (c *Client) ReportInboxOutcomeWithBody(ctx context.Context, subscriptionId 
 
 // ReportInboxOutcome Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8851,7 +8851,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListInboxMessagesWithResponse Read a pull subscription's inbox
 	//
-	// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+	// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8860,7 +8860,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReportInboxOutcomeWithBodyWithResponse Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8869,7 +8869,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReportInboxOutcomeWithResponse Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15332,7 +15332,7 @@ func (c *ClientWithResponses) GetDeliveryTimelineWithResponse(ctx context.Contex
 
 // ListInboxMessagesWithResponse Read a pull subscription's inbox
 //
-// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15347,7 +15347,7 @@ func (c *ClientWithResponses) ListInboxMessagesWithResponse(ctx context.Context,
 
 // ReportInboxOutcomeWithBodyWithResponse Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15362,7 +15362,7 @@ func (c *ClientWithResponses) ReportInboxOutcomeWithBodyWithResponse(ctx context
 
 // ReportInboxOutcomeWithResponse Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -21,6 +21,7 @@ describe('declared indexes', () => {
       { collection: 'attempts', name: 'event_groups', key: { eg: 1 } },
       { collection: 'events', name: 'timeline', key: { tl: 1, created_at: -1, _id: -1 } },
       { collection: 'inbox', name: 'subscription_state', key: { subscription_id: 1, state: 1 } },
+      { collection: 'inbox_settlements', name: 'timeline', key: { tl: 1 } },
       { collection: 'inbox', name: 'timeline', key: { tl: 1 } },
       { collection: 'held_deliveries', name: 'subscription_emitted', key: { subscription_id: 1, emitted_at: 1, _id: 1 } },
       { collection: 'held_deliveries', name: 'subscription_held_at', key: { subscription_id: 1, held_at: 1 } },
