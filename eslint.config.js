@@ -166,6 +166,7 @@ export default tseslint.config(
       'src/deliveries/attempts.ts',
       'src/deliveries/delivery-rate.ts',
       'src/deliveries/inbox.ts',
+      'src/deliveries/held.ts',
       'src/events/dispatch-notes.ts',
       'src/events/repository.ts',
       'src/idempotency/store.ts',

@@ -20,7 +20,7 @@ import { withTimeout } from '../src/lib/timing';
 import { type CachedEvent, createEventCache, DEFAULT_EVENT_READ_TIMEOUT_MS } from './event-cache';
 import { InFlight } from './in-flight';
 import { type DeliveredRound, deliverRoundWith, type RoundInput } from './deliver-round';
-import { log } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { groupCommit } from './group-commit';
 import { SubscriptionCache } from './subscription-cache';
 import { DeliveryRate } from '../src/deliveries/delivery-rate';
@@ -37,6 +37,8 @@ import { authorizationSecrets, redactSecrets } from './redact';
 import { storableText } from '../src/db/storable-text';
 import { InboxRepository } from '../src/deliveries/inbox';
 import { pullAttempt } from './pull-inbox';
+import { HeldDeliveryRepository } from '../src/deliveries/held';
+import { type Holds, holdsOf } from './hold';
 
 /** Grouped attempt-log writes in flight at once: FerretDB inserts a write's documents one by one, and rounds queued behind a single writer. */
 const LOG_WRITES_IN_FLIGHT = 3;
@@ -80,6 +82,8 @@ export interface AttemptActivityDeps {
   maxInFlight?: number | undefined;
   /** How long a read subscription is used for later rounds (SUBSCRIPTION_CACHE_TTL; absent or 0: each round reads). */
   subscriptionCacheTtlMs?: number | undefined;
+  /** How long a paused subscription's deliveries are held, from the pause (DELIVERY_HOLD_LIMIT; absent: 7 days). */
+  holdLimitMs?: number | undefined;
 }
 
 export type { AttemptInput, AttemptResult, MadeAttempt } from '../workflows/delivery-model';
@@ -91,6 +95,15 @@ export interface RoundEvent extends CarriedEvent {
   id: string;
   type: string;
   subscriptionIds: string[];
+}
+
+/** The workflow whose round this activity runs (a pull report wakes it); undefined when called outside an activity (tests). */
+function runningWorkflow(): string | undefined {
+  try {
+    return Context.current().info.workflowExecution?.workflowId;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A carried event as the cache holds a read one. */
@@ -163,6 +176,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const subscriptionCache = new SubscriptionCache(deps.subscriptionCacheTtlMs ?? 0, () => now().getTime());
   // Reads in flight by subscription: rounds that miss the cache while one is read wait for that read.
   const reading = new Map<string, Promise<SubscriptionDoc | undefined>>();
+  const holds: Holds = holdsOf({ held: new HeldDeliveryRepository(deps.db), subscriptions, now, holdLimitMs: deps.holdLimitMs });
   // OAuth 2.0 tokens of the subscriptions that use them, kept per worker until shortly before they expire.
   const tokens = createTokenCache({ post, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy, userAgent: deps.userAgent });
 
@@ -177,7 +191,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const joined: Array<Promise<void>> = [];
     for (const i of inputs) {
       const cached = subscriptionCache.get(i.subscriptionId);
-      if (cached) {
+      // A paused one is read again: its resume must reach the drained deliveries at once.
+      if (cached && cached.doc?.status !== 'paused') {
         if (cached.doc) found.set(i.subscriptionId, cached.doc);
         continue;
       }
@@ -228,10 +243,18 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     doc.then(done, done);
   }
 
-  /** One attempt's POST, ready to send, from the round's reads; or why none is made. */
-  function prepare(event: CachedEvent | undefined, sub: SubscriptionDoc | undefined, input: AttemptInput, origin: string | undefined): (() => Promise<AttemptResult>) | AttemptResult {
+  /** One attempt's POST, ready to send, from the round's reads; or why none is made (a paused subscription's delivery held by `holder`, when the run can hold). */
+  function prepare(
+    event: CachedEvent | undefined,
+    sub: SubscriptionDoc | undefined,
+    input: AttemptInput,
+    origin: string | undefined,
+    holder: string | undefined,
+    runner: string | undefined,
+  ): (() => Promise<AttemptResult>) | AttemptResult {
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
+    if (sub.status === 'paused' && holder !== undefined) return () => holds.hold(sub, event, holder);
     if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
     // Opened here, with the reads: a secret that cannot be opened fails the round before any POST.
     const stored = sub.secrets.map((s) => ({ ...s, secret: box.open(s.secret, sub._id) }));
@@ -272,7 +295,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
           const { body, signed } = render(at);
           return { body, headers: { 'Content-Type': 'application/json', ...signed } };
         };
-        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, url: sub.url, retry, now: at, render: message, ackDeadlineMs: ackDeadlineMs(destination) });
+        // Run beside other subscribers' POSTs: a failure here defers this attempt rather than retry the round (and re-send them).
+        return pullAttempt(inbox, { subscriptionId: sub._id, eventId: event._id, attempt: input.attempt, origin, runner, url: sub.url, retry, now: at, render: message, ackDeadlineMs: ackDeadlineMs(destination) }).catch(
+          (err: unknown): AttemptResult => ({ outcome: 'deferred', reason: `pull inbox unavailable: ${String(err)}`, waitMs: 1000, hold: 'pull_outcome' }),
+        );
       };
     }
     const send = async (): Promise<MadeAttempt> => {
@@ -380,15 +406,19 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
    * POST, so an infrastructure failure (the database) throws before anything was sent and a
    * retry of the activity sends nothing twice.
    */
-  async function postAttempts(inputs: AttemptInput[], carried?: RoundEvent, origin?: string): Promise<AttemptResult[]> {
+  async function postAttempts(inputs: AttemptInput[], carried?: RoundEvent, origin?: string, holder?: string): Promise<AttemptResult[]> {
     // The event the workflow's input carries is not read; it is kept for this worker's later needs of it (metrics).
     const given = carried ? fromCarried(carried) : undefined;
     if (given) events.put(given);
     const ids = [...new Set(inputs.map((i) => i.eventId))];
     const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
     const subs = await readSubscriptions(inputs, roundEvents);
-    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId), input, origin));
-    return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
+    const runner = runningWorkflow();
+    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId), input, origin, holder, runner));
+    const results = await Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
+    // Deliveries a pause held and that are held no longer (drained, cancelled, failed): their markers go.
+    if (holder !== undefined) await holds.releaseDone(holder, inputs, results);
+    return results;
   }
 
   /**

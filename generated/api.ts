@@ -299,7 +299,7 @@ export interface paths {
         };
         /**
          * Read a pull subscription's inbox
-         * @description The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+         * @description The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
          */
         get: operations["listInboxMessages"];
         put?: never;
@@ -326,7 +326,7 @@ export interface paths {
         put?: never;
         /**
          * Report a pull message's outcome
-         * @description The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+         * @description The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
          */
         post: operations["reportInboxOutcome"];
         delete?: never;
@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * Timeline of one event's delivery
-         * @description The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+         * @description The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
          */
         get: operations["getDeliveryTimeline"];
         put?: never;
@@ -1539,7 +1539,7 @@ export interface components {
          *     - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
          *     - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type: application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops; a server that is down or no PubAck in time is retried on the subscription's schedule.
          *     - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry, told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time, is retried on the subscription's schedule.
-         *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
+         *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
          *     Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
          * @example {
          *       "type": "rabbitmq",
@@ -1853,9 +1853,10 @@ export interface components {
         /**
          * @description Delivery state of a subscription.
          *     - `active`: events are delivered.
-         *     - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not delivered; use recover or redeliver to catch up).
+         *     - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still fan out to it and their deliveries are held durably, as are its pending retries (`held` on a read of the subscription counts them). On `active` again they are all delivered in emission order at the subscription's `rate_limit` (or the service's `DELIVERY_DRAIN_RATE` when it sets none), each attempt logged as usual. A hold is bounded: deliveries still held `DELIVERY_HOLD_LIMIT` (default 7 days) after the pause fail with that reason, and one `delivery_failed` alert is raised for the pause.
          *     - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
          *     Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active` → `disabled`. A deleted subscription is gone: every path naming it answers 404.
+         *     Held deliveries of a subscription that is disabled or deleted instead of resumed are cancelled, as its pending retries are: `disabled` holds nothing.
          * @enum {string}
          */
         SubscriptionStatus: "active" | "paused" | "disabled";
@@ -1973,6 +1974,21 @@ export interface components {
             public_key?: components["schemas"]["SigningPublicKey"];
             /** @description The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown. */
             destination?: components["schemas"]["SubscriptionDestinationView"];
+            /** @description Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription, and on the answer to a `PATCH` of a paused subscription or one that resumes it, when any are held; never in lists. */
+            held?: components["schemas"]["HeldDeliveries"];
+        };
+        /** @description The deliveries a paused subscription holds, from new events and frozen retries alike; each leaves the count when it is attempted (in emission order on resume), cancelled or failed at the hold limit. */
+        HeldDeliveries: {
+            /**
+             * Format: int64
+             * @description How many deliveries are held.
+             */
+            count: number;
+            /**
+             * Format: date-time
+             * @description When the oldest of them was first held.
+             */
+            since: string;
         };
         /** @description A subscription as returned on creation, with its signing secret. The secret is shown only here. */
         SubscriptionWithSecret: {
@@ -2029,6 +2045,8 @@ export interface components {
             secret: components["schemas"]["VerificationKey"];
             /** @description The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown. */
             destination?: components["schemas"]["SubscriptionDestinationView"];
+            /** @description Never present on creation (nothing is held yet); as on a read of the subscription. */
+            held?: components["schemas"]["HeldDeliveries"];
         };
         /**
          * @description Custom request headers for every delivery, name → value (at most 20; names are HTTP tokens of at most
@@ -2335,11 +2353,11 @@ export interface components {
              */
             ack_by: string;
         };
-        /** @description Messages waiting for their outcome, oldest first. */
+        /** @description Messages waiting for their outcome and not yet due, oldest first; the same message may come again until its outcome is stored. */
         InboxPage: {
             /** @description The messages. */
             data: components["schemas"]["InboxMessage"][];
-            /** @description Pass as `cursor` to read only later messages (the same cursor when none came). */
+            /** @description Names this page; pass as `cursor` with `wait` to wait until the page differs. Opaque; not a position. */
             next_cursor: string;
         };
         /** @description The consumer's answer to a message. */
@@ -2479,7 +2497,7 @@ export interface components {
         /**
          * @description `pending` before the first attempt is logged; after it the state of the latest attempt
          *     (`retrying`, `delivered`, `failed`, `stopped`), or `cancelled` when the subscription stopped
-         *     taking events (paused, disabled, deleted) while a retry was due.
+         *     taking events (disabled, deleted) while a retry was due; a paused subscription's deliveries are held (a `paused` wait), not cancelled.
          * @enum {string}
          */
         DeliveryTimelineState: "pending" | "retrying" | "delivered" | "failed" | "stopped" | "cancelled";
@@ -2488,11 +2506,12 @@ export interface components {
          *     (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
          *     subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
          *     POSTs running), `pull_outcome` (a pull subscription's message waited in its inbox for the
-         *     consumer's outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits shows in `next`:
+         *     consumer's outcome), `paused` (the subscription was paused: the delivery was held until it was
+         *     resumed, or until the hold limit). More reasons may be added. A subscription disabled or deleted while a retry waits shows in `next`:
          *     the delivery is cancelled when that retry falls due.
          * @enum {string}
          */
-        DeliveryWaitReason: "backoff" | "retry_after" | "rate_limit" | "max_in_flight" | "pull_outcome";
+        DeliveryWaitReason: "backoff" | "retry_after" | "rate_limit" | "max_in_flight" | "pull_outcome" | "paused";
         /** @description One wait of a delivery. */
         DeliveryWait: {
             /**
@@ -2842,7 +2861,7 @@ export interface components {
             /** @description Alert identifier. */
             id: string;
             /**
-             * @description `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service disabled a subscription.
+             * @description `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held deliveries reached the hold limit (one alert per pause); `subscription_disabled`: the service disabled a subscription.
              * @enum {string}
              */
             kind: "delivery_failed" | "subscription_disabled";
@@ -4324,6 +4343,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4335,7 +4355,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor from a previous page's `next_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). */
+                /** @description Seconds to wait while the page is the one `cursor` names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. */
                 wait?: number;
             };
             header?: never;

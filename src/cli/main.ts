@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createClient, type components, type WebhookServiceClient } from '../client';
-import { listen, pullSubscription } from './listen';
+import { findPullSubscription, isLoopback, listen } from './listen';
 
 type EventType = components['schemas']['EventType'];
 
@@ -8,15 +8,17 @@ const v1 = '/api/webhooks/v1';
 
 const usage = `webhook-service <command> [options]
 
-  listen --forward-to <url> [--events a,b] [--label cli]
+  listen --forward-to <url> [--events a,b] [--label cli] [--allow-remote]
       Forwards the API key owner's deliveries to a local receiver (which the service need not
       reach) through a pull subscription (pull://<label>), and reports each local answer as the
-      attempt's outcome. Without --events a new subscription takes every event type this key
-      may receive; a reused one keeps its own.
+      attempt's outcome; the receiver must be on this machine unless --allow-remote. Without
+      --events a new subscription takes every event type this key may receive; a reused one
+      keeps its own.
   trigger [<event-type>] [--subscription <id>]
       Sends a test event to one subscription: webhook.test by default, or a sample of one of
       its event types (e.g. order.created) with made-up data (default subscription: the listen
-      one, made with --events when there is none yet, as for the commands below).
+      one of --label, which only listen makes, showing its signing secret; as for the commands
+      below).
   events [--subscription <id>] [--follow]
   attempts [--subscription <id>] [--follow]
       Lists a subscription's events or delivery attempts (default: the listen subscription);
@@ -36,6 +38,7 @@ function parse(argv: string[]) {
       label: { type: 'string', default: 'cli' },
       subscription: { type: 'string' },
       follow: { type: 'boolean', default: false },
+      'allow-remote': { type: 'boolean', default: false },
       'api-url': { type: 'string' },
       'api-key': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -55,10 +58,12 @@ function eventsOf(values: ReturnType<typeof parse>['values']): EventType[] | und
   return values.events ? (values.events.split(',').map((e) => e.trim()) as EventType[]) : undefined;
 }
 
-/** The subscription a command is about: `--subscription`, else the listen subscription of `--label` (made with `--events` when there is none). */
+/** The subscription a command is about: `--subscription`, else the listen subscription of `--label`, which only `listen` makes (and shows the secret of). */
 async function subscriptionOf(client: WebhookServiceClient, values: ReturnType<typeof parse>['values']): Promise<string> {
   if (values.subscription) return values.subscription;
-  return (await pullSubscription(client, values.label, eventsOf(values), true)).subscription.id;
+  const found = await findPullSubscription(client, values.label);
+  if (!found) throw new Error(`No listen subscription pull://${values.label}: run listen first (it shows the signing secret), or pass --subscription <id>.`);
+  return found.id;
 }
 
 /** Prints a list, then with `follow` the new rows every two seconds until aborted; rows are newest first and keyed by `id`. */
@@ -103,6 +108,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const forwardTo = values['forward-to'];
       if (!forwardTo) {
         io.print('listen needs --forward-to <url>.');
+        return 2;
+      }
+      if (!values['allow-remote'] && !isLoopback(forwardTo)) {
+        io.print(`--forward-to ${forwardTo} is not on this machine (localhost, 127.0.0.1, ::1): deliveries carry your data; pass --allow-remote to forward there anyway.`);
         return 2;
       }
       const events = eventsOf(values);

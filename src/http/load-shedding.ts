@@ -55,15 +55,18 @@ export function clientGone(req: Request, res: Response): boolean {
 }
 
 const arrivals = new WeakMap<Request, number>();
-// How an admitted request gives its place back before it answers.
-const places = new WeakMap<Response, () => void>();
+// How an admitted request gives its place back before it answers, and takes one again.
+const places = new WeakMap<Response, { release: () => void; retake: () => boolean }>();
 
 /**
- * Gives the request's admission place back before it answers: for a long poll, which then only
- * waits (bounded, reading the database once a second), so idle listeners never crowd out work.
+ * Gives the request's admission place back while it only waits (a long poll's sleep), so idle
+ * listeners never crowd out work; the returned function takes a place again before its next
+ * read, false when none is free (then it should answer what it has).
  */
-export function yieldPlace(res: Response): void {
-  places.get(res)?.();
+export function yieldPlace(res: Response): () => boolean {
+  const place = places.get(res);
+  place?.release();
+  return place?.retake ?? (() => true);
 }
 
 /**
@@ -102,23 +105,37 @@ export function loadShedding(opts: LoadSheddingOptions): LoadShedding {
     inFlight++;
     if (maxInFlight > 0 && inFlight >= maxInFlight) fullSince ??= now();
     metrics?.requestsInFlight.inc();
-    let released = false;
+    let held = true;
+    let done = false;
     const release = () => {
-      if (released) return;
-      released = true;
+      if (!held) return;
+      held = false;
       inFlight--;
       if (inFlight < maxInFlight) fullSince = undefined;
       metrics?.requestsInFlight.dec();
     };
+    const retake = () => {
+      if (held) return true;
+      if (done || (maxInFlight > 0 && inFlight >= maxInFlight)) return false;
+      held = true;
+      inFlight++;
+      if (maxInFlight > 0 && inFlight >= maxInFlight) fullSince ??= now();
+      metrics?.requestsInFlight.inc();
+      return true;
+    };
+    const finish = () => {
+      done = true;
+      release();
+    };
     // The place is free once the answer is written: a client that stops reading holds only its socket (closed by the server's idle timeout).
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     res.end = ((...args: unknown[]) => {
-      release();
+      finish();
       return end(...args);
     }) as Response['end'];
     // 'close' comes once whether the answer was sent or the client went away first.
-    res.once('close', release);
-    places.set(res, release);
+    res.once('close', finish);
+    places.set(res, { release, retake });
     next();
   };
 

@@ -26,11 +26,14 @@ export function expireInTurn(...lists: readonly Expiring[]): Expiring {
 /**
  * The collections retention empties of old documents, each through its repository (which knows
  * the date it ages by). `attempts` also takes the pull messages (inbox) of the same age: each is
- * one attempt's transport copy, settled or expired days before the attempts' cutoff (a message's
+ * one attempt's transport copy (and its settlement), settled or expired days before the attempts' cutoff (a message's
  * deadline is minutes), so they go with the attempt log and count as `attempts` in a pass's result.
  */
 export const retainedCollections = {
-  attempts: (db: Db): Expiring => expireInTurn(new AttemptRepository(db).aged, new InboxRepository(db).aged),
+  attempts: (db: Db): Expiring => {
+    const inbox = new InboxRepository(db);
+    return expireInTurn(new AttemptRepository(db).aged, inbox.aged, inbox.agedSettlements);
+  },
   events: (db: Db): Expiring => new EventRepository(db).aged,
 } as const;
 

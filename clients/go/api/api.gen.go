@@ -170,6 +170,7 @@ func (e DeliveryTimelineState) Valid() bool {
 const (
 	DeliveryWaitReasonBackoff     DeliveryWaitReason = "backoff"
 	DeliveryWaitReasonMaxInFlight DeliveryWaitReason = "max_in_flight"
+	DeliveryWaitReasonPaused      DeliveryWaitReason = "paused"
 	DeliveryWaitReasonPullOutcome DeliveryWaitReason = "pull_outcome"
 	DeliveryWaitReasonRateLimit   DeliveryWaitReason = "rate_limit"
 	DeliveryWaitReasonRetryAfter  DeliveryWaitReason = "retry_after"
@@ -181,6 +182,8 @@ func (e DeliveryWaitReason) Valid() bool {
 	case DeliveryWaitReasonBackoff:
 		return true
 	case DeliveryWaitReasonMaxInFlight:
+		return true
+	case DeliveryWaitReasonPaused:
 		return true
 	case DeliveryWaitReasonPullOutcome:
 		return true
@@ -1208,7 +1211,7 @@ type Alert struct {
 	// Id Alert identifier.
 	Id string `json:"id"`
 
-	// Kind `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service disabled a subscription.
+	// Kind `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held deliveries reached the hold limit (one alert per pause); `subscription_disabled`: the service disabled a subscription.
 	Kind AlertKind `json:"kind"`
 
 	// Message Human-readable summary.
@@ -1220,7 +1223,7 @@ type Alert struct {
 	SubscriptionId SubscriptionId `json:"subscription_id"`
 }
 
-// AlertKind `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service disabled a subscription.
+// AlertKind `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held deliveries reached the hold limit (one alert per pause); `subscription_disabled`: the service disabled a subscription.
 type AlertKind string
 
 // AlertList One page of alerts.
@@ -1411,7 +1414,7 @@ type DeliveryTimeline struct {
 
 // DeliveryTimelineState `pending` before the first attempt is logged; after it the state of the latest attempt
 // (`retrying`, `delivered`, `failed`, `stopped`), or `cancelled` when the subscription stopped
-// taking events (paused, disabled, deleted) while a retry was due.
+// taking events (disabled, deleted) while a retry was due; a paused subscription's deliveries are held (a `paused` wait), not cancelled.
 type DeliveryTimelineState string
 
 // DeliveryWait One wait of a delivery.
@@ -1442,7 +1445,8 @@ type DeliveryWait struct {
 // (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
 // subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
 // POSTs running), `pull_outcome` (a pull subscription's message waited in its inbox for the
-// consumer's outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits shows in `next`:
+// consumer's outcome), `paused` (the subscription was paused: the delivery was held until it was
+// resumed, or until the hold limit). More reasons may be added. A subscription disabled or deleted while a retry waits shows in `next`:
 // the delivery is cancelled when that retry falls due.
 type DeliveryWaitReason string
 
@@ -1586,6 +1590,15 @@ type Health struct {
 // HealthStatus Always `ok` when the process answers.
 type HealthStatus string
 
+// HeldDeliveries The deliveries a paused subscription holds, from new events and frozen retries alike; each leaves the count when it is attempted (in emission order on resume), cancelled or failed at the hold limit.
+type HeldDeliveries struct {
+	// Count How many deliveries are held.
+	Count int64 `json:"count"`
+
+	// Since When the oldest of them was first held.
+	Since time.Time `json:"since"`
+}
+
 // HttpDestination Signed POSTs to `url` (the default).
 type HttpDestination struct {
 	// Type HTTP POST.
@@ -1640,12 +1653,12 @@ type InboxOutcome struct {
 	StatusCode int32 `json:"status_code"`
 }
 
-// InboxPage Messages waiting for their outcome, oldest first.
+// InboxPage Messages waiting for their outcome and not yet due, oldest first; the same message may come again until its outcome is stored.
 type InboxPage struct {
 	// Data The messages.
 	Data []InboxMessage `json:"data"`
 
-	// NextCursor Pass as `cursor` to read only later messages (the same cursor when none came).
+	// NextCursor Names this page; pass as `cursor` with `wait` to wait until the page differs. Opaque; not a position.
 	NextCursor string `json:"next_cursor"`
 }
 
@@ -2683,6 +2696,9 @@ type Subscription struct {
 	// Headers The custom header names, each value masked as `********`; present when any are set.
 	Headers *MaskedHeaders `json:"headers,omitempty"`
 
+	// Held Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription, and on the answer to a `PATCH` of a paused subscription or one that resumes it, when any are held; never in lists.
+	Held *HeldDeliveries `json:"held,omitempty"`
+
 	// Id Subscription identifier.
 	//
 	// Examples: sub_3kTzY8qLm2NvB7xRw9Pd
@@ -2811,7 +2827,7 @@ type SubscriptionDescription = string
 // - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
 // - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type: application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops; a server that is down or no PubAck in time is retried on the subscription's schedule.
 // - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry, told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time, is retried on the subscription's schedule.
-// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
+// - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
 	union json.RawMessage
@@ -3009,9 +3025,10 @@ type SubscriptionStatsBucketSeconds int64
 
 // SubscriptionStatus Delivery state of a subscription.
 // - `active`: events are delivered.
-// - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not delivered; use recover or redeliver to catch up).
+// - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still fan out to it and their deliveries are held durably, as are its pending retries (`held` on a read of the subscription counts them). On `active` again they are all delivered in emission order at the subscription's `rate_limit` (or the service's `DELIVERY_DRAIN_RATE` when it sets none), each attempt logged as usual. A hold is bounded: deliveries still held `DELIVERY_HOLD_LIMIT` (default 7 days) after the pause fail with that reason, and one `delivery_failed` alert is raised for the pause.
 // - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
 // Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active` → `disabled`. A deleted subscription is gone: every path naming it answers 404.
+// Held deliveries of a subscription that is disabled or deleted instead of resumed are cancelled, as its pending retries are: `disabled` holds nothing.
 type SubscriptionStatus string
 
 // SubscriptionUpdate Fields to change; at least one.
@@ -3094,6 +3111,9 @@ type SubscriptionWithSecret struct {
 
 	// Headers The custom header names, each value masked as `********`; present when any are set.
 	Headers *MaskedHeaders `json:"headers,omitempty"`
+
+	// Held Never present on creation (nothing is held yet); as on a read of the subscription.
+	Held *HeldDeliveries `json:"held,omitempty"`
 
 	// Id Subscription identifier.
 	//
@@ -3477,7 +3497,7 @@ type ListInboxMessagesParams struct {
 	// Cursor Opaque cursor from a previous page's `next_cursor`.
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
-	// Wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once).
+	// Wait Seconds to wait while the page is the one `cursor` names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long.
 	Wait *int32 `form:"wait,omitempty" json:"wait,omitempty"`
 }
 
@@ -5593,21 +5613,21 @@ type ClientInterface interface {
 
 	// GetDeliveryTimeline Timeline of one event's delivery
 	//
-	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 	//
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 	GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListInboxMessages Read a pull subscription's inbox
 	//
-	// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+	// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 	//
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/inbox (the `ListInboxMessages` operationId).
 	ListInboxMessages(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReportInboxOutcomeWithBody Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5616,7 +5636,7 @@ type ClientInterface interface {
 
 	// ReportInboxOutcome Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6448,7 +6468,7 @@ func (c *Client) ListSubscriptionEvents(ctx context.Context, subscriptionId Subs
 
 // GetDeliveryTimeline Timeline of one event's delivery
 //
-// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 //
 // Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 func (c *Client) GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6465,7 +6485,7 @@ func (c *Client) GetDeliveryTimeline(ctx context.Context, subscriptionId Subscri
 
 // ListInboxMessages Read a pull subscription's inbox
 //
-// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 //
 // Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/inbox (the `ListInboxMessages` operationId).
 func (c *Client) ListInboxMessages(ctx context.Context, subscriptionId SubscriptionIdPath, params *ListInboxMessagesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6482,7 +6502,7 @@ func (c *Client) ListInboxMessages(ctx context.Context, subscriptionId Subscript
 
 // ReportInboxOutcomeWithBody Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6501,7 +6521,7 @@ func (c *Client) ReportInboxOutcomeWithBody(ctx context.Context, subscriptionId 
 
 // ReportInboxOutcome Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9162,7 +9182,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDeliveryTimelineWithResponse Timeline of one event's delivery
 	//
-	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9171,7 +9191,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListInboxMessagesWithResponse Read a pull subscription's inbox
 	//
-	// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+	// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9180,7 +9200,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReportInboxOutcomeWithBodyWithResponse Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9189,7 +9209,7 @@ type ClientWithResponsesInterface interface {
 
 	// ReportInboxOutcomeWithResponse Report a pull message's outcome
 	//
-	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+	// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14362,6 +14382,8 @@ type SendTestEventResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *UnprocessableContent
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -14418,6 +14440,11 @@ func (r SendTestEventResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r SendTestEventResponse) GetApplicationproblemJSON409() *Conflict {
 	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SendTestEventResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -15630,7 +15657,7 @@ func (c *ClientWithResponses) ListSubscriptionEventsWithResponse(ctx context.Con
 
 // GetDeliveryTimelineWithResponse Timeline of one event's delivery
 //
-// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15645,7 +15672,7 @@ func (c *ClientWithResponses) GetDeliveryTimelineWithResponse(ctx context.Contex
 
 // ListInboxMessagesWithResponse Read a pull subscription's inbox
 //
-// The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not `pull`. Requires scope `webhooks:read`.
+// The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (`ack_by`). Every read returns every such message, including ones read before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not `pull`; 429 naming `wait` when this API process already holds its limit of waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope `webhooks:read`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15660,7 +15687,7 @@ func (c *ClientWithResponses) ListInboxMessagesWithResponse(ctx context.Context,
 
 // ReportInboxOutcomeWithBodyWithResponse Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15675,7 +15702,7 @@ func (c *ClientWithResponses) ReportInboxOutcomeWithBodyWithResponse(ctx context
 
 // ReportInboxOutcomeWithResponse Report a pull message's outcome
 //
-// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+// The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`, and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only. Requires scope `webhooks:write`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23080,6 +23107,13 @@ func ParseSendTestEventResponse(rsp *http.Response) (*SendTestEventResponse, err
 			return nil, err
 		}
 		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableContent

@@ -43,6 +43,21 @@ describe('the CLI: listen forwards deliveries to a local receiver and reports it
     await api?.close();
   });
 
+  it('makes no subscription for trigger, events or attempts (only listen shows its secret)', async () => {
+    for (const command of ['trigger', 'events', 'attempts']) {
+      const failed = await run(process.execPath, [bin, command, '--label', 'never-listened'], { env }).then(
+        () => undefined,
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toMatch(/run listen first/);
+    }
+    const subs = (await client.GET(`${v1}/subscriptions`, { params: { query: { limit: 100 } } })).data!.data;
+    expect(subs.filter((s) => s.url === 'pull://never-listened')).toEqual([]);
+    // A receiver elsewhere needs --allow-remote.
+    await expect(run(process.execPath, [bin, 'listen', '--forward-to', 'http://example.com/hooks'], { env })).rejects.toMatchObject({ code: 2 });
+  });
+
   it('delivers through the local port, logs its answer as the attempt, and retries its 500', async () => {
     listener = spawn(process.execPath, [bin, 'listen', '--forward-to', receiver.url, '--events', 'order.created', '--label', 'it'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     listener.stdout!.on('data', (chunk: Buffer) => output.push(...chunk.toString('utf8').split('\n').filter(Boolean)));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookServiceClient } from '../../../src/client';
+import { type InboxDoc, InboxRepository, inboxMessageId, type SettlementChange } from '../../../src/deliveries/inbox';
 import { verify } from '../../../src/receiver';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { waitFor } from '../../support/wait';
@@ -24,21 +25,24 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
     await api?.close();
   });
 
-  async function subscribePull(label: string, headers?: Record<string, string>, ackDeadlineSeconds?: number) {
+  async function subscribePull(label: string, ackDeadlineSeconds?: number) {
     const destination = { type: 'pull' as const, ...(ackDeadlineSeconds !== undefined ? { ack_deadline_seconds: ackDeadlineSeconds } : {}) };
     const created = await client.POST(`${v1}/subscribe`, {
-      body: { url: `pull://${label}`, events: ['order.created'], destination, retry: { schedule: ['1s'], max_attempts: 3 }, ...(headers ? { headers } : {}) },
+      body: { url: `pull://${label}`, events: ['order.created'], destination, retry: { schedule: ['1s'], max_attempts: 3 } },
     });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);
     return created.data!;
   }
   const path = (id: string) => ({ subscription_id: id });
   const attemptsOf = async (id: string) => (await client.GET(`${v1}/subscriptions/{subscription_id}/attempts`, { params: { path: path(id) } })).data!.data;
-  async function nextMessage(id: string, cursor?: string) {
+  /** The next message other than `skip`, long-polling on from `cursor`. */
+  async function nextMessage(id: string, cursor?: string, skip?: string) {
     for (;;) {
       const page = await client.GET(inboxPath, { params: { path: path(id), query: { wait: 20, ...(cursor ? { cursor } : {}) } } });
       expect(page.response.status, JSON.stringify(page.error)).toBe(200);
-      if (page.data!.data.length > 0) return { message: page.data!.data[0]!, cursor: page.data!.next_cursor };
+      cursor = page.data!.next_cursor;
+      const message = page.data!.data.find((m) => m.id !== skip);
+      if (message) return { message, cursor };
     }
   }
 
@@ -53,17 +57,25 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
     const { message, cursor } = await nextMessage(sub.id);
     expect(message.event_id).toBe(sent.data!.event_id);
     expect(message.attempt).toBe(1);
+    // The report wakes the workflow running the round, read from the local activity's info.
+    const stored = await api.mongo.db.collection<InboxDoc>('inbox').findOne({ _id: message.id });
+    expect(stored?.round_workflow_id).toBe(stored?.workflow_id);
+    expect(stored?.round_workflow_id).toContain(sent.data!.event_id);
     // The same envelope and signature an HTTP receiver verifies.
     expect(verify<{ id: string }>(message.body, message.headers, sub.secret).id).toBe(sent.data!.event_id);
-    // Read on from the cursor: nothing new.
+    // Read on from the cursor: the same page until its outcome is reported (a consumer deduplicates by id).
     const after = await client.GET(inboxPath, { params: { path: path(sub.id), query: { cursor } } });
-    expect(after.data!.data).toEqual([]);
+    expect(after.data!.data.map((m) => m.id)).toEqual([message.id]);
     expect(after.data!.next_cursor).toBe(cursor);
 
     const reported = await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: message.id } }, body: { status_code: 204, response_excerpt: 'thanks', duration_ms: 7 } });
     expect(reported.response.status, JSON.stringify(reported.error)).toBe(204);
+    // A retried report of the same answer is accepted; another answer is refused, naming the field.
+    const same = await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: message.id } }, body: { status_code: 204, response_excerpt: 'thanks', duration_ms: 7 } });
+    expect(same.response.status).toBe(204);
     const again = await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: message.id } }, body: { status_code: 500 } });
     expect(again.response.status).toBe(409);
+    expect(again.error).toMatchObject({ errors: [{ path: '/body/status_code' }] });
 
     await waitFor(async () => (await attemptsOf(sub.id)).length > 0, 30_000, 250);
     const [attempt] = await attemptsOf(sub.id);
@@ -80,7 +92,7 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
     await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: path(sub.id) } });
     const first = await nextMessage(sub.id);
     await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: first.message.id } }, body: { status_code: 500, response_excerpt: 'boom' } });
-    const second = await nextMessage(sub.id, first.cursor);
+    const second = await nextMessage(sub.id, first.cursor, first.message.id);
     expect(second.message.attempt).toBe(2);
     expect(second.message.event_id).toBe(first.message.event_id);
     await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: second.message.id } }, body: { status_code: 200 } });
@@ -94,13 +106,13 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
   });
 
   it("gives the consumer the subscription's ack deadline, then times the attempt out and retries it", async () => {
-    const sub = await subscribePull('slow', undefined, 5);
+    const sub = await subscribePull('slow', 5);
     expect(sub.destination).toEqual({ type: 'pull', ack_deadline_seconds: 5 });
     await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: path(sub.id) } });
     const first = await nextMessage(sub.id);
     expect(Date.parse(first.message.ack_by) - Date.parse(first.message.created_at)).toBe(5000);
     // Unanswered: a timeout, and the retry is a new message with the same deadline.
-    const second = await nextMessage(sub.id, first.cursor);
+    const second = await nextMessage(sub.id, first.cursor, first.message.id);
     expect(second.message.attempt).toBe(2);
     const late = await client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: first.message.id } }, body: { status_code: 200 } });
     expect(late.response.status).toBe(409);
@@ -138,15 +150,42 @@ describe('pull destinations: an inbox read with a cursor, outcomes reported over
     expect(await api.mongo.db.collection('events').countDocuments()).toBe(before);
   });
 
-  it('keeps custom header values (sealed credentials) out of the inbox', async () => {
-    const token = `tok-${randomUUID()}`;
-    const sub = await subscribePull('headers', { 'X-Api-Token': token });
+  it('settles a message once when reports race (FerretDB v1 updates are read-then-write)', async () => {
+    const sub = await subscribePull('racing');
     await client.POST(`${v1}/subscriptions/{subscription_id}/test`, { params: { path: path(sub.id) } });
     const { message } = await nextMessage(sub.id);
-    expect(Object.keys(message.headers).map((h) => h.toLowerCase())).not.toContain('x-api-token');
-    const stored = await api.mongo.db.collection('inbox').find({ subscription_id: sub.id }).toArray();
-    expect(stored).toHaveLength(1);
-    expect(JSON.stringify(stored)).not.toContain(token);
+    const codes = [200, 201, 202, 203, 500, 502, 503, 504];
+    const answers = await Promise.all(codes.map((status_code) => client.POST(outcomePath, { params: { path: { ...path(sub.id), message_id: message.id } }, body: { status_code } })));
+    const won = codes.filter((_, i) => answers[i]!.response.status === 204);
+    expect(won).toHaveLength(1);
+    expect(answers.filter((a) => a.response.status === 409)).toHaveLength(codes.length - 1);
+    await waitFor(async () => (await attemptsOf(sub.id)).length > 0, 30_000, 250);
+    expect((await attemptsOf(sub.id))[0]).toMatchObject({ attempt: 1, status_code: won[0] });
+  });
+
+  it('lets one of many concurrent settlements of a message win, on FerretDB itself', async () => {
+    const inbox = new InboxRepository(api.mongo.db);
+    const at = new Date();
+    for (let round = 0; round < 10; round++) {
+      const id = inboxMessageId(`race-${randomUUID()}`, 'sub_race', 1);
+      await inbox.put({ _id: id, subscription_id: 'sub_race', event_id: 'evt_race', attempt: 1, seq: '0', body: '{}', headers: {}, created_at: at, ack_by: at, state: 'waiting' });
+      const changes = Array.from({ length: 8 }, (_, i): SettlementChange => (i % 2 ? { state: 'expired' } : { state: 'reported', outcome: { status_code: 200 + i, response_excerpt: '', duration_ms: 0, reported_at: at } }));
+      const won = await Promise.all(changes.map((c) => inbox.settle(id, c, at)));
+      expect(won.filter(Boolean)).toHaveLength(1);
+      expect((await inbox.settlement(id))?.state).toBe(changes[won.indexOf(true)]!.state);
+    }
+  });
+
+  it('refuses what pull ignores (custom headers, max_in_flight, rate_limit), naming each field', async () => {
+    const token = `tok-${randomUUID()}`;
+    const created = await client.POST(`${v1}/subscribe`, {
+      body: { url: 'pull://ignored', events: ['order.created'], destination: { type: 'pull' }, headers: { 'X-Api-Token': token }, max_in_flight: 2, rate_limit: 5 },
+    });
+    expect(created.response.status).toBe(422);
+    expect((created.error as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(['/body/headers', '/body/max_in_flight', '/body/rate_limit']);
+    const sub = await subscribePull('later');
+    const patched = await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: path(sub.id) }, body: { rate_limit: 5 } });
+    expect(patched.response.status).toBe(422);
   });
 
   it('fits url and kind together, and has no inbox for other kinds', async () => {

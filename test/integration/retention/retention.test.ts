@@ -104,13 +104,17 @@ describe('purgeOlderThan on the real database', () => {
     await db.collection<InboxDoc>('inbox').insertOne(message('pmsg_untagged', 40 * dayMs, 'expired'));
     expect(await inbox.tagUnlisted()).toBe(1);
     await storeAttempts(db, ids('with_inbox', 3).map((id, i) => attempt(id, 40 * dayMs + i * minuteMs)));
+    // Settlements go with their messages: an old one is deleted, a recent one kept.
+    expect(await inbox.settle('pmsg_old_settled', { state: 'expired' }, new Date(Date.now() - 40 * dayMs))).toBe(true);
+    expect(await inbox.settle('pmsg_new', { state: 'expired' }, new Date(Date.now() - minuteMs))).toBe(true);
     commands.length = 0;
     const r = await purgeOlderThan(db, { collection: 'attempts', before: new Date(Date.now() - 30 * dayMs), batchSize: 5, maxBatches: 100, budgetMs: 60_000 });
-    expect(r).toMatchObject({ deleted: 3 + 13, more: false });
+    expect(r).toMatchObject({ deleted: 3 + 13 + 1, more: false });
     const inboxDeletes = commands.filter((c) => c.commandName === 'delete' && c.command.delete === 'inbox');
     expect(inboxDeletes.length).toBeGreaterThan(0);
     for (const c of inboxDeletes) expect(Object.keys((c.command.deletes as Array<{ q: object }>)[0]!.q)).toEqual(['tl']);
     expect((await db.collection('inbox').find().toArray()).map((d) => d._id)).toEqual(['pmsg_new']);
+    expect((await db.collection('inbox_settlements').find().toArray()).map((d) => d._id)).toEqual(['pmsg_new']);
   });
 
   it('stops after maxBatches rounds and says there is more', async () => {

@@ -189,6 +189,13 @@ describe('postAttempts', () => {
     expect(batches).toEqual([]);
   });
 
+  it('defers a pull attempt whose inbox cannot be reached rather than fail the round (and re-send its POSTs)', async () => {
+    const { db } = fakeDb({ subscription: subscription({ url: 'pull://unit', destination: { type: 'pull' } }) });
+    // The inbox collection of the fake has no methods: every call on it throws.
+    const [result] = await activities(db, fakePost(200).post).postAttempts([attemptInput(1)]);
+    expect(result).toMatchObject({ outcome: 'deferred', waitMs: 1000, hold: 'pull_outcome' });
+  });
+
   it('skips an event that is not logged', async () => {
     const { db } = fakeDb({ events: [] });
     const { post, requests } = fakePost(200);

@@ -1,27 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { PULL_ACK_DEADLINE_MS, type PullRequest, pullAttempt } from '../../../activities/pull-inbox';
-import { type InboxDoc, type InboxRepository, inboxMessageId, type ReportedOutcome } from '../../../src/deliveries/inbox';
+import { type InboxDoc, type InboxRepository, inboxMessageId, type ReportedOutcome, type Settlement, type SettlementChange } from '../../../src/deliveries/inbox';
 
-/** The repository's contract in memory: insert-if-absent, conditional settle on `waiting`. */
-function memoryInbox(onFind?: (doc: InboxDoc) => void) {
+/**
+ * The repository's contract in memory: insert-if-absent messages and settlements; a settlement
+ * marks its message unless `markLost` (the mark is best effort).
+ */
+function memoryInbox(opts: { onFind?: (doc: InboxDoc) => void; markLost?: boolean } = {}) {
   const docs = new Map<string, InboxDoc>();
+  const settlements = new Map<string, Settlement>();
   const inbox = {
     put: (doc: InboxDoc) => Promise.resolve(docs.has(doc._id) ? false : (docs.set(doc._id, { ...doc }), true)),
     find: (id: string) => {
       const doc = docs.get(id);
       const copy = doc ? { ...doc } : null;
       // After the copy: what changes now is what a concurrent writer did after this read.
-      if (doc) onFind?.(doc);
+      if (doc) opts.onFind?.(doc);
       return Promise.resolve(copy);
     },
-    settle: (id: string, change: { state: 'reported'; outcome: ReportedOutcome } | { state: 'expired' }) => {
+    settlement: (id: string) => Promise.resolve(settlements.get(id) ?? null),
+    settle: (id: string, change: SettlementChange, at: Date) => {
+      if (settlements.has(id)) return Promise.resolve(false);
+      settlements.set(id, { _id: id, ...change, settled_at: at });
       const doc = docs.get(id);
-      if (doc?.state !== 'waiting') return Promise.resolve(false);
-      Object.assign(doc, change);
+      if (doc && !opts.markLost) Object.assign(doc, change);
       return Promise.resolve(true);
     },
   };
-  return { inbox: inbox as unknown as InboxRepository, docs, settle: inbox.settle };
+  return { inbox: inbox as unknown as InboxRepository, docs, settlements, settle: (id: string, change: SettlementChange) => inbox.settle(id, change, t0) };
 }
 
 const t0 = new Date('2026-11-26T12:00:00Z');
@@ -66,10 +72,38 @@ describe('a pull attempt', () => {
     expect(await pullAttempt(inbox, request(later(PULL_ACK_DEADLINE_MS + 5000)))).toMatchObject({ outcome: 'timeout' });
 
     // The report lands between the round's read and its expiry: the report wins.
-    const race = memoryInbox((doc) => {
-      if (doc.state === 'waiting') Object.assign(doc, { state: 'reported', outcome: reported(200) });
+    const race = memoryInbox({
+      onFind: (doc) => {
+        if (doc.state === 'waiting') void race.settle(doc._id, { state: 'reported', outcome: reported(200) });
+      },
     });
     await race.inbox.put({ _id: inboxMessageId('event/evt_1', 'sub_1', 1), subscription_id: 'sub_1', event_id: 'evt_1', attempt: 1, seq: '1', body: '', headers: {}, created_at: t0, ack_by: later(1), state: 'waiting' });
     expect(await pullAttempt(race.inbox, request(later(5000)))).toMatchObject({ outcome: 'delivered', statusCode: 200 });
+  });
+
+  it('answers the settlement, not the message state: a report whose mark was lost is not expired over', async () => {
+    const { inbox, docs, settlements, settle } = memoryInbox({ markLost: true });
+    await pullAttempt(inbox, request(t0));
+    const id = [...docs.keys()][0]!;
+    expect(await settle(id, { state: 'reported', outcome: reported(200) })).toBe(true);
+    // The message still says waiting; past its deadline the round finds the report, and settles nothing twice.
+    expect(docs.get(id)!.state).toBe('waiting');
+    expect(await pullAttempt(inbox, request(later(PULL_ACK_DEADLINE_MS + 1)))).toMatchObject({ outcome: 'delivered', statusCode: 200 });
+    expect(settlements.get(id)).toMatchObject({ state: 'reported' });
+    expect(await settle(id, { state: 'expired' })).toBe(false);
+  });
+
+  it('reads once more, not forever, after losing the insert to its own first try', async () => {
+    const { inbox } = memoryInbox();
+    let finds = 0;
+    const lost = { ...inbox, put: () => Promise.resolve(false), find: () => (finds++, Promise.resolve(null)) } as unknown as InboxRepository;
+    await expect(pullAttempt(lost, request(t0))).rejects.toThrow(/neither stored nor found/);
+    expect(finds).toBe(2);
+  });
+
+  it('records the workflow running the round, for the report to wake', async () => {
+    const { inbox, docs } = memoryInbox();
+    await pullAttempt(inbox, request(t0, { runner: 'event/evt_1/part/2' }));
+    expect([...docs.values()][0]).toMatchObject({ workflow_id: 'event/evt_1', round_workflow_id: 'event/evt_1/part/2' });
   });
 });

@@ -102,6 +102,21 @@ describe('loadShedding', () => {
     expect(shed.inFlight()).toBe(1);
   });
 
+  it('takes a place again after a yield only when one is free, and never after the answer', () => {
+    const shed = loadShedding({ maxInFlight: 1 });
+    const poll = call(shed.admit);
+    const retake = yieldPlace(poll.res as unknown as Response);
+    const other = call(shed.admit);
+    expect(retake()).toBe(false);
+    (other.res as unknown as Response).end();
+    expect(retake()).toBe(true);
+    expect(shed.inFlight()).toBe(1);
+    expect(call(shed.admit).passed).toBe(false);
+    poll.res.close();
+    expect(shed.inFlight()).toBe(0);
+    expect(retake()).toBe(false);
+  });
+
   it('never refuses nor counts probes, metrics, docs, the contract and the portal', () => {
     const shed = loadShedding({ maxInFlight: 1 });
     call(shed.admit);

@@ -15,11 +15,13 @@ T = TypeVar("T", bound="InboxPage")
 
 @_attrs_define
 class InboxPage:
-    """Messages waiting for their outcome, oldest first.
+    """Messages waiting for their outcome and not yet due, oldest first; the same message may come again until its outcome
+    is stored.
 
-    Attributes:
-        data (list[InboxMessage]): The messages.
-        next_cursor (str): Pass as `cursor` to read only later messages (the same cursor when none came).
+        Attributes:
+            data (list[InboxMessage]): The messages.
+            next_cursor (str): Names this page; pass as `cursor` with `wait` to wait until the page differs. Opaque; not a
+                position.
     """
 
     data: list[InboxMessage]

@@ -157,9 +157,10 @@ class SubscriptionCreate:
             `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time,
             is retried on the subscription's schedule.
             - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a
-            consumer reads (`listInboxMessages`, a long poll with a cursor) and answers (`reportInboxOutcome`). The reported
-            answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default
-            30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`.
+            consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the
+            attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a
+            `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for
+            what the service sends) are refused (422 naming each), as `auth` is.
             Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming
             it).
              Example: {'type': 'rabbitmq', 'exchange': 'webhooks', 'routing_key': 'orders.created', 'username': 'hooks',

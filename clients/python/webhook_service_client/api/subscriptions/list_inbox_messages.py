@@ -111,13 +111,16 @@ def sync_detailed(
 ) -> Response[InboxPage | Problem]:
     """Read a pull subscription's inbox
 
-     The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the
-    `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver
-    would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and
-    nothing to answer, the request waits up to that many seconds for a message (a long poll). A message
-    stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor
-    sees again what it has not answered. 409 for a subscription whose destination is not `pull`.
-    Requires scope `webhooks:read`.
+     The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at
+    most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the
+    time its outcome is due (`ack_by`). Every read returns every such message, including ones read
+    before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with
+    `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one
+    is answered or falls due), and a read without a cursor waits while there is none (a long poll). No
+    time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose
+    destination is not `pull`; 429 naming `wait` when this API process already holds its limit of
+    waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope
+    `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -154,13 +157,16 @@ def sync(
 ) -> InboxPage | Problem | None:
     """Read a pull subscription's inbox
 
-     The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the
-    `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver
-    would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and
-    nothing to answer, the request waits up to that many seconds for a message (a long poll). A message
-    stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor
-    sees again what it has not answered. 409 for a subscription whose destination is not `pull`.
-    Requires scope `webhooks:read`.
+     The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at
+    most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the
+    time its outcome is due (`ack_by`). Every read returns every such message, including ones read
+    before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with
+    `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one
+    is answered or falls due), and a read without a cursor waits while there is none (a long poll). No
+    time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose
+    destination is not `pull`; 429 naming `wait` when this API process already holds its limit of
+    waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope
+    `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -192,13 +198,16 @@ async def asyncio_detailed(
 ) -> Response[InboxPage | Problem]:
     """Read a pull subscription's inbox
 
-     The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the
-    `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver
-    would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and
-    nothing to answer, the request waits up to that many seconds for a message (a long poll). A message
-    stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor
-    sees again what it has not answered. 409 for a subscription whose destination is not `pull`.
-    Requires scope `webhooks:read`.
+     The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at
+    most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the
+    time its outcome is due (`ack_by`). Every read returns every such message, including ones read
+    before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with
+    `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one
+    is answered or falls due), and a read without a cursor waits while there is none (a long poll). No
+    time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose
+    destination is not `pull`; 429 naming `wait` when this API process already holds its limit of
+    waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope
+    `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -233,13 +242,16 @@ async def asyncio(
 ) -> InboxPage | Problem | None:
     """Read a pull subscription's inbox
 
-     The messages of a `pull` subscription waiting for their outcome, oldest first, after `cursor` (the
-    `next_cursor` of the previous read; none, every waiting message). Each is what an HTTP receiver
-    would get, the exact signed body and its headers, with the time its outcome is due. With `wait` and
-    nothing to answer, the request waits up to that many seconds for a message (a long poll). A message
-    stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor
-    sees again what it has not answered. 409 for a subscription whose destination is not `pull`.
-    Requires scope `webhooks:read`.
+     The messages of a `pull` subscription waiting for their outcome and not yet due, oldest first (at
+    most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the
+    time its outcome is due (`ack_by`). Every read returns every such message, including ones read
+    before and not yet answered: deduplicate by `id`. `next_cursor` names the page returned; with
+    `wait`, a read with it waits up to that many seconds until the page differs (a message comes, or one
+    is answered or falls due), and a read without a cursor waits while there is none (a long poll). No
+    time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose
+    destination is not `pull`; 429 naming `wait` when this API process already holds its limit of
+    waiting reads (500, 4 per subscription): read without `wait` or retry later. Requires scope
+    `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.

@@ -120,8 +120,10 @@ def sync_detailed(
 
      The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP
     receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is
-    retried on the subscription's schedule) and logged as the attempt. 409 when the message already has
-    its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+    retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the
+    same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`,
+    and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only.
+    Requires scope `webhooks:write`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -160,8 +162,10 @@ def sync(
 
      The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP
     receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is
-    retried on the subscription's schedule) and logged as the attempt. 409 when the message already has
-    its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+    retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the
+    same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`,
+    and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only.
+    Requires scope `webhooks:write`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -195,8 +199,10 @@ async def asyncio_detailed(
 
      The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP
     receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is
-    retried on the subscription's schedule) and logged as the attempt. 409 when the message already has
-    its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+    retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the
+    same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`,
+    and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only.
+    Requires scope `webhooks:write`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -233,8 +239,10 @@ async def asyncio(
 
      The consumer's answer to one inbox message becomes the attempt's outcome, settled as an HTTP
     receiver's answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is
-    retried on the subscription's schedule) and logged as the attempt. 409 when the message already has
-    its outcome or its deadline passed (then it was a `timeout`). Requires scope `webhooks:write`.
+    retried on the subscription's schedule) and logged as the attempt. The first answer stored wins: the
+    same answer reported again is 204 (a retried report); a different one is 409 naming `status_code`,
+    and one after the deadline 409 naming `message_id` (the attempt was a `timeout`). API keys only.
+    Requires scope `webhooks:write`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.

@@ -683,7 +683,7 @@ public class SubscriptionsApi {
 
   /**
    * Timeline of one event&#39;s delivery
-   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
+   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was disabled or deleted while a retry waited)); a paused subscription&#39;s delivery waits with reason &#x60;paused&#x60;. Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param eventId Event identifier. (required)
    * @return DeliveryTimeline
@@ -695,7 +695,7 @@ public class SubscriptionsApi {
 
   /**
    * Timeline of one event&#39;s delivery
-   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
+   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was disabled or deleted while a retry waited)); a paused subscription&#39;s delivery waits with reason &#x60;paused&#x60;. Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param eventId Event identifier. (required)
    * @param headers Optional headers to include in the request
@@ -709,7 +709,7 @@ public class SubscriptionsApi {
 
   /**
    * Timeline of one event&#39;s delivery
-   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
+   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was disabled or deleted while a retry waited)); a paused subscription&#39;s delivery waits with reason &#x60;paused&#x60;. Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param eventId Event identifier. (required)
    * @return ApiResponse&lt;DeliveryTimeline&gt;
@@ -721,7 +721,7 @@ public class SubscriptionsApi {
 
   /**
    * Timeline of one event&#39;s delivery
-   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
+   * The timeline of this event&#39;s delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (&#x60;backoff&#x60;, the retry schedule&#39;s wait n of m; &#x60;retry_after&#x60;, the receiver&#39;s longer &#x60;Retry-After&#x60;; &#x60;rate_limit&#x60; and &#x60;max_in_flight&#x60;, the subscription&#39;s throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (&#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;, or &#x60;cancelled&#x60; when the subscription was disabled or deleted while a retry waited)); a paused subscription&#39;s delivery waits with reason &#x60;paused&#x60;. Built from the attempt log and the subscription as it is now; &#x60;workflow_id&#x60; names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner&#39;s subscription, is a 404. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param eventId Event identifier. (required)
    * @param headers Optional headers to include in the request
@@ -1603,10 +1603,10 @@ public class SubscriptionsApi {
 
   /**
    * Read a pull subscription&#39;s inbox
-   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome, oldest first, after &#x60;cursor&#x60; (the &#x60;next_cursor&#x60; of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With &#x60;wait&#x60; and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not &#x60;pull&#x60;. Requires scope &#x60;webhooks:read&#x60;.
+   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (&#x60;ack_by&#x60;). Every read returns every such message, including ones read before and not yet answered: deduplicate by &#x60;id&#x60;. &#x60;next_cursor&#x60; names the page returned; with &#x60;wait&#x60;, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not &#x60;pull&#x60;; 429 naming &#x60;wait&#x60; when this API process already holds its limit of waiting reads (500, 4 per subscription): read without &#x60;wait&#x60; or retry later. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
-   * @param wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). (optional)
+   * @param wait Seconds to wait while the page is the one &#x60;cursor&#x60; names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. (optional)
    * @return InboxPage
    * @throws ApiException if fails to make API call
    */
@@ -1616,10 +1616,10 @@ public class SubscriptionsApi {
 
   /**
    * Read a pull subscription&#39;s inbox
-   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome, oldest first, after &#x60;cursor&#x60; (the &#x60;next_cursor&#x60; of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With &#x60;wait&#x60; and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not &#x60;pull&#x60;. Requires scope &#x60;webhooks:read&#x60;.
+   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (&#x60;ack_by&#x60;). Every read returns every such message, including ones read before and not yet answered: deduplicate by &#x60;id&#x60;. &#x60;next_cursor&#x60; names the page returned; with &#x60;wait&#x60;, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not &#x60;pull&#x60;; 429 naming &#x60;wait&#x60; when this API process already holds its limit of waiting reads (500, 4 per subscription): read without &#x60;wait&#x60; or retry later. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
-   * @param wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). (optional)
+   * @param wait Seconds to wait while the page is the one &#x60;cursor&#x60; names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. (optional)
    * @param headers Optional headers to include in the request
    * @return InboxPage
    * @throws ApiException if fails to make API call
@@ -1631,10 +1631,10 @@ public class SubscriptionsApi {
 
   /**
    * Read a pull subscription&#39;s inbox
-   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome, oldest first, after &#x60;cursor&#x60; (the &#x60;next_cursor&#x60; of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With &#x60;wait&#x60; and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not &#x60;pull&#x60;. Requires scope &#x60;webhooks:read&#x60;.
+   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (&#x60;ack_by&#x60;). Every read returns every such message, including ones read before and not yet answered: deduplicate by &#x60;id&#x60;. &#x60;next_cursor&#x60; names the page returned; with &#x60;wait&#x60;, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not &#x60;pull&#x60;; 429 naming &#x60;wait&#x60; when this API process already holds its limit of waiting reads (500, 4 per subscription): read without &#x60;wait&#x60; or retry later. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
-   * @param wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). (optional)
+   * @param wait Seconds to wait while the page is the one &#x60;cursor&#x60; names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. (optional)
    * @return ApiResponse&lt;InboxPage&gt;
    * @throws ApiException if fails to make API call
    */
@@ -1644,10 +1644,10 @@ public class SubscriptionsApi {
 
   /**
    * Read a pull subscription&#39;s inbox
-   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome, oldest first, after &#x60;cursor&#x60; (the &#x60;next_cursor&#x60; of the previous read; none, every waiting message). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due. With &#x60;wait&#x60; and nothing to answer, the request waits up to that many seconds for a message (a long poll). A message stays until its outcome is reported or its deadline passes, so a consumer reading without a cursor sees again what it has not answered. 409 for a subscription whose destination is not &#x60;pull&#x60;. Requires scope &#x60;webhooks:read&#x60;.
+   * The messages of a &#x60;pull&#x60; subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (&#x60;ack_by&#x60;). Every read returns every such message, including ones read before and not yet answered: deduplicate by &#x60;id&#x60;. &#x60;next_cursor&#x60; names the page returned; with &#x60;wait&#x60;, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not &#x60;pull&#x60;; 429 naming &#x60;wait&#x60; when this API process already holds its limit of waiting reads (500, 4 per subscription): read without &#x60;wait&#x60; or retry later. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
-   * @param wait Seconds to wait for a message when none is there (0 to 30; 0, the default, answers at once). (optional)
+   * @param wait Seconds to wait while the page is the one &#x60;cursor&#x60; names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;InboxPage&gt;
    * @throws ApiException if fails to make API call
@@ -2429,7 +2429,7 @@ public class SubscriptionsApi {
 
   /**
    * Report a pull message&#39;s outcome
-   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a &#x60;timeout&#x60;). Requires scope &#x60;webhooks:write&#x60;.
+   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming &#x60;status_code&#x60;, and one after the deadline 409 naming &#x60;message_id&#x60; (the attempt was a &#x60;timeout&#x60;). API keys only. Requires scope &#x60;webhooks:write&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param messageId The message&#39;s id, from the inbox. (required)
    * @param inboxOutcome  (required)
@@ -2441,7 +2441,7 @@ public class SubscriptionsApi {
 
   /**
    * Report a pull message&#39;s outcome
-   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a &#x60;timeout&#x60;). Requires scope &#x60;webhooks:write&#x60;.
+   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming &#x60;status_code&#x60;, and one after the deadline 409 naming &#x60;message_id&#x60; (the attempt was a &#x60;timeout&#x60;). API keys only. Requires scope &#x60;webhooks:write&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param messageId The message&#39;s id, from the inbox. (required)
    * @param inboxOutcome  (required)
@@ -2454,7 +2454,7 @@ public class SubscriptionsApi {
 
   /**
    * Report a pull message&#39;s outcome
-   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a &#x60;timeout&#x60;). Requires scope &#x60;webhooks:write&#x60;.
+   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming &#x60;status_code&#x60;, and one after the deadline 409 naming &#x60;message_id&#x60; (the attempt was a &#x60;timeout&#x60;). API keys only. Requires scope &#x60;webhooks:write&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param messageId The message&#39;s id, from the inbox. (required)
    * @param inboxOutcome  (required)
@@ -2467,7 +2467,7 @@ public class SubscriptionsApi {
 
   /**
    * Report a pull message&#39;s outcome
-   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. 409 when the message already has its outcome or its deadline passed (then it was a &#x60;timeout&#x60;). Requires scope &#x60;webhooks:write&#x60;.
+   * The consumer&#39;s answer to one inbox message becomes the attempt&#39;s outcome, settled as an HTTP receiver&#39;s answer is (2xx delivered; 4xx but 408 and 429 stops, 410 also disables; anything else is retried on the subscription&#39;s schedule) and logged as the attempt. The first answer stored wins: the same answer reported again is 204 (a retried report); a different one is 409 naming &#x60;status_code&#x60;, and one after the deadline 409 naming &#x60;message_id&#x60; (the attempt was a &#x60;timeout&#x60;). API keys only. Requires scope &#x60;webhooks:write&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param messageId The message&#39;s id, from the inbox. (required)
    * @param inboxOutcome  (required)

@@ -33,7 +33,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import org.webhookservice.client.ApiClient;
 /**
- * Messages waiting for their outcome, oldest first.
+ * Messages waiting for their outcome and not yet due, oldest first; the same message may come again until its outcome is stored.
  */
 @JsonPropertyOrder({
   InboxPage.JSON_PROPERTY_DATA,
@@ -90,7 +90,7 @@ public class InboxPage {
   }
 
   /**
-   * Pass as &#x60;cursor&#x60; to read only later messages (the same cursor when none came).
+   * Names this page; pass as &#x60;cursor&#x60; with &#x60;wait&#x60; to wait until the page differs. Opaque; not a position.
    * @return nextCursor
    */
   @jakarta.annotation.Nonnull

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Set;
 import org.webhookservice.client.model.EffectiveRetry;
 import org.webhookservice.client.model.EventType;
+import org.webhookservice.client.model.HeldDeliveries;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuthView;
 import org.webhookservice.client.model.SubscriptionDestinationView;
@@ -65,7 +66,8 @@ import org.webhookservice.client.ApiClient;
   SubscriptionWithSecret.JSON_PROPERTY_SIGNATURE,
   SubscriptionWithSecret.JSON_PROPERTY_PUBLIC_KEY,
   SubscriptionWithSecret.JSON_PROPERTY_SECRET,
-  SubscriptionWithSecret.JSON_PROPERTY_DESTINATION
+  SubscriptionWithSecret.JSON_PROPERTY_DESTINATION,
+  SubscriptionWithSecret.JSON_PROPERTY_HELD
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class SubscriptionWithSecret {
@@ -220,6 +222,10 @@ public class SubscriptionWithSecret {
   public static final String JSON_PROPERTY_DESTINATION = "destination";
   @jakarta.annotation.Nullable
   private SubscriptionDestinationView destination;
+
+  public static final String JSON_PROPERTY_HELD = "held";
+  @jakarta.annotation.Nullable
+  private HeldDeliveries held;
 
   public SubscriptionWithSecret() { 
   }
@@ -731,6 +737,30 @@ public class SubscriptionWithSecret {
   }
 
 
+  public SubscriptionWithSecret held(@jakarta.annotation.Nullable HeldDeliveries held) {
+    this.held = held;
+    return this;
+  }
+
+  /**
+   * Never present on creation (nothing is held yet); as on a read of the subscription.
+   * @return held
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_HELD, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public HeldDeliveries getHeld() {
+    return held;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_HELD, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setHeld(@jakarta.annotation.Nullable HeldDeliveries held) {
+    this.held = held;
+  }
+
+
   /**
    * Return true if this SubscriptionWithSecret object is equal to o.
    */
@@ -762,12 +792,13 @@ public class SubscriptionWithSecret {
         Objects.equals(this.signature, subscriptionWithSecret.signature) &&
         Objects.equals(this.publicKey, subscriptionWithSecret.publicKey) &&
         Objects.equals(this.secret, subscriptionWithSecret.secret) &&
-        Objects.equals(this.destination, subscriptionWithSecret.destination);
+        Objects.equals(this.destination, subscriptionWithSecret.destination) &&
+        Objects.equals(this.held, subscriptionWithSecret.held);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, secret, destination);
+    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, secret, destination, held);
   }
 
   @Override
@@ -794,6 +825,7 @@ public class SubscriptionWithSecret {
     sb.append("    publicKey: ").append(toIndentedString(publicKey)).append("\n");
     sb.append("    secret: ").append(toIndentedString(secret)).append("\n");
     sb.append("    destination: ").append(toIndentedString(destination)).append("\n");
+    sb.append("    held: ").append(toIndentedString(held)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -952,6 +984,11 @@ public class SubscriptionWithSecret {
     // add `destination` to the URL query string
     if (getDestination() != null) {
       joiner.add(getDestination().toUrlQueryString(prefix + "destination" + suffix));
+    }
+
+    // add `held` to the URL query string
+    if (getHeld() != null) {
+      joiner.add(getHeld().toUrlQueryString(prefix + "held" + suffix));
     }
 
     return joiner.toString();
