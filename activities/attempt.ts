@@ -5,7 +5,7 @@ import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptio
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { openHeaders } from '../src/subscriptions/custom-headers';
 import { openAuth } from '../src/subscriptions/outgoing-auth';
-import { ackDeadlineMs, openDestination } from '../src/subscriptions/destination';
+import { ackDeadlineMs, type OpenedBroker, type OpenedKafka, type OpenedNats, type OpenedRedis, openDestination } from '../src/subscriptions/destination';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
@@ -26,6 +26,9 @@ import { SubscriptionCache } from './subscription-cache';
 import { DeliveryRate } from '../src/deliveries/delivery-rate';
 import { poster } from './traced-post';
 import { type Publish, RabbitPool } from './rabbitmq-publish';
+import { type NatsPublish, NatsPool } from './nats-publish';
+import { type RedisPublish, RedisPool } from './redis-publish';
+import type { BrokerMessage } from './broker-message';
 import { KafkaPool, type Produce } from './kafka-produce';
 import { orderingKey } from '../src/webhooks/ordering-key';
 import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
@@ -59,6 +62,10 @@ export interface AttemptActivityDeps {
   post?: (req: PostRequest) => Promise<PostResult>;
   /** Publishes to a RabbitMQ destination; a pool of this worker's connections unless a test injects its own. */
   publish?: Publish;
+  /** Publishes to a NATS JetStream destination; a pool of this worker's connections unless a test injects its own. */
+  publishNats?: NatsPublish;
+  /** Adds to a Redis Streams destination; a pool of this worker's connections unless a test injects its own. */
+  publishRedis?: RedisPublish;
   /** Produces to a Kafka destination; a pool of this worker's producers unless given. */
   produce?: Produce;
   /** Most events kept in the per-worker event cache (default 4096). */
@@ -156,6 +163,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   // Made on the first broker delivery: a worker that only POSTs never opens (or loads) a broker client.
   let rabbit: RabbitPool | undefined;
   const publish: Publish = deps.publish ?? ((req) => (rabbit ??= new RabbitPool()).publish(req));
+  let nats: NatsPool | undefined;
+  const publishNats: NatsPublish = deps.publishNats ?? ((req) => (nats ??= new NatsPool()).publish(req));
+  let redis: RedisPool | undefined;
+  const publishRedis: RedisPublish = deps.publishRedis ?? ((req) => (redis ??= new RedisPool()).publish(req));
   let kafka: KafkaPool | undefined;
   const produce: Produce = deps.produce ?? ((req) => (kafka ??= new KafkaPool()).produce(req));
   const inFlight = new InFlight();
@@ -259,6 +270,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       ...Object.values(custom ?? {}),
       ...(auth?.type === 'static' ? authorizationSecrets(auth.authorization) : auth ? [auth.clientSecret] : []),
       ...(destination?.type === 'rabbitmq' ? [destination.password] : []),
+      ...(destination?.type === 'nats' || destination?.type === 'redis' ? [destination.password, destination.token].filter((c) => c !== undefined) : []),
       ...(destination?.type === 'kafka' && destination.sasl ? [destination.sasl.password] : []),
     ];
     const cleaned = (r: PostResult, tokens: readonly string[] = []): PostResult => {
@@ -292,24 +304,20 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const send = async (): Promise<MadeAttempt> => {
       const at = now();
       const { body, signed, headers } = render(at);
-      // What every broker kind sends: the same body, the signature headers as message headers.
-      const message = { subscriptionId: sub._id, url: sub.url, body, headers: { ...custom, ...signed }, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxied: deps.proxy !== undefined };
-      if (destination?.type === 'kafka') {
-        // Keyed by the event's resource: one order's events go to one partition, in order.
-        const produced = await produce({ ...message, brokers: destination.brokers, sasl: destination.sasl, topic: destination.topic, key: orderingKey(event) });
-        return { ...cleaned(produced), url: sub.url, ...retry };
-      }
       if (destination) {
-        // Content type and id are message properties.
-        const published = await publish({
-          ...message,
-          username: destination.username,
-          password: destination.password,
-          exchange: destination.exchange,
-          routingKey: destination.routingKey,
+        // The same body and signature headers, as message headers; content type and id go where each broker carries them.
+        const message: BrokerMessage = {
+          subscriptionId: sub._id,
+          url: sub.url,
           messageId: event._id,
-        });
-        return { ...cleaned(published), url: sub.url, ...retry };
+          body,
+          headers: { ...custom, ...signed },
+          timeoutMs: deps.timeoutMs,
+          allowPrivate: deps.allowPrivate,
+          sourceAddress: deps.sourceAddress,
+          proxied: deps.proxy !== undefined,
+        };
+        return { ...cleaned(await publishTo(destination, message, event)), url: sub.url, ...retry };
       }
       const request = (h: Record<string, string>) => post({ url: sub.url, body, headers: h, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy });
       if (!auth) return { ...cleaned(await request(headers)), url: sub.url, ...retry };
@@ -339,6 +347,21 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         inFlight.release(sub._id);
       }
     };
+  }
+
+  /** Publishes one attempt's message to a broker destination, by its kind. */
+  function publishTo(destination: OpenedBroker | OpenedKafka | OpenedNats | OpenedRedis, message: BrokerMessage, event: Parameters<typeof orderingKey>[0]): Promise<PostResult> {
+    switch (destination.type) {
+      case 'kafka':
+        // Keyed by the event's resource: one order's events go to one partition, in order.
+        return produce({ ...message, brokers: destination.brokers, sasl: destination.sasl, topic: destination.topic, key: orderingKey(event) });
+      case 'rabbitmq':
+        return publish({ ...message, username: destination.username, password: destination.password, exchange: destination.exchange, routingKey: destination.routingKey });
+      case 'nats':
+        return publishNats({ ...message, subject: destination.subject, credentials: { username: destination.username, password: destination.password, token: destination.token } });
+      case 'redis':
+        return publishRedis({ ...message, stream: destination.stream, maxlen: destination.maxlen, credentials: { username: destination.username, password: destination.password } });
+    }
   }
 
   /**

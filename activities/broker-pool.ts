@@ -1,32 +1,39 @@
 import { createHash } from 'node:crypto';
 
 /** How long an unused broker connection stays open. */
-export const DEFAULT_IDLE_MS = 60_000;
+export const DEFAULT_BROKER_IDLE_MS = 60_000;
 
-/** What the pool tracks of each connection. */
-export interface Pooled {
+interface Entry<C> {
+  connection: Promise<C>;
   lastUsed: number;
-  /** Attempts using it now: never closed for idleness while above 0. */
   busy: number;
 }
 
-/**
- * Broker connections of one worker process by key (a subscription and its connection, see
- * {@link connectionKey}): found or made on use, closed after `idleMs` unused by a timer that
- * does not keep the process alive.
- */
-export class IdlePool<E extends Pooled> {
-  readonly #entries = new Map<string, E>();
-  readonly #idleMs: number;
-  readonly #close: (entry: E) => Promise<void>;
-  #sweeper: NodeJS.Timeout | undefined;
-  /** The clock of lastUsed. */
-  readonly now: () => number;
+/** One use of a pooled connection: released when the attempt ends, dropped when it proved broken. */
+export interface Lease<C> {
+  connection: Promise<C>;
+  release: () => void;
+  /** Forgets and closes the connection: the next attempt opens a new one. */
+  drop: () => void;
+}
 
-  constructor(close: (entry: E) => Promise<void>, opts: { idleMs?: number; now?: () => number } = {}) {
+/**
+ * A worker's connections to one kind of broker, one per key (a subscription and its connection,
+ * see {@link brokerPoolKey}): deliveries to it reuse the connection, one unused for `idleMs` is
+ * closed, one that failed or closed is forgotten so the next attempt connects afresh, and no two
+ * keys share one.
+ */
+export class BrokerPool<C> {
+  readonly #entries = new Map<string, Entry<C>>();
+  readonly #close: (connection: C) => Promise<void>;
+  readonly #idleMs: number;
+  readonly #now: () => number;
+  #sweeper: NodeJS.Timeout | undefined;
+
+  constructor(close: (connection: C) => Promise<void>, opts: { idleMs?: number; now?: () => number } = {}) {
     this.#close = close;
-    this.#idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
-    this.now = opts.now ?? Date.now;
+    this.#idleMs = opts.idleMs ?? DEFAULT_BROKER_IDLE_MS;
+    this.#now = opts.now ?? Date.now;
   }
 
   /** Open connections (for tests and metrics). */
@@ -34,49 +41,66 @@ export class IdlePool<E extends Pooled> {
     return this.#entries.size;
   }
 
-  /** The entry of `key`, made by `make` when there is none. */
-  get(key: string, make: () => E): E {
-    const found = this.#entries.get(key);
-    if (found) return found;
-    const entry = make();
-    this.#entries.set(key, entry);
-    this.#sweep();
-    return entry;
-  }
-
-  /** Runs `work` with `entry` marked busy, and marks it used. */
-  async use<T>(entry: E, work: () => Promise<T>): Promise<T> {
-    entry.busy++;
-    entry.lastUsed = this.now();
-    try {
-      return await work();
-    } finally {
-      entry.busy--;
-      entry.lastUsed = this.now();
+  /**
+   * The connection of `key`, opened with `open` when there is none; `open` gets the callback to
+   * call when the connection closes on its own (the broker went away).
+   */
+  acquire(key: string, open: (closed: () => void) => Promise<C>): Lease<C> {
+    let entry = this.#entries.get(key);
+    if (!entry) {
+      const fresh: Entry<C> = { connection: Promise.resolve(null as C), lastUsed: this.#now(), busy: 0 };
+      fresh.connection = open(() => this.#drop(key, fresh));
+      // A failed connect is forgotten at once: the next attempt connects again.
+      fresh.connection.catch(() => this.#drop(key, fresh));
+      this.#entries.set(key, fresh);
+      this.#sweep();
+      entry = fresh;
     }
+    const used = entry;
+    used.busy++;
+    used.lastUsed = this.#now();
+    let released = false;
+    return {
+      connection: used.connection,
+      release: () => {
+        if (released) return;
+        released = true;
+        used.busy--;
+        used.lastUsed = this.#now();
+      },
+      drop: () => this.#drop(key, used),
+    };
   }
 
-  /** Forgets `entry` (if still the one of `key`) and closes it. */
-  drop(key: string, entry: E): void {
-    if (this.#entries.get(key) === entry) this.#entries.delete(key);
-    void this.#close(entry);
-  }
-
-  /** Closes every connection; the pool makes new ones if used again. */
+  /** Closes every connection; the pool opens new ones if used again. */
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
     this.#sweeper = undefined;
     const entries = [...this.#entries.values()];
     this.#entries.clear();
-    await Promise.all(entries.map((e) => this.#close(e)));
+    await Promise.all(entries.map((e) => this.#closeEntry(e)));
   }
 
+  #drop(key: string, entry: Entry<C>): void {
+    if (this.#entries.get(key) === entry) this.#entries.delete(key);
+    void this.#closeEntry(entry);
+  }
+
+  async #closeEntry(entry: Entry<C>): Promise<void> {
+    try {
+      await this.#close(await entry.connection);
+    } catch {
+      // Already closed, or never opened.
+    }
+  }
+
+  /** Closes connections unused for the idle time; the timer does not keep the process alive. */
   #sweep(): void {
     if (this.#sweeper) return;
     this.#sweeper = setInterval(
       () => {
-        const now = this.now();
-        for (const [key, entry] of this.#entries) if (entry.busy === 0 && now - entry.lastUsed >= this.#idleMs) this.drop(key, entry);
+        const now = this.#now();
+        for (const [key, entry] of this.#entries) if (entry.busy === 0 && now - entry.lastUsed >= this.#idleMs) this.#drop(key, entry);
         if (this.#entries.size === 0) {
           clearInterval(this.#sweeper);
           this.#sweeper = undefined;
@@ -88,7 +112,7 @@ export class IdlePool<E extends Pooled> {
   }
 }
 
-/** A pool key: the subscription and its connection (address and credentials), the credentials only as a hash. */
-export function connectionKey(subscriptionId: string, connection: readonly unknown[]): string {
+/** A pool key: the subscription and its connection (address and credentials, the latter only as a hash). */
+export function brokerPoolKey(subscriptionId: string, connection: unknown): string {
   return `${subscriptionId} ${createHash('sha256').update(JSON.stringify(connection)).digest('base64url')}`;
 }

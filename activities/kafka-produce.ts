@@ -3,31 +3,23 @@ import { connect as tlsConnect } from 'node:tls';
 import type { ISocketFactory, Producer, SASLOptions } from 'kafkajs';
 import type { PostResult } from '../workflows/delivery-model';
 import type { SaslMechanism } from '../src/subscriptions/destination';
-import { callbackPortProblem, classifyAddress, createGuardedLookup } from '../src/webhooks/address-policy';
+import { createGuardedLookup } from '../src/webhooks/address-policy';
+import { hostPortProblem } from './broker-address';
+import type { BrokerMessage } from './broker-message';
+import { BrokerPool, brokerPoolKey } from './broker-pool';
 import { attemptClock, bounded, describe, PROXY_REFUSAL, Timeout } from './broker-timing';
-import { connectionKey, IdlePool, type Pooled } from './broker-pool';
 
-/** One record to a Kafka topic, as a delivery attempt produces it. */
-export interface ProduceRequest {
-  subscriptionId: string;
-  /** kafka://host[:port] or kafkas://host[:port] (TLS): the first bootstrap broker, without credentials. */
-  url: string;
+/**
+ * One record to a Kafka topic, as a delivery attempt produces it: `url` is kafka://host[:port] or
+ * kafkas://host[:port] (TLS), the first bootstrap broker; the message id travels as `webhook-id`.
+ */
+export interface ProduceRequest extends BrokerMessage {
   /** Further bootstrap brokers, `host:port`. */
   brokers: readonly string[];
   sasl?: { mechanism: SaslMechanism; username: string; password: string } | undefined;
   topic: string;
   /** The record key: the event's resource, so one order's events share a partition. */
   key: string;
-  body: string;
-  /** The signature headers and the subscription's own, as record headers. */
-  headers: Record<string, string>;
-  /** Bounds the attempt: the connect (when there is no producer to reuse) and the wait for the acknowledgement together. */
-  timeoutMs: number;
-  /** Allow loopback/private brokers (local development and tests only). */
-  allowPrivate: boolean;
-  sourceAddress?: string | undefined;
-  /** Egress must go through DELIVERY_PROXY_URL, an HTTP CONNECT proxy a broker connection cannot take: not sent. */
-  proxied?: boolean;
 }
 
 /** Produces one record and says how it ended, never throwing: the delivery rules settle it. */
@@ -50,11 +42,6 @@ const REFUSALS = new Set([
   'INVALID_RECORD',
 ]);
 
-/** One pooled producer. */
-interface Entry extends Pooled {
-  producer: Promise<Producer>;
-}
-
 /**
  * Kafka producers of one worker process, one per subscription and connection (its brokers and
  * credentials): deliveries to it reuse the producer and its connections, a producer unused for
@@ -63,10 +50,10 @@ interface Entry extends Pooled {
  * produce: a worker that only POSTs never loads it.
  */
 export class KafkaPool {
-  readonly #pool: IdlePool<Entry>;
+  readonly #pool: BrokerPool<Producer>;
 
   constructor(opts: { idleMs?: number; now?: () => number } = {}) {
-    this.#pool = new IdlePool(disconnect, opts);
+    this.#pool = new BrokerPool((producer) => producer.disconnect(), opts);
   }
 
   /** Connected producers (for tests and metrics). */
@@ -80,57 +67,45 @@ export class KafkaPool {
     const target = brokersOf(req);
     if (req.proxied) return ended({ outcome: 'blocked', error: PROXY_REFUSAL });
     if ('problem' in target) return ended({ outcome: 'blocked', error: target.problem });
-    const key = connectionKey(req.subscriptionId, [req.url, req.brokers, req.sasl?.mechanism, req.sasl?.username, req.sasl?.password]);
-    const entry = this.#pool.get(key, () => this.#connect(key, req, target));
-    return this.#pool.use(entry, async () => {
-      try {
-        const producer = await bounded(entry.producer, req.timeoutMs, `no connection to the brokers within ${req.timeoutMs} ms`);
-        const left = Math.max(1, req.timeoutMs - elapsedMs());
-        await bounded(
-          producer.send({
-            topic: req.topic,
-            acks: -1,
-            timeout: left,
-            messages: [{ key: req.key, value: req.body, headers: { ...req.headers, 'content-type': 'application/json' } }],
-          }),
-          left,
-          `no acknowledgement from the brokers within ${req.timeoutMs} ms`,
-        );
-        return ended({ outcome: 'delivered' });
-      } catch (err) {
-        if (err instanceof Timeout) {
-          // A cluster that stopped answering: the next attempt starts afresh.
-          this.#drop(key, entry);
-          return ended({ outcome: 'timeout', error: err.message });
-        }
-        const forbidden = chain(err).find((e) => (e as NodeJS.ErrnoException).code === 'EFORBIDDENADDRESS');
-        if (forbidden) {
-          this.#drop(key, entry);
-          return ended({ outcome: 'blocked', error: (forbidden as Error).message });
-        }
-        const refusal = refusalOf(err, req.topic);
-        if (refusal) return ended({ outcome: 'rejected', error: refusal });
-        // A broker that went away: reconnect from scratch on the next attempt rather than trust the old metadata.
-        this.#drop(key, entry);
-        return ended({ outcome: 'network_error', error: explain(err) });
+    const lease = this.#pool.acquire(brokerPoolKey(req.subscriptionId, [req.url, req.brokers, req.sasl?.mechanism, req.sasl?.username, req.sasl?.password]), () => connectProducer(req, target));
+    try {
+      const producer = await bounded(lease.connection, req.timeoutMs, `no connection to the brokers within ${req.timeoutMs} ms`);
+      const left = Math.max(1, req.timeoutMs - elapsedMs());
+      await bounded(
+        producer.send({
+          topic: req.topic,
+          acks: -1,
+          timeout: left,
+          messages: [{ key: req.key, value: req.body, headers: { ...req.headers, 'content-type': 'application/json' } }],
+        }),
+        left,
+        `no acknowledgement from the brokers within ${req.timeoutMs} ms`,
+      );
+      return ended({ outcome: 'delivered' });
+    } catch (err) {
+      if (err instanceof Timeout) {
+        // A cluster that stopped answering: the next attempt starts afresh.
+        lease.drop();
+        return ended({ outcome: 'timeout', error: err.message });
       }
-    });
+      const forbidden = chain(err).find((e) => (e as NodeJS.ErrnoException).code === 'EFORBIDDENADDRESS');
+      if (forbidden) {
+        lease.drop();
+        return ended({ outcome: 'blocked', error: (forbidden as Error).message });
+      }
+      const refusal = refusalOf(err, req.topic);
+      if (refusal) return ended({ outcome: 'rejected', error: refusal });
+      // A broker that went away: reconnect from scratch on the next attempt rather than trust the old metadata.
+      lease.drop();
+      return ended({ outcome: 'network_error', error: explain(err) });
+    } finally {
+      lease.release();
+    }
   };
 
   /** Disconnects every producer; the pool connects new ones if used again. */
   close(): Promise<void> {
     return this.#pool.close();
-  }
-
-  #connect(key: string, req: ProduceRequest, target: { brokers: string[]; tls: boolean }): Entry {
-    const entry: Entry = { producer: connectProducer(req, target), lastUsed: this.#pool.now(), busy: 0 };
-    // A failed connect is forgotten at once: the next attempt connects again.
-    entry.producer.catch(() => this.#drop(key, entry));
-    return entry;
-  }
-
-  #drop(key: string, entry: Entry): void {
-    this.#pool.drop(key, entry);
   }
 }
 
@@ -148,7 +123,7 @@ function brokersOf(req: ProduceRequest): { brokers: string[]; tls: boolean } | {
   const brokers = [first, ...req.brokers];
   if (!req.allowPrivate) {
     for (const broker of brokers) {
-      const problem = hostPortProblem(broker, protocol);
+      const problem = brokerProblem(broker, protocol);
       if (problem) return { problem };
     }
   }
@@ -156,11 +131,9 @@ function brokersOf(req: ProduceRequest): { brokers: string[]; tls: boolean } | {
 }
 
 /** Why the address policy refuses `host:port` before any connection, or undefined. */
-function hostPortProblem(hostPort: string, protocol: string): string | undefined {
+function brokerProblem(hostPort: string, protocol: string): string | undefined {
   const at = hostPort.lastIndexOf(':');
-  const host = hostPort.slice(0, at).replace(/^\[|\]$/g, '');
-  const cls = isIP(host) ? classifyAddress(host) : undefined;
-  return cls ? `${host} is a ${cls} address` : callbackPortProblem(Number(hostPort.slice(at + 1)), protocol);
+  return hostPortProblem(hostPort.slice(0, at), Number(hostPort.slice(at + 1)), protocol);
 }
 
 const lookups = { strict: createGuardedLookup({ allowPrivate: false }), open: createGuardedLookup({ allowPrivate: true }) };
@@ -172,7 +145,7 @@ const lookups = { strict: createGuardedLookup({ allowPrivate: false }), open: cr
  */
 function guardedSockets(req: ProduceRequest): ISocketFactory {
   return ({ host, port, ssl, onConnect }) => {
-    const problem = req.allowPrivate ? undefined : hostPortProblem(`${host}:${port}`, 'kafka:');
+    const problem = req.allowPrivate ? undefined : brokerProblem(`${host}:${port}`, 'kafka:');
     if (problem) {
       const socket = new Socket();
       process.nextTick(() => socket.destroy(Object.assign(new Error(`broker ${host}:${port}: ${problem}`), { code: 'EFORBIDDENADDRESS' })));
@@ -236,12 +209,4 @@ function explain(err: unknown): string {
   const inner = all[all.length - 1];
   const type = (inner as { type?: string }).type;
   return `${describe(inner)}${type ? ` (${type})` : ''}`;
-}
-
-async function disconnect(entry: Entry): Promise<void> {
-  try {
-    await (await entry.producer).disconnect();
-  } catch {
-    // Already disconnected, or never connected.
-  }
 }

@@ -587,7 +587,7 @@ export interface paths {
          *     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
          *     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
          *     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-         *     - `destination`: `http` (the default), a RabbitMQ exchange or a Kafka topic, credentials sealed and never returned (`SubscriptionDestination`);
+         *     - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
          *     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
          *     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
          */
@@ -1523,10 +1523,12 @@ export interface components {
         CallbackUrl: string;
         /**
          * Format: uri
-         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671, 5672, 9092 or 9093), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
+         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
          * @example https://erp.example.com/hooks/orders
          * @example amqps://mq.example.com/orders
          * @example kafkas://kafka-1.example.com:9093
+         * @example tls://nats.example.com:4222
+         * @example rediss://redis.example.com:6380/0
          * @example pull://cli
          */
         SubscriptionUrl: string;
@@ -1535,6 +1537,8 @@ export interface components {
          *     - `http` (the default): a signed POST to `url`.
          *     - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
          *     - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
+         *     - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type: application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops; a server that is down or no PubAck in time is retried on the subscription's schedule.
+         *     - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry, told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time, is retried on the subscription's schedule.
          *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
          *     Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
          * @example {
@@ -1545,7 +1549,7 @@ export interface components {
          *       "password": "correct-horse-battery-staple"
          *     }
          */
-        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["PullDestination"];
+        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["NatsDestination"] | components["schemas"]["RedisDestination"] | components["schemas"]["PullDestination"];
         /**
          * @description Signed POSTs to `url` (the default).
          * @example {
@@ -1603,6 +1607,55 @@ export interface components {
             username: string;
             /** @description The broker password; sealed at rest, never returned. */
             password: string;
+        };
+        /**
+         * @description A subject on the NATS server at `url`, captured by a JetStream stream; see `SubscriptionDestination`. Credentials are `username` and `password` together, or `token`, or none for a server that asks for none (422 naming the field for any other mix).
+         * @example {
+         *       "type": "nats",
+         *       "subject": "webhooks.orders",
+         *       "username": "hooks",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
+        NatsDestination: {
+            /**
+             * @description NATS JetStream.
+             * @enum {string}
+             */
+            type: "nats";
+            /** @description The subject every message is published to (printable ASCII tokens separated by `.`, no wildcard `*` or `>`); a JetStream stream on the server must capture it (the service never creates streams). */
+            subject: string;
+            /** @description The NATS user, with `password`; sealed at rest, never returned. */
+            username?: string;
+            /** @description The NATS user's password, with `username`; sealed at rest, never returned. */
+            password?: string;
+            /** @description The server's authentication token, instead of `username` and `password`; sealed at rest, never returned. */
+            token?: string;
+        };
+        /**
+         * @description A stream on the Redis server at `url`; see `SubscriptionDestination`. Credentials are `password` (the default user, or with `username` an ACL user), or none for a server that asks for none (422 naming `password` for a `username` without one).
+         * @example {
+         *       "type": "redis",
+         *       "stream": "webhooks:orders",
+         *       "maxlen": 100000,
+         *       "username": "hooks",
+         *       "password": "correct-horse-battery-staple"
+         *     }
+         */
+        RedisDestination: {
+            /**
+             * @description Redis Streams.
+             * @enum {string}
+             */
+            type: "redis";
+            /** @description The key of the stream every entry is added to (printable ASCII, no spaces); created by the first `XADD` when absent. */
+            stream: string;
+            /** @description Trim the stream to about this many entries on each add (`XADD … MAXLEN ~`); absent, it is never trimmed. */
+            maxlen?: number;
+            /** @description The ACL user, with `password`; sealed at rest, never returned. */
+            username?: string;
+            /** @description The password (of `username`, or of the default user); sealed at rest, never returned. */
+            password?: string;
         };
         /**
          * @description An Apache Kafka topic on the cluster whose bootstrap broker is `url`; see `SubscriptionDestination`. `username` and `password` come together (422 naming the one missing), or neither for a cluster without SASL.
@@ -1681,7 +1734,7 @@ export interface components {
             password?: "********";
         };
         /** @description A destination other than `http` as shown on read; a broker's credentials are masked. */
-        SubscriptionDestinationView: components["schemas"]["RabbitmqDestinationView"] | components["schemas"]["KafkaDestinationView"] | components["schemas"]["PullDestination"];
+        SubscriptionDestinationView: components["schemas"]["RabbitmqDestinationView"] | components["schemas"]["KafkaDestinationView"] | components["schemas"]["NatsDestinationView"] | components["schemas"]["RedisDestinationView"] | components["schemas"]["PullDestination"];
         /**
          * @description A broker destination as shown on read; the credentials are masked.
          * @example {
@@ -1712,6 +1765,70 @@ export interface components {
              * @enum {string}
              */
             password: "********";
+        };
+        /**
+         * @description A NATS destination as shown on read; each credential set is masked, the others absent.
+         * @example {
+         *       "type": "nats",
+         *       "subject": "webhooks.orders",
+         *       "username": "********",
+         *       "password": "********"
+         *     }
+         */
+        NatsDestinationView: {
+            /**
+             * @description The kind of destination.
+             * @enum {string}
+             */
+            type: "nats";
+            /** @description The subject published to. */
+            subject: string;
+            /**
+             * @description Set, and masked.
+             * @enum {string}
+             */
+            username?: "********";
+            /**
+             * @description Set, and masked.
+             * @enum {string}
+             */
+            password?: "********";
+            /**
+             * @description Set, and masked.
+             * @enum {string}
+             */
+            token?: "********";
+        };
+        /**
+         * @description A Redis destination as shown on read; each credential set is masked, the others absent.
+         * @example {
+         *       "type": "redis",
+         *       "stream": "webhooks:orders",
+         *       "maxlen": 100000,
+         *       "username": "********",
+         *       "password": "********"
+         *     }
+         */
+        RedisDestinationView: {
+            /**
+             * @description The kind of destination.
+             * @enum {string}
+             */
+            type: "redis";
+            /** @description The stream entries are added to. */
+            stream: string;
+            /** @description About how many entries the stream is trimmed to. */
+            maxlen?: number;
+            /**
+             * @description Set, and masked.
+             * @enum {string}
+             */
+            username?: "********";
+            /**
+             * @description Set, and masked.
+             * @enum {string}
+             */
+            password?: "********";
         };
         /** @description Event types delivered to this subscription. */
         SubscriptionEvents: components["schemas"]["EventType"][];
@@ -2274,7 +2391,7 @@ export interface components {
         };
         /**
          * @description Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange or topic, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
          * @enum {string}
          */
         DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked" | "rejected";

@@ -6,6 +6,8 @@ import { loadStackConfig } from '../stack/config/config';
 import { BinaryError, ferretDb, findMongod, resolveBinary, temporalCli, temporalNode } from '../stack/runtime/binaries';
 import { requirePostgres } from '../stack/runtime/postgres';
 import { requireRabbit } from '../stack/runtime/rabbitmq';
+import { requireNats } from '../stack/runtime/nats';
+import { requireRedis } from '../stack/runtime/redis';
 import { kafkaVersion, requireKafka } from '../stack/runtime/kafka';
 import { resolveTestServerBinary } from './lib/test-server';
 
@@ -35,6 +37,8 @@ if (!config.mongo.uri) {
 // The broker destination tests start their own node from it.
 const rabbit = requireRabbit(log);
 log(`rabbitmq: ${rabbit.server}`);
+log(`nats-server: ${requireNats(log)}`);
+log(`redis-server: ${requireRedis(log)}`);
 const kafka = await requireKafka(config.binaryCacheDir, log);
 log(`kafka: Apache Kafka ${kafkaVersion} on ${kafka.java} (${kafka.classpath.split(':').length} jars)`);
 try {

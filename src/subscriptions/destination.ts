@@ -13,7 +13,7 @@ export type SubscriptionDestinationView = Schemas['SubscriptionDestinationView']
 export type DestinationKind = SubscriptionDestination['type'];
 
 /** The stored form of a destination other than `http` (which is the field's absence). */
-export type StoredDestination = StoredBroker | StoredKafka | StoredPull;
+export type StoredDestination = StoredBroker | StoredKafka | StoredNats | StoredRedis | StoredPull;
 
 /** A pull destination as stored: the ack deadline only when one was sent (reads and delivery fill in the default). */
 export interface StoredPull {
@@ -38,6 +38,47 @@ export interface StoredBroker {
   credentials: string;
 }
 
+/** Sealed credentials of a broker whose credentials are optional, and which of them are set. */
+interface SealedCredentials {
+  /** The credentials sent ({@link BrokerCredentials}) as JSON, sealed like a signing secret. */
+  credentials: string;
+  /** Which credentials are sealed, so reads show which ones are set without opening them. */
+  credential_form: 'user' | 'password' | 'token' | 'none';
+}
+
+/** The stored form of a NATS JetStream destination. */
+export interface StoredNats extends SealedCredentials {
+  type: 'nats';
+  subject: string;
+}
+
+/** The stored form of a Redis Streams destination. */
+export interface StoredRedis extends SealedCredentials {
+  type: 'redis';
+  stream: string;
+  maxlen?: number;
+}
+
+/** The credentials of a NATS or Redis destination: a user and password, a token (NATS), a password alone (Redis), or none. */
+export interface BrokerCredentials {
+  username?: string;
+  password?: string;
+  token?: string;
+}
+
+/** An opened NATS destination: what a worker publishes with. */
+export interface OpenedNats extends BrokerCredentials {
+  type: 'nats';
+  subject: string;
+}
+
+/** An opened Redis Streams destination: what a worker publishes with. */
+export interface OpenedRedis extends BrokerCredentials {
+  type: 'redis';
+  stream: string;
+  maxlen?: number;
+}
+
 /** Kafka's SASL mechanisms (contract `KafkaDestination.sasl_mechanism`). */
 export type SaslMechanism = NonNullable<Schemas['KafkaDestination']['sasl_mechanism']>;
 
@@ -53,7 +94,7 @@ export interface StoredKafka {
 }
 
 /** An opened destination: what a worker delivers with. */
-export type OpenedDestination = OpenedBroker | OpenedKafka | StoredPull;
+export type OpenedDestination = OpenedBroker | OpenedKafka | OpenedNats | OpenedRedis | StoredPull;
 
 /** An opened Kafka destination: what a worker produces with. */
 export interface OpenedKafka {
@@ -76,6 +117,8 @@ export interface OpenedBroker {
 export const DESTINATION_SCHEMES: Readonly<Record<DestinationKind, readonly string[]>> = {
   http: ['https', 'http'],
   rabbitmq: ['amqps', 'amqp'],
+  nats: ['tls', 'nats'],
+  redis: ['rediss', 'redis'],
   kafka: ['kafkas', 'kafka'],
   pull: ['pull'],
 };
@@ -93,6 +136,8 @@ export function sealDestination(box: SecretBox, subscriptionId: string, destinat
   if (destination.type === 'http') return null;
   if (destination.type === 'pull') return destination.ack_deadline_seconds === undefined ? { type: 'pull' } : { type: 'pull', ack_deadline_seconds: destination.ack_deadline_seconds };
   if (destination.type === 'kafka') return sealKafka(box, subscriptionId, destination);
+  if (destination.type === 'nats') return { type: 'nats', subject: destination.subject, ...sealCredentials(box, subscriptionId, destination) };
+  if (destination.type === 'redis') return { type: 'redis', stream: destination.stream, ...(destination.maxlen !== undefined ? { maxlen: destination.maxlen } : {}), ...sealCredentials(box, subscriptionId, destination) };
   const credentials = box.seal(JSON.stringify({ username: destination.username, password: destination.password }), subscriptionId);
   return { type: 'rabbitmq', exchange: destination.exchange, routing_key: destination.routing_key, credentials };
 }
@@ -104,6 +149,8 @@ export function viewDestination(stored: StoredDestination): SubscriptionDestinat
     const sasl = stored.credentials ? { sasl_mechanism: stored.sasl_mechanism ?? 'plain', username: MASKED_VALUE, password: MASKED_VALUE } : {};
     return { type: 'kafka', topic: stored.topic, ...(stored.brokers?.length ? { brokers: stored.brokers } : {}), ...sasl };
   }
+  if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...credentialMasks(stored) };
+  if (stored.type === 'redis') return { type: 'redis', stream: stored.stream, ...(stored.maxlen !== undefined ? { maxlen: stored.maxlen } : {}), ...credentialMasks(stored) };
   return { type: stored.type, exchange: stored.exchange, routing_key: stored.routing_key, username: MASKED_VALUE, password: MASKED_VALUE };
 }
 
@@ -114,6 +161,8 @@ export function openDestination(box: SecretBox, subscriptionId: string, stored: 
     const opened = stored.credentials ? (JSON.parse(box.open(stored.credentials, subscriptionId)) as { username: string; password: string }) : undefined;
     return { type: 'kafka', topic: stored.topic, brokers: stored.brokers ?? [], ...(opened ? { sasl: { mechanism: stored.sasl_mechanism ?? 'plain', ...opened } } : {}) };
   }
+  if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...openCredentials(box, subscriptionId, stored) };
+  if (stored.type === 'redis') return { type: 'redis', stream: stored.stream, ...(stored.maxlen !== undefined ? { maxlen: stored.maxlen } : {}), ...openCredentials(box, subscriptionId, stored) };
   const { username, password } = JSON.parse(box.open(stored.credentials, subscriptionId)) as { username: string; password: string };
   return { type: stored.type, exchange: stored.exchange, routingKey: stored.routing_key, username, password };
 }
@@ -122,6 +171,51 @@ export function openDestination(box: SecretBox, subscriptionId: string, stored: 
 export function resealDestination(box: SecretBox, subscriptionId: string, stored: StoredDestination): StoredDestination {
   if (stored.type === 'pull' || !stored.credentials) return stored;
   return box.isStale(stored.credentials) ? { ...stored, credentials: box.seal(box.open(stored.credentials, subscriptionId), subscriptionId) } : stored;
+}
+
+/** The credentials a destination sent, sealed, and which of them are set. */
+function sealCredentials(box: SecretBox, subscriptionId: string, d: BrokerCredentials): SealedCredentials {
+  const sent: BrokerCredentials = { ...(d.username !== undefined ? { username: d.username } : {}), ...(d.password !== undefined ? { password: d.password } : {}), ...(d.token !== undefined ? { token: d.token } : {}) };
+  const form = d.token !== undefined ? 'token' : d.username !== undefined ? 'user' : d.password !== undefined ? 'password' : 'none';
+  return { credentials: box.seal(JSON.stringify(sent), subscriptionId), credential_form: form };
+}
+
+function openCredentials(box: SecretBox, subscriptionId: string, stored: SealedCredentials): BrokerCredentials {
+  return JSON.parse(box.open(stored.credentials, subscriptionId)) as BrokerCredentials;
+}
+
+/** Which credentials a stored destination holds, masked: which ones are set is shown, never a value. */
+function credentialMasks(stored: SealedCredentials): Partial<Record<keyof BrokerCredentials, typeof MASKED_VALUE>> {
+  switch (stored.credential_form) {
+    case 'token':
+      return { token: MASKED_VALUE };
+    case 'user':
+      return { username: MASKED_VALUE, password: MASKED_VALUE };
+    case 'password':
+      return { password: MASKED_VALUE };
+    case 'none':
+      return {};
+  }
+}
+
+/**
+ * 422 unless a sent destination's fields make sense together: a NATS destination's credentials
+ * are `username` with `password`, or `token`, or none; a Redis one's `password` with or without
+ * `username`, or none.
+ */
+export function assertDestinationFields(destination: SubscriptionDestination): void {
+  if (destination.type !== 'nats' && destination.type !== 'redis') return;
+  const { username, password } = destination;
+  const token = destination.type === 'nats' ? destination.token : undefined;
+  const problem: [string, string] | undefined =
+    token !== undefined && (username !== undefined || password !== undefined)
+      ? ['token', 'send a token or a username and password, not both']
+      : username !== undefined && password === undefined
+        ? ['password', 'a username needs its password']
+        : password !== undefined && username === undefined && destination.type === 'nats'
+          ? ['username', 'a password needs its username']
+          : undefined;
+  if (problem) throw DomainError.unprocessable(`destination.${problem[0]}: ${problem[1]}`, [{ field: ['destination', problem[0]], message: problem[1] }]);
 }
 
 /**
@@ -134,6 +228,15 @@ export function assertUrlFitsDestination(url: string, kind: DestinationKind, sen
   const schemes = DESTINATION_SCHEMES[kind];
   if (!schemes.includes(scheme)) {
     const message = `${kind} destinations take ${schemes.join(' or ')} URLs, not ${scheme}`;
+    throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
+  }
+  // A NATS server has no path to address, a Redis one only its database number: anything else would be ignored, so it is refused.
+  if (kind === 'nats' && /^[a-z]+:\/\/[^/?#]*[/?#]./i.test(url)) {
+    const message = 'a nats destination takes tls://host[:port] or nats://host[:port], without a path or query';
+    throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
+  }
+  if (kind === 'redis' && !/^[a-z]+:\/\/[^/?#]*(\/(\d{1,5})?)?$/i.test(url)) {
+    const message = 'a redis destination takes rediss://host[:port][/db] or redis://host[:port][/db], the database a number';
     throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
   }
   if (kind === 'kafka' && !/^[a-z]+:\/\/[^/?#]+\/?$/i.test(url)) {
@@ -165,7 +268,7 @@ function sealKafka(box: SecretBox, subscriptionId: string, destination: Schemas[
 }
 
 /** Whether a stored destination carries credentials sealed for its address (they must not follow a new one). */
-export function hasBrokerCredentials(stored: StoredDestination | undefined): boolean {
+export function hasBrokerCredentials(stored: StoredDestination | undefined): stored is Exclude<StoredDestination, StoredPull> & { credentials: string } {
   return stored !== undefined && stored.type !== 'pull' && stored.credentials !== undefined;
 }
 

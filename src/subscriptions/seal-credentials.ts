@@ -1,5 +1,5 @@
 import type { StoredHeader } from './custom-headers';
-import { resealDestination } from './destination';
+import { hasBrokerCredentials, resealDestination } from './destination';
 import { maskTokenUrl, type StoredAuth } from './outgoing-auth';
 import type { SubscriptionRepository } from './repository';
 import type { SecretBox } from './secret-box';
@@ -42,7 +42,7 @@ export async function sealStoredCredentials(subscriptions: SubscriptionRepositor
   let rewritten = 0;
   for await (const doc of subscriptions.allCredentials()) {
     const staleHeaders = doc.headers?.some((h) => box.isStale(h.value)) ?? false;
-    const staleDestination = doc.destination !== undefined && doc.destination.type !== 'pull' && doc.destination.credentials !== undefined && box.isStale(doc.destination.credentials);
+    const staleDestination = hasBrokerCredentials(doc.destination) && box.isStale(doc.destination.credentials);
     if (!staleHeaders && !authIsStale(box, doc.auth) && !staleDestination) continue;
     const headers: StoredHeader[] | undefined = doc.headers?.map((h) => ({ ...h, value: fresh(box, doc._id, h.value) }));
     const auth = doc.auth ? resealAuth(box, doc._id, doc.auth) : undefined;

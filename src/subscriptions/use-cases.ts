@@ -18,7 +18,7 @@ import type {
 import type { checkCallbackUrl } from '../webhooks/callback-url';
 import type { SubscriptionDoc, SubscriptionRepository } from './repository';
 import { checkFields, checkHosts, type FieldContext, patchOf, storedOnCreate, toSubscription } from './fields';
-import { assertUrlFitsDestination, destinationKind, hasBrokerCredentials } from './destination';
+import { assertDestinationFields, assertUrlFitsDestination, destinationKind, hasBrokerCredentials } from './destination';
 import { assertNoAuthorizationHeader } from './outgoing-auth';
 import type { SecretBox } from './secret-box';
 import { generateSigningKeyPair, generateSigningSecret } from './secrets';
@@ -89,6 +89,7 @@ function assertCredentialsFollow(current: SubscriptionDoc, input: SubscriptionUp
 
 /** 422 unless the url and the destination kind after `input` fit each other (see assertUrlFitsDestination), naming what it sent. */
 function assertDestinationFits(input: SubscriptionCreate | SubscriptionUpdate, current?: SubscriptionDoc): void {
+  if (input.destination) assertDestinationFields(input.destination);
   const url = input.url ?? current?.url;
   if (url === undefined) return;
   const kind = input.destination?.type ?? destinationKind(current?.destination);

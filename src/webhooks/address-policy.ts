@@ -177,12 +177,12 @@ export function portOf(url: URL): number {
 const KAFKA_PORT = 9092;
 
 /** Each scheme's own port: a destination of that kind may use it though it is a service port. */
-const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'https:': 443, 'http:': 80, 'amqps:': 5671, 'amqp:': 5672, 'kafka:': 9092, 'kafkas:': 9093 };
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'https:': 443, 'http:': 80, 'amqps:': 5671, 'amqp:': 5672, 'kafka:': 9092, 'kafkas:': 9093, 'tls:': 4222, 'nats:': 4222, 'rediss:': 6379, 'redis:': 6379 };
 
 /**
  * Why a public destination may not be reached on `port`, or undefined: 80, 443 and 1024–65535 are
  * allowed, except {@link DENIED_CALLBACK_PORTS}, and the own port of `protocol` (a broker's: 5672 for
- * `amqp:`, 9092 for `kafka:` and `kafkas:`). Other ports below 1024 are system services (SSH, SMTP).
+ * `amqp:`, 9092 for `kafka:` and `kafkas:`, 6379 for `redis:` and `rediss:`). Other ports below 1024 are system services (SSH, SMTP).
  */
 export function callbackPortProblem(port: number, protocol = 'https:'): string | undefined {
   if (port === DEFAULT_PORTS[protocol] || (protocol === 'kafkas:' && port === KAFKA_PORT)) return undefined;

@@ -433,6 +433,81 @@ func (e KafkaDestinationViewUsername) Valid() bool {
 	}
 }
 
+// Defines values for NatsDestinationType.
+const (
+	NatsDestinationTypeNats NatsDestinationType = "nats"
+)
+
+// Valid indicates whether the value is a known member of the NatsDestinationType enum.
+func (e NatsDestinationType) Valid() bool {
+	switch e {
+	case NatsDestinationTypeNats:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NatsDestinationViewPassword.
+const (
+	NatsDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk NatsDestinationViewPassword = "********"
+)
+
+// Valid indicates whether the value is a known member of the NatsDestinationViewPassword enum.
+func (e NatsDestinationViewPassword) Valid() bool {
+	switch e {
+	case NatsDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NatsDestinationViewToken.
+const (
+	NatsDestinationViewTokenAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk NatsDestinationViewToken = "********"
+)
+
+// Valid indicates whether the value is a known member of the NatsDestinationViewToken enum.
+func (e NatsDestinationViewToken) Valid() bool {
+	switch e {
+	case NatsDestinationViewTokenAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NatsDestinationViewType.
+const (
+	NatsDestinationViewTypeNats NatsDestinationViewType = "nats"
+)
+
+// Valid indicates whether the value is a known member of the NatsDestinationViewType enum.
+func (e NatsDestinationViewType) Valid() bool {
+	switch e {
+	case NatsDestinationViewTypeNats:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NatsDestinationViewUsername.
+const (
+	NatsDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk NatsDestinationViewUsername = "********"
+)
+
+// Valid indicates whether the value is a known member of the NatsDestinationViewUsername enum.
+func (e NatsDestinationViewUsername) Valid() bool {
+	switch e {
+	case NatsDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OAuth2ClientCredentialsAuthType.
 const (
 	OAuth2ClientCredentialsAuthTypeOauth2ClientCredentials OAuth2ClientCredentialsAuthType = "oauth2_client_credentials"
@@ -694,6 +769,66 @@ func (e ReadinessStatus) Valid() bool {
 	case Ready:
 		return true
 	case Unavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RedisDestinationType.
+const (
+	RedisDestinationTypeRedis RedisDestinationType = "redis"
+)
+
+// Valid indicates whether the value is a known member of the RedisDestinationType enum.
+func (e RedisDestinationType) Valid() bool {
+	switch e {
+	case RedisDestinationTypeRedis:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RedisDestinationViewPassword.
+const (
+	RedisDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk RedisDestinationViewPassword = "********"
+)
+
+// Valid indicates whether the value is a known member of the RedisDestinationViewPassword enum.
+func (e RedisDestinationViewPassword) Valid() bool {
+	switch e {
+	case RedisDestinationViewPasswordAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RedisDestinationViewType.
+const (
+	RedisDestinationViewTypeRedis RedisDestinationViewType = "redis"
+)
+
+// Valid indicates whether the value is a known member of the RedisDestinationViewType enum.
+func (e RedisDestinationViewType) Valid() bool {
+	switch e {
+	case RedisDestinationViewTypeRedis:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RedisDestinationViewUsername.
+const (
+	RedisDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk RedisDestinationViewUsername = "********"
+)
+
+// Valid indicates whether the value is a known member of the RedisDestinationViewUsername enum.
+func (e RedisDestinationViewUsername) Valid() bool {
+	switch e {
+	case RedisDestinationViewUsernameAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
 		return true
 	default:
 		return false
@@ -1243,7 +1378,7 @@ type DeliveryNext struct {
 }
 
 // DeliveryOutcome Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange or topic, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
 type DeliveryOutcome string
 
 // DeliveryTimeline One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next.
@@ -1630,6 +1765,57 @@ type MaskedHeaders map[string]string
 // not made yet: it waits a moment (growing, up to 30 s) and is not counted as an attempt, so
 // one slow endpoint cannot take a worker's capacity from the others.
 type MaxInFlight = int32
+
+// NatsDestination A subject on the NATS server at `url`, captured by a JetStream stream; see `SubscriptionDestination`. Credentials are `username` and `password` together, or `token`, or none for a server that asks for none (422 naming the field for any other mix).
+type NatsDestination struct {
+	// Password The NATS user's password, with `username`; sealed at rest, never returned.
+	Password *string `json:"password,omitempty"`
+
+	// Subject The subject every message is published to (printable ASCII tokens separated by `.`, no wildcard `*` or `>`); a JetStream stream on the server must capture it (the service never creates streams).
+	Subject string `json:"subject"`
+
+	// Token The server's authentication token, instead of `username` and `password`; sealed at rest, never returned.
+	Token *string `json:"token,omitempty"`
+
+	// Type NATS JetStream.
+	Type NatsDestinationType `json:"type"`
+
+	// Username The NATS user, with `password`; sealed at rest, never returned.
+	Username *string `json:"username,omitempty"`
+}
+
+// NatsDestinationType NATS JetStream.
+type NatsDestinationType string
+
+// NatsDestinationView A NATS destination as shown on read; each credential set is masked, the others absent.
+type NatsDestinationView struct {
+	// Password Set, and masked.
+	Password *NatsDestinationViewPassword `json:"password,omitempty"`
+
+	// Subject The subject published to.
+	Subject string `json:"subject"`
+
+	// Token Set, and masked.
+	Token *NatsDestinationViewToken `json:"token,omitempty"`
+
+	// Type The kind of destination.
+	Type NatsDestinationViewType `json:"type"`
+
+	// Username Set, and masked.
+	Username *NatsDestinationViewUsername `json:"username,omitempty"`
+}
+
+// NatsDestinationViewPassword Set, and masked.
+type NatsDestinationViewPassword string
+
+// NatsDestinationViewToken Set, and masked.
+type NatsDestinationViewToken string
+
+// NatsDestinationViewType The kind of destination.
+type NatsDestinationViewType string
+
+// NatsDestinationViewUsername Set, and masked.
+type NatsDestinationViewUsername string
 
 // NextCursor Opaque cursor for the next page; absent on the last page.
 type NextCursor = string
@@ -2154,6 +2340,54 @@ type RedeliveryRequest struct {
 	SubscriptionId *SubscriptionId `json:"subscription_id,omitempty"`
 }
 
+// RedisDestination A stream on the Redis server at `url`; see `SubscriptionDestination`. Credentials are `password` (the default user, or with `username` an ACL user), or none for a server that asks for none (422 naming `password` for a `username` without one).
+type RedisDestination struct {
+	// Maxlen Trim the stream to about this many entries on each add (`XADD … MAXLEN ~`); absent, it is never trimmed.
+	Maxlen *int `json:"maxlen,omitempty"`
+
+	// Password The password (of `username`, or of the default user); sealed at rest, never returned.
+	Password *string `json:"password,omitempty"`
+
+	// Stream The key of the stream every entry is added to (printable ASCII, no spaces); created by the first `XADD` when absent.
+	Stream string `json:"stream"`
+
+	// Type Redis Streams.
+	Type RedisDestinationType `json:"type"`
+
+	// Username The ACL user, with `password`; sealed at rest, never returned.
+	Username *string `json:"username,omitempty"`
+}
+
+// RedisDestinationType Redis Streams.
+type RedisDestinationType string
+
+// RedisDestinationView A Redis destination as shown on read; each credential set is masked, the others absent.
+type RedisDestinationView struct {
+	// Maxlen About how many entries the stream is trimmed to.
+	Maxlen *int `json:"maxlen,omitempty"`
+
+	// Password Set, and masked.
+	Password *RedisDestinationViewPassword `json:"password,omitempty"`
+
+	// Stream The stream entries are added to.
+	Stream string `json:"stream"`
+
+	// Type The kind of destination.
+	Type RedisDestinationViewType `json:"type"`
+
+	// Username Set, and masked.
+	Username *RedisDestinationViewUsername `json:"username,omitempty"`
+}
+
+// RedisDestinationViewPassword Set, and masked.
+type RedisDestinationViewPassword string
+
+// RedisDestinationViewType The kind of destination.
+type RedisDestinationViewType string
+
+// RedisDestinationViewUsername Set, and masked.
+type RedisDestinationViewUsername string
+
 // ResourceUrl Absolute URL of the event's resource in this API; its origin is the server's `PUBLIC_URL`. A `GET` with an API key of the subscription's owner (scope `resources:read`; `webhooks:read` for a subscription) returns the resource as it is now, in full.
 type ResourceUrl = string
 
@@ -2495,7 +2729,7 @@ type Subscription struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -2580,7 +2814,7 @@ type SubscriptionCreate struct {
 
 	// Url Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url SubscriptionUrl `json:"url"`
 }
 
@@ -2591,6 +2825,8 @@ type SubscriptionDescription = string
 // - `http` (the default): a signed POST to `url`.
 // - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP 0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker confirms it (publisher confirms). The signature headers (`X-Signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and the custom `headers` travel as message headers, `content-type` is `application/json` and `message-id` the event id, so a consumer verifies with the same receiver kit. An unroutable message, an exchange that does not exist, refused access or wrong credentials is a `rejected` attempt and stops; a broker that is down, a nack or no confirm in time is retried on the subscription's schedule.
 // - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
+// - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type: application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops; a server that is down or no PubAck in time is retried on the subscription's schedule.
+// - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry, told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time, is retried on the subscription's schedule.
 // - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
@@ -2829,7 +3065,7 @@ type SubscriptionUpdate struct {
 
 	// Url New callback URL, or new broker address (see `SubscriptionUrl`).
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url *SubscriptionUrl `json:"url,omitempty"`
 
 	// Version Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
@@ -2842,9 +3078,9 @@ type SubscriptionUpdateStatus string
 // SubscriptionUpdateVersion Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
 type SubscriptionUpdateVersion int64
 
-// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port, 5671, 5672, 9092 or 9093), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
+// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
 //
-// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, pull://cli
+// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 type SubscriptionUrl = string
 
 // SubscriptionWithSecret A subscription as returned on creation, with its signing secret. The secret is shown only here.
@@ -2912,7 +3148,7 @@ type SubscriptionWithSecret struct {
 
 	// Url Callback URL, or the broker's address when `destination` names a broker.
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -4310,6 +4546,58 @@ func (t *SubscriptionDestination) MergeKafkaDestination(v KafkaDestination) erro
 	return err
 }
 
+// AsNatsDestination returns the union data inside the SubscriptionDestination as a NatsDestination
+func (t SubscriptionDestination) AsNatsDestination() (NatsDestination, error) {
+	var body NatsDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNatsDestination overwrites any union data inside the SubscriptionDestination as the provided NatsDestination
+func (t *SubscriptionDestination) FromNatsDestination(v NatsDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeNatsDestination performs a merge with any union data inside the SubscriptionDestination, using the provided NatsDestination
+func (t *SubscriptionDestination) MergeNatsDestination(v NatsDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRedisDestination returns the union data inside the SubscriptionDestination as a RedisDestination
+func (t SubscriptionDestination) AsRedisDestination() (RedisDestination, error) {
+	var body RedisDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRedisDestination overwrites any union data inside the SubscriptionDestination as the provided RedisDestination
+func (t *SubscriptionDestination) FromRedisDestination(v RedisDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRedisDestination performs a merge with any union data inside the SubscriptionDestination, using the provided RedisDestination
+func (t *SubscriptionDestination) MergeRedisDestination(v RedisDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsPullDestination returns the union data inside the SubscriptionDestination as a PullDestination
 func (t SubscriptionDestination) AsPullDestination() (PullDestination, error) {
 	var body PullDestination
@@ -4388,6 +4676,58 @@ func (t *SubscriptionDestinationView) FromKafkaDestinationView(v KafkaDestinatio
 
 // MergeKafkaDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided KafkaDestinationView
 func (t *SubscriptionDestinationView) MergeKafkaDestinationView(v KafkaDestinationView) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsNatsDestinationView returns the union data inside the SubscriptionDestinationView as a NatsDestinationView
+func (t SubscriptionDestinationView) AsNatsDestinationView() (NatsDestinationView, error) {
+	var body NatsDestinationView
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNatsDestinationView overwrites any union data inside the SubscriptionDestinationView as the provided NatsDestinationView
+func (t *SubscriptionDestinationView) FromNatsDestinationView(v NatsDestinationView) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeNatsDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided NatsDestinationView
+func (t *SubscriptionDestinationView) MergeNatsDestinationView(v NatsDestinationView) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsRedisDestinationView returns the union data inside the SubscriptionDestinationView as a RedisDestinationView
+func (t SubscriptionDestinationView) AsRedisDestinationView() (RedisDestinationView, error) {
+	var body RedisDestinationView
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromRedisDestinationView overwrites any union data inside the SubscriptionDestinationView as the provided RedisDestinationView
+func (t *SubscriptionDestinationView) FromRedisDestinationView(v RedisDestinationView) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeRedisDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided RedisDestinationView
+func (t *SubscriptionDestinationView) MergeRedisDestinationView(v RedisDestinationView) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -5079,7 +5419,7 @@ type ClientInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default), a RabbitMQ exchange or a Kafka topic, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -5744,7 +6084,7 @@ func (c *Client) ListDeprecatedSubscriptions(ctx context.Context, params *ListDe
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default), a RabbitMQ exchange or a Kafka topic, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //
@@ -8630,7 +8970,7 @@ type ClientWithResponsesInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default), a RabbitMQ exchange or a Kafka topic, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -14991,7 +15331,7 @@ func (c *ClientWithResponses) ListDeprecatedSubscriptionsWithResponse(ctx contex
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default), a RabbitMQ exchange or a Kafka topic, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //

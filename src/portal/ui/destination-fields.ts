@@ -9,6 +9,12 @@ export interface DestinationFields {
   routingKey: string;
   username: string;
   password: string;
+  /** NATS: the subject, and a token instead of a user and password. */
+  subject: string;
+  token: string;
+  /** Redis: the stream, and about how many entries it keeps (empty: all). */
+  stream: string;
+  maxlen: string;
   /** A pull consumer's ack deadline in seconds; empty is the service's default. */
   ackDeadlineSeconds: string;
   /** Kafka: the topic, further bootstrap brokers (comma- or space-separated) and the SASL mechanism. */
@@ -18,7 +24,7 @@ export interface DestinationFields {
 }
 
 /** Empty fields: credentials are never shown again, so editing starts from these too. */
-export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', ackDeadlineSeconds: '', topic: '', brokers: '', saslMechanism: 'plain' };
+export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', subject: '', token: '', stream: '', maxlen: '', ackDeadlineSeconds: '', topic: '', brokers: '', saslMechanism: 'plain' };
 
 /** The bounds of a pull destination's `ack_deadline_seconds` (the contract's). */
 export const ACK_DEADLINE_BOUNDS = { min: 5, max: 600 } as const;
@@ -38,7 +44,7 @@ export function parseAckDeadline(text: string): { seconds?: number } | { error: 
  * fields, or an error naming the first empty required one.
  */
 export function destinationBody(choice: DestinationChoice, f: DestinationFields, hadBroker: boolean): { destination?: SubscriptionDestination } | { error: string } {
-  const missing = (label: string) => ({ error: `Enter the ${label} for the RabbitMQ destination.` });
+  const missing = (label: string, kind = 'RabbitMQ') => ({ error: `Enter the ${label} for the ${kind} destination.` });
   switch (choice) {
     case 'keep':
       return {};
@@ -48,6 +54,26 @@ export function destinationBody(choice: DestinationChoice, f: DestinationFields,
       if (!f.username.trim()) return missing('user name');
       if (!f.password) return missing('password');
       return { destination: { type: 'rabbitmq', exchange: f.exchange.trim(), routing_key: f.routingKey.trim(), username: f.username.trim(), password: f.password } };
+    case 'nats': {
+      const subject = f.subject.trim();
+      const username = f.username.trim();
+      if (!subject) return missing('subject', 'NATS');
+      if (f.token && (username || f.password)) return { error: 'Enter a token or a user name and password for the NATS destination, not both.' };
+      if (username && !f.password) return missing('password', 'NATS');
+      if (f.password && !username) return missing('user name', 'NATS');
+      const credentials = f.token ? { token: f.token } : username ? { username, password: f.password } : {};
+      return { destination: { type: 'nats', subject, ...credentials } };
+    }
+    case 'redis': {
+      const stream = f.stream.trim();
+      const username = f.username.trim();
+      const maxlen = f.maxlen.trim();
+      if (!stream) return missing('stream', 'Redis');
+      if (username && !f.password) return missing('password', 'Redis');
+      if (maxlen && !/^[1-9]\d{0,9}$/.test(maxlen)) return { error: 'Enter the Redis stream\'s maximum length as a whole number of entries, or leave it empty.' };
+      const credentials = { ...(username ? { username } : {}), ...(f.password ? { password: f.password } : {}) };
+      return { destination: { type: 'redis', stream, ...(maxlen ? { maxlen: Number(maxlen) } : {}), ...credentials } };
+    }
     case 'kafka':
       return kafkaBody(f);
     case 'pull': {
@@ -77,7 +103,7 @@ function kafkaBody(f: DestinationFields): { destination: SubscriptionDestination
 
 /** How the detail names a subscription's destination, with nothing secret in it. */
 export function describeDestination(
-  destination: { type: string; exchange?: string; routing_key?: string; ack_deadline_seconds?: number; topic?: string; brokers?: string[]; sasl_mechanism?: string } | undefined,
+  destination: { type: string; exchange?: string; routing_key?: string; ack_deadline_seconds?: number; topic?: string; brokers?: string[]; sasl_mechanism?: string; subject?: string; stream?: string; maxlen?: number } | undefined,
 ): string {
   if (!destination) return 'HTTP POST';
   if (destination.type === 'pull') {
@@ -88,5 +114,7 @@ export function describeDestination(
     const brokers = destination.brokers?.length ? `, also via ${destination.brokers.join(', ')}` : '';
     return `Kafka: topic "${destination.topic ?? ''}"${brokers}${destination.sasl_mechanism ? ` (SASL ${destination.sasl_mechanism.toUpperCase()}, credentials hidden)` : ''}`;
   }
+  if (destination.type === 'redis') return `Redis stream "${destination.stream ?? ''}"${destination.maxlen ? `, trimmed to about ${destination.maxlen} entries` : ''} (credentials hidden)`;
+  if (destination.type === 'nats') return `NATS JetStream: subject "${destination.subject ?? ''}" (credentials hidden)`;
   return `RabbitMQ: exchange ${destination.exchange ? `"${destination.exchange}"` : '(default)'}, routing key "${destination.routing_key ?? ''}" (credentials hidden)`;
 }

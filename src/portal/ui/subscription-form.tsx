@@ -3,6 +3,7 @@ import type { WebhookServiceClient } from '../../client';
 import { idempotencyKey, outcome } from './api';
 import { EventTypePicker } from './event-type-picker';
 import { FormActions } from './form-actions';
+import { BrokerCredentialInputs } from './broker-credential-inputs';
 import type { AuthChoice, AuthFields } from './auth-fields';
 import { ACK_DEADLINE_BOUNDS, type DestinationChoice, type DestinationFields } from './destination-fields';
 import { createBody, type FormState, initialFormState, patchBody } from './subscription-body';
@@ -70,12 +71,24 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             {editing?.destination && <option value="keep">Keep as it is</option>}
             <option value="http">HTTP POST</option>
             <option value="rabbitmq">RabbitMQ</option>
+            <option value="nats">NATS JetStream</option>
+            <option value="redis">Redis Streams</option>
             <option value="kafka">Kafka</option>
             <option value="pull">Pull (an inbox read over the API)</option>
           </select>
           {form.destinationChoice === 'rabbitmq' && (
             <small>
               The broker's address goes in the URL above: <code>amqps://host/vhost</code>.
+            </small>
+          )}
+          {form.destinationChoice === 'nats' && (
+            <small>
+              The server's address goes in the URL above: <code>tls://host:4222</code>. A JetStream stream must capture the subject.
+            </small>
+          )}
+          {form.destinationChoice === 'redis' && (
+            <small>
+              The server's address goes in the URL above: <code>rediss://host:6380/0</code>.
             </small>
           )}
           {form.destinationChoice === 'kafka' && (
@@ -115,14 +128,33 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
               Routing key
               <input type="text" name="destination-routing-key" maxLength={255} value={form.destinationFields.routingKey} onInput={(e) => setDestination({ routingKey: e.currentTarget.value })} />
             </label>
+            <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="Broker user" passwordLabel="Broker password" />
+          </>
+        )}
+        {form.destinationChoice === 'nats' && (
+          <>
             <label>
-              Broker user
-              <input type="text" name="destination-username" autoComplete="off" maxLength={256} value={form.destinationFields.username} onInput={(e) => setDestination({ username: e.currentTarget.value })} />
+              Subject
+              <input type="text" name="destination-subject" maxLength={255} placeholder="webhooks.orders" value={form.destinationFields.subject} onInput={(e) => setDestination({ subject: e.currentTarget.value })} />
+            </label>
+            <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="User (optional)" passwordLabel="Password" />
+            <label>
+              Token (instead of a user and password)
+              <input type="password" name="destination-token" autoComplete="off" maxLength={1024} value={form.destinationFields.token} onInput={(e) => setDestination({ token: e.currentTarget.value })} />
+            </label>
+          </>
+        )}
+        {form.destinationChoice === 'redis' && (
+          <>
+            <label>
+              Stream
+              <input type="text" name="destination-stream" maxLength={255} placeholder="webhooks:orders" value={form.destinationFields.stream} onInput={(e) => setDestination({ stream: e.currentTarget.value })} />
             </label>
             <label>
-              Broker password
-              <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
+              Maximum length (optional)
+              <input type="text" inputMode="numeric" name="destination-maxlen" placeholder="100000" value={form.destinationFields.maxlen} onInput={(e) => setDestination({ maxlen: e.currentTarget.value })} />
             </label>
+            <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="User (optional)" passwordLabel="Password" />
           </>
         )}
         {form.destinationChoice === 'kafka' && (
@@ -143,14 +175,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
                 <option value="scram-sha-512">SCRAM-SHA-512</option>
               </select>
             </label>
-            <label>
-              SASL user (optional)
-              <input type="text" name="destination-username" autoComplete="off" maxLength={256} value={form.destinationFields.username} onInput={(e) => setDestination({ username: e.currentTarget.value })} />
-            </label>
-            <label>
-              SASL password
-              <input type="password" name="destination-password" autoComplete="off" maxLength={1024} value={form.destinationFields.password} onInput={(e) => setDestination({ password: e.currentTarget.value })} />
-            </label>
+            <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="SASL user (optional)" passwordLabel="SASL password" />
           </>
         )}
       </fieldset>

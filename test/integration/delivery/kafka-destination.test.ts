@@ -137,6 +137,7 @@ describe('Kafka destinations against a real broker', () => {
       sasl: { mechanism: 'plain' as const, username: kafka.user, password: kafka.password },
       topic: t,
       key: `order:${n}`,
+      messageId: `evt_${n}`,
       body: '{}',
       headers: {},
       timeoutMs: 5000,

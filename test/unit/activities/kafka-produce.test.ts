@@ -7,6 +7,7 @@ const request = (over: Partial<ProduceRequest>): ProduceRequest => ({
   brokers: [],
   topic: 't',
   key: 'order:1',
+  messageId: 'evt_1',
   body: '{}',
   headers: {},
   timeoutMs: 2000,

@@ -21,3 +21,32 @@ describe('the pull destination boxes', () => {
     expect(describeDestination({ type: 'pull', ack_deadline_seconds: 45 })).toBe('Pull: an inbox its consumer reads over the API (outcome due within 45 s)');
   });
 });
+
+describe('the portal destination box', () => {
+  const nats = { ...emptyDestinationFields, subject: ' webhooks.orders ' };
+
+  it('sends a NATS destination with a user and password, a token, or no credentials', () => {
+    expect(destinationBody('nats', { ...nats, username: 'hooks', password: 'pw' }, false)).toEqual({ destination: { type: 'nats', subject: 'webhooks.orders', username: 'hooks', password: 'pw' } });
+    expect(destinationBody('nats', { ...nats, token: 'tok' }, false)).toEqual({ destination: { type: 'nats', subject: 'webhooks.orders', token: 'tok' } });
+    expect(destinationBody('nats', nats, false)).toEqual({ destination: { type: 'nats', subject: 'webhooks.orders' } });
+  });
+
+  it('says what is missing or mixed before sending', () => {
+    expect(destinationBody('nats', emptyDestinationFields, false)).toEqual({ error: 'Enter the subject for the NATS destination.' });
+    expect(destinationBody('nats', { ...nats, username: 'hooks' }, false)).toEqual({ error: 'Enter the password for the NATS destination.' });
+    expect(destinationBody('nats', { ...nats, username: 'hooks', password: 'pw', token: 'tok' }, false)).toEqual({ error: 'Enter a token or a user name and password for the NATS destination, not both.' });
+  });
+
+  it('sends a Redis stream with its optional length and credentials', () => {
+    const redis = { ...emptyDestinationFields, stream: 'webhooks:orders' };
+    expect(destinationBody('redis', { ...redis, maxlen: '1000', password: 'pw' }, false)).toEqual({ destination: { type: 'redis', stream: 'webhooks:orders', maxlen: 1000, password: 'pw' } });
+    expect(destinationBody('redis', { ...redis, username: 'hooks', password: 'pw' }, false)).toEqual({ destination: { type: 'redis', stream: 'webhooks:orders', username: 'hooks', password: 'pw' } });
+    expect(destinationBody('redis', { ...redis, maxlen: '1e3' }, false)).toHaveProperty('error');
+    expect(destinationBody('redis', { ...redis, username: 'hooks' }, false)).toEqual({ error: 'Enter the password for the Redis destination.' });
+    expect(describeDestination({ type: 'redis', stream: 'webhooks:orders', maxlen: 1000 })).toBe('Redis stream "webhooks:orders", trimmed to about 1000 entries (credentials hidden)');
+  });
+
+  it('describes a NATS destination by its subject only', () => {
+    expect(describeDestination({ type: 'nats', subject: 'webhooks.orders' })).toBe('NATS JetStream: subject "webhooks.orders" (credentials hidden)');
+  });
+});

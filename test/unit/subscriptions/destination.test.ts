@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/errors/domain-error';
-import { ackDeadlineMs, assertUrlFitsDestination, openDestination, resealDestination, sealDestination, viewDestination } from '../../../src/subscriptions/destination';
+import { ackDeadlineMs, assertDestinationFields, assertUrlFitsDestination, openDestination, resealDestination, sealDestination, viewDestination } from '../../../src/subscriptions/destination';
 import { SecretBox } from '../../../src/subscriptions/secret-box';
 
 const oldBox = new SecretBox({ id: 'k1', key: Buffer.alloc(32, 1) });
@@ -57,5 +57,62 @@ describe('a subscription destination', () => {
   it('keeps auth to http destinations', () => {
     expect(() => assertUrlFitsDestination('amqps://mq.example.com/', 'rabbitmq', 'destination', true)).toThrow(/auth is for http destinations/);
     expect(() => assertUrlFitsDestination('https://a.example/h', 'http', 'url', true)).not.toThrow();
+  });
+
+  it('seals a NATS destination, shows which credentials are set and never their values', () => {
+    const user = sealDestination(box, 'sub_1', { type: 'nats', subject: 'webhooks.orders', username: 'hooks', password: 'nats-password' })!;
+    expect(JSON.stringify(user)).not.toMatch(/"hooks"|nats-password/);
+    expect(viewDestination(user)).toEqual({ type: 'nats', subject: 'webhooks.orders', username: '********', password: '********' });
+    expect(openDestination(box, 'sub_1', user)).toEqual({ type: 'nats', subject: 'webhooks.orders', username: 'hooks', password: 'nats-password' });
+    const token = sealDestination(box, 'sub_1', { type: 'nats', subject: 's', token: 'nats-token' })!;
+    expect(viewDestination(token)).toEqual({ type: 'nats', subject: 's', token: '********' });
+    expect(viewDestination(sealDestination(box, 'sub_1', { type: 'nats', subject: 's' })!)).toEqual({ type: 'nats', subject: 's' });
+    const fresh = resealDestination(box, 'sub_1', sealDestination(oldBox, 'sub_1', { type: 'nats', subject: 's', token: 'nats-token' })!);
+    expect(openDestination(box, 'sub_1', fresh)).toMatchObject({ token: 'nats-token' });
+  });
+
+  it.each([
+    [{ subject: 's', username: 'u' }, 'password'],
+    [{ subject: 's', password: 'p' }, 'username'],
+    [{ subject: 's', token: 't', username: 'u', password: 'p' }, 'token'],
+  ] as const)('refuses NATS credentials %j, naming %s', (fields, field) => {
+    expect(() => assertDestinationFields({ type: 'nats', ...fields })).toThrow(DomainError);
+    try {
+      assertDestinationFields({ type: 'nats', ...fields });
+    } catch (err) {
+      expect((err as DomainError).errors?.[0]?.field).toEqual(['destination', field]);
+    }
+  });
+
+  it.each([
+    ['tls://nats.example.com', undefined],
+    ['nats://nats.example.com:4222/', undefined],
+    ['nats://nats.example.com:4222/stream', 'a nats destination takes tls://host[:port] or nats://host[:port], without a path or query'],
+    ['amqps://mq.example.com/', 'nats destinations take tls or nats URLs, not amqps'],
+  ] as const)('%s with a nats destination: %s', (url, problem) => {
+    const run = () => assertUrlFitsDestination(url, 'nats', 'url', false);
+    if (!problem) return expect(run).not.toThrow();
+    expect(run).toThrow(problem);
+  });
+
+  it('seals a Redis destination: a password alone, or with its user, masked; maxlen shown', () => {
+    const stored = sealDestination(box, 'sub_1', { type: 'redis', stream: 'webhooks:orders', maxlen: 1000, password: 'redis-password' })!;
+    expect(JSON.stringify(stored)).not.toContain('redis-password');
+    expect(viewDestination(stored)).toEqual({ type: 'redis', stream: 'webhooks:orders', maxlen: 1000, password: '********' });
+    expect(openDestination(box, 'sub_1', stored)).toEqual({ type: 'redis', stream: 'webhooks:orders', maxlen: 1000, password: 'redis-password' });
+    expect(() => assertDestinationFields({ type: 'redis', stream: 's', password: 'p' })).not.toThrow();
+    expect(() => assertDestinationFields({ type: 'redis', stream: 's', username: 'u' })).toThrow(/a username needs its password/);
+  });
+
+  it.each([
+    ['rediss://redis.example.com', undefined],
+    ['redis://redis.example.com:6380/3', undefined],
+    ['redis://redis.example.com/', undefined],
+    ['redis://redis.example.com/orders', 'a redis destination takes rediss://host[:port][/db] or redis://host[:port][/db], the database a number'],
+    ['redis://redis.example.com/0?x=1', 'a redis destination takes rediss://host[:port][/db] or redis://host[:port][/db], the database a number'],
+  ] as const)('%s with a redis destination: %s', (url, problem) => {
+    const run = () => assertUrlFitsDestination(url, 'redis', 'url', false);
+    if (!problem) return expect(run).not.toThrow();
+    expect(run).toThrow(problem);
   });
 });

@@ -218,6 +218,16 @@ describe('broker addresses (a subscription url with a broker destination)', () =
     expect(await check('amqps://mq.example.com:6379/')).toEqual({ ok: false, reason: 'port 6379 (Redis) is not allowed; use 443, 80 or another port from 1024 to 65535' });
   });
 
+  it('does the same for NATS and Redis addresses', async () => {
+    const all = (raw: string, resolve = noDns()) => checkCallbackUrl(raw, { allowPrivate: false, resolve, schemes: [...schemes, 'tls', 'nats', 'rediss', 'redis'] });
+    expect(await all('tls://nats.example.com', answering('93.184.216.34'))).toMatchObject({ ok: true });
+    expect(await all('redis://redis.example.com/0', answering('93.184.216.34'))).toMatchObject({ ok: true });
+    expect(await all('rediss://redis.example.com:6379', answering('93.184.216.34'))).toMatchObject({ ok: true });
+    expect(await all('nats://nats.example.com:6379')).toEqual({ ok: false, reason: 'port 6379 (Redis) is not allowed; use 443, 80 or another port from 1024 to 65535' });
+    expect(await all('redis://127.0.0.1:6379/')).toEqual({ ok: false, reason: 'host 127.0.0.1 is a loopback address' });
+    expect(await all('nats://user:pw@nats.example.com/')).toEqual({ ok: false, reason: 'must not contain credentials' });
+  });
+
   it('applies the address rules to broker hosts as to callbacks, and refuses credentials in the URL', async () => {
     expect(await check('amqp://127.0.0.1:5672/')).toEqual({ ok: false, reason: 'host 127.0.0.1 is a loopback address' });
     expect(await check('amqps://rabbit.internal/')).toEqual({ ok: false, reason: 'host rabbit.internal is not a public hostname' });

@@ -52,6 +52,13 @@ from .kafka_destination_view_type import KafkaDestinationViewType
 from .kafka_destination_view_username import KafkaDestinationViewUsername
 from .masked_headers import MaskedHeaders
 from .masked_headers_additional_property import MaskedHeadersAdditionalProperty
+from .nats_destination import NatsDestination
+from .nats_destination_type import NatsDestinationType
+from .nats_destination_view import NatsDestinationView
+from .nats_destination_view_password import NatsDestinationViewPassword
+from .nats_destination_view_token import NatsDestinationViewToken
+from .nats_destination_view_type import NatsDestinationViewType
+from .nats_destination_view_username import NatsDestinationViewUsername
 from .o_auth_2_client_credentials_auth import OAuth2ClientCredentialsAuth
 from .o_auth_2_client_credentials_auth_type import OAuth2ClientCredentialsAuthType
 from .order import Order
@@ -94,6 +101,12 @@ from .recovery_accepted import RecoveryAccepted
 from .recovery_request import RecoveryRequest
 from .redelivery_accepted import RedeliveryAccepted
 from .redelivery_request import RedeliveryRequest
+from .redis_destination import RedisDestination
+from .redis_destination_type import RedisDestinationType
+from .redis_destination_view import RedisDestinationView
+from .redis_destination_view_password import RedisDestinationViewPassword
+from .redis_destination_view_type import RedisDestinationViewType
+from .redis_destination_view_username import RedisDestinationViewUsername
 from .rotated_secret import RotatedSecret
 from .secret_rotation import SecretRotation
 from .short_item import ShortItem
@@ -198,6 +211,13 @@ __all__ = (
     "KafkaDestinationViewUsername",
     "MaskedHeaders",
     "MaskedHeadersAdditionalProperty",
+    "NatsDestination",
+    "NatsDestinationType",
+    "NatsDestinationView",
+    "NatsDestinationViewPassword",
+    "NatsDestinationViewToken",
+    "NatsDestinationViewType",
+    "NatsDestinationViewUsername",
     "OAuth2ClientCredentialsAuth",
     "OAuth2ClientCredentialsAuthType",
     "Order",
@@ -240,6 +260,12 @@ __all__ = (
     "RecoveryRequest",
     "RedeliveryAccepted",
     "RedeliveryRequest",
+    "RedisDestination",
+    "RedisDestinationType",
+    "RedisDestinationView",
+    "RedisDestinationViewPassword",
+    "RedisDestinationViewType",
+    "RedisDestinationViewUsername",
     "RotatedSecret",
     "SecretRotation",
     "ShortItem",

@@ -15,9 +15,11 @@ if TYPE_CHECKING:
     from ..models.bearer_auth import BearerAuth
     from ..models.http_destination import HttpDestination
     from ..models.kafka_destination import KafkaDestination
+    from ..models.nats_destination import NatsDestination
     from ..models.o_auth_2_client_credentials_auth import OAuth2ClientCredentialsAuth
     from ..models.pull_destination import PullDestination
     from ..models.rabbitmq_destination import RabbitmqDestination
+    from ..models.redis_destination import RedisDestination
     from ..models.subscription_filter import SubscriptionFilter
     from ..models.subscription_headers import SubscriptionHeaders
     from ..models.subscription_retry import SubscriptionRetry
@@ -36,14 +38,17 @@ class SubscriptionUpdate:
             broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]`
             (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker,
             `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further
-            bootstrap brokers go in the destination's `brokers`). Never credentials (a broker's go in `destination`), never
-            a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for
-            every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from
-            1024 to 65535 (a broker URL also its scheme's own port, 5671, 5672, 9092 or 9093), and not one of the well-known
-            service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042,
-            9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect
-            time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing
-            connects to it, so the address rules do not apply.
+            bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS)
+            or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address,
+            `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0
+            when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must
+            fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows
+            private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its
+            scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of
+            the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for
+            redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the
+            field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in
+            listings and the attempt log; nothing connects to it, so the address rules do not apply.
         events (list[EventType] | Unset): Event types delivered to this subscription.
         status (SubscriptionUpdateStatus | Unset): `paused` stops deliveries; `active` resumes them or re-enables a
             disabled subscription.
@@ -80,12 +85,12 @@ class SubscriptionUpdate:
         version (SubscriptionUpdateVersion | Unset): Moves the subscription to another envelope version. The next
             attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the
             contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
-        destination (HttpDestination | KafkaDestination | PullDestination | RabbitmqDestination | Unset): Where a
-            subscription's deliveries go, chosen by `type`. Kept apart from `url` (which carries the address for every kind)
-            so that HTTP subscriptions, and clients that know nothing of destinations, are unchanged on the wire: `url`
-            stays required and means what it always did for them, and a broker subscription still shows where it delivers in
-            `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's destinations, the kind and its
-            target are named explicitly rather than guessed from the URL.
+        destination (HttpDestination | KafkaDestination | NatsDestination | PullDestination | RabbitmqDestination |
+            RedisDestination | Unset): Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which
+            carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations,
+            are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription
+            still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's
+            destinations, the kind and its target are named explicitly rather than guessed from the URL.
             - `http` (the default): a signed POST to `url`.
             - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP
             0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker
@@ -102,6 +107,19 @@ class SubscriptionUpdate:
             SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a
             record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a
             leader election or no acknowledgement in time is retried on the subscription's schedule.
+            - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream
+            that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the
+            stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type:
+            application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate
+            window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops;
+            a server that is down or no PubAck in time is retried on the subscription's schedule.
+            - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the
+            entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom
+            `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when
+            Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry,
+            told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a
+            `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time,
+            is retried on the subscription's schedule.
             - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a
             consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the
             attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a
@@ -127,8 +145,10 @@ class SubscriptionUpdate:
     destination: (
         HttpDestination
         | KafkaDestination
+        | NatsDestination
         | PullDestination
         | RabbitmqDestination
+        | RedisDestination
         | Unset
     ) = UNSET
 
@@ -137,10 +157,12 @@ class SubscriptionUpdate:
         from ..models.bearer_auth import BearerAuth
         from ..models.http_destination import HttpDestination
         from ..models.kafka_destination import KafkaDestination
+        from ..models.nats_destination import NatsDestination
         from ..models.o_auth_2_client_credentials_auth import (
             OAuth2ClientCredentialsAuth,
         )
         from ..models.rabbitmq_destination import RabbitmqDestination
+        from ..models.redis_destination import RedisDestination
         from ..models.subscription_retry import SubscriptionRetry
 
         url = self.url
@@ -211,6 +233,8 @@ class SubscriptionUpdate:
             isinstance(self.destination, HttpDestination)
             or isinstance(self.destination, RabbitmqDestination)
             or isinstance(self.destination, KafkaDestination)
+            or isinstance(self.destination, NatsDestination)
+            or isinstance(self.destination, RedisDestination)
         ):
             destination = self.destination.to_dict()
         else:
@@ -252,11 +276,13 @@ class SubscriptionUpdate:
         from ..models.bearer_auth import BearerAuth
         from ..models.http_destination import HttpDestination
         from ..models.kafka_destination import KafkaDestination
+        from ..models.nats_destination import NatsDestination
         from ..models.o_auth_2_client_credentials_auth import (
             OAuth2ClientCredentialsAuth,
         )
         from ..models.pull_destination import PullDestination
         from ..models.rabbitmq_destination import RabbitmqDestination
+        from ..models.redis_destination import RedisDestination
         from ..models.subscription_filter import SubscriptionFilter
         from ..models.subscription_headers import SubscriptionHeaders
         from ..models.subscription_retry import SubscriptionRetry
@@ -385,8 +411,10 @@ class SubscriptionUpdate:
         ) -> (
             HttpDestination
             | KafkaDestination
+            | NatsDestination
             | PullDestination
             | RabbitmqDestination
+            | RedisDestination
             | Unset
         ):
             if isinstance(data, Unset):
@@ -421,13 +449,33 @@ class SubscriptionUpdate:
                 return componentsschemas_subscription_destination_type_2
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_type_3 = (
+                    NatsDestination.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_type_4 = (
+                    RedisDestination.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_subscription_destination_type_3 = (
+            componentsschemas_subscription_destination_type_5 = (
                 PullDestination.from_dict(data)
             )
 
-            return componentsschemas_subscription_destination_type_3
+            return componentsschemas_subscription_destination_type_5
 
         destination = _parse_destination(d.pop("destination", UNSET))
 

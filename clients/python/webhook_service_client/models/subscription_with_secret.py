@@ -18,8 +18,10 @@ if TYPE_CHECKING:
     from ..models.held_deliveries import HeldDeliveries
     from ..models.kafka_destination_view import KafkaDestinationView
     from ..models.masked_headers import MaskedHeaders
+    from ..models.nats_destination_view import NatsDestinationView
     from ..models.pull_destination import PullDestination
     from ..models.rabbitmq_destination_view import RabbitmqDestinationView
+    from ..models.redis_destination_view import RedisDestinationView
     from ..models.subscription_auth_view import SubscriptionAuthView
     from ..models.subscription_filter import SubscriptionFilter
 
@@ -38,14 +40,17 @@ class SubscriptionWithSecret:
             broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]`
             (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker,
             `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further
-            bootstrap brokers go in the destination's `brokers`). Never credentials (a broker's go in `destination`), never
-            a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for
-            every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from
-            1024 to 65535 (a broker URL also its scheme's own port, 5671, 5672, 9092 or 9093), and not one of the well-known
-            service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379, 6443, 7233, 8500, 9042,
-            9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect
-            time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing
-            connects to it, so the address rules do not apply.
+            bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS)
+            or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address,
+            `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0
+            when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must
+            fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows
+            private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its
+            scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of
+            the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for
+            redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the
+            field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in
+            listings and the attempt log; nothing connects to it, so the address rules do not apply.
         events (list[EventType]): Event types delivered to this subscription.
         status (SubscriptionStatus): Delivery state of a subscription.
             - `active`: events are delivered.
@@ -111,8 +116,9 @@ class SubscriptionWithSecret:
         failing_since (datetime.datetime | Unset): Since when every delivery attempt to it has failed; absent once one
             succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
         public_key (str | Unset): Ed25519 public key, `whpk_` followed by base64 of the raw 32-byte key.
-        destination (KafkaDestinationView | PullDestination | RabbitmqDestinationView | Unset): A destination other than
-            `http` as shown on read; a broker's credentials are masked.
+        destination (KafkaDestinationView | NatsDestinationView | PullDestination | RabbitmqDestinationView |
+            RedisDestinationView | Unset): A destination other than `http` as shown on read; a broker's credentials are
+            masked.
         held (HeldDeliveries | Unset): The deliveries a paused subscription holds, from new events and frozen retries
             alike; each leaves the count when it is attempted (in emission order on resume), cancelled or failed at the hold
             limit.
@@ -138,14 +144,21 @@ class SubscriptionWithSecret:
     failing_since: datetime.datetime | Unset = UNSET
     public_key: str | Unset = UNSET
     destination: (
-        KafkaDestinationView | PullDestination | RabbitmqDestinationView | Unset
+        KafkaDestinationView
+        | NatsDestinationView
+        | PullDestination
+        | RabbitmqDestinationView
+        | RedisDestinationView
+        | Unset
     ) = UNSET
     held: HeldDeliveries | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.kafka_destination_view import KafkaDestinationView
+        from ..models.nats_destination_view import NatsDestinationView
         from ..models.rabbitmq_destination_view import RabbitmqDestinationView
+        from ..models.redis_destination_view import RedisDestinationView
 
         id = self.id
 
@@ -201,8 +214,11 @@ class SubscriptionWithSecret:
         destination: dict[str, Any] | Unset
         if isinstance(self.destination, Unset):
             destination = UNSET
-        elif isinstance(self.destination, RabbitmqDestinationView) or isinstance(
-            self.destination, KafkaDestinationView
+        elif (
+            isinstance(self.destination, RabbitmqDestinationView)
+            or isinstance(self.destination, KafkaDestinationView)
+            or isinstance(self.destination, NatsDestinationView)
+            or isinstance(self.destination, RedisDestinationView)
         ):
             destination = self.destination.to_dict()
         else:
@@ -259,8 +275,10 @@ class SubscriptionWithSecret:
         from ..models.held_deliveries import HeldDeliveries
         from ..models.kafka_destination_view import KafkaDestinationView
         from ..models.masked_headers import MaskedHeaders
+        from ..models.nats_destination_view import NatsDestinationView
         from ..models.pull_destination import PullDestination
         from ..models.rabbitmq_destination_view import RabbitmqDestinationView
+        from ..models.redis_destination_view import RedisDestinationView
         from ..models.subscription_auth_view import SubscriptionAuthView
         from ..models.subscription_filter import SubscriptionFilter
 
@@ -332,7 +350,14 @@ class SubscriptionWithSecret:
 
         def _parse_destination(
             data: object,
-        ) -> KafkaDestinationView | PullDestination | RabbitmqDestinationView | Unset:
+        ) -> (
+            KafkaDestinationView
+            | NatsDestinationView
+            | PullDestination
+            | RabbitmqDestinationView
+            | RedisDestinationView
+            | Unset
+        ):
             if isinstance(data, Unset):
                 return data
             try:
@@ -355,13 +380,33 @@ class SubscriptionWithSecret:
                 return componentsschemas_subscription_destination_view_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_view_type_2 = (
+                    NatsDestinationView.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_view_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_view_type_3 = (
+                    RedisDestinationView.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_view_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_subscription_destination_view_type_2 = (
+            componentsschemas_subscription_destination_view_type_4 = (
                 PullDestination.from_dict(data)
             )
 
-            return componentsschemas_subscription_destination_view_type_2
+            return componentsschemas_subscription_destination_view_type_4
 
         destination = _parse_destination(d.pop("destination", UNSET))
 

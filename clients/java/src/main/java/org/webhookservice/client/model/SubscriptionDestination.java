@@ -34,8 +34,10 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import org.webhookservice.client.model.HttpDestination;
 import org.webhookservice.client.model.KafkaDestination;
+import org.webhookservice.client.model.NatsDestination;
 import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestination;
+import org.webhookservice.client.model.RedisDestination;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -152,6 +154,32 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
                 log.log(Level.FINER, "Input data does not match schema 'KafkaDestination'", e);
             }
 
+            // deserialize NatsDestination
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (NatsDestination.class.equals(Integer.class) || NatsDestination.class.equals(Long.class) || NatsDestination.class.equals(Float.class) || NatsDestination.class.equals(Double.class) || NatsDestination.class.equals(Boolean.class) || NatsDestination.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((NatsDestination.class.equals(Integer.class) || NatsDestination.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((NatsDestination.class.equals(Float.class) || NatsDestination.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (NatsDestination.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (NatsDestination.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(NatsDestination.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'NatsDestination'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'NatsDestination'", e);
+            }
+
             // deserialize PullDestination
             try {
                 boolean attemptParsing = true;
@@ -202,6 +230,32 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             } catch (Exception e) {
                 // deserialization failed, continue
                 log.log(Level.FINER, "Input data does not match schema 'RabbitmqDestination'", e);
+            }
+
+            // deserialize RedisDestination
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (RedisDestination.class.equals(Integer.class) || RedisDestination.class.equals(Long.class) || RedisDestination.class.equals(Float.class) || RedisDestination.class.equals(Double.class) || RedisDestination.class.equals(Boolean.class) || RedisDestination.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((RedisDestination.class.equals(Integer.class) || RedisDestination.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((RedisDestination.class.equals(Float.class) || RedisDestination.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (RedisDestination.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (RedisDestination.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(RedisDestination.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'RedisDestination'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'RedisDestination'", e);
             }
 
             if (match == 1) {
@@ -293,6 +347,11 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestination(NatsDestination o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     public SubscriptionDestination(PullDestination o) {
         super("oneOf", Boolean.FALSE);
         setActualInstance(o);
@@ -303,11 +362,18 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestination(RedisDestination o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     static {
         schemas.put("HttpDestination", HttpDestination.class);
         schemas.put("KafkaDestination", KafkaDestination.class);
+        schemas.put("NatsDestination", NatsDestination.class);
         schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestination", RabbitmqDestination.class);
+        schemas.put("RedisDestination", RedisDestination.class);
         JSON.registerDescendants(SubscriptionDestination.class, Collections.unmodifiableMap(schemas));
     }
 
@@ -319,7 +385,7 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * HttpDestination, KafkaDestination, PullDestination, RabbitmqDestination
+     * HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
@@ -336,6 +402,11 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             return;
         }
 
+        if (JSON.isInstanceOf(NatsDestination.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
         if (JSON.isInstanceOf(PullDestination.class, instance, new HashSet<Class<?>>())) {
             super.setActualInstance(instance);
             return;
@@ -346,14 +417,19 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be HttpDestination, KafkaDestination, PullDestination, RabbitmqDestination");
+        if (JSON.isInstanceOf(RedisDestination.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        throw new RuntimeException("Invalid instance type. Must be HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * HttpDestination, KafkaDestination, PullDestination, RabbitmqDestination
+     * HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination
      *
-     * @return The actual instance (HttpDestination, KafkaDestination, PullDestination, RabbitmqDestination)
+     * @return The actual instance (HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination)
      */
     @Override
     public Object getActualInstance() {
@@ -383,6 +459,17 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
     }
 
     /**
+     * Get the actual instance of `NatsDestination`. If the actual instance is not `NatsDestination`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `NatsDestination`
+     * @throws ClassCastException if the instance is not `NatsDestination`
+     */
+    public NatsDestination getNatsDestination() throws ClassCastException {
+        return (NatsDestination)super.getActualInstance();
+    }
+
+    /**
      * Get the actual instance of `PullDestination`. If the actual instance is not `PullDestination`,
      * the ClassCastException will be thrown.
      *
@@ -402,6 +489,17 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
      */
     public RabbitmqDestination getRabbitmqDestination() throws ClassCastException {
         return (RabbitmqDestination)super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `RedisDestination`. If the actual instance is not `RedisDestination`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `RedisDestination`
+     * @throws ClassCastException if the instance is not `RedisDestination`
+     */
+    public RedisDestination getRedisDestination() throws ClassCastException {
+        return (RedisDestination)super.getActualInstance();
     }
 
 
@@ -456,9 +554,21 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         }
         return joiner.toString();
     }
+    if (getActualInstance() instanceof NatsDestination) {
+        if (getActualInstance() != null) {
+          joiner.add(((NatsDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
+        }
+        return joiner.toString();
+    }
+    if (getActualInstance() instanceof RedisDestination) {
+        if (getActualInstance() != null) {
+          joiner.add(((RedisDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_4" + suffix));
+        }
+        return joiner.toString();
+    }
     if (getActualInstance() instanceof PullDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_5" + suffix));
         }
         return joiner.toString();
     }

@@ -32,8 +32,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.webhookservice.client.model.KafkaDestinationView;
+import org.webhookservice.client.model.NatsDestinationView;
 import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestinationView;
+import org.webhookservice.client.model.RedisDestinationView;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -124,6 +126,32 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
                 log.log(Level.FINER, "Input data does not match schema 'KafkaDestinationView'", e);
             }
 
+            // deserialize NatsDestinationView
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (NatsDestinationView.class.equals(Integer.class) || NatsDestinationView.class.equals(Long.class) || NatsDestinationView.class.equals(Float.class) || NatsDestinationView.class.equals(Double.class) || NatsDestinationView.class.equals(Boolean.class) || NatsDestinationView.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((NatsDestinationView.class.equals(Integer.class) || NatsDestinationView.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((NatsDestinationView.class.equals(Float.class) || NatsDestinationView.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (NatsDestinationView.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (NatsDestinationView.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(NatsDestinationView.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'NatsDestinationView'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'NatsDestinationView'", e);
+            }
+
             // deserialize PullDestination
             try {
                 boolean attemptParsing = true;
@@ -174,6 +202,32 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
             } catch (Exception e) {
                 // deserialization failed, continue
                 log.log(Level.FINER, "Input data does not match schema 'RabbitmqDestinationView'", e);
+            }
+
+            // deserialize RedisDestinationView
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (RedisDestinationView.class.equals(Integer.class) || RedisDestinationView.class.equals(Long.class) || RedisDestinationView.class.equals(Float.class) || RedisDestinationView.class.equals(Double.class) || RedisDestinationView.class.equals(Boolean.class) || RedisDestinationView.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((RedisDestinationView.class.equals(Integer.class) || RedisDestinationView.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((RedisDestinationView.class.equals(Float.class) || RedisDestinationView.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (RedisDestinationView.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (RedisDestinationView.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(RedisDestinationView.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'RedisDestinationView'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'RedisDestinationView'", e);
             }
 
             if (match == 1) {
@@ -260,6 +314,11 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestinationView(NatsDestinationView o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     public SubscriptionDestinationView(PullDestination o) {
         super("oneOf", Boolean.FALSE);
         setActualInstance(o);
@@ -270,10 +329,17 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestinationView(RedisDestinationView o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     static {
         schemas.put("KafkaDestinationView", KafkaDestinationView.class);
+        schemas.put("NatsDestinationView", NatsDestinationView.class);
         schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestinationView", RabbitmqDestinationView.class);
+        schemas.put("RedisDestinationView", RedisDestinationView.class);
         JSON.registerDescendants(SubscriptionDestinationView.class, Collections.unmodifiableMap(schemas));
     }
 
@@ -285,7 +351,7 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * KafkaDestinationView, PullDestination, RabbitmqDestinationView
+     * KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
@@ -293,6 +359,11 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
     @Override
     public void setActualInstance(Object instance) {
         if (JSON.isInstanceOf(KafkaDestinationView.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        if (JSON.isInstanceOf(NatsDestinationView.class, instance, new HashSet<Class<?>>())) {
             super.setActualInstance(instance);
             return;
         }
@@ -307,14 +378,19 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be KafkaDestinationView, PullDestination, RabbitmqDestinationView");
+        if (JSON.isInstanceOf(RedisDestinationView.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        throw new RuntimeException("Invalid instance type. Must be KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * KafkaDestinationView, PullDestination, RabbitmqDestinationView
+     * KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView
      *
-     * @return The actual instance (KafkaDestinationView, PullDestination, RabbitmqDestinationView)
+     * @return The actual instance (KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView)
      */
     @Override
     public Object getActualInstance() {
@@ -330,6 +406,17 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
      */
     public KafkaDestinationView getKafkaDestinationView() throws ClassCastException {
         return (KafkaDestinationView)super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `NatsDestinationView`. If the actual instance is not `NatsDestinationView`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `NatsDestinationView`
+     * @throws ClassCastException if the instance is not `NatsDestinationView`
+     */
+    public NatsDestinationView getNatsDestinationView() throws ClassCastException {
+        return (NatsDestinationView)super.getActualInstance();
     }
 
     /**
@@ -352,6 +439,17 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
      */
     public RabbitmqDestinationView getRabbitmqDestinationView() throws ClassCastException {
         return (RabbitmqDestinationView)super.getActualInstance();
+    }
+
+    /**
+     * Get the actual instance of `RedisDestinationView`. If the actual instance is not `RedisDestinationView`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `RedisDestinationView`
+     * @throws ClassCastException if the instance is not `RedisDestinationView`
+     */
+    public RedisDestinationView getRedisDestinationView() throws ClassCastException {
+        return (RedisDestinationView)super.getActualInstance();
     }
 
 
@@ -400,9 +498,21 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
         }
         return joiner.toString();
     }
+    if (getActualInstance() instanceof NatsDestinationView) {
+        if (getActualInstance() != null) {
+          joiner.add(((NatsDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
+        }
+        return joiner.toString();
+    }
+    if (getActualInstance() instanceof RedisDestinationView) {
+        if (getActualInstance() != null) {
+          joiner.add(((RedisDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_3" + suffix));
+        }
+        return joiner.toString();
+    }
     if (getActualInstance() instanceof PullDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_2" + suffix));
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_4" + suffix));
         }
         return joiner.toString();
     }
