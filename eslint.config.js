@@ -166,7 +166,6 @@ export default tseslint.config(
       'src/deliveries/attempts.ts',
       'src/deliveries/delivery-rate.ts',
       'src/deliveries/inbox.ts',
-      'src/deliveries/held.ts',
       'src/events/dispatch-notes.ts',
       'src/events/repository.ts',
       'src/idempotency/store.ts',

@@ -37,8 +37,6 @@ import { authorizationSecrets, redactSecrets } from './redact';
 import { storableText } from '../src/db/storable-text';
 import { InboxRepository } from '../src/deliveries/inbox';
 import { pullAttempt } from './pull-inbox';
-import { HeldDeliveryRepository } from '../src/deliveries/held';
-import { type Holds, holdsOf } from './hold';
 
 /** Grouped attempt-log writes in flight at once: FerretDB inserts a write's documents one by one, and rounds queued behind a single writer. */
 const LOG_WRITES_IN_FLIGHT = 3;
@@ -82,8 +80,6 @@ export interface AttemptActivityDeps {
   maxInFlight?: number | undefined;
   /** How long a read subscription is used for later rounds (SUBSCRIPTION_CACHE_TTL; absent or 0: each round reads). */
   subscriptionCacheTtlMs?: number | undefined;
-  /** How long a paused subscription's deliveries are held, from the pause (DELIVERY_HOLD_LIMIT; absent: 7 days). */
-  holdLimitMs?: number | undefined;
 }
 
 export type { AttemptInput, AttemptResult, MadeAttempt } from '../workflows/delivery-model';
@@ -176,7 +172,6 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const subscriptionCache = new SubscriptionCache(deps.subscriptionCacheTtlMs ?? 0, () => now().getTime());
   // Reads in flight by subscription: rounds that miss the cache while one is read wait for that read.
   const reading = new Map<string, Promise<SubscriptionDoc | undefined>>();
-  const holds: Holds = holdsOf({ held: new HeldDeliveryRepository(deps.db), subscriptions, now, holdLimitMs: deps.holdLimitMs });
   // OAuth 2.0 tokens of the subscriptions that use them, kept per worker until shortly before they expire.
   const tokens = createTokenCache({ post, timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, sourceAddress: deps.sourceAddress, proxy: deps.proxy, userAgent: deps.userAgent });
 
@@ -191,8 +186,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const joined: Array<Promise<void>> = [];
     for (const i of inputs) {
       const cached = subscriptionCache.get(i.subscriptionId);
-      // A paused one is read again: its resume must reach the drained deliveries at once.
-      if (cached && cached.doc?.status !== 'paused') {
+      if (cached) {
         if (cached.doc) found.set(i.subscriptionId, cached.doc);
         continue;
       }
@@ -243,18 +237,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     doc.then(done, done);
   }
 
-  /** One attempt's POST, ready to send, from the round's reads; or why none is made (a paused subscription's delivery held by `holder`, when the run can hold). */
-  function prepare(
-    event: CachedEvent | undefined,
-    sub: SubscriptionDoc | undefined,
-    input: AttemptInput,
-    origin: string | undefined,
-    holder: string | undefined,
-    runner: string | undefined,
-  ): (() => Promise<AttemptResult>) | AttemptResult {
+  /** One attempt's POST, ready to send, from the round's reads; or why none is made. */
+  function prepare(event: CachedEvent | undefined, sub: SubscriptionDoc | undefined, input: AttemptInput, origin: string | undefined, runner: string | undefined): (() => Promise<AttemptResult>) | AttemptResult {
     if (!event) return { outcome: 'skipped', reason: 'event not found' };
     if (!sub) return { outcome: 'skipped', reason: 'subscription deleted' };
-    if (sub.status === 'paused' && holder !== undefined) return () => holds.hold(sub, event, holder);
     if (sub.status !== 'active') return { outcome: 'skipped', reason: `subscription ${sub.status}` };
     // Opened here, with the reads: a secret that cannot be opened fails the round before any POST.
     const stored = sub.secrets.map((s) => ({ ...s, secret: box.open(s.secret, sub._id) }));
@@ -406,7 +392,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
    * POST, so an infrastructure failure (the database) throws before anything was sent and a
    * retry of the activity sends nothing twice.
    */
-  async function postAttempts(inputs: AttemptInput[], carried?: RoundEvent, origin?: string, holder?: string): Promise<AttemptResult[]> {
+  async function postAttempts(inputs: AttemptInput[], carried?: RoundEvent, origin?: string): Promise<AttemptResult[]> {
     // The event the workflow's input carries is not read; it is kept for this worker's later needs of it (metrics).
     const given = carried ? fromCarried(carried) : undefined;
     if (given) events.put(given);
@@ -414,11 +400,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
     const subs = await readSubscriptions(inputs, roundEvents);
     const runner = runningWorkflow();
-    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId), input, origin, holder, runner));
-    const results = await Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
-    // Deliveries a pause held and that are held no longer (drained, cancelled, failed): their markers go.
-    if (holder !== undefined) await holds.releaseDone(holder, inputs, results);
-    return results;
+    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId), input, origin, runner));
+    return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
   }
 
   /**

@@ -14,8 +14,6 @@ export interface RoundInput {
   randoms: number[];
   /** The run's top workflow id: it names the attempt series. */
   origin: string;
-  /** The workflow running the round, to be woken when a paused subscription resumes; absent (runs before holds): a paused subscription's delivery is cancelled. */
-  holder?: string;
 }
 
 /** A round done: its settled steps, what the log write reported failing too long, and whether it was logged. */
@@ -27,8 +25,8 @@ export interface DeliveredRound extends RecordedRound {
 
 /** What a round is made of: the POSTs, the log write, the clock it is settled by. */
 export interface RoundParts {
-  /** `origin` names the attempt series (pull messages are keyed by it); `holder` the workflow that holds a paused subscription's delivery. */
-  post(inputs: AttemptInput[], event?: RoundEvent, origin?: string, holder?: string): Promise<AttemptResult[]>;
+  /** `origin` names the attempt series (pull messages are keyed by it). */
+  post(inputs: AttemptInput[], event?: RoundEvent, origin?: string): Promise<AttemptResult[]>;
   record(entries: AttemptLogEntry[]): Promise<RecordedRound>;
   now(): number;
   /** Told of a log write that failed after the POSTs. */
@@ -40,7 +38,7 @@ export interface RoundParts {
  * a failed log write comes back as `logged: false`, so no retry of the round POSTs twice.
  */
 export async function deliverRoundWith(round: RoundInput, parts: RoundParts): Promise<DeliveredRound> {
-  const results = await parts.post(round.attempts, round.event, round.origin, round.holder);
+  const results = await parts.post(round.attempts, round.event, round.origin);
   const steps = settleRound(round.policy, round.due, results, round.randoms, parts.now());
   const entries = roundLogEntries(round.eventId, round.origin, steps, round.policy);
   if (entries.length === 0) return { steps, failing: [], logged: true };

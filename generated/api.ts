@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * Timeline of one event's delivery
-         * @description The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+         * @description The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
          */
         get: operations["getDeliveryTimeline"];
         put?: never;
@@ -1853,10 +1853,9 @@ export interface components {
         /**
          * @description Delivery state of a subscription.
          *     - `active`: events are delivered.
-         *     - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still fan out to it and their deliveries are held durably, as are its pending retries (`held` on a read of the subscription counts them). On `active` again they are all delivered in emission order at the subscription's `rate_limit` (or the service's `DELIVERY_DRAIN_RATE` when it sets none), each attempt logged as usual. A hold is bounded: deliveries still held `DELIVERY_HOLD_LIMIT` (default 7 days) after the pause fail with that reason, and one `delivery_failed` alert is raised for the pause.
+         *     - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not delivered; use recover or redeliver to catch up).
          *     - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
          *     Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active` → `disabled`. A deleted subscription is gone: every path naming it answers 404.
-         *     Held deliveries of a subscription that is disabled or deleted instead of resumed are cancelled, as its pending retries are: `disabled` holds nothing.
          * @enum {string}
          */
         SubscriptionStatus: "active" | "paused" | "disabled";
@@ -1974,21 +1973,6 @@ export interface components {
             public_key?: components["schemas"]["SigningPublicKey"];
             /** @description The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown. */
             destination?: components["schemas"]["SubscriptionDestinationView"];
-            /** @description Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription, and on the answer to a `PATCH` of a paused subscription or one that resumes it, when any are held; never in lists. */
-            held?: components["schemas"]["HeldDeliveries"];
-        };
-        /** @description The deliveries a paused subscription holds, from new events and frozen retries alike; each leaves the count when it is attempted (in emission order on resume), cancelled or failed at the hold limit. */
-        HeldDeliveries: {
-            /**
-             * Format: int64
-             * @description How many deliveries are held.
-             */
-            count: number;
-            /**
-             * Format: date-time
-             * @description When the oldest of them was first held.
-             */
-            since: string;
         };
         /** @description A subscription as returned on creation, with its signing secret. The secret is shown only here. */
         SubscriptionWithSecret: {
@@ -2045,8 +2029,6 @@ export interface components {
             secret: components["schemas"]["VerificationKey"];
             /** @description The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown. */
             destination?: components["schemas"]["SubscriptionDestinationView"];
-            /** @description Never present on creation (nothing is held yet); as on a read of the subscription. */
-            held?: components["schemas"]["HeldDeliveries"];
         };
         /**
          * @description Custom request headers for every delivery, name → value (at most 20; names are HTTP tokens of at most
@@ -2497,7 +2479,7 @@ export interface components {
         /**
          * @description `pending` before the first attempt is logged; after it the state of the latest attempt
          *     (`retrying`, `delivered`, `failed`, `stopped`), or `cancelled` when the subscription stopped
-         *     taking events (disabled, deleted) while a retry was due; a paused subscription's deliveries are held (a `paused` wait), not cancelled.
+         *     taking events (paused, disabled, deleted) while a retry was due.
          * @enum {string}
          */
         DeliveryTimelineState: "pending" | "retrying" | "delivered" | "failed" | "stopped" | "cancelled";
@@ -2506,12 +2488,11 @@ export interface components {
          *     (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
          *     subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
          *     POSTs running), `pull_outcome` (a pull subscription's message waited in its inbox for the
-         *     consumer's outcome), `paused` (the subscription was paused: the delivery was held until it was
-         *     resumed, or until the hold limit). More reasons may be added. A subscription disabled or deleted while a retry waits shows in `next`:
+         *     consumer's outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits shows in `next`:
          *     the delivery is cancelled when that retry falls due.
          * @enum {string}
          */
-        DeliveryWaitReason: "backoff" | "retry_after" | "rate_limit" | "max_in_flight" | "pull_outcome" | "paused";
+        DeliveryWaitReason: "backoff" | "retry_after" | "rate_limit" | "max_in_flight" | "pull_outcome";
         /** @description One wait of a delivery. */
         DeliveryWait: {
             /**
@@ -2861,7 +2842,7 @@ export interface components {
             /** @description Alert identifier. */
             id: string;
             /**
-             * @description `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held deliveries reached the hold limit (one alert per pause); `subscription_disabled`: the service disabled a subscription.
+             * @description `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service disabled a subscription.
              * @enum {string}
              */
             kind: "delivery_failed" | "subscription_disabled";

@@ -29,12 +29,6 @@ export interface CarriedEvent {
 /** Which deliveries `retryNow` wakes: one subscription's, or all waiting ones. */
 export interface RetryNow {
   subscriptionId?: string;
-  /**
-   * Epoch ms a delivery held by a pause is to be attempted at, rather than now: its slot in the
-   * drain of a resumed subscription, which keeps emission order at the drain rate. Ignored by a
-   * delivery not held by a pause.
-   */
-  at?: number;
 }
 
 /** Each subscription's delivery state, for the UI and the API. */

@@ -10,14 +10,13 @@ import type { components } from '../generated/api';
  * | outcome (`DeliveryOutcome`) | how one POST (or broker publish) ended | `delivered`, `http_error`, `timeout`, `network_error`, `blocked`, `rejected` (a broker's lasting no) |
  * | verdict (`Verdict`) | what that outcome means for the delivery | `delivered`, `retry`, `stop`, `gone` (a 410) |
  * | attempt state (`AttemptState`, the attempt log's `state`) | where the delivery stands after a made attempt | `delivered`, `retrying`, `failed` (attempts ran out), `stopped` |
- * | subscriber state (`SubscriberState`) | one subscription's delivery of the event, as the workflow's query shows it | the attempt states, `attempting`, `cancelled` (disabled or deleted before an attempt) |
+ * | subscriber state (`SubscriberState`) | one subscription's delivery of the event, as the workflow's query shows it | the attempt states, `attempting`, `cancelled` (paused, disabled or deleted before an attempt) |
  * | event state (`EventState`, the `WebhookDeliveryState` search attribute) | the event over all its subscriptions | `attempting`, `retrying`, `delivered`, `failed`, `cancelled` |
- * | skipped / deferred / expired | a round's answer that is not an attempt: the subscription is gone for good; its endpoint has `max_in_flight` POSTs running or its `rate_limit` used up this second, or it is paused (the delivery is held); or it was paused longer than the hold limit (the delivery fails) | not logged, not counted |
- * | follow-up | what a settled delivery causes beside the rounds | disable on 410, disable after a failing streak, alert on exhaustion or at the hold limit |
+ * | skipped / deferred | a round's answer that is not an attempt: the subscription is gone for good, or its endpoint has `max_in_flight` POSTs running or its `rate_limit` used up this second | not logged, not counted |
+ * | follow-up | what a settled delivery causes beside the rounds | disable on 410, disable after a failing streak, alert on exhaustion |
  *
  * Lifecycle of one subscription's delivery: attempting → (retrying → attempting)* → delivered,
- * failed or stopped; cancelled from attempting or retrying when its subscription stops taking events;
- * held (retrying, a `paused` hold) while its subscription is paused, failed when that lasts past the hold limit.
+ * failed or stopped; cancelled from attempting or retrying when its subscription stops taking events.
  */
 
 /** How one POST ended; the contract's DeliveryOutcome. */
@@ -176,11 +175,9 @@ export interface SubscriberStatus {
   lastStatusCode?: number;
   /** The last attempt's error, when it got no answer. */
   lastError?: string;
-  /** Why the delivery was cancelled: the subscription was disabled or deleted before an attempt. */
+  /** Why the delivery was cancelled: the subscription was paused, disabled or deleted before an attempt. */
   cancelReason?: string;
-  /** Why the delivery failed without an attempt: its subscription stayed paused past the hold limit. */
-  failReason?: string;
-  /** Times an attempt was put off because the endpoint had max_in_flight POSTs running, its rate_limit was used up or it was paused. */
+  /** Times an attempt was put off because the endpoint had max_in_flight POSTs running or its rate_limit was used up. */
   deferrals?: number;
 }
 
@@ -188,7 +185,7 @@ export interface SubscriberStatus {
  * The event's state over all its subscriptions, also the WebhookDeliveryState search attribute:
  * `retrying` while any waits to retry, `attempting` while any attempt runs, then `failed` when
  * any delivery failed or stopped, `delivered` when the others all were, `cancelled` when every
- * subscription was disabled or deleted before it got the event.
+ * subscription was paused, disabled or deleted before it got the event.
  */
 export type EventState = 'attempting' | 'retrying' | 'delivered' | 'failed' | 'cancelled';
 
@@ -223,8 +220,6 @@ export interface AttemptInput {
   eventId: string;
   subscriptionId: string;
   attempt: number;
-  /** The attempt was held by a pause: whatever happens to it now, it is held no longer (its marker goes). */
-  wasHeld?: true;
 }
 
 /** An attempt waiting for its turn: which one, when it falls due (workflow time), how often max_in_flight or rate_limit put it off. */
@@ -238,7 +233,7 @@ export interface Due {
 
 /** A stretch of consecutive deferrals of one attempt for one reason (epoch ms). */
 export interface Hold {
-  reason: 'max_in_flight' | 'rate_limit' | 'pull_outcome' | 'paused';
+  reason: 'max_in_flight' | 'rate_limit' | 'pull_outcome';
   /** When the first deferral of the stretch happened. */
   from: number;
   /** When the last deferral of the stretch put the attempt off to. */
@@ -264,27 +259,19 @@ export type MadeAttempt = PostResult & { url: string; retry?: RetryOverride };
 
 /**
  * A round's answer for one subscription: a POST that happened, or why none did: `skipped` for
- * good (the subscription is gone or disabled, or paused for a run that cannot hold), `deferred`
- * for now (its endpoint has `max_in_flight` POSTs running, or, with `waitMs` until its next
- * second, its `rate_limit` is used up, or, with `waitMs` until the hold limit, it is paused; not
- * an attempt), `expired` (it stayed paused past the hold limit: the delivery fails, unattempted).
+ * good (the subscription is gone, paused or disabled), `deferred` for now (its endpoint has
+ * `max_in_flight` POSTs running, or, with `waitMs` until its next second, its `rate_limit` is
+ * used up; not an attempt).
  */
 export type AttemptResult =
   | MadeAttempt
   | { outcome: 'skipped'; reason: string }
-  /** `hold` names the wait when it is neither throttle: a pull message waiting for its consumer's outcome (absent before pull), a pause. */
-  | { outcome: 'deferred'; reason: string; waitMs?: number; hold?: 'pull_outcome' | 'paused' }
-  /** `pausedAt` (epoch ms) names the pause: its held deliveries raise one alert between them. */
-  | { outcome: 'expired'; reason: string; pausedAt: number };
+  /** `hold` names the wait when it is neither throttle: a pull message waiting for its consumer's outcome (absent before pull). */
+  | { outcome: 'deferred'; reason: string; waitMs?: number; hold?: 'pull_outcome' };
 
 /** The first round: attempt 1 to every subscription, due at once. */
 export function firstRound(subscriptionIds: readonly string[], now: number): Map<string, Due> {
   return new Map(subscriptionIds.map((id) => [id, { attempt: 1, at: now }]));
-}
-
-/** Whether the attempt waits because its subscription is paused (its latest hold). */
-export function heldByPause(d: Due): boolean {
-  return d.held?.[d.held.length - 1]?.reason === 'paused';
 }
 
 /** The attempts due now (or woken by retryNow), in the order they were queued. */
@@ -299,10 +286,8 @@ export function earliestDue(pending: ReadonlyMap<string, Due>): number {
 
 /** What one answer of a round means for its subscription. */
 export type RoundStep =
-  /** Disabled or deleted: pending retries stop here. */
+  /** Paused, disabled or deleted: pending retries stop here. */
   | { kind: 'cancelled'; subscriptionId: string; reason: string }
-  /** Paused past the hold limit: the delivery fails here, unattempted and not logged; the pause (`pausedAt`) alerts once. */
-  | { kind: 'expired'; subscriptionId: string; reason: string; pausedAt: number }
   /** Its endpoint has max_in_flight POSTs running, or its rate_limit is used up: the same attempt a little later, not logged. */
   | { kind: 'deferred'; subscriptionId: string; next: Due }
   /** A made attempt, settled; `next` when it retries. */
@@ -318,7 +303,6 @@ export function settleRound(policy: DeliveryPolicy, due: ReadonlyArray<[string, 
     const result = results[i]!;
     const random = randoms[i]!;
     if (result.outcome === 'skipped') return { kind: 'cancelled', subscriptionId, reason: result.reason };
-    if (result.outcome === 'expired') return { kind: 'expired', subscriptionId, reason: result.reason, pausedAt: result.pausedAt };
     if (result.outcome === 'deferred') {
       const deferrals = (d.deferrals ?? 0) + 1;
       // Without waitMs (max_in_flight, and every history before rate_limit): the deferral backoff as it was.
@@ -338,16 +322,12 @@ export function madeAttempts(steps: readonly RoundStep[]): Array<Extract<RoundSt
   return steps.filter((s): s is Extract<RoundStep, { kind: 'settled' }> => s.kind === 'settled');
 }
 
-/** Puts a round's steps into the statuses and the pending attempts; `which` picks the unlogged steps (cancelled, deferred, expired) or the logged ones. */
+/** Puts a round's steps into the statuses and the pending attempts; `which` picks the unlogged steps (cancelled, deferred) or the logged ones. */
 export function applySteps(steps: readonly RoundStep[], which: 'unlogged' | 'logged', statuses: Record<string, SubscriberStatus>, pending: Map<string, Due>): void {
   for (const step of steps) {
     const status = statuses[step.subscriptionId]!;
     if (step.kind === 'cancelled' && which === 'unlogged') {
       Object.assign(status, { state: 'cancelled', cancelReason: step.reason });
-      pending.delete(step.subscriptionId);
-    } else if (step.kind === 'expired' && which === 'unlogged') {
-      Object.assign(status, { state: 'failed', failReason: step.reason });
-      delete status.nextAttemptAt;
       pending.delete(step.subscriptionId);
     } else if (step.kind === 'deferred' && which === 'unlogged') {
       Object.assign(status, { state: 'retrying', nextAttemptAt: step.next.at, deferrals: (status.deferrals ?? 0) + 1 });
@@ -381,20 +361,11 @@ function noteAttempt(status: SubscriberStatus, attempt: number, result: MadeAtte
 /** What a settled delivery causes beside the rounds. */
 export type FollowUp =
   | { kind: 'disable'; subscriptionId: string; reason: string; failingSince?: number }
-  /** `key` names what the alert is about when it is not this delivery's series: a pause, whose held deliveries share one alert. */
-  | { kind: 'alert'; subscriptionId: string; message: string; key?: string };
+  | { kind: 'alert'; subscriptionId: string; message: string };
 
-/** The alert key of a pause (at `pausedAt`, epoch ms): every delivery it held past the limit raises this one alert. */
-export function pauseAlertKey(pausedAt: number): string {
-  return `hold-limit@${pausedAt}`;
-}
-
-/** A 410 disables its subscription; attempts that ran out, and a pause past the hold limit, alert the administrator. Other last attempts cause nothing. */
+/** A 410 disables its subscription; attempts that ran out alert the administrator. Other last attempts cause nothing. */
 export function followUpsOfRound(eventId: string, steps: readonly RoundStep[]): FollowUp[] {
   const out: FollowUp[] = [];
-  for (const s of steps) {
-    if (s.kind === 'expired') out.push({ kind: 'alert', subscriptionId: s.subscriptionId, message: `Deliveries to ${s.subscriptionId} failed: ${s.reason} (first: ${eventId})`, key: pauseAlertKey(s.pausedAt) });
-  }
   for (const s of madeAttempts(steps)) {
     if (s.next) continue;
     if (s.settlement.verdict === 'gone') out.push({ kind: 'disable', subscriptionId: s.subscriptionId, reason: `receiver answered 410 Gone to event ${eventId}` });

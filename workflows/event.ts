@@ -2,10 +2,8 @@ import { ApplicationFailure, patched, setHandler, workflowInfo } from '@temporal
 import {
   aggregateState,
   applySteps,
-  type Due,
   dueNow,
   type EventDeliveryStatus,
-  heldByPause,
   failingFollowUps,
   firstRound,
   type RoundStep,
@@ -17,17 +15,7 @@ import {
 import { deliverInParts } from './parts';
 import { deliveryStatusQuery, type EventInput, pendingAttemptsQuery, retryNowSignal } from './definitions';
 import { SearchAttributeSync } from './search-attribute-sync';
-import {
-  deliverAndLogRound,
-  DISABLE_FAILING_ENDPOINTS,
-  HOLD_WHILE_PAUSED,
-  logRound,
-  logUnloggedRound,
-  ONE_ACTIVITY_PER_ROUND,
-  sendRound,
-  startFollowUp,
-  waitForNextDue,
-} from './rounds';
+import { deliverAndLogRound, DISABLE_FAILING_ENDPOINTS, logRound, logUnloggedRound, ONE_ACTIVITY_PER_ROUND, sendRound, startFollowUp, waitForNextDue } from './rounds';
 import type { RecordedRound } from '../activities/attempt';
 
 export type { EventInput, RetryNow } from './definitions';
@@ -71,15 +59,9 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
 
   // Wake-ups asked for by retryNow; one that arrives during a round counts for the next one.
   const woken = new Set<string>();
-  // Drain slots of held deliveries (retryNow with `at`), applied between rounds so a round under way cannot overwrite one.
-  const slots = new Map<string, number>();
   setHandler(deliveryStatusQuery, snapshot);
   setHandler(retryNowSignal, (which) => {
-    for (const id of which?.subscriptionId ? [which.subscriptionId] : input.subscriptionIds) {
-      if (!statuses[id]) continue;
-      if (which?.at !== undefined) slots.set(id, which.at);
-      else woken.add(id);
-    }
+    for (const id of which?.subscriptionId ? [which.subscriptionId] : input.subscriptionIds) if (statuses[id]) woken.add(id);
   });
   const searchAttributes = new SearchAttributeSync(statuses);
 
@@ -89,10 +71,9 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
   const followUps: Promise<void>[] = [];
   const disabling = new Set<string>();
   while (pending.size > 0) {
-    applySlots(slots, pending);
     const due = dueNow(pending, Date.now(), woken);
     if (due.length === 0) {
-      await waitForNextDue(pending, woken, () => slots.size > 0);
+      await waitForNextDue(pending, woken);
       continue;
     }
     for (const [id] of due) startAttempt(statuses[id]!, woken, id);
@@ -101,8 +82,7 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     let steps: RoundStep[];
     let reported: RecordedRound['failing'];
     if (patched(ONE_ACTIVITY_PER_ROUND)) {
-      // The activity holds a paused subscription's delivery only for a run that says which workflow to wake on resume.
-      const round = await deliverAndLogRound(input, origin, due, randoms, patched(HOLD_WHILE_PAUSED) ? workflowInfo().workflowId : undefined);
+      const round = await deliverAndLogRound(input, origin, due, randoms);
       ({ steps, failing: reported } = round.logged ? round : await logUnloggedRound(eventId, origin, round, policy));
       applySteps(steps, 'unlogged', statuses, pending);
     } else {
@@ -129,15 +109,6 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
   // Most events have none, and a promise made in a workflow costs a captured stack trace.
   if (followUps.length > 0) await Promise.all(followUps);
   return snapshot();
-}
-
-/** Moves each delivery held by a pause to its drain slot; a slot for one no longer held (attempted, cancelled) is dropped. */
-function applySlots(slots: Map<string, number>, pending: Map<string, Due>): void {
-  for (const [id, at] of slots) {
-    const d = pending.get(id);
-    if (d && heldByPause(d)) pending.set(id, { ...d, at });
-  }
-  slots.clear();
 }
 
 /** An attempt of this round starts: its wake-up is used and its next-attempt time no longer holds. */

@@ -2,7 +2,7 @@ import { condition, log, proxyActivities, proxyLocalActivities } from '@temporal
 import type { Activities } from '../activities';
 import type { DeliveredRound, RecordedRound, RoundEvent } from '../activities/attempt';
 import { localActivityOptions } from './activity-options';
-import { type AttemptInput, type AttemptResult, type DeliveryPolicy, type Due, earliestDue, type FollowUp, heldByPause, type RoundStep } from './delivery-model';
+import { type AttemptInput, type AttemptResult, type DeliveryPolicy, type Due, earliestDue, type FollowUp, type RoundStep } from './delivery-model';
 import { roundLogEntries } from './log-entries';
 import type { EventInput } from './definitions';
 import { seriesId } from './ids';
@@ -12,9 +12,6 @@ export const DISABLE_FAILING_ENDPOINTS = 'disable-failing-endpoints';
 
 /** A round's POSTs, settling and log write in one local activity (deliverRound) rather than two (new in 1.3). */
 export const ONE_ACTIVITY_PER_ROUND = 'one-activity-per-round';
-
-/** A paused subscription's deliveries are held (the round says which workflow holds them) rather than cancelled (new in 1.4). */
-export const HOLD_WHILE_PAUSED = 'hold-while-paused';
 
 const { postAttempts, recordAttempts, deliverRound } = proxyLocalActivities<Activities>(localActivityOptions);
 
@@ -31,15 +28,15 @@ const { raiseAlert } = proxyActivities<Activities>({
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 12 },
 });
 
-/** Sleeps until the earliest pending attempt falls due, a retryNow signal wakes one, or `rescheduled` says a due time moved. */
-export async function waitForNextDue(pending: ReadonlyMap<string, Due>, woken: ReadonlySet<string>, rescheduled: () => boolean = () => false): Promise<void> {
-  await condition(() => rescheduled() || [...pending.keys()].some((id) => woken.has(id)), earliestDue(pending) - Date.now());
+/** Sleeps until the earliest pending attempt falls due, or a retryNow signal wakes one. */
+export async function waitForNextDue(pending: ReadonlyMap<string, Due>, woken: ReadonlySet<string>): Promise<void> {
+  await condition(() => [...pending.keys()].some((id) => woken.has(id)), earliestDue(pending) - Date.now());
 }
 
 /** The attempts of a round, and the event when the input carries it (a local activity's input stays out of the history). */
 function roundRequest(input: EventInput, due: ReadonlyArray<[string, Due]>): { attempts: AttemptInput[]; event?: RoundEvent } {
   const { eventId, event } = input;
-  const attempts = due.map(([subscriptionId, d]): AttemptInput => ({ eventId, subscriptionId, attempt: d.attempt, ...(heldByPause(d) ? { wasHeld: true } : {}) }));
+  const attempts = due.map(([subscriptionId, d]) => ({ eventId, subscriptionId, attempt: d.attempt }));
   return event ? { attempts, event: { id: eventId, type: input.eventType, subscriptionIds: input.subscriptionIds, ...event } } : { attempts };
 }
 
@@ -65,7 +62,7 @@ export async function logRound(eventId: string, origin: string, steps: readonly 
  * replay reads the same steps from the marker) and logs them. The activity's own promise, not
  * wrapped: each promise a workflow makes costs the worker a captured stack trace.
  */
-export function deliverAndLogRound(input: EventInput, origin: string, due: ReadonlyArray<[string, Due]>, randoms: number[], holder?: string): Promise<DeliveredRound> {
+export function deliverAndLogRound(input: EventInput, origin: string, due: ReadonlyArray<[string, Due]>, randoms: number[]): Promise<DeliveredRound> {
   return deliverRound({
     eventId: input.eventId,
     ...roundRequest(input, due),
@@ -73,7 +70,6 @@ export function deliverAndLogRound(input: EventInput, origin: string, due: Reado
     due: [...due],
     randoms,
     origin,
-    ...(holder !== undefined ? { holder } : {}),
   });
 }
 
@@ -89,7 +85,7 @@ export async function startFollowUp(eventId: string, origin: string, f: FollowUp
     return;
   }
   try {
-    await raiseAlert({ kind: 'delivery_failed', subscriptionId: f.subscriptionId, eventId, key: f.key ?? seriesId(origin, f.subscriptionId), message: f.message });
+    await raiseAlert({ kind: 'delivery_failed', subscriptionId: f.subscriptionId, eventId, key: seriesId(origin, f.subscriptionId), message: f.message });
   } catch (err) {
     log.error('admin alert could not be sent; it stays stored', { eventId, subscriptionId: f.subscriptionId, error: String(err) });
   }

@@ -25,7 +25,6 @@ import { portalSigningKey } from '../portal/signing-key';
 import { pendingAttemptReader } from '../temporal/pending-attempts';
 import { deliveryWaker } from '../temporal/wake-delivery';
 import { InboxRepository } from '../deliveries/inbox';
-import { HeldDeliveryRepository } from '../deliveries/held';
 
 /** The API's dependencies: repositories and use-case dependencies over one database. */
 export function createAppDeps(input: {
@@ -65,7 +64,6 @@ export function createAppDeps(input: {
       eventScopes: scopesOfEvents,
       maxPerOwner: config.api.maxSubscriptionsPerOwner,
       retryDefaults: { scheduleMs: config.delivery.policy.scheduleMs, maxAttempts: config.delivery.policy.maxAttempts },
-      holds: { held: new HeldDeliveryRepository(db), wake: deliveryWaker(temporalClient), drainRate: config.delivery.drainRate },
     },
     resources: {
       users: new UserRepository(db),

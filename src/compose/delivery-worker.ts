@@ -33,7 +33,6 @@ export function deliveryActivityDeps(config: Config, db: Db, role: 'worker' | 'a
     disableAfterMs: config.delivery.disableAfterMs,
     maxInFlight: config.delivery.maxInFlight,
     subscriptionCacheTtlMs: config.delivery.subscriptionCacheTtlMs,
-    holdLimitMs: config.delivery.holdLimitMs,
     retentionBusyShare: config.retention.busyShare,
     metrics,
     secretBox: secretBox(config),

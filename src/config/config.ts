@@ -168,8 +168,6 @@ export const envSchema = z.object({
   }),
   ENDPOINT_DISABLE_AFTER: duration('5d', 1000, Infinity, 'of at least 1s (e.g. 5d, 12h)', true),
   DELIVERY_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1000).default(20),
-  DELIVERY_HOLD_LIMIT: duration('7d', 1000, 30 * 86_400_000, 'from 1s to 30d'),
-  DELIVERY_DRAIN_RATE: z.coerce.number().int().min(1).max(1000).default(10),
   SUBSCRIPTION_CACHE_TTL: duration('1s', 0, 600_000, 'from 0 to 10m', true),
   RELAY_INTERVAL: duration('5s', 100, Infinity, 'of at least 100ms'),
   RETENTION_DAYS: z
@@ -299,10 +297,6 @@ export interface Config {
     disableAfterMs: number;
     /** POSTs one worker runs at once to one subscription, unless the subscription sets its own; 0: no bound. */
     maxInFlight: number;
-    /** How long a paused subscription's deliveries are held, from the pause; then they fail (DELIVERY_HOLD_LIMIT). */
-    holdLimitMs: number;
-    /** Deliveries per second a resumed subscription's held ones drain at when it sets no rate_limit (DELIVERY_DRAIN_RATE). */
-    drainRate: number;
     /** A change to a subscription applies to attempts that start at least this long after it (SUBSCRIPTION_CACHE_TTL); 0: at once. */
     subscriptionCacheTtlMs: number;
     /** Local address every outgoing POST is bound to (DELIVERY_SOURCE_ADDRESS), so receivers can allow-list it; unset: the system chooses. */
@@ -386,8 +380,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       relayIntervalMs: e.RELAY_INTERVAL,
       disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
-      holdLimitMs: e.DELIVERY_HOLD_LIMIT,
-      drainRate: e.DELIVERY_DRAIN_RATE,
       subscriptionCacheTtlMs: e.SUBSCRIPTION_CACHE_TTL,
       sourceAddress: e.DELIVERY_SOURCE_ADDRESS,
       proxy: e.DELIVERY_PROXY_URL,

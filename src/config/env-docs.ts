@@ -92,14 +92,6 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   RELAY_INTERVAL: { group: 'Delivery', meaning: 'How often workers look for events a crash or a Temporal outage left behind' },
   ENDPOINT_DISABLE_AFTER: { group: 'Delivery', meaning: 'A subscription whose every attempt failed this long is disabled (`ms`, `s`, `m`, `h`, `d`; `off`: never)' },
   DELIVERY_MAX_IN_FLIGHT: { group: 'Delivery', meaning: 'POSTs one worker sends at once to one subscription, unless it sets `max_in_flight`; `0`: no bound' },
-  DELIVERY_HOLD_LIMIT: {
-    group: 'Delivery',
-    meaning: "How long a paused subscription's deliveries are held, counted from the pause (1s–30d); those still held then fail with that reason and one `delivery_failed` alert is raised for the pause",
-  },
-  DELIVERY_DRAIN_RATE: {
-    group: 'Delivery',
-    meaning: "Deliveries per second (1–1000) a resumed subscription's held deliveries are sent at, in emission order, when it sets no `rate_limit`",
-  },
   SUBSCRIPTION_CACHE_TTL: {
     group: 'Delivery',
     meaning:

@@ -4,7 +4,6 @@ import { AlertRepository, OperationalNotices } from '../alerts/repository';
 import { ApiKeyRepository } from '../auth/api-keys';
 import { AttemptRepository } from '../deliveries/attempts';
 import { InboxRepository } from '../deliveries/inbox';
-import { HeldDeliveryRepository } from '../deliveries/held';
 import { DispatchNotes } from '../events/dispatch-notes';
 import { EventRepository } from '../events/repository';
 import { IdempotencyStore } from '../idempotency/store';
@@ -31,7 +30,6 @@ export const storageOwners: readonly StorageDeclarations[] = [
   deliveryRateStorage,
   AttemptRepository,
   InboxRepository,
-  HeldDeliveryRepository,
   EventRepository,
   DispatchNotes,
   AlertRepository,

@@ -36,7 +36,7 @@ export interface AttemptDoc {
 
 /** A stretch of deferrals of one attempt for one reason, as logged. */
 export interface AttemptHold {
-  reason: 'max_in_flight' | 'rate_limit' | 'pull_outcome' | 'paused';
+  reason: 'max_in_flight' | 'rate_limit' | 'pull_outcome';
   from: Date;
   until: Date;
   times: number;

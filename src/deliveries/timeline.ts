@@ -31,19 +31,14 @@ export interface PendingAttempt {
 /**
  * The workflow to ask for the attempt it has waiting, when the log alone cannot tell why the
  * delivery is not further: before the first attempt is logged, or when the next one is overdue
- * (max_in_flight, rate_limit or a pause may hold it). Undefined otherwise, or once the subscription stopped taking events.
+ * (max_in_flight or rate_limit may hold it). Undefined otherwise, or once the subscription stopped taking events.
  */
 export function overdueSeries(input: Pick<TimelineInput, 'eventId' | 'attempts' | 'subscriptionStatus' | 'now'>): string | undefined {
-  if (stoppedBy(input.subscriptionStatus)) return undefined;
+  if (input.subscriptionStatus !== 'active') return undefined;
   const last = latestAttempt(input.attempts);
   if (!last) return eventWorkflowId(input.eventId);
   if (last.state !== 'retrying' || !last.next_attempt_at || last.next_attempt_at > input.now) return undefined;
   return seriesWorkflowId(last.series);
-}
-
-/** Whether a subscription in `status` stopped taking events: a paused one holds its deliveries instead. */
-function stoppedBy(status: SubscriptionStatus): boolean {
-  return status === 'disabled';
 }
 
 /** The latest attempt logged (of any series), by start. */
@@ -61,13 +56,13 @@ export function seriesWorkflowId(series: string): string {
  * The timeline of the latest attempt series: its attempts, the waits between them (the schedule's
  * backoff or the receiver's Retry-After after a retrying attempt; the max_in_flight and rate_limit
  * holds the next attempt logged it waited through), and what happens next, from the last attempt
- * and the subscription's status (a disabled one cancels the retry when it falls due; a paused one holds it).
+ * and the subscription's status (a paused, disabled or deleted one cancels the retry when it falls due).
  */
 export function buildTimeline(input: TimelineInput): DeliveryTimeline {
   const { eventId, subscriptionId, now } = input;
   const show = input.show ?? toDeliveryAttempt;
   const latest = latestAttempt(input.attempts);
-  const stopped = stoppedBy(input.subscriptionStatus) ? `subscription ${input.subscriptionStatus}` : undefined;
+  const stopped = input.subscriptionStatus !== 'active' ? `subscription ${input.subscriptionStatus}` : undefined;
   const pending = input.pending && input.pending.attempt === (latest ? latest.attempt : 0) + 1 ? input.pending : undefined;
   if (!latest) {
     const next: Next = stopped ? { final: true, state: 'cancelled', reason: stopped } : { final: false, state: 'pending', attempt: 1, ...(pending ? { at: new Date(pending.at).toISOString() } : {}) };
@@ -108,7 +103,6 @@ const holdWhat: Record<AttemptHold['reason'], string> = {
   rate_limit: 'the subscription’s rate_limit was used up',
   max_in_flight: 'max_in_flight POSTs to the endpoint were running',
   pull_outcome: 'its message waited in the inbox for the pull consumer’s outcome',
-  paused: 'the subscription was paused, and the delivery held until it was resumed',
 };
 
 /** The holds attempt `attempt` waited through (after attempt `after`); each ends where the next begins, the last at `end` (the attempt's start, or when it falls due). */

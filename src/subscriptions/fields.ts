@@ -209,8 +209,7 @@ export const subscriptionFields = {
     doc: 'updated_at',
     apply: { elsewhere: 'createSubscription and updateSubscription: the time of the change' },
     shown: { as: 'plain', read: (d) => d.updated_at.toISOString() },
-    // The hold limit of a subscription paused before paused_at was kept counts from it.
-    delivery: ['attempt'],
+    delivery: [],
   },
   disabled_reason: {
     doc: 'disabled_reason',
@@ -298,13 +297,6 @@ export const subscriptionFields = {
     shown: { as: 'plain', read: (d, defaults) => effectiveRetry(d.retry, defaults) },
     delivery: ['attempt'],
     portal: 'form',
-  },
-  held: {
-    doc: 'paused_at',
-    apply: { elsewhere: 'updateSubscription: paused_at set by a pause, removed on leaving it; the held deliveries are marked by the attempt activity (activities/hold.ts)' },
-    // Not in the document: getSubscription counts the held deliveries (src/deliveries/held.ts) and adds it, on a read of one subscription only.
-    shown: { as: 'plain', read: () => undefined },
-    delivery: ['attempt'],
   },
   secret: {
     doc: 'secrets',

@@ -55,8 +55,6 @@ export interface SubscriptionDoc {
   retry?: StoredRetry;
   /** Most deliveries per second to it, over every worker (absent: no limit). */
   rate_limit?: number;
-  /** When it was paused, while it is: its held deliveries fail DELIVERY_HOLD_LIMIT after it. */
-  paused_at?: Date;
 }
 
 /** A fan-out candidate: its id, and its filter when it has one. */
@@ -70,9 +68,6 @@ export interface FanoutCandidate {
 export interface FanoutMember extends FanoutCandidate {
   created_at: Date;
 }
-
-/** The statuses an event fans out to: a paused subscription holds its deliveries until resumed. */
-const TAKING_EVENTS: SubscriptionStatus[] = ['active', 'paused'];
 
 /** Subscriptions, always scoped to their owner. */
 export class SubscriptionRepository {
@@ -193,10 +188,9 @@ export class SubscriptionRepository {
   }
 
   /**
-   * The subscriptions an event of `type` emitted at `at` goes to, before their filters: active or
-   * paused (a paused one holds its deliveries), subscribed to it, created by then and, for an
-   * event carrying `dataOwner`'s data, that owner's or an admin key's. The same read as without
-   * filters, with `filter` projected too.
+   * The subscriptions an event of `type` emitted at `at` goes to, before their filters: active,
+   * subscribed to it, created by then and, for an event carrying `dataOwner`'s data, that
+   * owner's or an admin key's. The same read as without filters, with `filter` projected too.
    */
   async activeSubscribers(type: EventType, at: Date, dataOwner?: string): Promise<FanoutCandidate[]> {
     return this.#fanoutRead(type, dataOwner, { created_at: { $lte: at } }, { _id: 1, filter: 1 });
@@ -212,7 +206,7 @@ export class SubscriptionRepository {
 
   async #fanoutRead<T extends FanoutCandidate>(type: EventType, dataOwner: string | undefined, extra: Filter<SubscriptionDoc>, projection: Record<string, 1>): Promise<T[]> {
     const read = (filter: Filter<SubscriptionDoc>) =>
-      this.#collection.find<T>({ ...filter, events: type, status: { $in: TAKING_EVENTS }, ...extra }, { projection }).toArray();
+      this.#collection.find<T>({ ...filter, events: type, status: 'active', ...extra }, { projection }).toArray();
     if (dataOwner === undefined) return read({});
     // Two equality reads, not one `$or`: FerretDB v1 pushes no `$or` down, so that read every
     // owner's subscribers of the type and grew with them.

@@ -24,7 +24,6 @@ import type { SecretBox } from './secret-box';
 import { generateSigningKeyPair, generateSigningSecret } from './secrets';
 import { assertMayChange } from './authority';
 import type { RetryOverride } from '../../workflows/delivery-model';
-import { type DrainDeps, heldSummary, releaseHeld } from '../deliveries/drain';
 
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
@@ -38,8 +37,6 @@ export interface SubscriptionDeps {
   retryDefaults: RetryOverride;
   /** Most subscriptions one owner may have (MAX_SUBSCRIPTIONS_PER_OWNER). */
   maxPerOwner: number;
-  /** The deliveries paused subscriptions hold: counted on a read, let go when a subscription leaves `paused` (absent: neither). */
-  holds?: DrainDeps;
   now?: () => Date;
 }
 
@@ -182,17 +179,10 @@ export async function listSubscriptions(
   return toPage(rows.map((r) => toSubscription(r, deps.retryDefaults)), limit);
 }
 
-/** The caller's subscription, with what it holds when any deliveries are held (while paused, and draining after). */
 export async function getSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<Subscription> {
   const doc = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!doc) throw notFound(id);
-  return withHeld(deps, toSubscription(doc, deps.retryDefaults));
-}
-
-/** `shown` with what its subscription holds, when any deliveries are held. */
-async function withHeld(deps: SubscriptionDeps, shown: Subscription): Promise<Subscription> {
-  const held = deps.holds ? await heldSummary(deps.holds, shown.id) : undefined;
-  return held ? { ...shown, held: { count: held.count, since: held.since.toISOString() } } : shown;
+  return toSubscription(doc, deps.retryDefaults);
 }
 
 /**
@@ -221,18 +211,10 @@ export async function updateSubscription(
   set.updated_at = now > current.updated_at ? now : new Date(current.updated_at.getTime() + 1);
   // Re-enabling starts a fresh streak: one more failure must not disable it again at once.
   if (input.status === 'active' && current.status === 'disabled') unset.push('disabled_reason', 'failing_since');
-  // The hold limit counts from the pause.
-  const leavesPause = current.status === 'paused' && input.status !== undefined && input.status !== 'paused';
-  if (input.status === 'paused' && current.status !== 'paused') set.paused_at = now;
-  if (leavesPause) unset.push('paused_at');
   // Conditional on the state checked above: a concurrent PATCH {headers} and PATCH {url} must not combine into credentials following a new URL.
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset, current.updated_at);
   if (!updated) throw (await deps.subscriptions.findOwned(principal.ownerId, id)) ? changedConcurrently(id) : notFound(id);
-  // After the status is written: a delivery held meanwhile reads it again after marking itself (activities/hold.ts).
-  if (leavesPause && deps.holds) await releaseHeld(deps.holds, updated, updated.status === 'active' ? 'active' : 'gone');
-  const shown = toSubscription(updated, deps.retryDefaults);
-  // A pause or a resume answers with what is held, as a read would (the portal shows it at once).
-  return leavesPause || updated.status === 'paused' ? withHeld(deps, shown) : shown;
+  return toSubscription(updated, deps.retryDefaults);
 }
 
 /** 409 for a subscription changed by another request between this one's read and its write; sending it again is safe. */
@@ -249,8 +231,6 @@ export async function deleteSubscription(deps: SubscriptionDeps, principal: Prin
   if (!current) throw notFound(id);
   assertMayChange(principal, current, deps.eventScopes);
   if (!(await deps.subscriptions.deleteOwned(principal.ownerId, id))) throw notFound(id);
-  // What it held is cancelled now rather than at the hold limit.
-  if (deps.holds) await releaseHeld(deps.holds, current, 'gone');
 }
 
 /**

@@ -147,7 +147,6 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       disableAfterMs: api.config.delivery.disableAfterMs,
       maxInFlight: api.config.delivery.maxInFlight,
       subscriptionCacheTtlMs: api.config.delivery.subscriptionCacheTtlMs,
-      holdLimitMs: api.config.delivery.holdLimitMs,
       secretBox: api.deps.subscriptions.secrets,
       ...overrides,
     },

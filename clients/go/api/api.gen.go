@@ -170,7 +170,6 @@ func (e DeliveryTimelineState) Valid() bool {
 const (
 	DeliveryWaitReasonBackoff     DeliveryWaitReason = "backoff"
 	DeliveryWaitReasonMaxInFlight DeliveryWaitReason = "max_in_flight"
-	DeliveryWaitReasonPaused      DeliveryWaitReason = "paused"
 	DeliveryWaitReasonPullOutcome DeliveryWaitReason = "pull_outcome"
 	DeliveryWaitReasonRateLimit   DeliveryWaitReason = "rate_limit"
 	DeliveryWaitReasonRetryAfter  DeliveryWaitReason = "retry_after"
@@ -182,8 +181,6 @@ func (e DeliveryWaitReason) Valid() bool {
 	case DeliveryWaitReasonBackoff:
 		return true
 	case DeliveryWaitReasonMaxInFlight:
-		return true
-	case DeliveryWaitReasonPaused:
 		return true
 	case DeliveryWaitReasonPullOutcome:
 		return true
@@ -1211,7 +1208,7 @@ type Alert struct {
 	// Id Alert identifier.
 	Id string `json:"id"`
 
-	// Kind `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held deliveries reached the hold limit (one alert per pause); `subscription_disabled`: the service disabled a subscription.
+	// Kind `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service disabled a subscription.
 	Kind AlertKind `json:"kind"`
 
 	// Message Human-readable summary.
@@ -1223,7 +1220,7 @@ type Alert struct {
 	SubscriptionId SubscriptionId `json:"subscription_id"`
 }
 
-// AlertKind `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held deliveries reached the hold limit (one alert per pause); `subscription_disabled`: the service disabled a subscription.
+// AlertKind `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service disabled a subscription.
 type AlertKind string
 
 // AlertList One page of alerts.
@@ -1414,7 +1411,7 @@ type DeliveryTimeline struct {
 
 // DeliveryTimelineState `pending` before the first attempt is logged; after it the state of the latest attempt
 // (`retrying`, `delivered`, `failed`, `stopped`), or `cancelled` when the subscription stopped
-// taking events (disabled, deleted) while a retry was due; a paused subscription's deliveries are held (a `paused` wait), not cancelled.
+// taking events (paused, disabled, deleted) while a retry was due.
 type DeliveryTimelineState string
 
 // DeliveryWait One wait of a delivery.
@@ -1445,8 +1442,7 @@ type DeliveryWait struct {
 // (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
 // subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
 // POSTs running), `pull_outcome` (a pull subscription's message waited in its inbox for the
-// consumer's outcome), `paused` (the subscription was paused: the delivery was held until it was
-// resumed, or until the hold limit). More reasons may be added. A subscription disabled or deleted while a retry waits shows in `next`:
+// consumer's outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits shows in `next`:
 // the delivery is cancelled when that retry falls due.
 type DeliveryWaitReason string
 
@@ -1589,15 +1585,6 @@ type Health struct {
 
 // HealthStatus Always `ok` when the process answers.
 type HealthStatus string
-
-// HeldDeliveries The deliveries a paused subscription holds, from new events and frozen retries alike; each leaves the count when it is attempted (in emission order on resume), cancelled or failed at the hold limit.
-type HeldDeliveries struct {
-	// Count How many deliveries are held.
-	Count int64 `json:"count"`
-
-	// Since When the oldest of them was first held.
-	Since time.Time `json:"since"`
-}
 
 // HttpDestination Signed POSTs to `url` (the default).
 type HttpDestination struct {
@@ -2696,9 +2683,6 @@ type Subscription struct {
 	// Headers The custom header names, each value masked as `********`; present when any are set.
 	Headers *MaskedHeaders `json:"headers,omitempty"`
 
-	// Held Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription, and on the answer to a `PATCH` of a paused subscription or one that resumes it, when any are held; never in lists.
-	Held *HeldDeliveries `json:"held,omitempty"`
-
 	// Id Subscription identifier.
 	//
 	// Examples: sub_3kTzY8qLm2NvB7xRw9Pd
@@ -3025,10 +3009,9 @@ type SubscriptionStatsBucketSeconds int64
 
 // SubscriptionStatus Delivery state of a subscription.
 // - `active`: events are delivered.
-// - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still fan out to it and their deliveries are held durably, as are its pending retries (`held` on a read of the subscription counts them). On `active` again they are all delivered in emission order at the subscription's `rate_limit` (or the service's `DELIVERY_DRAIN_RATE` when it sets none), each attempt logged as usual. A hold is bounded: deliveries still held `DELIVERY_HOLD_LIMIT` (default 7 days) after the pause fail with that reason, and one `delivery_failed` alert is raised for the pause.
+// - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not delivered; use recover or redeliver to catch up).
 // - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
 // Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active` → `disabled`. A deleted subscription is gone: every path naming it answers 404.
-// Held deliveries of a subscription that is disabled or deleted instead of resumed are cancelled, as its pending retries are: `disabled` holds nothing.
 type SubscriptionStatus string
 
 // SubscriptionUpdate Fields to change; at least one.
@@ -3111,9 +3094,6 @@ type SubscriptionWithSecret struct {
 
 	// Headers The custom header names, each value masked as `********`; present when any are set.
 	Headers *MaskedHeaders `json:"headers,omitempty"`
-
-	// Held Never present on creation (nothing is held yet); as on a read of the subscription.
-	Held *HeldDeliveries `json:"held,omitempty"`
 
 	// Id Subscription identifier.
 	//
@@ -5613,7 +5593,7 @@ type ClientInterface interface {
 
 	// GetDeliveryTimeline Timeline of one event's delivery
 	//
-	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 	//
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 	GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6468,7 +6448,7 @@ func (c *Client) ListSubscriptionEvents(ctx context.Context, subscriptionId Subs
 
 // GetDeliveryTimeline Timeline of one event's delivery
 //
-// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 //
 // Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 func (c *Client) GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9182,7 +9162,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDeliveryTimelineWithResponse Timeline of one event's delivery
 	//
-	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15657,7 +15637,7 @@ func (c *ClientWithResponses) ListSubscriptionEventsWithResponse(ctx context.Con
 
 // GetDeliveryTimelineWithResponse Timeline of one event's delivery
 //
-// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -16,8 +16,6 @@ export function waitText(w: DeliveryWait): string {
       return `Held by max_in_flight (put off ${w.deferrals ?? 1}×) ${until}`;
     case 'pull_outcome':
       return `Waiting for the pull consumer's outcome ${until}`;
-    case 'paused':
-      return `Held while the subscription is paused (until it is resumed, at most ${until})`;
   }
 }
 

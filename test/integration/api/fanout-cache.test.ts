@@ -37,7 +37,7 @@ describe('the fan-out cache: an API process sees its own subscription writes at 
     return { subscribers: logged?.subscription_ids ?? [], subscriptionReads: spent['find subscriptions'] ?? 0 };
   }
 
-  it('gives the next event to a subscription created, changed and changed back through this process, at once', async () => {
+  it('gives the next event to a subscription created, paused, resumed through this process, at once', async () => {
     const client = await ownerClient('owner-own-writes');
     // Reads (and caches) that nobody subscribes.
     expect((await order(client)).subscribers).toEqual([]);
@@ -46,12 +46,9 @@ describe('the fan-out cache: an API process sees its own subscription writes at 
     const id = created.data!.id;
     expect((await order(client)).subscribers).toEqual([id]);
 
-    // A paused one still gets its events (they are held until it is resumed).
     expect((await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { status: 'paused' } })).response.status).toBe(200);
-    expect((await order(client)).subscribers).toEqual([id]);
-    expect((await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { status: 'active', events: ['order.updated'] } })).response.status).toBe(200);
     expect((await order(client)).subscribers).toEqual([]);
-    expect((await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { events: ['order.created'] } })).response.status).toBe(200);
+    expect((await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { status: 'active' } })).response.status).toBe(200);
     expect((await order(client)).subscribers).toEqual([id]);
 
     expect((await client.DELETE(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } } })).response.status).toBe(204);
@@ -62,8 +59,8 @@ describe('the fan-out cache: an API process sees its own subscription writes at 
     const client = await ownerClient('owner-elsewhere');
     const id = (await client.POST(`${v1}/subscribe`, { body: { url: hook, events: ['order.created'] } })).data!.id;
     expect((await order(client)).subscribers).toEqual([id]);
-    // Another process (a worker) disables it: this one's writes are not involved.
-    await api.mongo.db.collection<SubscriptionDoc>('subscriptions').updateOne({ _id: id }, { $set: { status: 'disabled' } });
+    // Another process pauses it: this one's writes are not involved.
+    await api.mongo.db.collection<SubscriptionDoc>('subscriptions').updateOne({ _id: id }, { $set: { status: 'paused' } });
     await sleep(ttlMs + 100);
     expect((await order(client)).subscribers).toEqual([]);
   });

@@ -27,7 +27,6 @@ import { historyScenarios, type HistoryScenario, recordedEventId, recordedWorkfl
 import { recordedRetentionWorkflowId, type RetentionHistoryScenario, retentionHistoryScenarios } from './support/retention-history-scenarios';
 import { registerSearchAttributes } from './support/search-attributes';
 import type { retentionWorkflow } from '../../../workflows/retention';
-import { retryNowSignal } from '../../../workflows/definitions';
 
 const defaultDir = fileURLToPath(new URL('../../fixtures/histories/', import.meta.url));
 
@@ -88,22 +87,13 @@ async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBund
   const eventId = recordedEventId(name);
   const subscriptionIds = Object.keys(scenario.answers).map((s) => `sub_history_${s}`);
   const { activities, calls } = fakeActivities({
-    attempt: async ({ attempt, subscriptionId }, call) => {
+    attempt: ({ attempt, subscriptionId }) => {
       if (calls.disableSubscription.some((d) => d.subscriptionId === subscriptionId)) return skipped('subscription disabled');
       const answers = scenario.answers[subscriptionId.replace(/^sub_history_/, '')] ?? [500];
       // A put-off attempt keeps its number: its answers are taken in order of the calls instead.
       const index = Math.min(calls.attempts.filter((c) => c.input.subscriptionId === subscriptionId).length, answers.length) - 1;
-      const answer = answers.some((a) => a === 'deferred' || a === 'throttled' || a === 'paused') ? answers[index] : answers[Math.min(attempt, answers.length) - 1];
+      const answer = answers.some((a) => a === 'deferred' || a === 'throttled') ? answers[index] : answers[Math.min(attempt, answers.length) - 1];
       if (answer === 'deferred') return deferred();
-      if (answer === 'expired') return { outcome: 'expired', reason: 'held longer than the hold limit (604800 s) since the subscription was paused at 2026-01-01T00:00:00.000Z', pausedAt: 0 };
-      if (answer === 'paused') {
-        const held = calls.attempts.filter((c) => c.input.subscriptionId === subscriptionId).length - answers.slice(0, index).filter((a) => a !== 'paused').length;
-        // Resumed while this round runs: the drain slot waits for the round to end.
-        if (held === scenario.resumeAfter?.[subscriptionId.replace(/^sub_history_/, '')]) {
-          await env.client.workflow.getHandle(call.workflowId).signal(retryNowSignal, { subscriptionId, at: (await env.currentTimeMs()) + 60_000 });
-        }
-        return { outcome: 'deferred', reason: 'subscription paused', hold: 'paused', waitMs: 3_600_000 };
-      }
       if (answer === 'throttled') return { outcome: 'deferred', reason: '5 deliveries per second to this subscription (rate_limit)', waitMs: 400 };
       const own = scenario.retry?.[subscriptionId.replace(/^sub_history_/, '')];
       const made = typeof answer === 'number' ? http(answer) : answer ? failure(answer) : http(500);

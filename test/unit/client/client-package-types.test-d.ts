@@ -93,7 +93,7 @@ describe('client package: delivery timeline', () => {
     type Timeline = paths['/api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery']['get']['responses'][200]['content']['application/json'];
     expectTypeOf<Timeline>().toEqualTypeOf<Schemas['DeliveryTimeline']>();
     expectTypeOf<Schemas['DeliveryTimeline']['attempts']>().toEqualTypeOf<Schemas['DeliveryAttempt'][]>();
-    expectTypeOf<Schemas['DeliveryWait']['reason']>().toEqualTypeOf<'backoff' | 'retry_after' | 'rate_limit' | 'max_in_flight' | 'pull_outcome' | 'paused'>();
+    expectTypeOf<Schemas['DeliveryWait']['reason']>().toEqualTypeOf<'backoff' | 'retry_after' | 'rate_limit' | 'max_in_flight' | 'pull_outcome'>();
     expectTypeOf<Schemas['DeliveryNext']['state']>().toEqualTypeOf<'pending' | 'retrying' | 'delivered' | 'failed' | 'stopped' | 'cancelled'>();
   });
 });

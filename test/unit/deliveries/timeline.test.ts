@@ -66,16 +66,8 @@ describe('buildTimeline', () => {
     expect(buildTimeline({ ...base, attempts: [attempt(1, 0, { status_code: 400, state: 'stopped' })] }).next).toMatchObject({ final: true, state: 'stopped' });
   });
 
-  it('holds a waiting retry of a paused subscription, and cancels one of a disabled subscription when it falls due', () => {
-    const held = buildTimeline({
-      ...base,
-      subscriptionStatus: 'paused',
-      attempts: [attempt(1, 0, { next_attempt_at: at(60_000) })],
-      pending: { attempt: 2, at: at(3600_000).getTime(), held: [{ reason: 'paused', from: at(60_000).getTime(), until: at(3600_000).getTime(), times: 1 }] },
-    });
-    expect(held).toMatchObject({ state: 'retrying', next: { final: false, state: 'retrying', attempt: 2 } });
-    expect(held.waits.at(-1)).toMatchObject({ reason: 'paused', after_attempt: 1 });
-    const waiting = buildTimeline({ ...base, subscriptionStatus: 'disabled', attempts: [attempt(1, 0, { next_attempt_at: at(20 * 60_000) })] });
+  it('cancels a waiting retry of a paused subscription when it falls due', () => {
+    const waiting = buildTimeline({ ...base, subscriptionStatus: 'paused', attempts: [attempt(1, 0, { next_attempt_at: at(20 * 60_000) })] });
     expect(waiting).toMatchObject({ state: 'retrying', next: { final: false, state: 'cancelled', at: at(20 * 60_000).toISOString() } });
     const due = buildTimeline({ ...base, subscriptionStatus: 'disabled', attempts: [attempt(1, 0, { next_attempt_at: at(60_000) })] });
     expect(due).toMatchObject({ state: 'cancelled', next: { final: true, state: 'cancelled', reason: 'subscription disabled' } });
@@ -117,8 +109,6 @@ describe('buildTimeline', () => {
     expect(overdueSeries({ ...base, attempts: [attempt(1, 0, { next_attempt_at: at(60_000) })] })).toBe('event/evt_1');
     expect(overdueSeries({ ...base, attempts: [attempt(1, 0, { next_attempt_at: at(3600_000) })] })).toBeUndefined();
     expect(overdueSeries({ ...base, attempts: [attempt(1, 0, { state: 'delivered' })] })).toBeUndefined();
-    expect(overdueSeries({ ...base, subscriptionStatus: 'disabled', attempts: [] })).toBeUndefined();
-    // A paused subscription's delivery is held: the workflow tells how long.
-    expect(overdueSeries({ ...base, subscriptionStatus: 'paused', attempts: [] })).toBe('event/evt_1');
+    expect(overdueSeries({ ...base, subscriptionStatus: 'paused', attempts: [] })).toBeUndefined();
   });
 });

@@ -19,9 +19,8 @@ class Alert:
 
     Attributes:
         id (str): Alert identifier.
-        kind (AlertKind): `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held
-            deliveries reached the hold limit (one alert per pause); `subscription_disabled`: the service disabled a
-            subscription.
+        kind (AlertKind): `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service
+            disabled a subscription.
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
         message (str): Human-readable summary.
         created_at (datetime.datetime): When the alert was raised.

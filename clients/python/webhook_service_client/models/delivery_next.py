@@ -22,8 +22,7 @@ class DeliveryNext:
         state (DeliveryTimelineState): `pending` before the first attempt is logged; after it the state of the latest
             attempt
             (`retrying`, `delivered`, `failed`, `stopped`), or `cancelled` when the subscription stopped
-            taking events (disabled, deleted) while a retry was due; a paused subscription's deliveries are held (a `paused`
-            wait), not cancelled.
+            taking events (paused, disabled, deleted) while a retry was due.
         attempt (int | Unset): The number of the next attempt, when one follows.
         at (datetime.datetime | Unset): When the next attempt falls due (or the delivery is cancelled); absent when
             final or unknown.

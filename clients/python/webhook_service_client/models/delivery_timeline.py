@@ -28,8 +28,7 @@ class DeliveryTimeline:
         state (DeliveryTimelineState): `pending` before the first attempt is logged; after it the state of the latest
             attempt
             (`retrying`, `delivered`, `failed`, `stopped`), or `cancelled` when the subscription stopped
-            taking events (disabled, deleted) while a retry was due; a paused subscription's deliveries are held (a `paused`
-            wait), not cancelled.
+            taking events (paused, disabled, deleted) while a retry was due.
         attempts (list[DeliveryAttempt]): The attempts made, oldest first.
         waits (list[DeliveryWait]): Every wait between the attempts, and after the last one while it lasts, oldest
             first.

@@ -28,9 +28,8 @@ class DeliveryWait:
             (the receiver's `Retry-After` on a 429 or 503, longer than the schedule), `rate_limit` (the
             subscription's deliveries per second were used up), `max_in_flight` (its endpoint had that many
             POSTs running), `pull_outcome` (a pull subscription's message waited in its inbox for the
-            consumer's outcome), `paused` (the subscription was paused: the delivery was held until it was
-            resumed, or until the hold limit). More reasons may be added. A subscription disabled or deleted while a retry
-            waits shows in `next`:
+            consumer's outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits
+            shows in `next`:
             the delivery is cancelled when that retry falls due.
         started_at (datetime.datetime): When the wait began.
         ends_at (datetime.datetime): When it ended, or is to end.

@@ -28,18 +28,12 @@ class DeprecatedSubscription:
         version (int): Its envelope version, deprecated.
         status (SubscriptionStatus): Delivery state of a subscription.
             - `active`: events are delivered.
-            - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still
-            fan out to it and their deliveries are held durably, as are its pending retries (`held` on a read of the
-            subscription counts them). On `active` again they are all delivered in emission order at the subscription's
-            `rate_limit` (or the service's `DELIVERY_DRAIN_RATE` when it sets none), each attempt logged as usual. A hold is
-            bounded: deliveries still held `DELIVERY_HOLD_LIMIT` (default 7 days) after the pause fail with that reason, and
-            one `delivery_failed` alert is raised for the pause.
+            - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not
+            delivered; use recover or redeliver to catch up).
             - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the
             receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
             Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active`
             → `disabled`. A deleted subscription is gone: every path naming it answers 404.
-            Held deliveries of a subscription that is disabled or deleted instead of resumed are cancelled, as its pending
-            retries are: `disabled` holds nothing.
         created_at (datetime.datetime): When the subscription was created.
         deprecated_at (datetime.datetime): When its version was deprecated (`x-deprecated-at`).
         sunset (datetime.datetime): When its version is retired (`x-sunset`).

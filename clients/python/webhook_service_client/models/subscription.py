@@ -15,7 +15,6 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.effective_retry import EffectiveRetry
-    from ..models.held_deliveries import HeldDeliveries
     from ..models.kafka_destination_view import KafkaDestinationView
     from ..models.masked_headers import MaskedHeaders
     from ..models.nats_destination_view import NatsDestinationView
@@ -54,18 +53,12 @@ class Subscription:
         events (list[EventType]): Event types delivered to this subscription.
         status (SubscriptionStatus): Delivery state of a subscription.
             - `active`: events are delivered.
-            - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still
-            fan out to it and their deliveries are held durably, as are its pending retries (`held` on a read of the
-            subscription counts them). On `active` again they are all delivered in emission order at the subscription's
-            `rate_limit` (or the service's `DELIVERY_DRAIN_RATE` when it sets none), each attempt logged as usual. A hold is
-            bounded: deliveries still held `DELIVERY_HOLD_LIMIT` (default 7 days) after the pause fail with that reason, and
-            one `delivery_failed` alert is raised for the pause.
+            - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not
+            delivered; use recover or redeliver to catch up).
             - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the
             receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
             Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active`
             → `disabled`. A deleted subscription is gone: every path naming it answers 404.
-            Held deliveries of a subscription that is disabled or deleted instead of resumed are cancelled, as its pending
-            retries are: `disabled` holds nothing.
         version (SubscriptionVersion): Envelope version, set by the path the subscription was created under and changed
             by `PATCH` with `version`.
         created_at (datetime.datetime): When the subscription was created.
@@ -117,9 +110,6 @@ class Subscription:
         destination (KafkaDestinationView | NatsDestinationView | PullDestination | RabbitmqDestinationView |
             RedisDestinationView | Unset): A destination other than `http` as shown on read; a broker's credentials are
             masked.
-        held (HeldDeliveries | Unset): The deliveries a paused subscription holds, from new events and frozen retries
-            alike; each leaves the count when it is attempted (in emission order on resume), cancelled or failed at the hold
-            limit.
     """
 
     id: str
@@ -148,7 +138,6 @@ class Subscription:
         | RedisDestinationView
         | Unset
     ) = UNSET
-    held: HeldDeliveries | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -219,10 +208,6 @@ class Subscription:
         else:
             destination = self.destination.to_dict()
 
-        held: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.held, Unset):
-            held = self.held.to_dict()
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -258,15 +243,12 @@ class Subscription:
             field_dict["public_key"] = public_key
         if destination is not UNSET:
             field_dict["destination"] = destination
-        if held is not UNSET:
-            field_dict["held"] = held
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.effective_retry import EffectiveRetry
-        from ..models.held_deliveries import HeldDeliveries
         from ..models.kafka_destination_view import KafkaDestinationView
         from ..models.masked_headers import MaskedHeaders
         from ..models.nats_destination_view import NatsDestinationView
@@ -402,13 +384,6 @@ class Subscription:
 
         destination = _parse_destination(d.pop("destination", UNSET))
 
-        _held = d.pop("held", UNSET)
-        held: HeldDeliveries | Unset
-        if isinstance(_held, Unset):
-            held = UNSET
-        else:
-            held = HeldDeliveries.from_dict(_held)
-
         subscription = cls(
             id=id,
             url=url,
@@ -429,7 +404,6 @@ class Subscription:
             failing_since=failing_since,
             public_key=public_key,
             destination=destination,
-            held=held,
         )
 
         subscription.additional_properties = d

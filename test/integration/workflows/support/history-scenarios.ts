@@ -9,13 +9,8 @@ const shortPolicy: DeliveryPolicy = { scheduleMs: [1 * minute, 5 * minute], maxA
 export interface HistoryScenario {
   policy: DeliveryPolicy;
   batchSize: number;
-  /**
-   * Per subscription (id suffix): what each attempt gets, the last repeating (`deferred`: max_in_flight put it off; `throttled`: rate_limit did;
-   * `paused`: held by a pause; `expired`: paused past the hold limit).
-   */
-  answers: Record<string, Array<number | 'timeout' | 'network_error' | 'deferred' | 'throttled' | 'paused' | 'expired'>>;
-  /** Per subscription: after this many `paused` answers it is resumed, its delivery given a drain slot a minute out (retryNow with `at`). */
-  resumeAfter?: Record<string, number>;
+  /** Per subscription (id suffix): what each attempt gets, the last repeating (`deferred`: max_in_flight put it off; `throttled`: rate_limit did). */
+  answers: Record<string, Array<number | 'timeout' | 'network_error' | 'deferred' | 'throttled'>>;
   /** Per subscription: its own retry schedule, as the attempt activity reports it with each made attempt. */
   retry?: Record<string, RetryOverride>;
   /** Per subscription: from the log of this attempt on, it is reported failing for longer than ENDPOINT_DISABLE_AFTER. */
@@ -100,16 +95,6 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     answers: { a: ['throttled', 'throttled', 200], b: ['deferred', 'deferred', 503, 200] },
     expected: { a: 'delivered', b: 'delivered' },
     closes: 'completed',
-  },
-  // 1.4: a paused subscription's deliveries are held (behind the hold-while-paused patch): a is held, resumed into a drain
-  // slot and delivered; b's retry is frozen by a pause and resumed; c stays paused past the hold limit and fails (one alert).
-  'event-paused-hold': {
-    policy: shortPolicy,
-    batchSize: 50,
-    answers: { a: ['paused', 'paused', 200], b: [503, 'paused', 200], c: ['paused', 'expired'], d: [200] },
-    resumeAfter: { a: 2, b: 1 },
-    expected: { a: 'delivered', b: 'delivered', c: 'failed', d: 'delivered' },
-    closes: 'failed',
   },
   'event-round-activity-disable-failing': {
     policy: shortPolicy,

@@ -100,11 +100,10 @@ def sync_detailed(
     and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
     off without counting it), and what happens next (the next attempt and when, or the final state
-    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted
-    while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the
-    attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose
-    history holds the same steps. An event never sent to this subscription, or another owner's
-    subscription, is a 404. Requires scope `webhooks:read`.
+    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
+    deleted while a retry waited)). Built from the attempt log and the subscription as it is now;
+    `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to
+    this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -143,11 +142,10 @@ def sync(
     and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
     off without counting it), and what happens next (the next attempt and when, or the final state
-    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted
-    while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the
-    attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose
-    history holds the same steps. An event never sent to this subscription, or another owner's
-    subscription, is a 404. Requires scope `webhooks:read`.
+    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
+    deleted while a retry waited)). Built from the attempt log and the subscription as it is now;
+    `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to
+    this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -181,11 +179,10 @@ async def asyncio_detailed(
     and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
     off without counting it), and what happens next (the next attempt and when, or the final state
-    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted
-    while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the
-    attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose
-    history holds the same steps. An event never sent to this subscription, or another owner's
-    subscription, is a 404. Requires scope `webhooks:read`.
+    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
+    deleted while a retry waited)). Built from the attempt log and the subscription as it is now;
+    `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to
+    this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -222,11 +219,10 @@ async def asyncio(
     and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
     off without counting it), and what happens next (the next attempt and when, or the final state
-    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was disabled or deleted
-    while a retry waited)); a paused subscription's delivery waits with reason `paused`. Built from the
-    attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose
-    history holds the same steps. An event never sent to this subscription, or another owner's
-    subscription, is a 404. Requires scope `webhooks:read`.
+    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
+    deleted while a retry waited)). Built from the attempt log and the subscription as it is now;
+    `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to
+    this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.

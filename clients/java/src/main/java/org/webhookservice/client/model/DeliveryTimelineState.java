@@ -26,7 +26,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * &#x60;pending&#x60; before the first attempt is logged; after it the state of the latest attempt (&#x60;retrying&#x60;, &#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;), or &#x60;cancelled&#x60; when the subscription stopped taking events (disabled, deleted) while a retry was due; a paused subscription&#39;s deliveries are held (a &#x60;paused&#x60; wait), not cancelled. 
+ * &#x60;pending&#x60; before the first attempt is logged; after it the state of the latest attempt (&#x60;retrying&#x60;, &#x60;delivered&#x60;, &#x60;failed&#x60;, &#x60;stopped&#x60;), or &#x60;cancelled&#x60; when the subscription stopped taking events (paused, disabled, deleted) while a retry was due. 
  */
 public enum DeliveryTimelineState {
   

@@ -26,7 +26,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * Why a delivery waited: &#x60;backoff&#x60; (the retry schedule&#39;s wait n of m, with jitter), &#x60;retry_after&#x60; (the receiver&#39;s &#x60;Retry-After&#x60; on a 429 or 503, longer than the schedule), &#x60;rate_limit&#x60; (the subscription&#39;s deliveries per second were used up), &#x60;max_in_flight&#x60; (its endpoint had that many POSTs running), &#x60;pull_outcome&#x60; (a pull subscription&#39;s message waited in its inbox for the consumer&#39;s outcome), &#x60;paused&#x60; (the subscription was paused: the delivery was held until it was resumed, or until the hold limit). More reasons may be added. A subscription disabled or deleted while a retry waits shows in &#x60;next&#x60;: the delivery is cancelled when that retry falls due. 
+ * Why a delivery waited: &#x60;backoff&#x60; (the retry schedule&#39;s wait n of m, with jitter), &#x60;retry_after&#x60; (the receiver&#39;s &#x60;Retry-After&#x60; on a 429 or 503, longer than the schedule), &#x60;rate_limit&#x60; (the subscription&#39;s deliveries per second were used up), &#x60;max_in_flight&#x60; (its endpoint had that many POSTs running), &#x60;pull_outcome&#x60; (a pull subscription&#39;s message waited in its inbox for the consumer&#39;s outcome). More reasons may be added. A subscription paused, disabled or deleted while a retry waits shows in &#x60;next&#x60;: the delivery is cancelled when that retry falls due. 
  */
 public enum DeliveryWaitReason {
   
@@ -39,8 +39,6 @@ public enum DeliveryWaitReason {
   MAX_IN_FLIGHT("max_in_flight"),
   
   PULL_OUTCOME("pull_outcome"),
-  
-  PAUSED("paused"),
   
   UNKNOWN_DEFAULT_OPEN_API("unknown_default_open_api");
 

@@ -34,7 +34,6 @@ import java.util.Map;
 import java.util.Set;
 import org.webhookservice.client.model.EffectiveRetry;
 import org.webhookservice.client.model.EventType;
-import org.webhookservice.client.model.HeldDeliveries;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuthView;
 import org.webhookservice.client.model.SubscriptionDestinationView;
@@ -65,8 +64,7 @@ import org.webhookservice.client.ApiClient;
   Subscription.JSON_PROPERTY_FAILING_SINCE,
   Subscription.JSON_PROPERTY_SIGNATURE,
   Subscription.JSON_PROPERTY_PUBLIC_KEY,
-  Subscription.JSON_PROPERTY_DESTINATION,
-  Subscription.JSON_PROPERTY_HELD
+  Subscription.JSON_PROPERTY_DESTINATION
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class Subscription {
@@ -217,10 +215,6 @@ public class Subscription {
   public static final String JSON_PROPERTY_DESTINATION = "destination";
   @jakarta.annotation.Nullable
   private SubscriptionDestinationView destination;
-
-  public static final String JSON_PROPERTY_HELD = "held";
-  @jakarta.annotation.Nullable
-  private HeldDeliveries held;
 
   public Subscription() { 
   }
@@ -708,30 +702,6 @@ public class Subscription {
   }
 
 
-  public Subscription held(@jakarta.annotation.Nullable HeldDeliveries held) {
-    this.held = held;
-    return this;
-  }
-
-  /**
-   * Deliveries held while the subscription is paused (or still draining after it was resumed); present on a read of one subscription, and on the answer to a &#x60;PATCH&#x60; of a paused subscription or one that resumes it, when any are held; never in lists.
-   * @return held
-   */
-  @jakarta.annotation.Nullable
-  @JsonProperty(value = JSON_PROPERTY_HELD, required = false)
-  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
-  public HeldDeliveries getHeld() {
-    return held;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_HELD, required = false)
-  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
-  public void setHeld(@jakarta.annotation.Nullable HeldDeliveries held) {
-    this.held = held;
-  }
-
-
   /**
    * Return true if this Subscription object is equal to o.
    */
@@ -762,13 +732,12 @@ public class Subscription {
         Objects.equals(this.failingSince, subscription.failingSince) &&
         Objects.equals(this.signature, subscription.signature) &&
         Objects.equals(this.publicKey, subscription.publicKey) &&
-        Objects.equals(this.destination, subscription.destination) &&
-        Objects.equals(this.held, subscription.held);
+        Objects.equals(this.destination, subscription.destination);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, destination, held);
+    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, destination);
   }
 
   @Override
@@ -794,7 +763,6 @@ public class Subscription {
     sb.append("    signature: ").append(toIndentedString(signature)).append("\n");
     sb.append("    publicKey: ").append(toIndentedString(publicKey)).append("\n");
     sb.append("    destination: ").append(toIndentedString(destination)).append("\n");
-    sb.append("    held: ").append(toIndentedString(held)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -948,11 +916,6 @@ public class Subscription {
     // add `destination` to the URL query string
     if (getDestination() != null) {
       joiner.add(getDestination().toUrlQueryString(prefix + "destination" + suffix));
-    }
-
-    // add `held` to the URL query string
-    if (getHeld() != null) {
-      joiner.add(getHeld().toUrlQueryString(prefix + "held" + suffix));
     }
 
     return joiner.toString();

@@ -34,7 +34,6 @@ import java.util.Map;
 import java.util.Set;
 import org.webhookservice.client.model.EffectiveRetry;
 import org.webhookservice.client.model.EventType;
-import org.webhookservice.client.model.HeldDeliveries;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuthView;
 import org.webhookservice.client.model.SubscriptionDestinationView;
@@ -66,8 +65,7 @@ import org.webhookservice.client.ApiClient;
   SubscriptionWithSecret.JSON_PROPERTY_SIGNATURE,
   SubscriptionWithSecret.JSON_PROPERTY_PUBLIC_KEY,
   SubscriptionWithSecret.JSON_PROPERTY_SECRET,
-  SubscriptionWithSecret.JSON_PROPERTY_DESTINATION,
-  SubscriptionWithSecret.JSON_PROPERTY_HELD
+  SubscriptionWithSecret.JSON_PROPERTY_DESTINATION
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class SubscriptionWithSecret {
@@ -222,10 +220,6 @@ public class SubscriptionWithSecret {
   public static final String JSON_PROPERTY_DESTINATION = "destination";
   @jakarta.annotation.Nullable
   private SubscriptionDestinationView destination;
-
-  public static final String JSON_PROPERTY_HELD = "held";
-  @jakarta.annotation.Nullable
-  private HeldDeliveries held;
 
   public SubscriptionWithSecret() { 
   }
@@ -737,30 +731,6 @@ public class SubscriptionWithSecret {
   }
 
 
-  public SubscriptionWithSecret held(@jakarta.annotation.Nullable HeldDeliveries held) {
-    this.held = held;
-    return this;
-  }
-
-  /**
-   * Never present on creation (nothing is held yet); as on a read of the subscription.
-   * @return held
-   */
-  @jakarta.annotation.Nullable
-  @JsonProperty(value = JSON_PROPERTY_HELD, required = false)
-  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
-  public HeldDeliveries getHeld() {
-    return held;
-  }
-
-
-  @JsonProperty(value = JSON_PROPERTY_HELD, required = false)
-  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
-  public void setHeld(@jakarta.annotation.Nullable HeldDeliveries held) {
-    this.held = held;
-  }
-
-
   /**
    * Return true if this SubscriptionWithSecret object is equal to o.
    */
@@ -792,13 +762,12 @@ public class SubscriptionWithSecret {
         Objects.equals(this.signature, subscriptionWithSecret.signature) &&
         Objects.equals(this.publicKey, subscriptionWithSecret.publicKey) &&
         Objects.equals(this.secret, subscriptionWithSecret.secret) &&
-        Objects.equals(this.destination, subscriptionWithSecret.destination) &&
-        Objects.equals(this.held, subscriptionWithSecret.held);
+        Objects.equals(this.destination, subscriptionWithSecret.destination);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, secret, destination, held);
+    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, secret, destination);
   }
 
   @Override
@@ -825,7 +794,6 @@ public class SubscriptionWithSecret {
     sb.append("    publicKey: ").append(toIndentedString(publicKey)).append("\n");
     sb.append("    secret: ").append(toIndentedString(secret)).append("\n");
     sb.append("    destination: ").append(toIndentedString(destination)).append("\n");
-    sb.append("    held: ").append(toIndentedString(held)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -984,11 +952,6 @@ public class SubscriptionWithSecret {
     // add `destination` to the URL query string
     if (getDestination() != null) {
       joiner.add(getDestination().toUrlQueryString(prefix + "destination" + suffix));
-    }
-
-    // add `held` to the URL query string
-    if (getHeld() != null) {
-      joiner.add(getHeld().toUrlQueryString(prefix + "held" + suffix));
     }
 
     return joiner.toString();
