@@ -8,7 +8,7 @@ export class BoundedTasks {
   /** Callers inside `start` that have not yet added their task: `drain` waits for them too. */
   private entering = 0;
   private readonly running = new Set<Promise<void>>();
-  private waiting: Array<() => void> = [];
+  private readonly queue: Array<{ weight: number; admit: () => void }> = [];
 
   constructor(private readonly limit: number) {
     if (!(limit >= 1)) throw new Error(`BoundedTasks needs a limit of at least 1, got ${limit}`);
@@ -22,29 +22,36 @@ export class BoundedTasks {
   /**
    * Starts `task` (worth `units`, at least 1) once there is room, and resolves as soon as it has
    * started, not when it ends. `task` must handle its own failure: a rejection is swallowed.
-   * A task bigger than the limit starts alone.
+   * Callers are admitted first come, first served; a task bigger than the limit counts as the
+   * limit, so it starts alone.
    */
   async start(task: () => Promise<void>, units = 1): Promise<void> {
-    const weight = Math.max(1, units);
+    const weight = Math.min(this.limit, Math.max(1, units));
     this.entering++;
     try {
-      while (this.inFlight > 0 && this.inFlight + weight > this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (this.queue.length === 0 && this.inFlight + weight <= this.limit) this.inFlight += weight;
+      else await new Promise<void>((admit) => this.queue.push({ weight, admit }));
     } finally {
       this.entering--;
     }
-    this.inFlight += weight;
     const run: Promise<void> = Promise.resolve()
       .then(task)
       .catch(() => {})
       .finally(() => {
         this.inFlight -= weight;
         this.running.delete(run);
-        // Everyone waiting checks again: one finished task may make room for several small ones.
-        const woken = this.waiting;
-        this.waiting = [];
-        for (const wake of woken) wake();
+        this.admitWaiting();
       });
     this.running.add(run);
+  }
+
+  /** Admits waiting callers in arrival order while they fit: a big one at the head is not overtaken. */
+  private admitWaiting(): void {
+    for (let next = this.queue[0]; next && this.inFlight + next.weight <= this.limit; next = this.queue[0]) {
+      this.queue.shift();
+      this.inFlight += next.weight;
+      next.admit();
+    }
   }
 
   /** Resolves once every task started so far (and any they let start meanwhile) has ended. */

@@ -51,8 +51,31 @@ describe('BoundedTasks', () => {
     const tasks = new BoundedTasks(2);
     const g = gate();
     await tasks.start(() => g.promise, 5);
-    expect(tasks.size).toBe(5);
+    // It counts as the limit: room comes back as soon as it ends, whatever its size.
+    expect(tasks.size).toBe(2);
+    let next = false;
+    const waiting = tasks.start(async () => {}).then(() => (next = true));
+    await settle();
+    expect(next).toBe(false);
     g.open();
+    await waiting;
+    await tasks.drain();
+  });
+
+  it('admits callers first come, first served: small ones do not overtake a big one waiting', async () => {
+    const tasks = new BoundedTasks(4);
+    const held = gate();
+    await tasks.start(() => held.promise, 3);
+    const order: string[] = [];
+    const big = tasks.start(async () => {}, 4).then(() => order.push('big'));
+    await settle();
+    // One unit is free: a small caller behind the big one still waits its turn.
+    const small = tasks.start(async () => {}, 1).then(() => order.push('small'));
+    await settle();
+    expect(order).toEqual([]);
+    held.open();
+    await Promise.all([big, small]);
+    expect(order).toEqual(['big', 'small']);
     await tasks.drain();
   });
 
