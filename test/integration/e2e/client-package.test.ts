@@ -162,7 +162,14 @@ describe('client package: an integrator installs the packed tarball, typechecks 
     // The installed package's command, as `npx webhook-service` runs it: it reaches the service with the key.
     const cli = join(app, 'node_modules/.bin/webhook-service');
     expect((await run(cli, ['--help'], { cwd: app, timeout: 30_000 })).stdout).toContain('listen --forward-to <url>');
-    const listed = await run(cli, ['events', '--label', 'package', '--events', 'webhook.test'], { cwd: app, timeout: 60_000, env: { ...process.env, WEBHOOK_SERVICE_URL: api.baseUrl, WEBHOOK_SERVICE_API_KEY: key } });
+    // `events` reads a listen subscription's events; one made over the API, as `listen` makes it, has none yet.
+    const made = await fetch(`${api.baseUrl}/api/webhooks/v1/subscribe`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ url: 'pull://package', events: ['webhook.test'], destination: { type: 'pull' } }),
+    });
+    expect(made.status, await made.clone().text()).toBe(201);
+    const listed = await run(cli, ['events', '--label', 'package'], { cwd: app, timeout: 60_000, env: { ...process.env, WEBHOOK_SERVICE_URL: api.baseUrl, WEBHOOK_SERVICE_API_KEY: key } });
     expect(listed.stdout).toBe('');
   });
 });
