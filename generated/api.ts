@@ -3723,7 +3723,7 @@ export interface components {
         IdempotencyKey: string;
         /** @description Maximum number of items to return (1 to 100). */
         Limit: number;
-        /** @description Opaque cursor from a previous page's `next_cursor`. */
+        /** @description Opaque cursor from a previous page's `next_cursor` (URL-safe characters only). */
         Cursor: string;
         /** @description Subscription identifier. */
         SubscriptionIdPath: components["schemas"]["SubscriptionId"];
@@ -4109,7 +4109,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items to return (1 to 100). */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                /** @description Opaque cursor from a previous page's `next_cursor` (URL-safe characters only). */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -4334,7 +4334,7 @@ export interface operations {
     listInboxMessages: {
         parameters: {
             query?: {
-                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                /** @description Opaque cursor from a previous page's `next_cursor` (URL-safe characters only). */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Seconds to wait while the page is the one `cursor` names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. */
                 wait?: number;
@@ -4413,7 +4413,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items to return (1 to 100). */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                /** @description Opaque cursor from a previous page's `next_cursor` (URL-safe characters only). */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only attempts for this event. */
                 event_id?: components["schemas"]["EventId"];
@@ -4570,7 +4570,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items to return (1 to 100). */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                /** @description Opaque cursor from a previous page's `next_cursor` (URL-safe characters only). */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -4939,7 +4939,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items to return (1 to 100). */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                /** @description Opaque cursor from a previous page's `next_cursor` (URL-safe characters only). */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -4972,7 +4972,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of items to return (1 to 100). */
                 limit?: components["parameters"]["Limit"];
-                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                /** @description Opaque cursor from a previous page's `next_cursor` (URL-safe characters only). */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;

@@ -3384,7 +3384,7 @@ type ListAlertsParams struct {
 	// Limit Maximum number of items to return (1 to 100).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Cursor Opaque cursor from a previous page's `next_cursor`.
+	// Cursor Opaque cursor from a previous page's `next_cursor` (URL-safe characters only).
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
@@ -3393,7 +3393,7 @@ type ListDeprecatedSubscriptionsParams struct {
 	// Limit Maximum number of items to return (1 to 100).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Cursor Opaque cursor from a previous page's `next_cursor`.
+	// Cursor Opaque cursor from a previous page's `next_cursor` (URL-safe characters only).
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
@@ -3441,7 +3441,7 @@ type ListSubscriptionsParams struct {
 	// Limit Maximum number of items to return (1 to 100).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Cursor Opaque cursor from a previous page's `next_cursor`.
+	// Cursor Opaque cursor from a previous page's `next_cursor` (URL-safe characters only).
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
@@ -3450,7 +3450,7 @@ type ListDeliveryAttemptsParams struct {
 	// Limit Maximum number of items to return (1 to 100).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Cursor Opaque cursor from a previous page's `next_cursor`.
+	// Cursor Opaque cursor from a previous page's `next_cursor` (URL-safe characters only).
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// EventId Only attempts for this event.
@@ -3468,13 +3468,13 @@ type ListSubscriptionEventsParams struct {
 	// Limit Maximum number of items to return (1 to 100).
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Cursor Opaque cursor from a previous page's `next_cursor`.
+	// Cursor Opaque cursor from a previous page's `next_cursor` (URL-safe characters only).
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // ListInboxMessagesParams defines parameters for ListInboxMessages.
 type ListInboxMessagesParams struct {
-	// Cursor Opaque cursor from a previous page's `next_cursor`.
+	// Cursor Opaque cursor from a previous page's `next_cursor` (URL-safe characters only).
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// Wait Seconds to wait while the page is the one `cursor` names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long.

@@ -1067,7 +1067,7 @@ public class SubscriptionsApi {
    * List alerts
    * Lists alerts, newest first, e.g. when an event&#39;s delivery failed after its retries were exhausted or when the service disabled a subscription. Every alert is raised for administrators (and POSTed to &#x60;ADMIN_ALERT_URL&#x60;); an &#x60;admin&#x60; key or an administrator portal session lists them all, any other caller only those about its owner&#39;s subscriptions. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @return AlertList
    * @throws ApiException if fails to make API call
    */
@@ -1079,7 +1079,7 @@ public class SubscriptionsApi {
    * List alerts
    * Lists alerts, newest first, e.g. when an event&#39;s delivery failed after its retries were exhausted or when the service disabled a subscription. Every alert is raised for administrators (and POSTed to &#x60;ADMIN_ALERT_URL&#x60;); an &#x60;admin&#x60; key or an administrator portal session lists them all, any other caller only those about its owner&#39;s subscriptions. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param headers Optional headers to include in the request
    * @return AlertList
    * @throws ApiException if fails to make API call
@@ -1093,7 +1093,7 @@ public class SubscriptionsApi {
    * List alerts
    * Lists alerts, newest first, e.g. when an event&#39;s delivery failed after its retries were exhausted or when the service disabled a subscription. Every alert is raised for administrators (and POSTed to &#x60;ADMIN_ALERT_URL&#x60;); an &#x60;admin&#x60; key or an administrator portal session lists them all, any other caller only those about its owner&#39;s subscriptions. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @return ApiResponse&lt;AlertList&gt;
    * @throws ApiException if fails to make API call
    */
@@ -1105,7 +1105,7 @@ public class SubscriptionsApi {
    * List alerts
    * Lists alerts, newest first, e.g. when an event&#39;s delivery failed after its retries were exhausted or when the service disabled a subscription. Every alert is raised for administrators (and POSTed to &#x60;ADMIN_ALERT_URL&#x60;); an &#x60;admin&#x60; key or an administrator portal session lists them all, any other caller only those about its owner&#39;s subscriptions. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;AlertList&gt;
    * @throws ApiException if fails to make API call
@@ -1202,7 +1202,7 @@ public class SubscriptionsApi {
    * Lists the logged delivery attempts of this subscription, newest first, optionally restricted to one event. Every attempt is recorded with its outcome, HTTP status, duration and, when a retry is scheduled, the time of the next attempt. A receiver may echo the payload it got, so &#x60;response_excerpt&#x60; is shown only to a caller who may read the data of every event type the subscription receives (their &#x60;required_scopes&#x60;, and &#x60;admin&#x60; for an admin key&#39;s all-owners subscription). Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param eventId Only attempts for this event. (optional)
    * @param outcome Only attempts with this outcome (e.g. &#x60;http_error&#x60; to see what a failing receiver answered). (optional)
    * @param state Only attempts after which the delivery stood in this state (e.g. &#x60;retrying&#x60; or &#x60;failed&#x60;). (optional)
@@ -1218,7 +1218,7 @@ public class SubscriptionsApi {
    * Lists the logged delivery attempts of this subscription, newest first, optionally restricted to one event. Every attempt is recorded with its outcome, HTTP status, duration and, when a retry is scheduled, the time of the next attempt. A receiver may echo the payload it got, so &#x60;response_excerpt&#x60; is shown only to a caller who may read the data of every event type the subscription receives (their &#x60;required_scopes&#x60;, and &#x60;admin&#x60; for an admin key&#39;s all-owners subscription). Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param eventId Only attempts for this event. (optional)
    * @param outcome Only attempts with this outcome (e.g. &#x60;http_error&#x60; to see what a failing receiver answered). (optional)
    * @param state Only attempts after which the delivery stood in this state (e.g. &#x60;retrying&#x60; or &#x60;failed&#x60;). (optional)
@@ -1236,7 +1236,7 @@ public class SubscriptionsApi {
    * Lists the logged delivery attempts of this subscription, newest first, optionally restricted to one event. Every attempt is recorded with its outcome, HTTP status, duration and, when a retry is scheduled, the time of the next attempt. A receiver may echo the payload it got, so &#x60;response_excerpt&#x60; is shown only to a caller who may read the data of every event type the subscription receives (their &#x60;required_scopes&#x60;, and &#x60;admin&#x60; for an admin key&#39;s all-owners subscription). Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param eventId Only attempts for this event. (optional)
    * @param outcome Only attempts with this outcome (e.g. &#x60;http_error&#x60; to see what a failing receiver answered). (optional)
    * @param state Only attempts after which the delivery stood in this state (e.g. &#x60;retrying&#x60; or &#x60;failed&#x60;). (optional)
@@ -1252,7 +1252,7 @@ public class SubscriptionsApi {
    * Lists the logged delivery attempts of this subscription, newest first, optionally restricted to one event. Every attempt is recorded with its outcome, HTTP status, duration and, when a retry is scheduled, the time of the next attempt. A receiver may echo the payload it got, so &#x60;response_excerpt&#x60; is shown only to a caller who may read the data of every event type the subscription receives (their &#x60;required_scopes&#x60;, and &#x60;admin&#x60; for an admin key&#39;s all-owners subscription). Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param eventId Only attempts for this event. (optional)
    * @param outcome Only attempts with this outcome (e.g. &#x60;http_error&#x60; to see what a failing receiver answered). (optional)
    * @param state Only attempts after which the delivery stood in this state (e.g. &#x60;retrying&#x60; or &#x60;failed&#x60;). (optional)
@@ -1362,7 +1362,7 @@ public class SubscriptionsApi {
    * List active subscriptions on deprecated versions
    * Lists every owner&#39;s active subscriptions whose envelope version is deprecated in the contract (see &#x60;x-sunset&#x60; on the subscribe operations), newest first, with their owner and the version&#39;s deprecation and sunset dates, so administrators can ask their owners to move before the sunset. Empty while no version is deprecated. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;admin&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @return DeprecatedSubscriptionList
    * @throws ApiException if fails to make API call
    */
@@ -1374,7 +1374,7 @@ public class SubscriptionsApi {
    * List active subscriptions on deprecated versions
    * Lists every owner&#39;s active subscriptions whose envelope version is deprecated in the contract (see &#x60;x-sunset&#x60; on the subscribe operations), newest first, with their owner and the version&#39;s deprecation and sunset dates, so administrators can ask their owners to move before the sunset. Empty while no version is deprecated. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;admin&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param headers Optional headers to include in the request
    * @return DeprecatedSubscriptionList
    * @throws ApiException if fails to make API call
@@ -1388,7 +1388,7 @@ public class SubscriptionsApi {
    * List active subscriptions on deprecated versions
    * Lists every owner&#39;s active subscriptions whose envelope version is deprecated in the contract (see &#x60;x-sunset&#x60; on the subscribe operations), newest first, with their owner and the version&#39;s deprecation and sunset dates, so administrators can ask their owners to move before the sunset. Empty while no version is deprecated. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;admin&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @return ApiResponse&lt;DeprecatedSubscriptionList&gt;
    * @throws ApiException if fails to make API call
    */
@@ -1400,7 +1400,7 @@ public class SubscriptionsApi {
    * List active subscriptions on deprecated versions
    * Lists every owner&#39;s active subscriptions whose envelope version is deprecated in the contract (see &#x60;x-sunset&#x60; on the subscribe operations), newest first, with their owner and the version&#39;s deprecation and sunset dates, so administrators can ask their owners to move before the sunset. Empty while no version is deprecated. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;admin&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;DeprecatedSubscriptionList&gt;
    * @throws ApiException if fails to make API call
@@ -1605,7 +1605,7 @@ public class SubscriptionsApi {
    * Read a pull subscription&#39;s inbox
    * The messages of a &#x60;pull&#x60; subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (&#x60;ack_by&#x60;). Every read returns every such message, including ones read before and not yet answered: deduplicate by &#x60;id&#x60;. &#x60;next_cursor&#x60; names the page returned; with &#x60;wait&#x60;, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not &#x60;pull&#x60;; 429 naming &#x60;wait&#x60; when this API process already holds its limit of waiting reads (500, 4 per subscription): read without &#x60;wait&#x60; or retry later. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param wait Seconds to wait while the page is the one &#x60;cursor&#x60; names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. (optional)
    * @return InboxPage
    * @throws ApiException if fails to make API call
@@ -1618,7 +1618,7 @@ public class SubscriptionsApi {
    * Read a pull subscription&#39;s inbox
    * The messages of a &#x60;pull&#x60; subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (&#x60;ack_by&#x60;). Every read returns every such message, including ones read before and not yet answered: deduplicate by &#x60;id&#x60;. &#x60;next_cursor&#x60; names the page returned; with &#x60;wait&#x60;, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not &#x60;pull&#x60;; 429 naming &#x60;wait&#x60; when this API process already holds its limit of waiting reads (500, 4 per subscription): read without &#x60;wait&#x60; or retry later. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param wait Seconds to wait while the page is the one &#x60;cursor&#x60; names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. (optional)
    * @param headers Optional headers to include in the request
    * @return InboxPage
@@ -1633,7 +1633,7 @@ public class SubscriptionsApi {
    * Read a pull subscription&#39;s inbox
    * The messages of a &#x60;pull&#x60; subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (&#x60;ack_by&#x60;). Every read returns every such message, including ones read before and not yet answered: deduplicate by &#x60;id&#x60;. &#x60;next_cursor&#x60; names the page returned; with &#x60;wait&#x60;, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not &#x60;pull&#x60;; 429 naming &#x60;wait&#x60; when this API process already holds its limit of waiting reads (500, 4 per subscription): read without &#x60;wait&#x60; or retry later. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param wait Seconds to wait while the page is the one &#x60;cursor&#x60; names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. (optional)
    * @return ApiResponse&lt;InboxPage&gt;
    * @throws ApiException if fails to make API call
@@ -1646,7 +1646,7 @@ public class SubscriptionsApi {
    * Read a pull subscription&#39;s inbox
    * The messages of a &#x60;pull&#x60; subscription waiting for their outcome and not yet due, oldest first (at most 100). Each is what an HTTP receiver would get, the exact signed body and its headers, with the time its outcome is due (&#x60;ack_by&#x60;). Every read returns every such message, including ones read before and not yet answered: deduplicate by &#x60;id&#x60;. &#x60;next_cursor&#x60; names the page returned; with &#x60;wait&#x60;, a read with it waits up to that many seconds until the page differs (a message comes, or one is answered or falls due), and a read without a cursor waits while there is none (a long poll). No time orders the cursor, so a message stored late is never skipped. 409 for a subscription whose destination is not &#x60;pull&#x60;; 429 naming &#x60;wait&#x60; when this API process already holds its limit of waiting reads (500, 4 per subscription): read without &#x60;wait&#x60; or retry later. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param wait Seconds to wait while the page is the one &#x60;cursor&#x60; names, or empty without a cursor (0 to 30; 0, the default, answers at once). The connection is kept open that long. (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;InboxPage&gt;
@@ -1749,7 +1749,7 @@ public class SubscriptionsApi {
    * Lists the events sent to this subscription, newest first, each with its payload (&#x60;data&#x60;) and where its delivery stands (the state after its latest attempt, &#x60;pending&#x60; before the first, the number of attempts and the time of the latest). An event&#39;s &#x60;data&#x60; is shown only to a caller holding the scopes its type&#39;s &#x60;required_scopes&#x60; (event catalogue) names, as reading the resource would need, and, when the data is another owner&#39;s (an admin key&#39;s all-owners subscription), &#x60;admin&#x60;; for others the event is listed without &#x60;data&#x60;, with &#x60;data_withheld&#x60; naming the missing scopes. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @return SubscriptionEventList
    * @throws ApiException if fails to make API call
    */
@@ -1762,7 +1762,7 @@ public class SubscriptionsApi {
    * Lists the events sent to this subscription, newest first, each with its payload (&#x60;data&#x60;) and where its delivery stands (the state after its latest attempt, &#x60;pending&#x60; before the first, the number of attempts and the time of the latest). An event&#39;s &#x60;data&#x60; is shown only to a caller holding the scopes its type&#39;s &#x60;required_scopes&#x60; (event catalogue) names, as reading the resource would need, and, when the data is another owner&#39;s (an admin key&#39;s all-owners subscription), &#x60;admin&#x60;; for others the event is listed without &#x60;data&#x60;, with &#x60;data_withheld&#x60; naming the missing scopes. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param headers Optional headers to include in the request
    * @return SubscriptionEventList
    * @throws ApiException if fails to make API call
@@ -1777,7 +1777,7 @@ public class SubscriptionsApi {
    * Lists the events sent to this subscription, newest first, each with its payload (&#x60;data&#x60;) and where its delivery stands (the state after its latest attempt, &#x60;pending&#x60; before the first, the number of attempts and the time of the latest). An event&#39;s &#x60;data&#x60; is shown only to a caller holding the scopes its type&#39;s &#x60;required_scopes&#x60; (event catalogue) names, as reading the resource would need, and, when the data is another owner&#39;s (an admin key&#39;s all-owners subscription), &#x60;admin&#x60;; for others the event is listed without &#x60;data&#x60;, with &#x60;data_withheld&#x60; naming the missing scopes. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @return ApiResponse&lt;SubscriptionEventList&gt;
    * @throws ApiException if fails to make API call
    */
@@ -1790,7 +1790,7 @@ public class SubscriptionsApi {
    * Lists the events sent to this subscription, newest first, each with its payload (&#x60;data&#x60;) and where its delivery stands (the state after its latest attempt, &#x60;pending&#x60; before the first, the number of attempts and the time of the latest). An event&#39;s &#x60;data&#x60; is shown only to a caller holding the scopes its type&#39;s &#x60;required_scopes&#x60; (event catalogue) names, as reading the resource would need, and, when the data is another owner&#39;s (an admin key&#39;s all-owners subscription), &#x60;admin&#x60;; for others the event is listed without &#x60;data&#x60;, with &#x60;data_withheld&#x60; naming the missing scopes. Paginated with &#x60;limit&#x60; and &#x60;cursor&#x60;. Requires scope &#x60;webhooks:read&#x60;.
    * @param subscriptionId Subscription identifier. (required)
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;SubscriptionEventList&gt;
    * @throws ApiException if fails to make API call
@@ -2023,7 +2023,7 @@ public class SubscriptionsApi {
    * List subscriptions
    * Lists the subscriptions visible to the calling key, newest first, in pages of at most &#x60;limit&#x60;. Pass the returned &#x60;next_cursor&#x60; as &#x60;cursor&#x60; to read the next page; &#x60;next_cursor&#x60; is absent on the last page. Subscriptions of every version and status are listed. Requires scope &#x60;webhooks:read&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @return SubscriptionList
    * @throws ApiException if fails to make API call
    */
@@ -2035,7 +2035,7 @@ public class SubscriptionsApi {
    * List subscriptions
    * Lists the subscriptions visible to the calling key, newest first, in pages of at most &#x60;limit&#x60;. Pass the returned &#x60;next_cursor&#x60; as &#x60;cursor&#x60; to read the next page; &#x60;next_cursor&#x60; is absent on the last page. Subscriptions of every version and status are listed. Requires scope &#x60;webhooks:read&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param headers Optional headers to include in the request
    * @return SubscriptionList
    * @throws ApiException if fails to make API call
@@ -2049,7 +2049,7 @@ public class SubscriptionsApi {
    * List subscriptions
    * Lists the subscriptions visible to the calling key, newest first, in pages of at most &#x60;limit&#x60;. Pass the returned &#x60;next_cursor&#x60; as &#x60;cursor&#x60; to read the next page; &#x60;next_cursor&#x60; is absent on the last page. Subscriptions of every version and status are listed. Requires scope &#x60;webhooks:read&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @return ApiResponse&lt;SubscriptionList&gt;
    * @throws ApiException if fails to make API call
    */
@@ -2061,7 +2061,7 @@ public class SubscriptionsApi {
    * List subscriptions
    * Lists the subscriptions visible to the calling key, newest first, in pages of at most &#x60;limit&#x60;. Pass the returned &#x60;next_cursor&#x60; as &#x60;cursor&#x60; to read the next page; &#x60;next_cursor&#x60; is absent on the last page. Subscriptions of every version and status are listed. Requires scope &#x60;webhooks:read&#x60;.
    * @param limit Maximum number of items to return (1 to 100). (optional, default to 20)
-   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60;. (optional)
+   * @param cursor Opaque cursor from a previous page&#39;s &#x60;next_cursor&#x60; (URL-safe characters only). (optional)
    * @param headers Optional headers to include in the request
    * @return ApiResponse&lt;SubscriptionList&gt;
    * @throws ApiException if fails to make API call
