@@ -8,7 +8,7 @@ import { OperationalNotices } from '../alerts/repository';
 import { createMongo } from '../db/mongo';
 import { DeliveryRate } from '../deliveries/delivery-rate';
 import { DispatchNotes } from '../events/dispatch-notes';
-import { startRelay } from '../events/relay';
+import { relayGraceMs, startRelay } from '../events/relay';
 import { startStockSweeper } from '../inventory/use-cases';
 import type { Logger } from '../logger';
 import { installRetentionSchedule } from '../retention/install-schedule';
@@ -63,7 +63,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
       })
     : undefined;
   const mongo = createMongo(config.mongo.connectUri, config.mongo.dbName, 'webhook-service-worker', tracing?.tracer, config.metrics.dbCommands ? metrics?.dbCommands : undefined);
-  const backlog = relayBacklog(new DispatchNotes(mongo.db), config.delivery.relayIntervalMs);
+  const backlog = relayBacklog(new DispatchNotes(mongo.db), relayGraceMs(config.delivery.relayIntervalMs));
   await prepareDatabase(mongo.db);
   const metricsServer = metrics
     ? await startMetricsServer({

@@ -152,6 +152,17 @@ export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abando
   return pass;
 }
 
+/** An API's workflow start may take its deadline (2 s, with retries) after its note, plus the request's own time. */
+const IN_FLIGHT_MS = 5000;
+
+/**
+ * How old a dispatch note must be before the relay takes it: younger ones belong to requests
+ * still starting their workflows, and a relay that raced them would start each twice.
+ */
+export function relayGraceMs(intervalMs: number): number {
+  return Math.max(intervalMs, IN_FLIGHT_MS);
+}
+
 /**
  * Runs relay passes every `intervalMs` until stopped: what a crash left in an outbox, or a
  * Temporal outage left pending, gets dispatched. Safe to run in every worker at once.
@@ -161,7 +172,7 @@ export function startRelay(deps: RelayDeps, intervalMs: number): Repeating {
     const timed = deps.metrics?.relayPassDuration.startTimer();
     try {
       // A note is abandoned only long after any request could still be writing its event.
-      const r = await relayOnce(deps, { graceMs: intervalMs, abandonMs: Math.max(60_000, 10 * intervalMs), batch: 200 });
+      const r = await relayOnce(deps, { graceMs: relayGraceMs(intervalMs), abandonMs: Math.max(60_000, 10 * intervalMs), batch: 200 });
       if (r.flushed || r.dispatched || r.redelivered) deps.logger.info(r, 'relay started deliveries left behind');
       if (r.abandoned) deps.logger.info(r, 'relay dropped notes of writes that never happened');
     } catch (err) {
