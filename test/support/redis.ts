@@ -27,11 +27,15 @@ export async function startTestRedis(): Promise<TestRedis> {
   const password = randomBytes(12).toString('hex');
   let running: RunningRedis | undefined = await startLocalRedis({ server, dataDir, password });
   const port = running.port;
-  // A connection per call: the test's own reads never wait on a reconnect after a restart.
-  const withClient = async <T>(use: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> => {
+  const connected = async () => {
     const client = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password, name: 'test-support' });
     client.on('error', () => undefined);
     await client.connect();
+    return client;
+  };
+  // A connection per call: the test's own reads never wait on a reconnect after a restart.
+  const withClient = async <T>(use: (client: Awaited<ReturnType<typeof connected>>) => Promise<T>): Promise<T> => {
+    const client = await connected();
     try {
       return await use(client);
     } finally {
@@ -48,8 +52,8 @@ export async function startTestRedis(): Promise<TestRedis> {
       }),
     clientNames: () =>
       withClient(async (client) => {
-        const list = String(await client.sendCommand(['CLIENT', 'LIST']));
-        return [...list.matchAll(/ name=(\S*)/g)].map((m) => m[1]!).filter((n) => n !== 'test-support');
+        const list = await client.clientList();
+        return list.map((c) => c.name).filter((n) => n !== 'test-support');
       }),
     stop: async () => {
       await running?.stop();
