@@ -25,11 +25,12 @@ import { groupCommit } from './group-commit';
 import { SubscriptionCache } from './subscription-cache';
 import { DeliveryRate } from '../src/deliveries/delivery-rate';
 import { poster } from './traced-post';
-import { type Publish, RabbitPool } from './rabbitmq-publish';
-import { type NatsPublish, NatsPool } from './nats-publish';
-import { type RedisPublish, RedisPool } from './redis-publish';
+import type { Publish } from './rabbitmq-publish';
+import type { NatsPublish } from './nats-publish';
+import type { RedisPublish } from './redis-publish';
 import type { BrokerMessage } from './broker-message';
-import { KafkaPool, type Produce } from './kafka-produce';
+import type { Produce } from './kafka-produce';
+import { BrokerPools } from './broker-pools';
 import { orderingKey } from '../src/webhooks/ordering-key';
 import type { DeliveryProxy, PostRequest, PostResult } from './http-post';
 import { createTokenCache, type OAuthClient } from './oauth-token';
@@ -58,13 +59,15 @@ export interface AttemptActivityDeps {
   now?: () => Date;
   /** Sends one POST; postWebhook unless a test injects its own. */
   post?: (req: PostRequest) => Promise<PostResult>;
-  /** Publishes to a RabbitMQ destination; a pool of this worker's connections unless a test injects its own. */
+  /** This worker's broker connections, which its owner closes once the worker stopped (absent: pools of their own, never closed but when idle). */
+  brokers?: BrokerPools | undefined;
+  /** Publishes to a RabbitMQ destination; `brokers` unless a test injects its own. */
   publish?: Publish;
-  /** Publishes to a NATS JetStream destination; a pool of this worker's connections unless a test injects its own. */
+  /** Publishes to a NATS JetStream destination; `brokers` unless a test injects its own. */
   publishNats?: NatsPublish;
-  /** Adds to a Redis Streams destination; a pool of this worker's connections unless a test injects its own. */
+  /** Adds to a Redis Streams destination; `brokers` unless a test injects its own. */
   publishRedis?: RedisPublish;
-  /** Produces to a Kafka destination; a pool of this worker's producers unless given. */
+  /** Produces to a Kafka destination; `brokers` unless a test injects its own. */
   produce?: Produce;
   /** Most events kept in the per-worker event cache (default 4096). */
   eventCacheEntries?: number;
@@ -156,15 +159,12 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const now = () => deps.now?.() ?? new Date();
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
-  // Made on the first broker delivery: a worker that only POSTs never opens (or loads) a broker client.
-  let rabbit: RabbitPool | undefined;
-  const publish: Publish = deps.publish ?? ((req) => (rabbit ??= new RabbitPool()).publish(req));
-  let nats: NatsPool | undefined;
-  const publishNats: NatsPublish = deps.publishNats ?? ((req) => (nats ??= new NatsPool()).publish(req));
-  let redis: RedisPool | undefined;
-  const publishRedis: RedisPublish = deps.publishRedis ?? ((req) => (redis ??= new RedisPool()).publish(req));
-  let kafka: KafkaPool | undefined;
-  const produce: Produce = deps.produce ?? ((req) => (kafka ??= new KafkaPool()).produce(req));
+  // Each kind's pool is made on its first delivery: a worker that only POSTs never opens (or loads) a broker client.
+  const brokers = deps.brokers ?? new BrokerPools();
+  const publish: Publish = deps.publish ?? brokers.publish;
+  const publishNats: NatsPublish = deps.publishNats ?? brokers.publishNats;
+  const publishRedis: RedisPublish = deps.publishRedis ?? brokers.publishRedis;
+  const produce: Produce = deps.produce ?? brokers.produce;
   const inFlight = new InFlight();
   // Shared by every worker through the database; touched only for subscriptions that set rate_limit.
   const rates = new DeliveryRate(deps.db, () => now().getTime());

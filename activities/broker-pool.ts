@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
+import { bounded } from './broker-timing';
 
 /** How long an unused broker connection stays open. */
 export const DEFAULT_BROKER_IDLE_MS = 60_000;
+
+/** How long closing a pool waits for each connection: a broker that does not answer must not hold a worker's stop. */
+export const DEFAULT_BROKER_CLOSE_MS = 5_000;
 
 interface Entry<C> {
   connection: Promise<C>;
@@ -72,13 +76,18 @@ export class BrokerPool<C> {
     };
   }
 
-  /** Closes every connection; the pool opens new ones if used again. */
-  async close(): Promise<void> {
+  /**
+   * Closes every connection (one still connecting once it connects), waiting at most `timeoutMs`
+   * for each; resolves with how many did not close in time (their sockets end with the process).
+   * The pool opens new ones if used again.
+   */
+  async close(timeoutMs = DEFAULT_BROKER_CLOSE_MS): Promise<number> {
     clearInterval(this.#sweeper);
     this.#sweeper = undefined;
     const entries = [...this.#entries.values()];
     this.#entries.clear();
-    await Promise.all(entries.map((e) => this.#closeEntry(e)));
+    const closed = await Promise.all(entries.map((e) => bounded(this.#closeEntry(e), timeoutMs, 'not closed in time').then(() => true, () => false)));
+    return closed.filter((c) => !c).length;
   }
 
   #drop(key: string, entry: Entry<C>): void {

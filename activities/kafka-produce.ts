@@ -103,9 +103,9 @@ export class KafkaPool {
     }
   };
 
-  /** Disconnects every producer; the pool connects new ones if used again. */
-  close(): Promise<void> {
-    return this.#pool.close();
+  /** Disconnects every producer, waiting at most `timeoutMs` for each; resolves with how many did not close in time. The pool connects new ones if used again. */
+  close(timeoutMs?: number): Promise<number> {
+    return this.#pool.close(timeoutMs);
   }
 }
 

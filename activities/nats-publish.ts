@@ -101,9 +101,9 @@ export class NatsPool {
     }
   };
 
-  /** Closes every connection; the pool opens new ones if used again. */
-  close(): Promise<void> {
-    return this.#pool.close();
+  /** Closes every connection, waiting at most `timeoutMs` for each; resolves with how many did not close in time. The pool opens new ones if used again. */
+  close(timeoutMs?: number): Promise<number> {
+    return this.#pool.close(timeoutMs);
   }
 }
 
@@ -115,9 +115,9 @@ function classify(err: unknown, subject: string): Error {
       return new Rejected(`the NATS server refused the credentials: ${err.message}`);
     case 'PermissionViolationError':
       return new Rejected(`the NATS server refused the publish: ${err.message}`);
-    // No responder on the subject: no stream captures it (or JetStream is off on that server).
+    // No responder on the subject: no stream captures it yet (one made later, a stream leader being elected, JetStream starting), so retried.
     case 'JetStreamNotEnabled':
-      return new Rejected(`no JetStream stream captures subject ${subject} (no responders on the server)`);
+      return new Error(`no JetStream stream captures subject ${subject} (no responders on the server); retried until one does`);
     case 'JetStreamApiError': {
       const status = (err as Error & { status?: number }).status ?? 0;
       // 503 is JetStream unavailable for now (a leader election): retried; a 4xx is the stream's lasting no.

@@ -85,9 +85,9 @@ export class RabbitPool {
     }
   };
 
-  /** Closes every connection; the pool opens new ones if used again. */
-  close(): Promise<void> {
-    return this.#pool.close();
+  /** Closes every connection, waiting at most `timeoutMs` for each; resolves with how many did not close in time. The pool opens new ones if used again. */
+  close(timeoutMs?: number): Promise<number> {
+    return this.#pool.close(timeoutMs);
   }
 }
 

@@ -24,6 +24,8 @@ import { ingest } from './lib/scenarios/ingest';
 import { fixedRate, outageDrain } from './lib/scenarios/latency';
 import { metricsCost } from './lib/scenarios/metrics-cost';
 import { fanOut, fanOutEvents, slowReceiver, throughput, warmUp } from './lib/scenarios/throughput';
+import { brokerThroughput } from './lib/scenarios/broker';
+import { startStreamBroker } from '../stack/harness/stream-broker';
 import { type FloorShape, runFloor } from './floor/floor';
 import { type Stack, startStack } from '../stack/harness/stack';
 import { nowMs, sleep } from '../stack/harness/stats';
@@ -72,6 +74,7 @@ async function runScenarios(ctx: Ctx, results: BenchResults, save: () => void): 
   await step('rate', () => fixedRate(ctx, perSecond, count, `latency at ${opts.rate} deliveries/s`), (r) => (results.fixedRate = r));
   await step('idle', () => fixedRate(ctx, 1, opts.idleEvents, 'idle latency, events 1 s apart'), (r) => (results.idle = r));
   for (const m of otherFanOuts) await step('fanouts', () => fanOut(ctx, m), (r) => ((results.fanOuts ??= {})[m] = r));
+  await step('broker', () => brokerThroughput(ctx), (r) => (results.broker = r));
   await step('slow', () => slowReceiver(ctx), (r) => (results.slowReceiver = r));
   await step('outage', () => outageDrain(ctx), (r) => (results.outage = r));
   await step('background', () => background(ctx), (r) => (results.background = r));
@@ -123,16 +126,18 @@ async function main(): Promise<number> {
   const filled = await prefillFor(stack);
   const receiver = await ReceiverProcess.start();
   life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });
+  // Only when its scenario runs: the other runs' figures have no broker beside them.
+  const broker = want('broker') ? await startStreamBroker(stack.config.dataDir, life.cleanups, log) : undefined;
   const api = new ApiClient(stack.apiUrl, stack.apiKey, Math.max(64, opts.concurrency));
   life.cleanups.push({ name: 'api client', fn: () => api.close() });
   // Service processes with their descendants; the bench process alone (the others are its descendants).
   const meter = new CpuMeter(
-    () => ({ ...stack.pids, receiver: receiver.pid }),
+    () => ({ ...stack.pids, receiver: receiver.pid, ...(broker ? { broker: broker.pid() } : {}) }),
     () => ({ bench: process.pid }),
   );
   const cost = new CostMeter(stack.metricsUrls, stack.embeddedPostgres);
   if (cost.sqlUnavailable) log(`SQL statements not counted: ${cost.sqlUnavailable}`);
-  const ctx: Ctx = { stack, api, receiver, subs: new Map(), meter, cost, opts, log, ledger: [] };
+  const ctx: Ctx = { stack, api, receiver, subs: new Map(), meter, cost, opts, log, ledger: [], broker };
   results.stack = {
     database: stack.dbDescription,
     temporal: opts.stack === 'cluster' ? stack.temporalDescription : 'Temporal CLI v1.5.1 dev server (SQLite file, headless)',
@@ -141,6 +146,7 @@ async function main(): Promise<number> {
     dataDir: stack.config.dataDir,
     serviceEnv: Object.fromEntries(Object.entries(stack.serviceEnv).filter(([k]) => !['MONGODB_URI', 'TEMPORAL_ADDRESS', 'DATA_DIR', 'PORT', 'SECRET_ENCRYPTION_KEY'].includes(k))),
     receiver: 'separate node:http process (stack/harness/receiver.ts)',
+    ...(broker ? { broker: `redis-server on ${broker.url} (appendonly, appendfsync always), stream ${broker.stream}, consumed by the receiver process` } : {}),
     rateLimits: rateLimitsOf(stack.serviceEnv),
     prefill: filled,
   };

@@ -5,6 +5,7 @@ import type { BenchOptions } from './options';
 import type { CpuMeter, CpuUsage } from '../../stack/harness/proc';
 import type { ReceiverProcess } from '../../stack/harness/receiver-client';
 import type { Stack } from '../../stack/harness/stack';
+import type { StreamBroker } from '../../stack/harness/stream-broker';
 import { nowMs, sleep } from '../../stack/harness/stats';
 
 export interface Ctx {
@@ -20,6 +21,8 @@ export interface Ctx {
   log: (line: string) => void;
   /** Every checked run's count, for the "zero deliveries unaccounted" target. */
   ledger: LedgerEntry[];
+  /** The Redis of the `broker` scenario, started when it is to run (its CPU is the `broker` role). */
+  broker?: StreamBroker | undefined;
 }
 
 /** What one run emitted and what became of it. */

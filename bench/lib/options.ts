@@ -3,12 +3,12 @@ import { parseArgs } from 'node:util';
 import { type PrefillSpec, parsePrefill } from '../soak/options';
 
 /** Every scenario, in the fixed order they run. */
-export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'slow', 'outage', 'background', 'retention', 'metrics', 'floor'] as const;
+export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'broker', 'slow', 'outage', 'background', 'retention', 'metrics', 'floor'] as const;
 export type Scenario = (typeof allScenarios)[number];
 
 /** Numeric options: default, `--quick` default, bounds, help (the one table the usage is made from). */
 const numeric = {
-  events: { def: 200, quick: 20, min: 1, max: 100_000, help: 'N, events of the throughput runs at M and M=1 and of the slow-receiver runs' },
+  events: { def: 200, quick: 20, min: 1, max: 100_000, help: 'N, events of the throughput runs at M and M=1, of the broker run and of the slow-receiver runs' },
   wideEvents: { def: 40, quick: 4, min: 1, max: 10_000, help: 'events of the M=50 throughput run' },
   subs: { def: 5, min: 1, max: 50, help: 'M, subscriptions per event' },
   rate: { def: 100, min: 1, max: 10_000, help: 'offered deliveries/s of the latency run (events/s = rate / subs)' },

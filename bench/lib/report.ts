@@ -14,6 +14,7 @@ import type { ingest } from './scenarios/ingest';
 import type { metricsCost } from './scenarios/metrics-cost';
 import type { fixedRate, outageDrain } from './scenarios/latency';
 import type { fanOut, slowReceiver, throughput } from './scenarios/throughput';
+import type { brokerThroughput } from './scenarios/broker';
 import type { Summary } from '../../stack/harness/stats';
 
 type Result<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
@@ -34,6 +35,8 @@ export interface BenchResults {
   idle?: Result<typeof fixedRate>;
   /** Throughput at the other fan-outs (1 and 50), by subscriptions per event. */
   fanOuts?: Record<string, Result<typeof fanOut>>;
+  /** Throughput and CPU per delivery to one broker destination (a Redis stream), the broker's CPU apart. */
+  broker?: Result<typeof brokerThroughput>;
   slowReceiver?: Result<typeof slowReceiver>;
   outage?: Result<typeof outageDrain>;
   background?: Result<typeof background>;
@@ -104,6 +107,9 @@ function targets(r: BenchResults): NonNullable<BenchResults['targets']> {
   return out;
 }
 
+/** The HTTP throughput run at one subscription per event: `fanouts`' M=1, or `throughput` itself with `--subs 1`. */
+const httpAtM1 = (r: BenchResults) => r.fanOuts?.['1'] ?? (r.options.subs === 1 ? r.throughput : undefined);
+
 /** Service over baseline and service over floor, each where both ran. */
 function ratios(r: BenchResults): Record<string, number> {
   const out: Record<string, number> = {};
@@ -117,6 +123,9 @@ function ratios(r: BenchResults): Record<string, number> {
   set('throughputServiceOverFloor', tp?.deliveriesPerSecond, fl?.event.deliveriesPerSecond);
   set('cpuPerDeliveryServiceOverFloor', tp?.serviceCpuMsPerDelivery, fl?.event.cpuMsPerDelivery);
   for (const [m, f] of Object.entries(r.fanOuts ?? {})) set(`throughputServiceOverFloorM${m}`, f.deliveriesPerSecond, fl?.fanOuts[m]?.deliveriesPerSecond);
+  // A broker destination beside an HTTP one at the same N × 1.
+  set('throughputBrokerOverHttpM1', r.broker?.deliveriesPerSecond, httpAtM1(r)?.deliveriesPerSecond);
+  set('cpuPerDeliveryBrokerOverHttpM1', r.broker?.serviceCpuMsPerDelivery, httpAtM1(r)?.serviceCpuMsPerDelivery);
   return out;
 }
 
@@ -181,6 +190,18 @@ function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
   for (const [m, f] of Object.entries(r.fanOuts ?? {})) {
     const floorHere = fl?.fanOuts[m];
     out.push([`b. throughput, M=${m}`, `${fmt(f.deliveriesPerSecond)} del/s`, `${f.events} events × ${f.subscriptions} subs; delivered ${f.delivered}, failed ${f.failed}, dups ${f.duplicates}; ${fmt(f.serviceCpuMsPerDelivery, 2)} CPU-ms/delivery${floorHere ? `; floor ${fmt(floorHere.deliveriesPerSecond)} del/s, service/floor ${fmt(ratio[`throughputServiceOverFloorM${m}`], 2)}×` : ''}`]);
+  }
+  const br = r.broker;
+  if (br) {
+    const http = httpAtM1(r);
+    const beside = http
+      ? `; HTTP at M=1 ${fmt(http.deliveriesPerSecond)} del/s, ${fmt(http.serviceCpuMsPerDelivery, 2)} CPU-ms/delivery: broker/HTTP ${fmt(ratio.throughputBrokerOverHttpM1, 2)}× del/s, ${fmt(ratio.cpuPerDeliveryBrokerOverHttpM1, 2)}× CPU`
+      : '';
+    out.push([
+      'b. broker (Redis Streams), 1 sub',
+      `${fmt(br.deliveriesPerSecond)} del/s`,
+      `${br.events} events × 1 Redis stream; delivered ${br.delivered}, failed ${br.failed}, dups ${br.duplicates}, retried attempts ${br.retriedAttempts}; ${fmt(br.serviceCpuMsPerDelivery, 2)} CPU-ms/delivery (${roles(br.cpuMsPerDeliveryByRole, 2)}); apart: redis-server ${fmt(br.brokerCpuMsPerDelivery, 3)}, its consumer ${fmt(br.consumerCpuMsPerDelivery, 3)} ms; latency ${lat(br.latencyFromPostMs)}${beside}`,
+    ]);
   }
   if (fr) {
     out.push(['c. latency at fixed rate', `p99 ${fmt(fr.latencyFromPostMs.p99, 0)} ms`, `${fmt(fr.offeredDeliveriesPerSecond)} del/s offered (${fmt(fr.achievedOfferedDeliveriesPerSecond)} sent, ${fmt(fr.completedDeliveriesPerSecond)} completed) for ${o.duration}s; ${lat(fr.latencyFromPostMs)}; HTTP 500 retried ${fr.http500Retried}, orders rejected ${fr.ordersRejected}`]);

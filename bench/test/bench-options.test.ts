@@ -26,6 +26,8 @@ describe('bench options', () => {
   it('runs the chosen scenarios in the fixed order, less the skipped ones, and refuses unknown names', () => {
     expect(parseOptions(['--scenarios', 'floor,ingest0,throughput', '--skip', 'floor']).scenarios).toEqual(['ingest0', 'throughput']);
     expect(() => parseOptions(['--scenarios', 'ingest,nope'])).toThrow(/unknown: nope/);
+    // The broker destination's run comes right after the HTTP one at M=1 it is set beside.
+    expect(parseOptions(['--scenarios', 'slow,broker,fanouts']).scenarios).toEqual(['fanouts', 'broker', 'slow']);
     expect(() => parseOptions(['--scenarios', 'idle', '--skip', 'idle'])).toThrow(/no scenario/);
   });
 });

@@ -8,7 +8,7 @@ import { runWorkerUntilStopped } from '../worker/run-worker';
 import { Runtime } from '@temporalio/worker';
 import { assertSourceAddress } from '../../activities/http-post';
 import { installWorkerRuntime } from '../worker/runtime-logger';
-import { deliveryActivityDeps, deliveryWorkflowBundle } from './delivery-worker';
+import { closeBrokers, deliveryActivityDeps, deliveryWorkflowBundle } from './delivery-worker';
 
 /** Routes the SDK's logs into the API's logger, unless the embedding process (tests) installed a runtime of its own first. */
 export function installApiRuntime(logger: Logger, level: string): void {
@@ -38,6 +38,7 @@ export async function startDeliveryWorker(config: Config, logger: Logger, tempor
     stop: async () => {
       stop();
       await running;
+      await closeBrokers(deps.brokers, logger);
     },
   };
 }

@@ -2,6 +2,8 @@ import { hostname } from 'node:os';
 import type { Db } from 'mongodb';
 import { bundleWorkflowCode, Runtime, type WorkerOptions } from '@temporalio/worker';
 import type { ActivityDeps } from '../../activities';
+import { BrokerPools } from '../../activities/broker-pools';
+import type { Logger } from '../logger';
 import type { Config } from '../config/config';
 import type { WorkerMetrics } from '../telemetry/metrics';
 import type { Tracing } from '../telemetry/tracing';
@@ -23,9 +25,14 @@ export function postingSettings(config: Config) {
   };
 }
 
-/** The delivery activities' dependencies from the configuration; `role` names the process in the worker's identity. */
-export function deliveryActivityDeps(config: Config, db: Db, role: 'worker' | 'api', metrics?: WorkerMetrics): ActivityDeps {
+/**
+ * The delivery activities' dependencies from the configuration; `role` names the process in the
+ * worker's identity. `brokers` holds the process's broker connections: {@link closeBrokers} once
+ * the worker stopped.
+ */
+export function deliveryActivityDeps(config: Config, db: Db, role: 'worker' | 'api', metrics?: WorkerMetrics): ActivityDeps & { brokers: BrokerPools } {
   return {
+    brokers: new BrokerPools(),
     db,
     workerIdentity: `${role}@${hostname()}:${process.pid}`,
     ...postingSettings(config),
@@ -37,6 +44,15 @@ export function deliveryActivityDeps(config: Config, db: Db, role: 'worker' | 'a
     metrics,
     secretBox: secretBox(config),
   };
+}
+
+/**
+ * Closes a stopped worker's broker connections, bounded (a broker that does not answer leaves its
+ * socket to the process's exit), and says so when one did not close in time.
+ */
+export async function closeBrokers(brokers: BrokerPools, logger: Logger): Promise<void> {
+  const unclosed = await brokers.close();
+  if (unclosed > 0) logger.warn({ unclosed }, 'broker connections did not close in time; they end with the process');
 }
 
 /** The compiled build's prebuilt workflow bundle, else one bundled now (once per process: a rebuilt worker reuses it). */

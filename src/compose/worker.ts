@@ -25,7 +25,7 @@ import { createWorker } from '../worker/create-worker';
 import { startMetricsServer } from '../worker/metrics-server';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
-import { deliveryActivityDeps, deliveryWorkflowBundle, postingSettings } from './delivery-worker';
+import { closeBrokers, deliveryActivityDeps, deliveryWorkflowBundle, postingSettings } from './delivery-worker';
 import { deliverySettings, eventDispatch, processStock, relayDeps } from './shared';
 
 /** A worker process, built: `run` polls until `stopping` resolves, then closes everything. */
@@ -143,7 +143,8 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
           });
         },
       });
-      await Promise.all([relay.stop(), stockSweeper.stop(), deprecationWatch.stop()]);
+      // The Temporal worker has stopped running activities: no delivery uses a broker connection any more.
+      await Promise.all([relay.stop(), stockSweeper.stop(), deprecationWatch.stop(), closeBrokers(activityDeps.brokers, logger)]);
       await dispatcher.drain();
       metricsServer?.close();
       await Promise.all([temporal.close(), mongo.close(), tracing?.shutdown()]);

@@ -13,7 +13,9 @@ export type ReceiverRequest =
   /** Closes the listening socket and every connection (senders get connection refused) until `up`. */
   | { type: 'down'; id: number }
   /** Listens again on the same port after `down`. */
-  | { type: 'up'; id: number };
+  | { type: 'up'; id: number }
+  /** Also records the entries of a Redis stream under `tag`, from its first one, as deliveries (a broker destination's consumer). */
+  | { type: 'consume'; id: number; tag: string; redis: { url: string; password: string; stream: string } };
 
 export interface ArrivalRecord {
   eventId: string;

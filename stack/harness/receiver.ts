@@ -3,12 +3,15 @@
  * arrival times are not delayed by the load generator's event loop and its CPU is not the service's.
  * It answers POST /hook/<tag> with 200 (or as told: one status for all, no answer to some tags),
  * records per (webhook-id, tag) when the request's headers were parsed (≈ first byte on loopback)
- * in epoch ms comparable across processes, and verifies every `sampleEvery`-th signature.
+ * in epoch ms comparable across processes, and verifies every `sampleEvery`-th signature. Told to
+ * `consume` a Redis stream, it records the stream's entries under their tag alike, each at the
+ * time the server added it.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verify } from '../../src/receiver/verify';
 import type { ReceiverReply, ReceiverRequest } from './receiver-protocol';
+import { consumeRedisStream, entryTime } from './stream-consumer';
 
 const secrets = new Map<string, string>();
 let sampleEvery = 10;
@@ -46,38 +49,46 @@ const server = http.createServer((req, res) => {
     }
     if (hang.has(tag)) return void held.push(res);
     if (answerStatus !== 200) return void res.writeHead(answerStatus, { 'Retry-After': '1' }).end();
-    s.total++;
-    const key = `${eventId}|${tag}`;
-    const seen = s.arrivals.get(key);
-    if (seen) {
-      seen.n++;
-      s.duplicates++;
-    } else {
-      s.arrivals.set(key, { t, n: 1, ...orderOf(chunks) });
-      if (s.expected?.has(eventId)) s.seenExpected++;
-    }
-    const secret = secrets.get(tag);
-    if (secret && (s.total % sampleEvery === 1 || sampleEvery === 1)) {
-      try {
-        verify(Buffer.concat(chunks), req.headers, secret);
-        s.verified++;
-      } catch (err) {
-        if (s.badSignatures.length < 20) s.badSignatures.push(`${key}: ${(err as Error).message}`);
-      }
-    }
+    record(tag, eventId, t, Buffer.concat(chunks), req.headers);
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '2' }).end('{}');
   });
 });
 
+/** Counts one delivery of `eventId` to `tag` received at `t`, and verifies its signature when it is the sample's turn. */
+function record(tag: string, eventId: string, t: number, body: Buffer | string, headers: http.IncomingHttpHeaders | Record<string, string>): void {
+  s.total++;
+  const key = `${eventId}|${tag}`;
+  const seen = s.arrivals.get(key);
+  if (seen) {
+    seen.n++;
+    s.duplicates++;
+  } else {
+    s.arrivals.set(key, { t, n: 1, ...orderOf(body) });
+    if (s.expected?.has(eventId)) s.seenExpected++;
+  }
+  const secret = secrets.get(tag);
+  if (secret && (s.total % sampleEvery === 1 || sampleEvery === 1)) {
+    try {
+      verify(body, headers, secret);
+      s.verified++;
+    } catch (err) {
+      if (s.badSignatures.length < 20) s.badSignatures.push(`${key}: ${(err as Error).message}`);
+    }
+  }
+}
+
 /** The envelope's `data.order_id`, if it parses and has one (the soak matches arrivals to orders by it). */
-function orderOf(chunks: Buffer[]): { orderId?: number } {
+function orderOf(body: Buffer | string): { orderId?: number } {
   try {
-    const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { order_id?: unknown } }).data?.order_id;
+    const id = (JSON.parse(body.toString()) as { data?: { order_id?: unknown } }).data?.order_id;
     return typeof id === 'number' ? { orderId: id } : {};
   } catch {
     return {};
   }
 }
+
+/** The stream consumers `consume` started, stopped with the process's `stop`. */
+const consumers: Array<{ stop: () => Promise<void> }> = [];
 
 const reply = (msg: ReceiverReply) => process.send?.(msg);
 
@@ -109,8 +120,20 @@ process.on('message', (msg: ReceiverRequest) => {
       const { total, duplicates, verified, badSignatures, malformed } = s;
       return reply({ type: 'dump', id: msg.id, arrivals, total, duplicates, verified, badSignatures, malformed });
     }
+    case 'consume':
+      // An entry's fields are the POST's headers, and `body` its body (docs/destinations.md, Redis Streams).
+      consumers.push(
+        consumeRedisStream(msg.redis, ({ id, fields }) => {
+          const { body, ...headers } = fields;
+          const eventId = headers['webhook-id'];
+          if (body === undefined || eventId === undefined) s.malformed++;
+          else record(msg.tag, eventId, entryTime(id), body, headers);
+        }),
+      );
+      return ok();
     case 'down':
     case 'stop':
+      if (msg.type === 'stop') for (const c of consumers.splice(0)) void c.stop();
       for (const res of held.splice(0)) res.destroy();
       server.close();
       server.closeAllConnections();

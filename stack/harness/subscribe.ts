@@ -2,15 +2,30 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiClient } from './api-client';
 import type { ReceiverProcess } from './receiver-client';
+import type { RedisStreamSource } from './stream-consumer';
 
 /** Subscribes the receiver's `/hook/<tag>` to order.created with `secret`; returns the subscription id. */
-export async function createSubscription(ctx: { api: ApiClient; receiver: ReceiverProcess }, tag: string, secret: string): Promise<string> {
-  const res = await ctx.api.request('POST', '/api/webhooks/v1/subscribe', {
-    url: `${ctx.receiver.url}/hook/${tag}`,
+export function createSubscription(ctx: { api: ApiClient; receiver: ReceiverProcess }, tag: string, secret: string): Promise<string> {
+  return subscribe(ctx.api, { url: `${ctx.receiver.url}/hook/${tag}`, events: ['order.created'], secret, description: `bench ${tag}` });
+}
+
+/**
+ * Subscribes a Redis Streams destination (`redis` names the server, its password and the stream)
+ * to order.created with `secret`; the receiver records the entries under `tag` once told to
+ * `consume` the stream. Returns the subscription id.
+ */
+export function createStreamSubscription(api: ApiClient, redis: RedisStreamSource, tag: string, secret: string): Promise<string> {
+  return subscribe(api, {
+    url: redis.url,
     events: ['order.created'],
     secret,
     description: `bench ${tag}`,
+    destination: { type: 'redis', stream: redis.stream, password: redis.password },
   });
+}
+
+async function subscribe(api: ApiClient, body: Record<string, unknown>): Promise<string> {
+  const res = await api.request('POST', '/api/webhooks/v1/subscribe', body);
   const id = (res.body as { id?: unknown } | undefined)?.id;
   if (res.status !== 201 || typeof id !== 'string') throw new Error(`subscribe failed: HTTP ${res.status} ${JSON.stringify(res.body)}`);
   return id;

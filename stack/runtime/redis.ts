@@ -36,7 +36,11 @@ export interface RunningRedis {
   /** redis://127.0.0.1:<port> (no credentials). */
   url: string;
   port: number;
+  /** The server's process id (CPU accounting). */
+  pid: number | undefined;
   stop: () => Promise<void>;
+  /** SIGKILL, as a crash would: what it acknowledged stays in the append-only file. */
+  kill: () => Promise<void>;
 }
 
 /** Starts a private Redis on loopback: its own port and directory, append-only persistence, a password. */
@@ -56,7 +60,7 @@ export async function startLocalRedis(opts: LocalRedisOptions): Promise<RunningR
     await server.kill();
     throw err;
   }
-  return { url: `redis://127.0.0.1:${port}`, port, stop: () => server.stop() };
+  return { url: `redis://127.0.0.1:${port}`, port, pid: server.pid, stop: () => server.stop(), kill: () => server.kill() };
 }
 
 /** Whether the port answers a RESP PING (an auth error counts: the server is up and speaking). */

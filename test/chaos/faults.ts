@@ -1,13 +1,13 @@
 /**
  * The faults of a run, one at a time, spread over the load: SIGKILL a worker, an API process,
- * the database and the Temporal server, each started again after a short time on the same port
- * and data; then one receiver refuses connections for the outage. The plan scales with the
- * run's length, so a 60 s run still injects all five.
+ * the database, the Temporal server and (with a broker subscription) the broker, each started
+ * again after a short time on the same port and data; then one receiver refuses connections for
+ * the outage. The plan scales with the run's length, so a 60 s run still injects them all.
  */
 import { nowMs, sleep } from '../../stack/harness/stats';
 import type { Role } from './stack';
 
-export type FaultKind = 'worker' | 'api' | 'database' | 'temporal' | 'receiver';
+export type FaultKind = 'worker' | 'api' | 'database' | 'temporal' | 'broker' | 'receiver';
 
 export interface PlannedFault {
   kind: FaultKind;
@@ -30,16 +30,15 @@ export interface FaultRecord extends PlannedFault {
 }
 
 /**
- * Lays the five faults over `durationS`: a short lead-in, four kill slots of equal length (each
- * kill near the start of its slot, down for `downS` at most 40 % of the slot, so it recovers well
- * before the next), then the receiver outage (at most a third of the run), then a short tail.
+ * Lays the faults over `durationS`: a short lead-in, a kill slot of equal length each (four, five
+ * with `broker`; each kill near the start of its slot, down for `downS` at most 40 % of the slot,
+ * so it recovers well before the next), then the outage of one of the `receivers` HTTP receivers
+ * (at most a third of the run), then a short tail.
  */
-export function planFaults(durationS: number, opts: { receiverOutageS: number; downS: number; seed: number; receivers: number; stack?: 'local' | 'cluster' }): PlannedFault[] {
+export function planFaults(durationS: number, opts: { receiverOutageS: number; downS: number; seed: number; receivers: number; stack?: 'local' | 'cluster'; broker?: boolean }): PlannedFault[] {
   const lead = Math.max(3, durationS * 0.05);
   const tail = Math.max(3, durationS * 0.05);
   const outage = Math.min(opts.receiverOutageS, durationS / 3);
-  const slot = (durationS - lead - tail - outage) / 4;
-  const down = Math.min(opts.downS, slot * 0.4);
   const pick = opts.seed % 2;
   const kills: Array<[FaultKind, Role]> = [
     ['worker', `worker-${pick}` as Role],
@@ -47,10 +46,13 @@ export function planFaults(durationS: number, opts: { receiverOutageS: number; d
     ['database', 'database'],
     // The cluster loses one of its two nodes (its shards move to the other), by the seed.
     ['temporal', opts.stack === 'cluster' ? (`temporal-${pick + 1}` as Role) : 'temporal'],
+    ...(opts.broker ? [['broker', 'broker'] as [FaultKind, Role]] : []),
   ];
+  const slot = (durationS - lead - tail - outage) / kills.length;
+  const down = Math.min(opts.downS, slot * 0.4);
   const round1 = (v: number) => Math.round(v * 10) / 10;
   const faults: PlannedFault[] = kills.map(([kind, target], i) => ({ kind, target, atS: round1(lead + i * slot), downS: round1(down) }));
-  faults.push({ kind: 'receiver', target: opts.seed % opts.receivers, atS: round1(lead + 4 * slot), downS: round1(outage) });
+  faults.push({ kind: 'receiver', target: opts.seed % opts.receivers, atS: round1(lead + kills.length * slot), downS: round1(outage) });
   return faults;
 }
 

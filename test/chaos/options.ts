@@ -1,7 +1,7 @@
 /**
  * Options of the fault and soak run (`npm run chaos -- --duration 60s`): flags override CHAOS_*
  * variables, which override the defaults of issue 11 (30 events/s × 5 subscriptions for 3 minutes,
- * a 60 s receiver outage).
+ * a 60 s receiver outage) and issue 32 (one more subscription, to a Redis stream).
  */
 import { parseArgs } from 'node:util';
 import { seconds } from '../../stack/harness/stats';
@@ -11,7 +11,7 @@ export interface ChaosOptions {
   durationS: number;
   /** Orders (events) per second offered. */
   rate: number;
-  /** Subscriptions, one receiver process each. */
+  /** HTTP subscriptions, one receiver process each. */
   subscriptions: number;
   /** Seconds one receiver is down (connection refused); capped at a third of the run. */
   receiverOutageS: number;
@@ -37,6 +37,8 @@ export interface ChaosOptions {
   out: string | undefined;
   /** The launcher's server profile: `local` (the dev server) or `cluster` (two Temporal nodes on PostgreSQL). */
   stack: 'local' | 'cluster';
+  /** The broker destination beside the HTTP subscriptions: `redis` (a Redis Streams subscription, and the broker killed mid-load) or `none`. */
+  broker: 'redis' | 'none';
 }
 
 const flags = {
@@ -51,12 +53,15 @@ const flags = {
   'min-accepted': { type: 'string', env: 'CHAOS_MIN_ACCEPTED', fallback: '0.5' },
   'max-seconds': { type: 'string', env: 'CHAOS_MAX_SECONDS', fallback: '1200' },
   stack: { type: 'string', env: 'CHAOS_STACK', fallback: 'local' },
+  broker: { type: 'string', env: 'CHAOS_BROKER', fallback: 'redis' },
 } as const;
 
 export const usage = `npm run chaos -- [options]
   --duration 180s          steady load this long (also 3m, or plain seconds)
   --rate 30                orders (events) per second, round-robin over the two API processes
-  --subscriptions 5        subscriptions, one receiver process each
+  --subscriptions 5        HTTP subscriptions, one receiver process each
+  --broker redis           also one Redis Streams subscription (its consumer in a receiver process
+                           of its own), and the broker SIGKILLed mid-load; none: HTTP only
   --receiver-outage 60s    one receiver refuses connections this long (at most a third of the run)
   --down 5s                how long a killed process stays down before its restart
   --drain-timeout 300s     after the load, wait at most this long for every delivery
@@ -106,6 +111,8 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
   const out = typeof values.out === 'string' ? values.out : env.CHAOS_OUT;
   const stack = raw('stack');
   if (stack !== 'local' && stack !== 'cluster') throw new Error(`--stack: "${stack}" must be local or cluster`);
+  const broker = raw('broker');
+  if (broker !== 'redis' && broker !== 'none') throw new Error(`--broker: "${broker}" must be redis or none`);
   return {
     durationS,
     rate: positive('rate', raw('rate'), false),
@@ -123,5 +130,6 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
     verbose: values.verbose === true || env.CHAOS_VERBOSE === 'true',
     out: out || undefined,
     stack,
+    broker,
   };
 }

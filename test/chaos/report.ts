@@ -14,6 +14,8 @@ export interface ChaosReport {
   accepted: number;
   refused: Refusals;
   deliveries: Omit<Deliveries, 'lostByOrder' | 'lastArrival'>;
+  /** The broker subscription's share of `deliveries` (and of `duplicates`), when the run had one. */
+  broker?: { kind: string; subscriptionId: string; expected: number; delivered: number; lost: number; duplicates: number; signaturesVerified: number };
   duplicates: number;
   signaturesVerified: number;
   badSignatures: string[];
@@ -68,6 +70,8 @@ export function printReport(r: ChaosReport): void {
   row('LOST', r.deliveries.lost);
   for (const [state, n] of Object.entries(r.lostStates)) row(`  ${state}`, n);
   row('duplicates', `${r.duplicates} (receipts beyond the first per webhook-id and subscription)`);
+  const b = r.broker;
+  if (b) row(`broker subscription (${b.kind})`, `expected ${b.expected}, delivered ${b.delivered}, lost ${b.lost}, duplicates ${b.duplicates}, signatures verified ${b.signaturesVerified}`);
   row('drain time', r.drainTimeS !== undefined ? `${r.drainTimeS}s from the load's end to the last delivery${r.drained ? '' : ' (NOT drained)'}` : '—');
   if (!r.drained) row('drain window closed at', r.drainClosedAt);
   if (!r.drained) row('workflows still running', `${r.stillRunning < 0 ? 'unknown' : r.stillRunning} when the drain window closed (a lost delivery with its workflow still running is late, not given up)`);

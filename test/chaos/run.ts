@@ -1,8 +1,9 @@
 /**
  * `npm run chaos`: the fault and soak run of issue 11. Starts its own stack on loopback (embedded
- * Temporal and database, two API processes, two workers, one receiver per subscription), puts a
- * steady order load on it while it SIGKILLs a worker, an API process, the database and Temporal
- * one at a time (each started again on the same port and data) and takes one receiver down;
+ * Temporal and database, two API processes, two workers, one receiver per subscription, and a
+ * Redis whose stream one more subscription delivers to), puts a steady order load on it while it
+ * SIGKILLs a worker, an API process, the database, Temporal and Redis one at a time (each
+ * started again on the same port and data) and takes one receiver down;
  * then waits for the backlog and checks that every accepted order's event reached every
  * subscriber. Exits 1 when a delivery was lost, the load was not held or a fault did not
  * recover; 2 at the time limit. A program, never a test: nothing in `npm test` runs it.
@@ -20,7 +21,7 @@ import { awaitDrain, classifyMissing, diagnoseLost, owedEvents } from './drain';
 import { planFaults, runFaults } from './faults';
 import { runLoad } from '../../stack/harness/load';
 import { parseOptions, usage } from './options';
-import { collectReceipts, receiverDown, receiverUp, startSubscribers, type Subscriber } from './receivers';
+import { collectReceipts, receiverDown, receiverUp, startStreamSubscriber, startSubscribers, type Subscriber } from './receivers';
 import { type ChaosReport, faultRows, printReport, writeReport } from './report';
 import type { Cleanup } from '../../stack/harness/stack';
 import { type ChaosStack, startChaosStack } from './stack';
@@ -46,7 +47,9 @@ async function warmUp(apis: ApiClient[], subs: Subscriber[]): Promise<void> {
 }
 
 async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], loadAverageAtStart: number[]): Promise<string[]> {
-  const plan = planFaults(opts.durationS, { receiverOutageS: opts.receiverOutageS, downS: opts.downS, seed: opts.seed, receivers: subs.length, stack: opts.stack });
+  const http = subs.filter((s) => s.kind === 'http');
+  // The HTTP receivers come first in `subs`: the outage's index picks one of them.
+  const plan = planFaults(opts.durationS, { receiverOutageS: opts.receiverOutageS, downS: opts.downS, seed: opts.seed, receivers: http.length, stack: opts.stack, broker: stack.broker !== undefined });
   log(`load: ${opts.rate} orders/s × ${subs.length} subscriptions for ${opts.durationS}s; faults at ${plan.map((f) => `+${f.atS}s`).join(', ')}`);
   const loadStart = nowMs();
   const [load, faults] = await Promise.all([
@@ -76,6 +79,8 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
   const subscriptionIds = subs.map((s) => s.subscriptionId);
   const deliveries = countDeliveries(owed, subscriptionIds, receipts.firstArrival);
   const { lostByOrder, lastArrival, ...counts } = deliveries;
+  const brokerSub = subs.find((s) => s.kind !== 'http');
+  const brokerCounts = brokerSub ? countDeliveries(owed, [brokerSub.subscriptionId], receipts.firstArrival) : undefined;
   const held = loadHeld(load, opts.rate, accepted.length);
   const failures = verdict({ deliveries, load: held, faults, badSignatures: receipts.badSignatures.length, drained, minAccepted: opts.minAccepted });
   const logged = new Set(owed.filter((o) => o.snapshot).map((o) => o.orderId));
@@ -100,6 +105,7 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
       seed: opts.seed,
       minAccepted: opts.minAccepted,
       stack: opts.stack,
+      broker: opts.broker,
     },
     database: stack.dbDescription,
     loadAverage: { start: loadAverageAtStart, end: loadAverage() },
@@ -108,6 +114,19 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
     accepted: accepted.length,
     refused: countRefusals(load, faults),
     deliveries: counts,
+    ...(brokerSub && brokerCounts
+      ? {
+          broker: {
+            kind: brokerSub.kind,
+            subscriptionId: brokerSub.subscriptionId,
+            expected: brokerCounts.expected,
+            delivered: brokerCounts.delivered,
+            lost: brokerCounts.lost,
+            duplicates: receipts.bySubscription.get(brokerSub.subscriptionId)?.duplicates ?? 0,
+            signaturesVerified: receipts.bySubscription.get(brokerSub.subscriptionId)?.verified ?? 0,
+          },
+        }
+      : {}),
     duplicates: receipts.duplicates,
     signaturesVerified: receipts.verified,
     badSignatures: receipts.badSignatures,
@@ -162,11 +181,12 @@ function commandOf(pid: number): string {
 
 await finishProgram('chaos', program, async () => {
   const loadAverageAtStart = loadAverage();
-  log(`starting embedded servers, 2 API processes, 2 workers and ${opts.subscriptions} receivers (load average ${loadAverageAtStart.join(' ')})`);
+  log(`starting embedded servers, 2 API processes, 2 workers and ${opts.subscriptions} receivers${opts.broker === 'none' ? '' : `, a ${opts.broker} broker and its consumer`} (load average ${loadAverageAtStart.join(' ')})`);
   const stack = await startOnFreePorts();
   const apis = stack.apiUrls.map((url) => new ApiClient(url, stack.apiKey, 1024));
   life.cleanups.push({ name: 'api clients', fn: () => apis.forEach((a) => a.close()) });
   const subs = await startSubscribers(opts.subscriptions, apis[0]!, life.cleanups);
+  if (stack.broker) subs.push(await startStreamSubscriber(apis[0]!, stack.broker, life.cleanups));
   log(`up: ${stack.dbDescription}; APIs ${stack.apiUrls.join(', ')}; pids ${JSON.stringify(stack.pids())}; warming up`);
   await warmUp(apis, subs);
   return (await main(stack, subs, apis, loadAverageAtStart)).length ? 1 : 0;

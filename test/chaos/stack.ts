@@ -1,9 +1,10 @@
 /**
  * The service under chaos (`--stack cluster`: two Temporal nodes on PostgreSQL instead of the dev
  * server): embedded Temporal dev server and database (planLocalServers, whose
- * units start a server again on the same port and data), two API processes and two workers, all
- * on free loopback ports in a temp DATA_DIR. Every part can be SIGKILLed and started again by
- * role; a part that dies by itself is noted and started again.
+ * units start a server again on the same port and data), two API processes and two workers, and
+ * (`--broker redis`) the Redis a broker subscription delivers to, all on free loopback ports in a
+ * temp DATA_DIR. Every part can be SIGKILLed and started again by role; a part that dies by itself
+ * is noted and started again.
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
@@ -11,6 +12,7 @@ import type { TemporalGateway } from '../../stack/harness/service';
 import { resolveBinary, temporalNode } from '../../stack/runtime/binaries';
 import { describeCluster } from '../../stack/runtime/temporal-cluster';
 import { cleanEnvironment, type Cleanup, launchStack, runClients, runConfig, serviceEnvironment } from '../../stack/harness/stack';
+import { type StreamBroker, startStreamBroker } from '../../stack/harness/stream-broker';
 import type { ChaosOptions } from './options';
 
 /** Service output worth counting: what explains refusals and duplicates. */
@@ -23,7 +25,7 @@ export const notable: Record<string, string> = {
 };
 
 /** The parts the run kills and starts again. */
-export type Role = 'api-0' | 'api-1' | 'worker-0' | 'worker-1' | 'temporal' | 'temporal-1' | 'temporal-2' | 'database';
+export type Role = 'api-0' | 'api-1' | 'worker-0' | 'worker-1' | 'temporal' | 'temporal-1' | 'temporal-2' | 'database' | 'broker';
 
 /** Something that died without being told to. */
 export interface UnexpectedExit {
@@ -43,6 +45,8 @@ export interface ChaosStack {
   dbDescription: string;
   /** The delivery settings handed to the workers. */
   serviceEnv: Record<string, string>;
+  /** The broker of the broker subscription (`--broker redis`), killed and started as the `broker` role. */
+  broker: StreamBroker | undefined;
   unexpectedExits: UnexpectedExit[];
   /** Output lines per role (LOG_LEVEL=warn: warnings and errors). */
   outputLines: Record<string, number>;
@@ -61,6 +65,8 @@ export interface ChaosStack {
 export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], log: (line: string) => void): Promise<ChaosStack> {
   // Only embedded servers: the run kills them, so it never points at external ones.
   const config = await runConfig('webhook-chaos', cleanups, false);
+  // Before the service, so it stops after the workers, which close their connections to it.
+  const broker = opts.broker === 'redis' ? await startStreamBroker(config.dataDir, cleanups, log) : undefined;
   const outputLines: Record<string, number> = {};
   const notableLines: Record<string, Record<string, number>> = {};
   const unexpectedExits: UnexpectedExit[] = [];
@@ -136,20 +142,23 @@ export async function startChaosStack(opts: ChaosOptions, cleanups: Cleanup[], l
     temporal,
     dbDescription: stack.servers.database,
     serviceEnv: stack.serviceEnv,
+    broker,
     unexpectedExits,
     outputLines,
     notableLines,
     shardMoves,
     async kill(role) {
+      if (role === 'broker') return broker!.kill();
       await Promise.all((role === 'database' ? database : [stack.part(role)]).map((p) => p.kill()));
       if (role === 'temporal-1' || role === 'temporal-2') await awaitShardMove(role);
     },
     async start(role) {
+      if (role === 'broker') return broker!.start();
       for (const p of role === 'database' ? byStartOrder : [stack.part(role)]) await p.start();
     },
     pids: () => {
       const p = stack.pids();
-      return { ...p, database: p.ferretdb ?? p.mongod };
+      return { ...p, database: p.ferretdb ?? p.mongod, ...(broker ? { broker: broker.pid() } : {}) };
     },
   };
 }

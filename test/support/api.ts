@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { ActivityDeps } from '../../activities';
+import { BrokerPools } from '../../activities/broker-pools';
 import { inject } from 'vitest';
 import type { Principal } from '../../src/auth/api-keys';
 import type { Scope } from '../../src/auth/scopes';
@@ -126,6 +127,8 @@ export interface TestWorker {
 /** Runs the real worker in-process on the test API's database and task queue; `overrides` replace its activities' dependencies (e.g. a flaky database). */
 export async function startTestWorker(api: TestApi, overrides: Partial<ActivityDeps> = {}, tracing?: Tracing): Promise<TestWorker> {
   const connection = await NativeConnection.connect({ address: api.config.temporal.connectAddress });
+  // As the worker process does: one set of broker connections, closed once the worker stopped.
+  const brokers = overrides.brokers ?? new BrokerPools();
   const worker = await createWorker({
     connection,
     namespace: api.config.temporal.namespace,
@@ -149,6 +152,7 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       subscriptionCacheTtlMs: api.config.delivery.subscriptionCacheTtlMs,
       secretBox: api.deps.subscriptions.secrets,
       ...overrides,
+      brokers,
     },
   });
   const running = worker.run();
@@ -156,6 +160,7 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
     async stop() {
       worker.shutdown();
       await running;
+      await brokers.close();
       await connection.close();
     },
   };

@@ -12,6 +12,8 @@ export interface TestRedis {
   password: string;
   /** Every entry of `stream` now, as its fields. */
   read: (stream: string) => Promise<Array<{ id: string; fields: Record<string, string> }>>;
+  /** The names of the clients connected now (CLIENT LIST), the test's own excepted. */
+  clientNames: () => Promise<string[]>;
   /** Stops the server (its append-only file stays) and starts it again on the same port, for outage tests. */
   stop: () => Promise<void>;
   start: () => Promise<void>;
@@ -25,21 +27,34 @@ export async function startTestRedis(): Promise<TestRedis> {
   const password = randomBytes(12).toString('hex');
   let running: RunningRedis | undefined = await startLocalRedis({ server, dataDir, password });
   const port = running.port;
+  const connected = async () => {
+    const client = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password, name: 'test-support' });
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  };
+  // A connection per call: the test's own reads never wait on a reconnect after a restart.
+  const withClient = async <T>(use: (client: Awaited<ReturnType<typeof connected>>) => Promise<T>): Promise<T> => {
+    const client = await connected();
+    try {
+      return await use(client);
+    } finally {
+      await client.close();
+    }
+  };
   return {
     url: running.url,
     password,
-    read: async (stream) => {
-      // A connection per read: the test's own reads never wait on a reconnect after a restart.
-      const client = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password });
-      client.on('error', () => undefined);
-      await client.connect();
-      try {
+    read: (stream) =>
+      withClient(async (client) => {
         const entries = await client.xRange(stream, '-', '+');
         return (entries ?? []).map((e) => ({ id: e.id, fields: Object.fromEntries(Object.entries(e.message).map(([k, v]) => [k, String(v)])) }));
-      } finally {
-        await client.close();
-      }
-    },
+      }),
+    clientNames: () =>
+      withClient(async (client) => {
+        const list = await client.clientList();
+        return list.map((c) => c.name).filter((n) => n !== 'test-support');
+      }),
     stop: async () => {
       await running?.stop();
       running = undefined;

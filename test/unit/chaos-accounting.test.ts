@@ -84,6 +84,21 @@ describe('chaos run arithmetic', () => {
     expect(planFaults(180, { receiverOutageS: 60, downS: 5, seed: 1, receivers: 5 }).at(-1)!.downS).toBe(60);
   });
 
+  it('with a broker subscription also kills the broker, in a slot of its own, and takes an HTTP receiver down', () => {
+    for (const durationS of [60, 180]) {
+      const plan = planFaults(durationS, { receiverOutageS: 60, downS: 5, seed: 7, receivers: 5, broker: true });
+      expect(plan.map((f) => f.kind)).toEqual(['worker', 'api', 'database', 'temporal', 'broker', 'receiver']);
+      expect(plan.find((f) => f.kind === 'broker')!.target).toBe('broker');
+      for (let i = 1; i < plan.length; i++) expect(plan[i]!.atS).toBeGreaterThanOrEqual(plan[i - 1]!.atS + plan[i - 1]!.downS);
+      expect(plan.at(-1)!.atS + plan.at(-1)!.downS).toBeLessThanOrEqual(durationS);
+      expect(plan.at(-1)!.target).toBe(2);
+    }
+    expect(parseOptions([], {})).toMatchObject({ broker: 'redis' });
+    expect(parseOptions(['--broker', 'none'], {})).toMatchObject({ broker: 'none' });
+    expect(parseOptions([], { CHAOS_BROKER: 'none' })).toMatchObject({ broker: 'none' });
+    expect(() => parseOptions(['--broker', 'kafka'], {})).toThrow(/--broker: "kafka" must be redis or none/);
+  });
+
   it('on the cluster stack kills one of the two Temporal nodes, by the seed', () => {
     const temporalTarget = (seed: number, stack?: 'local' | 'cluster') => planFaults(60, { receiverOutageS: 60, downS: 5, seed, receivers: 5, ...(stack ? { stack } : {}) }).find((f) => f.kind === 'temporal')!.target;
     expect(temporalTarget(1)).toBe('temporal');

@@ -60,14 +60,28 @@ export const fanOutEvents = (ctx: Pick<Ctx, 'opts'>, m: number) => (m >= 20 ? ct
 
 /** The throughput run on `m` subscriptions of its own while the scenario's own are paused; then those are deleted and these resumed. */
 export async function fanOut(ctx: Ctx, m: number) {
-  const own = ctx.subs;
   const secrets = Object.fromEntries(Array.from({ length: m }, (_, i) => [`m${m}_${i}`, newSecret()]));
   await ctx.receiver.request({ type: 'configure', secrets, sampleEvery: ctx.opts.sampleEvery });
+  return onSubscriptionsOfItsOwn(
+    ctx,
+    async (add) => {
+      for (const [tag, secret] of Object.entries(secrets)) add(tag, await createSubscription(ctx, tag, secret));
+    },
+    () => throughput(ctx, fanOutEvents(ctx, m), `throughput, ${m} subscriptions`),
+  );
+}
+
+/**
+ * Runs `run` on the subscriptions `create` makes (passing each to `add` with its receiver tag)
+ * while the scenario's own are paused; then deletes them and resumes those.
+ */
+export async function onSubscriptionsOfItsOwn<T>(ctx: Ctx, create: (add: (tag: string, id: string) => void) => Promise<void>, run: () => Promise<T>): Promise<T> {
+  const own = ctx.subs;
   for (const id of own.values()) await setStatus(ctx, id, 'paused');
   ctx.subs = new Map();
-  for (const [tag, secret] of Object.entries(secrets)) ctx.subs.set(tag, await createSubscription(ctx, tag, secret));
   try {
-    return await throughput(ctx, fanOutEvents(ctx, m), `throughput, ${m} subscriptions`);
+    await create((tag, id) => ctx.subs.set(tag, id));
+    return await run();
   } finally {
     for (const id of ctx.subs.values()) await ctx.api.request('DELETE', `/api/webhooks/v1/subscriptions/${id}`);
     ctx.subs = own;

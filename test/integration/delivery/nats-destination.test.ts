@@ -88,11 +88,15 @@ describe('NATS JetStream destinations against a real server', () => {
     expect(await nats.read(name)).toHaveLength(1);
   });
 
-  it('a subject no stream captures stops the delivery, saying why', async () => {
-    const { sub, events } = await stored({ subject: 'nobody.stores' });
-    const step = (await activities().deliverRound(round(events[0]!._id, sub._id))).steps[0]!;
-    expect(step).toMatchObject({ kind: 'settled', result: { outcome: 'rejected' }, settlement: { verdict: 'stop', state: 'stopped' } });
-    expect(step.kind === 'settled' && 'error' in step.result ? step.result.error : '').toMatch(/no JetStream stream captures subject nobody\.stores/);
+  it('a subject no stream captures is retried, saying why, and arrives once a stream captures it', async () => {
+    const { sub, events } = await stored({ subject: 'later.stored' });
+    const a = activities();
+    const step = (await a.deliverRound(round(events[0]!._id, sub._id))).steps[0]!;
+    expect(step).toMatchObject({ kind: 'settled', result: { outcome: 'network_error' }, settlement: { verdict: 'retry', state: 'retrying' } });
+    expect(step.kind === 'settled' && 'error' in step.result ? step.result.error : '').toMatch(/no JetStream stream captures subject later\.stored/);
+    const name = await stream('later.stored');
+    expect((await a.postAttempts([{ eventId: events[0]!._id, subscriptionId: sub._id, attempt: 2 }]))[0]).toMatchObject({ outcome: 'delivered' });
+    expect((await nats.read(name)).map((m) => m.headers['Nats-Msg-Id'])).toEqual([events[0]!._id]);
   });
 
   it('a wrong credential stops with the server refusal as the error, the password never in it', async () => {

@@ -10,7 +10,7 @@ import { waitFor } from '../../support/wait';
 
 describe('a Redis Streams destination through the API, the workflow and the worker', () => {
   let api: TestApi;
-  let worker: TestWorker;
+  let worker: TestWorker | undefined;
   let redis: TestRedis;
 
   beforeAll(async () => {
@@ -49,6 +49,22 @@ describe('a Redis Streams destination through the API, the workflow and the work
     await waitFor(async () => ((await attempts()).data?.data.length ?? 0) > 0, 10_000);
     expect((await attempts()).data!.data).toMatchObject([{ outcome: 'delivered', state: 'delivered' }]);
     await client.DELETE('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: id } } });
+  });
+
+  it("closes the worker's connection to the server when the worker stops", async () => {
+    const { client } = await api.clientWith(['webhooks:write', 'webhooks:read', 'resources:read', 'orders:write']);
+    const created = await client.POST('/api/webhooks/v1/subscribe', { body: { url: redis.url, events: ['order.created'], destination: { ...destination(), stream: 'shop:stopping' } } });
+    expect(created.response.status).toBe(201);
+    const id = created.data!.id;
+    const order = await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }] } });
+    expect(order.response.status).toBe(201);
+    await waitFor(async () => (await redis.read('shop:stopping')).length >= 1, 30_000);
+    // Pooled: open after the delivery, until 60 s unused or the worker's stop.
+    expect(await redis.clientNames()).toContain(`webhooks-${id}`);
+    await worker!.stop();
+    worker = undefined;
+    // The server drops a closed client as it reads the close: asked until then, briefly.
+    await waitFor(async () => !(await redis.clientNames()).includes(`webhooks-${id}`), 5000);
   });
 
   it('refuses what does not fit, naming the field, and writes nothing', async () => {

@@ -147,8 +147,9 @@ class SubscriptionCreate:
             that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the
             stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type:
             application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate
-            window). No stream for the subject, wrong credentials or refused permissions is a `rejected` attempt and stops;
-            a server that is down or no PubAck in time is retried on the subscription's schedule.
+            window). Wrong credentials or a refused permission is a `rejected` attempt and stops; a server that is down, no
+            stream for the subject yet (one created later, or electing its leader) or no PubAck in time is retried on the
+            subscription's schedule.
             - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the
             entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom
             `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when
