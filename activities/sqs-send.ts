@@ -108,6 +108,8 @@ export class SqsPool {
         return ended({ outcome: 'timeout', error: err.message });
       }
       if ((err as NodeJS.ErrnoException).code === 'EFORBIDDENADDRESS') return ended({ outcome: 'blocked', error: (err as Error).message });
+      // The HTTP handler's own connect or socket timeout, set to the same bound, may fire first.
+      if (codesOf(err).includes('TimeoutError')) return ended({ outcome: 'timeout', error: `no answer from SQS within ${req.timeoutMs} ms: ${describe(err)}` });
       const refusal = refusalOf(err, req.url);
       if (refusal) return ended({ outcome: 'rejected', error: refusal });
       return ended({ outcome: 'network_error', error: explain(err) });

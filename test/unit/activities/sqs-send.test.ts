@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageAttributes, refusalOf, SqsPool, type SqsSendRequest } from '../../../activities/sqs-send';
 
@@ -127,6 +127,19 @@ describe('sending to an SQS endpoint', () => {
     expect(r).toMatchObject({ outcome: 'delivered', responseExcerpt: 'stored by SQS as message m-2, sequence 18889' });
     expect(seen[0]!.body).toMatchObject({ MessageGroupId: 'order:7', MessageDeduplicationId: 'evt_1' });
     await pool.close();
+  });
+
+  it('times out on an endpoint that never answers, whichever timer fires first', async () => {
+    const silent = createTcpServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const pool = new SqsPool();
+      const r = await pool.send(request({ url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/123456789012/orders`, allowPrivate: true, timeoutMs: 300 }));
+      expect(r).toMatchObject({ outcome: 'timeout' });
+      await pool.close();
+    } finally {
+      silent.close();
+    }
   });
 
   it.each([
