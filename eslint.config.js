@@ -89,7 +89,7 @@ export default tseslint.config(
             productBoundary,
             { group: ['../workflows/ids'], message: 'Activities do not rebuild workflow ids: the workflow passes what they need in their input.' },
           ],
-          paths: ['amqplib', 'kafkajs', '@nats-io/transport-node', '@nats-io/jetstream', '@redis/client'].map((name) => ({ name, allowTypeImports: true, message: 'A broker client is loaded with import() where a delivery first needs it: a worker that only POSTs never loads it.' })),
+          paths: ['amqplib', 'kafkajs', '@nats-io/transport-node', '@nats-io/jetstream', '@redis/client', '@aws-sdk/client-sqs'].map((name) => ({ name, allowTypeImports: true, message: 'A broker client is loaded with import() where a delivery first needs it: a worker that only POSTs never loads it.' })),
         },
       ],
     },

@@ -5,7 +5,7 @@ import { type SubscriptionDoc, SubscriptionRepository } from '../src/subscriptio
 import { FailingStreaks, type FailingSubscription } from '../src/subscriptions/failing-streaks';
 import { openHeaders } from '../src/subscriptions/custom-headers';
 import { openAuth } from '../src/subscriptions/outgoing-auth';
-import { ackDeadlineMs, type OpenedBroker, type OpenedKafka, type OpenedNats, type OpenedRedis, openDestination } from '../src/subscriptions/destination';
+import { ackDeadlineMs, type OpenedBroker, type OpenedKafka, type OpenedNats, type OpenedRedis, type OpenedSqs, openDestination } from '../src/subscriptions/destination';
 import { SecretBox } from '../src/subscriptions/secret-box';
 import { retryOverride } from '../src/subscriptions/retry-schedule';
 import { type PayloadOptions, renderEnvelope } from '../src/webhooks/envelopes';
@@ -28,6 +28,7 @@ import { poster } from './traced-post';
 import type { Publish } from './rabbitmq-publish';
 import type { NatsPublish } from './nats-publish';
 import type { RedisPublish } from './redis-publish';
+import type { SqsSend } from './sqs-send';
 import type { BrokerMessage } from './broker-message';
 import type { Produce } from './kafka-produce';
 import { BrokerPools } from './broker-pools';
@@ -69,6 +70,8 @@ export interface AttemptActivityDeps {
   publishRedis?: RedisPublish;
   /** Produces to a Kafka destination; `brokers` unless a test injects its own. */
   produce?: Produce;
+  /** Sends to an SQS destination; `brokers` unless a test injects its own. */
+  sendSqs?: SqsSend;
   /** Most events kept in the per-worker event cache (default 4096). */
   eventCacheEntries?: number;
   /** Counts logged attempts and finished deliveries (absent: not counted). */
@@ -165,6 +168,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const publishNats: NatsPublish = deps.publishNats ?? brokers.publishNats;
   const publishRedis: RedisPublish = deps.publishRedis ?? brokers.publishRedis;
   const produce: Produce = deps.produce ?? brokers.produce;
+  const sendSqs: SqsSend = deps.sendSqs ?? brokers.sendSqs;
   const inFlight = new InFlight();
   // Shared by every worker through the database; touched only for subscriptions that set rate_limit.
   const rates = new DeliveryRate(deps.db, () => now().getTime());
@@ -258,6 +262,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       ...(destination?.type === 'rabbitmq' ? [destination.password] : []),
       ...(destination?.type === 'nats' || destination?.type === 'redis' ? [destination.password, destination.token].filter((c) => c !== undefined) : []),
       ...(destination?.type === 'kafka' && destination.sasl ? [destination.sasl.password] : []),
+      ...(destination?.type === 'sqs' ? [destination.accessKeyId, destination.secretAccessKey] : []),
     ];
     const cleaned = (r: PostResult, tokens: readonly string[] = []): PostResult => {
       const secrets = [...credentials, ...tokens.flatMap((t) => authorizationSecrets(`Bearer ${t}`))];
@@ -336,7 +341,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   }
 
   /** Publishes one attempt's message to a broker destination, by its kind. */
-  function publishTo(destination: OpenedBroker | OpenedKafka | OpenedNats | OpenedRedis, message: BrokerMessage, event: Parameters<typeof orderingKey>[0]): Promise<PostResult> {
+  function publishTo(destination: OpenedBroker | OpenedKafka | OpenedNats | OpenedRedis | OpenedSqs, message: BrokerMessage, event: Parameters<typeof orderingKey>[0]): Promise<PostResult> {
     switch (destination.type) {
       case 'kafka':
         // Keyed by the event's resource: one order's events go to one partition, in order.
@@ -347,6 +352,9 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
         return publishNats({ ...message, subject: destination.subject, credentials: { username: destination.username, password: destination.password, token: destination.token } });
       case 'redis':
         return publishRedis({ ...message, stream: destination.stream, maxlen: destination.maxlen, credentials: { username: destination.username, password: destination.password } });
+      case 'sqs':
+        // A FIFO queue groups by the event's resource, as Kafka keys by it.
+        return sendSqs({ ...message, region: destination.region, accessKeyId: destination.accessKeyId, secretAccessKey: destination.secretAccessKey, groupId: orderingKey(event) });
     }
   }
 

@@ -3,6 +3,7 @@ import { KafkaPool, type Produce } from './kafka-produce';
 import { type NatsPublish, NatsPool } from './nats-publish';
 import { type Publish, RabbitPool } from './rabbitmq-publish';
 import { type RedisPublish, RedisPool } from './redis-publish';
+import { type SqsSend, SqsPool } from './sqs-send';
 
 /**
  * A worker's broker connections: one pool per broker kind, each made on that kind's first
@@ -15,6 +16,7 @@ export class BrokerPools {
   #nats: NatsPool | undefined;
   #redis: RedisPool | undefined;
   #kafka: KafkaPool | undefined;
+  #sqs: SqsPool | undefined;
 
   /** Publishes to a RabbitMQ destination. */
   readonly publish: Publish = (req) => (this.#rabbit ??= new RabbitPool()).publish(req);
@@ -24,6 +26,8 @@ export class BrokerPools {
   readonly publishRedis: RedisPublish = (req) => (this.#redis ??= new RedisPool()).publish(req);
   /** Produces to a Kafka destination. */
   readonly produce: Produce = (req) => (this.#kafka ??= new KafkaPool()).produce(req);
+  /** Sends to an SQS destination. */
+  readonly sendSqs: SqsSend = (req) => (this.#sqs ??= new SqsPool()).send(req);
 
   /**
    * Closes every open connection, each given at most `timeoutMs` (a broker that does not answer
@@ -31,7 +35,7 @@ export class BrokerPools {
    * process. Deliveries after it open new connections.
    */
   async close(timeoutMs = DEFAULT_BROKER_CLOSE_MS): Promise<number> {
-    const pools = [this.#rabbit, this.#nats, this.#redis, this.#kafka].filter((p) => p !== undefined);
+    const pools = [this.#rabbit, this.#nats, this.#redis, this.#kafka, this.#sqs].filter((p) => p !== undefined);
     const left = await Promise.all(pools.map((p) => p.close(timeoutMs)));
     return left.reduce((a, b) => a + b, 0);
   }

@@ -21,12 +21,12 @@ export function describe(err: unknown): string {
 }
 
 /** How a broker attempt ended, before its times are added. */
-export type BrokerEnding = { outcome: 'delivered' } | { outcome: 'rejected' | 'network_error' | 'timeout' | 'blocked'; error: string };
+export type BrokerEnding = { outcome: 'delivered'; excerpt?: string } | { outcome: 'rejected' | 'network_error' | 'timeout' | 'blocked'; error: string };
 
 /** Why no broker attempt is made while deliveries must leave through an HTTP proxy. */
 export const PROXY_REFUSAL = 'deliveries must leave through DELIVERY_PROXY_URL, which carries HTTP only: broker destinations are not reached through it';
 
-/** Starts an attempt's clock: `ended` turns its ending into the attempt's result (a delivered one logged as status 200 with `excerpt`), `elapsedMs` is the time so far. */
+/** Starts an attempt's clock: `ended` turns its ending into the attempt's result (a delivered one logged as status 200 with its own excerpt or `excerpt`), `elapsedMs` is the time so far. */
 export function attemptClock(excerpt: string): { ended: (r: BrokerEnding) => PostResult; elapsedMs: () => number } {
   const startedAt = Date.now();
   const t0 = performance.now();
@@ -35,7 +35,7 @@ export function attemptClock(excerpt: string): { ended: (r: BrokerEnding) => Pos
     elapsedMs,
     ended: (r) =>
       r.outcome === 'delivered'
-        ? { startedAt, durationMs: elapsedMs(), outcome: 'delivered', statusCode: 200, responseExcerpt: excerpt }
+        ? { startedAt, durationMs: elapsedMs(), outcome: 'delivered', statusCode: 200, responseExcerpt: r.excerpt ?? excerpt }
         : { startedAt, durationMs: elapsedMs(), outcome: r.outcome, error: r.error },
   };
 }

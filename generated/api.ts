@@ -587,7 +587,7 @@ export interface paths {
          *     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
          *     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
          *     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-         *     - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+         *     - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
          *     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
          *     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
          */
@@ -1523,12 +1523,13 @@ export interface components {
         CallbackUrl: string;
         /**
          * Format: uri
-         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
+         * @description Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent); for `sqs` the queue URL, `https://sqs.<region>.amazonaws.com/<account>/<queue>` (or `http://` for an SQS-compatible server), the queue name ending in `.fifo` for a FIFO queue, nothing after it. Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
          * @example https://erp.example.com/hooks/orders
          * @example amqps://mq.example.com/orders
          * @example kafkas://kafka-1.example.com:9093
          * @example tls://nats.example.com:4222
          * @example rediss://redis.example.com:6380/0
+         * @example https://sqs.eu-west-1.amazonaws.com/123456789012/orders.fifo
          * @example pull://cli
          */
         SubscriptionUrl: string;
@@ -1539,6 +1540,7 @@ export interface components {
          *     - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
          *     - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type: application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate window). Wrong credentials or a refused permission is a `rejected` attempt and stops; a server that is down, no stream for the subject yet (one created later, or electing its leader) or no PubAck in time is retried on the subscription's schedule.
          *     - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry, told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time, is retried on the subscription's schedule.
+         *     - `sqs`: the same signed body sent (`SendMessage`) to the Amazon SQS queue whose queue URL is `url` (or to an SQS-compatible server's), signed (AWS Signature Version 4) for `region` with `access_key_id` and `secret_access_key`, and counted delivered only when SQS answers with the message's `MessageId` (the queue stored it). The signature headers, `Content-Type` and the custom `headers` travel as String message attributes. SQS carries at most 10 attributes and the service's take up to 6, so an `sqs` subscription takes at most 4 custom `headers`, named as SQS allows (letters, digits, `-`, `_` and single `.` inside, not beginning with `AWS.` or `Amazon.`), 422 naming the field otherwise. A queue URL ending in `.fifo` is a FIFO queue: `MessageGroupId` is the event's resource (as Kafka's key: one order's events in the order they were sent) and `MessageDeduplicationId` the event id (SQS drops a second copy within 5 minutes). A queue that does not exist, refused access, an unknown access key or a wrong secret, or a message SQS refuses as invalid or too large is a `rejected` attempt and stops; throttling, an error on SQS's side (5xx), a network failure or no answer in time is retried on the subscription's schedule.
          *     - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
          *     Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
          * @example {
@@ -1549,7 +1551,7 @@ export interface components {
          *       "password": "correct-horse-battery-staple"
          *     }
          */
-        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["NatsDestination"] | components["schemas"]["RedisDestination"] | components["schemas"]["PullDestination"];
+        SubscriptionDestination: components["schemas"]["HttpDestination"] | components["schemas"]["RabbitmqDestination"] | components["schemas"]["KafkaDestination"] | components["schemas"]["NatsDestination"] | components["schemas"]["RedisDestination"] | components["schemas"]["SqsDestination"] | components["schemas"]["PullDestination"];
         /**
          * @description Signed POSTs to `url` (the default).
          * @example {
@@ -1658,6 +1660,28 @@ export interface components {
             password?: string;
         };
         /**
+         * @description An Amazon SQS queue, or an SQS-compatible server's, whose queue URL is `url`; see `SubscriptionDestination`. The credentials are always sent (an IAM user's access key allowed `sqs:SendMessage` on the queue); the service never uses credentials of its own.
+         * @example {
+         *       "type": "sqs",
+         *       "region": "eu-west-1",
+         *       "access_key_id": "AKIAIOSFODNN7EXAMPLE",
+         *       "secret_access_key": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+         *     }
+         */
+        SqsDestination: {
+            /**
+             * @description Amazon SQS.
+             * @enum {string}
+             */
+            type: "sqs";
+            /** @description The queue's region, which requests are signed for. For a queue URL on `sqs.<region>.amazonaws.com` (or `<region>.queue.amazonaws.com`) it must be that region (422 naming the field). */
+            region: string;
+            /** @description The access key id; sealed at rest, never returned. */
+            access_key_id: string;
+            /** @description The secret access key; sealed at rest, never returned. */
+            secret_access_key: string;
+        };
+        /**
          * @description An Apache Kafka topic on the cluster whose bootstrap broker is `url`; see `SubscriptionDestination`. `username` and `password` come together (422 naming the one missing), or neither for a cluster without SASL.
          * @example {
          *       "type": "kafka",
@@ -1734,7 +1758,7 @@ export interface components {
             password?: "********";
         };
         /** @description A destination other than `http` as shown on read; a broker's credentials are masked. */
-        SubscriptionDestinationView: components["schemas"]["RabbitmqDestinationView"] | components["schemas"]["KafkaDestinationView"] | components["schemas"]["NatsDestinationView"] | components["schemas"]["RedisDestinationView"] | components["schemas"]["PullDestination"];
+        SubscriptionDestinationView: components["schemas"]["RabbitmqDestinationView"] | components["schemas"]["KafkaDestinationView"] | components["schemas"]["NatsDestinationView"] | components["schemas"]["RedisDestinationView"] | components["schemas"]["SqsDestinationView"] | components["schemas"]["PullDestination"];
         /**
          * @description A broker destination as shown on read; the credentials are masked.
          * @example {
@@ -1830,6 +1854,34 @@ export interface components {
              */
             password?: "********";
         };
+        /**
+         * @description An SQS destination as shown on read; the credentials are masked.
+         * @example {
+         *       "type": "sqs",
+         *       "region": "eu-west-1",
+         *       "access_key_id": "********",
+         *       "secret_access_key": "********"
+         *     }
+         */
+        SqsDestinationView: {
+            /**
+             * @description The kind of destination.
+             * @enum {string}
+             */
+            type: "sqs";
+            /** @description The queue's region. */
+            region: string;
+            /**
+             * @description Set, and masked.
+             * @enum {string}
+             */
+            access_key_id: "********";
+            /**
+             * @description Set, and masked.
+             * @enum {string}
+             */
+            secret_access_key: "********";
+        };
         /** @description Event types delivered to this subscription. */
         SubscriptionEvents: components["schemas"]["EventType"][];
         /** @description Free text for the owner. */
@@ -1861,7 +1913,7 @@ export interface components {
         SubscriptionStatus: "active" | "paused" | "disabled";
         /** @description A new subscription. */
         SubscriptionCreate: {
-            /** @description Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address. */
+            /** @description Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address (for `sqs`, the queue URL). */
             url: components["schemas"]["SubscriptionUrl"];
             /** @description Event types to deliver (1 to 50, no duplicates). */
             events: components["schemas"]["SubscriptionEvents"];
@@ -1924,7 +1976,7 @@ export interface components {
         Subscription: {
             /** @description Subscription identifier. */
             id: components["schemas"]["SubscriptionId"];
-            /** @description Callback URL, or the broker's address when `destination` names a broker. */
+            /** @description Callback URL, or the broker's address when `destination` names a broker (for `sqs`, the queue URL). */
             url: components["schemas"]["SubscriptionUrl"];
             /** @description Event types delivered. */
             events: components["schemas"]["SubscriptionEvents"];
@@ -1978,7 +2030,7 @@ export interface components {
         SubscriptionWithSecret: {
             /** @description Subscription identifier. */
             id: components["schemas"]["SubscriptionId"];
-            /** @description Callback URL, or the broker's address when `destination` names a broker. */
+            /** @description Callback URL, or the broker's address when `destination` names a broker (for `sqs`, the queue URL). */
             url: components["schemas"]["SubscriptionUrl"];
             /** @description Event types delivered. */
             events: components["schemas"]["SubscriptionEvents"];
@@ -2036,7 +2088,7 @@ export interface components {
          *     refused with a 422 naming the field: `host`, every `content-*` (`content-length`, `content-type`,
          *     `content-encoding`, ...), `expect`, `x-signature*`, `webhook-*` and hop-by-hop headers (`connection`,
          *     `keep-alive`, `proxy-*`, `te`, `trailer`, `transfer-encoding`, `upgrade`, `http2-settings`), in any case. Values may hold credentials: they are sealed at rest
-         *     like signing secrets and never returned.
+         *     like signing secrets and never returned. An `sqs` subscription takes at most 4, named as SQS message attributes may be (see `SubscriptionDestination`).
          * @example {
          *       "X-Tenant": "acme",
          *       "X-Api-Key": "k_live_0123456789"
@@ -2373,7 +2425,7 @@ export interface components {
         };
         /**
          * @description Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
          * @enum {string}
          */
         DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked" | "rejected";

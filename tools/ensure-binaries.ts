@@ -9,6 +9,7 @@ import { requireRabbit } from '../stack/runtime/rabbitmq';
 import { requireNats } from '../stack/runtime/nats';
 import { requireRedis } from '../stack/runtime/redis';
 import { kafkaVersion, requireKafka } from '../stack/runtime/kafka';
+import { elasticmqVersion, requireElasticmq } from '../stack/runtime/elasticmq';
 import { resolveTestServerBinary } from './lib/test-server';
 
 const config = loadStackConfig();
@@ -41,6 +42,8 @@ log(`nats-server: ${requireNats(log)}`);
 log(`redis-server: ${requireRedis(log)}`);
 const kafka = await requireKafka(config.binaryCacheDir, log);
 log(`kafka: Apache Kafka ${kafkaVersion} on ${kafka.java} (${kafka.classpath.split(':').length} jars)`);
+const elasticmq = await requireElasticmq(config.binaryCacheDir, log);
+log(`elasticmq: ElasticMQ ${elasticmqVersion} on ${elasticmq.java} (${elasticmq.classpath.split(':').length} jars)`);
 try {
   const ts = await resolveTestServerBinary({ cacheDir: config.binaryCacheDir, log });
   log(`temporal-test-server: ${ts.path} (${ts.source})`);

@@ -123,6 +123,9 @@ export type Verdict = 'delivered' | 'stop' | 'gone' | 'retry';
  * stream are `rejected`; a 503 from JetStream, a server down and no PubAck in time retry. Redis
  * Streams: the entry id answering `XADD` is the confirm; `WRONGPASS`, `NOAUTH`, `NOPERM` and
  * `WRONGTYPE` are `rejected`; anything else (down, loading, read-only, out of memory) retries.
+ * SQS: the MessageId answering `SendMessage` is the confirm; a queue that does not exist, refused
+ * access, an unknown key or wrong secret and a message SQS refuses as invalid are `rejected`;
+ * throttling, a 5xx, a network failure and no answer in time retry.
  */
 export function verdictFor(outcome: DeliveryOutcome, statusCode?: number): Verdict {
   if (outcome === 'delivered') return 'delivered';

@@ -2,6 +2,7 @@ import type { components } from '../../generated/api';
 import { DomainError } from '../errors/domain-error';
 import { MASKED_VALUE } from './custom-headers';
 import type { SecretBox } from './secret-box';
+import { SQS_QUEUE_URL } from './sqs-queue';
 
 type Schemas = components['schemas'];
 
@@ -13,7 +14,7 @@ export type SubscriptionDestinationView = Schemas['SubscriptionDestinationView']
 export type DestinationKind = SubscriptionDestination['type'];
 
 /** The stored form of a destination other than `http` (which is the field's absence). */
-export type StoredDestination = StoredBroker | StoredKafka | StoredNats | StoredRedis | StoredPull;
+export type StoredDestination = StoredBroker | StoredKafka | StoredNats | StoredRedis | StoredSqs | StoredPull;
 
 /** A pull destination as stored: the ack deadline only when one was sent (reads and delivery fill in the default). */
 export interface StoredPull {
@@ -59,6 +60,22 @@ export interface StoredRedis extends SealedCredentials {
   maxlen?: number;
 }
 
+/** The stored form of an SQS destination: the queue is the subscription's url. */
+export interface StoredSqs {
+  type: 'sqs';
+  region: string;
+  /** `{"access_key_id","secret_access_key"}` as JSON, sealed like a signing secret. */
+  credentials: string;
+}
+
+/** An opened SQS destination: what a worker sends with. */
+export interface OpenedSqs {
+  type: 'sqs';
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
 /** The credentials of a NATS or Redis destination: a user and password, a token (NATS), a password alone (Redis), or none. */
 export interface BrokerCredentials {
   username?: string;
@@ -94,7 +111,7 @@ export interface StoredKafka {
 }
 
 /** An opened destination: what a worker delivers with. */
-export type OpenedDestination = OpenedBroker | OpenedKafka | OpenedNats | OpenedRedis | StoredPull;
+export type OpenedDestination = OpenedBroker | OpenedKafka | OpenedNats | OpenedRedis | OpenedSqs | StoredPull;
 
 /** An opened Kafka destination: what a worker produces with. */
 export interface OpenedKafka {
@@ -120,6 +137,8 @@ export const DESTINATION_SCHEMES: Readonly<Record<DestinationKind, readonly stri
   nats: ['tls', 'nats'],
   redis: ['rediss', 'redis'],
   kafka: ['kafkas', 'kafka'],
+  // The queue URL is SQS's HTTPS API; http only reaches an SQS-compatible server (local ones).
+  sqs: ['https', 'http'],
   pull: ['pull'],
 };
 
@@ -138,6 +157,10 @@ export function sealDestination(box: SecretBox, subscriptionId: string, destinat
   if (destination.type === 'kafka') return sealKafka(box, subscriptionId, destination);
   if (destination.type === 'nats') return { type: 'nats', subject: destination.subject, ...sealCredentials(box, subscriptionId, destination) };
   if (destination.type === 'redis') return { type: 'redis', stream: destination.stream, ...(destination.maxlen !== undefined ? { maxlen: destination.maxlen } : {}), ...sealCredentials(box, subscriptionId, destination) };
+  if (destination.type === 'sqs') {
+    const credentials = box.seal(JSON.stringify({ access_key_id: destination.access_key_id, secret_access_key: destination.secret_access_key }), subscriptionId);
+    return { type: 'sqs', region: destination.region, credentials };
+  }
   const credentials = box.seal(JSON.stringify({ username: destination.username, password: destination.password }), subscriptionId);
   return { type: 'rabbitmq', exchange: destination.exchange, routing_key: destination.routing_key, credentials };
 }
@@ -151,6 +174,7 @@ export function viewDestination(stored: StoredDestination): SubscriptionDestinat
   }
   if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...credentialMasks(stored) };
   if (stored.type === 'redis') return { type: 'redis', stream: stored.stream, ...(stored.maxlen !== undefined ? { maxlen: stored.maxlen } : {}), ...credentialMasks(stored) };
+  if (stored.type === 'sqs') return { type: 'sqs', region: stored.region, access_key_id: MASKED_VALUE, secret_access_key: MASKED_VALUE };
   return { type: stored.type, exchange: stored.exchange, routing_key: stored.routing_key, username: MASKED_VALUE, password: MASKED_VALUE };
 }
 
@@ -163,6 +187,10 @@ export function openDestination(box: SecretBox, subscriptionId: string, stored: 
   }
   if (stored.type === 'nats') return { type: 'nats', subject: stored.subject, ...openCredentials(box, subscriptionId, stored) };
   if (stored.type === 'redis') return { type: 'redis', stream: stored.stream, ...(stored.maxlen !== undefined ? { maxlen: stored.maxlen } : {}), ...openCredentials(box, subscriptionId, stored) };
+  if (stored.type === 'sqs') {
+    const opened = JSON.parse(box.open(stored.credentials, subscriptionId)) as { access_key_id: string; secret_access_key: string };
+    return { type: 'sqs', region: stored.region, accessKeyId: opened.access_key_id, secretAccessKey: opened.secret_access_key };
+  }
   const { username, password } = JSON.parse(box.open(stored.credentials, subscriptionId)) as { username: string; password: string };
   return { type: stored.type, exchange: stored.exchange, routingKey: stored.routing_key, username, password };
 }
@@ -237,6 +265,10 @@ export function assertUrlFitsDestination(url: string, kind: DestinationKind, sen
   }
   if (kind === 'redis' && !/^[a-z]+:\/\/[^/?#]*(\/(\d{1,5})?)?$/i.test(url)) {
     const message = 'a redis destination takes rediss://host[:port][/db] or redis://host[:port][/db], the database a number';
+    throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
+  }
+  if (kind === 'sqs' && !SQS_QUEUE_URL.test(url)) {
+    const message = 'an sqs destination takes the queue URL, https://host/<account>/<queue> (the queue name letters, digits, "-" or "_", a FIFO queue\'s ending in .fifo), without a query';
     throw DomainError.unprocessable(`${sent} does not fit: ${message}`, [{ field: [sent], message }]);
   }
   if (kind === 'kafka' && !/^[a-z]+:\/\/[^/?#]+\/?$/i.test(url)) {

@@ -20,6 +20,7 @@ import type { SubscriptionDoc, SubscriptionRepository } from './repository';
 import { checkFields, checkHosts, type FieldContext, patchOf, storedOnCreate, toSubscription } from './fields';
 import { assertDestinationFields, assertUrlFitsDestination, destinationKind, hasBrokerCredentials } from './destination';
 import { assertNoAuthorizationHeader } from './outgoing-auth';
+import { assertSqsFits } from './sqs-queue';
 import type { SecretBox } from './secret-box';
 import { generateSigningKeyPair, generateSigningSecret } from './secrets';
 import { assertMayChange } from './authority';
@@ -93,6 +94,11 @@ function assertDestinationFits(input: SubscriptionCreate | SubscriptionUpdate, c
   const hasAuth = input.auth === undefined ? current?.auth !== undefined : input.auth !== null;
   assertUrlFitsDestination(url, kind, input.url !== undefined || input.destination === undefined ? 'url' : 'destination', hasAuth);
   if (kind === 'pull') assertNothingPullIgnores(input, current);
+  if (kind === 'sqs') {
+    const region = input.destination?.type === 'sqs' ? input.destination.region : current?.destination?.type === 'sqs' ? current.destination.region : undefined;
+    const headerNames = input.headers === undefined ? (current?.headers ?? []).map((h) => h.name) : Object.keys(input.headers ?? {});
+    assertSqsFits(url, region, headerNames);
+  }
 }
 
 /** 422 naming each of `headers`, `max_in_flight`, `rate_limit` a pull subscription would have after `input`: nothing is sent, so they would mean nothing. */

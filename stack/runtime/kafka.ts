@@ -1,65 +1,27 @@
-import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BinaryError, buildIntoCache, runWithProgress } from './build-cache';
+import { type JavaInstall, pomProperty, requireMavenServer } from './maven';
 import { getFreePort } from './ports';
 import { type LineSink, ManagedProcess, waitUntilReady } from './processes';
 
 const pomPath = join(dirname(fileURLToPath(import.meta.url)), 'kafka-broker', 'pom.xml');
 
 /** org.apache.kafka:kafka_2.13 version pinned in stack/runtime/kafka-broker/pom.xml. */
-export const kafkaVersion = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(readFileSync(pomPath, 'utf8'))?.[1] ?? 'unknown';
-
-/** Cache directory name: changes whenever the pom (and so the classpath) changes. */
-const cacheKey = `kafka-${kafkaVersion}-${createHash('sha256').update(readFileSync(pomPath)).digest('hex').slice(0, 12)}`;
+export const kafkaVersion = pomProperty(pomPath, 'kafka.version');
 
 /** What starting a broker needs: `java` and the broker's classpath (jars in ~/.m2). */
-export interface KafkaInstall {
-  java: string;
-  classpath: string;
-}
-
-const javaCommand = () => (process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java');
-
-/** The classpath file in the cache, when every jar it names is still there (~/.m2 can be cleared apart from it). */
-function cachedClasspath(dir: string): string | undefined {
-  const file = join(dir, 'classpath.txt');
-  if (!existsSync(file)) return undefined;
-  const jars = readFileSync(file, 'utf8').trim().split(':').filter(Boolean);
-  return jars.length > 0 && jars.every((jar) => existsSync(jar)) ? jars.join(':') : undefined;
-}
+export type KafkaInstall = JavaInstall;
 
 /**
  * Finds the Apache Kafka broker in `cacheDir`, or resolves it from Maven Central first (jars
  * into ~/.m2, once per machine, as the Temporal test server's); fails naming the fix when Java
  * or Maven is missing.
  */
-export async function requireKafka(cacheDir: string, log: (line: string) => void): Promise<KafkaInstall> {
-  const java = javaCommand();
-  if (spawnSync(java, ['-version'], { stdio: 'ignore' }).status !== 0) {
-    throw new BinaryError(`Java is not installed (${java}): the Kafka destination tests run Apache Kafka ${kafkaVersion}, which needs Java 17+.`);
-  }
-  const dir = join(cacheDir, cacheKey);
-  const found = cachedClasspath(dir);
-  if (found) return { java, classpath: found };
-  if (spawnSync('mvn', ['-v'], { stdio: 'ignore' }).status !== 0) {
-    throw new BinaryError(`Apache Kafka ${kafkaVersion} is not fetched yet and mvn is not on PATH: install Maven 3.8+ (it fetches the broker from Maven Central once).`);
-  }
-  await buildIntoCache(dir, {
-    name: 'kafka',
-    isReady: () => cachedClasspath(dir) !== undefined,
-    build: async (staging) => {
-      const args = ['-B', '-f', pomPath, 'dependency:build-classpath', '-Dmdep.includeScope=runtime', `-Dmdep.outputFile=${join(staging, 'classpath.txt')}`];
-      log(`kafka: fetching Apache Kafka ${kafkaVersion} with mvn ${args.join(' ')} (jars go to ~/.m2; classpath cached in ${dir})`);
-      await runWithProgress('mvn', args, { name: 'kafka', log, counts: (line) => line.includes('Downloaded from'), unit: 'files downloaded' });
-    },
-  });
-  const classpath = cachedClasspath(dir);
-  if (!classpath) throw new BinaryError(`Fetching Apache Kafka ${kafkaVersion} left no usable classpath in ${dir}`);
-  return { java, classpath };
+export function requireKafka(cacheDir: string, log: (line: string) => void): Promise<KafkaInstall> {
+  return requireMavenServer({ name: 'kafka', version: kafkaVersion, title: `Apache Kafka ${kafkaVersion}`, neededBy: 'the Kafka destination tests', pomPath }, cacheDir, log);
 }
 
 /** A SASL/PLAIN user the broker accepts. */

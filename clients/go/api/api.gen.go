@@ -868,6 +868,66 @@ func (e SignatureSchemeInfoSignatureVersion) Valid() bool {
 	}
 }
 
+// Defines values for SqsDestinationType.
+const (
+	SqsDestinationTypeSqs SqsDestinationType = "sqs"
+)
+
+// Valid indicates whether the value is a known member of the SqsDestinationType enum.
+func (e SqsDestinationType) Valid() bool {
+	switch e {
+	case SqsDestinationTypeSqs:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SqsDestinationViewAccessKeyId.
+const (
+	SqsDestinationViewAccessKeyIdAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk SqsDestinationViewAccessKeyId = "********"
+)
+
+// Valid indicates whether the value is a known member of the SqsDestinationViewAccessKeyId enum.
+func (e SqsDestinationViewAccessKeyId) Valid() bool {
+	switch e {
+	case SqsDestinationViewAccessKeyIdAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SqsDestinationViewSecretAccessKey.
+const (
+	SqsDestinationViewSecretAccessKeyAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk SqsDestinationViewSecretAccessKey = "********"
+)
+
+// Valid indicates whether the value is a known member of the SqsDestinationViewSecretAccessKey enum.
+func (e SqsDestinationViewSecretAccessKey) Valid() bool {
+	switch e {
+	case SqsDestinationViewSecretAccessKeyAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsteriskAsterisk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SqsDestinationViewType.
+const (
+	SqsDestinationViewTypeSqs SqsDestinationViewType = "sqs"
+)
+
+// Valid indicates whether the value is a known member of the SqsDestinationViewType enum.
+func (e SqsDestinationViewType) Valid() bool {
+	switch e {
+	case SqsDestinationViewTypeSqs:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for StockChangeReason.
 const (
 	StockChangeReasonAdjustment   StockChangeReason = "adjustment"
@@ -1375,7 +1435,7 @@ type DeliveryNext struct {
 }
 
 // DeliveryOutcome Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
 type DeliveryOutcome string
 
 // DeliveryTimeline One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next.
@@ -2445,6 +2505,48 @@ type SigningPublicKey = string
 // SigningSecret HMAC signing secret, `whsec_` followed by standard, padded base64 of at least 24 bytes (32 characters); a supplied one that decodes to fewer bytes, or is not canonical base64, is a 422 naming `/body/secret`.
 type SigningSecret = string
 
+// SqsDestination An Amazon SQS queue, or an SQS-compatible server's, whose queue URL is `url`; see `SubscriptionDestination`. The credentials are always sent (an IAM user's access key allowed `sqs:SendMessage` on the queue); the service never uses credentials of its own.
+type SqsDestination struct {
+	// AccessKeyId The access key id; sealed at rest, never returned.
+	AccessKeyId string `json:"access_key_id"`
+
+	// Region The queue's region, which requests are signed for. For a queue URL on `sqs.<region>.amazonaws.com` (or `<region>.queue.amazonaws.com`) it must be that region (422 naming the field).
+	Region string `json:"region"`
+
+	// SecretAccessKey The secret access key; sealed at rest, never returned.
+	SecretAccessKey string `json:"secret_access_key"`
+
+	// Type Amazon SQS.
+	Type SqsDestinationType `json:"type"`
+}
+
+// SqsDestinationType Amazon SQS.
+type SqsDestinationType string
+
+// SqsDestinationView An SQS destination as shown on read; the credentials are masked.
+type SqsDestinationView struct {
+	// AccessKeyId Set, and masked.
+	AccessKeyId SqsDestinationViewAccessKeyId `json:"access_key_id"`
+
+	// Region The queue's region.
+	Region string `json:"region"`
+
+	// SecretAccessKey Set, and masked.
+	SecretAccessKey SqsDestinationViewSecretAccessKey `json:"secret_access_key"`
+
+	// Type The kind of destination.
+	Type SqsDestinationViewType `json:"type"`
+}
+
+// SqsDestinationViewAccessKeyId Set, and masked.
+type SqsDestinationViewAccessKeyId string
+
+// SqsDestinationViewSecretAccessKey Set, and masked.
+type SqsDestinationViewSecretAccessKey string
+
+// SqsDestinationViewType The kind of destination.
+type SqsDestinationViewType string
+
 // StatsBucket Attempts started in one hour.
 type StatsBucket struct {
 	// Attempts Attempts started in this hour.
@@ -2711,9 +2813,9 @@ type Subscription struct {
 	// UpdatedAt When the subscription last changed.
 	UpdatedAt time.Time `json:"updated_at"`
 
-	// Url Callback URL, or the broker's address when `destination` names a broker.
+	// Url Callback URL, or the broker's address when `destination` names a broker (for `sqs`, the queue URL).
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, https://sqs.eu-west-1.amazonaws.com/123456789012/orders.fifo, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -2796,9 +2898,9 @@ type SubscriptionCreate struct {
 	// Signature How deliveries are signed; `hmac-sha256` when omitted. Set on creation; `rotate-secret` with `signature` switches it later (a switch is a rotation, with its overlap).
 	Signature *SignatureScheme `json:"signature,omitempty"`
 
-	// Url Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address.
+	// Url Where deliveries go (see `SubscriptionUrl`): the callback URL (absolute http/https), or, with a `destination` of another kind, its broker's address (for `sqs`, the queue URL).
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, https://sqs.eu-west-1.amazonaws.com/123456789012/orders.fifo, pull://cli
 	Url SubscriptionUrl `json:"url"`
 }
 
@@ -2811,6 +2913,7 @@ type SubscriptionDescription = string
 // - `kafka`: the same signed body produced to `topic` through the bootstrap broker at `url` (and any further `brokers`), keyed by the event's resource (`order:<order_id>` for order events, `product:<product_id>` for stock events) so one order's events land in one partition, in the order they were produced; counted delivered only when every in-sync replica has it (`acks=all`). The signature headers (`webhook-id` is the event id) and the custom `headers` travel as record headers, with `content-type`. SASL credentials (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512) are optional. A topic that does not exist, a refused authorization or failed authentication, or a record the broker refuses as invalid or too large is a `rejected` attempt and stops; a broker that is down, a leader election or no acknowledgement in time is retried on the subscription's schedule.
 // - `nats`: the same signed body published to `subject` on the NATS server at `url`, into the JetStream stream that captures the subject, counted delivered only when JetStream acknowledges it (its PubAck: stored in the stream). The signature headers and the custom `headers` travel as NATS message headers, with `Content-Type: application/json` and `Nats-Msg-Id` the event id (JetStream drops a duplicate within the stream's duplicate window). Wrong credentials or a refused permission is a `rejected` attempt and stops; a server that is down, no stream for the subject yet (one created later, or electing its leader) or no PubAck in time is retried on the subscription's schedule.
 // - `redis`: the same signed body added (`XADD`) to the stream `stream` on the Redis server at `url`, as the entry's field `body`, beside one field per header (the signature headers, `Content-Type` and the custom `headers`); with `maxlen`, the stream is trimmed to about that many entries (`MAXLEN ~`). Counted delivered when Redis answers with the entry id. Redis has no de-duplication: a retry after a lost answer adds a second entry, told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time, is retried on the subscription's schedule.
+// - `sqs`: the same signed body sent (`SendMessage`) to the Amazon SQS queue whose queue URL is `url` (or to an SQS-compatible server's), signed (AWS Signature Version 4) for `region` with `access_key_id` and `secret_access_key`, and counted delivered only when SQS answers with the message's `MessageId` (the queue stored it). The signature headers, `Content-Type` and the custom `headers` travel as String message attributes. SQS carries at most 10 attributes and the service's take up to 6, so an `sqs` subscription takes at most 4 custom `headers`, named as SQS allows (letters, digits, `-`, `_` and single `.` inside, not beginning with `AWS.` or `Amazon.`), 422 naming the field otherwise. A queue URL ending in `.fifo` is a FIFO queue: `MessageGroupId` is the event's resource (as Kafka's key: one order's events in the order they were sent) and `MessageDeduplicationId` the event id (SQS drops a second copy within 5 minutes). A queue that does not exist, refused access, an unknown access key or a wrong secret, or a message SQS refuses as invalid or too large is a `rejected` attempt and stops; throttling, an error on SQS's side (5xx), a network failure or no answer in time is retried on the subscription's schedule.
 // - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a `timeout`, retried on the schedule. `url` is `pull://<label>`; `headers`, `max_in_flight` and `rate_limit` (for what the service sends) are refused (422 naming each), as `auth` is.
 // Credentials are sealed at rest like signing secrets and never returned. `auth` is for `http` only (422 naming it).
 type SubscriptionDestination struct {
@@ -2917,7 +3020,7 @@ type SubscriptionFilter map[string]interface{}
 // refused with a 422 naming the field: `host`, every `content-*` (`content-length`, `content-type`,
 // `content-encoding`, ...), `expect`, `x-signature*`, `webhook-*` and hop-by-hop headers (`connection`,
 // `keep-alive`, `proxy-*`, `te`, `trailer`, `transfer-encoding`, `upgrade`, `http2-settings`), in any case. Values may hold credentials: they are sealed at rest
-// like signing secrets and never returned.
+// like signing secrets and never returned. An `sqs` subscription takes at most 4, named as SQS message attributes may be (see `SubscriptionDestination`).
 type SubscriptionHeaders map[string]string
 
 // SubscriptionHealth One subscription's health at a glance.
@@ -3048,7 +3151,7 @@ type SubscriptionUpdate struct {
 
 	// Url New callback URL, or new broker address (see `SubscriptionUrl`).
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, https://sqs.eu-west-1.amazonaws.com/123456789012/orders.fifo, pull://cli
 	Url *SubscriptionUrl `json:"url,omitempty"`
 
 	// Version Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
@@ -3061,9 +3164,9 @@ type SubscriptionUpdateStatus string
 // SubscriptionUpdateVersion Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
 type SubscriptionUpdateVersion int64
 
-// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
+// SubscriptionUrl Where a subscription's deliveries go, by its `destination` kind: for `http` (the default) the callback URL, absolute http or https, that deliveries are POSTed to (HTTPS recommended); for `rabbitmq` the broker's address, `amqps://host[:port][/vhost]` (TLS, port 5671 by default) or `amqp://host[:port][/vhost]` (5672), the vhost percent-encoded (`%2F` is `/`, the default when absent); for `kafka` a bootstrap broker, `kafka://host[:port]` (9092 by default) or `kafkas://host[:port]` (TLS, 9093), nothing after the port (further bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS) or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address, `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0 when absent); for `sqs` the queue URL, `https://sqs.<region>.amazonaws.com/<account>/<queue>` (or `http://` for an SQS-compatible server), the queue name ending in `.fifo` for a FIFO queue, nothing after it. Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the attempt log; nothing connects to it, so the address rules do not apply.
 //
-// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
+// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, https://sqs.eu-west-1.amazonaws.com/123456789012/orders.fifo, pull://cli
 type SubscriptionUrl = string
 
 // SubscriptionWithSecret A subscription as returned on creation, with its signing secret. The secret is shown only here.
@@ -3126,9 +3229,9 @@ type SubscriptionWithSecret struct {
 	// UpdatedAt When the subscription last changed.
 	UpdatedAt time.Time `json:"updated_at"`
 
-	// Url Callback URL, or the broker's address when `destination` names a broker.
+	// Url Callback URL, or the broker's address when `destination` names a broker (for `sqs`, the queue URL).
 	//
-	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, pull://cli
+	// Examples: https://erp.example.com/hooks/orders, amqps://mq.example.com/orders, kafkas://kafka-1.example.com:9093, tls://nats.example.com:4222, rediss://redis.example.com:6380/0, https://sqs.eu-west-1.amazonaws.com/123456789012/orders.fifo, pull://cli
 	Url SubscriptionUrl `json:"url"`
 
 	// Version Envelope version, set by the path the subscription was created under and changed by `PATCH` with `version`.
@@ -4578,6 +4681,32 @@ func (t *SubscriptionDestination) MergeRedisDestination(v RedisDestination) erro
 	return err
 }
 
+// AsSqsDestination returns the union data inside the SubscriptionDestination as a SqsDestination
+func (t SubscriptionDestination) AsSqsDestination() (SqsDestination, error) {
+	var body SqsDestination
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSqsDestination overwrites any union data inside the SubscriptionDestination as the provided SqsDestination
+func (t *SubscriptionDestination) FromSqsDestination(v SqsDestination) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSqsDestination performs a merge with any union data inside the SubscriptionDestination, using the provided SqsDestination
+func (t *SubscriptionDestination) MergeSqsDestination(v SqsDestination) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsPullDestination returns the union data inside the SubscriptionDestination as a PullDestination
 func (t SubscriptionDestination) AsPullDestination() (PullDestination, error) {
 	var body PullDestination
@@ -4708,6 +4837,32 @@ func (t *SubscriptionDestinationView) FromRedisDestinationView(v RedisDestinatio
 
 // MergeRedisDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided RedisDestinationView
 func (t *SubscriptionDestinationView) MergeRedisDestinationView(v RedisDestinationView) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSqsDestinationView returns the union data inside the SubscriptionDestinationView as a SqsDestinationView
+func (t SubscriptionDestinationView) AsSqsDestinationView() (SqsDestinationView, error) {
+	var body SqsDestinationView
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSqsDestinationView overwrites any union data inside the SubscriptionDestinationView as the provided SqsDestinationView
+func (t *SubscriptionDestinationView) FromSqsDestinationView(v SqsDestinationView) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSqsDestinationView performs a merge with any union data inside the SubscriptionDestinationView, using the provided SqsDestinationView
+func (t *SubscriptionDestinationView) MergeSqsDestinationView(v SqsDestinationView) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -5399,7 +5554,7 @@ type ClientInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -6064,7 +6219,7 @@ func (c *Client) ListDeprecatedSubscriptions(ctx context.Context, params *ListDe
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //
@@ -8950,7 +9105,7 @@ type ClientWithResponsesInterface interface {
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 	// - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 	//
@@ -15311,7 +15466,7 @@ func (c *ClientWithResponses) ListDeprecatedSubscriptionsWithResponse(ctx contex
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
-// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
 // - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the service's; `GET` shows the effective one (`SubscriptionRetry`, `EffectiveRetry`).
 //

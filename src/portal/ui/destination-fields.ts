@@ -21,10 +21,12 @@ export interface DestinationFields {
   topic: string;
   brokers: string;
   saslMechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512';
+  /** SQS: the queue's region (its access key and secret go in the user and password boxes). */
+  region: string;
 }
 
 /** Empty fields: credentials are never shown again, so editing starts from these too. */
-export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', subject: '', token: '', stream: '', maxlen: '', ackDeadlineSeconds: '', topic: '', brokers: '', saslMechanism: 'plain' };
+export const emptyDestinationFields: DestinationFields = { exchange: '', routingKey: '', username: '', password: '', subject: '', token: '', stream: '', maxlen: '', ackDeadlineSeconds: '', topic: '', brokers: '', saslMechanism: 'plain', region: '' };
 
 /** The bounds of a pull destination's `ack_deadline_seconds` (the contract's). */
 export const ACK_DEADLINE_BOUNDS = { min: 5, max: 600 } as const;
@@ -76,6 +78,14 @@ export function destinationBody(choice: DestinationChoice, f: DestinationFields,
     }
     case 'kafka':
       return kafkaBody(f);
+    case 'sqs': {
+      const region = f.region.trim();
+      const accessKeyId = f.username.trim();
+      if (!region) return missing('region', 'SQS');
+      if (!accessKeyId) return missing('access key ID', 'SQS');
+      if (!f.password) return missing('secret access key', 'SQS');
+      return { destination: { type: 'sqs', region, access_key_id: accessKeyId, secret_access_key: f.password } };
+    }
     case 'pull': {
       const deadline = parseAckDeadline(f.ackDeadlineSeconds);
       if ('error' in deadline) return deadline;
@@ -103,7 +113,7 @@ function kafkaBody(f: DestinationFields): { destination: SubscriptionDestination
 
 /** How the detail names a subscription's destination, with nothing secret in it. */
 export function describeDestination(
-  destination: { type: string; exchange?: string; routing_key?: string; ack_deadline_seconds?: number; topic?: string; brokers?: string[]; sasl_mechanism?: string; subject?: string; stream?: string; maxlen?: number } | undefined,
+  destination: { type: string; exchange?: string; routing_key?: string; ack_deadline_seconds?: number; topic?: string; brokers?: string[]; sasl_mechanism?: string; subject?: string; stream?: string; maxlen?: number; region?: string } | undefined,
 ): string {
   if (!destination) return 'HTTP POST';
   if (destination.type === 'pull') {
@@ -115,6 +125,7 @@ export function describeDestination(
     return `Kafka: topic "${destination.topic ?? ''}"${brokers}${destination.sasl_mechanism ? ` (SASL ${destination.sasl_mechanism.toUpperCase()}, credentials hidden)` : ''}`;
   }
   if (destination.type === 'redis') return `Redis stream "${destination.stream ?? ''}"${destination.maxlen ? `, trimmed to about ${destination.maxlen} entries` : ''} (credentials hidden)`;
+  if (destination.type === 'sqs') return `Amazon SQS: the queue in the URL, region ${destination.region ?? ''} (credentials hidden)`;
   if (destination.type === 'nats') return `NATS JetStream: subject "${destination.subject ?? ''}" (credentials hidden)`;
   return `RabbitMQ: exchange ${destination.exchange ? `"${destination.exchange}"` : '(default)'}, routing key "${destination.routing_key ?? ''}" (credentials hidden)`;
 }

@@ -74,6 +74,7 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
             <option value="nats">NATS JetStream</option>
             <option value="redis">Redis Streams</option>
             <option value="kafka">Kafka</option>
+            <option value="sqs">Amazon SQS</option>
             <option value="pull">Pull (an inbox read over the API)</option>
           </select>
           {form.destinationChoice === 'rabbitmq' && (
@@ -94,6 +95,11 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
           {form.destinationChoice === 'kafka' && (
             <small>
               A bootstrap broker goes in the URL above: <code>kafkas://host:9093</code> (TLS) or <code>kafka://host:9092</code>.
+            </small>
+          )}
+          {form.destinationChoice === 'sqs' && (
+            <small>
+              The queue URL goes in the URL above: <code>https://sqs.eu-west-1.amazonaws.com/123456789012/orders</code> (a FIFO queue's ends in <code>.fifo</code>).
             </small>
           )}
           {form.destinationChoice === 'pull' && (
@@ -176,6 +182,15 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
               </select>
             </label>
             <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="SASL user (optional)" passwordLabel="SASL password" />
+          </>
+        )}
+        {form.destinationChoice === 'sqs' && (
+          <>
+            <label>
+              Region
+              <input type="text" name="destination-region" maxLength={32} placeholder="eu-west-1" value={form.destinationFields.region} onInput={(e) => setDestination({ region: e.currentTarget.value })} />
+            </label>
+            <BrokerCredentialInputs fields={form.destinationFields} set={setDestination} userLabel="Access key ID" passwordLabel="Secret access key" />
           </>
         )}
       </fieldset>

@@ -475,6 +475,30 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByTestId('subscriptions-empty').waitFor();
   });
 
+  it('creates an SQS subscription, shows its region but never its keys', async () => {
+    const queue = 'http://127.0.0.1:9324/000000000000/shop-events.fifo';
+    await page.getByRole('button', { name: 'New subscription' }).click();
+    await page.getByLabel('Endpoint URL').fill(queue);
+    await page.getByRole('combobox', { name: /^Deliver by/ }).selectOption('sqs');
+    await page.getByLabel('Region').fill('eu-west-1');
+    await page.getByLabel('Access key ID').fill('AKIDPORTALSQS0000000');
+    await page.getByLabel('Secret access key').fill('portal-sqs-secret-key');
+    await page.getByRole('checkbox', { name: /webhook\.test/ }).check();
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    await page.getByTestId('secret-notice').waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    await page.getByRole('button', { name: `Manage ${queue}` }).click();
+    await page.getByTestId('subscription-detail').waitFor();
+    expect(await page.getByTestId('subscription-destination').textContent()).toBe('Destination: Amazon SQS: the queue in the URL, region eu-west-1 (credentials hidden)');
+    expect(await page.content()).not.toContain('portal-sqs-secret-key');
+    expect(await page.content()).not.toContain('AKIDPORTALSQS0000000');
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByTestId('subscriptions-empty').waitFor();
+  });
+
   it('shows an administrator session the alerts', async () => {
     const { client: adminKey } = await api.clientWith(['admin'], 'admin');
     const { data: sub } = await adminKey.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['webhook.test'] } });

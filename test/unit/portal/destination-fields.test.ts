@@ -46,6 +46,15 @@ describe('the portal destination box', () => {
     expect(describeDestination({ type: 'redis', stream: 'webhooks:orders', maxlen: 1000 })).toBe('Redis stream "webhooks:orders", trimmed to about 1000 entries (credentials hidden)');
   });
 
+  it('sends an SQS destination with its region and keys, saying what is missing', () => {
+    const sqs = { ...emptyDestinationFields, region: ' eu-west-1 ', username: ' AKIAIOSFODNN7EXAMPLE ', password: 'sqs-secret' };
+    expect(destinationBody('sqs', sqs, false)).toEqual({ destination: { type: 'sqs', region: 'eu-west-1', access_key_id: 'AKIAIOSFODNN7EXAMPLE', secret_access_key: 'sqs-secret' } });
+    expect(destinationBody('sqs', { ...sqs, region: '' }, false)).toEqual({ error: 'Enter the region for the SQS destination.' });
+    expect(destinationBody('sqs', { ...sqs, username: '' }, false)).toEqual({ error: 'Enter the access key ID for the SQS destination.' });
+    expect(destinationBody('sqs', { ...sqs, password: '' }, false)).toEqual({ error: 'Enter the secret access key for the SQS destination.' });
+    expect(describeDestination({ type: 'sqs', region: 'eu-west-1' })).toBe('Amazon SQS: the queue in the URL, region eu-west-1 (credentials hidden)');
+  });
+
   it('describes a NATS destination by its subject only', () => {
     expect(describeDestination({ type: 'nats', subject: 'webhooks.orders' })).toBe('NATS JetStream: subject "webhooks.orders" (credentials hidden)');
   });

@@ -12,7 +12,7 @@ const full: FormState = {
   authChoice: 'bearer',
   authFields: { token: 'token-value', username: '', password: '', tokenUrl: '', clientId: '', clientSecret: '', scope: '' },
   destinationChoice: 'rabbitmq',
-  destinationFields: { exchange: 'webhooks', routingKey: 'orders', username: 'hooks', password: 'broker-password', subject: '', token: '', stream: '', maxlen: '', ackDeadlineSeconds: '', topic: '', brokers: '', saslMechanism: 'plain' },
+  destinationFields: { exchange: 'webhooks', routingKey: 'orders', username: 'hooks', password: 'broker-password', subject: '', token: '', stream: '', maxlen: '', ackDeadlineSeconds: '', topic: '', brokers: '', saslMechanism: 'plain', region: '' },
   events: ['order.created'],
   version: '2',
   signature: 'ed25519',

@@ -115,4 +115,29 @@ describe('a subscription destination', () => {
     if (!problem) return expect(run).not.toThrow();
     expect(run).toThrow(problem);
   });
+  it('seals an SQS destination: both keys sealed, shown masked, the region shown', () => {
+    const stored = sealDestination(box, 'sub_1', { type: 'sqs', region: 'eu-west-1', access_key_id: 'AKIAIOSFODNN7EXAMPLE', secret_access_key: 'sqs-secret-key' })!;
+    expect(JSON.stringify(stored)).not.toMatch(/AKIAIOSFODNN7EXAMPLE|sqs-secret-key/);
+    expect(viewDestination(stored)).toEqual({ type: 'sqs', region: 'eu-west-1', access_key_id: '********', secret_access_key: '********' });
+    expect(openDestination(box, 'sub_1', stored)).toEqual({ type: 'sqs', region: 'eu-west-1', accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'sqs-secret-key' });
+    expect(() => openDestination(box, 'sub_2', stored)).toThrow();
+  });
+
+  const sqsShape = 'an sqs destination takes the queue URL, https://host/<account>/<queue> (the queue name letters, digits, "-" or "_", a FIFO queue\'s ending in .fifo), without a query';
+  it.each([
+    ['https://sqs.eu-west-1.amazonaws.com/123456789012/orders', undefined],
+    ['https://sqs.eu-west-1.amazonaws.com/123456789012/orders.fifo', undefined],
+    ['http://127.0.0.1:9324/000000000000/orders', undefined],
+    ['HTTPS://sqs.eu-west-1.amazonaws.com/123456789012/orders', undefined],
+    ['https://sqs.eu-west-1.amazonaws.com/123456789012', sqsShape],
+    ['https://sqs.eu-west-1.amazonaws.com/123456789012/orders/more', sqsShape],
+    ['https://sqs.eu-west-1.amazonaws.com/123456789012/orders?Action=SendMessage', sqsShape],
+    ['https://sqs.eu-west-1.amazonaws.com/123456789012/orders.txt', sqsShape],
+    [`https://sqs.eu-west-1.amazonaws.com/123456789012/${'q'.repeat(81)}`, sqsShape],
+    ['amqps://mq.example.com/123456789012/orders', 'sqs destinations take https or http URLs, not amqps'],
+  ] as const)('%s with an sqs destination: %s', (url, problem) => {
+    const run = () => assertUrlFitsDestination(url, 'sqs', 'url', false);
+    if (!problem) return expect(run).not.toThrow();
+    expect(run).toThrow(problem);
+  });
 });

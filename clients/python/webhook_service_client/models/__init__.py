@@ -112,6 +112,12 @@ from .short_item import ShortItem
 from .signature_scheme import SignatureScheme
 from .signature_scheme_info import SignatureSchemeInfo
 from .signature_scheme_info_signature_version import SignatureSchemeInfoSignatureVersion
+from .sqs_destination import SqsDestination
+from .sqs_destination_type import SqsDestinationType
+from .sqs_destination_view import SqsDestinationView
+from .sqs_destination_view_access_key_id import SqsDestinationViewAccessKeyId
+from .sqs_destination_view_secret_access_key import SqsDestinationViewSecretAccessKey
+from .sqs_destination_view_type import SqsDestinationViewType
 from .stats_bucket import StatsBucket
 from .stats_totals import StatsTotals
 from .stock_adjustment import StockAdjustment
@@ -270,6 +276,12 @@ __all__ = (
     "SignatureScheme",
     "SignatureSchemeInfo",
     "SignatureSchemeInfoSignatureVersion",
+    "SqsDestination",
+    "SqsDestinationType",
+    "SqsDestinationView",
+    "SqsDestinationViewAccessKeyId",
+    "SqsDestinationViewSecretAccessKey",
+    "SqsDestinationViewType",
     "StatsBucket",
     "StatsTotals",
     "StockAdjustment",

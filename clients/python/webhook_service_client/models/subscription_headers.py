@@ -17,7 +17,8 @@ class SubscriptionHeaders:
     `content-encoding`, ...), `expect`, `x-signature*`, `webhook-*` and hop-by-hop headers (`connection`,
     `keep-alive`, `proxy-*`, `te`, `trailer`, `transfer-encoding`, `upgrade`, `http2-settings`), in any case. Values may
     hold credentials: they are sealed at rest
-    like signing secrets and never returned.
+    like signing secrets and never returned. An `sqs` subscription takes at most 4, named as SQS message attributes may
+    be (see `SubscriptionDestination`).
 
         Example:
             {'X-Tenant': 'acme', 'X-Api-Key': 'k_live_0123456789'}

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..models.pull_destination import PullDestination
     from ..models.rabbitmq_destination import RabbitmqDestination
     from ..models.redis_destination import RedisDestination
+    from ..models.sqs_destination import SqsDestination
     from ..models.subscription_filter import SubscriptionFilter
     from ..models.subscription_headers import SubscriptionHeaders
     from ..models.subscription_retry import SubscriptionRetry
@@ -41,14 +42,16 @@ class SubscriptionUpdate:
             bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS)
             or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address,
             `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0
-            when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must
-            fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows
-            private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its
-            scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of
-            the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for
-            redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the
-            field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in
-            listings and the attempt log; nothing connects to it, so the address rules do not apply.
+            when absent); for `sqs` the queue URL, `https://sqs.<region>.amazonaws.com/<account>/<queue>` (or `http://` for
+            an SQS-compatible server), the queue name ending in `.fifo` for a FIFO queue, nothing after it. Never
+            credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422
+            naming the field). The address rules are the same for every kind: unless the operator allows private callbacks,
+            the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port:
+            5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of the well-known
+            service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443,
+            7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and
+            blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the
+            attempt log; nothing connects to it, so the address rules do not apply.
         events (list[EventType] | Unset): Event types delivered to this subscription.
         status (SubscriptionUpdateStatus | Unset): `paused` stops deliveries; `active` resumes them or re-enables a
             disabled subscription.
@@ -64,7 +67,8 @@ class SubscriptionUpdate:
             `content-encoding`, ...), `expect`, `x-signature*`, `webhook-*` and hop-by-hop headers (`connection`,
             `keep-alive`, `proxy-*`, `te`, `trailer`, `transfer-encoding`, `upgrade`, `http2-settings`), in any case. Values
             may hold credentials: they are sealed at rest
-            like signing secrets and never returned.
+            like signing secrets and never returned. An `sqs` subscription takes at most 4, named as SQS message attributes
+            may be (see `SubscriptionDestination`).
              Example: {'X-Tenant': 'acme', 'X-Api-Key': 'k_live_0123456789'}.
         filter_ (SubscriptionFilter | Unset): Which events the subscription receives, matched against the event's
             canonical form
@@ -86,11 +90,11 @@ class SubscriptionUpdate:
             attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the
             contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
         destination (HttpDestination | KafkaDestination | NatsDestination | PullDestination | RabbitmqDestination |
-            RedisDestination | Unset): Where a subscription's deliveries go, chosen by `type`. Kept apart from `url` (which
-            carries the address for every kind) so that HTTP subscriptions, and clients that know nothing of destinations,
-            are unchanged on the wire: `url` stays required and means what it always did for them, and a broker subscription
-            still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and Hookdeck Outpost's
-            destinations, the kind and its target are named explicitly rather than guessed from the URL.
+            RedisDestination | SqsDestination | Unset): Where a subscription's deliveries go, chosen by `type`. Kept apart
+            from `url` (which carries the address for every kind) so that HTTP subscriptions, and clients that know nothing
+            of destinations, are unchanged on the wire: `url` stays required and means what it always did for them, and a
+            broker subscription still shows where it delivers in `url`, in listings and in the attempt log. As in Svix's and
+            Hookdeck Outpost's destinations, the kind and its target are named explicitly rather than guessed from the URL.
             - `http` (the default): a signed POST to `url`.
             - `rabbitmq`: the same signed body published to `exchange` with `routing_key` on the broker at `url` (AMQP
             0-9-1), `mandatory` (an unroutable message comes back) and persistent, counted delivered only when the broker
@@ -121,6 +125,18 @@ class SubscriptionUpdate:
             told apart by `webhook-id`. Wrong credentials, refused permissions (`NOPERM`) or a key that is not a stream is a
             `rejected` attempt and stops; a server that is down, loading, read-only or out of memory, or no answer in time,
             is retried on the subscription's schedule.
+            - `sqs`: the same signed body sent (`SendMessage`) to the Amazon SQS queue whose queue URL is `url` (or to an
+            SQS-compatible server's), signed (AWS Signature Version 4) for `region` with `access_key_id` and
+            `secret_access_key`, and counted delivered only when SQS answers with the message's `MessageId` (the queue
+            stored it). The signature headers, `Content-Type` and the custom `headers` travel as String message attributes.
+            SQS carries at most 10 attributes and the service's take up to 6, so an `sqs` subscription takes at most 4
+            custom `headers`, named as SQS allows (letters, digits, `-`, `_` and single `.` inside, not beginning with
+            `AWS.` or `Amazon.`), 422 naming the field otherwise. A queue URL ending in `.fifo` is a FIFO queue:
+            `MessageGroupId` is the event's resource (as Kafka's key: one order's events in the order they were sent) and
+            `MessageDeduplicationId` the event id (SQS drops a second copy within 5 minutes). A queue that does not exist,
+            refused access, an unknown access key or a wrong secret, or a message SQS refuses as invalid or too large is a
+            `rejected` attempt and stops; throttling, an error on SQS's side (5xx), a network failure or no answer in time
+            is retried on the subscription's schedule.
             - `pull`: nothing is sent; each attempt puts the same signed message in the subscription's inbox, which a
             consumer reads (`listInboxMessages`, a long poll) and answers (`reportInboxOutcome`). The reported answer is the
             attempt's outcome, settled as an HTTP answer is; no report within `ack_deadline_seconds` (default 30) is a
@@ -150,6 +166,7 @@ class SubscriptionUpdate:
         | PullDestination
         | RabbitmqDestination
         | RedisDestination
+        | SqsDestination
         | Unset
     ) = UNSET
 
@@ -164,6 +181,7 @@ class SubscriptionUpdate:
         )
         from ..models.rabbitmq_destination import RabbitmqDestination
         from ..models.redis_destination import RedisDestination
+        from ..models.sqs_destination import SqsDestination
         from ..models.subscription_retry import SubscriptionRetry
 
         url = self.url
@@ -236,6 +254,7 @@ class SubscriptionUpdate:
             or isinstance(self.destination, KafkaDestination)
             or isinstance(self.destination, NatsDestination)
             or isinstance(self.destination, RedisDestination)
+            or isinstance(self.destination, SqsDestination)
         ):
             destination = self.destination.to_dict()
         else:
@@ -284,6 +303,7 @@ class SubscriptionUpdate:
         from ..models.pull_destination import PullDestination
         from ..models.rabbitmq_destination import RabbitmqDestination
         from ..models.redis_destination import RedisDestination
+        from ..models.sqs_destination import SqsDestination
         from ..models.subscription_filter import SubscriptionFilter
         from ..models.subscription_headers import SubscriptionHeaders
         from ..models.subscription_retry import SubscriptionRetry
@@ -416,6 +436,7 @@ class SubscriptionUpdate:
             | PullDestination
             | RabbitmqDestination
             | RedisDestination
+            | SqsDestination
             | Unset
         ):
             if isinstance(data, Unset):
@@ -470,13 +491,23 @@ class SubscriptionUpdate:
                 return componentsschemas_subscription_destination_type_4
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_type_5 = (
+                    SqsDestination.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_type_5
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_subscription_destination_type_5 = (
+            componentsschemas_subscription_destination_type_6 = (
                 PullDestination.from_dict(data)
             )
 
-            return componentsschemas_subscription_destination_type_5
+            return componentsschemas_subscription_destination_type_6
 
         destination = _parse_destination(d.pop("destination", UNSET))
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..models.pull_destination import PullDestination
     from ..models.rabbitmq_destination_view import RabbitmqDestinationView
     from ..models.redis_destination_view import RedisDestinationView
+    from ..models.sqs_destination_view import SqsDestinationView
     from ..models.subscription_auth_view import SubscriptionAuthView
     from ..models.subscription_filter import SubscriptionFilter
 
@@ -42,14 +43,16 @@ class SubscriptionWithSecret:
             bootstrap brokers go in the destination's `brokers`); for `nats` the server's address, `tls://host[:port]` (TLS)
             or `nats://host[:port]` (4222 by default), without a path; for `redis` the server's address,
             `rediss://host[:port][/db]` (TLS) or `redis://host[:port][/db]` (6379 by default), `db` the database number (0
-            when absent). Never credentials (a broker's go in `destination`), never a fragment or a query. The scheme must
-            fit the kind (422 naming the field). The address rules are the same for every kind: unless the operator allows
-            private callbacks, the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its
-            scheme's own port: 5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of
-            the well-known service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for
-            redis), 6443, 7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the
-            field, and blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in
-            listings and the attempt log; nothing connects to it, so the address rules do not apply.
+            when absent); for `sqs` the queue URL, `https://sqs.<region>.amazonaws.com/<account>/<queue>` (or `http://` for
+            an SQS-compatible server), the queue name ending in `.fifo` for a FIFO queue, nothing after it. Never
+            credentials (a broker's go in `destination`), never a fragment or a query. The scheme must fit the kind (422
+            naming the field). The address rules are the same for every kind: unless the operator allows private callbacks,
+            the host must be public and its port 80, 443 or from 1024 to 65535 (a broker URL also its scheme's own port:
+            5671 or 5672 for AMQP, 9092 or 9093 for Kafka, 4222 for NATS, 6379 for Redis), and not one of the well-known
+            service ports 1080, 2375, 2376, 2379, 2380, 3306, 5432, 5672 (except for amqp), 6379 (except for redis), 6443,
+            7233, 8500, 9042, 9092 (except for kafka), 9200, 9300, 10250, 11211 and 27017 (refused naming the field, and
+            blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the
+            attempt log; nothing connects to it, so the address rules do not apply.
         events (list[EventType]): Event types delivered to this subscription.
         status (SubscriptionStatus): Delivery state of a subscription.
             - `active`: events are delivered.
@@ -110,8 +113,8 @@ class SubscriptionWithSecret:
             succeeds. After `ENDPOINT_DISABLE_AFTER` (default 5 days) of this the service disables it.
         public_key (str | Unset): Ed25519 public key, `whpk_` followed by base64 of the raw 32-byte key.
         destination (KafkaDestinationView | NatsDestinationView | PullDestination | RabbitmqDestinationView |
-            RedisDestinationView | Unset): A destination other than `http` as shown on read; a broker's credentials are
-            masked.
+            RedisDestinationView | SqsDestinationView | Unset): A destination other than `http` as shown on read; a broker's
+            credentials are masked.
     """
 
     id: str
@@ -139,6 +142,7 @@ class SubscriptionWithSecret:
         | PullDestination
         | RabbitmqDestinationView
         | RedisDestinationView
+        | SqsDestinationView
         | Unset
     ) = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -148,6 +152,7 @@ class SubscriptionWithSecret:
         from ..models.nats_destination_view import NatsDestinationView
         from ..models.rabbitmq_destination_view import RabbitmqDestinationView
         from ..models.redis_destination_view import RedisDestinationView
+        from ..models.sqs_destination_view import SqsDestinationView
 
         id = self.id
 
@@ -208,6 +213,7 @@ class SubscriptionWithSecret:
             or isinstance(self.destination, KafkaDestinationView)
             or isinstance(self.destination, NatsDestinationView)
             or isinstance(self.destination, RedisDestinationView)
+            or isinstance(self.destination, SqsDestinationView)
         ):
             destination = self.destination.to_dict()
         else:
@@ -261,6 +267,7 @@ class SubscriptionWithSecret:
         from ..models.pull_destination import PullDestination
         from ..models.rabbitmq_destination_view import RabbitmqDestinationView
         from ..models.redis_destination_view import RedisDestinationView
+        from ..models.sqs_destination_view import SqsDestinationView
         from ..models.subscription_auth_view import SubscriptionAuthView
         from ..models.subscription_filter import SubscriptionFilter
 
@@ -338,6 +345,7 @@ class SubscriptionWithSecret:
             | PullDestination
             | RabbitmqDestinationView
             | RedisDestinationView
+            | SqsDestinationView
             | Unset
         ):
             if isinstance(data, Unset):
@@ -382,13 +390,23 @@ class SubscriptionWithSecret:
                 return componentsschemas_subscription_destination_view_type_3
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_subscription_destination_view_type_4 = (
+                    SqsDestinationView.from_dict(data)
+                )
+
+                return componentsschemas_subscription_destination_view_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_subscription_destination_view_type_4 = (
+            componentsschemas_subscription_destination_view_type_5 = (
                 PullDestination.from_dict(data)
             )
 
-            return componentsschemas_subscription_destination_view_type_4
+            return componentsschemas_subscription_destination_view_type_5
 
         destination = _parse_destination(d.pop("destination", UNSET))
 

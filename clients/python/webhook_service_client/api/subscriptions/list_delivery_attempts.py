@@ -147,8 +147,8 @@ def sync_detailed(
             2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a
             disallowed address; not sent), `rejected` (a broker destination refused the message for
             good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a
-            stream, access refused or wrong credentials; `error` says which; stops the delivery like a
-            4xx).
+            stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials;
+            `error` says which; stops the delivery like a 4xx).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
@@ -210,8 +210,8 @@ def sync(
             2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a
             disallowed address; not sent), `rejected` (a broker destination refused the message for
             good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a
-            stream, access refused or wrong credentials; `error` says which; stops the delivery like a
-            4xx).
+            stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials;
+            `error` says which; stops the delivery like a 4xx).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
@@ -268,8 +268,8 @@ async def asyncio_detailed(
             2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a
             disallowed address; not sent), `rejected` (a broker destination refused the message for
             good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a
-            stream, access refused or wrong credentials; `error` says which; stops the delivery like a
-            4xx).
+            stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials;
+            `error` says which; stops the delivery like a 4xx).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
@@ -329,8 +329,8 @@ async def asyncio(
             2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a
             disallowed address; not sent), `rejected` (a broker destination refused the message for
             good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a
-            stream, access refused or wrong credentials; `error` says which; stops the delivery like a
-            4xx).
+            stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials;
+            `error` says which; stops the delivery like a 4xx).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an

@@ -97,8 +97,9 @@ def sync_detailed(
     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and
     never returned (`SubscriptionAuth`);
-    - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject
-    or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+    - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject,
+    a Redis stream or an Amazon SQS queue, credentials sealed and never returned
+    (`SubscriptionDestination`);
     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation
     (`SignatureScheme`);
     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the
@@ -143,8 +144,9 @@ def sync(
     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and
     never returned (`SubscriptionAuth`);
-    - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject
-    or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+    - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject,
+    a Redis stream or an Amazon SQS queue, credentials sealed and never returned
+    (`SubscriptionDestination`);
     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation
     (`SignatureScheme`);
     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the
@@ -185,8 +187,9 @@ async def asyncio_detailed(
     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and
     never returned (`SubscriptionAuth`);
-    - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject
-    or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+    - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject,
+    a Redis stream or an Amazon SQS queue, credentials sealed and never returned
+    (`SubscriptionDestination`);
     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation
     (`SignatureScheme`);
     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the
@@ -229,8 +232,9 @@ async def asyncio(
     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and
     never returned (`SubscriptionAuth`);
-    - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject
-    or a Redis stream, credentials sealed and never returned (`SubscriptionDestination`);
+    - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject,
+    a Redis stream or an Amazon SQS queue, credentials sealed and never returned
+    (`SubscriptionDestination`);
     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation
     (`SignatureScheme`);
     - `retry`: its own retry schedule and attempts within the service's bounds, `null` for the

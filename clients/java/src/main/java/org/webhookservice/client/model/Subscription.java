@@ -249,7 +249,7 @@ public class Subscription {
   }
 
   /**
-   * Callback URL, or the broker&#39;s address when &#x60;destination&#x60; names a broker.
+   * Callback URL, or the broker&#39;s address when &#x60;destination&#x60; names a broker (for &#x60;sqs&#x60;, the queue URL).
    * @return url
    */
   @jakarta.annotation.Nonnull

@@ -116,7 +116,7 @@ public class SubscriptionCreate {
   }
 
   /**
-   * Where deliveries go (see &#x60;SubscriptionUrl&#x60;): the callback URL (absolute http/https), or, with a &#x60;destination&#x60; of another kind, its broker&#39;s address.
+   * Where deliveries go (see &#x60;SubscriptionUrl&#x60;): the callback URL (absolute http/https), or, with a &#x60;destination&#x60; of another kind, its broker&#39;s address (for &#x60;sqs&#x60;, the queue URL).
    * @return url
    */
   @jakarta.annotation.Nonnull

@@ -38,6 +38,7 @@ import org.webhookservice.client.model.NatsDestination;
 import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestination;
 import org.webhookservice.client.model.RedisDestination;
+import org.webhookservice.client.model.SqsDestination;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -258,6 +259,32 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
                 log.log(Level.FINER, "Input data does not match schema 'RedisDestination'", e);
             }
 
+            // deserialize SqsDestination
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (SqsDestination.class.equals(Integer.class) || SqsDestination.class.equals(Long.class) || SqsDestination.class.equals(Float.class) || SqsDestination.class.equals(Double.class) || SqsDestination.class.equals(Boolean.class) || SqsDestination.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((SqsDestination.class.equals(Integer.class) || SqsDestination.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((SqsDestination.class.equals(Float.class) || SqsDestination.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (SqsDestination.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (SqsDestination.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(SqsDestination.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'SqsDestination'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'SqsDestination'", e);
+            }
+
             if (match == 1) {
                 SubscriptionDestination ret = new SubscriptionDestination();
                 ret.setActualInstance(deserialized);
@@ -367,6 +394,11 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestination(SqsDestination o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     static {
         schemas.put("HttpDestination", HttpDestination.class);
         schemas.put("KafkaDestination", KafkaDestination.class);
@@ -374,6 +406,7 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestination", RabbitmqDestination.class);
         schemas.put("RedisDestination", RedisDestination.class);
+        schemas.put("SqsDestination", SqsDestination.class);
         JSON.registerDescendants(SubscriptionDestination.class, Collections.unmodifiableMap(schemas));
     }
 
@@ -385,7 +418,7 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination
+     * HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination, SqsDestination
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
@@ -422,14 +455,19 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination");
+        if (JSON.isInstanceOf(SqsDestination.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        throw new RuntimeException("Invalid instance type. Must be HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination, SqsDestination");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination
+     * HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination, SqsDestination
      *
-     * @return The actual instance (HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination)
+     * @return The actual instance (HttpDestination, KafkaDestination, NatsDestination, PullDestination, RabbitmqDestination, RedisDestination, SqsDestination)
      */
     @Override
     public Object getActualInstance() {
@@ -502,6 +540,17 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         return (RedisDestination)super.getActualInstance();
     }
 
+    /**
+     * Get the actual instance of `SqsDestination`. If the actual instance is not `SqsDestination`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `SqsDestination`
+     * @throws ClassCastException if the instance is not `SqsDestination`
+     */
+    public SqsDestination getSqsDestination() throws ClassCastException {
+        return (SqsDestination)super.getActualInstance();
+    }
+
 
 
   /**
@@ -566,9 +615,15 @@ public class SubscriptionDestination extends AbstractOpenApiSchema {
         }
         return joiner.toString();
     }
+    if (getActualInstance() instanceof SqsDestination) {
+        if (getActualInstance() != null) {
+          joiner.add(((SqsDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_5" + suffix));
+        }
+        return joiner.toString();
+    }
     if (getActualInstance() instanceof PullDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_5" + suffix));
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_6" + suffix));
         }
         return joiner.toString();
     }

@@ -36,6 +36,7 @@ import org.webhookservice.client.model.NatsDestinationView;
 import org.webhookservice.client.model.PullDestination;
 import org.webhookservice.client.model.RabbitmqDestinationView;
 import org.webhookservice.client.model.RedisDestinationView;
+import org.webhookservice.client.model.SqsDestinationView;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -230,6 +231,32 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
                 log.log(Level.FINER, "Input data does not match schema 'RedisDestinationView'", e);
             }
 
+            // deserialize SqsDestinationView
+            try {
+                boolean attemptParsing = true;
+                // ensure that we respect type coercion as set on the client ObjectMapper
+                if (SqsDestinationView.class.equals(Integer.class) || SqsDestinationView.class.equals(Long.class) || SqsDestinationView.class.equals(Float.class) || SqsDestinationView.class.equals(Double.class) || SqsDestinationView.class.equals(Boolean.class) || SqsDestinationView.class.equals(String.class)) {
+                    attemptParsing = typeCoercion;
+                    if (!attemptParsing) {
+                        attemptParsing |= ((SqsDestinationView.class.equals(Integer.class) || SqsDestinationView.class.equals(Long.class)) && token == JsonToken.VALUE_NUMBER_INT);
+                        attemptParsing |= ((SqsDestinationView.class.equals(Float.class) || SqsDestinationView.class.equals(Double.class)) && token == JsonToken.VALUE_NUMBER_FLOAT);
+                        attemptParsing |= (SqsDestinationView.class.equals(Boolean.class) && (token == JsonToken.VALUE_FALSE || token == JsonToken.VALUE_TRUE));
+                        attemptParsing |= (SqsDestinationView.class.equals(String.class) && token == JsonToken.VALUE_STRING);
+                    }
+                }
+                if (attemptParsing) {
+                    deserialized = tree.traverse(jp.getCodec()).readValueAs(SqsDestinationView.class);
+                    // TODO: there is no validation against JSON schema constraints
+                    // (min, max, enum, pattern...), this does not perform a strict JSON
+                    // validation, which means the 'match' count may be higher than it should be.
+                    match++;
+                    log.log(Level.FINER, "Input data matches schema 'SqsDestinationView'");
+                }
+            } catch (Exception e) {
+                // deserialization failed, continue
+                log.log(Level.FINER, "Input data does not match schema 'SqsDestinationView'", e);
+            }
+
             if (match == 1) {
                 SubscriptionDestinationView ret = new SubscriptionDestinationView();
                 ret.setActualInstance(deserialized);
@@ -334,12 +361,18 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
         setActualInstance(o);
     }
 
+    public SubscriptionDestinationView(SqsDestinationView o) {
+        super("oneOf", Boolean.FALSE);
+        setActualInstance(o);
+    }
+
     static {
         schemas.put("KafkaDestinationView", KafkaDestinationView.class);
         schemas.put("NatsDestinationView", NatsDestinationView.class);
         schemas.put("PullDestination", PullDestination.class);
         schemas.put("RabbitmqDestinationView", RabbitmqDestinationView.class);
         schemas.put("RedisDestinationView", RedisDestinationView.class);
+        schemas.put("SqsDestinationView", SqsDestinationView.class);
         JSON.registerDescendants(SubscriptionDestinationView.class, Collections.unmodifiableMap(schemas));
     }
 
@@ -351,7 +384,7 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
     /**
      * Set the instance that matches the oneOf child schema, check
      * the instance parameter is valid against the oneOf child schemas:
-     * KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView
+     * KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView, SqsDestinationView
      *
      * It could be an instance of the 'oneOf' schemas.
      * The oneOf child schemas may themselves be a composed schema (allOf, anyOf, oneOf).
@@ -383,14 +416,19 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
             return;
         }
 
-        throw new RuntimeException("Invalid instance type. Must be KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView");
+        if (JSON.isInstanceOf(SqsDestinationView.class, instance, new HashSet<Class<?>>())) {
+            super.setActualInstance(instance);
+            return;
+        }
+
+        throw new RuntimeException("Invalid instance type. Must be KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView, SqsDestinationView");
     }
 
     /**
      * Get the actual instance, which can be the following:
-     * KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView
+     * KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView, SqsDestinationView
      *
-     * @return The actual instance (KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView)
+     * @return The actual instance (KafkaDestinationView, NatsDestinationView, PullDestination, RabbitmqDestinationView, RedisDestinationView, SqsDestinationView)
      */
     @Override
     public Object getActualInstance() {
@@ -452,6 +490,17 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
         return (RedisDestinationView)super.getActualInstance();
     }
 
+    /**
+     * Get the actual instance of `SqsDestinationView`. If the actual instance is not `SqsDestinationView`,
+     * the ClassCastException will be thrown.
+     *
+     * @return The actual instance of `SqsDestinationView`
+     * @throws ClassCastException if the instance is not `SqsDestinationView`
+     */
+    public SqsDestinationView getSqsDestinationView() throws ClassCastException {
+        return (SqsDestinationView)super.getActualInstance();
+    }
+
 
 
   /**
@@ -510,9 +559,15 @@ public class SubscriptionDestinationView extends AbstractOpenApiSchema {
         }
         return joiner.toString();
     }
+    if (getActualInstance() instanceof SqsDestinationView) {
+        if (getActualInstance() != null) {
+          joiner.add(((SqsDestinationView)getActualInstance()).toUrlQueryString(prefix + "one_of_4" + suffix));
+        }
+        return joiner.toString();
+    }
     if (getActualInstance() instanceof PullDestination) {
         if (getActualInstance() != null) {
-          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_4" + suffix));
+          joiner.add(((PullDestination)getActualInstance()).toUrlQueryString(prefix + "one_of_5" + suffix));
         }
         return joiner.toString();
     }

@@ -254,7 +254,7 @@ public class SubscriptionWithSecret {
   }
 
   /**
-   * Callback URL, or the broker&#39;s address when &#x60;destination&#x60; names a broker.
+   * Callback URL, or the broker&#39;s address when &#x60;destination&#x60; names a broker (for &#x60;sqs&#x60;, the queue URL).
    * @return url
    */
   @jakarta.annotation.Nonnull
