@@ -81,8 +81,8 @@ describe('timeline: newest-first pages from bounded bucket reads', () => {
       // 20 a second for 30 s (three buckets of 200, tenths of 20), in rounds of 20 as deliveries write them; a few older ones.
       const items = Array.from({ length: 600 }, (_, i) => ({ _id: `d${String(i).padStart(3, '0')}`, at: new Date(now - 50 - i * 50) }));
       items.push(...Array.from({ length: 5 }, (_, i) => ({ _id: `o${i}`, at: new Date(now - 3_600_000 - i * 60_000) })));
-      for (let i = 0; i < items.length; i += 20) await data.insertMany(await timeline.listed(items.slice(i, i + 20), () => ['k:1'], (d) => d.at));
-      // Each of the three full buckets was recorded dense; the older ones were not.
+      for (let i = 0; i < items.length; i += 20) await data.insertMany(await timeline.listed(items.slice(i, i + 20), () => ['all', 'k:1'], (d) => d.at));
+      // Each of the three full buckets was recorded dense (not in `all`, which only retention reads); the older ones were not.
       expect(await db.collection('timeline_dense').countDocuments({ _id: { $regex: /#dense$/ } } as Document)).toBe(3);
       expect(DENSE_AFTER).toBeLessThan(200);
 
@@ -112,6 +112,10 @@ describe('timeline: newest-first pages from bounded bucket reads', () => {
       const all = await timeline.page(data, 'k:1', { timeField: 'at', limit: 1000 });
       expect(all.map((d) => d._id)).toEqual(expected);
       expect(finds.every((f) => f.tl_tenth === undefined)).toBe(true);
+
+      // Retention takes the dense entries with their buckets (the day, not over yet, stays).
+      expect(await timeline.expire(data, 'all', new Date(now + LEVEL_MS[0]), 1000)).toMatchObject({ deleted: items.length, more: false });
+      expect((await db.collection('timeline_dense').find({}).toArray()).map((e) => String(e._id)).filter((id) => !id.includes('@2:'))).toEqual([]);
     } finally {
       await watched.close();
     }
