@@ -179,16 +179,19 @@ export class Timeline {
   // Documents this process tagged per bucket entry: at DENSE_AFTER it records the bucket as dense.
   private readonly tagged = new LRUCache<string, number>({ max: 50_000 });
   private readonly whole: ReadonlySet<string>;
+  /** Buckets begun before this (ms) are never recorded dense: they may hold documents without `tl_tenth`. */
+  private readonly denseSince: number;
 
   /** `whole`: lists never recorded as dense, always read bucket by bucket (those only retention reads). */
   constructor(
     db: Db,
     private readonly namespace: string,
     collectionName = 'timeline',
-    { whole = ['all'] }: { whole?: readonly string[] } = {},
+    { whole = ['all'], denseSince = Date.now() }: { whole?: readonly string[]; denseSince?: number } = {},
   ) {
     this.entries = db.collection<TimelineEntry>(collectionName);
     this.whole = new Set(whole);
+    this.denseSince = denseSince;
   }
 
   /** Creates the directory's indexes (in whatever collection this directory uses). */
@@ -247,7 +250,8 @@ export class Timeline {
     const id = `${this.namespace}/${tag}`;
     const n = (this.tagged.get(id) ?? 0) + 1;
     this.tagged.set(id, n);
-    if (n >= DENSE_AFTER && !this.known.has(`${id}${DENSE_MARK}`)) dense.push(denseEntry(this.namespace, key, at));
+    // Only a bucket begun since this process tags tenths: an older one may hold untagged documents an earlier version wrote.
+    if (n >= DENSE_AFTER && bucketOf(at, 0) * LEVEL_MS[0] >= this.denseSince && !this.known.has(`${id}${DENSE_MARK}`)) dense.push(denseEntry(this.namespace, key, at));
     return tag;
   }
 

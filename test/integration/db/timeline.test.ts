@@ -76,7 +76,7 @@ describe('timeline: newest-first pages from bounded bucket reads', () => {
       if (e.commandName === 'find' && e.command.find === 'dense') finds.push(e.command.filter as Document);
     });
     try {
-      const timeline = new Timeline(watched.db(db.databaseName), 'dense', 'timeline_dense');
+      const timeline = new Timeline(watched.db(db.databaseName), 'dense', 'timeline_dense', { denseSince: 0 });
       const data = watched.db(db.databaseName).collection<Pick<Item, '_id' | 'at' | 'tl'> & { tl_tenth: number }>('dense');
       // 20 a second for 30 s (three buckets of 200, tenths of 20), in rounds of 20 as deliveries write them; a few older ones.
       const items = Array.from({ length: 600 }, (_, i) => ({ _id: `d${String(i).padStart(3, '0')}`, at: new Date(now - 50 - i * 50) }));
@@ -119,6 +119,18 @@ describe('timeline: newest-first pages from bounded bucket reads', () => {
     } finally {
       await watched.close();
     }
+  });
+
+  it('never records a bucket dense that began before the process: an earlier version may have written it untagged', async () => {
+    const timeline = new Timeline(db, 'upgrade', 'timeline_upgrade');
+    const data = db.collection<Pick<Item, '_id' | 'at' | 'tl'>>('upgrade');
+    // 200 documents in one bucket that began 20 s before this Timeline was made.
+    const start = Math.floor((Date.now() - 20_000) / 10_000) * 10_000;
+    const items = Array.from({ length: 200 }, (_, i) => ({ _id: `u${String(i).padStart(3, '0')}`, at: new Date(start + 9_000 - i * 40) }));
+    for (let i = 0; i < items.length; i += 20) await data.insertMany(await timeline.listed(items.slice(i, i + 20), () => ['k:1'], (d) => d.at));
+    expect(await db.collection('timeline_upgrade').countDocuments({ _id: { $regex: /#dense$/ } } as Document)).toBe(0);
+    const page = await timeline.page(data, 'k:1', { timeField: 'at', limit: 20 });
+    expect(page.map((d) => d._id)).toEqual(items.slice(0, 20).map((d) => d._id));
   });
 
   it('registers each bucket once however many writers race', async () => {
