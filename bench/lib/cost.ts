@@ -141,6 +141,27 @@ export class CostMeter {
     return { statements, commits, rollbacks };
   }
 
+  /**
+   * FerretDB's SELECTs on PostgreSQL so far, by the collection whose table they read (`calls`,
+   * and `rows` returned: the rows FerretDB decoded, before its own filtering, sorting and limit).
+   */
+  selectsByCollection(): Record<string, { calls: number; rows: number }> | undefined {
+    if (this.sqlUnavailable) return undefined;
+    // FerretDB names a collection's table `<collection>_<8 hex digits>`.
+    const out = this.query(
+      `SELECT coalesce(substring(query from '"([a-z_]+)_[0-9a-f]{8}"'), '-'), sum(calls), sum(rows)
+       FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+       WHERE d.datname = 'ferretdb' AND query ~* '^\\s*select' GROUP BY 1`,
+    );
+    if (out === undefined) return undefined;
+    const byCollection: Record<string, { calls: number; rows: number }> = {};
+    for (const line of out.split('\n').filter(Boolean)) {
+      const [name, calls, rows] = line.split('|');
+      byCollection[name ?? '-'] = { calls: Number(calls), rows: Number(rows) };
+    }
+    return byCollection;
+  }
+
   private query(sql: string): string | undefined {
     if (!this.psql) return undefined;
     const r = spawnSync(this.psql.bin, ['-h', '127.0.0.1', '-p', String(this.psql.port), '-U', 'postgres', '-d', 'postgres', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-c', sql], {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { Timeline, timelineShapes } from '../db/timeline';
+import { Timeline, timelineShapes, withoutTimelineFields } from '../db/timeline';
 import type { Alert } from '../contract/types';
 
 export interface AlertDoc {
@@ -47,7 +47,7 @@ function ownerList(ownerId: string): string {
 }
 
 /** An alert as stored: with the timeline tag of the list. */
-type StoredAlert = AlertDoc & { tl?: string[] };
+type StoredAlert = AlertDoc & { tl?: string[]; tl_tenth?: number };
 
 /** Alerts: every one for administrators, each also for the owner of the subscription concerned. */
 export class AlertRepository {
@@ -79,7 +79,7 @@ export class AlertRepository {
   async raise(doc: AlertDoc): Promise<{ stored: AlertDoc; created: boolean }> {
     const [stored] = await this.#timeline.listed([doc], listsOf, (d) => d.created_at);
     const created = await insertIfAbsent(this.#collection, stored!);
-    return { stored: (await this.#collection.findOne({ _id: doc._id }, { projection: { tl: 0 } }))!, created };
+    return { stored: (await this.#collection.findOne({ _id: doc._id }, { projection: withoutTimelineFields }))!, created };
   }
 
   async markNotified(id: string, at = new Date()): Promise<void> {
@@ -96,13 +96,13 @@ export class AlertRepository {
     return this.#timeline.page(this.#collection, ownerId === undefined ? 'all' : ownerList(ownerId), {
       timeField: 'created_at',
       limit,
-      projection: { tl: 0 },
+      projection: withoutTimelineFields,
       ...(after ? { after: { at: after.created_at, id: after._id } } : {}),
     });
   }
 
   async find(id: string): Promise<AlertDoc | undefined> {
-    return (await this.#collection.findOne({ _id: id }, { projection: { tl: 0 } })) ?? undefined;
+    return (await this.#collection.findOne({ _id: id }, { projection: withoutTimelineFields })) ?? undefined;
   }
 
   /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */

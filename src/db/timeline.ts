@@ -15,6 +15,13 @@ import type { IndexSpec, QueryShape } from './query-shapes';
  *
  * Writers register a document's buckets before inserting it, so a reader never sees a document
  * whose bucket it cannot find; a registered bucket that stays empty only costs a lookup.
+ *
+ * A listed document also carries `tl_tenth`, the tenth (1 s) of its bucket it falls in (0–9), and
+ * a writer that has tagged DENSE_AFTER documents of one list's bucket records that the bucket is
+ * dense (an entry `…#dense` beside it). A page of up to TENTHS_UP_TO documents reads a dense bucket
+ * tenth by tenth, newest first (`tl` and `tl_tenth`, both equalities), so FerretDB reads about a
+ * page of documents, not 10 s of them; a larger read takes the whole bucket. The entry only
+ * chooses how to read: every document carries both fields.
  */
 
 /** Bucket widths, finest first: data buckets, then the directory's hours and days. */
@@ -54,6 +61,8 @@ export function timelineShapes(
     collection,
     method: `${method} (Timeline.page)`,
     equality: ['tl'],
+    // A dense bucket is read by tenths.
+    optional: [TENTH_FIELD],
     range: [timeField, tieField],
     sort: { [timeField]: -1, [tieField]: -1 },
     index: 'timeline',
@@ -91,12 +100,45 @@ export const MAX_BUCKETS_PER_PAGE = 2_000;
 /** Data buckets a page reads at once: at most this many read beyond the last one it needed. */
 const BUCKETS_AT_ONCE = 6;
 
+/**
+ * Documents of one list's bucket a writer tags before it records the bucket as dense: about 10 a
+ * tenth, where a page of 20 reads two or three tenths (30 documents) rather than the bucket.
+ */
+export const DENSE_AFTER = 100;
+
+/** Reads of at most this many documents read a dense bucket by its tenths; larger ones whole (a few round trips fewer). */
+export const TENTHS_UP_TO = 50;
+
+/** Tenths of a bucket a dense one is read by. */
+const TENTHS = 10;
+const TENTH_MS = LEVEL_MS[0] / TENTHS;
+
+/** The field holding a listed document's tenth of its bucket. */
+const TENTH_FIELD = 'tl_tenth';
+
+/** A projection leaving out what the timeline adds to a listed document. */
+export const withoutTimelineFields = { tl: 0, [TENTH_FIELD]: 0 } as const;
+
+/** What follows a bucket entry's id in the entry that says the bucket is dense. */
+const DENSE_MARK = '#dense';
+
 const bucketOf = (at: Date, level: number): number => Math.floor(at.getTime() / LEVEL_MS[level]!);
 const tagOf = (key: string, level: number, bucket: number): string => `${key}@${level}:${bucket}`;
 
-/** The `tl` tags of a document at `at` listed under `keys`. */
+/** The `tl` tags of a document at `at` listed under `keys`: its buckets, whole. */
 export function timelineTags(keys: readonly string[], at: Date): string[] {
   return keys.map((key) => tagOf(key, 0, bucketOf(at, 0)));
+}
+
+/** The tenth (0–9) of its 10-second bucket that time `at` falls in. */
+export function tenthOf(at: Date): number {
+  return Math.floor((at.getTime() - bucketOf(at, 0) * LEVEL_MS[0]) / TENTH_MS);
+}
+
+/** The entry (in `namespace`) saying that `key`'s bucket at `at` is dense: beside the bucket, removed with it. */
+export function denseEntry(namespace: string, key: string, at: Date): TimelineEntry {
+  const bucket = timelineEntries(namespace, [key], at)[0]!;
+  return { ...bucket, _id: `${bucket._id}${DENSE_MARK}` };
 }
 
 /** The directory entries (in `namespace`) a document at `at` listed under `keys` needs, every level. */
@@ -134,13 +176,22 @@ export class Timeline {
   private readonly known = new LRUCache<string, true>({ max: 50_000 });
   // Entries being written now: concurrent writers of a new bucket share one insert, not one each.
   private readonly registering = new Map<string, Promise<void>>();
+  // Documents this process tagged per bucket entry: at DENSE_AFTER it records the bucket as dense.
+  private readonly tagged = new LRUCache<string, number>({ max: 50_000 });
+  private readonly whole: ReadonlySet<string>;
+  /** Buckets begun before this (ms) are never recorded dense: they may hold documents without `tl_tenth`. */
+  private readonly denseSince: number;
 
+  /** `whole`: lists never recorded as dense, always read bucket by bucket (those only retention reads). */
   constructor(
     db: Db,
     private readonly namespace: string,
     collectionName = 'timeline',
+    { whole = ['all'], denseSince = Date.now() }: { whole?: readonly string[]; denseSince?: number } = {},
   ) {
     this.entries = db.collection<TimelineEntry>(collectionName);
+    this.whole = new Set(whole);
+    this.denseSince = denseSince;
   }
 
   /** Creates the directory's indexes (in whatever collection this directory uses). */
@@ -150,18 +201,29 @@ export class Timeline {
 
   /** Records the buckets of documents about to be written; idempotent, cheap when already known. */
   async register(items: ReadonlyArray<{ keys: readonly string[]; at: Date }>): Promise<void> {
-    const missing = new Map<string, TimelineEntry>();
-    const pending = new Set<Promise<void>>();
+    await this.ensure(this.unknownEntries(items));
+  }
+
+  /** The directory entries of `items`' buckets this process does not know to exist. */
+  private unknownEntries(items: ReadonlyArray<{ keys: readonly string[]; at: Date }>): TimelineEntry[] {
+    const out: TimelineEntry[] = [];
     for (const { keys, at } of items) {
       // A bucket is registered with its hour and day: a known bucket needs nothing more.
       const unknown = keys.filter((key) => !this.known.has(`${this.namespace}/${tagOf(key, 0, bucketOf(at, 0))}`));
-      if (unknown.length === 0) continue;
-      for (const entry of timelineEntries(this.namespace, unknown, at)) {
-        if (this.known.has(entry._id)) continue;
-        const underWay = this.registering.get(entry._id);
-        if (underWay) pending.add(underWay);
-        else missing.set(entry._id, entry);
-      }
+      if (unknown.length > 0) out.push(...timelineEntries(this.namespace, unknown, at));
+    }
+    return out;
+  }
+
+  /** Makes sure `wanted` entries exist: one insert of those neither known nor being written already. */
+  private async ensure(wanted: readonly TimelineEntry[]): Promise<void> {
+    const missing = new Map<string, TimelineEntry>();
+    const pending = new Set<Promise<void>>();
+    for (const entry of wanted) {
+      if (this.known.has(entry._id)) continue;
+      const underWay = this.registering.get(entry._id);
+      if (underWay) pending.add(underWay);
+      else missing.set(entry._id, entry);
     }
     if (missing.size > 0) {
       // Another process may have registered some first: an entry that exists is all that is wanted.
@@ -179,13 +241,30 @@ export class Timeline {
   }
 
   /**
+   * The tag of a document at `at` in list `key`, its bucket's. The DENSE_AFTER-th document of a
+   * bucket this process tags (unless of a `whole` list) adds the bucket's dense entry to `dense`.
+   */
+  private bucketTag(key: string, at: Date, dense: TimelineEntry[]): string {
+    const tag = tagOf(key, 0, bucketOf(at, 0));
+    if (this.whole.has(key)) return tag;
+    const id = `${this.namespace}/${tag}`;
+    const n = (this.tagged.get(id) ?? 0) + 1;
+    this.tagged.set(id, n);
+    // Only a bucket begun since this process tags tenths: an older one may hold untagged documents an earlier version wrote.
+    if (n >= DENSE_AFTER && bucketOf(at, 0) * LEVEL_MS[0] >= this.denseSince && !this.known.has(`${id}${DENSE_MARK}`)) dense.push(denseEntry(this.namespace, key, at));
+    return tag;
+  }
+
+  /**
    * The documents with the tags of their lists (`listsOf`) at their time (`timeOf`), once those
    * lists' buckets are registered: what a repository writes, so no list ever misses it.
    */
-  async listed<T extends Document>(docs: readonly T[], listsOf: (doc: T) => string[], timeOf: (doc: T) => Date): Promise<Array<T & { tl: string[] }>> {
+  async listed<T extends Document>(docs: readonly T[], listsOf: (doc: T) => string[], timeOf: (doc: T) => Date): Promise<Array<T & { tl: string[]; tl_tenth: number }>> {
     const items = docs.map((d) => ({ keys: listsOf(d), at: timeOf(d) }));
-    await this.register(items);
-    return docs.map((d, i) => ({ ...d, tl: timelineTags(items[i]!.keys, items[i]!.at) }));
+    const dense: TimelineEntry[] = [];
+    const tags = items.map(({ keys, at }) => keys.map((key) => this.bucketTag(key, at, dense)));
+    await this.ensure([...this.unknownEntries(items), ...dense]);
+    return docs.map((d, i) => ({ ...d, tl: tags[i]!, [TENTH_FIELD]: tenthOf(items[i]!.at) }));
   }
 
   /**
@@ -197,6 +276,17 @@ export class Timeline {
     let budget = MAX_BUCKETS_PER_PAGE;
     const upper = opts.after?.at;
     const lower = opts.notBefore;
+    // What the page's reads returned so far: how many the next batch reads.
+    const seen = { reads: 0, docs: 0 };
+    // One read first; then as many as should fill the page at what a read returns (a sparse list
+    // costs round trips, a dense one few reads beyond its page); doubling while reads return nothing.
+    const batchSize = (want: number, tenth: boolean): number => {
+      if (seen.reads === 0) return 1;
+      // A dense bucket holds DENSE_AFTER or more: a tenth, DENSE_AFTER / TENTHS on average.
+      const perRead = Math.max(tenth ? DENSE_AFTER / TENTHS : 0, seen.docs / seen.reads);
+      if (perRead === 0) return Math.min(BUCKETS_AT_ONCE, 2 ** seen.reads);
+      return Math.min(BUCKETS_AT_ONCE, Math.ceil(want / perRead));
+    };
     // Children of `up` that may hold documents in [lower, upper], newest first.
     const children = async (up: string, level: number): Promise<TimelineEntry[]> => {
       const rows = await this.entries.find({ up }).toArray();
@@ -213,25 +303,54 @@ export class Timeline {
         }
         return;
       }
-      // Buckets a few at a time: a sparse list (a document every few buckets) costs round trips, not reads.
-      for (let i = 0; i < entries.length && out.length < opts.limit && budget > 0; i += BUCKETS_AT_ONCE) {
-        const batch = entries.slice(i, i + Math.min(BUCKETS_AT_ONCE, budget));
-        budget -= batch.length;
+      const reads = this.bucketReads(entries, opts.limit <= TENTHS_UP_TO, upper, lower);
+      for (let i = 0; i < reads.length && out.length < opts.limit && budget > 0; ) {
         const want = opts.limit - out.length;
-        const read = await Promise.all(batch.map((e) => this.readBucket(data, e._id.slice(this.namespace.length + 1), opts, want)));
-        for (const docs of read) out.push(...docs.slice(0, opts.limit - out.length));
+        const batch = reads.slice(i, i + Math.min(batchSize(want, reads[i]!.tenth !== undefined), budget));
+        i += batch.length;
+        budget -= batch.length;
+        const read = await Promise.all(batch.map(({ tag, tenth }) => this.readBucket(data, tag, tenth, opts, want)));
+        seen.reads += batch.length;
+        for (const docs of read) {
+          seen.docs += docs.length;
+          out.push(...docs.slice(0, opts.limit - out.length));
+        }
       }
     };
     await walk(`${this.namespace}/${key}`, TOP);
     return out;
   }
 
-  private async readBucket<T extends Document>(data: Collection<T>, tag: string, opts: TimelinePageOptions<T>, limit: number): Promise<T[]> {
+  /**
+   * What to read, newest first, of an hour's children (bucket entries and dense entries, newest
+   * first): each bucket whole, or with `tenths`, those tenths of a dense one that may hold
+   * documents in [lower, upper].
+   */
+  private bucketReads(entries: readonly TimelineEntry[], tenths: boolean, upper: Date | undefined, lower: Date | undefined): Array<{ tag: string; tenth?: number }> {
+    const dense = new Set(entries.filter((e) => e._id.endsWith(DENSE_MARK)).map((e) => e._id.slice(0, -DENSE_MARK.length)));
+    const reads: Array<{ tag: string; tenth?: number }> = [];
+    for (const e of entries) {
+      if (e._id.endsWith(DENSE_MARK)) continue;
+      const tag = e._id.slice(this.namespace.length + 1);
+      if (!tenths || !dense.has(e._id)) {
+        reads.push({ tag });
+        continue;
+      }
+      for (let tenth = TENTHS - 1; tenth >= 0; tenth -= 1) {
+        const from = e.at.getTime() + tenth * TENTH_MS;
+        if ((upper && from > upper.getTime()) || (lower && from + TENTH_MS <= lower.getTime())) continue;
+        reads.push({ tag, tenth });
+      }
+    }
+    return reads;
+  }
+
+  private async readBucket<T extends Document>(data: Collection<T>, tag: string, tenth: number | undefined, opts: TimelinePageOptions<T>, limit: number): Promise<T[]> {
     const t = opts.timeField;
     const range: Document[] = [];
     if (opts.after) range.push({ $or: [{ [t]: { $lt: opts.after.at } }, { [t]: opts.after.at, _id: { $lt: opts.after.id } }] });
     if (opts.notBefore) range.push({ [t]: { $gte: opts.notBefore } });
-    const filter = { ...(opts.filter ?? {}), tl: tag, ...(range.length ? { $and: range } : {}) } as Filter<T>;
+    const filter = { ...(opts.filter ?? {}), tl: tag, ...(tenth === undefined ? {} : { [TENTH_FIELD]: tenth }), ...(range.length ? { $and: range } : {}) } as Filter<T>;
     return data
       .find(filter, opts.projection ? { projection: opts.projection } : {})
       .sort({ [t]: -1, [opts.tieField ?? '_id']: -1 })

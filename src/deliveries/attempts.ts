@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { type Expiring, Timeline, type TimelineEntry, timelineShapes } from '../db/timeline';
+import { type Expiring, Timeline, type TimelineEntry, timelineShapes, withoutTimelineFields } from '../db/timeline';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../contract/types';
 import { eventGroups, groupsBetween, groupsToRead } from './event-groups';
@@ -90,7 +90,7 @@ export function toDeliveryAttempt(doc: AttemptDoc): DeliveryAttempt {
 }
 
 /** An attempt as stored: with the timeline tags of the lists it is in, and its event's groups (src/deliveries/event-groups.ts). */
-type StoredAttempt = AttemptDoc & { tl?: string[]; eg?: string[] };
+type StoredAttempt = AttemptDoc & { tl?: string[]; tl_tenth?: number; eg?: string[] };
 
 /** Rows of one event group read per round trip. */
 const GROUP_BATCH = 5_000;
@@ -177,12 +177,12 @@ export class AttemptRepository {
         ...(opts.state ? { state: opts.state } : {}),
         ...(after ? { $or: [{ started_at: { $lt: after.at } }, { started_at: after.at, _id: { $lt: after.id } }] } : {}),
       };
-      return this.#collection.find(filter, { projection: { tl: 0 } }).sort({ started_at: -1, _id: -1 }).limit(limit).toArray();
+      return this.#collection.find(filter, { projection: withoutTimelineFields }).sort({ started_at: -1, _id: -1 }).limit(limit).toArray();
     }
     return this.#timeline.page(this.#collection, listKey(subscriptionId, opts), {
       timeField: 'started_at',
       limit,
-      projection: { tl: 0 },
+      projection: withoutTimelineFields,
       ...(after ? { after } : {}),
     });
   }
@@ -249,7 +249,7 @@ export class AttemptRepository {
   }
 
   async find(id: string): Promise<AttemptDoc | undefined> {
-    return (await this.#collection.findOne({ _id: id }, { projection: { tl: 0 } })) ?? undefined;
+    return (await this.#collection.findOne({ _id: id }, { projection: withoutTimelineFields })) ?? undefined;
   }
 
   /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */

@@ -1,7 +1,7 @@
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { type Expiring, Timeline, timelineShapes } from '../db/timeline';
+import { type Expiring, Timeline, timelineShapes, withoutTimelineFields } from '../db/timeline';
 import type { Collection, Db } from 'mongodb';
 import type { EventType } from '../contract/types';
 import type { OutboxSource } from './outbox';
@@ -34,7 +34,7 @@ function listsOf(doc: Pick<EventDoc, 'subscription_ids'>): string[] {
 }
 
 /** An event as stored: with the timeline tags of the lists it is in. */
-type StoredEvent = EventDoc & { tl?: string[] };
+type StoredEvent = EventDoc & { tl?: string[]; tl_tenth?: number };
 
 /** The event log. */
 export class EventRepository {
@@ -86,7 +86,7 @@ export class EventRepository {
 
   /** Events sent to a subscription, newest first, `limit` of them after `after` (a page's last event). */
   async listForSubscription(subscriptionId: string, limit: number, after?: EventDoc): Promise<EventDoc[]> {
-    const opts = { timeField: 'created_at' as const, limit, projection: { tl: 0 }, ...(after ? { after: { at: after.created_at, id: after._id } } : {}) };
+    const opts = { timeField: 'created_at' as const, limit, projection: withoutTimelineFields, ...(after ? { after: { at: after.created_at, id: after._id } } : {}) };
     // Its own list, and the wide events that went to it too: merged newest first.
     const [own, wide] = await Promise.all([
       this.#timeline.page(this.#collection, `s:${subscriptionId}`, opts),
@@ -103,7 +103,7 @@ export class EventRepository {
   }
 
   async find(id: string): Promise<EventDoc | undefined> {
-    return (await this.#collection.findOne({ _id: id }, { projection: { tl: 0 } })) ?? undefined;
+    return (await this.#collection.findOne({ _id: id }, { projection: withoutTimelineFields })) ?? undefined;
   }
 
   /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */

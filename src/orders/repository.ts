@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { Timeline, timelineShapes } from '../db/timeline';
+import { Timeline, timelineShapes, withoutTimelineFields } from '../db/timeline';
 import type { OutboxEvent } from '../events/outbox';
 import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, User } from '../contract/types';
 import type { ProductFilter, SummaryField } from './rules';
@@ -193,7 +193,7 @@ function userList(userId: number, ownerId?: string): string {
 }
 
 /** An order as stored: with the timeline tags of the lists it is in. */
-type StoredOrder = OrderDoc & { tl?: string[] };
+type StoredOrder = OrderDoc & { tl?: string[]; tl_tenth?: number };
 
 /** Orders, and the counter their integer ids come from. */
 export class OrderRepository {
@@ -286,7 +286,7 @@ export class OrderRepository {
   }
 
   async findById(id: number): Promise<OrderDoc | undefined> {
-    return (await this.#collection.findOne({ _id: orderKey(id) }, { projection: { tl: 0 } })) ?? undefined;
+    return (await this.#collection.findOne({ _id: orderKey(id) }, { projection: withoutTimelineFields })) ?? undefined;
   }
 
   /**

@@ -1,8 +1,8 @@
-import { type Db, MongoClient } from 'mongodb';
+import { type Db, type Document, MongoClient } from 'mongodb';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMongo } from '../../../src/db/mongo';
-import { LEVEL_MS, Timeline, timelineTags } from '../../../src/db/timeline';
+import { DENSE_AFTER, LEVEL_MS, Timeline, timelineTags } from '../../../src/db/timeline';
 import { dbCommandCounter } from '../../../src/telemetry/db-commands';
 import { counts, moved } from '../../support/db-commands';
 
@@ -35,7 +35,7 @@ async function write(timeline: Timeline, items: Array<Omit<Item, 'tl'>>, keysOf:
   return docs;
 }
 
-const newestFirst = (a: Omit<Item, 'tl'>, b: Omit<Item, 'tl'>) => b.at.getTime() - a.at.getTime() || (a._id < b._id ? 1 : -1);
+const newestFirst = (a: Pick<Item, '_id' | 'at'>, b: Pick<Item, '_id' | 'at'>) => b.at.getTime() - a.at.getTime() || (a._id < b._id ? 1 : -1);
 
 describe('timeline: newest-first pages from bounded bucket reads', () => {
   it('pages through a list spread over days, hours and seconds exactly like a sort would, ties included', async () => {
@@ -66,6 +66,71 @@ describe('timeline: newest-first pages from bounded bucket reads', () => {
     expect(bs.map((d) => d._id)).toEqual(docs.filter((d) => d.kind === 'b').sort(newestFirst).map((d) => d._id));
     const recent = await timeline.page(db.collection<Item>('items'), 'k:1', { timeField: 'at', limit: 1000, notBefore: new Date(now - 3 * DAY) });
     expect(recent.map((d) => d._id)).toEqual(docs.filter((d) => d.at.getTime() >= now - 3 * DAY).sort(newestFirst).map((d) => d._id));
+  });
+
+  it('reads a dense list by tenths of its buckets: a page reads about a page of documents, in the order a sort gives', async () => {
+    // Every `find` the timeline sends to the data collection, to count what each one matches.
+    const watched = new MongoClient(inject('mongoUri'), { monitorCommands: true });
+    const finds: Document[] = [];
+    watched.on('commandStarted', (e) => {
+      if (e.commandName === 'find' && e.command.find === 'dense') finds.push(e.command.filter as Document);
+    });
+    try {
+      const timeline = new Timeline(watched.db(db.databaseName), 'dense', 'timeline_dense', { denseSince: 0 });
+      const data = watched.db(db.databaseName).collection<Pick<Item, '_id' | 'at' | 'tl'> & { tl_tenth: number }>('dense');
+      // 20 a second for 30 s (three buckets of 200, tenths of 20), in rounds of 20 as deliveries write them; a few older ones.
+      const items = Array.from({ length: 600 }, (_, i) => ({ _id: `d${String(i).padStart(3, '0')}`, at: new Date(now - 50 - i * 50) }));
+      items.push(...Array.from({ length: 5 }, (_, i) => ({ _id: `o${i}`, at: new Date(now - 3_600_000 - i * 60_000) })));
+      for (let i = 0; i < items.length; i += 20) await data.insertMany(await timeline.listed(items.slice(i, i + 20), () => ['all', 'k:1'], (d) => d.at));
+      // Each of the three full buckets was recorded dense (not in `all`, which only retention reads); the older ones were not.
+      expect(await db.collection('timeline_dense').countDocuments({ _id: { $regex: /#dense$/ } } as Document)).toBe(3);
+      expect(DENSE_AFTER).toBeLessThan(200);
+
+      // What the database reads for a page: every document its reads' equality part matches.
+      const rowsRead = async () => {
+        let rows = 0;
+        for (const f of finds.splice(0)) rows += await db.collection('dense').countDocuments({ tl: f.tl, ...(f.tl_tenth === undefined ? {} : { tl_tenth: f.tl_tenth }) });
+        return rows;
+      };
+      const expected = [...items].sort(newestFirst).map((d) => d._id);
+      const seen: string[] = [];
+      const reads: number[] = [];
+      let after: { at: Date; id: string } | undefined;
+      for (let pages = 0; pages < 50; pages += 1) {
+        const page = await timeline.page(data, 'k:1', { timeField: 'at', limit: 20, ...(after ? { after } : {}) });
+        reads.push(await rowsRead());
+        seen.push(...page.map((d) => d._id));
+        const last = page.at(-1);
+        if (page.length < 20 || !last) break;
+        after = { at: last.at, id: last._id };
+      }
+      expect(seen).toEqual(expected);
+      // A page within the dense buckets reads at most three tenths of 20, never a bucket of 200.
+      expect(Math.max(...reads.slice(0, 29))).toBeLessThanOrEqual(60);
+
+      // A larger read takes the buckets whole, and lists the same.
+      const all = await timeline.page(data, 'k:1', { timeField: 'at', limit: 1000 });
+      expect(all.map((d) => d._id)).toEqual(expected);
+      expect(finds.every((f) => f.tl_tenth === undefined)).toBe(true);
+
+      // Retention takes the dense entries with their buckets (the day, not over yet, stays).
+      expect(await timeline.expire(data, 'all', new Date(now + LEVEL_MS[0]), 1000)).toMatchObject({ deleted: items.length, more: false });
+      expect((await db.collection('timeline_dense').find({}).toArray()).map((e) => String(e._id)).filter((id) => !id.includes('@2:'))).toEqual([]);
+    } finally {
+      await watched.close();
+    }
+  });
+
+  it('never records a bucket dense that began before the process: an earlier version may have written it untagged', async () => {
+    const timeline = new Timeline(db, 'upgrade', 'timeline_upgrade');
+    const data = db.collection<Pick<Item, '_id' | 'at' | 'tl'>>('upgrade');
+    // 200 documents in one bucket that began 20 s before this Timeline was made.
+    const start = Math.floor((Date.now() - 20_000) / 10_000) * 10_000;
+    const items = Array.from({ length: 200 }, (_, i) => ({ _id: `u${String(i).padStart(3, '0')}`, at: new Date(start + 9_000 - i * 40) }));
+    for (let i = 0; i < items.length; i += 20) await data.insertMany(await timeline.listed(items.slice(i, i + 20), () => ['k:1'], (d) => d.at));
+    expect(await db.collection('timeline_upgrade').countDocuments({ _id: { $regex: /#dense$/ } } as Document)).toBe(0);
+    const page = await timeline.page(data, 'k:1', { timeField: 'at', limit: 20 });
+    expect(page.map((d) => d._id)).toEqual(items.slice(0, 20).map((d) => d._id));
   });
 
   it('registers each bucket once however many writers race', async () => {

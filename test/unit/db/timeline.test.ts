@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEVEL_MS, timelineEntries, timelineTags } from '../../../src/db/timeline';
+import { denseEntry, LEVEL_MS, tenthOf, timelineEntries, timelineTags } from '../../../src/db/timeline';
 
 const at = new Date(Date.UTC(2026, 10, 24, 13, 37, 42, 500));
 const bucket = (level: number) => Math.floor(at.getTime() / LEVEL_MS[level]!);
@@ -24,5 +24,19 @@ describe('timeline tags and directory entries', () => {
     const start = new Date(bucket(0) * 10_000);
     expect(timelineTags(['k'], start)).toEqual(timelineTags(['k'], new Date(start.getTime() + 9_999)));
     expect(timelineTags(['k'], new Date(start.getTime() + 10_000))).not.toEqual(timelineTags(['k'], start));
+  });
+
+  it('says in which tenth (second) of its bucket a time falls', () => {
+    const start = new Date(bucket(0) * 10_000);
+    expect(tenthOf(start)).toBe(0);
+    expect(tenthOf(new Date(start.getTime() + 999))).toBe(0);
+    expect(tenthOf(new Date(start.getTime() + 1000))).toBe(1);
+    expect(tenthOf(new Date(start.getTime() + 9_999))).toBe(9);
+    expect(tenthOf(at)).toBe(2);
+  });
+
+  it('puts the entry saying a bucket is dense beside the bucket, in its slot, so both go together', () => {
+    const [bucketEntry] = timelineEntries('attempts', ['s:sub_1'], at);
+    expect(denseEntry('attempts', 's:sub_1', at)).toEqual({ ...bucketEntry, _id: `${bucketEntry!._id}#dense` });
   });
 });
