@@ -191,6 +191,23 @@ describe('a pause holds deliveries and a resume drains them', () => {
     await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
   }, 60_000);
 
+  it('drains, through the sweep, what a resume left held when it stopped between its write and the drain’s start', async () => {
+    const r = await receiver();
+    const client = await owner();
+    const sub = (await client.POST(`${v1}/subscribe`, { body: { url: r.url, events: ['order.created'] } })).data!;
+    await setStatus(client, sub.id, 'paused');
+    const emitted = [await order(client), await order(client)];
+    await waitFor(async () => (await read(client, sub.id)).held?.count === emitted.length, 30_000);
+    // The resume's write, and then a crash: no drain was started.
+    await api.mongo.db.collection<{ _id: string }>('subscriptions').updateOne({ _id: sub.id }, { $set: { status: 'active' }, $unset: { paused_at: '' } });
+    await expect(temporal.workflow.getHandle(drainWorkflowId(sub.id)).describe()).rejects.toThrow(/not found/i);
+    expect((await sweepHoldsOnce(sweep)).failed).toBe(0);
+    expect(await drained(sub.id)).toMatchObject({ started: emitted.length, ended: 'drained' });
+    await waitFor(() => r.received.length >= emitted.length, 20_000);
+    expect(r.received.map(idOf)).toEqual(emitted);
+    await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
+  }, 60_000);
+
   it('fails what is held past the hold limit as hold_expired, with one alert, and then cancels like an old pause', async () => {
     const r = await receiver();
     const client = await owner();
