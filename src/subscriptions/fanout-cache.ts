@@ -4,11 +4,11 @@ import type { FanoutCandidate, FanoutMember } from './repository';
 
 /** Where fan-out candidates come from: the repository, or a cache in front of it. */
 export interface FanoutSource {
-  /** The active subscribers an event of `type` emitted at `at` goes to, before their filters (see SubscriptionRepository). */
+  /** The subscribers an event of `type` emitted at `at` goes to (active, or paused and holding), before their filters (see SubscriptionRepository). */
   activeSubscribers(type: EventType, at: Date, dataOwner?: string): Promise<FanoutCandidate[]>;
 }
 
-/** What the cache reads through: every active subscriber of a type now, with its creation time. */
+/** What the cache reads through: every subscriber of a type now (active, or paused and holding), with its creation time. */
 export interface FanoutMembers {
   currentSubscribers(type: EventType, dataOwner?: string): Promise<FanoutMember[]>;
 }

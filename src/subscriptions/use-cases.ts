@@ -25,6 +25,7 @@ import type { SecretBox } from './secret-box';
 import { generateSigningKeyPair, generateSigningSecret } from './secrets';
 import { assertMayChange } from './authority';
 import type { RetryOverride } from '../../workflows/delivery-model';
+import { pausedAtAfter } from './hold';
 
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
@@ -39,6 +40,15 @@ export interface SubscriptionDeps {
   /** Most subscriptions one owner may have (MAX_SUBSCRIPTIONS_PER_OWNER). */
   maxPerOwner: number;
   now?: () => Date;
+  /** Counts what a paused subscription holds, for reads (absent: `held` is not shown). */
+  held?: { count(subscriptionId: string): Promise<number> };
+  /**
+   * Starts a resumed subscription's drain (src/temporal/start-drain.ts). A start that fails is
+   * left to the hold sweep, which starts a drain for every active subscription still holding.
+   */
+  startDrain?: (subscriptionId: string) => Promise<void>;
+  /** Told of a drain start that failed (the sweep starts it later). */
+  drainDeferred?: (subscriptionId: string, err: unknown) => void;
 }
 
 function notFound(id: string): DomainError {
@@ -182,13 +192,26 @@ export async function listSubscriptions(
 ): Promise<SubscriptionList> {
   const limit = query.limit ?? 20;
   const rows = await deps.subscriptions.listOwned(principal.ownerId, limit + 1, decodeCursor(query.cursor));
-  return toPage(rows.map((r) => toSubscription(r, deps.retryDefaults)), limit);
+  // Counted only for the paused ones that hold: a page of active subscriptions costs no more reads.
+  return toPage(await Promise.all(rows.map((r) => withHeld(deps, r, toSubscription(r, deps.retryDefaults), false))), limit);
 }
 
 export async function getSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<Subscription> {
   const doc = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!doc) throw notFound(id);
-  return toSubscription(doc, deps.retryDefaults);
+  return withHeld(deps, doc, toSubscription(doc, deps.retryDefaults), true);
+}
+
+/**
+ * The subscription with what it holds: `held` while it is paused and holding, or (`always`, a
+ * read of one) while anything it held is still to be sent; one count by subscription id.
+ */
+async function withHeld(deps: SubscriptionDeps, doc: SubscriptionDoc, shown: Subscription, always: boolean): Promise<Subscription> {
+  const holding = doc.status === 'paused' && doc.paused_at !== undefined;
+  if (!deps.held || !(holding || always)) return shown;
+  const count = await deps.held.count(doc._id);
+  if (!holding && count === 0) return shown;
+  return { ...shown, held: { count, ...(holding ? { since: doc.paused_at!.toISOString() } : {}) } };
 }
 
 /**
@@ -217,10 +240,29 @@ export async function updateSubscription(
   set.updated_at = now > current.updated_at ? now : new Date(current.updated_at.getTime() + 1);
   // Re-enabling starts a fresh streak: one more failure must not disable it again at once.
   if (input.status === 'active' && current.status === 'disabled') unset.push('disabled_reason', 'failing_since');
+  // A pause holds from now on; a resume ends the hold (src/subscriptions/hold.ts).
+  if (input.status !== undefined) {
+    const pausedAt = pausedAtAfter(current, input.status, now);
+    if (pausedAt.set) set.paused_at = pausedAt.set;
+    if (pausedAt.unset) unset.push('paused_at');
+  }
   // Conditional on the state checked above: a concurrent PATCH {headers} and PATCH {url} must not combine into credentials following a new URL.
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset, current.updated_at);
   if (!updated) throw (await deps.subscriptions.findOwned(principal.ownerId, id)) ? changedConcurrently(id) : notFound(id);
-  return toSubscription(updated, deps.retryDefaults);
+  const shown = await withHeld(deps, updated, toSubscription(updated, deps.retryDefaults), true);
+  // A resume with nothing held starts nothing; a delivery held as it resumed is the sweep's to drain.
+  if (current.paused_at !== undefined && updated.status === 'active' && (shown.held?.count ?? 0) > 0) await startDrain(deps, id);
+  return shown;
+}
+
+/** Starts the drain of what a resumed subscription held; a failed start is the hold sweep's to make. */
+async function startDrain(deps: SubscriptionDeps, id: string): Promise<void> {
+  if (!deps.startDrain) return;
+  try {
+    await deps.startDrain(id);
+  } catch (err) {
+    deps.drainDeferred?.(id, err);
+  }
 }
 
 /** 409 for a subscription changed by another request between this one's read and its write; sending it again is safe. */

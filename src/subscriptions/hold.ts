@@ -1,0 +1,59 @@
+import type { SubscriptionStatus } from '../contract/types';
+
+/**
+ * What a pause means for deliveries (docs/delivery.md, "Pause holds, resume drains"):
+ *
+ * | subscription | new events | a delivery (first attempt or retry) that comes due |
+ * |---|---|---|
+ * | `active` | fan out to it | is attempted |
+ * | `paused` with `paused_at`, within SUBSCRIPTION_HOLD_MAX of it | fan out to it | is held, sent on resume in emission order |
+ * | `paused` with `paused_at`, past the limit | fan out to it until the sweep expires the hold | cancelled (the held ones fail as `hold_expired`) |
+ * | `paused` without `paused_at` (paused before holds, or its hold expired) | do not reach it | cancelled |
+ * | `disabled`, deleted | do not reach it | cancelled (held ones dropped) |
+ */
+
+/** The fields the rules read. */
+export interface HoldState {
+  status: SubscriptionStatus;
+  paused_at?: Date | undefined;
+}
+
+/** SUBSCRIPTION_HOLD_MAX's default: a long weekend. */
+export const DEFAULT_HOLD_MAX_MS = 72 * 3_600_000;
+
+/** The highest `drain_rate` a subscription may set (the contract's DrainRate). */
+export const MAX_DRAIN_RATE = 10_000;
+
+/** Deliveries per second a drain sends when the subscription sets neither `drain_rate` nor `rate_limit`. */
+export const DEFAULT_DRAIN_RATE = 10;
+
+/** Whether events fan out to the subscription: an active one, or a paused one that holds (paused with `paused_at`). */
+export function takesEvents(sub: HoldState): boolean {
+  return sub.status === 'active' || (sub.status === 'paused' && sub.paused_at !== undefined);
+}
+
+/** Whether a delivery to the subscription that comes due at `now` (epoch ms) is held rather than attempted or cancelled. */
+export function holdsAt(sub: HoldState, now: number, holdMaxMs: number): boolean {
+  return sub.status === 'paused' && sub.paused_at !== undefined && now < sub.paused_at.getTime() + holdMaxMs;
+}
+
+/** Whether the subscription's hold ran past the limit at `now`: what it holds fails, and the pause cancels from then on. */
+export function holdExpiredAt(sub: HoldState, now: number, holdMaxMs: number): boolean {
+  return sub.status === 'paused' && sub.paused_at !== undefined && now >= sub.paused_at.getTime() + holdMaxMs;
+}
+
+/** Deliveries per second a resumed subscription's held ones are started at: its `drain_rate`, never above its `rate_limit`. */
+export function drainRate(sub: { drain_rate?: number | undefined; rate_limit?: number | undefined }): number {
+  const wanted = sub.drain_rate ?? sub.rate_limit ?? DEFAULT_DRAIN_RATE;
+  return sub.rate_limit !== undefined ? Math.min(wanted, sub.rate_limit) : wanted;
+}
+
+/**
+ * The `paused_at` a status change leaves: set by a pause of a subscription not paused yet, kept
+ * by a repeated pause, cleared by anything else (resume, re-enable).
+ */
+export function pausedAtAfter(before: HoldState, status: SubscriptionStatus, now: Date): { set?: Date; unset?: true } {
+  if (status !== 'paused') return before.paused_at !== undefined ? { unset: true } : {};
+  if (before.status === 'paused') return {};
+  return { set: now };
+}

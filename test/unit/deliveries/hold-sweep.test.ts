@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { AttemptDoc } from '../../../src/deliveries/attempts';
+import type { HeldDoc } from '../../../src/deliveries/held';
+import { holdExpiredKey, type HoldSweepDeps, sweepHoldsOnce } from '../../../src/deliveries/hold-sweep';
+import { createLogger } from '../../../src/logger';
+import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
+
+const hour = 3_600_000;
+const pausedAt = new Date('2026-11-27T00:00:00Z');
+
+function sub(id: string, over: Partial<SubscriptionDoc>): SubscriptionDoc {
+  return { _id: id, owner_id: 'o', url: 'https://example.test/hook', events: ['order.created'], status: 'active', version: 1, secrets: [], created_at: pausedAt, updated_at: pausedAt, ...over };
+}
+
+function heldDoc(subscriptionId: string, n: number): HeldDoc {
+  return {
+    _id: `held_${subscriptionId}_${n}`,
+    subscription_id: subscriptionId,
+    event_id: `evt_${n}`,
+    event_type: 'order.created',
+    emitted_at: new Date(pausedAt.getTime() + n),
+    held_at: new Date(pausedAt.getTime() + n),
+    origin: `event/evt_${n}`,
+    attempt: 1,
+    slot: `${subscriptionId}@0`,
+  };
+}
+
+/** A sweep over in-memory held records and subscriptions, recording what it did. */
+function fakes(subs: SubscriptionDoc[], held: HeldDoc[], nowMs: number) {
+  const records = new Map(held.map((d) => [d._id, d]));
+  const logged: AttemptDoc[] = [];
+  const alerts: string[] = [];
+  const drains: string[] = [];
+  const ended: string[] = [];
+  const byId = new Map(subs.map((s) => [s._id, s]));
+  const deps: HoldSweepDeps = {
+    held: {
+      holding: () => Promise.resolve([...new Set([...records.values()].map((d) => d.subscription_id))]),
+      page: (id, limit) => Promise.resolve({ docs: [...records.values()].filter((d) => d.subscription_id === id).slice(0, limit) }),
+      release: (ids) => Promise.resolve(void ids.forEach((id) => records.delete(id))),
+      dropAll: (id) => {
+        const gone = [...records.values()].filter((d) => d.subscription_id === id);
+        for (const d of gone) records.delete(d._id);
+        return Promise.resolve(gone.length);
+      },
+      settle: (id) => Promise.resolve(![...records.values()].some((d) => d.subscription_id === id)),
+      count: (id) => Promise.resolve([...records.values()].filter((d) => d.subscription_id === id).length),
+    },
+    subscriptions: {
+      findForDelivery: (id) => Promise.resolve(byId.get(id)),
+      endHold: (id) => {
+        ended.push(id);
+        delete byId.get(id)!.paused_at;
+        return Promise.resolve();
+      },
+    },
+    attempts: { recordMany: (docs) => Promise.resolve(void logged.push(...docs)).then(() => new Set<number>()) },
+    raiseAlert: (input) => Promise.resolve(void alerts.push(input.key)),
+    startDrain: (id) => Promise.resolve(void drains.push(id)),
+    holdMaxMs: hour,
+    now: () => new Date(nowMs),
+    logger: createLogger('silent', 'test'),
+  };
+  return { deps, records, logged, alerts, drains, ended };
+}
+
+describe('the hold sweep', () => {
+  it('reads nothing more when nothing is held', async () => {
+    const f = fakes([], [], pausedAt.getTime());
+    expect(await sweepHoldsOnce(f.deps)).toEqual({ drains: 0, expired: 0, dropped: 0, failed: 0 });
+  });
+
+  it('starts the drain of an active subscription still holding; leaves a pause within the limit alone', async () => {
+    const f = fakes([sub('sub_a', {}), sub('sub_p', { status: 'paused', paused_at: pausedAt })], [heldDoc('sub_a', 1), heldDoc('sub_p', 2)], pausedAt.getTime() + hour - 1);
+    expect(await sweepHoldsOnce(f.deps)).toEqual({ drains: 1, expired: 0, dropped: 0, failed: 0 });
+    expect(f.drains).toEqual(['sub_a']);
+    expect(f.records.size).toBe(2);
+  });
+
+  it('cancels what a disabled or deleted subscription held', async () => {
+    const f = fakes([sub('sub_d', { status: 'disabled' })], [heldDoc('sub_d', 1), heldDoc('sub_gone', 2)], pausedAt.getTime());
+    expect(await sweepHoldsOnce(f.deps)).toMatchObject({ dropped: 2 });
+    expect(f.records.size).toBe(0);
+    expect(f.logged).toEqual([]);
+  });
+
+  it('past the limit: each held delivery logged failed as hold_expired, one alert for the pause, then the pause cancels', async () => {
+    const f = fakes([sub('sub_p', { status: 'paused', paused_at: pausedAt })], [heldDoc('sub_p', 1), heldDoc('sub_p', 2), heldDoc('sub_p', 3)], pausedAt.getTime() + hour);
+    expect(await sweepHoldsOnce(f.deps)).toMatchObject({ expired: 3, failed: 0 });
+    expect(f.logged.map((a) => [a.event_id, a.outcome, a.state, a.series, a.attempt])).toEqual([1, 2, 3].map((n) => [`evt_${n}`, 'hold_expired', 'failed', `event/evt_${n}#sub_p`, 1]));
+    expect(f.alerts).toEqual([holdExpiredKey(pausedAt)]);
+    expect(f.ended).toEqual(['sub_p']);
+    expect(f.records.size).toBe(0);
+    // Nothing held any more: the next pass neither fails nor alerts.
+    expect(await sweepHoldsOnce(f.deps)).toEqual({ drains: 0, expired: 0, dropped: 0, failed: 0 });
+    expect(f.alerts).toHaveLength(1);
+  });
+
+  it('a step that fails is counted and retried next pass; the others go on', async () => {
+    const f = fakes([sub('sub_a', {}), sub('sub_b', {})], [heldDoc('sub_a', 1), heldDoc('sub_b', 2)], pausedAt.getTime());
+    f.deps.startDrain = (id) => (id === 'sub_a' ? Promise.reject(new Error('Temporal away')) : Promise.resolve());
+    expect(await sweepHoldsOnce(f.deps)).toMatchObject({ drains: 1, failed: 1 });
+  });
+});
