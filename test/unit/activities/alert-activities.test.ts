@@ -97,6 +97,8 @@ describe('raiseAlert', () => {
         notified_at: now,
         admin_slot: { window: Math.floor(now.getTime() / 3_600_000), index: 0, send: true, limit_reached: false, suppressed: 0 },
         tl: [`all@0:${Math.floor(now.getTime() / 10_000)}`],
+        // Its second within the bucket, for a dense bucket's reads.
+        tl_tenth: Math.floor((now.getTime() % 10_000) / 1000),
       },
     ]);
     expect(requests).toHaveLength(1);

@@ -239,6 +239,8 @@ describe('recordAttempts', () => {
       tl: ['all', 's:sub_unit', 's:sub_unit|o:http_error|st:retrying', 's:sub_unit|st:retrying', 's:sub_unit|o:http_error'].map(
         (list) => `${list}@0:${Math.floor(now.getTime() / 10_000)}`,
       ),
+      // Its second within the bucket, for a dense bucket's reads.
+      tl_tenth: Math.floor((now.getTime() % 10_000) / 1000),
       // Its event's group, for the event list's page (src/deliveries/event-groups.ts): an id without a time is a group of its own.
       eg: ['sub_unit~x:evt_unit'],
     });
