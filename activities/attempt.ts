@@ -39,7 +39,7 @@ import { authorizationSecrets, redactSecrets } from './redact';
 import { storableText } from '../src/db/storable-text';
 import { InboxRepository } from '../src/deliveries/inbox';
 import { pullAttempt } from './pull-inbox';
-import { type HeldDoc, HeldDeliveryRepository, heldId, heldSlot } from '../src/deliveries/held';
+import { eventGoneAttempt, type HeldDoc, HeldDeliveryRepository, heldId, heldSlot } from '../src/deliveries/held';
 import { DEFAULT_HOLD_MAX_MS, holdsAt } from '../src/subscriptions/hold';
 
 /** Grouped attempt-log writes in flight at once: FerretDB inserts a write's documents one by one, and rounds queued behind a single writer. */
@@ -443,7 +443,19 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     });
     // Before any POST, like the reads: a failed write fails the round, and its retry sends nothing twice.
     if (held.length > 0) await holdMany(held);
+    await logEventGone(inputs, roundEvents, subs, origin ?? runner, at);
     return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
+  }
+
+  /**
+   * A drained delivery whose event retention deleted while it was held is logged as a failed
+   * attempt saying so (the round still answers `skipped`, which ends it): never a silent cancel.
+   */
+  async function logEventGone(inputs: AttemptInput[], roundEvents: Map<string, CachedEvent | undefined>, subs: Map<string, SubscriptionDoc>, origin: string | undefined, at: Date): Promise<void> {
+    const docs = inputs.filter((i) => !roundEvents.get(i.eventId)).flatMap((i) => eventGoneAttempt(origin, i, subs.get(i.subscriptionId)?.url ?? '', at) ?? []);
+    if (docs.length === 0) return;
+    log.warn('held delivery drained after its event was deleted; logged as failed', { origin, events: docs.map((d) => d.event_id) });
+    await recordMany(docs);
   }
 
   /**

@@ -1,6 +1,9 @@
 import type { Db } from 'mongodb';
+import { AttemptRepository } from '../src/deliveries/attempts';
 import { type HeldCursor, HeldDeliveryRepository } from '../src/deliveries/held';
-import { drainRate } from '../src/subscriptions/hold';
+import { alertHoldExpired, expiredAttempt, type HoldAlert } from '../src/deliveries/hold-sweep';
+import { log } from '@temporalio/activity';
+import { DEFAULT_HOLD_MAX_MS, drainRate, heldPastLimit } from '../src/subscriptions/hold';
 import { SubscriptionRepository } from '../src/subscriptions/repository';
 import type { SubscriptionStatus } from '../src/contract/types';
 
@@ -14,20 +17,44 @@ export interface HeldPage {
   next?: HeldCursor;
 }
 
+/** What the drain's activities need beside the database. */
+export interface HeldActivityDeps {
+  db: Db;
+  /** SUBSCRIPTION_HOLD_MAX (absent: its default). */
+  holdMaxMs?: number | undefined;
+  raiseAlert: HoldAlert;
+  now?: () => Date;
+}
+
 /** Builds the activities of a drain (workflows/drain.ts): reading what a subscription holds, and letting it go. */
-export function createHeldActivities(deps: { db: Db }) {
+export function createHeldActivities(deps: HeldActivityDeps) {
   const held = new HeldDeliveryRepository(deps.db);
   const subscriptions = new SubscriptionRepository(deps.db);
+  const attempts = new AttemptRepository(deps.db);
+  const holdMaxMs = deps.holdMaxMs ?? DEFAULT_HOLD_MAX_MS;
   return {
-    /** The next page of a subscription's held deliveries; none while it is not active (a drain stops there). */
+    /**
+     * The next page of a subscription's held deliveries; none while it is not active (a drain
+     * stops there). Those held longer than the hold limit are failed here as `hold_expired`
+     * (logged, released, one alert per resume) rather than sent: a long drain is bounded too.
+     */
     async heldPage(input: { subscriptionId: string; limit: number; after?: HeldCursor }): Promise<HeldPage> {
       const sub = await subscriptions.findForDelivery(input.subscriptionId);
       if (!sub || sub.status !== 'active') return { state: sub?.status ?? 'deleted', rate: 1, items: [] };
       const page = await held.page(sub._id, input.limit, input.after);
+      const now = deps.now?.() ?? new Date();
+      const expired = page.docs.filter((d) => heldPastLimit(d.held_at, now.getTime(), holdMaxMs));
+      if (expired.length > 0) {
+        const onError = (err: unknown): void => void log.warn('hold-expired alert not sent; it stays stored', { err: String(err), subscriptionId: sub._id });
+        // One alert per resume: the resume's write set updated_at.
+        await alertHoldExpired({ raiseAlert: deps.raiseAlert, holdMaxMs, onError }, sub._id, `hold-expired@resume:${sub.updated_at.getTime()}`, `drained after a resume at ${sub.updated_at.toISOString()}`);
+        await attempts.recordMany(expired.map((d) => expiredAttempt(d, sub.url, now)));
+        await held.release(expired.map((d) => d._id));
+      }
       return {
         state: 'active',
         rate: drainRate(sub),
-        items: page.docs.map((d) => ({ id: d._id, eventId: d.event_id, eventType: d.event_type })),
+        items: page.docs.filter((d) => !expired.includes(d)).map((d) => ({ id: d._id, eventId: d.event_id, eventType: d.event_type })),
         ...(page.next ? { next: page.next } : {}),
       };
     },

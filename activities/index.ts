@@ -30,7 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     raiseAlert,
     ...createSubscriptionActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), raiseAlert, notifyOperator }),
     ...createRetentionActivities({ db: deps.db, busyShare: deps.retentionBusyShare }),
-    ...createHeldActivities({ db: deps.db }),
+    ...createHeldActivities({ db: deps.db, holdMaxMs: deps.holdMaxMs, raiseAlert, ...(deps.now ? { now: deps.now } : {}) }),
 
     /** Proves the worker reaches MongoDB: pings it and reports the round trip. */
     async checkDatabase(): Promise<DiagnosticsResult> {

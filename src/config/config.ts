@@ -8,6 +8,7 @@ import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
 import { DAY_MS, longestDeliverySpanMs } from '../retention/delivery-span';
 import { canonicalIp } from '../lib/ip';
 import { classifyAddress } from '../webhooks/address-policy';
+import { EXPIRY_GRACE_MS } from '../subscriptions/hold';
 import { type DeliveryProxy, parseProxyUrl } from '../webhooks/delivery-proxy';
 import type { PayloadOptions } from '../webhooks/envelopes';
 
@@ -210,13 +211,16 @@ const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
   const spanMs = longestDeliverySpanMs({ scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER });
   if (e.RETENTION_DAYS !== undefined && e.RETENTION_DAYS * DAY_MS <= spanMs) {
     ctx.addIssue({ code: 'custom', path: ['RETENTION_DAYS'], message: `must be longer than a delivery's retries last (${Math.ceil(spanMs / DAY_MS)} days with DELIVERY_RETRY_SCHEDULE and DELIVERY_MAX_ATTEMPTS, or a subscription's own retry schedule)` });
-  } else if (e.RETENTION_DAYS !== undefined && e.RETENTION_DAYS * DAY_MS <= spanMs + e.SUBSCRIPTION_HOLD_MAX) {
-    // A held delivery reads its event when it is drained, up to the hold limit after its retry fell due.
-    const hours = Math.floor((e.RETENTION_DAYS * DAY_MS - spanMs) / 3_600_000);
+  } else if (e.RETENTION_DAYS !== undefined && e.RETENTION_DAYS * DAY_MS <= 2 * spanMs + e.SUBSCRIPTION_HOLD_MAX + EXPIRY_GRACE_MS) {
+    // A held delivery may be held after its retries ran, up to the hold limit (the sweep's grace on top), and its drained run retries from attempt 1 again.
+    const hours = Math.floor((e.RETENTION_DAYS * DAY_MS - 2 * spanMs - EXPIRY_GRACE_MS) / 3_600_000);
     ctx.addIssue({
       code: 'custom',
       path: ['SUBSCRIPTION_HOLD_MAX'],
-      message: `must be shorter than RETENTION_DAYS (${e.RETENTION_DAYS} days) less a delivery's retries (${Math.ceil(spanMs / 3_600_000)}h): at most ${hours}h, or events would be deleted while their deliveries are held`,
+      message:
+        hours > 0
+          ? `must be shorter than RETENTION_DAYS (${e.RETENTION_DAYS} days) less twice a delivery's retries (2 × ${Math.ceil(spanMs / 3_600_000)}h) and the hold sweep's grace: at most ${hours}h, or events would be deleted before their held deliveries are sent`
+          : `cannot fit: RETENTION_DAYS (${e.RETENTION_DAYS} days) must be longer than twice a delivery's retries (2 × ${Math.ceil(spanMs / 3_600_000)}h) plus SUBSCRIPTION_HOLD_MAX, or events would be deleted before their held deliveries are sent`,
     });
   }
 });

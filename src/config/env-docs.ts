@@ -100,7 +100,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   SUBSCRIPTION_HOLD_MAX: {
     group: 'Delivery',
     meaning:
-      'Longest a paused subscription\'s deliveries are held, counted from the pause (1s–365d; with RETENTION_DAYS, it and a delivery\'s retries must fit in the retention window). Then they fail as `hold_expired`, one alert is raised, and the pause cancels new events until resumed ([delivery](delivery.md#pause-holds-resume-drains))',
+      'Longest a delivery is held, counted from when it was held (1s–365d; with RETENTION_DAYS, it, twice a delivery\'s retries and 10 minutes must fit in the retention window). Then it fails as `hold_expired` (paused or draining), one alert is raised, and a pause that old cancels new events until resumed ([delivery](delivery.md#pause-holds-resume-drains))',
   },
   WEBHOOK_INLINE_LIMIT: {
     group: 'Delivery',

@@ -3,6 +3,8 @@ import type { Collection, Db } from 'mongodb';
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
+import { seriesId } from '../../workflows/ids';
+import { type AttemptDoc, attemptId } from './attempts';
 
 /**
  * One delivery a paused subscription holds (collection `held_deliveries`): the event's delivery
@@ -58,6 +60,28 @@ export function heldSlot(subscriptionId: string, emittedAt: Date): { id: string;
   return { id: `${subscriptionId}@${minute}`, at: new Date(minute * HELD_SLOT_MS) };
 }
 
+/**
+ * The failed attempt a delivery a drain started (its run `origin`) logs when its event is gone
+ * (deleted by retention while it was held); undefined for any other run, which just cancels.
+ */
+export function eventGoneAttempt(origin: string | undefined, input: { eventId: string; subscriptionId: string; attempt: number }, url: string, at: Date): AttemptDoc | undefined {
+  if (!origin?.includes('/redelivery/held_')) return undefined;
+  const series = seriesId(origin, input.subscriptionId);
+  return {
+    _id: attemptId(series, input.attempt),
+    event_id: input.eventId,
+    subscription_id: input.subscriptionId,
+    series,
+    attempt: input.attempt,
+    started_at: at,
+    duration_ms: 0,
+    outcome: 'hold_expired',
+    error: 'not sent: the event was deleted (RETENTION_DAYS) while its delivery was held',
+    url,
+    state: 'failed',
+  };
+}
+
 /** Oldest emission first, ties by id: the order a drain sends in. */
 function emissionOrder(a: Pick<HeldDoc, 'emitted_at' | '_id'>, b: Pick<HeldDoc, 'emitted_at' | '_id'>): number {
   return a.emitted_at.getTime() - b.emitted_at.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
@@ -80,6 +104,7 @@ export class HeldDeliveryRepository {
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.hold', equality: ['_id'], index: '_id_' },
     { collection: 'held_slots', method: 'HeldDeliveryRepository.hold', equality: ['_id'], index: '_id_' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.count', equality: ['subscription_id'], index: 'subscription' },
+    { collection: 'held_deliveries', method: 'HeldDeliveryRepository.oldestHeldAt', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_slots', method: 'HeldDeliveryRepository.page (slots)', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.page (a slot)', equality: ['slot'], index: 'slot' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.release', equality: ['_id'], index: '_id_' },
@@ -110,6 +135,15 @@ export class HeldDeliveryRepository {
   /** How many deliveries the subscription holds. */
   count(subscriptionId: string): Promise<number> {
     return this.#held.countDocuments({ subscription_id: subscriptionId });
+  }
+
+  /** When the oldest delivery the subscription holds was held; absent when it holds none. */
+  async oldestHeldAt(subscriptionId: string): Promise<Date | undefined> {
+    let oldest: Date | undefined;
+    for await (const d of this.#held.find({ subscription_id: subscriptionId }, { projection: { held_at: 1 } })) {
+      if (!oldest || d.held_at < oldest) oldest = d.held_at;
+    }
+    return oldest;
   }
 
   /**

@@ -1,18 +1,18 @@
 import { type Repeating, repeatEvery } from '../lib/repeat';
 import type { Logger } from '../logger';
-import { holdExpiredAt } from '../subscriptions/hold';
+import { EXPIRY_GRACE_MS, heldPastLimit, holdExpiredAt } from '../subscriptions/hold';
 import type { SubscriptionDoc, SubscriptionRepository } from '../subscriptions/repository';
 import { seriesId } from '../../workflows/ids';
 import { type AttemptDoc, type AttemptRepository, attemptId } from './attempts';
-import type { HeldDeliveryRepository, HeldDoc } from './held';
+import type { HeldCursor, HeldDeliveryRepository, HeldDoc } from './held';
 
 /** What the sweep reads and writes. */
 export interface HoldSweepDeps {
   held: Pick<HeldDeliveryRepository, 'holding' | 'page' | 'release' | 'dropAll' | 'settle' | 'count'>;
-  subscriptions: Pick<SubscriptionRepository, 'findForDelivery' | 'endHold'>;
+  subscriptions: Pick<SubscriptionRepository, 'findForDelivery'>;
   attempts: Pick<AttemptRepository, 'recordMany'>;
   /** The administrator alert (activities/alerts.ts raiseAlert): stored once per key. */
-  raiseAlert: (input: { kind: 'delivery_failed'; subscriptionId: string; eventId?: string; key: string; message: string }) => Promise<unknown>;
+  raiseAlert: HoldAlert;
   /** Starts a subscription's drain; one already running is left to it. */
   startDrain: (subscriptionId: string) => Promise<void>;
   /** SUBSCRIPTION_HOLD_MAX. */
@@ -20,6 +20,9 @@ export interface HoldSweepDeps {
   now?: () => Date;
   logger: Logger;
 }
+
+/** The alert the sweep and the drain raise when held deliveries fail (activities/alerts.ts raiseAlert). */
+export type HoldAlert = (input: { kind: 'delivery_failed'; subscriptionId: string; eventId?: string; key: string; message: string }) => Promise<unknown>;
 
 /** What one pass did. */
 export interface HoldSweepPass {
@@ -46,8 +49,9 @@ export function holdExpiredKey(pausedAt: Date): string {
  * One pass over the subscriptions that hold deliveries (nothing to read when none do): an active
  * one (resumed, its drain's start lost to a crash or an outage, or a delivery held as it resumed)
  * gets its drain started; a disabled or deleted one's are cancelled; a paused one past
- * SUBSCRIPTION_HOLD_MAX has them failed as `hold_expired` (logged as a failed attempt each, one
- * alert for all), and its pause then cancels like one made before holds (its `paused_at` goes).
+ * SUBSCRIPTION_HOLD_MAX (from its `paused_at`, the oldest it holds) has those held longer than
+ * that failed as `hold_expired` (logged as a failed attempt each, one alert for the pause); its
+ * pause cancels from then on (src/subscriptions/hold.ts). A draining one's are the drain's.
  */
 export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass> {
   const pass: HoldSweepPass = { drains: 0, expired: 0, dropped: 0, failed: 0 };
@@ -61,7 +65,7 @@ export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass
       } else if (sub.status === 'active') {
         await deps.startDrain(id);
         pass.drains += 1;
-      } else if (sub.paused_at === undefined || holdExpiredAt(sub, now.getTime(), deps.holdMaxMs)) {
+      } else if (sub.paused_at === undefined || holdExpiredAt(sub, now.getTime() - EXPIRY_GRACE_MS, deps.holdMaxMs)) {
         pass.expired += await expire(deps, sub, now);
       }
     } catch (err) {
@@ -73,37 +77,48 @@ export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass
 }
 
 /**
- * Fails what a paused subscription holds past the limit, a page at a time (each logged before it
- * is released, so a crash between loses none); the alert first, once for the pause; the pause's
- * `paused_at` last, once nothing is left. A pause without one (it ended already) alerts no more.
+ * Fails what a paused subscription holds past the limit (all it holds when it has no `paused_at`),
+ * a page at a time, each logged before it is released so a crash between loses none. The
+ * subscription is read again before each page: once resumed, what is left is the drain's.
  */
 async function expire(deps: HoldSweepDeps, sub: SubscriptionDoc, now: Date): Promise<number> {
   const since = sub.paused_at;
-  if (since) {
-    const count = await deps.held.count(sub._id);
-    const limitH = Math.round((deps.holdMaxMs / 3_600_000) * 10) / 10;
-    // Stored before it is POSTed: a POST that fails (retried by the next pass) must not hold up the expiry.
-    await deps.raiseAlert({
-      kind: 'delivery_failed',
-      subscriptionId: sub._id,
-      key: holdExpiredKey(since),
-      message: `${count} deliveries held by ${sub._id}, paused since ${since.toISOString()}, failed: held longer than the hold limit (SUBSCRIPTION_HOLD_MAX, ${limitH} h); events from now on are not delivered until it is resumed`,
-    }).catch((err: unknown) => deps.logger.warn({ err, subscriptionId: sub._id }, 'hold-expired alert not sent; it stays stored'));
-  }
+  const due = (d: HeldDoc) => since === undefined || heldPastLimit(d.held_at, now.getTime(), deps.holdMaxMs, EXPIRY_GRACE_MS);
   let failed = 0;
+  let alerted = false;
+  let after: HeldCursor | undefined;
   while (failed < EXPIRE_PER_PASS) {
-    const { docs } = await deps.held.page(sub._id, EXPIRE_PAGE);
-    if (docs.length === 0) break;
-    await deps.attempts.recordMany(docs.map((d) => expiredAttempt(d, sub, since, now)));
-    await deps.held.release(docs.map((d) => d._id));
-    failed += docs.length;
+    const current = await deps.subscriptions.findForDelivery(sub._id);
+    if (current?.status !== 'paused') return failed;
+    const page = await deps.held.page(sub._id, EXPIRE_PAGE, after);
+    const docs = page.docs.filter(due);
+    if (docs.length > 0) {
+      if (!alerted && since) await alertHoldExpired({ ...deps, onError: (err) => deps.logger.warn({ err, subscriptionId: sub._id }, 'hold-expired alert not sent; it stays stored') }, sub._id, holdExpiredKey(since), `since ${since.toISOString()}`);
+      alerted = true;
+      await deps.attempts.recordMany(docs.map((d) => expiredAttempt(d, sub.url, now)));
+      await deps.held.release(docs.map((d) => d._id));
+      failed += docs.length;
+    }
+    if (!page.next) break;
+    after = page.next;
   }
-  if (failed < EXPIRE_PER_PASS && (await deps.held.settle(sub._id)) && since) await deps.subscriptions.endHold(sub._id, since);
+  if (failed < EXPIRE_PER_PASS) await deps.held.settle(sub._id);
   return failed;
 }
 
+/** The alert of held deliveries that expire, once per `key` however many passes fail them; stored before it is POSTed. */
+export async function alertHoldExpired(deps: Pick<HoldSweepDeps, 'raiseAlert' | 'holdMaxMs'> & { onError: (err: unknown) => void }, subscriptionId: string, key: string, when: string): Promise<void> {
+  const limitH = Math.round((deps.holdMaxMs / 3_600_000) * 10) / 10;
+  await deps.raiseAlert({
+    kind: 'delivery_failed',
+    subscriptionId,
+    key,
+    message: `deliveries held by ${subscriptionId} (${when}) failed: held longer than the hold limit (SUBSCRIPTION_HOLD_MAX, ${limitH} h)`,
+  }).catch(deps.onError);
+}
+
 /** The failed attempt a held delivery's expiry logs: in the series that held it, as the attempt that was due. */
-function expiredAttempt(d: HeldDoc, sub: SubscriptionDoc, since: Date | undefined, now: Date): AttemptDoc {
+export function expiredAttempt(d: HeldDoc, url: string, now: Date): AttemptDoc {
   const series = seriesId(d.origin, d.subscription_id);
   return {
     _id: attemptId(series, d.attempt),
@@ -114,8 +129,8 @@ function expiredAttempt(d: HeldDoc, sub: SubscriptionDoc, since: Date | undefine
     started_at: now,
     duration_ms: 0,
     outcome: 'hold_expired',
-    error: `not sent: held since ${d.held_at.toISOString()} while the subscription was paused${since ? ` (since ${since.toISOString()})` : ''}, longer than the hold limit`,
-    url: sub.url,
+    error: `not sent: held since ${d.held_at.toISOString()} while the subscription was paused, longer than the hold limit`,
+    url,
     state: 'failed',
   };
 }

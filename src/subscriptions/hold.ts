@@ -7,8 +7,11 @@ import type { SubscriptionStatus } from '../contract/types';
  * |---|---|---|
  * | `active` | fan out to it | is attempted |
  * | `paused` with `paused_at`, within SUBSCRIPTION_HOLD_MAX of it | fan out to it | is held, sent on resume in emission order |
- * | `paused` with `paused_at`, past the limit | fan out to it until the sweep expires the hold | cancelled (the held ones fail as `hold_expired`) |
- * | `paused` without `paused_at` (paused before holds, or its hold expired) | do not reach it | cancelled |
+ * | `paused` with `paused_at`, past the limit | fan out to it | cancelled (the held ones fail as `hold_expired`) |
+ * | `paused` without `paused_at` (paused before holds) | do not reach it | cancelled |
+ *
+ * Each held delivery is bounded by its own `held_at`: past SUBSCRIPTION_HOLD_MAX it fails as
+ * `hold_expired`, whether its subscription is still paused (the hold sweep) or draining (the drain).
  * | `disabled`, deleted | do not reach it | cancelled (held ones dropped) |
  */
 
@@ -42,6 +45,18 @@ export function holdExpiredAt(sub: HoldState, now: number, holdMaxMs: number): b
   return sub.status === 'paused' && sub.paused_at !== undefined && now >= sub.paused_at.getTime() + holdMaxMs;
 }
 
+/**
+ * How much later than its drain the sweep expires a held delivery of a paused subscription: a
+ * drain that read the record before the limit has this long to start it before the sweep may
+ * fail it, so one record is never both started and failed.
+ */
+export const EXPIRY_GRACE_MS = 10 * 60_000;
+
+/** Whether a delivery held at `heldAt` is past the hold limit at `now` (epoch ms), give or take `graceMs`. */
+export function heldPastLimit(heldAt: Date, now: number, holdMaxMs: number, graceMs = 0): boolean {
+  return now >= heldAt.getTime() + holdMaxMs + graceMs;
+}
+
 /** Deliveries per second a resumed subscription's held ones are started at: its `drain_rate`, never above its `rate_limit`. */
 export function drainRate(sub: { drain_rate?: number | undefined; rate_limit?: number | undefined }): number {
   const wanted = sub.drain_rate ?? sub.rate_limit ?? DEFAULT_DRAIN_RATE;
@@ -49,11 +64,12 @@ export function drainRate(sub: { drain_rate?: number | undefined; rate_limit?: n
 }
 
 /**
- * The `paused_at` a status change leaves: set by a pause of a subscription not paused yet, kept
- * by a repeated pause, cleared by anything else (resume, re-enable).
+ * The `paused_at` a status change leaves: set by a pause of a subscription not paused yet (to
+ * when the oldest delivery it still holds was held, so pause/resume cycles never restart the
+ * clock of what is held), kept by a repeated pause, cleared by anything else (resume, re-enable).
  */
-export function pausedAtAfter(before: HoldState, status: SubscriptionStatus, now: Date): { set?: Date; unset?: true } {
+export function pausedAtAfter(before: HoldState, status: SubscriptionStatus, now: Date, oldestHeld?: Date): { set?: Date; unset?: true } {
   if (status !== 'paused') return before.paused_at !== undefined ? { unset: true } : {};
   if (before.status === 'paused') return {};
-  return { set: now };
+  return { set: oldestHeld !== undefined && oldestHeld < now ? oldestHeld : now };
 }

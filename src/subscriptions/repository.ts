@@ -130,7 +130,6 @@ export class SubscriptionRepository {
     { collection: 'subscriptions', method: 'SubscriptionRepository.findForDelivery', equality: ['_id'], index: '_id_' },
     { collection: 'subscriptions', method: "SubscriptionRepository.findRoundForDelivery (the owner's)", equality: ['owner_id', 'events'], index: 'owner_fanout' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.disable', equality: ['_id'], range: ['status'], index: '_id_' },
-    { collection: 'subscriptions', method: 'SubscriptionRepository.endHold', equality: ['_id', 'paused_at'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.clearFailing', equality: ['_id'], range: ['failing_since'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.markFailing', equality: ['_id'], range: ['failing_since'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.failingSince', equality: ['_id', 'status'], range: ['failing_since'], index: '_id_' },
@@ -275,11 +274,6 @@ export class SubscriptionRepository {
     const rest = [...wanted].filter((id) => !found.has(id));
     for (const doc of await Promise.all(rest.map((id) => this.findForDelivery(id)))) if (doc) found.set(doc._id, doc);
     return found;
-  }
-
-  /** Ends the hold of a pause that began at `pausedAt` (its held deliveries failed): paused without `paused_at`, it cancels from now on. */
-  async endHold(id: string, pausedAt: Date): Promise<void> {
-    await this.#collection.updateOne({ _id: id, paused_at: pausedAt }, { $unset: { paused_at: '' } }).finally(this.#changed);
   }
 
   /** Disables the subscription with `reason`, unless disabled already (the first reason stays). */

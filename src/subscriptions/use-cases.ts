@@ -41,7 +41,7 @@ export interface SubscriptionDeps {
   maxPerOwner: number;
   now?: () => Date;
   /** Counts what a paused subscription holds, for reads (absent: `held` is not shown). */
-  held?: { count(subscriptionId: string): Promise<number> };
+  held?: { count(subscriptionId: string): Promise<number>; oldestHeldAt(subscriptionId: string): Promise<Date | undefined> };
   /**
    * Starts a resumed subscription's drain (src/temporal/start-drain.ts). A start that fails is
    * left to the hold sweep, which starts a drain for every active subscription still holding.
@@ -242,7 +242,9 @@ export async function updateSubscription(
   if (input.status === 'active' && current.status === 'disabled') unset.push('disabled_reason', 'failing_since');
   // A pause holds from now on; a resume ends the hold (src/subscriptions/hold.ts).
   if (input.status !== undefined) {
-    const pausedAt = pausedAtAfter(current, input.status, now);
+    const pausing = input.status === 'paused' && current.status !== 'paused';
+    const oldest = pausing && deps.held ? await deps.held.oldestHeldAt(id) : undefined;
+    const pausedAt = pausedAtAfter(current, input.status, now, oldest);
     if (pausedAt.set) set.paused_at = pausedAt.set;
     if (pausedAt.unset) unset.push('paused_at');
   }

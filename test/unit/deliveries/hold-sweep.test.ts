@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptDoc } from '../../../src/deliveries/attempts';
 import type { HeldDoc } from '../../../src/deliveries/held';
+import { EXPIRY_GRACE_MS } from '../../../src/subscriptions/hold';
 import { holdExpiredKey, type HoldSweepDeps, sweepHoldsOnce } from '../../../src/deliveries/hold-sweep';
 import { createLogger } from '../../../src/logger';
 import type { SubscriptionDoc } from '../../../src/subscriptions/repository';
@@ -12,14 +13,14 @@ function sub(id: string, over: Partial<SubscriptionDoc>): SubscriptionDoc {
   return { _id: id, owner_id: 'o', url: 'https://example.test/hook', events: ['order.created'], status: 'active', version: 1, secrets: [], created_at: pausedAt, updated_at: pausedAt, ...over };
 }
 
-function heldDoc(subscriptionId: string, n: number): HeldDoc {
+function heldDoc(subscriptionId: string, n: number, heldAt = new Date(pausedAt.getTime() + n)): HeldDoc {
   return {
     _id: `held_${subscriptionId}_${n}`,
     subscription_id: subscriptionId,
     event_id: `evt_${n}`,
     event_type: 'order.created',
     emitted_at: new Date(pausedAt.getTime() + n),
-    held_at: new Date(pausedAt.getTime() + n),
+    held_at: heldAt,
     origin: `event/evt_${n}`,
     attempt: 1,
     slot: `${subscriptionId}@0`,
@@ -32,12 +33,16 @@ function fakes(subs: SubscriptionDoc[], held: HeldDoc[], nowMs: number) {
   const logged: AttemptDoc[] = [];
   const alerts: string[] = [];
   const drains: string[] = [];
-  const ended: string[] = [];
   const byId = new Map(subs.map((s) => [s._id, s]));
   const deps: HoldSweepDeps = {
     held: {
       holding: () => Promise.resolve([...new Set([...records.values()].map((d) => d.subscription_id))]),
-      page: (id, limit) => Promise.resolve({ docs: [...records.values()].filter((d) => d.subscription_id === id).slice(0, limit) }),
+      page: (id, limit, after) => {
+        const all = [...records.values()].filter((d) => d.subscription_id === id && (!after || d._id > after.id)).sort((a, b) => (a._id < b._id ? -1 : 1));
+        const docs = all.slice(0, limit);
+        const last = docs[docs.length - 1];
+        return Promise.resolve({ docs, ...(all.length > limit && last ? { next: { at: last.emitted_at.getTime(), id: last._id } } : {}) });
+      },
       release: (ids) => Promise.resolve(void ids.forEach((id) => records.delete(id))),
       dropAll: (id) => {
         const gone = [...records.values()].filter((d) => d.subscription_id === id);
@@ -49,11 +54,6 @@ function fakes(subs: SubscriptionDoc[], held: HeldDoc[], nowMs: number) {
     },
     subscriptions: {
       findForDelivery: (id) => Promise.resolve(byId.get(id)),
-      endHold: (id) => {
-        ended.push(id);
-        delete byId.get(id)!.paused_at;
-        return Promise.resolve();
-      },
     },
     attempts: { recordMany: (docs) => Promise.resolve(void logged.push(...docs)).then(() => new Set<number>()) },
     raiseAlert: (input) => Promise.resolve(void alerts.push(input.key)),
@@ -62,7 +62,7 @@ function fakes(subs: SubscriptionDoc[], held: HeldDoc[], nowMs: number) {
     now: () => new Date(nowMs),
     logger: createLogger('silent', 'test'),
   };
-  return { deps, records, logged, alerts, drains, ended };
+  return { deps, records, logged, alerts, drains, byId };
 }
 
 describe('the hold sweep', () => {
@@ -85,16 +85,37 @@ describe('the hold sweep', () => {
     expect(f.logged).toEqual([]);
   });
 
-  it('past the limit: each held delivery logged failed as hold_expired, one alert for the pause, then the pause cancels', async () => {
-    const f = fakes([sub('sub_p', { status: 'paused', paused_at: pausedAt })], [heldDoc('sub_p', 1), heldDoc('sub_p', 2), heldDoc('sub_p', 3)], pausedAt.getTime() + hour);
+  it('past the limit: each held delivery logged failed as hold_expired, one alert for the pause, the pause left as it is', async () => {
+    const f = fakes([sub('sub_p', { status: 'paused', paused_at: pausedAt })], [heldDoc('sub_p', 1), heldDoc('sub_p', 2), heldDoc('sub_p', 3)], pausedAt.getTime() + hour + EXPIRY_GRACE_MS + 3);
     expect(await sweepHoldsOnce(f.deps)).toMatchObject({ expired: 3, failed: 0 });
     expect(f.logged.map((a) => [a.event_id, a.outcome, a.state, a.series, a.attempt])).toEqual([1, 2, 3].map((n) => [`evt_${n}`, 'hold_expired', 'failed', `event/evt_${n}#sub_p`, 1]));
     expect(f.alerts).toEqual([holdExpiredKey(pausedAt)]);
-    expect(f.ended).toEqual(['sub_p']);
+    // The subscription is not written: a resume racing the sweep is never undone.
+    expect(f.byId.get('sub_p')?.paused_at).toEqual(pausedAt);
     expect(f.records.size).toBe(0);
     // Nothing held any more: the next pass neither fails nor alerts.
     expect(await sweepHoldsOnce(f.deps)).toEqual({ drains: 0, expired: 0, dropped: 0, failed: 0 });
     expect(f.alerts).toHaveLength(1);
+  });
+
+  it('fails only what was held longer than the limit; what was held later waits its own turn', async () => {
+    const late = new Date(pausedAt.getTime() + 2 * hour);
+    const f = fakes([sub('sub_p', { status: 'paused', paused_at: pausedAt })], [heldDoc('sub_p', 1), heldDoc('sub_p', 2, late)], pausedAt.getTime() + hour + EXPIRY_GRACE_MS + 1);
+    expect(await sweepHoldsOnce(f.deps)).toMatchObject({ expired: 1 });
+    expect([...f.records.keys()]).toEqual(['held_sub_p_2']);
+  });
+
+  it('stops at the page where it finds the subscription resumed: the rest is for the drain', async () => {
+    const paused = sub('sub_p', { status: 'paused', paused_at: pausedAt });
+    const docs = Array.from({ length: 250 }, (_, i) => heldDoc('sub_p', 1000 + i));
+    const f = fakes([paused], docs, pausedAt.getTime() + 2 * hour + EXPIRY_GRACE_MS);
+    let reads = 0;
+    f.deps.subscriptions.findForDelivery = (id) => {
+      reads += 1;
+      return Promise.resolve(reads <= 2 ? paused : { ...paused, _id: id, status: 'active' });
+    };
+    expect(await sweepHoldsOnce(f.deps)).toMatchObject({ expired: 200 });
+    expect(f.records.size).toBe(50);
   });
 
   it('a step that fails is counted and retried next pass; the others go on', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DRAIN_RATE, drainRate, holdExpiredAt, holdsAt, pausedAtAfter, takesEvents } from '../../../src/subscriptions/hold';
+import { DEFAULT_DRAIN_RATE, drainRate, heldPastLimit, holdExpiredAt, holdsAt, pausedAtAfter, takesEvents } from '../../../src/subscriptions/hold';
 
 const hour = 3_600_000;
 const pausedAt = new Date('2026-11-27T00:00:00Z');
@@ -47,5 +47,19 @@ describe('what a pause means for deliveries', () => {
     expect(pausedAtAfter({ status: 'paused', paused_at: pausedAt }, 'active', now)).toEqual({ unset: true });
     expect(pausedAtAfter({ status: 'paused' }, 'active', now)).toEqual({});
     expect(pausedAtAfter({ status: 'disabled' }, 'active', now)).toEqual({});
+  });
+
+  it('a re-pause while deliveries are still held keeps the clock of the oldest: cycles never restart it', () => {
+    const now = new Date(t(5 * hour));
+    expect(pausedAtAfter({ status: 'active' }, 'paused', now, pausedAt)).toEqual({ set: pausedAt });
+    expect(pausedAtAfter({ status: 'active' }, 'paused', now, undefined)).toEqual({ set: now });
+    expect(pausedAtAfter({ status: 'paused', paused_at: now }, 'paused', now, pausedAt)).toEqual({});
+  });
+
+  it('a held delivery is past the limit from its own held_at, later by the grace', () => {
+    expect(heldPastLimit(pausedAt, t(hour - 1), hour)).toBe(false);
+    expect(heldPastLimit(pausedAt, t(hour), hour)).toBe(true);
+    expect(heldPastLimit(pausedAt, t(hour), hour, 10)).toBe(false);
+    expect(heldPastLimit(pausedAt, t(hour + 10), hour, 10)).toBe(true);
   });
 });
