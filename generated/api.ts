@@ -2050,7 +2050,7 @@ export interface components {
         };
         /**
          * Format: int32
-         * @description Deliveries per second a resumed subscription's held deliveries are sent at, never above its `rate_limit`.
+         * @description Deliveries per second a resumed subscription's held deliveries are sent at, never above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
          */
         DrainRate: number;
         /** @description A subscription as returned on creation, with its signing secret. The secret is shown only here. */

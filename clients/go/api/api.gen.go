@@ -1582,7 +1582,7 @@ type DeprecatedVersionNotification struct {
 // DeprecatedVersionNotificationType What it tells; always `version.deprecated_in_use`.
 type DeprecatedVersionNotificationType string
 
-// DrainRate Deliveries per second a resumed subscription's held deliveries are sent at, never above its `rate_limit`.
+// DrainRate Deliveries per second a resumed subscription's held deliveries are sent at, never above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
 type DrainRate = int32
 
 // EffectiveRetry The retry schedule a subscription's deliveries use.

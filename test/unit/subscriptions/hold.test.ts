@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DRAIN_RATE, drainRate, heldPastLimit, holdExpiredAt, holdsAt, pausedAtAfter, takesEvents } from '../../../src/subscriptions/hold';
+import { loadContract } from '../../../src/contract/openapi';
+import { DEFAULT_DRAIN_RATE, MAX_DRAIN_RATE, drainRate, heldPastLimit, holdExpiredAt, holdsAt, pausedAtAfter, takesEvents } from '../../../src/subscriptions/hold';
 
 const hour = 3_600_000;
 const pausedAt = new Date('2026-11-27T00:00:00Z');
@@ -28,6 +29,12 @@ describe('what a pause means for deliveries', () => {
     expect(holdExpiredAt({ status: 'paused', paused_at: pausedAt }, t(hour), hour)).toBe(true);
     expect(holdExpiredAt({ status: 'paused' }, t(10 * hour), hour)).toBe(false);
     expect(holdExpiredAt({ status: 'active', paused_at: pausedAt }, t(10 * hour), hour)).toBe(false);
+  });
+
+  it('caps drain_rate at what a drain can start one at a time, in the contract too', () => {
+    const schemas = loadContract().components!.schemas as Record<string, { maximum?: number }>;
+    expect(MAX_DRAIN_RATE).toBe(50);
+    expect(schemas.DrainRate!.maximum).toBe(MAX_DRAIN_RATE);
   });
 
   it('drains at drain_rate, capped by rate_limit, else rate_limit, else the default', () => {

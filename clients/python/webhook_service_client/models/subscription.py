@@ -123,7 +123,7 @@ class Subscription:
             RedisDestinationView | SqsDestinationView | Unset): A destination other than `http` as shown on read; a broker's
             credentials are masked.
         drain_rate (int | Unset): Deliveries per second a resumed subscription's held deliveries are sent at, never
-            above its `rate_limit`.
+            above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
         held (HeldDeliveries | Unset): The deliveries a paused subscription holds, from new events and retries that came
             due alike; each leaves the count when its delivery is started again on resume, or fails at the hold limit, or is
             cancelled with the subscription.

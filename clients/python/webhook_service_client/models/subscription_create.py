@@ -69,7 +69,7 @@ class SubscriptionCreate:
             Independent of `max_in_flight`, which bounds POSTs at once; both may be set.
              Example: 10.
         drain_rate (int | Unset): Deliveries per second a resumed subscription's held deliveries are sent at, never
-            above its `rate_limit`.
+            above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
         headers (SubscriptionHeaders | Unset): Custom request headers for every delivery, name → value (at most 20;
             names are HTTP tokens of at most
             64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are

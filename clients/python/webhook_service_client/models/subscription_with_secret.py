@@ -101,7 +101,7 @@ class SubscriptionWithSecret:
             Independent of `max_in_flight`, which bounds POSTs at once; both may be set.
              Example: 10.
         drain_rate (int | Unset): Deliveries per second a resumed subscription's held deliveries are sent at, never
-            above its `rate_limit`.
+            above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
         headers (MaskedHeaders | Unset): The custom header names of a subscription; every value is shown as `********`.
             Example: {'X-Tenant': '********', 'X-Api-Key': '********'}.
         filter_ (SubscriptionFilter | Unset): Which events the subscription receives, matched against the event's

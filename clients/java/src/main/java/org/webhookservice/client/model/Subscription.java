@@ -721,7 +721,7 @@ public class Subscription {
   /**
    * Deliveries per second its held deliveries are sent at on resume, when set for it.
    * minimum: 1
-   * maximum: 10000
+   * maximum: 50
    * @return drainRate
    */
   @jakarta.annotation.Nullable

@@ -278,7 +278,7 @@ public class SubscriptionCreate {
   /**
    * Deliveries per second its held deliveries are sent at when it is resumed after a pause (see &#x60;DrainRate&#x60;); absent, its &#x60;rate_limit&#x60;, else 10.
    * minimum: 1
-   * maximum: 10000
+   * maximum: 50
    * @return drainRate
    */
   @jakarta.annotation.Nullable

@@ -366,7 +366,7 @@ public class SubscriptionUpdate {
   /**
    * A new rate its held deliveries are sent at on resume (see &#x60;DrainRate&#x60;); &#x60;null&#x60; removes it.
    * minimum: 1
-   * maximum: 10000
+   * maximum: 50
    * @return drainRate
    */
   @jakarta.annotation.Nullable

@@ -518,7 +518,7 @@ public class SubscriptionWithSecret {
   /**
    * Deliveries per second its held deliveries are sent at on resume, when set for it.
    * minimum: 1
-   * maximum: 10000
+   * maximum: 50
    * @return drainRate
    */
   @jakarta.annotation.Nullable
