@@ -118,9 +118,10 @@ export type Verdict = 'delivered' | 'stop' | 'gone' | 'retry';
  * authorization, failed authentication, a record refused as invalid or too large) stops, as a
  * 4xx does; a broker that is down or unreachable (`network_error`, for Kafka also a leader
  * election), a nack and a confirm or acknowledgement that does not come in time (`timeout`)
- * retry, as a 5xx does. NATS JetStream alike: its PubAck is the confirm; no stream
- * for the subject (no responders), an authorization or permission violation and a 4xx from the
- * stream are `rejected`; a 503 from JetStream, a server down and no PubAck in time retry. Redis
+ * retry, as a 5xx does. NATS JetStream alike: its PubAck is the confirm; an authorization or
+ * permission violation and a 4xx from the stream are `rejected`; no stream for the subject (no
+ * responders: one may be created later), a 503 from JetStream, a server down and no PubAck in
+ * time retry. Redis
  * Streams: the entry id answering `XADD` is the confirm; `WRONGPASS`, `NOAUTH`, `NOPERM` and
  * `WRONGTYPE` are `rejected`; anything else (down, loading, read-only, out of memory) retries.
  * SQS: the MessageId answering `SendMessage` is the confirm; a queue that does not exist, refused

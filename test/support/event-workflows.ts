@@ -61,8 +61,12 @@ export const HistoryEvent = { TimerStarted: 17, TimerFired: 18 } as const;
 /** Waits until the workflow's history holds at least `count` events of `eventType`. */
 export async function waitForHistoryEvent(client: Client, workflowId: string, eventType: number, count = 1, timeoutMs = 60_000): Promise<void> {
   await waitFor(async () => {
-    const history = await client.workflow.getHandle(workflowId).fetchHistory();
-    return (history.events ?? []).filter((e) => Number(e.eventType) === eventType).length >= count;
+    // The API answers once the event is logged and starts its workflow right after: it may not exist yet.
+    const history = await client.workflow.getHandle(workflowId).fetchHistory().catch((err: unknown) => {
+      if (err instanceof WorkflowNotFoundError || (err as { code?: unknown }).code === 5) return undefined;
+      throw err;
+    });
+    return (history?.events ?? []).filter((e) => Number(e.eventType) === eventType).length >= count;
   }, timeoutMs, 200);
 }
 

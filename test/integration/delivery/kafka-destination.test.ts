@@ -14,6 +14,7 @@ import { SecretBox } from '../../../src/subscriptions/secret-box';
 import { firstRound as round } from '../../support/first-round';
 import { startTestKafka, type TestKafka } from '../../support/kafka';
 import { waitFor } from '../../support/wait';
+import { deliverAcrossOutage } from '../../support/broker-outage';
 
 describe('Kafka destinations against a real broker', () => {
   let mongo: Mongo;
@@ -157,22 +158,7 @@ describe('Kafka destinations against a real broker', () => {
   it('a broker stopped mid-load loses nothing: failed produces retry and arrive once it is back', async () => {
     const t = await topic();
     const { sub, events } = await stored({ topic: t }, Array.from({ length: 20 }, (_, i) => i % 4));
-    const a = activities();
-    const outcomes = new Map<string, string>();
-    for (const [i, e] of events.entries()) {
-      if (i === 8) await kafka.stop();
-      const [r] = await a.postAttempts([{ eventId: e._id, subscriptionId: sub._id, attempt: 1 }]);
-      outcomes.set(e._id, r!.outcome);
-    }
-    const failed = events.filter((e) => outcomes.get(e._id) !== 'delivered');
-    expect(failed.length).toBeGreaterThanOrEqual(12);
-    // Down is a retry, never a stop.
-    expect(new Set(failed.map((e) => outcomes.get(e._id)))).not.toContain('rejected');
-    await kafka.start();
-    for (const e of failed) {
-      const [r] = await a.postAttempts([{ eventId: e._id, subscriptionId: sub._id, attempt: 2 }]);
-      expect(r).toMatchObject({ outcome: 'delivered' });
-    }
+    await deliverAcrossOutage(activities(), sub._id, events, kafka);
     const got = await kafka.read(t, events.length);
     expect(new Set(got.map((m) => m.headers['webhook-id']))).toEqual(new Set(events.map((e) => e._id)));
   }, 180_000);

@@ -14,6 +14,7 @@ import { SecretBox } from '../../../src/subscriptions/secret-box';
 import { startTestNats, type TestNats } from '../../support/nats';
 import { waitFor } from '../../support/wait';
 import { firstRound as round } from '../../support/first-round';
+import { deliverAcrossOutage } from '../../support/broker-outage';
 
 describe('NATS JetStream destinations against a real server', () => {
   let mongo: Mongo;
@@ -163,22 +164,7 @@ describe('NATS JetStream destinations against a real server', () => {
   it('a server stopped mid-load loses nothing: failed publishes retry and arrive once it is back', async () => {
     const name = await stream('outage');
     const { sub, events } = await stored({ subject: 'outage' }, 20);
-    const a = activities();
-    const outcomes = new Map<string, string>();
-    for (const [i, e] of events.entries()) {
-      if (i === 8) await nats.stop();
-      const [r] = await a.postAttempts([{ eventId: e._id, subscriptionId: sub._id, attempt: 1 }]);
-      outcomes.set(e._id, r!.outcome);
-    }
-    const failed = events.filter((e) => outcomes.get(e._id) !== 'delivered');
-    expect(failed.length).toBeGreaterThanOrEqual(12);
-    // Down is a retry, never a stop: every failure is one the rules retry.
-    expect(new Set(failed.map((e) => outcomes.get(e._id)))).not.toContain('rejected');
-    await nats.start();
-    for (const e of failed) {
-      const [r] = await a.postAttempts([{ eventId: e._id, subscriptionId: sub._id, attempt: 2 }]);
-      expect(r).toMatchObject({ outcome: 'delivered' });
-    }
+    await deliverAcrossOutage(activities(), sub._id, events, nats);
     const got = await nats.read(name);
     expect(new Set(got.map((m) => m.headers['Nats-Msg-Id']))).toEqual(new Set(events.map((e) => e._id)));
     expect(got).toHaveLength(20);

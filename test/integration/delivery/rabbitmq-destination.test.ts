@@ -14,6 +14,7 @@ import { SecretBox } from '../../../src/subscriptions/secret-box';
 import { firstRound as round } from '../../support/first-round';
 import { drain, startTestRabbit, type TestRabbit } from '../../support/rabbitmq';
 import { waitFor } from '../../support/wait';
+import { deliverAcrossOutage } from '../../support/broker-outage';
 
 describe('RabbitMQ destinations against a real broker', () => {
   let mongo: Mongo;
@@ -168,22 +169,7 @@ describe('RabbitMQ destinations against a real broker', () => {
   it('a broker stopped mid-load loses nothing: failed publishes retry and arrive once it is back', async () => {
     const queue = await boundQueue('outage');
     const { sub, events } = await stored({ routingKey: 'outage' }, 20);
-    const a = activities();
-    const outcomes = new Map<string, string>();
-    for (const [i, e] of events.entries()) {
-      if (i === 8) await rabbit.stop();
-      const [r] = await a.postAttempts([{ eventId: e._id, subscriptionId: sub._id, attempt: 1 }]);
-      outcomes.set(e._id, r!.outcome);
-    }
-    const failed = events.filter((e) => outcomes.get(e._id) !== 'delivered');
-    expect(failed.length).toBeGreaterThanOrEqual(12);
-    // Down is a retry, never a stop: every failure is one the rules retry.
-    expect(new Set(failed.map((e) => outcomes.get(e._id)))).not.toContain('rejected');
-    await rabbit.start();
-    for (const e of failed) {
-      const [r] = await a.postAttempts([{ eventId: e._id, subscriptionId: sub._id, attempt: 2 }]);
-      expect(r).toMatchObject({ outcome: 'delivered' });
-    }
+    await deliverAcrossOutage(activities(), sub._id, events, rabbit);
     const got = await drain(await rabbit.admin(), queue);
     expect(new Set(got.map((m) => m.message.properties.messageId as string))).toEqual(new Set(events.map((e) => e._id)));
   }, 120_000);

@@ -14,6 +14,7 @@ import { SecretBox } from '../../../src/subscriptions/secret-box';
 import { startTestRedis, type TestRedis } from '../../support/redis';
 import { waitFor } from '../../support/wait';
 import { firstRound as round } from '../../support/first-round';
+import { deliverAcrossOutage } from '../../support/broker-outage';
 
 describe('Redis Streams destinations against a real server', () => {
   let mongo: Mongo;
@@ -139,21 +140,7 @@ describe('Redis Streams destinations against a real server', () => {
 
   it('a server stopped mid-load loses nothing: failed adds retry and arrive once it is back', async () => {
     const { sub, events, stream } = await stored({}, 20);
-    const a = activities();
-    const outcomes = new Map<string, string>();
-    for (const [i, e] of events.entries()) {
-      if (i === 8) await redis.stop();
-      const [r] = await a.postAttempts([{ eventId: e._id, subscriptionId: sub._id, attempt: 1 }]);
-      outcomes.set(e._id, r!.outcome);
-    }
-    const failed = events.filter((e) => outcomes.get(e._id) !== 'delivered');
-    expect(failed.length).toBeGreaterThanOrEqual(12);
-    expect(new Set(failed.map((e) => outcomes.get(e._id)))).not.toContain('rejected');
-    await redis.start();
-    for (const e of failed) {
-      const [r] = await a.postAttempts([{ eventId: e._id, subscriptionId: sub._id, attempt: 2 }]);
-      expect(r, JSON.stringify(r)).toMatchObject({ outcome: 'delivered' });
-    }
+    await deliverAcrossOutage(activities(), sub._id, events, redis);
     const got = await redis.read(stream);
     expect(new Set(got.map((m) => m.fields['webhook-id']))).toEqual(new Set(events.map((e) => e._id)));
     expect(got).toHaveLength(20);

@@ -14,6 +14,7 @@ import { SecretBox } from '../../../src/subscriptions/secret-box';
 import { firstRound as round } from '../../support/first-round';
 import { startTestSqs, type TestSqs } from '../../support/sqs';
 import { waitFor } from '../../support/wait';
+import { deliverAcrossOutage } from '../../support/broker-outage';
 
 // ElasticMQ checks no signature, so a wrong credential cannot be shown to stop here (SQS's own
 // answers, InvalidClientTokenId and SignatureDoesNotMatch, are unit-tested): a queue that does
@@ -181,23 +182,8 @@ describe('SQS destinations against a real SQS-compatible server (ElasticMQ)', ()
 
   it('a server stopped mid-load loses nothing: failed sends retry and arrive once it is back', async () => {
     const { sub, events } = await stored(sqs.queueUrl(queues.outage), Array.from({ length: 20 }, (_, i) => i % 4));
-    const a = activities();
-    const outcomes = new Map<string, string>();
-    for (const [i, e] of events.entries()) {
-      if (i === 8) await sqs.stop();
-      const [r] = await a.postAttempts([{ eventId: e._id, subscriptionId: sub._id, attempt: 1 }]);
-      outcomes.set(e._id, r!.outcome);
-    }
-    const failed = events.filter((e) => outcomes.get(e._id) !== 'delivered');
-    expect(failed.length).toBeGreaterThanOrEqual(12);
-    // Down is a retry, never a stop.
-    expect(new Set(failed.map((e) => outcomes.get(e._id)))).not.toContain('rejected');
-    // The queue is declared in the config and its messages kept on disk: the 8 sent before the stop are still there after it.
-    await sqs.start();
-    for (const e of failed) {
-      const [r] = await a.postAttempts([{ eventId: e._id, subscriptionId: sub._id, attempt: 2 }]);
-      expect(r, JSON.stringify(r)).toMatchObject({ outcome: 'delivered' });
-    }
+    // The queue is declared in ElasticMQ's config and its messages kept on disk: the 8 sent before the stop are still there after it.
+    await deliverAcrossOutage(activities(), sub._id, events, sqs);
     const got = await sqs.read(queues.outage, events.length);
     expect(new Set(got.map((m) => m.attributes['webhook-id']))).toEqual(new Set(events.map((e) => e._id)));
     expect(got).toHaveLength(20);
