@@ -213,8 +213,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const joined: Array<Promise<void>> = [];
     for (const i of inputs) {
       const cached = subscriptionCache.get(i.subscriptionId);
-      // A paused one is read again: a resume must not be met by a hold that its drain may already have passed.
-      if (cached && cached.doc?.status !== 'paused') {
+      // A paused one too (SubscriptionCache's rule): what it holds after a resume is drained by the sweep.
+      if (cached) {
         if (cached.doc) found.set(i.subscriptionId, cached.doc);
         continue;
       }

@@ -8,7 +8,7 @@ import type { HeldCursor, HeldDeliveryRepository, HeldDoc } from './held';
 
 /** What the sweep reads and writes. */
 export interface HoldSweepDeps {
-  held: Pick<HeldDeliveryRepository, 'holding' | 'page' | 'release' | 'dropAll' | 'settle' | 'count'>;
+  held: Pick<HeldDeliveryRepository, 'holding' | 'page' | 'release' | 'dropAll' | 'settle' | 'count' | 'claim'>;
   subscriptions: Pick<SubscriptionRepository, 'findForDelivery'>;
   attempts: Pick<AttemptRepository, 'recordMany'>;
   /** The administrator alert (activities/alerts.ts raiseAlert): stored once per key. */
@@ -19,6 +19,8 @@ export interface HoldSweepDeps {
   holdMaxMs: number;
   now?: () => Date;
   logger: Logger;
+  /** Where each subscription's expiry goes on at the next pass (kept by startHoldSweep; absent: each pass from the oldest). */
+  expiryCursors?: Map<string, HeldCursor>;
 }
 
 /** The alert the sweep and the drain raise when held deliveries fail (activities/alerts.ts raiseAlert). */
@@ -36,8 +38,8 @@ export interface HoldSweepPass {
   failed: number;
 }
 
-/** Held deliveries one pass fails per subscription at most: the rest go on the next pass. */
-const EXPIRE_PER_PASS = 1000;
+/** Held deliveries one pass reads per subscription at most (pages of EXPIRE_PAGE): the next pass goes on from there. */
+const EXPIRE_PAGES_PER_PASS = 5;
 const EXPIRE_PAGE = 200;
 
 /** The alert key of a pause's expiry: one alert for every delivery it held, however many passes fail them. */
@@ -51,12 +53,13 @@ export function holdExpiredKey(pausedAt: Date): string {
  * gets its drain started; a disabled or deleted one's are cancelled; a paused one past
  * SUBSCRIPTION_HOLD_MAX (from its `paused_at`, the oldest it holds) has those held longer than
  * that failed as `hold_expired` (logged as a failed attempt each, one alert for the pause); its
- * pause cancels from then on (src/subscriptions/hold.ts). A draining one's are the drain's.
+ * pause cancels from then on (src/subscriptions/hold.ts). A draining one's are the drain's. It
+ * reads the markers, not the records: a paused one within the limit costs its subscription read.
  */
 export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass> {
   const pass: HoldSweepPass = { drains: 0, expired: 0, dropped: 0, failed: 0 };
   const now = deps.now?.() ?? new Date();
-  for (const id of await deps.held.holding()) {
+  for (const { subscriptionId: id, settling } of await deps.held.holding()) {
     try {
       const sub = await deps.subscriptions.findForDelivery(id);
       if (!sub || sub.status === 'disabled') {
@@ -67,6 +70,9 @@ export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass
         pass.drains += 1;
       } else if (sub.paused_at === undefined || holdExpiredAt(sub, now.getTime() - EXPIRY_GRACE_MS, deps.holdMaxMs)) {
         pass.expired += await expire(deps, sub, now);
+      } else if (settling) {
+        // A settle a crash interrupted: finished, or what was held meanwhile marked again.
+        await deps.held.settle(id);
       }
     } catch (err) {
       pass.failed += 1;
@@ -78,20 +84,23 @@ export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass
 
 /**
  * Fails what a paused subscription holds past the limit (all it holds when it has no `paused_at`),
- * a page at a time, each logged before it is released so a crash between loses none. The
- * subscription is read again before each page: once resumed, what is left is the drain's.
+ * at most EXPIRE_PAGES_PER_PASS pages a pass from where the last pass stopped, each logged before
+ * it is released so a crash between loses none; a record the drain claimed first is the drain's.
+ * The subscription is read again before each page: once resumed, what is left is the drain's.
  */
 async function expire(deps: HoldSweepDeps, sub: SubscriptionDoc, now: Date): Promise<number> {
   const since = sub.paused_at;
   const due = (d: HeldDoc) => since === undefined || heldPastLimit(d.held_at, now.getTime(), deps.holdMaxMs, EXPIRY_GRACE_MS);
   let failed = 0;
   let alerted = false;
-  let after: HeldCursor | undefined;
-  while (failed < EXPIRE_PER_PASS) {
+  let after = deps.expiryCursors?.get(sub._id);
+  for (let pages = 0; pages < EXPIRE_PAGES_PER_PASS; pages++) {
     const current = await deps.subscriptions.findForDelivery(sub._id);
     if (current?.status !== 'paused') return failed;
     const page = await deps.held.page(sub._id, EXPIRE_PAGE, after);
-    const docs = page.docs.filter(due);
+    const dueDocs = page.docs.filter(due);
+    const mine = await deps.held.claim(dueDocs, 'expiry');
+    const docs = dueDocs.filter((d) => mine.has(d._id));
     if (docs.length > 0) {
       if (!alerted && since) await alertHoldExpired({ ...deps, onError: (err) => deps.logger.warn({ err, subscriptionId: sub._id }, 'hold-expired alert not sent; it stays stored') }, sub._id, holdExpiredKey(since), `since ${since.toISOString()}`);
       alerted = true;
@@ -99,10 +108,15 @@ async function expire(deps: HoldSweepDeps, sub: SubscriptionDoc, now: Date): Pro
       await deps.held.release(docs.map((d) => d._id));
       failed += docs.length;
     }
-    if (!page.next) break;
+    if (!page.next) {
+      // The end: the next pass starts from the oldest again, and nothing held ends the hold.
+      deps.expiryCursors?.delete(sub._id);
+      await deps.held.settle(sub._id, { repair: false });
+      return failed;
+    }
     after = page.next;
+    deps.expiryCursors?.set(sub._id, after);
   }
-  if (failed < EXPIRE_PER_PASS) await deps.held.settle(sub._id);
   return failed;
 }
 
@@ -137,9 +151,10 @@ export function expiredAttempt(d: HeldDoc, url: string, now: Date): AttemptDoc {
 
 /** Runs the sweep every `intervalMs` beside the relay. */
 export function startHoldSweep(deps: HoldSweepDeps, intervalMs: number): Repeating {
+  const expiryCursors = new Map<string, HeldCursor>();
   return repeatEvery(intervalMs, async () => {
     try {
-      const r = await sweepHoldsOnce(deps);
+      const r = await sweepHoldsOnce({ expiryCursors, ...deps });
       if (r.expired || r.dropped) deps.logger.info(r, 'hold sweep ended held deliveries');
     } catch (err) {
       deps.logger.warn({ err }, 'hold sweep pass failed; retrying next interval');

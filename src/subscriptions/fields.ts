@@ -278,10 +278,10 @@ export const subscriptionFields = {
     portal: { settable: false, why: 'set through the API; the detail page shows what a resume sends' },
   },
   held: {
-    // `since` is paused_at: set by a pause (src/subscriptions/hold.ts), removed by a resume and by the hold sweep when the hold expires.
+    // `since` is paused_at: set by a pause (src/subscriptions/hold.ts), removed by a resume.
     doc: 'paused_at',
     apply: { elsewhere: 'updateSubscription sets and removes paused_at; the attempt activity holds deliveries (held_deliveries), the drain and the hold sweep end them' },
-    // A count of another collection: getSubscription, listSubscriptions and updateSubscription add it.
+    // A count of another collection: getSubscription, listSubscriptions and updateSubscription add it when readsHeld says so.
     shown: { as: 'plain', read: () => undefined },
     delivery: ['fan-out', 'attempt'],
   },
@@ -340,6 +340,7 @@ export const subscriptionFields = {
 export const internalDocFields: Record<Exclude<keyof SubscriptionDoc, (typeof subscriptionFields)[SubscriptionField]['doc']>, string> = {
   owner_id: "the owner of the key that made it: every read and change is scoped by it, and an event carrying an owner's data reaches that owner's subscriptions",
   all_owners: "made with an admin key: it gets every owner's events",
+  draining_until: "set by a resume that left deliveries held: until then reads count them (`held`), after it they cost no count (src/subscriptions/hold.ts readsHeld)",
 };
 
 /** The rows as the runners below walk them: each row's functions take that row's own value, which the key picks. */

@@ -19,6 +19,29 @@ import type { SubscriptionStatus } from '../contract/types';
 export interface HoldState {
   status: SubscriptionStatus;
   paused_at?: Date | undefined;
+  /** Set by a resume that left deliveries held: until when a read counts them (`draining_until`). */
+  draining_until?: Date | undefined;
+}
+
+/** Slack on a drain's expected length before reads stop counting what a resumed subscription holds. */
+export const DRAIN_SHOWN_SLACK_MS = 10 * 60_000;
+
+/**
+ * Until when reads of a subscription resumed with `count` deliveries held show them: twice the
+ * drain's expected length at `rate` per second, plus DRAIN_SHOWN_SLACK_MS.
+ */
+export function drainingUntil(count: number, rate: number, now: Date): Date {
+  return new Date(now.getTime() + 2 * Math.ceil((count / rate) * 1000) + DRAIN_SHOWN_SLACK_MS);
+}
+
+/**
+ * Whether a read of the subscription counts what it holds: while paused and holding, or while
+ * the drain its resume started is expected to run. Any other read costs no count: an active
+ * subscription holds only what a resume left (or, for SUBSCRIPTION_CACHE_TTL, what a round that
+ * read the pause held; the hold sweep drains that unseen).
+ */
+export function readsHeld(sub: HoldState, now: Date): boolean {
+  return (sub.status === 'paused' && sub.paused_at !== undefined) || (sub.draining_until !== undefined && now < sub.draining_until);
 }
 
 /** SUBSCRIPTION_HOLD_MAX's default: a long weekend. */

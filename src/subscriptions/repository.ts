@@ -58,6 +58,8 @@ export interface SubscriptionDoc {
   rate_limit?: number;
   /** When it was last paused: a pause with it holds deliveries (src/subscriptions/hold.ts); absent: not paused, or paused before holds existed, or its hold expired. */
   paused_at?: Date;
+  /** Set by a resume that left deliveries held: reads count them until then (src/subscriptions/hold.ts readsHeld). */
+  draining_until?: Date;
   /** Deliveries per second a resume sends its held ones at (absent: its rate_limit, else the service's drain rate). */
   drain_rate?: number;
 }

@@ -25,7 +25,7 @@ import type { SecretBox } from './secret-box';
 import { generateSigningKeyPair, generateSigningSecret } from './secrets';
 import { assertMayChange } from './authority';
 import type { RetryOverride } from '../../workflows/delivery-model';
-import { pausedAtAfter } from './hold';
+import { drainingUntil, drainRate, pausedAtAfter, readsHeld } from './hold';
 
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
@@ -192,24 +192,26 @@ export async function listSubscriptions(
 ): Promise<SubscriptionList> {
   const limit = query.limit ?? 20;
   const rows = await deps.subscriptions.listOwned(principal.ownerId, limit + 1, decodeCursor(query.cursor));
-  // Counted only for the paused ones that hold: a page of active subscriptions costs no more reads.
-  return toPage(await Promise.all(rows.map((r) => withHeld(deps, r, toSubscription(r, deps.retryDefaults), false))), limit);
+  // Counted only for those readsHeld names: a page of active subscriptions costs no more reads.
+  const now = deps.now?.() ?? new Date();
+  return toPage(await Promise.all(rows.map((r) => withHeld(deps, r, toSubscription(r, deps.retryDefaults), now))), limit);
 }
 
 export async function getSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<Subscription> {
   const doc = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!doc) throw notFound(id);
-  return withHeld(deps, doc, toSubscription(doc, deps.retryDefaults), true);
+  return withHeld(deps, doc, toSubscription(doc, deps.retryDefaults), deps.now?.() ?? new Date());
 }
 
 /**
- * The subscription with what it holds: `held` while it is paused and holding, or (`always`, a
- * read of one) while anything it held is still to be sent; one count by subscription id.
+ * The subscription with what it holds: `held` while it is paused and holding, or while its
+ * resume's drain runs and anything is still to be sent; one count by subscription id, only when
+ * readsHeld says so (src/subscriptions/hold.ts), or none when `counted` gives it.
  */
-async function withHeld(deps: SubscriptionDeps, doc: SubscriptionDoc, shown: Subscription, always: boolean): Promise<Subscription> {
+async function withHeld(deps: SubscriptionDeps, doc: SubscriptionDoc, shown: Subscription, now: Date, counted?: number): Promise<Subscription> {
   const holding = doc.status === 'paused' && doc.paused_at !== undefined;
-  if (!deps.held || !(holding || always)) return shown;
-  const count = await deps.held.count(doc._id);
+  if (!deps.held || (counted === undefined && !readsHeld(doc, now))) return shown;
+  const count = counted ?? (await deps.held.count(doc._id));
   if (!holding && count === 0) return shown;
   return { ...shown, held: { count, ...(holding ? { since: doc.paused_at!.toISOString() } : {}) } };
 }
@@ -241,19 +243,27 @@ export async function updateSubscription(
   // Re-enabling starts a fresh streak: one more failure must not disable it again at once.
   if (input.status === 'active' && current.status === 'disabled') unset.push('disabled_reason', 'failing_since');
   // A pause holds from now on; a resume ends the hold (src/subscriptions/hold.ts).
+  let resumedHolding: number | undefined;
   if (input.status !== undefined) {
     const pausing = input.status === 'paused' && current.status !== 'paused';
-    const oldest = pausing && deps.held ? await deps.held.oldestHeldAt(id) : undefined;
+    // Only a subscription a resume left holding can hold anything when it is paused again.
+    const oldest = pausing && deps.held && current.draining_until !== undefined ? await deps.held.oldestHeldAt(id) : undefined;
     const pausedAt = pausedAtAfter(current, input.status, now, oldest);
     if (pausedAt.set) set.paused_at = pausedAt.set;
     if (pausedAt.unset) unset.push('paused_at');
+    // A resume of a pause that held: counted before the write (while paused), for reads during the drain.
+    if (input.status === 'active' && current.status === 'paused' && current.paused_at !== undefined && deps.held) {
+      resumedHolding = await deps.held.count(id);
+      if (resumedHolding > 0) set.draining_until = drainingUntil(resumedHolding, drainRate({ ...current, ...set }), now);
+      else if (current.draining_until !== undefined) unset.push('draining_until');
+    }
   }
   // Conditional on the state checked above: a concurrent PATCH {headers} and PATCH {url} must not combine into credentials following a new URL.
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset, current.updated_at);
   if (!updated) throw (await deps.subscriptions.findOwned(principal.ownerId, id)) ? changedConcurrently(id) : notFound(id);
-  const shown = await withHeld(deps, updated, toSubscription(updated, deps.retryDefaults), true);
+  const shown = await withHeld(deps, updated, toSubscription(updated, deps.retryDefaults), now, resumedHolding);
   // A resume with nothing held starts nothing; a delivery held as it resumed is the sweep's to drain.
-  if (current.paused_at !== undefined && updated.status === 'active' && (shown.held?.count ?? 0) > 0) await startDrain(deps, id);
+  if ((resumedHolding ?? 0) > 0) await startDrain(deps, id);
   return shown;
 }
 

@@ -191,7 +191,7 @@ describe('a pause holds deliveries and a resume drains them', () => {
     }, 20_000);
     expect(runs).toHaveLength(1);
     // Nothing held any more: the sweep has nothing to read.
-    expect(await sweep.held.holding()).not.toContain(sub.id);
+    expect((await sweep.held.holding()).map((h) => h.subscriptionId)).not.toContain(sub.id);
     await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
   }, 60_000);
 

@@ -30,13 +30,14 @@ function heldDoc(subscriptionId: string, n: number, heldAt = new Date(pausedAt.g
 /** A sweep over in-memory held records and subscriptions, recording what it did. */
 function fakes(subs: SubscriptionDoc[], held: HeldDoc[], nowMs: number) {
   const records = new Map(held.map((d) => [d._id, d]));
+  const claims = new Map<string, 'drain' | 'expiry'>();
   const logged: AttemptDoc[] = [];
   const alerts: string[] = [];
   const drains: string[] = [];
   const byId = new Map(subs.map((s) => [s._id, s]));
   const deps: HoldSweepDeps = {
     held: {
-      holding: () => Promise.resolve([...new Set([...records.values()].map((d) => d.subscription_id))]),
+      holding: () => Promise.resolve([...new Set([...records.values()].map((d) => d.subscription_id))].map((subscriptionId) => ({ subscriptionId, settling: false }))),
       page: (id, limit, after) => {
         const all = [...records.values()].filter((d) => d.subscription_id === id && (!after || d._id > after.id)).sort((a, b) => (a._id < b._id ? -1 : 1));
         const docs = all.slice(0, limit);
@@ -51,6 +52,14 @@ function fakes(subs: SubscriptionDoc[], held: HeldDoc[], nowMs: number) {
       },
       settle: (id) => Promise.resolve(![...records.values()].some((d) => d.subscription_id === id)),
       count: (id) => Promise.resolve([...records.values()].filter((d) => d.subscription_id === id).length),
+      claim: (docs, by) => {
+        const mine = new Set<string>();
+        for (const d of docs) {
+          if (!claims.has(d._id)) claims.set(d._id, by);
+          if (claims.get(d._id) === by) mine.add(d._id);
+        }
+        return Promise.resolve(mine);
+      },
     },
     subscriptions: {
       findForDelivery: (id) => Promise.resolve(byId.get(id)),
@@ -62,7 +71,7 @@ function fakes(subs: SubscriptionDoc[], held: HeldDoc[], nowMs: number) {
     now: () => new Date(nowMs),
     logger: createLogger('silent', 'test'),
   };
-  return { deps, records, logged, alerts, drains, byId };
+  return { deps, records, logged, alerts, drains, byId, claims };
 }
 
 describe('the hold sweep', () => {
@@ -116,6 +125,38 @@ describe('the hold sweep', () => {
     };
     expect(await sweepHoldsOnce(f.deps)).toMatchObject({ expired: 200 });
     expect(f.records.size).toBe(50);
+  });
+
+  it('leaves a record the drain claimed first to it (a drain stalled while paused again): never both started and failed', async () => {
+    const f = fakes([sub('sub_p', { status: 'paused', paused_at: pausedAt })], [heldDoc('sub_p', 1), heldDoc('sub_p', 2)], pausedAt.getTime() + hour + EXPIRY_GRACE_MS + 3);
+    f.claims.set('held_sub_p_1', 'drain');
+    expect(await sweepHoldsOnce(f.deps)).toMatchObject({ expired: 1 });
+    expect(f.logged.map((a) => a.event_id)).toEqual(['evt_2']);
+    expect([...f.records.keys()]).toEqual(['held_sub_p_1']);
+  });
+
+  it('reads a bounded number of pages per subscription a pass, and goes on from there the next pass', async () => {
+    const docs = Array.from({ length: 2500 }, (_, i) => heldDoc('sub_p', 1000 + i));
+    const f = fakes([sub('sub_p', { status: 'paused', paused_at: pausedAt })], docs, pausedAt.getTime() + 2 * hour + EXPIRY_GRACE_MS);
+    const page = f.deps.held.page;
+    let pages = 0;
+    f.deps.held.page = (...args) => ((pages += 1), page(...args));
+    const deps = { ...f.deps, expiryCursors: new Map() };
+    expect(await sweepHoldsOnce(deps)).toMatchObject({ expired: 1000 });
+    expect(pages).toBe(5);
+    expect(await sweepHoldsOnce(deps)).toMatchObject({ expired: 1000 });
+    expect(await sweepHoldsOnce(deps)).toMatchObject({ expired: 500 });
+    expect(f.records.size).toBe(0);
+    expect(pages).toBe(13);
+  });
+
+  it('settles again what a crash left mid-settle for a paused subscription within the limit', async () => {
+    const f = fakes([sub('sub_p', { status: 'paused', paused_at: pausedAt })], [], pausedAt.getTime());
+    const settled: string[] = [];
+    f.deps.held.holding = () => Promise.resolve([{ subscriptionId: 'sub_p', settling: true }]);
+    f.deps.held.settle = (id) => Promise.resolve(void settled.push(id)).then(() => true);
+    await sweepHoldsOnce(f.deps);
+    expect(settled).toEqual(['sub_p']);
   });
 
   it('a step that fails is counted and retried next pass; the others go on', async () => {
