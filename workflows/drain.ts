@@ -28,6 +28,8 @@ export interface DrainInput {
   after?: HeldCursor;
   /** Deliveries started by the runs before this one. */
   startedBefore?: number;
+  /** Deliveries one run starts before it continues as new (absent: DRAIN_STARTS_PER_RUN; recorded histories set a few). */
+  startsPerRun?: number;
 }
 
 /** How a drain ended: how many deliveries it started, and why it stopped. */
@@ -51,6 +53,7 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
   let after = input.after;
   let started = 0;
   const total = () => (input.startedBefore ?? 0) + started;
+  const perRun = input.startsPerRun ?? DRAIN_STARTS_PER_RUN;
   for (;;) {
     const page = await heldPage({ subscriptionId, limit: DRAIN_PAGE_SIZE, ...(after ? { after } : {}) });
     if (page.state !== 'active') return { subscriptionId, started: total(), ended: page.state };
@@ -64,19 +67,19 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
     if (page.items.length > 0) await releaseHeld({ ids: page.items.map((item) => item.id) });
     if (page.next) {
       after = page.next;
-      if (started >= DRAIN_STARTS_PER_RUN) await continueAsNew<typeof drainWorkflow>(nextRun(input, total(), after));
+      if (started >= perRun) await continueAsNew<typeof drainWorkflow>(nextRun(input, total(), after));
       continue;
     }
     // The end: done unless a delivery was held behind the cursor meanwhile (a round that read the pause just before the resume).
     if ((await settleHeld({ subscriptionId })).empty) return { subscriptionId, started: total(), ended: 'drained' };
     after = undefined;
-    if (started >= DRAIN_STARTS_PER_RUN) await continueAsNew<typeof drainWorkflow>(nextRun(input, total()));
+    if (started >= perRun) await continueAsNew<typeof drainWorkflow>(nextRun(input, total()));
   }
 }
 
 /** The input of the run that continues this one: from `after` (absent: from the oldest again). */
 function nextRun(input: DrainInput, startedBefore: number, after?: HeldCursor): DrainInput {
-  return { subscriptionId: input.subscriptionId, policy: input.policy, batchSize: input.batchSize, startedBefore, ...(after ? { after } : {}) };
+  return { subscriptionId: input.subscriptionId, policy: input.policy, batchSize: input.batchSize, startedBefore, ...(input.startsPerRun ? { startsPerRun: input.startsPerRun } : {}), ...(after ? { after } : {}) };
 }
 
 /** Starts the delivery of one held record, unless a run with its id was started before. */

@@ -22,7 +22,7 @@ import { preloadModules, workflowsPath } from '../../../src/worker/create-worker
 import { eventOutcome } from '../../support/event-workflows';
 import { createTimeSkippingEnv } from '../../support/time-skipping';
 import { deferred, failure, fakeActivities, held, http, skipped } from './support/fake-activities';
-import { type DrainHistoryScenario, drainHistoryScenarios, drainedSubscription, recordedDrainWorkflowId } from './support/drain-history-scenarios';
+import { drainCloses, type DrainHistoryScenario, drainHistoryScenarios, drainedSubscription, recordedDrainWorkflowId } from './support/drain-history-scenarios';
 import type { drainWorkflow } from '../../../workflows/drain';
 import { historyToJSON } from './support/history-json';
 import { historyScenarios, type HistoryScenario, recordedEventId, recordedWorkflowId } from './support/history-scenarios';
@@ -94,8 +94,13 @@ async function recordDrain(env: TestWorkflowEnvironment, workflowBundle: Workflo
   const subscriptionId = drainedSubscription(name);
   const { activities, calls } = fakeActivities({
     attempt: () => http(200),
-    heldPage: (_input, call) => {
-      // Read from the start again after a settle found something behind: the pages then repeat.
+    heldPage: (input, call) => {
+      // Read from the start again after a settle found something behind: what was held behind, at once.
+      if (scenario.behind !== undefined && call > 1 && !input.after) {
+        const items = Array.from({ length: scenario.behind }, (_, i) => ({ id: `held_${name}_${call}_${i}`, eventId: `evt_history_${name}_${call}_${i}`, eventType: 'order.created' }));
+        return { state: 'active', rate: scenario.rate, items };
+      }
+      // Otherwise the pages repeat.
       const page = (call - 1) % (scenario.pages.length + 1);
       if (page === scenario.pages.length) return { state: scenario.then === 'paused' ? 'paused' : 'active', rate: scenario.rate, items: [] };
       const items = Array.from({ length: scenario.pages[page]! }, (_, i) => ({ id: `held_${name}_${call}_${i}`, eventId: `evt_history_${name}_${call}_${i}`, eventType: 'order.created' }));
@@ -110,7 +115,7 @@ async function recordDrain(env: TestWorkflowEnvironment, workflowBundle: Workflo
     const handle = await env.client.workflow.start<typeof drainWorkflow>('drainWorkflow', {
       taskQueue,
       workflowId,
-      args: [{ subscriptionId, policy: { scheduleMs: [60_000], maxAttempts: 5, jitterRatio: 0.1 }, batchSize: 50 }],
+      args: [{ subscriptionId, policy: { scheduleMs: [60_000], maxAttempts: 5, jitterRatio: 0.1 }, batchSize: 50, ...(scenario.startsPerRun ? { startsPerRun: scenario.startsPerRun } : {}) }],
     });
     const result = await withTimeout(handle.result(), 60_000, name);
     if (result.ended !== scenario.expected) throw new Error(`${name}: ended ${result.ended}, expected ${scenario.expected}`);
@@ -122,7 +127,8 @@ async function recordDrain(env: TestWorkflowEnvironment, workflowBundle: Workflo
       60_000,
       `${name}: the drained deliveries`,
     );
-    return { workflowId, runId: undefined, summary: `${result.started} deliveries started, ${calls.released.length} release(s), ended ${result.ended}` };
+    const runId = drainCloses(scenario) === 'continued-as-new' ? handle.firstExecutionRunId : undefined;
+    return { workflowId, runId, summary: `${result.started} deliveries started, ${calls.released.length} release(s), ended ${result.ended}` };
   });
 }
 

@@ -17,7 +17,7 @@ import type { EventDeliveryStatus } from '../../../workflows/delivery-model';
 import type { RetentionResult } from '../../../workflows/retention';
 import { historyScenarios, recordedWorkflowId } from './support/history-scenarios';
 import { recordedRetentionWorkflowId, retentionHistoryScenarios } from './support/retention-history-scenarios';
-import { drainHistoryScenarios, recordedDrainWorkflowId } from './support/drain-history-scenarios';
+import { drainCloses, drainHistoryScenarios, recordedDrainWorkflowId } from './support/drain-history-scenarios';
 import type { DrainResult } from '../../../workflows/drain';
 import { type History, historyFromJSON } from './support/history-json';
 
@@ -110,8 +110,13 @@ describe('the drain workflow replays every committed history', () => {
     const history = loadHistory(name);
     const scenario = drainHistoryScenarios[name]!;
     expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('drainWorkflow');
-    const result = history.events?.at(-1)?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
-    expect(result && defaultPayloadConverter.fromPayload<DrainResult>(result)).toMatchObject({ ended: scenario.expected });
+    const last = history.events?.at(-1);
+    if (drainCloses(scenario) === 'continued-as-new') {
+      expect(last?.workflowExecutionContinuedAsNewEventAttributes?.workflowType?.name).toBe('drainWorkflow');
+    } else {
+      const result = last?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
+      expect(result && defaultPayloadConverter.fromPayload<DrainResult>(result)).toMatchObject({ ended: scenario.expected });
+    }
     await expect(Worker.runReplayHistory({ workflowBundle: current }, history, recordedDrainWorkflowId(name))).resolves.toBeUndefined();
   });
 });

@@ -11,13 +11,22 @@ export interface DrainHistoryScenario {
   then: 'drained' | 'paused';
   /** How many settle calls find something held behind the cursor first (the drain reads from the start again). */
   heldBehind?: number;
+  /** Held deliveries a read from the start finds after such a settle (absent: none). */
+  behind?: number;
+  /** Deliveries a run starts before it continues as new (absent: the workflow's default); the first run's history is kept. */
+  startsPerRun?: number;
   expected: DrainResult['ended'];
 }
+
+/** How a scenario's kept run closed: completed, or continued as new (its first run is kept). */
+export const drainCloses = (scenario: DrainHistoryScenario): 'completed' | 'continued-as-new' => (scenario.startsPerRun ? 'continued-as-new' : 'completed');
 
 /** The committed drain histories; every one must replay from now on. */
 export const drainHistoryScenarios: Record<string, DrainHistoryScenario> = {
   'drain-two-pages': { pages: [3, 2], rate: 20, then: 'drained', expected: 'drained' },
   'drain-paused-again': { pages: [2], rate: 5, then: 'paused', expected: 'paused' },
+  'drain-continued': { pages: [2, 2, 1], rate: 50, then: 'drained', startsPerRun: 3, expected: 'drained' },
+  'drain-held-behind': { pages: [2], rate: 20, then: 'drained', heldBehind: 1, behind: 1, expected: 'drained' },
 };
 
 /** The subscription a drain scenario drains. */
