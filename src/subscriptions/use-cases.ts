@@ -246,8 +246,7 @@ export async function updateSubscription(
   let resumedHolding: number | undefined;
   if (input.status !== undefined) {
     const pausing = input.status === 'paused' && current.status !== 'paused';
-    // Only a subscription a resume left holding can hold anything when it is paused again.
-    const oldest = pausing && deps.held && current.draining_until !== undefined ? await deps.held.oldestHeldAt(id) : undefined;
+    const oldest = pausing && deps.held ? await deps.held.oldestHeldAt(id) : undefined;
     const pausedAt = pausedAtAfter(current, input.status, now, oldest);
     if (pausedAt.set) set.paused_at = pausedAt.set;
     if (pausedAt.unset) unset.push('paused_at');
