@@ -36,18 +36,18 @@ export function createHeldActivities(deps: HeldActivityDeps) {
     /**
      * The next page of a subscription's held deliveries; none while it is not active (a drain
      * stops there). Each is claimed for the drain first: one the hold sweep's expiry claimed
-     * (a drain stalled while paused again) is left to it. Those held longer than the hold limit
-     * are failed here as `hold_expired` (logged, released, one alert per resume) rather than
-     * sent: a long drain is bounded too.
+     * (a drain stalled while paused again) is never sent. It and those held longer than the
+     * hold limit are failed here as `hold_expired` (logged, released, one alert per resume):
+     * a long drain is bounded too, and what the expiry left half done ends.
      */
     async heldPage(input: { subscriptionId: string; limit: number; after?: HeldCursor }): Promise<HeldPage> {
       const sub = await subscriptions.findForDelivery(input.subscriptionId);
       if (!sub || sub.status !== 'active') return { state: sub?.status ?? 'deleted', rate: 1, items: [] };
       const page = await held.page(sub._id, input.limit, input.after);
       const mine = await held.claim(page.docs, 'drain');
-      const docs = page.docs.filter((d) => mine.has(d._id));
       const now = deps.now?.() ?? new Date();
-      const expired = docs.filter((d) => heldPastLimit(d.held_at, now.getTime(), holdMaxMs));
+      // One the expiry claimed is past the limit by its judgement: failed as it would (the same attempt id, so logged once), never sent.
+      const expired = page.docs.filter((d) => !mine.has(d._id) || heldPastLimit(d.held_at, now.getTime(), holdMaxMs));
       if (expired.length > 0) {
         const onError = (err: unknown): void => void log.warn('hold-expired alert not sent; it stays stored', { err: String(err), subscriptionId: sub._id });
         // One alert per resume: the resume's write set updated_at.
@@ -58,7 +58,7 @@ export function createHeldActivities(deps: HeldActivityDeps) {
       return {
         state: 'active',
         rate: drainRate(sub),
-        items: docs.filter((d) => !expired.includes(d)).map((d) => ({ id: d._id, eventId: d.event_id, eventType: d.event_type })),
+        items: page.docs.filter((d) => !expired.includes(d)).map((d) => ({ id: d._id, eventId: d.event_id, eventType: d.event_type })),
         ...(page.next ? { next: page.next } : {}),
       };
     },

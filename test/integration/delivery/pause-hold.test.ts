@@ -212,6 +212,60 @@ describe('a pause holds deliveries and a resume drains them', () => {
     await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
   }, 60_000);
 
+  it('never sends a record the expiry claimed first (it fails it as the expiry would): the drain starts only the others', async () => {
+    const r = await receiver();
+    const client = await owner();
+    const sub = (await client.POST(`${v1}/subscribe`, { body: { url: r.url, events: ['order.created'] } })).data!;
+    await setStatus(client, sub.id, 'paused');
+    const emitted = [await order(client), await order(client)];
+    await waitFor(async () => (await read(client, sub.id)).held?.count === emitted.length, 30_000);
+    const first = (await api.mongo.db.collection<HeldDoc>('held_deliveries').findOne({ subscription_id: sub.id, event_id: emitted[0] }))!;
+    // The sweep's expiry claimed it (and is about to fail it) when the resume came.
+    expect(await sweep.held.claim([first], 'expiry')).toEqual(new Set([first._id]));
+    await setStatus(client, sub.id, 'active');
+    expect(await drained(sub.id)).toMatchObject({ started: 1, ended: 'drained' });
+    await waitFor(() => r.received.length >= 1, 20_000);
+    expect(r.received.map(idOf)).toEqual([emitted[1]]);
+    const logged = await attempts(client, sub.id);
+    expect(logged.filter((a) => a.event_id === emitted[0]).map((a) => [a.outcome, a.state])).toEqual([['hold_expired', 'failed']]);
+    expect(await sweep.held.count(sub.id)).toBe(0);
+    await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
+  }, 60_000);
+
+  it('a settle that crashes after removing the mark leaves a note the sweep finishes, and a record held meanwhile found', async () => {
+    const client = await owner();
+    const sub = (await client.POST(`${v1}/subscribe`, { body: { url: 'https://example.test/never', events: ['order.created'] } })).data!;
+    await setStatus(client, sub.id, 'paused');
+    const emitted = [await order(client)];
+    await waitFor(async () => (await read(client, sub.id)).held?.count === emitted.length, 30_000);
+    const held = (await api.mongo.db.collection<HeldDoc>('held_deliveries').findOne({ subscription_id: sub.id }))!;
+    const repo = new HeldDeliveryRepository(api.mongo.db);
+    await repo.release([held._id]);
+    // The real database, a process that dies right after the mark's removal; a round holds just before it.
+    const marks = api.mongo.db.collection<{ _id: string }>('held_marks');
+    const crashingMarks = new Proxy(marks, {
+      get: (col, k): unknown =>
+        k === 'deleteOne'
+          ? async (filter: { _id: string }) => {
+              await col.deleteOne(filter);
+              await repo.hold([{ ...held, _id: `${held._id}_again` }]);
+              throw new Error('crashed');
+            }
+          : (Reflect.get(col, k) as unknown),
+    });
+    const crashingDb = new Proxy(api.mongo.db, {
+      get: (db, key): unknown => (key === 'collection' ? (name: string) => (name === 'held_marks' ? crashingMarks : db.collection(name)) : (Reflect.get(db, key) as unknown)),
+    });
+    const crashing = new HeldDeliveryRepository(crashingDb);
+    await expect(crashing.settle(sub.id)).rejects.toThrow('crashed');
+    expect((await sweep.held.holding()).filter((h) => h.subscriptionId === sub.id)).toHaveLength(1);
+    expect((await sweep.held.page(sub.id, 10)).docs.map((d) => d._id)).toEqual([`${held._id}_again`]);
+    await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
+    await sweepHoldsOnce(sweep);
+    expect((await sweep.held.holding()).filter((h) => h.subscriptionId === sub.id)).toEqual([]);
+    expect(await sweep.held.count(sub.id)).toBe(0);
+  }, 60_000);
+
   it('fails what is held past the hold limit as hold_expired, with one alert, and leaves the subscription as it is', async () => {
     const r = await receiver();
     const client = await owner();
