@@ -84,6 +84,16 @@ describe('a pause holds deliveries and a resume drains them', () => {
     expect(res.response.status).toBe(201);
     return (await api.deps.resources.orders.outboxOf(res.data!.id)).find((e) => e.type === 'order.created')!.id;
   }
+  /** A new subscription to `url`, paused, holding the order.created events of `n` orders (their ids, in emission order). */
+  async function pausedHolding(url: string, n: number) {
+    const client = await owner();
+    const sub = (await client.POST(`${v1}/subscribe`, { body: { url, events: ['order.created'] } })).data!;
+    await setStatus(client, sub.id, 'paused');
+    const emitted: string[] = [];
+    for (let i = 0; i < n; i++) emitted.push(await order(client));
+    await waitFor(async () => (await read(client, sub.id)).held?.count === n, 30_000);
+    return { client, sub, emitted };
+  }
   async function attempts(client: WebhookServiceClient, id: string) {
     return (await client.GET(`${v1}/subscriptions/{subscription_id}/attempts`, { ...path(id), params: { ...path(id).params, query: { limit: 100 } } })).data!.data;
   }
@@ -214,11 +224,7 @@ describe('a pause holds deliveries and a resume drains them', () => {
 
   it('never sends a record the expiry claimed first (it fails it as the expiry would): the drain starts only the others', async () => {
     const r = await receiver();
-    const client = await owner();
-    const sub = (await client.POST(`${v1}/subscribe`, { body: { url: r.url, events: ['order.created'] } })).data!;
-    await setStatus(client, sub.id, 'paused');
-    const emitted = [await order(client), await order(client)];
-    await waitFor(async () => (await read(client, sub.id)).held?.count === emitted.length, 30_000);
+    const { client, sub, emitted } = await pausedHolding(r.url, 2);
     const first = (await api.mongo.db.collection<HeldDoc>('held_deliveries').findOne({ subscription_id: sub.id, event_id: emitted[0] }))!;
     // The sweep's expiry claimed it (and is about to fail it) when the resume came.
     expect(await sweep.held.claim([first], 'expiry')).toEqual(new Set([first._id]));
@@ -233,11 +239,7 @@ describe('a pause holds deliveries and a resume drains them', () => {
   }, 60_000);
 
   it('a settle that crashes after removing the mark leaves a note the sweep finishes, and a record held meanwhile found', async () => {
-    const client = await owner();
-    const sub = (await client.POST(`${v1}/subscribe`, { body: { url: 'https://example.test/never', events: ['order.created'] } })).data!;
-    await setStatus(client, sub.id, 'paused');
-    const emitted = [await order(client)];
-    await waitFor(async () => (await read(client, sub.id)).held?.count === emitted.length, 30_000);
+    const { client, sub } = await pausedHolding('https://example.test/never', 1);
     const held = (await api.mongo.db.collection<HeldDoc>('held_deliveries').findOne({ subscription_id: sub.id }))!;
     const repo = new HeldDeliveryRepository(api.mongo.db);
     await repo.release([held._id]);
@@ -322,11 +324,7 @@ describe('a pause holds deliveries and a resume drains them', () => {
   }, 60_000);
 
   it('a pause while deliveries are still held keeps the clock of the oldest: pause and resume never restart it', async () => {
-    const client = await owner();
-    const sub = (await client.POST(`${v1}/subscribe`, { body: { url: 'https://example.test/never', events: ['order.created'] } })).data!;
-    await setStatus(client, sub.id, 'paused');
-    const emitted = [await order(client)];
-    await waitFor(async () => (await read(client, sub.id)).held?.count === emitted.length, 30_000);
+    const { client, sub } = await pausedHolding('https://example.test/never', 1);
     const heldAt = (await api.mongo.db.collection<HeldDoc>('held_deliveries').findOne({ subscription_id: sub.id }))!.held_at;
     // Resumed by a write whose drain never started (a crash), then paused again: the held record's clock goes on.
     await api.mongo.db.collection<{ _id: string }>('subscriptions').updateOne({ _id: sub.id }, { $set: { status: 'active' }, $unset: { paused_at: '' } });
