@@ -22,7 +22,10 @@ interface Entry {
  * The fan-out reads of one API process, kept for `ttlMs` per event type and data owner: a new or
  * changed subscription is seen by the process that wrote it at once (its writes call
  * `invalidate`), by other processes within `ttlMs`. An event still goes only to subscriptions
- * created by its time: the cached ones are filtered by `created_at <= at`, as the read does.
+ * created by its time: the cached ones are filtered by `created_at <= at`, as the read does. A
+ * pause that holds keeps a subscription a member (its deliveries are held, not dropped:
+ * src/subscriptions/hold.ts), so a pause or a resume changes no member; the attempt's own
+ * subscription read (activities/subscription-cache.ts) decides hold or send.
  */
 export class FanoutCache implements FanoutSource {
   readonly #entries = new LRUCache<string, Entry>({ max: 10_000 });
