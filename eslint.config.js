@@ -165,6 +165,7 @@ export default tseslint.config(
       'src/db/timeline.ts',
       'src/deliveries/attempts.ts',
       'src/deliveries/delivery-rate.ts',
+      'src/deliveries/held.ts',
       'src/deliveries/inbox.ts',
       'src/events/dispatch-notes.ts',
       'src/events/repository.ts',

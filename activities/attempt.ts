@@ -39,6 +39,8 @@ import { authorizationSecrets, redactSecrets } from './redact';
 import { storableText } from '../src/db/storable-text';
 import { InboxRepository } from '../src/deliveries/inbox';
 import { pullAttempt } from './pull-inbox';
+import { eventGoneAttempt, type HeldDoc, HeldDeliveryRepository, heldId, heldSlot } from '../src/deliveries/held';
+import { DEFAULT_HOLD_MAX_MS, holdsAt } from '../src/subscriptions/hold';
 
 /** Grouped attempt-log writes in flight at once: FerretDB inserts a write's documents one by one, and rounds queued behind a single writer. */
 const LOG_WRITES_IN_FLIGHT = 3;
@@ -86,6 +88,8 @@ export interface AttemptActivityDeps {
   maxInFlight?: number | undefined;
   /** How long a read subscription is used for later rounds (SUBSCRIPTION_CACHE_TTL; absent or 0: each round reads). */
   subscriptionCacheTtlMs?: number | undefined;
+  /** Longest a paused subscription holds deliveries, from its pause (SUBSCRIPTION_HOLD_MAX; absent: its default). */
+  holdMaxMs?: number | undefined;
 }
 
 export type { AttemptInput, AttemptResult, MadeAttempt } from '../workflows/delivery-model';
@@ -149,6 +153,21 @@ export function toAttemptDoc(entry: AttemptLogEntry): AttemptDoc {
   };
 }
 
+/** The record of `input`'s delivery held for the paused subscription by the run `origin`. */
+function heldDoc(event: CachedEvent, input: AttemptInput, origin: string, at: Date): HeldDoc {
+  return {
+    _id: heldId(input.subscriptionId, event._id, origin),
+    subscription_id: input.subscriptionId,
+    event_id: event._id,
+    event_type: event.type,
+    emitted_at: event.created_at,
+    held_at: at,
+    origin,
+    attempt: input.attempt,
+    slot: heldSlot(input.subscriptionId, event.created_at).id,
+  };
+}
+
 /** Builds the activities of one attempt: the signed POST, and the log of settled attempts. */
 export function createAttemptActivities(deps: AttemptActivityDeps) {
   const eventLog = new EventRepository(deps.db);
@@ -159,6 +178,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
   const inbox = new InboxRepository(deps.db);
   // Rounds of many workflows logging at once share one insert.
   const recordMany = groupCommit((docs: AttemptDoc[]) => attempts.recordMany(docs), LOG_WRITES_IN_FLIGHT);
+  const heldDeliveries = new HeldDeliveryRepository(deps.db);
+  // Held deliveries of concurrent rounds go in one write too, as their log entries do.
+  const holdMany = groupCommit((docs: HeldDoc[]) => heldDeliveries.hold(docs).then(() => new Set<number>()), LOG_WRITES_IN_FLIGHT);
+  const holdMaxMs = deps.holdMaxMs ?? DEFAULT_HOLD_MAX_MS;
   const now = () => deps.now?.() ?? new Date();
   const box = deps.secretBox ?? new SecretBox(undefined);
   const post = poster(deps);
@@ -190,6 +213,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const joined: Array<Promise<void>> = [];
     for (const i of inputs) {
       const cached = subscriptionCache.get(i.subscriptionId);
+      // A paused one too (SubscriptionCache's rule): what it holds after a resume is drained by the sweep.
       if (cached) {
         if (cached.doc) found.set(i.subscriptionId, cached.doc);
         continue;
@@ -408,8 +432,30 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
     const subs = await readSubscriptions(inputs, roundEvents);
     const runner = runningWorkflow();
-    const prepared = inputs.map((input) => prepare(roundEvents.get(input.eventId), subs.get(input.subscriptionId), input, origin, runner));
+    const held: HeldDoc[] = [];
+    const at = now();
+    const prepared = inputs.map((input) => {
+      const event = roundEvents.get(input.eventId);
+      const sub = subs.get(input.subscriptionId);
+      if (!event || !sub || !holdsAt(sub, at.getTime(), holdMaxMs)) return prepare(event, sub, input, origin, runner);
+      held.push(heldDoc(event, input, origin ?? runner ?? '', at));
+      return { outcome: 'held', reason: `subscription paused: held since ${sub.paused_at!.toISOString()}, sent on resume` } satisfies AttemptResult;
+    });
+    // Before any POST, like the reads: a failed write fails the round, and its retry sends nothing twice.
+    if (held.length > 0) await holdMany(held);
+    await logEventGone(inputs, roundEvents, subs, origin ?? runner, at);
     return Promise.all(prepared.map((p) => (typeof p === 'function' ? p() : Promise.resolve(p))));
+  }
+
+  /**
+   * A drained delivery whose event retention deleted while it was held is logged as a failed
+   * attempt saying so (the round still answers `skipped`, which ends it): never a silent cancel.
+   */
+  async function logEventGone(inputs: AttemptInput[], roundEvents: Map<string, CachedEvent | undefined>, subs: Map<string, SubscriptionDoc>, origin: string | undefined, at: Date): Promise<void> {
+    const docs = inputs.filter((i) => !roundEvents.get(i.eventId)).flatMap((i) => eventGoneAttempt(origin, i, subs.get(i.subscriptionId)?.url ?? '', at) ?? []);
+    if (docs.length === 0) return;
+    log.warn('held delivery drained after its event was deleted; logged as failed', { origin, events: docs.map((d) => d.event_id) });
+    await recordMany(docs);
   }
 
   /**

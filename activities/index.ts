@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { type AlertActivityDeps, createAlertActivities } from './alerts';
 import { type AttemptActivityDeps, createAttemptActivities } from './attempt';
+import { createHeldActivities } from './held';
 import { createRetentionActivities } from './retention';
 import { createSubscriptionActivities } from './subscription';
 
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     raiseAlert,
     ...createSubscriptionActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), raiseAlert, notifyOperator }),
     ...createRetentionActivities({ db: deps.db, busyShare: deps.retentionBusyShare }),
+    ...createHeldActivities({ db: deps.db, holdMaxMs: deps.holdMaxMs, raiseAlert, ...(deps.now ? { now: deps.now } : {}) }),
 
     /** Proves the worker reaches MongoDB: pings it and reports the round trip. */
     async checkDatabase(): Promise<DiagnosticsResult> {

@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * Timeline of one event's delivery
-         * @description The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+         * @description The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
          */
         get: operations["getDeliveryTimeline"];
         put?: never;
@@ -1905,9 +1905,10 @@ export interface components {
         /**
          * @description Delivery state of a subscription.
          *     - `active`: events are delivered.
-         *     - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not delivered; use recover or redeliver to catch up).
+         *     - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still fan out to it, and each delivery that comes due (a first attempt or a retry) is held durably (`held` counts them and says since when). On `active` again they are sent in emission order at the subscription's `drain_rate` (else its `rate_limit`, else 10 per second), each as a new attempt series logged as usual. A hold is bounded: deliveries still held `SUBSCRIPTION_HOLD_MAX` (default 72 hours) after the pause fail (attempt outcome `hold_expired`, one `delivery_failed` alert for the subscription), and from then on the pause cancels, as a pause made before holds existed (no `held.since`) does: deliveries that come due are cancelled and events emitted meanwhile are not delivered (use recover or redeliver to catch up).
          *     - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
          *     Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active` → `disabled`. A deleted subscription is gone: every path naming it answers 404.
+         *     Held deliveries of a subscription disabled or deleted instead of resumed are cancelled, as its pending retries are: `disabled` holds nothing.
          * @enum {string}
          */
         SubscriptionStatus: "active" | "paused" | "disabled";
@@ -1925,6 +1926,8 @@ export interface components {
             max_in_flight?: components["schemas"]["MaxInFlight"];
             /** @description Most deliveries per second to this subscription, over every worker (see `RateLimit`); absent, no limit. */
             rate_limit?: components["schemas"]["RateLimit"];
+            /** @description Deliveries per second its held deliveries are sent at when it is resumed after a pause (see `DrainRate`); absent, its `rate_limit`, else 10. */
+            drain_rate?: components["schemas"]["DrainRate"];
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
@@ -1945,7 +1948,7 @@ export interface components {
             /** @description New list of event types (replaces the old one). */
             events?: components["schemas"]["SubscriptionEvents"];
             /**
-             * @description `paused` stops deliveries; `active` resumes them or re-enables a disabled subscription.
+             * @description `paused` holds deliveries until `active` resumes them (see `SubscriptionStatus`); `active` also re-enables a disabled subscription.
              * @enum {string}
              */
             status?: "active" | "paused";
@@ -1955,6 +1958,8 @@ export interface components {
             max_in_flight?: components["schemas"]["MaxInFlight"] | null;
             /** @description A new limit of deliveries per second to this subscription (see `RateLimit`); `null` removes it. */
             rate_limit?: components["schemas"]["RateLimit"] | null;
+            /** @description A new rate its held deliveries are sent at on resume (see `DrainRate`); `null` removes it. */
+            drain_rate?: components["schemas"]["DrainRate"] | null;
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
@@ -2025,7 +2030,29 @@ export interface components {
             public_key?: components["schemas"]["SigningPublicKey"];
             /** @description The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown. */
             destination?: components["schemas"]["SubscriptionDestinationView"];
+            /** @description Deliveries per second its held deliveries are sent at on resume, when set for it. */
+            drain_rate?: components["schemas"]["DrainRate"];
+            /** @description What the subscription holds, while it is paused and holds, or while what it held is still being sent after a resume (on a read of one subscription; lists show it for paused subscriptions only). */
+            held?: components["schemas"]["HeldDeliveries"];
         };
+        /** @description The deliveries a paused subscription holds, from new events and retries that came due alike; each leaves the count when its delivery is started again on resume, or fails at the hold limit, or is cancelled with the subscription. */
+        HeldDeliveries: {
+            /**
+             * Format: int64
+             * @description How many deliveries are held.
+             */
+            count: number;
+            /**
+             * Format: date-time
+             * @description When the pause that holds them began (the subscription's `paused_at`); absent once resumed, while they are being sent.
+             */
+            since?: string;
+        };
+        /**
+         * Format: int32
+         * @description Deliveries per second a resumed subscription's held deliveries are sent at, never above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
+         */
+        DrainRate: number;
         /** @description A subscription as returned on creation, with its signing secret. The secret is shown only here. */
         SubscriptionWithSecret: {
             /** @description Subscription identifier. */
@@ -2060,6 +2087,8 @@ export interface components {
             max_in_flight?: components["schemas"]["MaxInFlight"];
             /** @description Most deliveries per second to this subscription, when set for it. */
             rate_limit?: components["schemas"]["RateLimit"];
+            /** @description Deliveries per second its held deliveries are sent at on resume, when set for it. */
+            drain_rate?: components["schemas"]["DrainRate"];
             /** @description The custom header names, each value masked as `********`; present when any are set. */
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
@@ -2081,6 +2110,8 @@ export interface components {
             secret: components["schemas"]["VerificationKey"];
             /** @description The broker destination and its target, when the subscription delivers to one (absent for `http`); no credential is ever shown. */
             destination?: components["schemas"]["SubscriptionDestinationView"];
+            /** @description Never present on creation (nothing is held yet); as on a read of the subscription. */
+            held?: components["schemas"]["HeldDeliveries"];
         };
         /**
          * @description Custom request headers for every delivery, name → value (at most 20; names are HTTP tokens of at most
@@ -2425,10 +2456,10 @@ export interface components {
         };
         /**
          * @description Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+         *     `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx), `hold_expired` (not sent: the subscription was paused and held the delivery longer than `SUBSCRIPTION_HOLD_MAX`; state `failed`, one alert for the subscription).
          * @enum {string}
          */
-        DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked" | "rejected";
+        DeliveryOutcome: "delivered" | "http_error" | "timeout" | "network_error" | "blocked" | "rejected" | "hold_expired";
         /** @description One logged attempt to deliver an event to a subscription. */
         DeliveryAttempt: {
             /** @description Attempt identifier. */
@@ -2894,7 +2925,7 @@ export interface components {
             /** @description Alert identifier. */
             id: string;
             /**
-             * @description `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service disabled a subscription.
+             * @description `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held deliveries passed the hold limit (one alert for them all); `subscription_disabled`: the service disabled a subscription.
              * @enum {string}
              */
             kind: "delivery_failed" | "subscription_disabled";

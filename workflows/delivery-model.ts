@@ -7,10 +7,10 @@ import type { components } from '../generated/api';
  *
  * | word | what it names | values |
  * |---|---|---|
- * | outcome (`DeliveryOutcome`) | how one POST (or broker publish) ended | `delivered`, `http_error`, `timeout`, `network_error`, `blocked`, `rejected` (a broker's lasting no) |
+ * | outcome (`DeliveryOutcome`) | how one POST (or broker publish) ended | `delivered`, `http_error`, `timeout`, `network_error`, `blocked`, `rejected` (a broker's lasting no); `hold_expired` is logged by the hold sweep, never by a POST |
  * | verdict (`Verdict`) | what that outcome means for the delivery | `delivered`, `retry`, `stop`, `gone` (a 410) |
  * | attempt state (`AttemptState`, the attempt log's `state`) | where the delivery stands after a made attempt | `delivered`, `retrying`, `failed` (attempts ran out), `stopped` |
- * | subscriber state (`SubscriberState`) | one subscription's delivery of the event, as the workflow's query shows it | the attempt states, `attempting`, `cancelled` (paused, disabled or deleted before an attempt) |
+ * | subscriber state (`SubscriberState`) | one subscription's delivery of the event, as the workflow's query shows it | the attempt states, `attempting`, `cancelled` (paused, disabled or deleted before an attempt; a paused one that holds hands the delivery to its resume) |
  * | event state (`EventState`, the `WebhookDeliveryState` search attribute) | the event over all its subscriptions | `attempting`, `retrying`, `delivered`, `failed`, `cancelled` |
  * | skipped / deferred | a round's answer that is not an attempt: the subscription is gone for good, or its endpoint has `max_in_flight` POSTs running or its `rate_limit` used up this second | not logged, not counted |
  * | follow-up | what a settled delivery causes beside the rounds | disable on 410, disable after a failing streak, alert on exhaustion |
@@ -263,13 +263,16 @@ export type MadeAttempt = PostResult & { url: string; retry?: RetryOverride };
 
 /**
  * A round's answer for one subscription: a POST that happened, or why none did: `skipped` for
- * good (the subscription is gone, paused or disabled), `deferred` for now (its endpoint has
+ * good (the subscription is gone, disabled, or paused without holding), `held` (paused: kept for
+ * its resume, src/subscriptions/hold.ts), `deferred` for now (its endpoint has
  * `max_in_flight` POSTs running, or, with `waitMs` until its next second, its `rate_limit` is
  * used up; not an attempt).
  */
 export type AttemptResult =
   | MadeAttempt
   | { outcome: 'skipped'; reason: string }
+  /** The subscription is paused and holds: the delivery was recorded for its resume, and this run's part in it ends as a cancel does. */
+  | { outcome: 'held'; reason: string }
   /** `hold` names the wait when it is neither throttle: a pull message waiting for its consumer's outcome (absent before pull). */
   | { outcome: 'deferred'; reason: string; waitMs?: number; hold?: 'pull_outcome' };
 
@@ -306,7 +309,8 @@ export function settleRound(policy: DeliveryPolicy, due: ReadonlyArray<[string, 
   return due.map(([subscriptionId, d], i): RoundStep => {
     const result = results[i]!;
     const random = randoms[i]!;
-    if (result.outcome === 'skipped') return { kind: 'cancelled', subscriptionId, reason: result.reason };
+    // A held delivery goes on in the run its resume starts: here it ends as a cancel does, with no new command.
+    if (result.outcome === 'skipped' || result.outcome === 'held') return { kind: 'cancelled', subscriptionId, reason: result.reason };
     if (result.outcome === 'deferred') {
       const deferrals = (d.deferrals ?? 0) + 1;
       // Without waitMs (max_in_flight, and every history before rate_limit): the deferral backoff as it was.

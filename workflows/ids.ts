@@ -27,3 +27,13 @@ export function partWorkflowId(parentId: string, index: number): string {
 export function seriesId(origin: string, subscriptionId: string): string {
   return `${origin}#${subscriptionId}`;
 }
+
+/** Workflow id of the drain of `subscriptionId`'s held deliveries: one at a time per subscription. */
+export function drainWorkflowId(subscriptionId: string): string {
+  return `drain/${subscriptionId}`;
+}
+
+/** Workflow id of the delivery a drain starts for held record `heldId`: fixed, so a repeated start is a no-op. */
+export function heldDeliveryWorkflowId(eventId: string, heldId: string): string {
+  return redeliveryWorkflowId(eventId, heldId);
+}

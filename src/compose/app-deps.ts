@@ -24,6 +24,8 @@ import { PortalSessions } from '../portal/sessions';
 import { portalSigningKey } from '../portal/signing-key';
 import { pendingAttemptReader } from '../temporal/pending-attempts';
 import { deliveryWaker } from '../temporal/wake-delivery';
+import { drainStarter } from '../temporal/start-drain';
+import { HeldDeliveryRepository } from '../deliveries/held';
 import { InboxRepository } from '../deliveries/inbox';
 
 /** The API's dependencies: repositories and use-case dependencies over one database. */
@@ -64,6 +66,9 @@ export function createAppDeps(input: {
       eventScopes: scopesOfEvents,
       maxPerOwner: config.api.maxSubscriptionsPerOwner,
       retryDefaults: { scheduleMs: config.delivery.policy.scheduleMs, maxAttempts: config.delivery.policy.maxAttempts },
+      held: new HeldDeliveryRepository(db),
+      startDrain: drainStarter(temporalClient, deliverySettings(config)),
+      drainDeferred: (subscriptionId, err) => input.logger.warn({ err, subscriptionId }, 'drain start deferred to the hold sweep'),
     },
     resources: {
       users: new UserRepository(db),

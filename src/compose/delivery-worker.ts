@@ -40,6 +40,7 @@ export function deliveryActivityDeps(config: Config, db: Db, role: 'worker' | 'a
     disableAfterMs: config.delivery.disableAfterMs,
     maxInFlight: config.delivery.maxInFlight,
     subscriptionCacheTtlMs: config.delivery.subscriptionCacheTtlMs,
+    holdMaxMs: config.delivery.holdMaxMs,
     retentionBusyShare: config.retention.busyShare,
     metrics,
     secretBox: secretBox(config),

@@ -9,6 +9,10 @@ import { createMongo } from '../db/mongo';
 import { DeliveryRate } from '../deliveries/delivery-rate';
 import { DispatchNotes } from '../events/dispatch-notes';
 import { relayGraceMs, startRelay } from '../events/relay';
+import { AttemptRepository } from '../deliveries/attempts';
+import { HeldDeliveryRepository } from '../deliveries/held';
+import { startHoldSweep } from '../deliveries/hold-sweep';
+import { drainStarter } from '../temporal/start-drain';
 import { startStockSweeper } from '../inventory/use-cases';
 import type { Logger } from '../logger';
 import { installRetentionSchedule } from '../retention/install-schedule';
@@ -96,7 +100,20 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
       // Releases stock reservations whose order a crash kept from being written, finishes interrupted returns.
       const stockSweeper = startStockSweeper(stock.inventory, config.delivery.relayIntervalMs);
       // Deprecated versions still in use: counted now and hourly, the administrator told once a day per version.
-      const { notifyOperator } = createAlertActivities({ db: mongo.db, ...posting });
+      const { notifyOperator, raiseAlert } = createAlertActivities({ db: mongo.db, ...posting });
+      // Held deliveries: drains a crash kept from starting, and holds past SUBSCRIPTION_HOLD_MAX.
+      const holdSweep = startHoldSweep(
+        {
+          held: new HeldDeliveryRepository(mongo.db),
+          subscriptions,
+          attempts: new AttemptRepository(mongo.db),
+          raiseAlert,
+          startDrain: drainStarter(() => temporal.client(), deliverySettings(config)),
+          holdMaxMs: config.delivery.holdMaxMs,
+          logger,
+        },
+        config.delivery.relayIntervalMs,
+      );
       const deprecationWatch = startDeprecationWatch({ subscriptions, notices: new OperationalNotices(mongo.db), deprecations: versionDeprecations(loadContract()), notifyOperator, logger });
       // Every worker makes sure of the schedule; creating it is idempotent, so racing workers are fine.
       // Not awaited at exit: a call stuck on a Temporal outage must not hold up a stop.
@@ -144,7 +161,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
         },
       });
       // The Temporal worker has stopped running activities: no delivery uses a broker connection any more.
-      await Promise.all([relay.stop(), stockSweeper.stop(), deprecationWatch.stop(), closeBrokers(activityDeps.brokers, logger)]);
+      await Promise.all([relay.stop(), stockSweeper.stop(), deprecationWatch.stop(), holdSweep.stop(), closeBrokers(activityDeps.brokers, logger)]);
       await dispatcher.drain();
       metricsServer?.close();
       await Promise.all([temporal.close(), mongo.close(), tracing?.shutdown()]);

@@ -8,6 +8,7 @@ import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
 import { DAY_MS, longestDeliverySpanMs } from '../retention/delivery-span';
 import { canonicalIp } from '../lib/ip';
 import { classifyAddress } from '../webhooks/address-policy';
+import { EXPIRY_GRACE_MS } from '../subscriptions/hold';
 import { type DeliveryProxy, parseProxyUrl } from '../webhooks/delivery-proxy';
 import type { PayloadOptions } from '../webhooks/envelopes';
 
@@ -169,6 +170,7 @@ export const envSchema = z.object({
   ENDPOINT_DISABLE_AFTER: duration('5d', 1000, Infinity, 'of at least 1s (e.g. 5d, 12h)', true),
   DELIVERY_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1000).default(20),
   SUBSCRIPTION_CACHE_TTL: duration('1s', 0, 600_000, 'from 0 to 10m', true),
+  SUBSCRIPTION_HOLD_MAX: duration('72h', 1000, 365 * 86_400_000, 'from 1s to 365d'),
   RELAY_INTERVAL: duration('5s', 100, Infinity, 'of at least 100ms'),
   RETENTION_DAYS: z
     .string()
@@ -209,6 +211,17 @@ const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
   const spanMs = longestDeliverySpanMs({ scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER });
   if (e.RETENTION_DAYS !== undefined && e.RETENTION_DAYS * DAY_MS <= spanMs) {
     ctx.addIssue({ code: 'custom', path: ['RETENTION_DAYS'], message: `must be longer than a delivery's retries last (${Math.ceil(spanMs / DAY_MS)} days with DELIVERY_RETRY_SCHEDULE and DELIVERY_MAX_ATTEMPTS, or a subscription's own retry schedule)` });
+  } else if (e.RETENTION_DAYS !== undefined && e.RETENTION_DAYS * DAY_MS <= 2 * spanMs + e.SUBSCRIPTION_HOLD_MAX + EXPIRY_GRACE_MS) {
+    // A held delivery may be held after its retries ran, up to the hold limit (the sweep's grace on top), and its drained run retries from attempt 1 again.
+    const hours = Math.floor((e.RETENTION_DAYS * DAY_MS - 2 * spanMs - EXPIRY_GRACE_MS) / 3_600_000);
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SUBSCRIPTION_HOLD_MAX'],
+      message:
+        hours > 0
+          ? `must be shorter than RETENTION_DAYS (${e.RETENTION_DAYS} days) less twice a delivery's retries (2 × ${Math.ceil(spanMs / 3_600_000)}h) and the hold sweep's grace: at most ${hours}h, or events would be deleted before their held deliveries are sent`
+          : `cannot fit: RETENTION_DAYS (${e.RETENTION_DAYS} days) must be longer than twice a delivery's retries (2 × ${Math.ceil(spanMs / 3_600_000)}h) plus SUBSCRIPTION_HOLD_MAX, or events would be deleted before their held deliveries are sent`,
+    });
   }
 });
 
@@ -299,6 +312,8 @@ export interface Config {
     maxInFlight: number;
     /** A change to a subscription applies to attempts that start at least this long after it (SUBSCRIPTION_CACHE_TTL); 0: at once. */
     subscriptionCacheTtlMs: number;
+    /** Longest a paused subscription's deliveries are held, from its pause (SUBSCRIPTION_HOLD_MAX); then they fail as `hold_expired`. */
+    holdMaxMs: number;
     /** Local address every outgoing POST is bound to (DELIVERY_SOURCE_ADDRESS), so receivers can allow-list it; unset: the system chooses. */
     sourceAddress: string | undefined;
     /** HTTP CONNECT proxy every delivery, token request and alert POST goes through (DELIVERY_PROXY_URL); unset: straight out. */
@@ -381,6 +396,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
       subscriptionCacheTtlMs: e.SUBSCRIPTION_CACHE_TTL,
+      holdMaxMs: e.SUBSCRIPTION_HOLD_MAX,
       sourceAddress: e.DELIVERY_SOURCE_ADDRESS,
       proxy: e.DELIVERY_PROXY_URL,
       payloads: { apiUrl: apiOrigin(e.PUBLIC_URL, e.HOST, e.PORT), inlineLimit: e.WEBHOOK_INLINE_LIMIT },

@@ -97,6 +97,11 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     meaning:
       'How long a process reuses what it read of subscriptions (0–10m; `0` or `off`: never). API: a new or changed subscription gets the next event at once from the API process that wrote it, from other API processes within this. Workers: a change to a subscription (pause, delete, URL, secret rotation) applies to attempts that start at least this long after it ([delivery](delivery.md#rounds))',
   },
+  SUBSCRIPTION_HOLD_MAX: {
+    group: 'Delivery',
+    meaning:
+      'Longest a delivery is held, counted from when it was held (1s–365d; with RETENTION_DAYS, it, twice a delivery\'s retries and 10 minutes must fit in the retention window). Then it fails as `hold_expired` (paused or draining), one alert is raised, and a pause that old cancels new events until resumed ([delivery](delivery.md#pause-holds-resume-drains))',
+  },
   WEBHOOK_INLINE_LIMIT: {
     group: 'Delivery',
     meaning: 'Bytes of a rendered envelope up to which an order\'s `items` are inlined (1024–1048576); above it the delivery carries the summary fields, `data.url` and `data.truncated: true` ([payloads](payloads.md))',

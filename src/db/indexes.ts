@@ -3,6 +3,7 @@ import { alertBudgetStorage } from '../alerts/admin-budget';
 import { AlertRepository, OperationalNotices } from '../alerts/repository';
 import { ApiKeyRepository } from '../auth/api-keys';
 import { AttemptRepository } from '../deliveries/attempts';
+import { HeldDeliveryRepository } from '../deliveries/held';
 import { InboxRepository } from '../deliveries/inbox';
 import { DispatchNotes } from '../events/dispatch-notes';
 import { EventRepository } from '../events/repository';
@@ -30,6 +31,7 @@ export const storageOwners: readonly StorageDeclarations[] = [
   deliveryRateStorage,
   AttemptRepository,
   InboxRepository,
+  HeldDeliveryRepository,
   EventRepository,
   DispatchNotes,
   AlertRepository,

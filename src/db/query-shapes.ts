@@ -12,8 +12,9 @@ export interface IndexSpec {
 }
 
 /**
- * What one repository method asks the database: the fields it compares by equality (`x: v` or
- * `x: {$in: [...]}`), and the sort. Checked against the declared indexes by
+ * What one repository method asks the database: the fields it compares by equality (`x: v`; a
+ * `x: {$in: [...]}` is listed here too for the index, but FerretDB v1 pushes only a plain
+ * top-level equality down, so such a read is filtered in FerretDB over what the rest selects), and the sort. Checked against the declared indexes by
  * test/unit/db/query-shapes.test.ts: the equality fields then the sort must be a prefix of one.
  * An insert is listed with the unique key it relies on (`_id`, or a unique index's keys).
  */

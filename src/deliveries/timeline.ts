@@ -16,6 +16,8 @@ export interface TimelineInput {
   /** Shown attempts: the log rows as the caller may see them (an echoed response may be withheld). */
   show?: (doc: AttemptDoc) => DeliveryAttempt;
   subscriptionStatus: SubscriptionStatus;
+  /** When the subscription was paused, while it is paused and holds (src/subscriptions/hold.ts): a due delivery is held, not cancelled. */
+  pausedAt?: Date;
   now: Date;
   /** The attempt the delivery's workflow has waiting (its `pendingAttempts` query), when asked: its time and its holds so far. */
   pending?: PendingAttempt;
@@ -62,10 +64,13 @@ export function buildTimeline(input: TimelineInput): DeliveryTimeline {
   const { eventId, subscriptionId, now } = input;
   const show = input.show ?? toDeliveryAttempt;
   const latest = latestAttempt(input.attempts);
-  const stopped = input.subscriptionStatus !== 'active' ? `subscription ${input.subscriptionStatus}` : undefined;
+  const held = input.pausedAt ? `the subscription is paused since ${input.pausedAt.toISOString()}: the delivery is held when it falls due, and sent in emission order when the subscription is resumed` : undefined;
+  const stopped = input.subscriptionStatus !== 'active' && !held ? `subscription ${input.subscriptionStatus}` : undefined;
   const pending = input.pending && input.pending.attempt === (latest ? latest.attempt : 0) + 1 ? input.pending : undefined;
   if (!latest) {
-    const next: Next = stopped ? { final: true, state: 'cancelled', reason: stopped } : { final: false, state: 'pending', attempt: 1, ...(pending ? { at: new Date(pending.at).toISOString() } : {}) };
+    const next: Next = stopped
+      ? { final: true, state: 'cancelled', reason: stopped }
+      : { final: false, state: 'pending', attempt: 1, ...(pending ? { at: new Date(pending.at).toISOString() } : {}), ...(held ? { reason: held } : {}) };
     const waits = pending ? holds(0, 1, storedHolds(pending), new Date(pending.at)) : [];
     return { event_id: eventId, subscription_id: subscriptionId, state: next.state, attempts: [], waits, next };
   }
@@ -80,7 +85,7 @@ export function buildTimeline(input: TimelineInput): DeliveryTimeline {
   }
   const waiting = pending && last.state === 'retrying' && last.series === latest.series ? pending : undefined;
   if (waiting) waits.push(...holds(last.attempt, waiting.attempt, storedHolds(waiting), new Date(waiting.at)));
-  const next = waiting && !stopped ? { final: false, state: 'retrying' as const, attempt: waiting.attempt, at: new Date(waiting.at).toISOString() } : nextOf(last, stopped, now);
+  const next = waiting && !stopped ? { final: false, state: 'retrying' as const, attempt: waiting.attempt, at: new Date(waiting.at).toISOString() } : nextOf(last, stopped, now, held);
   return {
     event_id: eventId,
     subscription_id: subscriptionId,
@@ -137,10 +142,11 @@ function waitAfter(a: AttemptDoc, maxAttempts: number | undefined): Wait | undef
   };
 }
 
-/** What follows the last attempt: nothing (final), the next attempt, or a cancel when the subscription stopped taking events. */
-function nextOf(last: AttemptDoc, stopped: string | undefined, now: Date): Next {
+/** What follows the last attempt: nothing (final), the next attempt (`held` says why it waits for a resume), or a cancel when the subscription stopped taking events. */
+function nextOf(last: AttemptDoc, stopped: string | undefined, now: Date, held?: string): Next {
   if (last.state !== 'retrying') return { final: true, state: last.state, ...finalReason(last) };
   const at = last.next_attempt_at;
+  if (held) return { final: false, state: 'retrying', attempt: last.attempt + 1, ...(at ? { at: at.toISOString() } : {}), reason: held };
   if (stopped) {
     // The workflow reads the subscription when the retry falls due, and cancels it then.
     if (!at || at <= now) return { final: true, state: 'cancelled', reason: stopped };
@@ -152,6 +158,7 @@ function nextOf(last: AttemptDoc, stopped: string | undefined, now: Date): Next 
 /** The reason of a final state, in words. */
 function finalReason(last: AttemptDoc): { reason?: string } {
   const answer = last.status_code !== undefined ? `${last.outcome} ${last.status_code}` : last.outcome;
+  if (last.outcome === 'hold_expired') return { reason: 'held while the subscription was paused, longer than the hold limit (SUBSCRIPTION_HOLD_MAX)' };
   if (last.state === 'failed') return { reason: `attempts ran out (last: ${answer})` };
   if (last.state === 'stopped') return { reason: last.status_code === 410 ? 'the receiver answered 410 Gone; the subscription was disabled' : `not retried (${answer})` };
   return {};

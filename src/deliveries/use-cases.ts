@@ -118,7 +118,7 @@ export async function deliveryTimeline(deps: DeliveryDeps, principal: Principal,
   const [sub, event] = await Promise.all([ownedSubscription(deps, principal, subscriptionId), deps.events.find(eventId)]);
   if (!event || !event.subscription_ids.includes(subscriptionId)) throw DomainError.notFound(`Event ${eventId} was not sent to subscription ${subscriptionId}`);
   const attempts = await deps.attempts.listForSubscription(subscriptionId, TIMELINE_ATTEMPTS, { eventId });
-  const input = { eventId, subscriptionId, attempts, show: attemptShownTo(deps, principal, sub), subscriptionStatus: sub.status, now };
+  const input = { eventId, subscriptionId, attempts, show: attemptShownTo(deps, principal, sub), subscriptionStatus: sub.status, ...(sub.status === 'paused' && sub.paused_at ? { pausedAt: sub.paused_at } : {}), now };
   // Only a delivery the log says is due may be held now: then the workflow tells when, and why.
   const ask = overdueSeries(input);
   const pending = ask && deps.pendingAttempt ? await deps.pendingAttempt(ask, subscriptionId) : undefined;

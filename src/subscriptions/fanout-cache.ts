@@ -4,11 +4,11 @@ import type { FanoutCandidate, FanoutMember } from './repository';
 
 /** Where fan-out candidates come from: the repository, or a cache in front of it. */
 export interface FanoutSource {
-  /** The active subscribers an event of `type` emitted at `at` goes to, before their filters (see SubscriptionRepository). */
+  /** The subscribers an event of `type` emitted at `at` goes to (active, or paused and holding), before their filters (see SubscriptionRepository). */
   activeSubscribers(type: EventType, at: Date, dataOwner?: string): Promise<FanoutCandidate[]>;
 }
 
-/** What the cache reads through: every active subscriber of a type now, with its creation time. */
+/** What the cache reads through: every subscriber of a type now (active, or paused and holding), with its creation time. */
 export interface FanoutMembers {
   currentSubscribers(type: EventType, dataOwner?: string): Promise<FanoutMember[]>;
 }
@@ -22,7 +22,10 @@ interface Entry {
  * The fan-out reads of one API process, kept for `ttlMs` per event type and data owner: a new or
  * changed subscription is seen by the process that wrote it at once (its writes call
  * `invalidate`), by other processes within `ttlMs`. An event still goes only to subscriptions
- * created by its time: the cached ones are filtered by `created_at <= at`, as the read does.
+ * created by its time: the cached ones are filtered by `created_at <= at`, as the read does. A
+ * pause that holds keeps a subscription a member (its deliveries are held, not dropped:
+ * src/subscriptions/hold.ts), so a pause or a resume changes no member; the attempt's own
+ * subscription read (activities/subscription-cache.ts) decides hold or send.
  */
 export class FanoutCache implements FanoutSource {
   readonly #entries = new LRUCache<string, Entry>({ max: 10_000 });

@@ -14,6 +14,7 @@ import type { SubscriptionDoc } from './repository';
 import { checkedRetry, effectiveRetry } from './retry-schedule';
 import type { SecretBox } from './secret-box';
 import { signingSecretProblem } from './secrets';
+import { MAX_DRAIN_RATE } from './hold';
 
 /**
  * Every subscription field in one table: what the contract calls it, where the document keeps
@@ -141,6 +142,13 @@ function assertRateLimit(rateLimit: number): void {
   throw DomainError.unprocessable(`rate_limit ${message}`, [{ field: ['rate_limit'], message }]);
 }
 
+/** 422 naming the field unless `drainRate` is a whole number of deliveries per second within the contract's bounds. */
+function assertDrainRate(drainRate: number): void {
+  if (Number.isInteger(drainRate) && drainRate >= 1 && drainRate <= MAX_DRAIN_RATE) return;
+  const message = `must be a whole number of deliveries per second from 1 to ${MAX_DRAIN_RATE}`;
+  throw DomainError.unprocessable(`drain_rate ${message}`, [{ field: ['drain_rate'], message }]);
+}
+
 /** 422 unless a caller-chosen HMAC secret is canonical and long enough. */
 function assertSigningSecret(secret: string): void {
   const problem = signingSecretProblem(secret);
@@ -260,6 +268,23 @@ export const subscriptionFields = {
     delivery: ['attempt'],
     portal: 'form',
   },
+  drain_rate: {
+    doc: 'drain_rate',
+    check: assertDrainRate,
+    // Read by the drain at each page: a change applies to what is still held.
+    apply: (drain_rate) => ({ drain_rate }),
+    shown: { as: 'plain', read: (d) => d.drain_rate },
+    delivery: [],
+    portal: { settable: false, why: 'set through the API; the detail page shows what a resume sends' },
+  },
+  held: {
+    // `since` is paused_at: set by a pause (src/subscriptions/hold.ts), removed by a resume.
+    doc: 'paused_at',
+    apply: { elsewhere: 'updateSubscription sets and removes paused_at; the attempt activity holds deliveries (held_deliveries), the drain and the hold sweep end them' },
+    // A count of another collection: getSubscription, listSubscriptions and updateSubscription add it when readsHeld says so.
+    shown: { as: 'plain', read: () => undefined },
+    delivery: ['fan-out', 'attempt'],
+  },
   failing_since: {
     doc: 'failing_since',
     apply: { elsewhere: 'the worker: set by a failed attempt, removed by a delivered one or by re-enabling (updateSubscription)' },
@@ -315,6 +340,7 @@ export const subscriptionFields = {
 export const internalDocFields: Record<Exclude<keyof SubscriptionDoc, (typeof subscriptionFields)[SubscriptionField]['doc']>, string> = {
   owner_id: "the owner of the key that made it: every read and change is scoped by it, and an event carrying an owner's data reaches that owner's subscriptions",
   all_owners: "made with an admin key: it gets every owner's events",
+  draining_until: "set by a resume that left deliveries held: until then reads count them (`held`), after it they cost no count (src/subscriptions/hold.ts readsHeld)",
 };
 
 /** The rows as the runners below walk them: each row's functions take that row's own value, which the key picks. */

@@ -5,6 +5,7 @@ import type { StoredHeader } from './custom-headers';
 import type { StoredAuth } from './outgoing-auth';
 import type { EventType, SubscriptionStatus, SubscriptionVersion } from '../contract/types';
 import type { StoredRetry } from './retry-schedule';
+import { type HoldState, takesEvents } from './hold';
 
 /** One signing secret; the previous one keeps signing until `expires_at` after a rotation. */
 export interface StoredSecret {
@@ -55,6 +56,12 @@ export interface SubscriptionDoc {
   retry?: StoredRetry;
   /** Most deliveries per second to it, over every worker (absent: no limit). */
   rate_limit?: number;
+  /** When it was last paused: a pause with it holds deliveries (src/subscriptions/hold.ts); absent: not paused, or paused before holds existed, or its hold expired. */
+  paused_at?: Date;
+  /** Set by a resume that left deliveries held: reads count them until then (src/subscriptions/hold.ts readsHeld). */
+  draining_until?: Date;
+  /** Deliveries per second a resume sends its held ones at (absent: its rate_limit, else the service's drain rate). */
+  drain_rate?: number;
 }
 
 /** A fan-out candidate: its id, and its filter when it has one. */
@@ -67,6 +74,14 @@ export interface FanoutCandidate {
 /** A fan-out candidate with its creation time: an event goes only to those created by its time. */
 export interface FanoutMember extends FanoutCandidate {
   created_at: Date;
+}
+
+/** A fan-out read's document as before status was read with it: only the projected fields. */
+function withoutHoldState<T extends object>(doc: T & HoldState): Omit<T, keyof HoldState> {
+  const out: Partial<T & HoldState> = { ...doc };
+  delete out.status;
+  delete out.paused_at;
+  return out as Omit<T, keyof HoldState>;
 }
 
 /** Subscriptions, always scoped to their owner. */
@@ -90,27 +105,27 @@ export class SubscriptionRepository {
     {
       collection: 'subscriptions',
       method: 'SubscriptionRepository.activeSubscribers (no data owner)',
-      equality: ['events', 'status'],
+      equality: ['events'],
       range: ['created_at'],
       index: 'fanout',
     },
     {
       collection: 'subscriptions',
       method: "SubscriptionRepository.activeSubscribers (the data owner's)",
-      equality: ['owner_id', 'events', 'status'],
+      equality: ['owner_id', 'events'],
       range: ['created_at'],
       index: 'owner_fanout',
     },
     {
       collection: 'subscriptions',
       method: 'SubscriptionRepository.activeSubscribers (every owner\'s)',
-      equality: ['all_owners', 'events', 'status'],
+      equality: ['all_owners', 'events'],
       range: ['created_at'],
       index: 'all_owners_fanout',
     },
-    { collection: 'subscriptions', method: 'SubscriptionRepository.currentSubscribers (no data owner)', equality: ['events', 'status'], index: 'fanout' },
-    { collection: 'subscriptions', method: "SubscriptionRepository.currentSubscribers (the data owner's)", equality: ['owner_id', 'events', 'status'], index: 'owner_fanout' },
-    { collection: 'subscriptions', method: 'SubscriptionRepository.currentSubscribers (every owner\'s)', equality: ['all_owners', 'events', 'status'], index: 'all_owners_fanout' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.currentSubscribers (no data owner)', equality: ['events'], index: 'fanout' },
+    { collection: 'subscriptions', method: "SubscriptionRepository.currentSubscribers (the data owner's)", equality: ['owner_id', 'events'], index: 'owner_fanout' },
+    { collection: 'subscriptions', method: 'SubscriptionRepository.currentSubscribers (every owner\'s)', equality: ['all_owners', 'events'], index: 'all_owners_fanout' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.deleteOwned', equality: ['_id', 'owner_id'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.ownedIds', equality: ['_id', 'owner_id'], index: '_id_' },
     { collection: 'subscriptions', method: 'SubscriptionRepository.ownedAuthority', equality: ['_id', 'owner_id'], index: '_id_' },
@@ -188,8 +203,8 @@ export class SubscriptionRepository {
   }
 
   /**
-   * The subscriptions an event of `type` emitted at `at` goes to, before their filters: active,
-   * subscribed to it, created by then and, for an event carrying `dataOwner`'s data, that
+   * The subscriptions an event of `type` emitted at `at` goes to, before their filters: active
+   * or holding while paused (src/subscriptions/hold.ts), subscribed to it, created by then and, for an event carrying `dataOwner`'s data, that
    * owner's or an admin key's. The same read as without filters, with `filter` projected too.
    */
   async activeSubscribers(type: EventType, at: Date, dataOwner?: string): Promise<FanoutCandidate[]> {
@@ -205,8 +220,12 @@ export class SubscriptionRepository {
   }
 
   async #fanoutRead<T extends FanoutCandidate>(type: EventType, dataOwner: string | undefined, extra: Filter<SubscriptionDoc>, projection: Record<string, 1>): Promise<T[]> {
-    const read = (filter: Filter<SubscriptionDoc>) =>
-      this.#collection.find<T>({ ...filter, events: type, status: 'active', ...extra }, { projection }).toArray();
+    // Status is matched here, not in the query: a paused subscription that holds takes events too,
+    // and FerretDB v1 pushes only a top-level equality down (a `$in` of statuses would read them all).
+    const read = async (filter: Filter<SubscriptionDoc>) => {
+      const docs = await this.#collection.find<T & HoldState>({ ...filter, events: type, ...extra }, { projection: { ...projection, status: 1, paused_at: 1 } }).toArray();
+      return docs.filter(takesEvents).map((d) => withoutHoldState(d) as T);
+    };
     if (dataOwner === undefined) return read({});
     // Two equality reads, not one `$or`: FerretDB v1 pushes no `$or` down, so that read every
     // owner's subscribers of the type and grew with them.

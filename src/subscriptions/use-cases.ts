@@ -25,6 +25,7 @@ import type { SecretBox } from './secret-box';
 import { generateSigningKeyPair, generateSigningSecret } from './secrets';
 import { assertMayChange } from './authority';
 import type { RetryOverride } from '../../workflows/delivery-model';
+import { drainingUntil, drainRate, pausedAtAfter, readsHeld } from './hold';
 
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
@@ -39,6 +40,15 @@ export interface SubscriptionDeps {
   /** Most subscriptions one owner may have (MAX_SUBSCRIPTIONS_PER_OWNER). */
   maxPerOwner: number;
   now?: () => Date;
+  /** Counts what a paused subscription holds, for reads (absent: `held` is not shown). */
+  held?: { count(subscriptionId: string): Promise<number>; oldestHeldAt(subscriptionId: string): Promise<Date | undefined> };
+  /**
+   * Starts a resumed subscription's drain (src/temporal/start-drain.ts). A start that fails is
+   * left to the hold sweep, which starts a drain for every active subscription still holding.
+   */
+  startDrain?: (subscriptionId: string) => Promise<void>;
+  /** Told of a drain start that failed (the sweep starts it later). */
+  drainDeferred?: (subscriptionId: string, err: unknown) => void;
 }
 
 function notFound(id: string): DomainError {
@@ -182,13 +192,28 @@ export async function listSubscriptions(
 ): Promise<SubscriptionList> {
   const limit = query.limit ?? 20;
   const rows = await deps.subscriptions.listOwned(principal.ownerId, limit + 1, decodeCursor(query.cursor));
-  return toPage(rows.map((r) => toSubscription(r, deps.retryDefaults)), limit);
+  // Counted only for those readsHeld names: a page of active subscriptions costs no more reads.
+  const now = deps.now?.() ?? new Date();
+  return toPage(await Promise.all(rows.map((r) => withHeld(deps, r, toSubscription(r, deps.retryDefaults), now))), limit);
 }
 
 export async function getSubscription(deps: SubscriptionDeps, principal: Principal, id: string): Promise<Subscription> {
   const doc = await deps.subscriptions.findOwned(principal.ownerId, id);
   if (!doc) throw notFound(id);
-  return toSubscription(doc, deps.retryDefaults);
+  return withHeld(deps, doc, toSubscription(doc, deps.retryDefaults), deps.now?.() ?? new Date());
+}
+
+/**
+ * The subscription with what it holds: `held` while it is paused and holding, or while its
+ * resume's drain runs and anything is still to be sent; one count by subscription id, only when
+ * readsHeld says so (src/subscriptions/hold.ts), or none when `counted` gives it.
+ */
+async function withHeld(deps: SubscriptionDeps, doc: SubscriptionDoc, shown: Subscription, now: Date, counted?: number): Promise<Subscription> {
+  const holding = doc.status === 'paused' && doc.paused_at !== undefined;
+  if (!deps.held || (counted === undefined && !readsHeld(doc, now))) return shown;
+  const count = counted ?? (await deps.held.count(doc._id));
+  if (!holding && count === 0) return shown;
+  return { ...shown, held: { count, ...(holding ? { since: doc.paused_at!.toISOString() } : {}) } };
 }
 
 /**
@@ -217,10 +242,38 @@ export async function updateSubscription(
   set.updated_at = now > current.updated_at ? now : new Date(current.updated_at.getTime() + 1);
   // Re-enabling starts a fresh streak: one more failure must not disable it again at once.
   if (input.status === 'active' && current.status === 'disabled') unset.push('disabled_reason', 'failing_since');
+  // A pause holds from now on; a resume ends the hold (src/subscriptions/hold.ts).
+  let resumedHolding: number | undefined;
+  if (input.status !== undefined) {
+    const pausing = input.status === 'paused' && current.status !== 'paused';
+    const oldest = pausing && deps.held ? await deps.held.oldestHeldAt(id) : undefined;
+    const pausedAt = pausedAtAfter(current, input.status, now, oldest);
+    if (pausedAt.set) set.paused_at = pausedAt.set;
+    if (pausedAt.unset) unset.push('paused_at');
+    // A resume of a pause that held: counted before the write (while paused), for reads during the drain.
+    if (input.status === 'active' && current.status === 'paused' && current.paused_at !== undefined && deps.held) {
+      resumedHolding = await deps.held.count(id);
+      if (resumedHolding > 0) set.draining_until = drainingUntil(resumedHolding, drainRate({ ...current, ...set }), now);
+      else if (current.draining_until !== undefined) unset.push('draining_until');
+    }
+  }
   // Conditional on the state checked above: a concurrent PATCH {headers} and PATCH {url} must not combine into credentials following a new URL.
   const updated = await deps.subscriptions.updateOwned(principal.ownerId, id, set, unset, current.updated_at);
   if (!updated) throw (await deps.subscriptions.findOwned(principal.ownerId, id)) ? changedConcurrently(id) : notFound(id);
-  return toSubscription(updated, deps.retryDefaults);
+  const shown = await withHeld(deps, updated, toSubscription(updated, deps.retryDefaults), now, resumedHolding);
+  // A resume with nothing held starts nothing; a delivery held as it resumed is the sweep's to drain.
+  if ((resumedHolding ?? 0) > 0) await startDrain(deps, id);
+  return shown;
+}
+
+/** Starts the drain of what a resumed subscription held; a failed start is the hold sweep's to make. */
+async function startDrain(deps: SubscriptionDeps, id: string): Promise<void> {
+  if (!deps.startDrain) return;
+  try {
+    await deps.startDrain(id);
+  } catch (err) {
+    deps.drainDeferred?.(id, err);
+  }
 }
 
 /** 409 for a subscription changed by another request between this one's read and its write; sending it again is safe. */

@@ -150,6 +150,7 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       disableAfterMs: api.config.delivery.disableAfterMs,
       maxInFlight: api.config.delivery.maxInFlight,
       subscriptionCacheTtlMs: api.config.delivery.subscriptionCacheTtlMs,
+      holdMaxMs: api.config.delivery.holdMaxMs,
       secretBox: api.deps.subscriptions.secrets,
       ...overrides,
       brokers,

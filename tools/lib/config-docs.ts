@@ -68,7 +68,7 @@ export function renderConfigDocs(): string {
     "value stops the process with the variable's name. [`.env.example`](../.env.example) lists them all with their",
     'defaults (it is not read automatically: export them, or use your process manager\'s env file). Some only make',
     'sense together: `NODE_ENV=production` requires `SECRET_ENCRYPTION_KEY` and `PUBLIC_URL`, `ADMIN_ALERT_URL` requires',
-    "`ADMIN_ALERT_SECRET`, `RETENTION_DAYS` must outlast a delivery's retries, and a loopback or link-local",
+    "`ADMIN_ALERT_SECRET`, `RETENTION_DAYS` must outlast a delivery's retries (and `SUBSCRIPTION_HOLD_MAX` with them), and a loopback or link-local",
     '`DELIVERY_SOURCE_ADDRESS` requires `CALLBACK_ALLOW_PRIVATE=true`.',
     '',
     'Durations are written `500ms`, `5s`, `15m`, `2h` or `5d`.',

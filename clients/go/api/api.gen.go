@@ -110,6 +110,7 @@ func (e DeliveryAttemptState) Valid() bool {
 const (
 	DeliveryOutcomeBlocked      DeliveryOutcome = "blocked"
 	DeliveryOutcomeDelivered    DeliveryOutcome = "delivered"
+	DeliveryOutcomeHoldExpired  DeliveryOutcome = "hold_expired"
 	DeliveryOutcomeHttpError    DeliveryOutcome = "http_error"
 	DeliveryOutcomeNetworkError DeliveryOutcome = "network_error"
 	DeliveryOutcomeRejected     DeliveryOutcome = "rejected"
@@ -122,6 +123,8 @@ func (e DeliveryOutcome) Valid() bool {
 	case DeliveryOutcomeBlocked:
 		return true
 	case DeliveryOutcomeDelivered:
+		return true
+	case DeliveryOutcomeHoldExpired:
 		return true
 	case DeliveryOutcomeHttpError:
 		return true
@@ -1268,7 +1271,7 @@ type Alert struct {
 	// Id Alert identifier.
 	Id string `json:"id"`
 
-	// Kind `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service disabled a subscription.
+	// Kind `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held deliveries passed the hold limit (one alert for them all); `subscription_disabled`: the service disabled a subscription.
 	Kind AlertKind `json:"kind"`
 
 	// Message Human-readable summary.
@@ -1280,7 +1283,7 @@ type Alert struct {
 	SubscriptionId SubscriptionId `json:"subscription_id"`
 }
 
-// AlertKind `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service disabled a subscription.
+// AlertKind `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held deliveries passed the hold limit (one alert for them all); `subscription_disabled`: the service disabled a subscription.
 type AlertKind string
 
 // AlertList One page of alerts.
@@ -1435,7 +1438,7 @@ type DeliveryNext struct {
 }
 
 // DeliveryOutcome Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
-// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx).
+// `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx), `hold_expired` (not sent: the subscription was paused and held the delivery longer than `SUBSCRIPTION_HOLD_MAX`; state `failed`, one alert for the subscription).
 type DeliveryOutcome string
 
 // DeliveryTimeline One event's delivery to one subscription, attempt by attempt and wait by wait, and what happens next.
@@ -1579,6 +1582,9 @@ type DeprecatedVersionNotification struct {
 // DeprecatedVersionNotificationType What it tells; always `version.deprecated_in_use`.
 type DeprecatedVersionNotificationType string
 
+// DrainRate Deliveries per second a resumed subscription's held deliveries are sent at, never above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
+type DrainRate = int32
+
 // EffectiveRetry The retry schedule a subscription's deliveries use.
 type EffectiveRetry struct {
 	// MaxAttempts Attempts in all, the first included.
@@ -1645,6 +1651,15 @@ type Health struct {
 
 // HealthStatus Always `ok` when the process answers.
 type HealthStatus string
+
+// HeldDeliveries The deliveries a paused subscription holds, from new events and retries that came due alike; each leaves the count when its delivery is started again on resume, or fails at the hold limit, or is cancelled with the subscription.
+type HeldDeliveries struct {
+	// Count How many deliveries are held.
+	Count int64 `json:"count"`
+
+	// Since When the pause that holds them began (the subscription's `paused_at`); absent once resumed, while they are being sent.
+	Since *time.Time `json:"since,omitempty"`
+}
 
 // HttpDestination Signed POSTs to `url` (the default).
 type HttpDestination struct {
@@ -2773,6 +2788,9 @@ type Subscription struct {
 	// DisabledReason Why the service disabled the subscription; present only while `status` is `disabled`.
 	DisabledReason *string `json:"disabled_reason,omitempty"`
 
+	// DrainRate Deliveries per second its held deliveries are sent at on resume, when set for it.
+	DrainRate *DrainRate `json:"drain_rate,omitempty"`
+
 	// Events Event types delivered.
 	Events SubscriptionEvents `json:"events"`
 
@@ -2784,6 +2802,9 @@ type Subscription struct {
 
 	// Headers The custom header names, each value masked as `********`; present when any are set.
 	Headers *MaskedHeaders `json:"headers,omitempty"`
+
+	// Held What the subscription holds, while it is paused and holds, or while what it held is still being sent after a resume (on a read of one subscription; lists show it for paused subscriptions only).
+	Held *HeldDeliveries `json:"held,omitempty"`
 
 	// Id Subscription identifier.
 	//
@@ -2873,6 +2894,9 @@ type SubscriptionCreate struct {
 
 	// Destination Where deliveries go besides `url`; absent, `http` (a signed POST to `url`).
 	Destination *SubscriptionDestination `json:"destination,omitempty"`
+
+	// DrainRate Deliveries per second its held deliveries are sent at when it is resumed after a pause (see `DrainRate`); absent, its `rate_limit`, else 10.
+	DrainRate *DrainRate `json:"drain_rate,omitempty"`
 
 	// Events Event types to deliver (1 to 50, no duplicates).
 	Events SubscriptionEvents `json:"events"`
@@ -3112,9 +3136,10 @@ type SubscriptionStatsBucketSeconds int64
 
 // SubscriptionStatus Delivery state of a subscription.
 // - `active`: events are delivered.
-// - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not delivered; use recover or redeliver to catch up).
+// - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still fan out to it, and each delivery that comes due (a first attempt or a retry) is held durably (`held` counts them and says since when). On `active` again they are sent in emission order at the subscription's `drain_rate` (else its `rate_limit`, else 10 per second), each as a new attempt series logged as usual. A hold is bounded: deliveries still held `SUBSCRIPTION_HOLD_MAX` (default 72 hours) after the pause fail (attempt outcome `hold_expired`, one `delivery_failed` alert for the subscription), and from then on the pause cancels, as a pause made before holds existed (no `held.since`) does: deliveries that come due are cancelled and events emitted meanwhile are not delivered (use recover or redeliver to catch up).
 // - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
 // Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active` → `disabled`. A deleted subscription is gone: every path naming it answers 404.
+// Held deliveries of a subscription disabled or deleted instead of resumed are cancelled, as its pending retries are: `disabled` holds nothing.
 type SubscriptionStatus string
 
 // SubscriptionUpdate Fields to change; at least one.
@@ -3127,6 +3152,9 @@ type SubscriptionUpdate struct {
 
 	// Destination Replaces the destination whole (its credentials are sent again); `{"type": "http"}` goes back to POSTs. Its kind must fit the scheme of `url` after the change (send both to move between kinds).
 	Destination *SubscriptionDestination `json:"destination,omitempty"`
+
+	// DrainRate A new rate its held deliveries are sent at on resume (see `DrainRate`); `null` removes it.
+	DrainRate *DrainRate `json:"drain_rate,omitempty"`
 
 	// Events New list of event types (replaces the old one).
 	Events *SubscriptionEvents `json:"events,omitempty"`
@@ -3146,7 +3174,7 @@ type SubscriptionUpdate struct {
 	// Retry A new retry schedule for this subscription (see `SubscriptionRetry`); `null` goes back to the service's. The next attempt of every delivery still pending is settled by it.
 	Retry *SubscriptionRetry `json:"retry,omitempty"`
 
-	// Status `paused` stops deliveries; `active` resumes them or re-enables a disabled subscription.
+	// Status `paused` holds deliveries until `active` resumes them (see `SubscriptionStatus`); `active` also re-enables a disabled subscription.
 	Status *SubscriptionUpdateStatus `json:"status,omitempty"`
 
 	// Url New callback URL, or new broker address (see `SubscriptionUrl`).
@@ -3158,7 +3186,7 @@ type SubscriptionUpdate struct {
 	Version *SubscriptionUpdateVersion `json:"version,omitempty"`
 }
 
-// SubscriptionUpdateStatus `paused` stops deliveries; `active` resumes them or re-enables a disabled subscription.
+// SubscriptionUpdateStatus `paused` holds deliveries until `active` resumes them (see `SubscriptionStatus`); `active` also re-enables a disabled subscription.
 type SubscriptionUpdateStatus string
 
 // SubscriptionUpdateVersion Moves the subscription to another envelope version. The next attempt of every delivery still pending (a retry included) uses it. When the version is deprecated in the contract the response carries `Deprecation`, `Sunset` and `Link` as its subscribe path does.
@@ -3186,6 +3214,9 @@ type SubscriptionWithSecret struct {
 	// DisabledReason Why the service disabled the subscription; present only while `status` is `disabled`.
 	DisabledReason *string `json:"disabled_reason,omitempty"`
 
+	// DrainRate Deliveries per second its held deliveries are sent at on resume, when set for it.
+	DrainRate *DrainRate `json:"drain_rate,omitempty"`
+
 	// Events Event types delivered.
 	Events SubscriptionEvents `json:"events"`
 
@@ -3197,6 +3228,9 @@ type SubscriptionWithSecret struct {
 
 	// Headers The custom header names, each value masked as `********`; present when any are set.
 	Headers *MaskedHeaders `json:"headers,omitempty"`
+
+	// Held Never present on creation (nothing is held yet); as on a read of the subscription.
+	Held *HeldDeliveries `json:"held,omitempty"`
 
 	// Id Subscription identifier.
 	//
@@ -5748,7 +5782,7 @@ type ClientInterface interface {
 
 	// GetDeliveryTimeline Timeline of one event's delivery
 	//
-	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 	//
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 	GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6603,7 +6637,7 @@ func (c *Client) ListSubscriptionEvents(ctx context.Context, subscriptionId Subs
 
 // GetDeliveryTimeline Timeline of one event's delivery
 //
-// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 //
 // Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 func (c *Client) GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9317,7 +9351,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDeliveryTimelineWithResponse Timeline of one event's delivery
 	//
-	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15792,7 +15826,7 @@ func (c *ClientWithResponses) ListSubscriptionEventsWithResponse(ctx context.Con
 
 // GetDeliveryTimelineWithResponse Timeline of one event's delivery
 //
-// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -19,7 +19,7 @@ interface Props {
   onActivity: () => void;
 }
 
-const outcomes: DeliveryOutcome[] = ['delivered', 'http_error', 'timeout', 'network_error', 'blocked', 'rejected'];
+const outcomes: DeliveryOutcome[] = ['delivered', 'http_error', 'timeout', 'network_error', 'blocked', 'rejected', 'hold_expired'];
 const states: DeliveryAttemptState[] = ['delivered', 'retrying', 'failed', 'stopped'];
 
 /** A subscription's events, newest first, each with its payload and attempts; filterable by attempt; redeliver and recover. */

@@ -54,7 +54,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
       () => outcome(client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { ...path, body: { status } })),
       (updated) => {
         onChanged(updated);
-        return status === 'paused' ? 'Paused: no deliveries start until you resume.' : 'Active: deliveries resume.';
+        return status === 'paused' ? 'Paused: nothing is sent until you resume; new events and pending retries are held, not lost.' : 'Active: held deliveries are sent in the order they were emitted.';
       },
     );
   const sendTest = () =>
@@ -143,6 +143,12 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
       {s.max_in_flight !== undefined && <p data-testid="subscription-max-in-flight">At most {s.max_in_flight} deliveries at once</p>}
       {s.disabled_reason && <p class="error">Disabled by the service: {s.disabled_reason}</p>}
       {s.failing_since && <p class="error">Every delivery has failed since {formatTime(s.failing_since)}.</p>}
+      {s.held && (
+        <p data-testid="subscription-held">
+          {s.held.count} {s.held.count === 1 ? 'delivery' : 'deliveries'} held{s.held.since ? ` since ${formatTime(s.held.since)}` : ''}
+          {s.status === 'paused' ? ': Resume sends them in the order they were emitted.' : ': being sent in the order they were emitted.'}
+        </p>
+      )}
       {temporal && (
         <p>
           <a href={temporalWorkflowsUrl(temporal, { subscriptionId: s.id })} target="_blank" rel="noreferrer">

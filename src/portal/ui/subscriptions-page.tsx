@@ -142,6 +142,11 @@ function SubscriptionList({ state, health, onOpen, onMore }: ListProps) {
                   Every delivery has failed since {formatTime(s.failing_since)}.
                 </p>
               )}
+              {s.held && (
+                <p data-testid="subscription-list-held">
+                  {s.held.count} {s.held.count === 1 ? 'delivery' : 'deliveries'} held{s.held.since ? ` since ${formatTime(s.held.since)}` : ''}
+                </p>
+              )}
               <HealthLine health={health.get(s.id)} />
               <p>
                 Events: {s.events.join(', ')} · envelope v{s.version}

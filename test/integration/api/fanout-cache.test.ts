@@ -47,7 +47,8 @@ describe('the fan-out cache: an API process sees its own subscription writes at 
     expect((await order(client)).subscribers).toEqual([id]);
 
     expect((await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { status: 'paused' } })).response.status).toBe(200);
-    expect((await order(client)).subscribers).toEqual([]);
+    // A pause holds: the paused subscription still gets the event (its delivery is held until resumed).
+    expect((await order(client)).subscribers).toEqual([id]);
     expect((await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: id } }, body: { status: 'active' } })).response.status).toBe(200);
     expect((await order(client)).subscribers).toEqual([id]);
 
@@ -59,7 +60,7 @@ describe('the fan-out cache: an API process sees its own subscription writes at 
     const client = await ownerClient('owner-elsewhere');
     const id = (await client.POST(`${v1}/subscribe`, { body: { url: hook, events: ['order.created'] } })).data!.id;
     expect((await order(client)).subscribers).toEqual([id]);
-    // Another process pauses it: this one's writes are not involved.
+    // Another process pauses it (as a release before holds did: no paused_at, so it takes no events); this one's writes are not involved.
     await api.mongo.db.collection<SubscriptionDoc>('subscriptions').updateOne({ _id: id }, { $set: { status: 'paused' } });
     await sleep(ttlMs + 100);
     expect((await order(client)).subscribers).toEqual([]);

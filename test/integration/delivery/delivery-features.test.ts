@@ -12,7 +12,6 @@ import { deliveryStateKey, failedKey } from '../../../workflows/search-attribute
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { eventOutcome, redeliveryRuns, terminateLeftRunning } from '../../support/event-workflows';
 import { type Received, startReceiver, type TestReceiver } from '../../support/receiver';
-import { waitFor } from '../../support/wait';
 
 type Attempt = components['schemas']['DeliveryAttempt'];
 type EventType = components['schemas']['EventType'];
@@ -134,48 +133,6 @@ describe('subscription features over real deliveries', () => {
     expect(verify(got.body, got.headers, rotated.secret)).toBeTruthy();
     expect(verify(got.body, got.headers, sub.secret)).toBeTruthy();
     expect(got.headers['x-signature-previous']).toMatch(/^sha256=/);
-  });
-
-  it('does not deliver to a paused subscription; resuming delivers later events', async () => {
-    const r = await receiver();
-    const client = await owner();
-    const sub = await subscribe(client, r.url, ['order.created']);
-    const path = { subscription_id: sub.id };
-    await client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path }, body: { status: 'paused' } });
-    const whilePaused = await order(client, 5);
-    // The event goes to the subscriptions active when it happened: not the paused one (the only
-    // one here), so it was dispatched without being logged or starting any delivery.
-    expect(await api.events.find(whilePaused.eventId)).toBeUndefined();
-    await waitFor(async () => (await api.notes.count(whilePaused.eventId)) === 0, 5000);
-    await expect(temporal.workflow.getHandle(eventWorkflowId(whilePaused.eventId)).describe()).rejects.toThrow(/not found/i);
-    expect(r.received).toHaveLength(0);
-
-    await client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path }, body: { status: 'active' } });
-    const afterResume = await order(client, 5, 2);
-    expect(await eventOutcome(temporal, eventWorkflowId(afterResume.eventId))).toMatchObject({ state: 'delivered', subscriptions: { [sub.id]: { state: 'delivered' } } });
-    expect(r.received).toHaveLength(1);
-    expect(JSON.parse(r.received[0]!.body)).toMatchObject({ id: afterResume.eventId, data: { order_id: afterResume.orderId } });
-  });
-
-  it('pausing a subscription while its delivery waits to retry ends the delivery, with no further POST', async () => {
-    const client = await owner();
-    let pause: () => Promise<unknown> = () => Promise.reject(new Error('not subscribed yet'));
-    // The first attempt pauses the subscription before it answers 503: the retry finds it paused.
-    const r = await receiver((n, _req, res) => {
-      if (n > 1) return res.writeHead(200).end();
-      return pause().finally(() => res.writeHead(503).end());
-    });
-    const sub = await subscribe(client, r.url, ['webhook.test']);
-    pause = () => client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: sub.id } }, body: { status: 'paused' } });
-    const eventId = await sendTest(client, sub.id);
-    expect(await eventOutcome(temporal, eventWorkflowId(eventId))).toMatchObject({
-      eventId,
-      state: 'cancelled',
-      // It keeps the last attempt's outcome and says why it was cancelled.
-      subscriptions: { [sub.id]: { state: 'cancelled', attempts: 1, lastOutcome: 'http_error', lastStatusCode: 503, cancelReason: 'subscription paused' } },
-    });
-    expect(r.received).toHaveLength(1);
-    expect((await attemptsOf(client, sub.id)).map((a) => [a.attempt, a.status_code, a.state])).toEqual([[1, 503, 'retrying']]);
   });
 
   it('exhausted attempts fail, alert once (stored and POSTed signed), and can be recovered', async () => {

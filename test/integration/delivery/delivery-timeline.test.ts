@@ -149,7 +149,7 @@ describe("a delivery's timeline: its attempts, every wait and why, what happens 
     expect(tl.waits[tl.waits.length - 1]!.ends_at).toBe(tl.attempts[0]!.started_at);
   });
 
-  it('says failed is final, and a paused subscription cancels the waiting retry when it falls due', async () => {
+  it('says failed is final, and a paused subscription holds the waiting retry', async () => {
     const failing = await subscribe('down', { retry: { schedule: ['1s'], max_attempts: 2 } });
     const failedEvent = await sendTest(failing);
     await eventOutcome(temporal, eventWorkflowId(failedEvent));
@@ -165,7 +165,8 @@ describe("a delivery's timeline: its attempts, every wait and why, what happens 
     expect(tl.next).toMatchObject({ final: false, state: 'retrying', attempt: 2, at: tl.attempts[0]!.next_attempt_at });
     await client.PATCH(`${v1}/subscriptions/{subscription_id}`, { params: { path: { subscription_id: slow } }, body: { status: 'paused' } });
     tl = (await timeline(slow, eventId)).data!;
-    expect(tl).toMatchObject({ state: 'retrying', next: { final: false, state: 'cancelled', at: tl.attempts[0]!.next_attempt_at } });
+    expect(tl).toMatchObject({ state: 'retrying', next: { final: false, state: 'retrying', attempt: 2, at: tl.attempts[0]!.next_attempt_at } });
+    expect(tl.next.reason).toMatch(/held/);
     await temporal.workflow.getHandle(eventWorkflowId(eventId)).terminate('test over');
   });
 

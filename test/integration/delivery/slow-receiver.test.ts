@@ -61,15 +61,15 @@ describe('a receiver that never answers does not hold up the others (real Tempor
     expect(margins).toHaveLength(3 * events);
     expect(margins.every((m) => m > 0)).toBe(true);
 
-    // Every event then waits an hour to retry the slow subscriber: pause it and wake them, and each ends cancelled for it.
-    await client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: slowSub } }, body: { status: 'paused' } });
+    // Every event then waits an hour to retry the slow subscriber: delete it and wake them, and each ends cancelled for it.
+    await client.DELETE('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: slowSub } } });
     const temporal = await api.temporal.client();
     for (const eventId of createdAt.keys()) {
       const handle = temporal.workflow.getHandle(eventWorkflowId(eventId));
       await waitFor(async () => (await handle.query<{ state: string }>('deliveryStatus')).state === 'retrying', 30_000, 50);
       await handle.signal(retryNowSignal, { subscriptionId: slowSub });
       const outcome = await eventOutcome(temporal, handle.workflowId);
-      expect(outcome.subscriptions[slowSub]).toMatchObject({ state: 'cancelled', attempts: 1, lastOutcome: 'timeout', cancelReason: 'subscription paused' });
+      expect(outcome.subscriptions[slowSub]).toMatchObject({ state: 'cancelled', attempts: 1, lastOutcome: 'timeout', cancelReason: 'subscription deleted' });
       expect(Object.values(outcome.subscriptions).filter((s) => s.state === 'delivered')).toHaveLength(3);
     }
   });

@@ -254,9 +254,12 @@ describe('the subscriber portal in a real browser', () => {
     await tabTo('Pause');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('subscription-status').textContent(), deliveryWait).toBe('paused');
+    // A pause holds: the detail says how many deliveries and since when (none yet).
+    expect(await page.getByTestId('subscription-held').textContent()).toMatch(/^0 deliveries held since .*Resume sends them in the order they were emitted/);
     await tabTo('Resume');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('subscription-status').textContent(), deliveryWait).toBe('active');
+    expect(await page.getByTestId('subscription-held').count()).toBe(0);
   });
 
   it('edits the description, rotates the secret showing the overlap, and deletes after confirmation', async () => {

@@ -21,7 +21,9 @@ import { withTimeout } from '../../../src/lib/timing';
 import { preloadModules, workflowsPath } from '../../../src/worker/create-worker';
 import { eventOutcome } from '../../support/event-workflows';
 import { createTimeSkippingEnv } from '../../support/time-skipping';
-import { deferred, failure, fakeActivities, http, skipped } from './support/fake-activities';
+import { deferred, failure, fakeActivities, held, http, skipped } from './support/fake-activities';
+import { drainCloses, type DrainHistoryScenario, drainHistoryScenarios, drainedSubscription, recordedDrainWorkflowId } from './support/drain-history-scenarios';
+import type { drainWorkflow } from '../../../workflows/drain';
 import { historyToJSON } from './support/history-json';
 import { historyScenarios, type HistoryScenario, recordedEventId, recordedWorkflowId } from './support/history-scenarios';
 import { recordedRetentionWorkflowId, type RetentionHistoryScenario, retentionHistoryScenarios } from './support/retention-history-scenarios';
@@ -33,7 +35,7 @@ const defaultDir = fileURLToPath(new URL('../../fixtures/histories/', import.met
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { force: { type: 'boolean', default: false }, out: { type: 'string' } } });
   const dir = values.out ? resolve(values.out) : defaultDir;
-  const names = [...Object.keys(historyScenarios), ...Object.keys(retentionHistoryScenarios)];
+  const names = [...Object.keys(historyScenarios), ...Object.keys(retentionHistoryScenarios), ...Object.keys(drainHistoryScenarios)];
   const wanted = positionals.map((p) => p.replace(/\.json$/, ''));
   const unknown = wanted.filter((w) => !names.includes(w));
   if (unknown.length) throw new Error(`no such scenario: ${unknown.join(', ')} (known: ${names.join(', ')})`);
@@ -49,7 +51,12 @@ async function main(): Promise<void> {
     await registerSearchAttributes(env);
     for (const name of selected) {
       const retention = retentionHistoryScenarios[name];
-      const { workflowId, runId, summary } = retention ? await recordRetention(env, workflowBundle, name, retention) : await record(env, workflowBundle, name, historyScenarios[name]!);
+      const drain = drainHistoryScenarios[name];
+      const { workflowId, runId, summary } = retention
+        ? await recordRetention(env, workflowBundle, name, retention)
+        : drain
+          ? await recordDrain(env, workflowBundle, name, drain)
+          : await record(env, workflowBundle, name, historyScenarios[name]!);
       const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
       const file = join(dir, `${name}.json`);
       writeFileSync(file, `${historyToJSON(history)}\n`);
@@ -81,6 +88,50 @@ async function recordRetention(env: TestWorkflowEnvironment, workflowBundle: Wor
   });
 }
 
+/** Runs one drain scenario to its end (the deliveries it starts answered 200); returns the drain's id. */
+async function recordDrain(env: TestWorkflowEnvironment, workflowBundle: WorkflowBundleWithSourceMap, name: string, scenario: DrainHistoryScenario) {
+  const taskQueue = `record-histories-${name}`;
+  const subscriptionId = drainedSubscription(name);
+  const { activities, calls } = fakeActivities({
+    attempt: () => http(200),
+    heldPage: (input, call) => {
+      // Read from the start again after a settle found something behind: what was held behind, at once.
+      if (scenario.behind !== undefined && call > 1 && !input.after) {
+        const items = Array.from({ length: scenario.behind }, (_, i) => ({ id: `held_${name}_${call}_${i}`, eventId: `evt_history_${name}_${call}_${i}`, eventType: 'order.created' }));
+        return { state: 'active', rate: scenario.rate, items };
+      }
+      // Otherwise the pages repeat.
+      const page = (call - 1) % (scenario.pages.length + 1);
+      if (page === scenario.pages.length) return { state: scenario.then === 'paused' ? 'paused' : 'active', rate: scenario.rate, items: [] };
+      const items = Array.from({ length: scenario.pages[page]! }, (_, i) => ({ id: `held_${name}_${call}_${i}`, eventId: `evt_history_${name}_${call}_${i}`, eventType: 'order.created' }));
+      const last = items[items.length - 1]!;
+      return { state: 'active', rate: scenario.rate, items, ...(page < scenario.pages.length - 1 || scenario.then === 'paused' ? { next: { at: call, id: last.id } } : {}) };
+    },
+    settleHeld: (call) => call > (scenario.heldBehind ?? 0),
+  });
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities });
+  return worker.runUntil(async () => {
+    const workflowId = recordedDrainWorkflowId(name);
+    const handle = await env.client.workflow.start<typeof drainWorkflow>('drainWorkflow', {
+      taskQueue,
+      workflowId,
+      args: [{ subscriptionId, policy: { scheduleMs: [60_000], maxAttempts: 5, jitterRatio: 0.1 }, batchSize: 50, ...(scenario.startsPerRun ? { startsPerRun: scenario.startsPerRun } : {}) }],
+    });
+    const result = await withTimeout(handle.result(), 60_000, name);
+    if (result.ended !== scenario.expected) throw new Error(`${name}: ended ${result.ended}, expected ${scenario.expected}`);
+    // The deliveries it started run on: wait for them, so the recording leaves nothing running.
+    await withTimeout(
+      (async () => {
+        while (calls.attempts.length < result.started) await new Promise((r) => setTimeout(r, 50));
+      })(),
+      60_000,
+      `${name}: the drained deliveries`,
+    );
+    const runId = drainCloses(scenario) === 'continued-as-new' ? handle.firstExecutionRunId : undefined;
+    return { workflowId, runId, summary: `${result.started} deliveries started, ${calls.released.length} release(s), ended ${result.ended}` };
+  });
+}
+
 /** Runs one scenario to its end; returns the id of the workflow whose history is kept. */
 async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBundleWithSourceMap, name: string, scenario: HistoryScenario) {
   const taskQueue = `record-histories-${name}`;
@@ -94,6 +145,7 @@ async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBund
       const index = Math.min(calls.attempts.filter((c) => c.input.subscriptionId === subscriptionId).length, answers.length) - 1;
       const answer = answers.some((a) => a === 'deferred' || a === 'throttled') ? answers[index] : answers[Math.min(attempt, answers.length) - 1];
       if (answer === 'deferred') return deferred();
+      if (answer === 'held') return held();
       if (answer === 'throttled') return { outcome: 'deferred', reason: '5 deliveries per second to this subscription (rate_limit)', waitMs: 400 };
       const own = scenario.retry?.[subscriptionId.replace(/^sub_history_/, '')];
       const made = typeof answer === 'number' ? http(answer) : answer ? failure(answer) : http(500);

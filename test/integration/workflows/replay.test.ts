@@ -17,12 +17,15 @@ import type { EventDeliveryStatus } from '../../../workflows/delivery-model';
 import type { RetentionResult } from '../../../workflows/retention';
 import { historyScenarios, recordedWorkflowId } from './support/history-scenarios';
 import { recordedRetentionWorkflowId, retentionHistoryScenarios } from './support/retention-history-scenarios';
+import { drainCloses, drainHistoryScenarios, recordedDrainWorkflowId } from './support/drain-history-scenarios';
+import type { DrainResult } from '../../../workflows/drain';
 import { type History, historyFromJSON } from './support/history-json';
 
 const historiesDir = fileURLToPath(new URL('../../fixtures/histories/', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const names = Object.keys(historyScenarios);
 const retentionNames = Object.keys(retentionHistoryScenarios);
+const drainNames = Object.keys(drainHistoryScenarios);
 
 function loadHistory(name: string): History {
   return historyFromJSON(JSON.parse(readFileSync(join(historiesDir, `${name}.json`), 'utf8')));
@@ -51,7 +54,7 @@ describe('the event workflow replays every committed history', () => {
   });
 
   it('has a history for every recorded scenario, and no other', () => {
-    expect(readdirSync(historiesDir).filter((f) => f.endsWith('.json')).sort()).toEqual([...names, ...retentionNames].map((n) => `${n}.json`).sort());
+    expect(readdirSync(historiesDir).filter((f) => f.endsWith('.json')).sort()).toEqual([...names, ...retentionNames, ...drainNames].map((n) => `${n}.json`).sort());
   });
 
   it.each(names)('replays %s without a determinism error', async (name) => {
@@ -94,6 +97,27 @@ describe('the retention workflow replays every committed history', () => {
     for (const name of retentionNames) {
       await expect(Worker.runReplayHistory({ workflowBundle: changed }, loadHistory(name), recordedRetentionWorkflowId(name)), name).rejects.toBeInstanceOf(DeterminismViolationError);
     }
+  });
+});
+
+describe('the drain workflow replays every committed history', () => {
+  let current: WorkflowBundleWithSourceMap;
+  beforeAll(async () => {
+    current = await bundle(workflowsPath);
+  });
+
+  it.each(drainNames)('replays %s without a determinism error', async (name) => {
+    const history = loadHistory(name);
+    const scenario = drainHistoryScenarios[name]!;
+    expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('drainWorkflow');
+    const last = history.events?.at(-1);
+    if (drainCloses(scenario) === 'continued-as-new') {
+      expect(last?.workflowExecutionContinuedAsNewEventAttributes?.workflowType?.name).toBe('drainWorkflow');
+    } else {
+      const result = last?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
+      expect(result && defaultPayloadConverter.fromPayload<DrainResult>(result)).toMatchObject({ ended: scenario.expected });
+    }
+    await expect(Worker.runReplayHistory({ workflowBundle: current }, history, recordedDrainWorkflowId(name))).resolves.toBeUndefined();
   });
 });
 

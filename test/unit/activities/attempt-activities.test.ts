@@ -59,6 +59,10 @@ function fakeDb(
     },
     // The lists' directory (src/db/timeline.ts): registering a bucket is all these activities do there.
     timeline: { insertMany: (docs: unknown[]) => Promise.resolve({ acknowledged: true, insertedCount: docs.length }) },
+    // Held deliveries (src/deliveries/held.ts): a test that holds gives these their methods.
+    held_deliveries: {},
+    held_slots: {},
+    held_marks: {},
     attempts: {
       insertMany: (docs: AttemptDoc[], options: { ordered?: boolean }) => {
         expect(options).toEqual({ ordered: false });
@@ -427,6 +431,29 @@ describe('the subscription cache of the attempt activities (SUBSCRIPTION_CACHE_T
     clock += 1000;
     expect(await acts.postAttempts([attemptInput(3)]).then(([r]) => r!)).toEqual({ outcome: 'skipped', reason: 'subscription deleted' });
     expect(reads.subscriptions).toBe(3);
+  });
+
+  it('holds for a paused subscription read within the TTL, as for any change: a resume applies once the TTL has passed', async () => {
+    let clock = now.getTime();
+    const { db, reads, state } = fakeDb({ subscription: subscription({ status: 'paused', paused_at: now }) });
+    const held: string[] = [];
+    const stored = (docs: Array<{ _id: string }>) => Promise.resolve(void held.push(...docs.map((d) => d._id))).then(() => ({ acknowledged: true, insertedCount: docs.length }));
+    Object.assign(db.collection('held_deliveries'), { insertMany: stored });
+    Object.assign(db.collection('held_slots'), { insertMany: () => Promise.resolve({ acknowledged: true, insertedCount: 1 }) });
+    Object.assign(db.collection('held_marks'), { updateOne: () => Promise.resolve({ matchedCount: 1 }) });
+    const { post, requests } = fakePost(200);
+    const acts = activities(db, post, { subscriptionCacheTtlMs: 1000, now: () => new Date(clock) });
+    expect(await acts.postAttempts([attemptInput(1)]).then(([r]) => r!)).toMatchObject({ outcome: 'held' });
+    state.subscription = subscription();
+    clock += 999;
+    // Still the cached pause: held too (the hold sweep drains it), not read again.
+    expect(await acts.postAttempts([{ ...attemptInput(1), eventId: event._id }], undefined, 'event/evt_other').then(([r]) => r!)).toMatchObject({ outcome: 'held' });
+    expect(reads.subscriptions).toBe(1);
+    clock += 1;
+    expect(await acts.postAttempts([attemptInput(2)]).then(([r]) => r!)).toMatchObject({ outcome: 'delivered' });
+    expect(reads.subscriptions).toBe(2);
+    expect(held).toHaveLength(2);
+    expect(requests).toHaveLength(1);
   });
 
   it('reads a subscription once for rounds that miss the cache at the same time', async () => {

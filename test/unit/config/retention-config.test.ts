@@ -36,8 +36,28 @@ describe('retention configuration', () => {
   });
 
   it('accepts retention longer than the retries, and off with any schedule', () => {
-    expect(loadConfig({ RETENTION_DAYS: '11', DELIVERY_RETRY_SCHEDULE: '24h', DELIVERY_MAX_ATTEMPTS: '10' }).retention.days).toBe(11);
+    expect(loadConfig({ RETENTION_DAYS: '21', DELIVERY_RETRY_SCHEDULE: '24h', DELIVERY_MAX_ATTEMPTS: '10', SUBSCRIPTION_HOLD_MAX: '1d' }).retention.days).toBe(21);
     expect(loadConfig({ RETENTION_DAYS: 'off', DELIVERY_RETRY_SCHEDULE: '24h', DELIVERY_MAX_ATTEMPTS: '10' }).retention.days).toBeUndefined();
+  });
+});
+
+describe('the hold limit against retention', () => {
+  it('holds for 72 hours by default, which fits the default retention', () => {
+    expect(loadConfig({}).delivery.holdMaxMs).toBe(72 * 3_600_000);
+    expect(loadConfig({ SUBSCRIPTION_HOLD_MAX: '30s' }).delivery.holdMaxMs).toBe(30_000);
+  });
+
+  it('refuses a hold that, with a delivery\'s retries, would outlive the events it holds, naming the most it may be', () => {
+    // 3 days of retention, 13.2 hours of retries at the longest (a subscription's own schedule), twice (a drained delivery retries
+    // from attempt 1 again), and the sweep's 10 minutes of grace: at most 45 hours.
+    expect(() => loadConfig({ RETENTION_DAYS: '3', SUBSCRIPTION_HOLD_MAX: '58h' })).toThrow(/\n {2}SUBSCRIPTION_HOLD_MAX: must be shorter than RETENTION_DAYS \(3 days\).*at most 45h/);
+    expect(loadConfig({ RETENTION_DAYS: '3', SUBSCRIPTION_HOLD_MAX: '45h' }).delivery.holdMaxMs).toBe(45 * 3_600_000);
+    expect(() => loadConfig({ RETENTION_DAYS: '1', SUBSCRIPTION_HOLD_MAX: '1h' })).toThrow(/\n {2}SUBSCRIPTION_HOLD_MAX: cannot fit: RETENTION_DAYS \(1 days\)/);
+    expect(loadConfig({ RETENTION_DAYS: 'off', SUBSCRIPTION_HOLD_MAX: '365d' }).delivery.holdMaxMs).toBe(365 * 86_400_000);
+  });
+
+  it.each(['0', '500ms', '366d', 'forever'])('refuses SUBSCRIPTION_HOLD_MAX=%s', (value) => {
+    expect(() => loadConfig({ SUBSCRIPTION_HOLD_MAX: value, RETENTION_DAYS: 'off' })).toThrow(/\n {2}SUBSCRIPTION_HOLD_MAX: /);
   });
 });
 

@@ -42,6 +42,27 @@ describe('buildTimeline', () => {
     expect(tl).toMatchObject({ state: 'delivered', max_attempts: 7, workflow_id: 'event/evt_1', next: { final: true, state: 'delivered' } });
   });
 
+  it('a paused subscription that holds: the due delivery is held and sent on resume, not cancelled', () => {
+    const pausedAt = at(30_000);
+    const waiting = buildTimeline({ ...base, subscriptionStatus: 'paused', pausedAt, attempts: [] });
+    expect(waiting.next).toMatchObject({ final: false, state: 'pending', attempt: 1 });
+    expect(waiting.next.reason).toMatch(/paused since 2026-11-26T10:00:30.000Z.*held.*resumed/);
+    const retrying = buildTimeline({ ...base, subscriptionStatus: 'paused', pausedAt, attempts: [attempt(1, 0, { next_attempt_at: at(65_000) })] });
+    expect(retrying.next).toMatchObject({ final: false, state: 'retrying', attempt: 2, at: at(65_000).toISOString() });
+    expect(retrying.next.reason).toMatch(/held/);
+    // Without paused_at (a pause from before holds): cancelled, as before.
+    expect(buildTimeline({ ...base, subscriptionStatus: 'paused', attempts: [] }).next).toEqual({ final: true, state: 'cancelled', reason: 'subscription paused' });
+  });
+
+  it('a delivery held past the hold limit is final, failed, saying so', () => {
+    const expired = attempt(2, 0, { outcome: 'hold_expired', duration_ms: 0, state: 'failed', error: 'not sent' });
+    delete expired.status_code;
+    const tl = buildTimeline({ ...base, subscriptionStatus: 'paused', attempts: [expired] });
+    expect(tl.state).toBe('failed');
+    expect(tl.next).toMatchObject({ final: true, state: 'failed' });
+    expect(tl.next.reason).toMatch(/hold limit/);
+  });
+
   it('names the receiver’s Retry-After and says when the next attempt is due', () => {
     const tl = buildTimeline({ ...base, attempts: [attempt(1, 0, { status_code: 429, wait_reason: 'retry_after', next_attempt_at: at(20 * 60_000) })] });
     expect(tl.waits[0]).toMatchObject({ reason: 'retry_after', ends_at: at(20 * 60_000).toISOString(), backoff: { wait: 1, of: 6 } });

@@ -154,6 +154,15 @@ describe('a round', () => {
     expect(r.followUps).toEqual([{ kind: 'disable', subscriptionId: 'sub_a', reason: 'receiver answered 410 Gone to event evt_1' }]);
   });
 
+  it('a delivery held by a pause ends in this run as a cancel does: no retry, nothing logged, no follow-up', () => {
+    const r = oneRound(3, { outcome: 'held', reason: 'subscription paused: held since 2026-11-27T00:00:00.000Z, sent on resume' });
+    expect(r.steps).toEqual([{ kind: 'cancelled', subscriptionId: 'sub_a', reason: 'subscription paused: held since 2026-11-27T00:00:00.000Z, sent on resume' }]);
+    expect(r.status).toMatchObject({ state: 'cancelled' });
+    expect(r.status.cancelReason).toMatch(/held/);
+    expect(r.next).toBeUndefined();
+    expect(r.followUps).toEqual([]);
+  });
+
   it('on another 4xx: stopped with no follow-up; on 2xx: delivered', () => {
     expect(oneRound(1, http(422))).toMatchObject({ status: { state: 'stopped' }, followUps: [] });
     expect(oneRound(4, http(204))).toMatchObject({ status: { state: 'delivered', attempts: 4 }, followUps: [], next: undefined });

@@ -34,6 +34,7 @@ from .event_type_list import EventTypeList
 from .get_open_api_document_response_200 import GetOpenApiDocumentResponse200
 from .health import Health
 from .health_status import HealthStatus
+from .held_deliveries import HeldDeliveries
 from .http_destination import HttpDestination
 from .http_destination_type import HttpDestinationType
 from .inbox_message import InboxMessage
@@ -198,6 +199,7 @@ __all__ = (
     "GetOpenApiDocumentResponse200",
     "Health",
     "HealthStatus",
+    "HeldDeliveries",
     "HttpDestination",
     "HttpDestinationType",
     "InboxMessage",

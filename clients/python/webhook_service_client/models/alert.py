@@ -19,8 +19,9 @@ class Alert:
 
     Attributes:
         id (str): Alert identifier.
-        kind (AlertKind): `delivery_failed`: an event's attempts were exhausted; `subscription_disabled`: the service
-            disabled a subscription.
+        kind (AlertKind): `delivery_failed`: an event's attempts were exhausted, or a paused subscription's held
+            deliveries passed the hold limit (one alert for them all); `subscription_disabled`: the service disabled a
+            subscription.
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
         message (str): Human-readable summary.
         created_at (datetime.datetime): When the alert was raised.

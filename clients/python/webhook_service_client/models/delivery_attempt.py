@@ -31,7 +31,8 @@ class DeliveryAttempt:
             failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a
             broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a
             Redis key that is not a stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials;
-            `error` says which; stops the delivery like a 4xx).
+            `error` says which; stops the delivery like a 4xx), `hold_expired` (not sent: the subscription was paused and
+            held the delivery longer than `SUBSCRIPTION_HOLD_MAX`; state `failed`, one alert for the subscription).
         state (DeliveryAttemptState): Where an event's delivery to a subscription stood after an attempt: `delivered`
             (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an

@@ -28,12 +28,20 @@ class DeprecatedSubscription:
         version (int): Its envelope version, deprecated.
         status (SubscriptionStatus): Delivery state of a subscription.
             - `active`: events are delivered.
-            - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not
-            delivered; use recover or redeliver to catch up).
+            - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still
+            fan out to it, and each delivery that comes due (a first attempt or a retry) is held durably (`held` counts them
+            and says since when). On `active` again they are sent in emission order at the subscription's `drain_rate` (else
+            its `rate_limit`, else 10 per second), each as a new attempt series logged as usual. A hold is bounded:
+            deliveries still held `SUBSCRIPTION_HOLD_MAX` (default 72 hours) after the pause fail (attempt outcome
+            `hold_expired`, one `delivery_failed` alert for the subscription), and from then on the pause cancels, as a
+            pause made before holds existed (no `held.since`) does: deliveries that come due are cancelled and events
+            emitted meanwhile are not delivered (use recover or redeliver to catch up).
             - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the
             receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
             Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active`
             → `disabled`. A deleted subscription is gone: every path naming it answers 404.
+            Held deliveries of a subscription disabled or deleted instead of resumed are cancelled, as its pending retries
+            are: `disabled` holds nothing.
         created_at (datetime.datetime): When the subscription was created.
         deprecated_at (datetime.datetime): When its version was deprecated (`x-deprecated-at`).
         sunset (datetime.datetime): When its version is retired (`x-sunset`).

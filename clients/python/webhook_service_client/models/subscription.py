@@ -15,6 +15,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.effective_retry import EffectiveRetry
+    from ..models.held_deliveries import HeldDeliveries
     from ..models.kafka_destination_view import KafkaDestinationView
     from ..models.masked_headers import MaskedHeaders
     from ..models.nats_destination_view import NatsDestinationView
@@ -56,12 +57,20 @@ class Subscription:
         events (list[EventType]): Event types delivered to this subscription.
         status (SubscriptionStatus): Delivery state of a subscription.
             - `active`: events are delivered.
-            - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not
-            delivered; use recover or redeliver to catch up).
+            - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still
+            fan out to it, and each delivery that comes due (a first attempt or a retry) is held durably (`held` counts them
+            and says since when). On `active` again they are sent in emission order at the subscription's `drain_rate` (else
+            its `rate_limit`, else 10 per second), each as a new attempt series logged as usual. A hold is bounded:
+            deliveries still held `SUBSCRIPTION_HOLD_MAX` (default 72 hours) after the pause fail (attempt outcome
+            `hold_expired`, one `delivery_failed` alert for the subscription), and from then on the pause cancels, as a
+            pause made before holds existed (no `held.since`) does: deliveries that come due are cancelled and events
+            emitted meanwhile are not delivered (use recover or redeliver to catch up).
             - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the
             receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
             Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active`
             → `disabled`. A deleted subscription is gone: every path naming it answers 404.
+            Held deliveries of a subscription disabled or deleted instead of resumed are cancelled, as its pending retries
+            are: `disabled` holds nothing.
         version (SubscriptionVersion): Envelope version, set by the path the subscription was created under and changed
             by `PATCH` with `version`.
         created_at (datetime.datetime): When the subscription was created.
@@ -113,6 +122,11 @@ class Subscription:
         destination (KafkaDestinationView | NatsDestinationView | PullDestination | RabbitmqDestinationView |
             RedisDestinationView | SqsDestinationView | Unset): A destination other than `http` as shown on read; a broker's
             credentials are masked.
+        drain_rate (int | Unset): Deliveries per second a resumed subscription's held deliveries are sent at, never
+            above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
+        held (HeldDeliveries | Unset): The deliveries a paused subscription holds, from new events and retries that came
+            due alike; each leaves the count when its delivery is started again on resume, or fails at the hold limit, or is
+            cancelled with the subscription.
     """
 
     id: str
@@ -142,6 +156,8 @@ class Subscription:
         | SqsDestinationView
         | Unset
     ) = UNSET
+    drain_rate: int | Unset = UNSET
+    held: HeldDeliveries | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -214,6 +230,12 @@ class Subscription:
         else:
             destination = self.destination.to_dict()
 
+        drain_rate = self.drain_rate
+
+        held: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.held, Unset):
+            held = self.held.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -249,12 +271,17 @@ class Subscription:
             field_dict["public_key"] = public_key
         if destination is not UNSET:
             field_dict["destination"] = destination
+        if drain_rate is not UNSET:
+            field_dict["drain_rate"] = drain_rate
+        if held is not UNSET:
+            field_dict["held"] = held
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.effective_retry import EffectiveRetry
+        from ..models.held_deliveries import HeldDeliveries
         from ..models.kafka_destination_view import KafkaDestinationView
         from ..models.masked_headers import MaskedHeaders
         from ..models.nats_destination_view import NatsDestinationView
@@ -402,6 +429,15 @@ class Subscription:
 
         destination = _parse_destination(d.pop("destination", UNSET))
 
+        drain_rate = d.pop("drain_rate", UNSET)
+
+        _held = d.pop("held", UNSET)
+        held: HeldDeliveries | Unset
+        if isinstance(_held, Unset):
+            held = UNSET
+        else:
+            held = HeldDeliveries.from_dict(_held)
+
         subscription = cls(
             id=id,
             url=url,
@@ -422,6 +458,8 @@ class Subscription:
             failing_since=failing_since,
             public_key=public_key,
             destination=destination,
+            drain_rate=drain_rate,
+            held=held,
         )
 
         subscription.additional_properties = d

@@ -68,6 +68,8 @@ class SubscriptionCreate:
             over up to 30 s as it is put off again), is not counted as an attempt and is not logged.
             Independent of `max_in_flight`, which bounds POSTs at once; both may be set.
              Example: 10.
+        drain_rate (int | Unset): Deliveries per second a resumed subscription's held deliveries are sent at, never
+            above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
         headers (SubscriptionHeaders | Unset): Custom request headers for every delivery, name → value (at most 20;
             names are HTTP tokens of at most
             64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are
@@ -190,6 +192,7 @@ class SubscriptionCreate:
     description: str | Unset = UNSET
     max_in_flight: int | Unset = UNSET
     rate_limit: int | Unset = UNSET
+    drain_rate: int | Unset = UNSET
     headers: SubscriptionHeaders | Unset = UNSET
     filter_: SubscriptionFilter | Unset = UNSET
     signature: SignatureScheme | Unset = UNSET
@@ -232,6 +235,8 @@ class SubscriptionCreate:
         max_in_flight = self.max_in_flight
 
         rate_limit = self.rate_limit
+
+        drain_rate = self.drain_rate
 
         headers: dict[str, Any] | Unset = UNSET
         if not isinstance(self.headers, Unset):
@@ -288,6 +293,8 @@ class SubscriptionCreate:
             field_dict["max_in_flight"] = max_in_flight
         if rate_limit is not UNSET:
             field_dict["rate_limit"] = rate_limit
+        if drain_rate is not UNSET:
+            field_dict["drain_rate"] = drain_rate
         if headers is not UNSET:
             field_dict["headers"] = headers
         if filter_ is not UNSET:
@@ -340,6 +347,8 @@ class SubscriptionCreate:
         max_in_flight = d.pop("max_in_flight", UNSET)
 
         rate_limit = d.pop("rate_limit", UNSET)
+
+        drain_rate = d.pop("drain_rate", UNSET)
 
         _headers = d.pop("headers", UNSET)
         headers: SubscriptionHeaders | Unset
@@ -491,6 +500,7 @@ class SubscriptionCreate:
             description=description,
             max_in_flight=max_in_flight,
             rate_limit=rate_limit,
+            drain_rate=drain_rate,
             headers=headers,
             filter_=filter_,
             signature=signature,

@@ -53,13 +53,15 @@ class SubscriptionUpdate:
             blocked at connect time). For `pull` it is `pull://<label>`, a name for the consumer shown in listings and the
             attempt log; nothing connects to it, so the address rules do not apply.
         events (list[EventType] | Unset): Event types delivered to this subscription.
-        status (SubscriptionUpdateStatus | Unset): `paused` stops deliveries; `active` resumes them or re-enables a
-            disabled subscription.
+        status (SubscriptionUpdateStatus | Unset): `paused` holds deliveries until `active` resumes them (see
+            `SubscriptionStatus`); `active` also re-enables a disabled subscription.
         description (str | Unset): Free text for the owner.
         max_in_flight (int | None | Unset): A new most POSTs a worker sends to this subscription at once (see
             `MaxInFlight`); `null` removes it, back to the service default (`DELIVERY_MAX_IN_FLIGHT`).
         rate_limit (int | None | Unset): A new limit of deliveries per second to this subscription (see `RateLimit`);
             `null` removes it.
+        drain_rate (int | None | Unset): A new rate its held deliveries are sent at on resume (see `DrainRate`); `null`
+            removes it.
         headers (SubscriptionHeaders | Unset): Custom request headers for every delivery, name → value (at most 20;
             names are HTTP tokens of at most
             64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are
@@ -154,6 +156,7 @@ class SubscriptionUpdate:
     description: str | Unset = UNSET
     max_in_flight: int | None | Unset = UNSET
     rate_limit: int | None | Unset = UNSET
+    drain_rate: int | None | Unset = UNSET
     headers: SubscriptionHeaders | Unset = UNSET
     filter_: SubscriptionFilter | Unset = UNSET
     auth: BasicAuth | BearerAuth | None | OAuth2ClientCredentialsAuth | Unset = UNSET
@@ -212,6 +215,12 @@ class SubscriptionUpdate:
             rate_limit = UNSET
         else:
             rate_limit = self.rate_limit
+
+        drain_rate: int | None | Unset
+        if isinstance(self.drain_rate, Unset):
+            drain_rate = UNSET
+        else:
+            drain_rate = self.drain_rate
 
         headers: dict[str, Any] | Unset = UNSET
         if not isinstance(self.headers, Unset):
@@ -275,6 +284,8 @@ class SubscriptionUpdate:
             field_dict["max_in_flight"] = max_in_flight
         if rate_limit is not UNSET:
             field_dict["rate_limit"] = rate_limit
+        if drain_rate is not UNSET:
+            field_dict["drain_rate"] = drain_rate
         if headers is not UNSET:
             field_dict["headers"] = headers
         if filter_ is not UNSET:
@@ -348,6 +359,15 @@ class SubscriptionUpdate:
             return cast(int | None | Unset, data)
 
         rate_limit = _parse_rate_limit(d.pop("rate_limit", UNSET))
+
+        def _parse_drain_rate(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        drain_rate = _parse_drain_rate(d.pop("drain_rate", UNSET))
 
         _headers = d.pop("headers", UNSET)
         headers: SubscriptionHeaders | Unset
@@ -518,6 +538,7 @@ class SubscriptionUpdate:
             description=description,
             max_in_flight=max_in_flight,
             rate_limit=rate_limit,
+            drain_rate=drain_rate,
             headers=headers,
             filter_=filter_,
             auth=auth,

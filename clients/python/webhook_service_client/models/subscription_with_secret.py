@@ -15,6 +15,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.effective_retry import EffectiveRetry
+    from ..models.held_deliveries import HeldDeliveries
     from ..models.kafka_destination_view import KafkaDestinationView
     from ..models.masked_headers import MaskedHeaders
     from ..models.nats_destination_view import NatsDestinationView
@@ -56,12 +57,20 @@ class SubscriptionWithSecret:
         events (list[EventType]): Event types delivered to this subscription.
         status (SubscriptionStatus): Delivery state of a subscription.
             - `active`: events are delivered.
-            - `paused`: set by the owner; no deliveries are started while paused (events emitted meanwhile are not
-            delivered; use recover or redeliver to catch up).
+            - `paused`: set by the owner; nothing is sent while paused, and nothing is lost: events emitted meanwhile still
+            fan out to it, and each delivery that comes due (a first attempt or a retry) is held durably (`held` counts them
+            and says since when). On `active` again they are sent in emission order at the subscription's `drain_rate` (else
+            its `rate_limit`, else 10 per second), each as a new attempt series logged as usual. A hold is bounded:
+            deliveries still held `SUBSCRIPTION_HOLD_MAX` (default 72 hours) after the pause fail (attempt outcome
+            `hold_expired`, one `delivery_failed` alert for the subscription), and from then on the pause cancels, as a
+            pause made before holds existed (no `held.since`) does: deliveries that come due are cancelled and events
+            emitted meanwhile are not delivered (use recover or redeliver to catch up).
             - `disabled`: set by the service after sustained failure (retries exhausted on N consecutive events, or the
             receiver answered 410 Gone); `disabled_reason` says why and an administrator alert is raised.
             Moves: the owner may move `active` ⇄ `paused` and `disabled` → `active` (re-enable); the service moves `active`
             → `disabled`. A deleted subscription is gone: every path naming it answers 404.
+            Held deliveries of a subscription disabled or deleted instead of resumed are cancelled, as its pending retries
+            are: `disabled` holds nothing.
         version (SubscriptionWithSecretVersion): Envelope version, set by the path the subscription was created under
             and changed by `PATCH` with `version`.
         created_at (datetime.datetime): When the subscription was created.
@@ -91,6 +100,8 @@ class SubscriptionWithSecret:
             over up to 30 s as it is put off again), is not counted as an attempt and is not logged.
             Independent of `max_in_flight`, which bounds POSTs at once; both may be set.
              Example: 10.
+        drain_rate (int | Unset): Deliveries per second a resumed subscription's held deliveries are sent at, never
+            above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
         headers (MaskedHeaders | Unset): The custom header names of a subscription; every value is shown as `********`.
             Example: {'X-Tenant': '********', 'X-Api-Key': '********'}.
         filter_ (SubscriptionFilter | Unset): Which events the subscription receives, matched against the event's
@@ -115,6 +126,9 @@ class SubscriptionWithSecret:
         destination (KafkaDestinationView | NatsDestinationView | PullDestination | RabbitmqDestinationView |
             RedisDestinationView | SqsDestinationView | Unset): A destination other than `http` as shown on read; a broker's
             credentials are masked.
+        held (HeldDeliveries | Unset): The deliveries a paused subscription holds, from new events and retries that came
+            due alike; each leaves the count when its delivery is started again on resume, or fails at the hold limit, or is
+            cancelled with the subscription.
     """
 
     id: str
@@ -131,6 +145,7 @@ class SubscriptionWithSecret:
     disabled_reason: str | Unset = UNSET
     max_in_flight: int | Unset = UNSET
     rate_limit: int | Unset = UNSET
+    drain_rate: int | Unset = UNSET
     headers: MaskedHeaders | Unset = UNSET
     filter_: SubscriptionFilter | Unset = UNSET
     auth: SubscriptionAuthView | Unset = UNSET
@@ -145,6 +160,7 @@ class SubscriptionWithSecret:
         | SqsDestinationView
         | Unset
     ) = UNSET
+    held: HeldDeliveries | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -187,6 +203,8 @@ class SubscriptionWithSecret:
 
         rate_limit = self.rate_limit
 
+        drain_rate = self.drain_rate
+
         headers: dict[str, Any] | Unset = UNSET
         if not isinstance(self.headers, Unset):
             headers = self.headers.to_dict()
@@ -219,6 +237,10 @@ class SubscriptionWithSecret:
         else:
             destination = self.destination.to_dict()
 
+        held: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.held, Unset):
+            held = self.held.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -243,6 +265,8 @@ class SubscriptionWithSecret:
             field_dict["max_in_flight"] = max_in_flight
         if rate_limit is not UNSET:
             field_dict["rate_limit"] = rate_limit
+        if drain_rate is not UNSET:
+            field_dict["drain_rate"] = drain_rate
         if headers is not UNSET:
             field_dict["headers"] = headers
         if filter_ is not UNSET:
@@ -255,12 +279,15 @@ class SubscriptionWithSecret:
             field_dict["public_key"] = public_key
         if destination is not UNSET:
             field_dict["destination"] = destination
+        if held is not UNSET:
+            field_dict["held"] = held
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.effective_retry import EffectiveRetry
+        from ..models.held_deliveries import HeldDeliveries
         from ..models.kafka_destination_view import KafkaDestinationView
         from ..models.masked_headers import MaskedHeaders
         from ..models.nats_destination_view import NatsDestinationView
@@ -306,6 +333,8 @@ class SubscriptionWithSecret:
         max_in_flight = d.pop("max_in_flight", UNSET)
 
         rate_limit = d.pop("rate_limit", UNSET)
+
+        drain_rate = d.pop("drain_rate", UNSET)
 
         _headers = d.pop("headers", UNSET)
         headers: MaskedHeaders | Unset
@@ -410,6 +439,13 @@ class SubscriptionWithSecret:
 
         destination = _parse_destination(d.pop("destination", UNSET))
 
+        _held = d.pop("held", UNSET)
+        held: HeldDeliveries | Unset
+        if isinstance(_held, Unset):
+            held = UNSET
+        else:
+            held = HeldDeliveries.from_dict(_held)
+
         subscription_with_secret = cls(
             id=id,
             url=url,
@@ -425,12 +461,14 @@ class SubscriptionWithSecret:
             disabled_reason=disabled_reason,
             max_in_flight=max_in_flight,
             rate_limit=rate_limit,
+            drain_rate=drain_rate,
             headers=headers,
             filter_=filter_,
             auth=auth,
             failing_since=failing_since,
             public_key=public_key,
             destination=destination,
+            held=held,
         )
 
         subscription_with_secret.additional_properties = d

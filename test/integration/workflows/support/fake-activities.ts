@@ -5,6 +5,8 @@ import { deliverRoundWith } from '../../../../activities/deliver-round';
 import type { AttemptInput, AttemptLogEntry, AttemptResult, MadeAttempt, RecordedRound } from '../../../../activities/attempt';
 import type { DeleteExpiredInput } from '../../../../activities/retention';
 import type { PurgeResult } from '../../../../src/retention/purge';
+import type { HeldPage } from '../../../../activities/held';
+import type { HeldCursor } from '../../../../src/deliveries/held';
 
 /**
  * Fake activities for workflow tests: the real workflows run against them, they record every
@@ -37,6 +39,11 @@ export function deferred(): AttemptResult {
   return { outcome: 'deferred', reason: '1 POSTs to this subscription in flight (max_in_flight)' };
 }
 
+/** An attempt a paused subscription held for its resume (no POST). */
+export function held(): AttemptResult {
+  return { outcome: 'held', reason: 'subscription paused: held since 2026-11-27T00:00:00.000Z, sent on resume' };
+}
+
 /** An attempt the activity skipped without a POST (subscription paused, disabled or deleted). */
 export function skipped(reason: string): AttemptResult {
   return { outcome: 'skipped', reason };
@@ -63,6 +70,9 @@ export interface FakeCalls {
   disableSubscription: { subscriptionId: string; eventId: string; reason: string }[];
   raiseAlert: AlertInput[];
   deleteExpired: DeleteExpiredInput[];
+  /** Each heldPage call's cursor, and each releaseHeld call's ids (drains). */
+  heldPages: Array<HeldCursor | undefined>;
+  released: string[][];
 }
 
 export interface FakeScript {
@@ -74,12 +84,17 @@ export interface FakeScript {
   failLogWrites?: number;
   /** The answer to each retention call (default: nothing to delete). */
   deleteExpired?: (input: DeleteExpiredInput, call: number) => PurgeResult;
+  /** A drain's pages (default: the subscription is gone); `call` counts from 1. */
+  heldPage?: (input: { subscriptionId: string; limit: number; after?: HeldCursor }, call: number) => HeldPage;
+  /** Whether a drain's end finds nothing held (default: true). */
+  settleHeld?: (call: number) => boolean;
 }
 
 /** Builds fake activities answering from `script`; `calls` fills in as the workflows run. */
 export function fakeActivities(script: FakeScript, clock?: () => Promise<number>): { activities: Activities; calls: FakeCalls } {
-  const calls: FakeCalls = { attempts: [], answered: 0, rounds: [], logged: [], logWrites: [], disableSubscription: [], raiseAlert: [], deleteExpired: [] };
+  const calls: FakeCalls = { attempts: [], answered: 0, rounds: [], logged: [], logWrites: [], disableSubscription: [], raiseAlert: [], deleteExpired: [], heldPages: [], released: [] };
   let failedLogWrites = 0;
+  let settles = 0;
   const activities: Activities = {
     async postAttempts(inputs) {
       const info = activityInfo();
@@ -92,7 +107,7 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
           calls.attempts.push(call);
           const result = await script.attempt(input, call);
           calls.answered++;
-          return result.outcome === 'skipped' ? result : { ...result, startedAt: at };
+          return result.outcome === 'skipped' || result.outcome === 'held' ? result : { ...result, startedAt: at };
         }),
       );
     },
@@ -129,6 +144,20 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
     async deleteExpired(input) {
       calls.deleteExpired.push(input);
       return script.deleteExpired?.(input, calls.deleteExpired.length) ?? { deleted: 0, batches: 0, more: false };
+    },
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async heldPage(input) {
+      calls.heldPages.push(input.after);
+      return script.heldPage?.(input, calls.heldPages.length) ?? { state: 'deleted', rate: 1, items: [] };
+    },
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async releaseHeld(input) {
+      calls.released.push(input.ids);
+    },
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async settleHeld() {
+      settles += 1;
+      return { empty: script.settleHeld?.(settles) ?? true };
     },
   };
   return { activities, calls };

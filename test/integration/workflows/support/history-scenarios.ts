@@ -9,8 +9,8 @@ const shortPolicy: DeliveryPolicy = { scheduleMs: [1 * minute, 5 * minute], maxA
 export interface HistoryScenario {
   policy: DeliveryPolicy;
   batchSize: number;
-  /** Per subscription (id suffix): what each attempt gets, the last repeating (`deferred`: max_in_flight put it off; `throttled`: rate_limit did). */
-  answers: Record<string, Array<number | 'timeout' | 'network_error' | 'deferred' | 'throttled'>>;
+  /** Per subscription (id suffix): what each attempt gets, the last repeating (`deferred`: max_in_flight put it off; `throttled`: rate_limit did; `held`: a pause held it). */
+  answers: Record<string, Array<number | 'timeout' | 'network_error' | 'deferred' | 'throttled' | 'held'>>;
   /** Per subscription: its own retry schedule, as the attempt activity reports it with each made attempt. */
   retry?: Record<string, RetryOverride>;
   /** Per subscription: from the log of this attempt on, it is reported failing for longer than ENDPOINT_DISABLE_AFTER. */
@@ -94,6 +94,14 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     batchSize: 50,
     answers: { a: ['throttled', 'throttled', 200], b: ['deferred', 'deferred', 503, 200] },
     expected: { a: 'delivered', b: 'delivered' },
+    closes: 'completed',
+  },
+  // 1.5: a paused subscription's delivery held for its resume (first attempt, and a retry that came due): its part ends as a cancel's does, no new command.
+  'event-paused-held': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [200], b: ['held'], c: [503, 'held'] },
+    expected: { a: 'delivered', b: 'cancelled', c: 'cancelled' },
     closes: 'completed',
   },
   'event-round-activity-disable-failing': {

@@ -101,9 +101,11 @@ def sync_detailed(
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
     off without counting it), and what happens next (the next attempt and when, or the final state
     (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
-    deleted while a retry waited)). Built from the attempt log and the subscription as it is now;
-    `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to
-    this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+    deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
+    series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome
+    `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names
+    the Temporal workflow whose history holds the same steps. An event never sent to this subscription,
+    or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -143,9 +145,11 @@ def sync(
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
     off without counting it), and what happens next (the next attempt and when, or the final state
     (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
-    deleted while a retry waited)). Built from the attempt log and the subscription as it is now;
-    `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to
-    this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+    deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
+    series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome
+    `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names
+    the Temporal workflow whose history holds the same steps. An event never sent to this subscription,
+    or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -180,9 +184,11 @@ async def asyncio_detailed(
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
     off without counting it), and what happens next (the next attempt and when, or the final state
     (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
-    deleted while a retry waited)). Built from the attempt log and the subscription as it is now;
-    `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to
-    this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+    deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
+    series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome
+    `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names
+    the Temporal workflow whose history holds the same steps. An event never sent to this subscription,
+    or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.
@@ -220,9 +226,11 @@ async def asyncio(
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
     off without counting it), and what happens next (the next attempt and when, or the final state
     (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
-    deleted while a retry waited)). Built from the attempt log and the subscription as it is now;
-    `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to
-    this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+    deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
+    series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome
+    `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names
+    the Temporal workflow whose history holds the same steps. An event never sent to this subscription,
+    or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 
     Args:
         subscription_id (str): Subscription identifier, `sub_` plus 16-32 alphanumerics.

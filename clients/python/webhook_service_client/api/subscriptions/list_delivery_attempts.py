@@ -148,7 +148,9 @@ def sync_detailed(
             disallowed address; not sent), `rejected` (a broker destination refused the message for
             good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a
             stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials;
-            `error` says which; stops the delivery like a 4xx).
+            `error` says which; stops the delivery like a 4xx), `hold_expired` (not sent: the
+            subscription was paused and held the delivery longer than `SUBSCRIPTION_HOLD_MAX`; state
+            `failed`, one alert for the subscription).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
@@ -211,7 +213,9 @@ def sync(
             disallowed address; not sent), `rejected` (a broker destination refused the message for
             good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a
             stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials;
-            `error` says which; stops the delivery like a 4xx).
+            `error` says which; stops the delivery like a 4xx), `hold_expired` (not sent: the
+            subscription was paused and held the delivery longer than `SUBSCRIPTION_HOLD_MAX`; state
+            `failed`, one alert for the subscription).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
@@ -269,7 +273,9 @@ async def asyncio_detailed(
             disallowed address; not sent), `rejected` (a broker destination refused the message for
             good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a
             stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials;
-            `error` says which; stops the delivery like a 4xx).
+            `error` says which; stops the delivery like a 4xx), `hold_expired` (not sent: the
+            subscription was paused and held the delivery longer than `SUBSCRIPTION_HOLD_MAX`; state
+            `failed`, one alert for the subscription).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an
@@ -330,7 +336,9 @@ async def asyncio(
             disallowed address; not sent), `rejected` (a broker destination refused the message for
             good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a
             stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials;
-            `error` says which; stops the delivery like a 4xx).
+            `error` says which; stops the delivery like a 4xx), `hold_expired` (not sent: the
+            subscription was paused and held the delivery longer than `SUBSCRIPTION_HOLD_MAX`; state
+            `failed`, one alert for the subscription).
         state (DeliveryAttemptState | Unset): Where an event's delivery to a subscription stood
             after an attempt: `delivered` (2xx),
             `retrying` (another attempt follows at `next_attempt_at`), `failed` (attempts ran out; an

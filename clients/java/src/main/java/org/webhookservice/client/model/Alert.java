@@ -48,7 +48,7 @@ public class Alert {
   private String id;
 
   /**
-   * &#x60;delivery_failed&#x60;: an event&#39;s attempts were exhausted; &#x60;subscription_disabled&#x60;: the service disabled a subscription.
+   * &#x60;delivery_failed&#x60;: an event&#39;s attempts were exhausted, or a paused subscription&#39;s held deliveries passed the hold limit (one alert for them all); &#x60;subscription_disabled&#x60;: the service disabled a subscription.
    */
   public enum KindEnum {
     DELIVERY_FAILED(String.valueOf("delivery_failed")),
@@ -137,7 +137,7 @@ public class Alert {
   }
 
   /**
-   * &#x60;delivery_failed&#x60;: an event&#39;s attempts were exhausted; &#x60;subscription_disabled&#x60;: the service disabled a subscription.
+   * &#x60;delivery_failed&#x60;: an event&#39;s attempts were exhausted, or a paused subscription&#39;s held deliveries passed the hold limit (one alert for them all); &#x60;subscription_disabled&#x60;: the service disabled a subscription.
    * @return kind
    */
   @jakarta.annotation.Nonnull

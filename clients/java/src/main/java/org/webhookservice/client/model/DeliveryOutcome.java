@@ -26,7 +26,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * Outcome of one attempt: &#x60;delivered&#x60; (2xx), &#x60;http_error&#x60; (non-2xx answer), &#x60;timeout&#x60; (no answer in time), &#x60;network_error&#x60; (DNS, connection, TLS or egress proxy failure, or the subscription&#39;s OAuth 2.0 token endpoint failing; &#x60;error&#x60; says which), &#x60;blocked&#x60; (the URL resolved to a disallowed address; not sent), &#x60;rejected&#x60; (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials; &#x60;error&#x60; says which; stops the delivery like a 4xx). 
+ * Outcome of one attempt: &#x60;delivered&#x60; (2xx), &#x60;http_error&#x60; (non-2xx answer), &#x60;timeout&#x60; (no answer in time), &#x60;network_error&#x60; (DNS, connection, TLS or egress proxy failure, or the subscription&#39;s OAuth 2.0 token endpoint failing; &#x60;error&#x60; says which), &#x60;blocked&#x60; (the URL resolved to a disallowed address; not sent), &#x60;rejected&#x60; (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials; &#x60;error&#x60; says which; stops the delivery like a 4xx), &#x60;hold_expired&#x60; (not sent: the subscription was paused and held the delivery longer than &#x60;SUBSCRIPTION_HOLD_MAX&#x60;; state &#x60;failed&#x60;, one alert for the subscription). 
  */
 public enum DeliveryOutcome {
   
@@ -41,6 +41,8 @@ public enum DeliveryOutcome {
   BLOCKED("blocked"),
   
   REJECTED("rejected"),
+  
+  HOLD_EXPIRED("hold_expired"),
   
   UNKNOWN_DEFAULT_OPEN_API("unknown_default_open_api");
 

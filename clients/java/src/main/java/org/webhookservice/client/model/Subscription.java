@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Set;
 import org.webhookservice.client.model.EffectiveRetry;
 import org.webhookservice.client.model.EventType;
+import org.webhookservice.client.model.HeldDeliveries;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuthView;
 import org.webhookservice.client.model.SubscriptionDestinationView;
@@ -64,7 +65,9 @@ import org.webhookservice.client.ApiClient;
   Subscription.JSON_PROPERTY_FAILING_SINCE,
   Subscription.JSON_PROPERTY_SIGNATURE,
   Subscription.JSON_PROPERTY_PUBLIC_KEY,
-  Subscription.JSON_PROPERTY_DESTINATION
+  Subscription.JSON_PROPERTY_DESTINATION,
+  Subscription.JSON_PROPERTY_DRAIN_RATE,
+  Subscription.JSON_PROPERTY_HELD
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class Subscription {
@@ -215,6 +218,14 @@ public class Subscription {
   public static final String JSON_PROPERTY_DESTINATION = "destination";
   @jakarta.annotation.Nullable
   private SubscriptionDestinationView destination;
+
+  public static final String JSON_PROPERTY_DRAIN_RATE = "drain_rate";
+  @jakarta.annotation.Nullable
+  private Integer drainRate;
+
+  public static final String JSON_PROPERTY_HELD = "held";
+  @jakarta.annotation.Nullable
+  private HeldDeliveries held;
 
   public Subscription() { 
   }
@@ -702,6 +713,56 @@ public class Subscription {
   }
 
 
+  public Subscription drainRate(@jakarta.annotation.Nullable Integer drainRate) {
+    this.drainRate = drainRate;
+    return this;
+  }
+
+  /**
+   * Deliveries per second its held deliveries are sent at on resume, when set for it.
+   * minimum: 1
+   * maximum: 50
+   * @return drainRate
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_DRAIN_RATE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Integer getDrainRate() {
+    return drainRate;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_DRAIN_RATE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setDrainRate(@jakarta.annotation.Nullable Integer drainRate) {
+    this.drainRate = drainRate;
+  }
+
+
+  public Subscription held(@jakarta.annotation.Nullable HeldDeliveries held) {
+    this.held = held;
+    return this;
+  }
+
+  /**
+   * What the subscription holds, while it is paused and holds, or while what it held is still being sent after a resume (on a read of one subscription; lists show it for paused subscriptions only).
+   * @return held
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_HELD, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public HeldDeliveries getHeld() {
+    return held;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_HELD, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setHeld(@jakarta.annotation.Nullable HeldDeliveries held) {
+    this.held = held;
+  }
+
+
   /**
    * Return true if this Subscription object is equal to o.
    */
@@ -732,12 +793,14 @@ public class Subscription {
         Objects.equals(this.failingSince, subscription.failingSince) &&
         Objects.equals(this.signature, subscription.signature) &&
         Objects.equals(this.publicKey, subscription.publicKey) &&
-        Objects.equals(this.destination, subscription.destination);
+        Objects.equals(this.destination, subscription.destination) &&
+        Objects.equals(this.drainRate, subscription.drainRate) &&
+        Objects.equals(this.held, subscription.held);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, destination);
+    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, destination, drainRate, held);
   }
 
   @Override
@@ -763,6 +826,8 @@ public class Subscription {
     sb.append("    signature: ").append(toIndentedString(signature)).append("\n");
     sb.append("    publicKey: ").append(toIndentedString(publicKey)).append("\n");
     sb.append("    destination: ").append(toIndentedString(destination)).append("\n");
+    sb.append("    drainRate: ").append(toIndentedString(drainRate)).append("\n");
+    sb.append("    held: ").append(toIndentedString(held)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -916,6 +981,16 @@ public class Subscription {
     // add `destination` to the URL query string
     if (getDestination() != null) {
       joiner.add(getDestination().toUrlQueryString(prefix + "destination" + suffix));
+    }
+
+    // add `drain_rate` to the URL query string
+    if (getDrainRate() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sdrain_rate%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDrainRate()))));
+    }
+
+    // add `held` to the URL query string
+    if (getHeld() != null) {
+      joiner.add(getHeld().toUrlQueryString(prefix + "held" + suffix));
     }
 
     return joiner.toString();

@@ -50,6 +50,7 @@ import org.webhookservice.client.ApiClient;
   SubscriptionCreate.JSON_PROPERTY_DESCRIPTION,
   SubscriptionCreate.JSON_PROPERTY_MAX_IN_FLIGHT,
   SubscriptionCreate.JSON_PROPERTY_RATE_LIMIT,
+  SubscriptionCreate.JSON_PROPERTY_DRAIN_RATE,
   SubscriptionCreate.JSON_PROPERTY_HEADERS,
   SubscriptionCreate.JSON_PROPERTY_FILTER,
   SubscriptionCreate.JSON_PROPERTY_SIGNATURE,
@@ -82,6 +83,10 @@ public class SubscriptionCreate {
   public static final String JSON_PROPERTY_RATE_LIMIT = "rate_limit";
   @jakarta.annotation.Nullable
   private Long rateLimit;
+
+  public static final String JSON_PROPERTY_DRAIN_RATE = "drain_rate";
+  @jakarta.annotation.Nullable
+  private Integer drainRate;
 
   public static final String JSON_PROPERTY_HEADERS = "headers";
   @jakarta.annotation.Nullable
@@ -265,6 +270,32 @@ public class SubscriptionCreate {
   }
 
 
+  public SubscriptionCreate drainRate(@jakarta.annotation.Nullable Integer drainRate) {
+    this.drainRate = drainRate;
+    return this;
+  }
+
+  /**
+   * Deliveries per second its held deliveries are sent at when it is resumed after a pause (see &#x60;DrainRate&#x60;); absent, its &#x60;rate_limit&#x60;, else 10.
+   * minimum: 1
+   * maximum: 50
+   * @return drainRate
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_DRAIN_RATE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Integer getDrainRate() {
+    return drainRate;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_DRAIN_RATE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setDrainRate(@jakarta.annotation.Nullable Integer drainRate) {
+    this.drainRate = drainRate;
+  }
+
+
   public SubscriptionCreate headers(@jakarta.annotation.Nullable Map<String, String> headers) {
     this.headers = headers;
     return this;
@@ -443,6 +474,7 @@ public class SubscriptionCreate {
         Objects.equals(this.description, subscriptionCreate.description) &&
         Objects.equals(this.maxInFlight, subscriptionCreate.maxInFlight) &&
         Objects.equals(this.rateLimit, subscriptionCreate.rateLimit) &&
+        Objects.equals(this.drainRate, subscriptionCreate.drainRate) &&
         Objects.equals(this.headers, subscriptionCreate.headers) &&
         Objects.equals(this.filter, subscriptionCreate.filter) &&
         Objects.equals(this.signature, subscriptionCreate.signature) &&
@@ -453,7 +485,7 @@ public class SubscriptionCreate {
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, events, secret, description, maxInFlight, rateLimit, headers, filter, signature, auth, retry, destination);
+    return Objects.hash(url, events, secret, description, maxInFlight, rateLimit, drainRate, headers, filter, signature, auth, retry, destination);
   }
 
   @Override
@@ -466,6 +498,7 @@ public class SubscriptionCreate {
     sb.append("    description: ").append(toIndentedString(description)).append("\n");
     sb.append("    maxInFlight: ").append(toIndentedString(maxInFlight)).append("\n");
     sb.append("    rateLimit: ").append(toIndentedString(rateLimit)).append("\n");
+    sb.append("    drainRate: ").append(toIndentedString(drainRate)).append("\n");
     sb.append("    headers: ").append(toIndentedString(headers)).append("\n");
     sb.append("    filter: ").append(toIndentedString(filter)).append("\n");
     sb.append("    signature: ").append(toIndentedString(signature)).append("\n");
@@ -552,6 +585,11 @@ public class SubscriptionCreate {
     // add `rate_limit` to the URL query string
     if (getRateLimit() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%srate_limit%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRateLimit()))));
+    }
+
+    // add `drain_rate` to the URL query string
+    if (getDrainRate() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sdrain_rate%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDrainRate()))));
     }
 
     // add `headers` to the URL query string

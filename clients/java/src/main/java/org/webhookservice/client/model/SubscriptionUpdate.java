@@ -53,6 +53,7 @@ import org.webhookservice.client.ApiClient;
   SubscriptionUpdate.JSON_PROPERTY_DESCRIPTION,
   SubscriptionUpdate.JSON_PROPERTY_MAX_IN_FLIGHT,
   SubscriptionUpdate.JSON_PROPERTY_RATE_LIMIT,
+  SubscriptionUpdate.JSON_PROPERTY_DRAIN_RATE,
   SubscriptionUpdate.JSON_PROPERTY_HEADERS,
   SubscriptionUpdate.JSON_PROPERTY_FILTER,
   SubscriptionUpdate.JSON_PROPERTY_AUTH,
@@ -71,7 +72,7 @@ public class SubscriptionUpdate {
   private Set<EventType> events;
 
   /**
-   * &#x60;paused&#x60; stops deliveries; &#x60;active&#x60; resumes them or re-enables a disabled subscription.
+   * &#x60;paused&#x60; holds deliveries until &#x60;active&#x60; resumes them (see &#x60;SubscriptionStatus&#x60;); &#x60;active&#x60; also re-enables a disabled subscription.
    */
   public enum StatusEnum {
     ACTIVE(String.valueOf("active")),
@@ -120,6 +121,9 @@ public class SubscriptionUpdate {
 
   public static final String JSON_PROPERTY_RATE_LIMIT = "rate_limit";
   private JsonNullable<Long> rateLimit = JsonNullable.<Long>undefined();
+
+  public static final String JSON_PROPERTY_DRAIN_RATE = "drain_rate";
+  private JsonNullable<Integer> drainRate = JsonNullable.<Integer>undefined();
 
   public static final String JSON_PROPERTY_HEADERS = "headers";
   @jakarta.annotation.Nullable
@@ -246,7 +250,7 @@ public class SubscriptionUpdate {
   }
 
   /**
-   * &#x60;paused&#x60; stops deliveries; &#x60;active&#x60; resumes them or re-enables a disabled subscription.
+   * &#x60;paused&#x60; holds deliveries until &#x60;active&#x60; resumes them (see &#x60;SubscriptionStatus&#x60;); &#x60;active&#x60; also re-enables a disabled subscription.
    * @return status
    */
   @jakarta.annotation.Nullable
@@ -351,6 +355,40 @@ public class SubscriptionUpdate {
 
   public void setRateLimit(@jakarta.annotation.Nullable Long rateLimit) {
     this.rateLimit = JsonNullable.<Long>of(rateLimit);
+  }
+
+
+  public SubscriptionUpdate drainRate(@jakarta.annotation.Nullable Integer drainRate) {
+    this.drainRate = JsonNullable.<Integer>of(drainRate);
+    return this;
+  }
+
+  /**
+   * A new rate its held deliveries are sent at on resume (see &#x60;DrainRate&#x60;); &#x60;null&#x60; removes it.
+   * minimum: 1
+   * maximum: 50
+   * @return drainRate
+   */
+  @jakarta.annotation.Nullable
+  @JsonIgnore
+  public Integer getDrainRate() {
+        return drainRate.orElse(null);
+  }
+
+  @JsonProperty(value = JSON_PROPERTY_DRAIN_RATE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+
+  public JsonNullable<Integer> getDrainRate_JsonNullable() {
+    return drainRate;
+  }
+  
+  @JsonProperty(JSON_PROPERTY_DRAIN_RATE)
+  public void setDrainRate_JsonNullable(JsonNullable<Integer> drainRate) {
+    this.drainRate = drainRate;
+  }
+
+  public void setDrainRate(@jakarta.annotation.Nullable Integer drainRate) {
+    this.drainRate = JsonNullable.<Integer>of(drainRate);
   }
 
 
@@ -548,6 +586,7 @@ public class SubscriptionUpdate {
         Objects.equals(this.description, subscriptionUpdate.description) &&
         equalsNullable(this.maxInFlight, subscriptionUpdate.maxInFlight) &&
         equalsNullable(this.rateLimit, subscriptionUpdate.rateLimit) &&
+        equalsNullable(this.drainRate, subscriptionUpdate.drainRate) &&
         Objects.equals(this.headers, subscriptionUpdate.headers) &&
         Objects.equals(this.filter, subscriptionUpdate.filter) &&
         equalsNullable(this.auth, subscriptionUpdate.auth) &&
@@ -562,7 +601,7 @@ public class SubscriptionUpdate {
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, events, status, description, hashCodeNullable(maxInFlight), hashCodeNullable(rateLimit), headers, filter, hashCodeNullable(auth), hashCodeNullable(retry), version, destination);
+    return Objects.hash(url, events, status, description, hashCodeNullable(maxInFlight), hashCodeNullable(rateLimit), hashCodeNullable(drainRate), headers, filter, hashCodeNullable(auth), hashCodeNullable(retry), version, destination);
   }
 
   private static <T> int hashCodeNullable(JsonNullable<T> a) {
@@ -582,6 +621,7 @@ public class SubscriptionUpdate {
     sb.append("    description: ").append(toIndentedString(description)).append("\n");
     sb.append("    maxInFlight: ").append(toIndentedString(maxInFlight)).append("\n");
     sb.append("    rateLimit: ").append(toIndentedString(rateLimit)).append("\n");
+    sb.append("    drainRate: ").append(toIndentedString(drainRate)).append("\n");
     sb.append("    headers: ").append(toIndentedString(headers)).append("\n");
     sb.append("    filter: ").append(toIndentedString(filter)).append("\n");
     sb.append("    auth: ").append(toIndentedString(auth)).append("\n");
@@ -668,6 +708,11 @@ public class SubscriptionUpdate {
     // add `rate_limit` to the URL query string
     if (getRateLimit() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%srate_limit%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRateLimit()))));
+    }
+
+    // add `drain_rate` to the URL query string
+    if (getDrainRate() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sdrain_rate%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDrainRate()))));
     }
 
     // add `headers` to the URL query string

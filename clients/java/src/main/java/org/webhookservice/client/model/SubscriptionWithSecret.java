@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Set;
 import org.webhookservice.client.model.EffectiveRetry;
 import org.webhookservice.client.model.EventType;
+import org.webhookservice.client.model.HeldDeliveries;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuthView;
 import org.webhookservice.client.model.SubscriptionDestinationView;
@@ -57,6 +58,7 @@ import org.webhookservice.client.ApiClient;
   SubscriptionWithSecret.JSON_PROPERTY_DISABLED_REASON,
   SubscriptionWithSecret.JSON_PROPERTY_MAX_IN_FLIGHT,
   SubscriptionWithSecret.JSON_PROPERTY_RATE_LIMIT,
+  SubscriptionWithSecret.JSON_PROPERTY_DRAIN_RATE,
   SubscriptionWithSecret.JSON_PROPERTY_HEADERS,
   SubscriptionWithSecret.JSON_PROPERTY_FILTER,
   SubscriptionWithSecret.JSON_PROPERTY_AUTH,
@@ -65,7 +67,8 @@ import org.webhookservice.client.ApiClient;
   SubscriptionWithSecret.JSON_PROPERTY_SIGNATURE,
   SubscriptionWithSecret.JSON_PROPERTY_PUBLIC_KEY,
   SubscriptionWithSecret.JSON_PROPERTY_SECRET,
-  SubscriptionWithSecret.JSON_PROPERTY_DESTINATION
+  SubscriptionWithSecret.JSON_PROPERTY_DESTINATION,
+  SubscriptionWithSecret.JSON_PROPERTY_HELD
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class SubscriptionWithSecret {
@@ -150,6 +153,10 @@ public class SubscriptionWithSecret {
   @jakarta.annotation.Nullable
   private Long rateLimit;
 
+  public static final String JSON_PROPERTY_DRAIN_RATE = "drain_rate";
+  @jakarta.annotation.Nullable
+  private Integer drainRate;
+
   /**
    * Gets or Sets inner
    */
@@ -220,6 +227,10 @@ public class SubscriptionWithSecret {
   public static final String JSON_PROPERTY_DESTINATION = "destination";
   @jakarta.annotation.Nullable
   private SubscriptionDestinationView destination;
+
+  public static final String JSON_PROPERTY_HELD = "held";
+  @jakarta.annotation.Nullable
+  private HeldDeliveries held;
 
   public SubscriptionWithSecret() { 
   }
@@ -499,6 +510,32 @@ public class SubscriptionWithSecret {
   }
 
 
+  public SubscriptionWithSecret drainRate(@jakarta.annotation.Nullable Integer drainRate) {
+    this.drainRate = drainRate;
+    return this;
+  }
+
+  /**
+   * Deliveries per second its held deliveries are sent at on resume, when set for it.
+   * minimum: 1
+   * maximum: 50
+   * @return drainRate
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_DRAIN_RATE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public Integer getDrainRate() {
+    return drainRate;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_DRAIN_RATE, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setDrainRate(@jakarta.annotation.Nullable Integer drainRate) {
+    this.drainRate = drainRate;
+  }
+
+
   public SubscriptionWithSecret headers(@jakarta.annotation.Nullable Map<String, InnerEnum> headers) {
     this.headers = headers;
     return this;
@@ -731,6 +768,30 @@ public class SubscriptionWithSecret {
   }
 
 
+  public SubscriptionWithSecret held(@jakarta.annotation.Nullable HeldDeliveries held) {
+    this.held = held;
+    return this;
+  }
+
+  /**
+   * Never present on creation (nothing is held yet); as on a read of the subscription.
+   * @return held
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_HELD, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public HeldDeliveries getHeld() {
+    return held;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_HELD, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setHeld(@jakarta.annotation.Nullable HeldDeliveries held) {
+    this.held = held;
+  }
+
+
   /**
    * Return true if this SubscriptionWithSecret object is equal to o.
    */
@@ -754,6 +815,7 @@ public class SubscriptionWithSecret {
         Objects.equals(this.disabledReason, subscriptionWithSecret.disabledReason) &&
         Objects.equals(this.maxInFlight, subscriptionWithSecret.maxInFlight) &&
         Objects.equals(this.rateLimit, subscriptionWithSecret.rateLimit) &&
+        Objects.equals(this.drainRate, subscriptionWithSecret.drainRate) &&
         Objects.equals(this.headers, subscriptionWithSecret.headers) &&
         Objects.equals(this.filter, subscriptionWithSecret.filter) &&
         Objects.equals(this.auth, subscriptionWithSecret.auth) &&
@@ -762,12 +824,13 @@ public class SubscriptionWithSecret {
         Objects.equals(this.signature, subscriptionWithSecret.signature) &&
         Objects.equals(this.publicKey, subscriptionWithSecret.publicKey) &&
         Objects.equals(this.secret, subscriptionWithSecret.secret) &&
-        Objects.equals(this.destination, subscriptionWithSecret.destination);
+        Objects.equals(this.destination, subscriptionWithSecret.destination) &&
+        Objects.equals(this.held, subscriptionWithSecret.held);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, secret, destination);
+    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, drainRate, headers, filter, auth, retry, failingSince, signature, publicKey, secret, destination, held);
   }
 
   @Override
@@ -785,6 +848,7 @@ public class SubscriptionWithSecret {
     sb.append("    disabledReason: ").append(toIndentedString(disabledReason)).append("\n");
     sb.append("    maxInFlight: ").append(toIndentedString(maxInFlight)).append("\n");
     sb.append("    rateLimit: ").append(toIndentedString(rateLimit)).append("\n");
+    sb.append("    drainRate: ").append(toIndentedString(drainRate)).append("\n");
     sb.append("    headers: ").append(toIndentedString(headers)).append("\n");
     sb.append("    filter: ").append(toIndentedString(filter)).append("\n");
     sb.append("    auth: ").append(toIndentedString(auth)).append("\n");
@@ -794,6 +858,7 @@ public class SubscriptionWithSecret {
     sb.append("    publicKey: ").append(toIndentedString(publicKey)).append("\n");
     sb.append("    secret: ").append(toIndentedString(secret)).append("\n");
     sb.append("    destination: ").append(toIndentedString(destination)).append("\n");
+    sb.append("    held: ").append(toIndentedString(held)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -901,6 +966,11 @@ public class SubscriptionWithSecret {
       joiner.add(String.format(java.util.Locale.ROOT, "%srate_limit%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRateLimit()))));
     }
 
+    // add `drain_rate` to the URL query string
+    if (getDrainRate() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sdrain_rate%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDrainRate()))));
+    }
+
     // add `headers` to the URL query string
     if (getHeaders() != null) {
       for (String _key : getHeaders().keySet()) {
@@ -952,6 +1022,11 @@ public class SubscriptionWithSecret {
     // add `destination` to the URL query string
     if (getDestination() != null) {
       joiner.add(getDestination().toUrlQueryString(prefix + "destination" + suffix));
+    }
+
+    // add `held` to the URL query string
+    if (getHeld() != null) {
+      joiner.add(getHeld().toUrlQueryString(prefix + "held" + suffix));
     }
 
     return joiner.toString();

@@ -1,0 +1,247 @@
+import { type Db, MongoBulkWriteError, MongoServerError } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { HeldDeliveryRepository, type HeldDoc, heldSlot } from '../../../src/deliveries/held';
+
+type Doc = { _id: string } & Record<string, unknown>;
+
+/** Thrown where a test crashes the process: nothing after it runs. */
+class Crash extends Error {}
+
+const matches = (doc: Doc, filter: Record<string, unknown>) => Object.entries(filter).every(([k, v]) => (v instanceof Date ? (doc[k] as Date)?.getTime() === v.getTime() : doc[k] === v));
+const duplicate = () => new MongoServerError({ message: 'E11000 duplicate key', code: 11000 });
+
+/**
+ * A fake Db over in-memory collections: the equality reads and the writes the held repository
+ * makes. `before(op)` runs before each command (`<collection>.<method>`): it may crash there, or
+ * make another writer's commands land there.
+ */
+function fakeDb() {
+  const data = new Map<string, Map<string, Doc>>();
+  const hooks: { before: (op: string) => Promise<void> | void } = { before: () => {} };
+  const ops: string[] = [];
+  const of = (name: string) => data.get(name) ?? data.set(name, new Map()).get(name)!;
+  const run = async (name: string, op: string) => {
+    ops.push(`${name}.${op}`);
+    await hooks.before(`${name}.${op}`);
+  };
+  const collection = (name: string) => {
+    const docs = of(name);
+    const found = (filter: Record<string, unknown>) => [...docs.values()].filter((d) => matches(d, filter)).map((d) => structuredClone(d));
+    return {
+      collectionName: name,
+      find: (filter: Record<string, unknown>) => ({ toArray: async () => (await run(name, 'find'), found(filter)) }),
+      findOne: async (filter: Record<string, unknown>) => (await run(name, 'findOne'), found(filter)[0] ?? null),
+      countDocuments: async (filter: Record<string, unknown>) => (await run(name, 'countDocuments'), found(filter).length),
+      insertOne: async (doc: Doc) => {
+        await run(name, 'insertOne');
+        if (docs.has(doc._id)) throw duplicate();
+        docs.set(doc._id, structuredClone(doc));
+        return { acknowledged: true, insertedId: doc._id };
+      },
+      insertMany: async (many: Doc[]) => {
+        await run(name, 'insertMany');
+        const writeErrors: Array<{ code: number; index: number; errmsg: string }> = [];
+        many.forEach((d, index) => (docs.has(d._id) ? writeErrors.push({ code: 11000, index, errmsg: 'E11000' }) : docs.set(d._id, structuredClone(d))));
+        if (writeErrors.length) throw new MongoBulkWriteError({ message: 'dup', code: 11000, writeErrors: writeErrors as never }, { insertedCount: many.length - writeErrors.length } as never);
+        return { acknowledged: true, insertedCount: many.length };
+      },
+      updateOne: async (filter: { _id: string }, update: { $min: Record<string, Date> }, opts: { upsert?: boolean }) => {
+        await run(name, 'updateOne');
+        const doc = docs.get(filter._id) ?? (opts.upsert ? docs.set(filter._id, { _id: filter._id }).get(filter._id)! : undefined);
+        for (const [k, v] of Object.entries(update.$min ?? {})) if (doc && (doc[k] === undefined || v < (doc[k] as Date))) doc[k] = v;
+        return { matchedCount: doc ? 1 : 0 };
+      },
+      deleteOne: async (filter: Record<string, unknown>) => {
+        await run(name, 'deleteOne');
+        const d = found(filter)[0];
+        if (d) docs.delete(d._id);
+        return { deletedCount: d ? 1 : 0 };
+      },
+      deleteMany: async (filter: Record<string, unknown>) => {
+        await run(name, 'deleteMany');
+        const gone = found(filter);
+        for (const d of gone) docs.delete(d._id);
+        return { deletedCount: gone.length };
+      },
+    };
+  };
+  const db = { collection } as unknown as Db;
+  return { db, data, hooks, ops, of };
+}
+
+const t0 = Date.UTC(2026, 10, 27, 6);
+const sub = 'sub_unit';
+
+function record(n: number, emittedAt = t0 + n * 60_000): HeldDoc {
+  const emitted = new Date(emittedAt);
+  return { _id: `held_${n}`, subscription_id: sub, event_id: `evt_${n}`, event_type: 'order.created', emitted_at: emitted, held_at: new Date(t0 + 10 * 3_600_000), origin: `event/evt_${n}`, attempt: 1, slot: heldSlot(sub, emitted).id };
+}
+
+/** Every id a drain from the start finds, settling (as a drain's end does) until nothing is behind. */
+async function drainIds(repo: HeldDeliveryRepository): Promise<string[]> {
+  const seen: string[] = [];
+  for (let round = 0; round < 3; round++) {
+    let after;
+    for (;;) {
+      const page = await repo.page(sub, 2, after);
+      seen.push(...page.docs.map((d) => d._id));
+      await repo.release(page.docs.map((d) => d._id));
+      if (!page.next) break;
+      after = page.next;
+    }
+    if (await repo.settle(sub)) return seen;
+  }
+  throw new Error('never settled');
+}
+
+const now = () => t0 + 12 * 3_600_000;
+
+describe('held deliveries: pages read about a page, whatever the pause length', () => {
+  it('reads a page from its cursor: the hours and slots it passes, not every slot held', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    // One delivery a minute for ten hours.
+    await repo.hold(Array.from({ length: 600 }, (_, i) => record(i)));
+    const first = await repo.page(sub, 5);
+    expect(first.docs.map((d) => d._id)).toEqual(['held_0', 'held_1', 'held_2', 'held_3', 'held_4']);
+    f.ops.length = 0;
+    const later = await repo.page(sub, 5, { at: t0 + 300 * 60_000, id: 'held_300' });
+    expect(later.docs.map((d) => d._id)).toEqual(['held_301', 'held_302', 'held_303', 'held_304', 'held_305']);
+    // One read of the hour's slots, one per slot from the cursor's: not the 600 slots of the pause.
+    expect(f.ops).toEqual(['held_slots.find', ...Array<string>(6).fill('held_deliveries.find')]);
+  });
+
+  it('walks at most a bounded number of empty hours per page, then says where to go on', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, () => t0 + 100 * 3_600_000);
+    await repo.hold([record(0), record(1, t0 + 99 * 3_600_000)]);
+    const pages: string[][] = [];
+    let after;
+    for (;;) {
+      f.ops.length = 0;
+      const page = await repo.page(sub, 10, after);
+      expect(f.ops.filter((o) => o === 'held_slots.find').length).toBeLessThanOrEqual(48);
+      pages.push(page.docs.map((d) => d._id));
+      if (!page.next) break;
+      after = page.next;
+    }
+    expect(pages).toEqual([['held_0'], [], ['held_1']]);
+  });
+
+  it('lists the holding subscriptions from their markers, and none once settled', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    await repo.hold([record(0), record(1)]);
+    expect(await repo.holding()).toEqual([{ subscriptionId: sub, settling: false }]);
+    expect(await drainIds(repo)).toEqual(['held_0', 'held_1']);
+    expect(await repo.holding()).toEqual([]);
+    expect([...f.of('held_slots').values()]).toEqual([]);
+  });
+
+  it('finds a delivery held behind the drain (an older emission held after the cursor passed it)', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    await repo.hold([record(5)]);
+    const page = await repo.page(sub, 10);
+    await repo.release(page.docs.map((d) => d._id));
+    await repo.hold([record(1)]);
+    expect(await repo.settle(sub)).toBe(false);
+    expect((await repo.page(sub, 10)).docs.map((d) => d._id)).toEqual(['held_1']);
+  });
+});
+
+describe('held deliveries: a crash at any write leaves every record findable', () => {
+  // Each command settle makes, in order: a hold lands just before the first, the process dies at the second.
+  const settleSteps: Array<[string, string]> = [
+    ...['held_deliveries.countDocuments', 'held_settling.insertOne', 'held_slots.deleteMany', 'held_claims.deleteMany', 'held_marks.deleteOne', 'held_deliveries.countDocuments#2', 'held_settling.deleteOne'].map((s): [string, string] => [s, s]),
+    // Held before the re-count: the repair that follows crashes.
+    ...['held_slots.deleteMany#2', 'held_deliveries.find', 'held_marks.updateOne', 'held_slots.insertMany'].map((s): [string, string] => ['held_deliveries.countDocuments#2', s]),
+  ];
+
+  it.each(settleSteps)('settle with a delivery held at %s, crashing at %s', async (holdAt, step) => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    const other = new HeldDeliveryRepository(f.db, now);
+    await repo.hold([record(0)]);
+    await repo.release(['held_0']);
+    const seen = new Map<string, number>();
+    let reached = false;
+    f.hooks.before = async (op) => {
+      const n = (seen.get(op) ?? 0) + 1;
+      seen.set(op, n);
+      const at = `${op}${n > 1 ? `#${n}` : ''}`;
+      if (at === holdAt) {
+        // A round that read the pause before the resume holds now: its whole hold lands here.
+        const hooked = f.hooks.before;
+        f.hooks.before = () => {};
+        await other.hold([record(3)]);
+        f.hooks.before = hooked;
+      }
+      if (at === step) {
+        reached = true;
+        throw new Crash();
+      }
+    };
+    // Counted from here: the hold's own commands are not settle's.
+    f.ops.length = 0;
+    await repo.settle(sub).catch((err: unknown) => expect(err).toBeInstanceOf(Crash));
+    expect(reached).toBe(true);
+    f.hooks.before = () => {};
+    // After the crash: the sweep lists it (marker or settle note), and what it, or a drain, does finds the record.
+    expect((await repo.holding()).map((h) => h.subscriptionId)).toEqual([sub]);
+    expect(await drainIds(repo)).toEqual(['held_3']);
+    expect(await repo.holding()).toEqual([]);
+  });
+
+  it('settle with nothing held meanwhile, crashing after the marker went: the settle note keeps it listed', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    await repo.hold([record(0)]);
+    await repo.release(['held_0']);
+    f.hooks.before = (op) => {
+      if (op === 'held_settling.deleteOne') throw new Crash();
+    };
+    await expect(repo.settle(sub)).rejects.toBeInstanceOf(Crash);
+    f.hooks.before = () => {};
+    expect(await repo.holding()).toEqual([{ subscriptionId: sub, settling: true }]);
+    expect(await repo.settle(sub)).toBe(true);
+    expect(await repo.holding()).toEqual([]);
+  });
+
+  // Each command a hold makes: a crash right after it.
+  const holdSteps = ['held_marks.updateOne', 'held_deliveries.insertMany', 'held_slots.insertMany'];
+
+  it.each(holdSteps)('a hold crashing after %s leaves its records marked', async (step) => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    let crashed = false;
+    const hold = repo.hold([record(0), record(90)]);
+    // Crash on the command after the step: the step itself is stored.
+    let after = false;
+    f.hooks.before = (op) => {
+      if (crashed) return;
+      if (after) {
+        crashed = true;
+        throw new Crash();
+      }
+      if (op === step) after = true;
+    };
+    await hold.catch((err: unknown) => expect(err).toBeInstanceOf(Crash));
+    f.hooks.before = () => {};
+    const stored = [...f.of('held_deliveries').keys()];
+    if (stored.length === 0) return;
+    expect((await repo.holding()).map((h) => h.subscriptionId)).toEqual([sub]);
+    expect((await drainIds(repo)).sort()).toEqual(stored.sort());
+  });
+});
+
+describe('held deliveries: one actor per record', () => {
+  it('gives a record to whichever of drain and expiry claims it first; the same one may claim again', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    const docs = [record(0), record(1)];
+    expect([...(await repo.claim([docs[0]!], 'drain'))]).toEqual(['held_0']);
+    expect([...(await repo.claim(docs, 'expiry'))]).toEqual(['held_1']);
+    expect([...(await repo.claim(docs, 'drain'))]).toEqual(['held_0']);
+  });
+});

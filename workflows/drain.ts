@@ -1,0 +1,100 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { continueAsNew, ParentClosePolicy, proxyActivities, sleep, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { HeldCursor } from '../src/deliveries/held';
+import type { DeliveryPolicy } from './delivery-model';
+import type { EventInput } from './definitions';
+import { heldDeliveryWorkflowId } from './ids';
+import { eventSearchAttributes } from './search-attributes';
+
+const { heldPage, releaseHeld, settleHeld } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  // The database may be away for a while: the drain waits for it, it does not give up.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+/** Held deliveries one page reads: a page's starts are released together. */
+export const DRAIN_PAGE_SIZE = 100;
+
+/** Deliveries one run starts before it continues as new: about 8 history events each. */
+export const DRAIN_STARTS_PER_RUN = 500;
+
+/** What a drain is started with: the subscription, and how the deliveries it starts run (the service's DeliverySettings). */
+export interface DrainInput {
+  subscriptionId: string;
+  policy: DeliveryPolicy;
+  batchSize: number;
+  /** Where the previous run stopped; absent on a drain's first run. */
+  after?: HeldCursor;
+  /** Deliveries started by the runs before this one. */
+  startedBefore?: number;
+  /** Deliveries one run starts before it continues as new (absent: DRAIN_STARTS_PER_RUN; recorded histories set a few). */
+  startsPerRun?: number;
+}
+
+/** How a drain ended: how many deliveries it started, and why it stopped. */
+export interface DrainResult {
+  subscriptionId: string;
+  started: number;
+  /** `drained`: nothing is held any more; otherwise the subscription's state that stopped it (paused again, disabled, deleted). */
+  ended: 'drained' | 'paused' | 'disabled' | 'deleted';
+}
+
+/**
+ * Sends what a resumed subscription held: page by page in emission order, each held delivery
+ * started as its own delivery run (the event workflow, to this subscription only) at the
+ * subscription's drain rate, one start at a time so they reach the receiver in that order; a
+ * page's records are released once its runs are started. Each run's id comes from its record,
+ * so a replayed or repeated drain starts none twice. Stops when the subscription is not active
+ * (a new resume or the sweep starts another); continues as new every DRAIN_STARTS_PER_RUN.
+ */
+export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
+  const { subscriptionId } = input;
+  let after = input.after;
+  let started = 0;
+  const total = () => (input.startedBefore ?? 0) + started;
+  const perRun = input.startsPerRun ?? DRAIN_STARTS_PER_RUN;
+  for (;;) {
+    const page = await heldPage({ subscriptionId, limit: DRAIN_PAGE_SIZE, ...(after ? { after } : {}) });
+    if (page.state !== 'active') return { subscriptionId, started: total(), ended: page.state };
+    const gapMs = Math.ceil(1000 / page.rate);
+    for (const item of page.items) {
+      // Spaced across pages too: a page's read must not let two starts come closer than the rate.
+      if (started > 0) await sleep(gapMs);
+      await startHeld(input, item);
+      started += 1;
+    }
+    if (page.items.length > 0) await releaseHeld({ ids: page.items.map((item) => item.id) });
+    if (page.next) {
+      after = page.next;
+      if (started >= perRun) await continueAsNew<typeof drainWorkflow>(nextRun(input, total(), after));
+      continue;
+    }
+    // The end: done unless a delivery was held behind the cursor meanwhile (a round that read the pause just before the resume).
+    if ((await settleHeld({ subscriptionId })).empty) return { subscriptionId, started: total(), ended: 'drained' };
+    after = undefined;
+    if (started >= perRun) await continueAsNew<typeof drainWorkflow>(nextRun(input, total()));
+  }
+}
+
+/** The input of the run that continues this one: from `after` (absent: from the oldest again). */
+function nextRun(input: DrainInput, startedBefore: number, after?: HeldCursor): DrainInput {
+  return { subscriptionId: input.subscriptionId, policy: input.policy, batchSize: input.batchSize, startedBefore, ...(input.startsPerRun ? { startsPerRun: input.startsPerRun } : {}), ...(after ? { after } : {}) };
+}
+
+/** Starts the delivery of one held record, unless a run with its id was started before. */
+async function startHeld(input: DrainInput, item: { id: string; eventId: string; eventType: string }): Promise<void> {
+  const args: EventInput = { eventId: item.eventId, eventType: item.eventType, subscriptionIds: [input.subscriptionId], policy: input.policy, batchSize: input.batchSize };
+  try {
+    await startChild('eventWorkflow', {
+      workflowId: heldDeliveryWorkflowId(item.eventId, item.id),
+      args: [args],
+      // The delivery outlives the drain's run: it continues as new, and may be ended by an operator.
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: eventSearchAttributes(args, input.batchSize),
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
