@@ -48,6 +48,18 @@ async function deliveredTo(ctx: Ctx, receiver: ReceiverProcess, tag: string, id:
   }
 }
 
+/** B's worst latency from POST in each 10 s (by when B posted, from `t0`): when in the burst the waits happened. */
+function worstBy10s(o: { arrivals: Array<{ eventId: string; t: number }>; events: Map<string, { postStart: number }> }, t0: number): number[] {
+  const worst: number[] = [];
+  for (const a of o.arrivals) {
+    const e = o.events.get(a.eventId);
+    if (!e) continue;
+    const k = Math.max(0, Math.floor((e.postStart - t0) / 10_000));
+    worst[k] = Math.max(worst[k] ?? 0, Math.round(a.t - e.postStart));
+  }
+  return Array.from(worst, (w) => w ?? 0);
+}
+
 /**
  * B alone (`--noisy-baseline` orders at 10/s), then A's burst from C concurrent clients with B's
  * 10/s beside it until every burst delivery arrived. Deliveries are checked as in every run.
@@ -111,7 +123,7 @@ export async function noisyNeighbour(ctx: Ctx) {
       burstDeliveredSeconds: r3((burstLast - t0) / 1000),
       burstDelivered: noisy.delivered,
       quietAlone: { events: aloneOrders.length, delivered: alone.delivered, latencyFromPostMs: aloneLat, breakdownMs: alone.breakdownMs },
-      quietWithBurst: { events: during.length, delivered: quiet.delivered, failed: quiet.failed, latencyFromPostMs: withLat, breakdownMs: quiet.breakdownMs },
+      quietWithBurst: { events: during.length, delivered: quiet.delivered, failed: quiet.failed, latencyFromPostMs: withLat, breakdownMs: quiet.breakdownMs, worstMsBy10s: worstBy10s(quiet, t0) },
       /** B's p99 with the burst over alone (target ≤ 2). */
       p99Ratio: r3(withLat.p99 / Math.max(1, aloneLat.p99)),
       p50Ratio: r3(withLat.p50 / Math.max(1, aloneLat.p50)),
