@@ -70,8 +70,8 @@ export function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
  * span both lanes.
  */
 export function createLaneWorkers(opts: CreateWorkerOptions): Promise<Worker[]> {
-  const activities = activitiesOf(opts);
   const [defaultQueue, bulkQueue] = laneTaskQueues(opts.taskQueue) as [string, string];
+  const activities = activitiesOf({ ...opts, deps: { ...opts.deps, bulkTaskQueue: bulkQueue } });
   return Promise.all([
     workerWith({ ...opts, taskQueue: defaultQueue }, activities),
     workerWith({ ...opts, taskQueue: bulkQueue, concurrency: opts.bulkConcurrency ?? opts.concurrency }, activities),
