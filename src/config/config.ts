@@ -170,7 +170,7 @@ export const envSchema = z.object({
   DELIVERY_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1000).default(20),
   OWNER_FAIR_RATE: z.coerce.number().min(0).max(100_000).default(10),
   OWNER_FAIR_BURST: z.coerce.number().int().min(1).max(1_000_000).default(50),
-  BULK_LANE_CONCURRENCY: z.coerce.number().int().min(2).max(1000).default(20),
+  BULK_LANE_CONCURRENCY: z.coerce.number().int().min(2).max(1000).default(200),
   SUBSCRIPTION_CACHE_TTL: duration('1s', 0, 600_000, 'from 0 to 10m', true),
   RELAY_INTERVAL: duration('5s', 100, Infinity, 'of at least 100ms'),
   RETENTION_DAYS: z

@@ -99,7 +99,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   OWNER_FAIR_BURST: { group: 'Delivery', meaning: 'Event workflows one owner may start at once on the default task queue beyond `OWNER_FAIR_RATE` (its token bucket\'s size)' },
   BULK_LANE_CONCURRENCY: {
     group: 'Delivery',
-    meaning: 'Event workflow tasks (each with its round of POSTs) one worker runs at once on the bulk task queue (2–1000); the rest of a flood waits in Temporal\'s queue instead of waking again and again for `DELIVERY_MAX_IN_FLIGHT`',
+    meaning: 'Event workflow tasks (each with its round of POSTs) one worker runs at once on the bulk task queue (2–1000), beside as many on the default one; the rest of a flood waits in Temporal\'s queue. Fewer bound what a flood costs the worker\'s CPU, but also how fast a flood to a receiver that never answers drains ([fair share](delivery.md#fair-share-between-owners))',
   },
   SUBSCRIPTION_CACHE_TTL: {
     group: 'Delivery',

@@ -64,10 +64,9 @@ export function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
 
 /**
  * One worker per lane (`taskQueue` and its `-bulk` twin), each with slots of its own: a flood
- * started on the bulk lane never holds a slot the default lane's workflows need, and with few
- * slots (`bulkConcurrency`) it waits in Temporal's queue instead of waking over and over for
- * max_in_flight. They share one set of activities, so max_in_flight, caches and batched writes
- * span both lanes.
+ * started on the bulk lane never holds a slot the default lane's workflows need, and what does
+ * not fit its slots (`bulkConcurrency`) waits in Temporal's queue. They share one set of
+ * activities, so max_in_flight, caches and batched writes span both lanes.
  */
 export function createLaneWorkers(opts: CreateWorkerOptions): Promise<Worker[]> {
   const [defaultQueue, bulkQueue] = laneTaskQueues(opts.taskQueue) as [string, string];
