@@ -86,6 +86,11 @@ export interface AttemptActivityDeps {
   disableAfterMs?: number | undefined;
   /** POSTs this worker sends to one subscription at once, unless it sets `max_in_flight` (absent or 0: no bound). */
   maxInFlight?: number | undefined;
+  /**
+   * The bulk lane's task queue: its rounds wait up to `timeoutMs` (at most 30 s) for a max_in_flight slot instead of
+   * putting the attempt off, so a flood queues in Temporal rather than waking again and again.
+   */
+  bulkTaskQueue?: string | undefined;
   /** How long a read subscription is used for later rounds (SUBSCRIPTION_CACHE_TTL; absent or 0: each round reads). */
   subscriptionCacheTtlMs?: number | undefined;
   /** Longest a paused subscription holds deliveries, from its pause (SUBSCRIPTION_HOLD_MAX; absent: its default). */
@@ -109,6 +114,19 @@ function runningWorkflow(): string | undefined {
     return Context.current().info.workflowExecution?.workflowId;
   } catch {
     return undefined;
+  }
+}
+
+/** Longest a bulk-lane round waits for a max_in_flight slot: with a POST's longest timeout (60 s) it stays within the local activity's 2 minutes. */
+const MAX_SLOT_WAIT_MS = 30_000;
+
+/** Whether this activity runs for a workflow on `bulkTaskQueue`; false outside an activity (tests). */
+function onBulkLane(bulkTaskQueue: string | undefined): boolean {
+  if (bulkTaskQueue === undefined) return false;
+  try {
+    return Context.current().info.taskQueue === bulkTaskQueue;
+  } catch {
+    return false;
   }
 }
 
@@ -346,8 +364,10 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     };
     const rate = sub.rate_limit;
     return async () => {
-      // Checked and taken in the same tick as the POST starts: no other round can slip in between.
-      if (!inFlight.take(sub._id, limit)) return { outcome: 'deferred', reason: `${limit} POSTs to this subscription in flight (max_in_flight)` };
+      // Taken (or handed over by a release) in the same tick as the POST starts: no other round can slip in between.
+      if (!(await inFlight.takeWithin(sub._id, limit, onBulkLane(deps.bulkTaskQueue) ? Math.min(deps.timeoutMs, MAX_SLOT_WAIT_MS) : 0))) {
+        return { outcome: 'deferred', reason: `${limit} POSTs to this subscription in flight (max_in_flight)` };
+      }
       try {
         if (rate !== undefined) {
           // A limiter that cannot answer puts the attempt off rather than fail the round: other POSTs of it may have gone already.

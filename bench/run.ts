@@ -25,6 +25,7 @@ import { fixedRate, outageDrain } from './lib/scenarios/latency';
 import { metricsCost } from './lib/scenarios/metrics-cost';
 import { fanOut, fanOutEvents, slowReceiver, throughput, warmUp } from './lib/scenarios/throughput';
 import { brokerThroughput } from './lib/scenarios/broker';
+import { noisyNeighbour } from './lib/scenarios/noisy';
 import { startStreamBroker } from '../stack/harness/stream-broker';
 import { type FloorShape, runFloor } from './floor/floor';
 import { type Stack, startStack } from '../stack/harness/stack';
@@ -76,6 +77,7 @@ async function runScenarios(ctx: Ctx, results: BenchResults, save: () => void): 
   for (const m of otherFanOuts) await step('fanouts', () => fanOut(ctx, m), (r) => ((results.fanOuts ??= {})[m] = r));
   await step('broker', () => brokerThroughput(ctx), (r) => (results.broker = r));
   await step('slow', () => slowReceiver(ctx), (r) => (results.slowReceiver = r));
+  await step('noisy', () => noisyNeighbour(ctx), (r) => (results.noisy = r));
   await step('outage', () => outageDrain(ctx), (r) => (results.outage = r));
   await step('background', () => background(ctx), (r) => (results.background = r));
   await step('retention', () => retention(ctx), (r) => (results.retention = r));

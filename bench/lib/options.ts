@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { type PrefillSpec, parsePrefill } from '../soak/options';
 
 /** Every scenario, in the fixed order they run. */
-export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'broker', 'slow', 'outage', 'background', 'retention', 'metrics', 'floor'] as const;
+export const allScenarios = ['ingest0', 'baseline', 'ingest', 'throughput', 'rate', 'idle', 'fanouts', 'broker', 'slow', 'noisy', 'outage', 'background', 'retention', 'metrics', 'floor'] as const;
 export type Scenario = (typeof allScenarios)[number];
 
 /** Numeric options: default, `--quick` default, bounds, help (the one table the usage is made from). */
@@ -18,6 +18,8 @@ const numeric = {
   idleEvents: { def: 10, quick: 3, min: 1, max: 1000, help: 'events of the idle run, 1 s apart' },
   baselineConcurrency: { def: 16, min: 1, max: 256, help: 'concurrency of the in-process baseline' },
   sampleEvery: { def: 10, min: 1, max: 1_000_000, help: 'verify every n-th signature at the receiver' },
+  noisyEvents: { def: 5000, quick: 200, min: 1, max: 100_000, help: 'events of owner A\'s burst in the noisy-neighbour run' },
+  noisyBaseline: { def: 20, min: 5, max: 10_000, help: 'events of owner B alone (10/s) before the burst in the noisy-neighbour run' },
   outage: { def: 60, quick: 5, min: 5, max: 600, help: 'seconds the receiver answers 503' },
   background: { def: 10, quick: 2, min: 1, max: 600, help: 'seconds of the no-load CPU measurement' },
   retentionDocs: { def: 100_000, quick: 5000, min: 1000, max: 1_000_000, help: 'old attempts one retention pass deletes' },
@@ -45,6 +47,7 @@ const booleans = {
   fastSqlite: 'Temporal dev server SQLite with WAL + synchronous=OFF (the tests\' setting)',
   verbose: 'print the service processes\' output',
   apiDeliveryWorker: 'API_DELIVERY_WORKER=true: each API process also runs a delivery worker, so its workflow starts are eager',
+  temporalFairness: 'matching.enableFairness=true on the Temporal dev server: tasks are dispatched fairly between the event workflows\' fairness keys (their owners)',
   dbCommands: 'count database commands per order and per delivery (DB_COMMAND_METRICS=true: command monitoring adds CPU, so the CPU figures of such a run are not comparable)',
 };
 
@@ -117,6 +120,7 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
     verbose: bool('verbose'),
     dbCommands: bool('dbCommands'),
     apiDeliveryWorker: bool('apiDeliveryWorker'),
+    temporalFairness: bool('temporalFairness'),
     scenarios: chosen,
     stack,
     prefill: parsePrefill(text('prefill')!),

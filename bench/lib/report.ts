@@ -15,6 +15,7 @@ import type { metricsCost } from './scenarios/metrics-cost';
 import type { fixedRate, outageDrain } from './scenarios/latency';
 import type { fanOut, slowReceiver, throughput } from './scenarios/throughput';
 import type { brokerThroughput } from './scenarios/broker';
+import type { noisyNeighbour } from './scenarios/noisy';
 import type { Summary } from '../../stack/harness/stats';
 
 type Result<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
@@ -38,6 +39,8 @@ export interface BenchResults {
   /** Throughput and CPU per delivery to one broker destination (a Redis stream), the broker's CPU apart. */
   broker?: Result<typeof brokerThroughput>;
   slowReceiver?: Result<typeof slowReceiver>;
+  /** One owner's burst to a 2 s receiver beside another owner's 10 events/s: the quiet owner's latency with and without it. */
+  noisy?: Result<typeof noisyNeighbour>;
   outage?: Result<typeof outageDrain>;
   background?: Result<typeof background>;
   /** One retention pass over old attempts: its duration, rate and CPU, order latency before and during it. */
@@ -103,6 +106,8 @@ function targets(r: BenchResults): NonNullable<BenchResults['targets']> {
   const noise = (spread: number | undefined) => Math.max(0.1, spread ?? 0);
   add('metrics on: throughput within noise of metrics off', mc?.throughputRatio, '× off', (v) => v >= 1 - noise(mc?.noiseOffThroughput));
   add('metrics on: CPU per delivery within noise of metrics off', mc?.cpuPerDeliveryRatio, '× off', (v) => v <= 1 + noise(mc?.noiseOffCpu));
+  add('noisy neighbour: quiet owner\'s p99 with the burst ≤ 2 × alone (issue 33)', r.noisy?.p99Ratio, '× alone', (v) => v <= 2);
+  add('slow receiver: healthy throughput ≥ 0.9 × alone (issue 33)', r.slowReceiver?.ratio, '× alone', (v) => v >= 0.9);
   if (r.accounting?.length) add('zero deliveries unaccounted', unaccounted(r.accounting), 'deliveries', (v) => v === 0);
   return out;
 }
@@ -224,6 +229,14 @@ function rows(r: BenchResults, ratio: Record<string, number>): Row[] {
   }
   const slow = r.slowReceiver;
   if (slow) out.push(['b. slow receiver', `${fmt(slow.ratio, 2)}×`, `healthy ${slow.healthySubscriptions} subs: ${fmt(slow.without.deliveriesPerSecond)} del/s alone, ${fmt(slow.withSlow.deliveriesPerSecond)} del/s beside one that never answers; p99 ${fmt(slow.without.latencyFromPostMs.p99, 0)} → ${fmt(slow.withSlow.latencyFromPostMs.p99, 0)} ms`]);
+  const noisy = r.noisy;
+  if (noisy) {
+    out.push([
+      'b. noisy neighbour',
+      `${fmt(noisy.p99Ratio, 2)}× p99`,
+      `owner B at ${noisy.quietEventsPerSecond}/s: p50/p99 ${fmt(noisy.quietAlone.latencyFromPostMs.p50, 0)}/${fmt(noisy.quietAlone.latencyFromPostMs.p99, 0)} ms alone → ${fmt(noisy.quietWithBurst.latencyFromPostMs.p50, 0)}/${fmt(noisy.quietWithBurst.latencyFromPostMs.p99, 0)} ms beside owner A's ${noisy.burstAccepted} events to a ${noisy.slowAnswerMs} ms receiver (posted in ${fmt(noisy.burstPostsSeconds)} s, delivered in ${fmt(noisy.burstDeliveredSeconds)} s)`,
+    ]);
+  }
   const outage = r.outage;
   if (outage) out.push(['b. drain after an outage', `${fmt(outage.drainSeconds)} s`, `receiver 503 for ${outage.outageSeconds} s while ${outage.events} events arrived; delivered ${outage.delivered}, failed ${outage.failed}, dups ${outage.duplicates}; ${outage.failedAttemptsDuringOutage} attempts failed meanwhile`]);
   if (fl) {
@@ -291,7 +304,7 @@ export function report(results: BenchResults, run: { dbDescription: string; exte
       `Scenarios: ${results.completed.length} of ${o.scenarios.length} completed (${results.completed.join(', ')})\n` +
       (results.void ? `\nVOID: ${results.void}\n` : '') +
       `\n${table(rows(results, ratio))}\n\nTargets (1.0; informational, the exit code only says VOID):\n` +
-      results.targets.map((t) => `  ${t.pass ? 'PASS' : 'MISS'}  ${t.target}: ${fmt(t.value, t.unit === '× floor' ? 2 : t.unit === 'deliveries' ? 0 : 1)} ${t.unit}`).join('\n') +
+      results.targets.map((t) => `  ${t.pass ? 'PASS' : 'MISS'}  ${t.target}: ${fmt(t.value, t.unit.startsWith('×') ? 2 : t.unit === 'deliveries' ? 0 : 1)} ${t.unit}`).join('\n') +
       `\n\nJSON: ${run.outFile}\n`,
   );
 }

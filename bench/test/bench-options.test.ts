@@ -21,6 +21,7 @@ describe('bench options', () => {
     expect(parseOptions([])).toMatchObject({ events: 200, subs: 5, maxSeconds: 1200, quick: false });
     expect(parseOptions(['--quick'])).toMatchObject({ events: 20, subs: 5, maxSeconds: 300, quick: true });
     expect(parseOptions(['--quick', '--events', '50'])).toMatchObject({ events: 50 });
+    expect([parseOptions([]).noisyEvents, parseOptions(['--quick']).noisyEvents]).toEqual([5000, 200]);
   });
 
   it('runs the chosen scenarios in the fixed order, less the skipped ones, and refuses unknown names', () => {
@@ -28,6 +29,8 @@ describe('bench options', () => {
     expect(() => parseOptions(['--scenarios', 'ingest,nope'])).toThrow(/unknown: nope/);
     // The broker destination's run comes right after the HTTP one at M=1 it is set beside.
     expect(parseOptions(['--scenarios', 'slow,broker,fanouts']).scenarios).toEqual(['fanouts', 'broker', 'slow']);
+    // The noisy neighbour follows the slow receiver, the other scenario of one subscription's load beside others.
+    expect(parseOptions(['--scenarios', 'outage,noisy,slow']).scenarios).toEqual(['slow', 'noisy', 'outage']);
     expect(() => parseOptions(['--scenarios', 'idle', '--skip', 'idle'])).toThrow(/no scenario/);
   });
 });

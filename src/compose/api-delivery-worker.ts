@@ -3,7 +3,7 @@ import type { Config } from '../config/config';
 import type { Logger } from '../logger';
 import type { Tracing } from '../telemetry/tracing';
 import type { TemporalGateway } from '../temporal/connection';
-import { createWorker } from '../worker/create-worker';
+import { createLaneWorkers } from '../worker/create-worker';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { Runtime } from '@temporalio/worker';
 import { assertSourceAddress } from '../../activities/http-post';
@@ -32,7 +32,7 @@ export async function startDeliveryWorker(config: Config, logger: Logger, tempor
     logger,
     stopping,
     shared: () => temporal.nativeConnection(),
-    create: (connection) => createWorker({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, workflowBundle, tracing, deps }),
+    create: (connection) => createLaneWorkers({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, workflowBundle, tracing, deps, bulkConcurrency: config.delivery.fairShare.bulkConcurrency }),
   });
   return {
     stop: async () => {

@@ -3,6 +3,7 @@ import type { Config } from '../config/config';
 import { DispatchNotes } from '../events/dispatch-notes';
 import { type DispatcherDeps, EventDispatcher } from '../events/dispatcher';
 import type { OutboxFlusher } from '../events/outbox';
+import { OwnerLanes } from '../events/lanes';
 import { EventRepository } from '../events/repository';
 import type { RelayDeps } from '../events/relay';
 import type { DeliverySettings } from '../events/start-options';
@@ -16,6 +17,11 @@ import type { WorkerMetrics } from '../telemetry/metrics';
 /** The delivery settings every event workflow starts with. */
 export function deliverySettings(config: Pick<Config, 'delivery' | 'temporal'>): DeliverySettings {
   return { taskQueue: config.temporal.taskQueue, policy: config.delivery.policy, batchSize: config.delivery.batchSize };
+}
+
+/** This process's lane choice per owner (OWNER_FAIR_RATE, OWNER_FAIR_BURST), for its dispatcher. */
+export function ownerLanes(config: Pick<Config, 'delivery'>): OwnerLanes {
+  return new OwnerLanes(config.delivery.fairShare);
 }
 
 /** The box sealing signing secrets at rest with the configured keys (none: plaintext). */

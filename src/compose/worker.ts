@@ -25,12 +25,12 @@ import { tracingFromConfig } from '../telemetry/tracing';
 import { TemporalGateway } from '../temporal/connection';
 import { ensureTemporalSetup, TemporalSetupError } from '../temporal/setup';
 import { versionDeprecations } from '../webhooks/versions';
-import { createWorker } from '../worker/create-worker';
+import { createLaneWorkers } from '../worker/create-worker';
 import { startMetricsServer } from '../worker/metrics-server';
 import { runWorkerUntilStopped } from '../worker/run-worker';
 import { installWorkerRuntime } from '../worker/runtime-logger';
 import { closeBrokers, deliveryActivityDeps, deliveryWorkflowBundle, postingSettings } from './delivery-worker';
-import { deliverySettings, eventDispatch, processStock, relayDeps } from './shared';
+import { deliverySettings, eventDispatch, ownerLanes, processStock, relayDeps } from './shared';
 
 /** A worker process, built: `run` polls until `stopping` resolves, then closes everything. */
 export interface WorkerProcess {
@@ -93,7 +93,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
   return {
     run: async (stopping) => {
       const subscriptions = new SubscriptionRepository(mongo.db);
-      const dispatch = eventDispatch(mongo.db, { fanout: subscriptions, temporal: () => temporal.client(), settings: deliverySettings(config), logger, metrics });
+      const dispatch = eventDispatch(mongo.db, { fanout: subscriptions, temporal: () => temporal.client(), settings: deliverySettings(config), lanes: ownerLanes(config), logger, metrics });
       const { dispatcher } = dispatch;
       const stock = processStock(mongo.db, dispatcher, logger);
       const relay = startRelay(relayDeps(mongo.db, dispatch, logger, metrics, stock), config.delivery.relayIntervalMs);
@@ -150,13 +150,14 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
             if (setup.namespaceCreated || setup.added.length > 0) logger.info({ namespace: config.temporal.namespace, ...setup }, 'temporal namespace set up');
             setupDone = true;
           }
-          return createWorker({
+          return createLaneWorkers({
             connection,
             namespace: config.temporal.namespace,
             taskQueue: config.temporal.taskQueue,
             workflowBundle,
             tracing,
             deps: activityDeps,
+            bulkConcurrency: config.delivery.fairShare.bulkConcurrency,
           });
         },
       });

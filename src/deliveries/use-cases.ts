@@ -212,7 +212,7 @@ export async function redeliverEvent(
   const owned = candidates.filter((s) => missingAuthority(principal, s, deps.eventScopes).length === 0).map((s) => s._id);
   if (owned.length === 0) assertMayChange(principal, candidates[0]!, deps.eventScopes);
   assertMayResend(deps, principal, [event.type]);
-  await deps.dispatcher.redeliver([{ event, subscriptionIds: owned, redeliveryId: newId('rdl'), ...(requestId ? { requestId } : {}) }]);
+  await deps.dispatcher.redeliver([{ event, subscriptionIds: owned, redeliveryId: newId('rdl'), ownerId: event.data_owner ?? event.owner_id, ...(requestId ? { requestId } : {}) }]);
   return { event_id: eventId, subscription_ids: owned };
 }
 
@@ -246,6 +246,7 @@ export async function recoverFailed(
       event,
       subscriptionIds: [subscriptionId],
       redeliveryId: recoveryId(subscriptionId, failedAt.get(event._id)!),
+      ownerId: sub.owner_id,
       ...(requestId ? { requestId } : {}),
     })),
   );

@@ -11,6 +11,7 @@ import type { DispatchNotes, RedeliveryNote } from './dispatch-notes';
 import type { OutboxEvent, OutboxFlusher, OutboxSource, PlannedWrite } from './outbox';
 import type { EventDoc, EventRepository } from './repository';
 import { type Filter, matchesFilter } from '../subscriptions/filter';
+import type { OwnerLanes } from './lanes';
 import { carriedEvent, type DeliverySettings, type EventRun, startEventWorkflow } from './start-options';
 
 export interface DispatcherDeps {
@@ -30,6 +31,8 @@ export interface DispatcherDeps {
   metrics?: EventMetrics | undefined;
   /** Most workflow starts requests may leave in flight (default 64); a request that would pass it waits for room. */
   maxBackgroundStarts?: number;
+  /** Sends an owner above its fair rate to the bulk task queue (absent: every workflow on the default one). */
+  lanes?: OwnerLanes | undefined;
 }
 
 /** Enough to keep Temporal's frontend busy at hundreds of orders a second, few enough that shutdown drains them in moments. */
@@ -42,6 +45,8 @@ export interface Redelivery {
   redeliveryId: string;
   /** The API request that asked for it (X-Request-Id). */
   requestId?: string;
+  /** Whose fair rate it counts against (see {@link OwnerLanes}); absent: the default lane. */
+  ownerId?: string | undefined;
 }
 
 /**
@@ -195,7 +200,12 @@ export class EventDispatcher implements OutboxFlusher {
       subscriptionIds: event.subscription_ids,
       ...(event.request_id ? { requestId: event.request_id } : {}),
       ...(carried ? { event: carried } : {}),
+      lane: this.laneOf(event.data_owner ?? event.owner_id),
     });
+  }
+
+  private laneOf(owner: string | undefined) {
+    return this.deps.lanes?.laneOf(owner) ?? 'default';
   }
 
   /**
@@ -216,10 +226,11 @@ export class EventDispatcher implements OutboxFlusher {
     }));
     await this.notes.noteRedeliveries(notes);
     const types = new Map(redeliveries.map((r) => [r.event._id, r.event.type]));
+    const owners = new Map(redeliveries.map((r) => [r.event._id, r.ownerId]));
     const fresh = new Set<string>();
     // A few starts in flight at once: hundreds of recovered events must not take minutes.
     await forEachLimited(notes, 8, (note) =>
-      this.startRedelivery(note, types.get(note.event_id)!).then(
+      this.startRedelivery(note, types.get(note.event_id)!, owners.get(note.event_id)).then(
         (started) => {
           if (started) fresh.add(note.event_id);
         },
@@ -232,14 +243,15 @@ export class EventDispatcher implements OutboxFlusher {
     return fresh;
   }
 
-  /** Starts a noted redelivery's workflow and deletes the note; false when that workflow id was started before. */
-  async startRedelivery(note: RedeliveryNote, eventType: string): Promise<boolean> {
+  /** Starts a noted redelivery's workflow in `owner`'s lane and deletes the note; false when that workflow id was started before. */
+  async startRedelivery(note: RedeliveryNote, eventType: string, owner?: string): Promise<boolean> {
     const started = await this.start({
       eventId: note.event_id,
       eventType,
       subscriptionIds: note.subscription_ids,
       workflowId: note._id,
       ...(note.request_id ? { requestId: note.request_id } : {}),
+      ...(owner !== undefined ? { lane: this.laneOf(owner) } : {}),
     });
     await this.notes.remove([note._id]);
     return started;

@@ -145,7 +145,7 @@ export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abando
         pass.abandoned++;
         return;
       }
-      await dispatcher.startRedelivery(note, event.type);
+      await dispatcher.startRedelivery(note, event.type, event.data_owner ?? event.owner_id);
       pass.redelivered++;
     });
   }

@@ -4,6 +4,7 @@ import { eventWorkflowId } from '../../workflows/ids';
 import type { DeliveryPolicy } from '../../workflows/delivery-model';
 import { eventSearchAttributes } from '../../workflows/search-attributes';
 import type { CarriedEvent } from '../../workflows/definitions';
+import { type Lane, laneTaskQueue } from './lanes';
 import type { EventDoc } from './repository';
 
 /** How deliveries run: fixed into each workflow at its start, so config changes never alter one in flight. */
@@ -27,6 +28,8 @@ export interface EventRun {
   requestId?: string;
   /** The event itself, carried in the input when small (see carriedEvent) so the worker need not read it. */
   event?: CarriedEvent;
+  /** The task queue it starts on (default: the default lane); its parts inherit it. */
+  lane?: Lane;
 }
 
 /**
@@ -52,7 +55,7 @@ export function carriedEvent(event: Pick<EventDoc, 'data' | 'created_at' | 'owne
 export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySettings): WorkflowStartOptions<typeof eventWorkflow> {
   return {
     workflowId: run.workflowId ?? eventWorkflowId(run.eventId),
-    taskQueue: settings.taskQueue,
+    taskQueue: laneTaskQueue(settings.taskQueue, run.lane),
     // A finished run must not start again when its start is repeated (relay, concurrent dispatch).
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     args: [

@@ -1,15 +1,17 @@
 import type { Client } from '@temporalio/client';
 import type { DispatchNotes } from '../events/dispatch-notes';
+import { laneTaskQueues } from '../events/lanes';
 import { retryingKey } from '../../workflows/search-attributes';
 import type { GaugeSource } from './metrics';
 
 /**
  * Deliveries waiting for a retry, read from Temporal visibility: the event workflows of the
- * task queue that list retrying subscriptions, summed. At most `maxWorkflows` are read per
+ * task queue and its bulk lane that list retrying subscriptions, summed. At most `maxWorkflows` are read per
  * scrape, so a huge backlog reads as that bound rather than stalling the scrape.
  */
 export function retryingDeliveries(client: () => Promise<Client>, taskQueue: string, maxWorkflows = 10_000): GaugeSource {
-  const query = `TaskQueue = '${taskQueue.replace(/'/g, "\\'")}' AND ExecutionStatus = 'Running' AND ${retryingKey.name} IS NOT NULL`;
+  const queues = laneTaskQueues(taskQueue).map((q) => `TaskQueue = '${q.replace(/'/g, "\\'")}'`);
+  const query = `(${queues.join(' OR ')}) AND ExecutionStatus = 'Running' AND ${retryingKey.name} IS NOT NULL`;
   return async () => {
     let total = 0;
     let seen = 0;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { type ActivityDeps, createActivities } from '../../activities';
+import { laneTaskQueues } from '../events/lanes';
 import type { Tracing } from '../telemetry/tracing';
 
 /** Path of the workflow bundle entry, bundled by the worker at start. */
@@ -50,19 +51,44 @@ export interface CreateWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Traces workflows and activities into this process's tracing (absent: no tracing, no cost). */
   tracing?: Tracing | undefined;
+  /** Workflow tasks and local activities the bulk lane's worker runs at once (createLaneWorkers; default `concurrency`). */
+  bulkConcurrency?: number | undefined;
 }
 
 const defaultConcurrency = 200;
 
 /** Creates the delivery worker: our workflows plus activities bound to real dependencies. */
 export function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
+  return workerWith(opts, activitiesOf(opts));
+}
+
+/**
+ * One worker per lane (`taskQueue` and its `-bulk` twin), each with slots of its own: a flood
+ * started on the bulk lane never holds a slot the default lane's workflows need, and what does
+ * not fit its slots (`bulkConcurrency`) waits in Temporal's queue. They share one set of
+ * activities, so max_in_flight, caches and batched writes span both lanes.
+ */
+export function createLaneWorkers(opts: CreateWorkerOptions): Promise<Worker[]> {
+  const [defaultQueue, bulkQueue] = laneTaskQueues(opts.taskQueue) as [string, string];
+  const activities = activitiesOf({ ...opts, deps: { ...opts.deps, bulkTaskQueue: bulkQueue } });
+  return Promise.all([
+    workerWith({ ...opts, taskQueue: defaultQueue }, activities),
+    workerWith({ ...opts, taskQueue: bulkQueue, concurrency: opts.bulkConcurrency ?? opts.concurrency }, activities),
+  ]);
+}
+
+function activitiesOf(opts: CreateWorkerOptions) {
+  return createActivities({ ...opts.deps, ...(opts.tracing ? { tracer: opts.tracing.tracer } : {}) });
+}
+
+function workerWith(opts: CreateWorkerOptions, activities: ReturnType<typeof activitiesOf>): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     identity: opts.deps.workerIdentity,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath, bundlerOptions: { preloadModules } }),
-    activities: createActivities({ ...opts.deps, ...(opts.tracing ? { tracer: opts.tracing.tracer } : {}) }),
+    activities,
     ...(opts.tracing
       ? {
           interceptors: {

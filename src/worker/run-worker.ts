@@ -5,7 +5,8 @@ import { NativeConnection } from './create-worker';
 export interface WorkerLoopOptions {
   address: string;
   logger: Logger;
-  create: (connection: NativeConnection) => Promise<Worker>;
+  /** The worker, or the workers (one per lane), run together: one failing stops the others. */
+  create: (connection: NativeConnection) => Promise<Worker | Worker[]>;
   /** Resolves when the process is asked to stop. */
   stopping: Promise<void>;
   maxBackoffMs?: number;
@@ -20,21 +21,21 @@ export interface WorkerLoopOptions {
  */
 export async function runWorkerUntilStopped(opts: WorkerLoopOptions): Promise<void> {
   let stop = false;
-  let current: Worker | undefined;
+  let current: Worker[] = [];
   void opts.stopping.then(() => {
     stop = true;
-    if (current?.getState() === 'RUNNING') current.shutdown();
+    shutdownAll(current);
   });
   let failures = 0;
   while (!stop) {
     let owned: NativeConnection | undefined;
     try {
       const connection = opts.shared ? await opts.shared() : (owned = await NativeConnection.connect({ address: opts.address }));
-      current = await opts.create(connection);
+      current = [await opts.create(connection)].flat();
       if (stop) break;
       failures = 0;
       opts.logger.info('worker polling');
-      await current.run();
+      await runAll(current);
     } catch (err) {
       if (stop) break;
       failures++;
@@ -42,8 +43,24 @@ export async function runWorkerUntilStopped(opts: WorkerLoopOptions): Promise<vo
       opts.logger.warn({ err: (err as Error).message, retryInMs: delay }, 'worker lost Temporal; reconnecting');
       await Promise.race([new Promise((r) => setTimeout(r, delay)), opts.stopping]);
     } finally {
-      current = undefined;
+      current = [];
       await owned?.close().catch(() => undefined);
     }
+  }
+}
+
+function shutdownAll(workers: readonly Worker[]): void {
+  for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+}
+
+/** Runs `workers` until all stop; the first to fail stops the others, and its error is thrown once they have. */
+async function runAll(workers: readonly Worker[]): Promise<void> {
+  const runs = workers.map((w) => w.run());
+  try {
+    await Promise.all(runs);
+  } catch (err) {
+    shutdownAll(workers);
+    await Promise.allSettled(runs);
+    throw err;
   }
 }

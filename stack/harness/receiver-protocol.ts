@@ -3,8 +3,11 @@
 export type ReceiverRequest =
   | { type: 'configure'; id: number; secrets: Record<string, string>; sampleEvery: number }
   | { type: 'reset'; id: number }
-  /** How to answer from now on: `status` to every POST (200 normally, 503 for an outage); never to tags in `hang`. */
-  | { type: 'answer'; id: number; status: number; hang: string[] }
+  /**
+   * How to answer from now on: `status` to every POST (200 normally, 503 for an outage); never to
+   * tags in `hang`; 200 only after `delayMs[tag]` ms to tags in `delayMs` (arrival still counts at once).
+   */
+  | { type: 'answer'; id: number; status: number; hang: string[]; delayMs?: Record<string, number> }
   | { type: 'expect'; id: number; eventIds: string[] }
   | { type: 'progress'; id: number }
   /** Every arrival, or with `since` (epoch ms) only those first seen at or after it. */
@@ -31,7 +34,7 @@ export interface ArrivalRecord {
 export type ReceiverReply =
   | { type: 'listening'; id: 0; port: number }
   | { type: 'ok'; id: number }
-  | { type: 'progress'; id: number; unique: number; seenExpected: number; total: number; duplicates: number }
+  | { type: 'progress'; id: number; unique: number; seenExpected: number; total: number; duplicates: number; byTag: Record<string, number> }
   | {
       type: 'dump';
       id: number;

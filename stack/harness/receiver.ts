@@ -1,7 +1,7 @@
 /**
  * The webhook receiver of the bench, the soak and the chaos run, its own process (forked by stack/harness/receiver-client.ts) so that
  * arrival times are not delayed by the load generator's event loop and its CPU is not the service's.
- * It answers POST /hook/<tag> with 200 (or as told: one status for all, no answer to some tags),
+ * It answers POST /hook/<tag> with 200 (or as told: one status for all, no answer or a late one to some tags),
  * records per (webhook-id, tag) when the request's headers were parsed (≈ first byte on loopback)
  * in epoch ms comparable across processes, and verifies every `sampleEvery`-th signature. Told to
  * `consume` a Redis stream, it records the stream's entries under their tag alike, each at the
@@ -18,6 +18,8 @@ let sampleEvery = 10;
 /** What `reset` clears: arrivals by `<event id>|<tag>` (first time, count, order id) and the tallies. */
 const fresh = () => ({
   arrivals: new Map<string, { t: number; n: number; orderId?: number }>(),
+  /** Unique arrivals per tag. */
+  byTag: {} as Record<string, number>,
   expected: undefined as Set<string> | undefined,
   seenExpected: 0,
   total: 0,
@@ -31,6 +33,7 @@ let s = fresh();
 // How POSTs are answered (see the `answer` request); held responses are dropped when it changes.
 let answerStatus = 200;
 let hang = new Set<string>();
+let delayMs = new Map<string, number>();
 const held: http.ServerResponse[] = [];
 /** Kept so that `up` after `down` listens on the same address again. */
 let port = 0;
@@ -50,7 +53,10 @@ const server = http.createServer((req, res) => {
     if (hang.has(tag)) return void held.push(res);
     if (answerStatus !== 200) return void res.writeHead(answerStatus, { 'Retry-After': '1' }).end();
     record(tag, eventId, t, Buffer.concat(chunks), req.headers);
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '2' }).end('{}');
+    const ok = () => res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '2' }).end('{}');
+    const delay = delayMs.get(tag);
+    if (delay) setTimeout(ok, delay);
+    else ok();
   });
 });
 
@@ -64,6 +70,7 @@ function record(tag: string, eventId: string, t: number, body: Buffer | string, 
     s.duplicates++;
   } else {
     s.arrivals.set(key, { t, n: 1, ...orderOf(body) });
+    s.byTag[tag] = (s.byTag[tag] ?? 0) + 1;
     if (s.expected?.has(eventId)) s.seenExpected++;
   }
   const secret = secrets.get(tag);
@@ -102,6 +109,7 @@ process.on('message', (msg: ReceiverRequest) => {
     case 'answer':
       answerStatus = msg.status;
       hang = new Set(msg.hang);
+      delayMs = new Map(Object.entries(msg.delayMs ?? {}));
       for (const res of held.splice(0)) res.destroy();
       return ok();
     case 'reset':
@@ -112,7 +120,7 @@ process.on('message', (msg: ReceiverRequest) => {
       s.seenExpected = [...s.arrivals.keys()].filter((k) => s.expected!.has(k.slice(0, k.indexOf('|')))).length;
       return ok();
     case 'progress':
-      return reply({ type: 'progress', id: msg.id, unique: s.arrivals.size, seenExpected: s.seenExpected, total: s.total, duplicates: s.duplicates });
+      return reply({ type: 'progress', id: msg.id, unique: s.arrivals.size, seenExpected: s.seenExpected, total: s.total, duplicates: s.duplicates, byTag: s.byTag });
     case 'dump': {
       const arrivals = [...s.arrivals]
         .filter(([, a]) => msg.since === undefined || a.t >= msg.since)

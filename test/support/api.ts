@@ -25,7 +25,7 @@ import { relayDeps } from '../../src/compose/shared';
 import type { ApiMetrics } from '../../src/telemetry/metrics';
 import type { Tracing } from '../../src/telemetry/tracing';
 import { TemporalGateway } from '../../src/temporal/connection';
-import { NativeConnection, createWorker } from '../../src/worker/create-worker';
+import { NativeConnection, createLaneWorkers } from '../../src/worker/create-worker';
 
 /** The API running in-process on a free port, over the real test database and Temporal. */
 export interface TestApi {
@@ -124,15 +124,16 @@ export interface TestWorker {
   stop(): Promise<void>;
 }
 
-/** Runs the real worker in-process on the test API's database and task queue; `overrides` replace its activities' dependencies (e.g. a flaky database). */
+/** Runs the real worker in-process on the test API's database and task queue (both lanes); `overrides` replace its activities' dependencies (e.g. a flaky database). */
 export async function startTestWorker(api: TestApi, overrides: Partial<ActivityDeps> = {}, tracing?: Tracing): Promise<TestWorker> {
   const connection = await NativeConnection.connect({ address: api.config.temporal.connectAddress });
   // As the worker process does: one set of broker connections, closed once the worker stopped.
   const brokers = overrides.brokers ?? new BrokerPools();
-  const worker = await createWorker({
+  const workers = await createLaneWorkers({
     connection,
     namespace: api.config.temporal.namespace,
     taskQueue: api.config.temporal.taskQueue,
+    bulkConcurrency: api.config.delivery.fairShare.bulkConcurrency,
     tracing,
     deps: {
       db: api.mongo.db,
@@ -156,10 +157,10 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
       brokers,
     },
   });
-  const running = worker.run();
+  const running = Promise.all(workers.map((w) => w.run()));
   return {
     async stop() {
-      worker.shutdown();
+      for (const w of workers) w.shutdown();
       await running;
       await brokers.close();
       await connection.close();

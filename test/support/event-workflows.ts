@@ -3,6 +3,7 @@ import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import type { eventWorkflow } from '../../workflows';
 import type { EventDeliveryStatus } from '../../workflows/delivery-model';
 import { eventWorkflowId } from '../../workflows/ids';
+import { laneTaskQueues } from '../../src/events/lanes';
 import { waitFor } from './wait';
 
 /**
@@ -71,13 +72,14 @@ export async function waitForHistoryEvent(client: Client, workflowId: string, ev
 }
 
 /**
- * Terminates whatever still runs on `taskQueue` and returns those workflows' ids: a test asserts
+ * Terminates whatever still runs on `taskQueue` (and its bulk lane) and returns those workflows' ids: a test asserts
  * the list is empty, so one that leaves a workflow running on the shared server fails, and the
  * workflow does not outlive it.
  */
 export async function terminateLeftRunning(client: Client, taskQueue: string): Promise<string[]> {
   const left: string[] = [];
-  for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) left.push(wf.workflowId);
+  const queues = laneTaskQueues(taskQueue).map((q) => `TaskQueue = '${q}'`);
+  for await (const wf of client.workflow.list({ query: `(${queues.join(' OR ')}) AND ExecutionStatus = 'Running'` })) left.push(wf.workflowId);
   await Promise.all(left.map((id) => client.workflow.getHandle(id).terminate('left running by a test').catch(() => undefined)));
   return left.sort();
 }

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { describe, expect, it, vi } from 'vitest';
 import type { DispatchNotes } from '../../../src/events/dispatch-notes';
 import { EventDispatcher } from '../../../src/events/dispatcher';
+import { OwnerLanes } from '../../../src/events/lanes';
 import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
 import type { EventRepository } from '../../../src/events/repository';
 import { createLogger } from '../../../src/logger';
@@ -9,20 +10,21 @@ import { createLogger } from '../../../src/logger';
 /** A start the test ends when it says so. */
 interface HeldStart {
   workflowId: string;
+  taskQueue: string;
   finish: () => void;
   fail: (err: Error) => void;
 }
 
 /** A dispatcher over fakes: every event has two subscribers; starts are held until the test ends them. */
-function fakeDispatcher(opts: { maxBackgroundStarts?: number } = {}) {
+function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes } = {}) {
   const starts: HeldStart[] = [];
   const forgotten: string[] = [];
   const removed: string[] = [];
   const logged: string[] = [];
   const client = {
     workflow: {
-      start: (_type: string, options: { workflowId: string }) =>
-        new Promise<void>((resolve, reject) => starts.push({ workflowId: options.workflowId, finish: resolve, fail: reject })),
+      start: (_type: string, options: { workflowId: string; taskQueue: string }) =>
+        new Promise<void>((resolve, reject) => starts.push({ workflowId: options.workflowId, taskQueue: options.taskQueue, finish: resolve, fail: reject })),
     },
   } as unknown as Client;
   const events = {
@@ -75,6 +77,15 @@ describe('EventDispatcher.flush', () => {
     f.starts[2]!.finish();
     await f.dispatcher.drain();
     expect(f.forgotten).toEqual(events.map((e) => e.id));
+  });
+
+  it("starts an owner's events past its burst on the bulk lane", async () => {
+    const f = fakeDispatcher({ lanes: new OwnerLanes({ ratePerSecond: 1, burst: 2, now: () => 0 }) });
+    await f.dispatcher.flush(source, orderEvents(3));
+    await settle();
+    expect(f.starts.map((s) => s.taskQueue)).toEqual(['q', 'q', 'q-bulk']);
+    for (const s of f.starts) s.finish();
+    await f.dispatcher.drain();
   });
 
   it('leaves the note to the relay when one start of the write fails', async () => {
