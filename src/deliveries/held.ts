@@ -82,8 +82,13 @@ export const HELD_HOUR_MS = 3_600_000;
 /** Most hours one page walks: past them it returns where it stopped, with no more deliveries (an empty hour costs one read). */
 const HOURS_PER_PAGE = 48;
 
-/** How many single-document deletes run at once: FerretDB v1 pushes no `$in` down, so each is its own `_id` lookup. */
-const DELETE_CONCURRENCY = 8;
+/** How many single-document writes run at once: FerretDB v1 pushes no `$in` down, so each is its own `_id` lookup. */
+const WRITE_CONCURRENCY = 8;
+
+/** Runs `fn` over `items`, at most WRITE_CONCURRENCY at a time. */
+async function eachLimited<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += WRITE_CONCURRENCY) await Promise.all(items.slice(i, i + WRITE_CONCURRENCY).map(fn));
+}
 
 /** The record id of `subscriptionId`'s delivery of `eventId`, held by the run `origin`. */
 export function heldId(subscriptionId: string, eventId: string, origin: string): string {
@@ -188,6 +193,7 @@ export class HeldDeliveryRepository {
     { collection: 'held_marks', method: 'HeldDeliveryRepository.settle (marker)', equality: ['_id'], index: '_id_' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.settle (repair)', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_claims', method: 'HeldDeliveryRepository.claim', equality: ['_id'], index: '_id_' },
+    { collection: 'held_claims', method: 'HeldDeliveryRepository.unclaim', equality: ['_id', 'by'], index: '_id_' },
   ];
 
   readonly #held: Collection<HeldDoc>;
@@ -289,9 +295,7 @@ export class HeldDeliveryRepository {
 
   /** Deletes held records by id (sent, failed or dropped); one already gone is fine. */
   async release(ids: readonly string[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += DELETE_CONCURRENCY) {
-      await Promise.all(ids.slice(i, i + DELETE_CONCURRENCY).map((id) => this.#held.deleteOne({ _id: id })));
-    }
+    await eachLimited(ids, async (id) => void (await this.#held.deleteOne({ _id: id })));
   }
 
   /** Deletes every delivery the subscription holds (it was disabled or deleted: they are cancelled); returns how many. */
@@ -346,19 +350,22 @@ export class HeldDeliveryRepository {
   /**
    * Claims held records for `by`; returns the ids it may act on: claimed now, or by its own
    * earlier try. A record the other actor claimed first is left to it, so the drain never starts
-   * what expiry fails, nor expiry fails what the drain started.
+   * what expiry fails, nor expiry fails what the drain started. One insert per record decides:
+   * FerretDB v1 stops a batch at its first duplicate, so a batch's read-back cannot tell whose
+   * the rest are.
    */
   async claim(docs: ReadonlyArray<Pick<HeldDoc, '_id' | 'subscription_id'>>, by: HeldActor): Promise<Set<string>> {
-    if (docs.length === 0) return new Set();
     const at = new Date(this.now());
-    const existing = await insertAll(this.#claims, docs.map((d) => ({ _id: d._id, subscription_id: d.subscription_id, by, at })), { allowExisting: true });
-    const mine = new Set(docs.map((d) => d._id));
-    await Promise.all(
-      [...existing].map(async (i) => {
-        const id = docs[i]!._id;
-        if ((await this.#claims.findOne({ _id: id }, { projection: { by: 1 } }))?.by !== by) mine.delete(id);
-      }),
-    );
+    const mine = new Set<string>();
+    await eachLimited(docs, async (d) => {
+      if (await insertIfAbsent(this.#claims, { _id: d._id, subscription_id: d.subscription_id, by, at })) mine.add(d._id);
+      else if ((await this.#claims.findOne({ _id: d._id }, { projection: { by: 1 } }))?.by === by) mine.add(d._id);
+    });
     return mine;
+  }
+
+  /** Gives up `by`'s claims of `ids` (records it will not act on now): the other actor may claim them. */
+  async unclaim(ids: readonly string[], by: HeldActor): Promise<void> {
+    await eachLimited(ids, async (id) => void (await this.#claims.deleteOne({ _id: id, by })));
   }
 }

@@ -40,9 +40,10 @@ function fakeDb() {
       },
       insertMany: async (many: Doc[]) => {
         await run(name, 'insertMany');
-        const writeErrors: Array<{ code: number; index: number; errmsg: string }> = [];
-        many.forEach((d, index) => (docs.has(d._id) ? writeErrors.push({ code: 11000, index, errmsg: 'E11000' }) : docs.set(d._id, structuredClone(d))));
-        if (writeErrors.length) throw new MongoBulkWriteError({ message: 'dup', code: 11000, writeErrors: writeErrors as never }, { insertedCount: many.length - writeErrors.length } as never);
+        // As FerretDB v1: the batch stops at its first duplicate, and nothing is said of the rest.
+        const index = many.findIndex((d) => docs.has(d._id));
+        for (const d of index < 0 ? many : many.slice(0, index)) docs.set(d._id, structuredClone(d));
+        if (index >= 0) throw new MongoBulkWriteError({ message: 'dup', code: 11000, writeErrors: [{ code: 11000, index, errmsg: 'E11000' }] as never }, { insertedCount: index } as never);
         return { acknowledged: true, insertedCount: many.length };
       },
       updateOne: async (filter: { _id: string }, update: { $min: Record<string, Date> }, opts: { upsert?: boolean }) => {
@@ -243,5 +244,25 @@ describe('held deliveries: one actor per record', () => {
     expect([...(await repo.claim([docs[0]!], 'drain'))]).toEqual(['held_0']);
     expect([...(await repo.claim(docs, 'expiry'))]).toEqual(['held_1']);
     expect([...(await repo.claim(docs, 'drain'))]).toEqual(['held_0']);
+  });
+
+  it('tells whose each record is when the first of a batch was claimed before (a batch stops at a duplicate)', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    const docs = [record(0), record(1), record(2)];
+    expect([...(await repo.claim([docs[0]!], 'expiry'))]).toEqual(['held_0']);
+    expect([...(await repo.claim([docs[2]!], 'drain'))]).toEqual(['held_2']);
+    expect([...(await repo.claim(docs, 'drain'))].sort()).toEqual(['held_1', 'held_2']);
+    expect([...(await repo.claim(docs, 'expiry'))]).toEqual(['held_0']);
+  });
+
+  it('gives up a claim of its own only', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    const docs = [record(0), record(1)];
+    await repo.claim([docs[0]!], 'drain');
+    await repo.claim([docs[1]!], 'expiry');
+    await repo.unclaim(['held_0', 'held_1'], 'drain');
+    expect([...(await repo.claim(docs, 'expiry'))].sort()).toEqual(['held_0', 'held_1']);
   });
 });
