@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Collection, type Db, MongoServerError } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
@@ -39,13 +39,16 @@ export interface HeldSlotDoc {
 }
 
 /**
- * The marker of a subscription that holds deliveries (collection `held_marks`, `_id` = the
- * subscription): the sweep reads these, not the records; `from` is where a drain's first page
- * starts. Written before and after each hold, removed by `settle` once nothing is held.
+ * A marker of a subscription that holds deliveries (collection `held_marks`, `_id` =
+ * `<subscription id>@h<hour>`): the sweep reads these, not the records; the oldest `from` is
+ * where a drain's first page starts. Insert-only, one per hour a hold's oldest emission is in (a
+ * `$min` update races on FerretDB v1), written before and after each hold, removed by `settle`
+ * once nothing is held.
  */
 export interface HeldMarkDoc {
   _id: string;
-  /** Start of the hour of the oldest emission held (`$min` of every hold). */
+  subscription_id: string;
+  /** Start of the hour of the oldest emission of a hold. */
   from: Date;
 }
 
@@ -158,8 +161,10 @@ function slotsOf(docs: ReadonlyArray<Pick<HeldDoc, 'subscription_id' | 'emitted_
 /**
  * The deliveries paused subscriptions hold. Every read is a top-level equality read (FerretDB v1
  * pushes nothing else down, and sorts nowhere but in memory): the holding subscriptions are their
- * markers, a page reads an hour's slots and a slot's records from its cursor on, so it costs about
- * a page whatever the pause's length; the order is made here.
+ * markers, a page reads an hour's slots and a whole minute slot's records from its cursor on, so
+ * it costs its deliveries plus the rest of the minute slots they are in, and one read per hour it
+ * walks (at most HOURS_PER_PAGE, empty ones too): bounded whatever the pause's length, not exactly
+ * a page. The order is made here.
  *
  * A crash at any write leaves every record findable: a hold writes the marker, the records, their
  * slots, then the marker again; only `settle` removes markers and slots, after a count by
@@ -172,6 +177,7 @@ export class HeldDeliveryRepository {
     { collection: 'held_slots', name: 'subscription', key: { subscription_id: 1 } },
     { collection: 'held_slots', name: 'hour', key: { hour: 1 } },
     { collection: 'held_claims', name: 'subscription', key: { subscription_id: 1 } },
+    { collection: 'held_marks', name: 'subscription', key: { subscription_id: 1 } },
   ];
 
   static readonly queryShapes: readonly QueryShape[] = [
@@ -180,7 +186,7 @@ export class HeldDeliveryRepository {
     { collection: 'held_slots', method: 'HeldDeliveryRepository.hold', equality: ['_id'], index: '_id_' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.count', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.oldestHeldAt', equality: ['subscription_id'], index: 'subscription' },
-    { collection: 'held_marks', method: 'HeldDeliveryRepository.page (first)', equality: ['_id'], index: '_id_' },
+    { collection: 'held_marks', method: 'HeldDeliveryRepository.page (first)', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_slots', method: 'HeldDeliveryRepository.page (an hour)', equality: ['hour'], index: 'hour' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.page (a slot)', equality: ['slot'], index: 'slot' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.release', equality: ['_id'], index: '_id_' },
@@ -190,7 +196,7 @@ export class HeldDeliveryRepository {
     { collection: 'held_settling', method: 'HeldDeliveryRepository.settle (note)', equality: ['_id'], index: '_id_' },
     { collection: 'held_slots', method: 'HeldDeliveryRepository.settle (slots)', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_claims', method: 'HeldDeliveryRepository.settle (claims)', equality: ['subscription_id'], index: 'subscription' },
-    { collection: 'held_marks', method: 'HeldDeliveryRepository.settle (marker)', equality: ['_id'], index: '_id_' },
+    { collection: 'held_marks', method: 'HeldDeliveryRepository.settle (markers)', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.settle (repair)', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_claims', method: 'HeldDeliveryRepository.claim', equality: ['_id'], index: '_id_' },
     { collection: 'held_claims', method: 'HeldDeliveryRepository.unclaim', equality: ['_id', 'by'], index: '_id_' },
@@ -225,20 +231,9 @@ export class HeldDeliveryRepository {
     await this.#mark(from);
   }
 
-  /** Creates each subscription's marker, or moves its `from` back to the hour given. */
+  /** Marks the hour given for each subscription: an insert that finds it there already leaves it. */
   async #mark(from: ReadonlyMap<string, Date>): Promise<void> {
-    await Promise.all(
-      [...from].map(async ([subscriptionId, at]) => {
-        const upsert = () => this.#marks.updateOne({ _id: subscriptionId }, { $min: { from: at } }, { upsert: true });
-        try {
-          await upsert();
-        } catch (err) {
-          // Two first holds may both insert: the second then updates the one stored.
-          if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
-          await upsert();
-        }
-      }),
-    );
+    await Promise.all([...from].map(([subscriptionId, at]) => insertIfAbsent(this.#marks, { _id: hourKey(subscriptionId, hourOf(at.getTime())), subscription_id: subscriptionId, from: at })));
   }
 
   /** How many deliveries the subscription holds. */
@@ -256,7 +251,7 @@ export class HeldDeliveryRepository {
   }
 
   /**
-   * The subscription's held deliveries after `after` (absent: from its marker's hour), oldest
+   * The subscription's held deliveries after `after` (absent: from its oldest marker's hour), oldest
    * emission first, at most `limit`; `next` is where the following page starts, absent when this
    * one reached the end. It reads the hours from the cursor's on, at most HOURS_PER_PAGE of them,
    * and the slots it passes: about a page, never the whole pause.
@@ -265,9 +260,10 @@ export class HeldDeliveryRepository {
     let first: number;
     if (after) first = hourOf(after.at);
     else {
-      const mark = await this.#marks.findOne({ _id: subscriptionId });
-      if (!mark) return { docs: [] };
-      first = hourOf(mark.from.getTime());
+      // The oldest of its markers: one per hour holds began in, so at most one per hour of the pause.
+      const marks = await this.#marks.find({ subscription_id: subscriptionId }, { projection: { from: 1 } }).toArray();
+      if (marks.length === 0) return { docs: [] };
+      first = hourOf(Math.min(...marks.map((m) => m.from.getTime())));
     }
     // The next hour too: an event stamped by a clock a little ahead is still read.
     const end = hourOf(this.now()) + 1;
@@ -305,27 +301,31 @@ export class HeldDeliveryRepository {
 
   /** The subscriptions that hold deliveries (their markers), and those whose settle a crash interrupted (`settling`). */
   async holding(): Promise<Array<{ subscriptionId: string; settling: boolean }>> {
-    const [marks, settling] = await Promise.all([this.#marks.find({}, { projection: { _id: 1 } }).toArray(), this.#settling.find({}, { projection: { _id: 1 } }).toArray()]);
+    const [marks, settling] = await Promise.all([this.#marks.find({}, { projection: { subscription_id: 1 } }).toArray(), this.#settling.find({}, { projection: { _id: 1 } }).toArray()]);
     const noted = new Set(settling.map((d) => d._id));
-    return [...new Set([...marks, ...settling].map((d) => d._id))].map((subscriptionId) => ({ subscriptionId, settling: noted.has(subscriptionId) }));
+    return [...new Set([...marks.map((d) => d.subscription_id), ...noted])].map((subscriptionId) => ({ subscriptionId, settling: noted.has(subscriptionId) }));
   }
 
   /**
-   * Ends the subscription's hold when it holds nothing (true): its note, slots, claims, marker
-   * go. Otherwise false; with `repair` (a drain's end: what is left was held behind its cursor)
-   * the slots are rebuilt from the records and the marker's `from` moved back, so a drain from
-   * the start reads them.
+   * Ends the subscription's hold when it holds nothing (true): its note, slots, claims, markers
+   * go. Otherwise false; with `repair` (a drain's end: what is left was held behind its cursor;
+   * the sweep, after a crash mid-settle) the slots are rebuilt from the records, the oldest one's
+   * hour marked and then the note removed, so a drain or expiry from the start reads them.
    */
   async settle(subscriptionId: string, opts: { repair: boolean } = { repair: true }): Promise<boolean> {
     if ((await this.count(subscriptionId)) > 0) {
-      if (opts.repair) await this.#repair(subscriptionId);
+      if (opts.repair) {
+        await this.#repair(subscriptionId);
+        // Repaired: the sweep need not repair again each pass.
+        await this.#settling.deleteOne({ _id: subscriptionId });
+      }
       return false;
     }
     // Noted first: a crash from here on leaves the note, and the sweep settles again (its count finds any record).
     await insertIfAbsent(this.#settling, { _id: subscriptionId, at: new Date(this.now()) });
     await this.#slots.deleteMany({ subscription_id: subscriptionId });
     await this.#claims.deleteMany({ subscription_id: subscriptionId });
-    await this.#marks.deleteOne({ _id: subscriptionId });
+    await this.#marks.deleteMany({ subscription_id: subscriptionId });
     // Held meanwhile (a round that read the pause before a resume): stored before this count, or its hold's last marker write comes after.
     const again = (await this.count(subscriptionId)) > 0;
     if (again) await this.#repair(subscriptionId);

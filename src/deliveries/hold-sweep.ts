@@ -61,6 +61,8 @@ export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass
   const now = deps.now?.() ?? new Date();
   for (const { subscriptionId: id, settling } of await deps.held.holding()) {
     try {
+      // A settle a crash interrupted first: finished, or what is held rebuilt (slots, marker) so every branch below reads it all.
+      if (settling && (await deps.held.settle(id))) continue;
       const sub = await deps.subscriptions.findForDelivery(id);
       if (!sub || sub.status === 'disabled') {
         pass.dropped += await deps.held.dropAll(id);
@@ -70,9 +72,6 @@ export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass
         pass.drains += 1;
       } else if (sub.paused_at === undefined || holdExpiredAt(sub, now.getTime() - EXPIRY_GRACE_MS, deps.holdMaxMs)) {
         pass.expired += await expire(deps, sub, now);
-      } else if (settling) {
-        // A settle a crash interrupted: finished, or what was held meanwhile marked again.
-        await deps.held.settle(id);
       }
     } catch (err) {
       pass.failed += 1;

@@ -244,12 +244,12 @@ describe('a pause holds deliveries and a resume drains them', () => {
     const repo = new HeldDeliveryRepository(api.mongo.db);
     await repo.release([held._id]);
     // The real database, a process that dies right after the mark's removal; a round holds just before it.
-    const marks = api.mongo.db.collection<{ _id: string }>('held_marks');
+    const marks = api.mongo.db.collection<{ _id: string; subscription_id: string }>('held_marks');
     const crashingMarks = new Proxy(marks, {
       get: (col, k): unknown =>
-        k === 'deleteOne'
-          ? async (filter: { _id: string }) => {
-              await col.deleteOne(filter);
+        k === 'deleteMany'
+          ? async (filter: { subscription_id: string }) => {
+              await col.deleteMany(filter);
               await repo.hold([{ ...held, _id: `${held._id}_again` }]);
               throw new Error('crashed');
             }

@@ -440,7 +440,7 @@ describe('the subscription cache of the attempt activities (SUBSCRIPTION_CACHE_T
     const stored = (docs: Array<{ _id: string }>) => Promise.resolve(void held.push(...docs.map((d) => d._id))).then(() => ({ acknowledged: true, insertedCount: docs.length }));
     Object.assign(db.collection('held_deliveries'), { insertMany: stored });
     Object.assign(db.collection('held_slots'), { insertMany: () => Promise.resolve({ acknowledged: true, insertedCount: 1 }) });
-    Object.assign(db.collection('held_marks'), { updateOne: () => Promise.resolve({ matchedCount: 1 }) });
+    Object.assign(db.collection('held_marks'), { insertOne: () => Promise.resolve({ acknowledged: true }) });
     const { post, requests } = fakePost(200);
     const acts = activities(db, post, { subscriptionCacheTtlMs: 1000, now: () => new Date(clock) });
     expect(await acts.postAttempts([attemptInput(1)]).then(([r]) => r!)).toMatchObject({ outcome: 'held' });

@@ -44,10 +44,14 @@ export function fakeDb() {
         if (index >= 0) throw new MongoBulkWriteError({ message: 'dup', code: 11000, writeErrors: [{ code: 11000, index, errmsg: 'E11000' }] as never }, { insertedCount: index } as never);
         return { acknowledged: true, insertedCount: many.length };
       },
+      // As FerretDB v1: the document is read, then written whole (`updateOne.write`), so another writer may land between.
       updateOne: async (filter: { _id: string }, update: { $min: Record<string, Date> }, opts: { upsert?: boolean }) => {
         await run(name, 'updateOne');
-        const doc = docs.get(filter._id) ?? (opts.upsert ? docs.set(filter._id, { _id: filter._id }).get(filter._id)! : undefined);
+        const read = docs.get(filter._id);
+        const doc = read ? structuredClone(read) : opts.upsert ? { _id: filter._id } : undefined;
         for (const [k, v] of Object.entries(update.$min ?? {})) if (doc && (doc[k] === undefined || v < (doc[k] as Date))) doc[k] = v;
+        await run(name, 'updateOne.write');
+        if (doc) docs.set(doc._id, doc);
         return { matchedCount: doc ? 1 : 0 };
       },
       deleteOne: async (filter: Record<string, unknown>) => {

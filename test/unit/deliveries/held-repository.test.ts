@@ -83,12 +83,32 @@ describe('held deliveries: pages read about a page, whatever the pause length', 
   });
 });
 
+describe('held deliveries: concurrent holds', () => {
+  it('a hold of an older emission landing inside another hold\'s marker write is still read from the first page', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    const other = new HeldDeliveryRepository(f.db, now);
+    await repo.hold([record(180)]);
+    let landed = false;
+    f.hooks.before = async (op) => {
+      // Between another hold's read and write of the marker (FerretDB's read-then-write), or at its marker insert.
+      if (landed || (op !== 'held_marks.updateOne.write' && op !== 'held_marks.insertOne')) return;
+      landed = true;
+      await other.hold([record(0)]);
+    };
+    await repo.hold([record(300)]);
+    f.hooks.before = () => {};
+    expect(landed).toBe(true);
+    expect((await repo.page(sub, 10)).docs.map((d) => d._id)).toEqual(['held_0', 'held_180', 'held_300']);
+  });
+});
+
 describe('held deliveries: a crash at any write leaves every record findable', () => {
   // Each command settle makes, in order: a hold lands just before the first, the process dies at the second.
   const settleSteps: Array<[string, string]> = [
-    ...['held_deliveries.countDocuments', 'held_settling.insertOne', 'held_slots.deleteMany', 'held_claims.deleteMany', 'held_marks.deleteOne', 'held_deliveries.countDocuments#2', 'held_settling.deleteOne'].map((s): [string, string] => [s, s]),
+    ...['held_deliveries.countDocuments', 'held_settling.insertOne', 'held_slots.deleteMany', 'held_claims.deleteMany', 'held_marks.deleteMany', 'held_deliveries.countDocuments#2', 'held_settling.deleteOne'].map((s): [string, string] => [s, s]),
     // Held before the re-count: the repair that follows crashes.
-    ...['held_slots.deleteMany#2', 'held_deliveries.find', 'held_marks.updateOne', 'held_slots.insertMany'].map((s): [string, string] => ['held_deliveries.countDocuments#2', s]),
+    ...['held_slots.deleteMany#2', 'held_deliveries.find', 'held_marks.insertOne', 'held_slots.insertMany'].map((s): [string, string] => ['held_deliveries.countDocuments#2', s]),
   ];
 
   it.each(settleSteps)('settle with a delivery held at %s, crashing at %s', async (holdAt, step) => {
@@ -141,8 +161,17 @@ describe('held deliveries: a crash at any write leaves every record findable', (
     expect(await repo.holding()).toEqual([]);
   });
 
+  it('a settle note goes once the repair it asked for is done: the sweep does not repair every pass', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    await repo.hold([record(0)]);
+    f.of('held_settling').set(sub, { _id: sub, at: new Date(t0) });
+    expect(await repo.settle(sub)).toBe(false);
+    expect(await repo.holding()).toEqual([{ subscriptionId: sub, settling: false }]);
+  });
+
   // Each command a hold makes: a crash right after it.
-  const holdSteps = ['held_marks.updateOne', 'held_deliveries.insertMany', 'held_slots.insertMany'];
+  const holdSteps = ['held_marks.insertOne', 'held_deliveries.insertMany', 'held_slots.insertMany'];
 
   it.each(holdSteps)('a hold crashing after %s leaves its records marked', async (step) => {
     const f = fakeDb();
