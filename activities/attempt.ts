@@ -14,6 +14,7 @@ import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
 import type { AttemptInput, AttemptResult, MadeAttempt } from '../workflows/delivery-model';
 import type { AttemptLogEntry } from '../workflows/log-entries';
 import type { CarriedEvent } from '../workflows/definitions';
+import { isHeldDeliveryRun } from '../workflows/ids';
 import type { EventType } from '../src/contract/types';
 import type { Tracer } from '@opentelemetry/api';
 import { withTimeout } from '../src/lib/timing';
@@ -207,14 +208,14 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
    * the rest read together per event: when they are most of the event's fan-out, its owner's
    * subscriptions to the type in one read.
    */
-  async function readSubscriptions(inputs: readonly AttemptInput[], roundEvents: ReadonlyMap<string, CachedEvent | undefined>): Promise<Map<string, SubscriptionDoc>> {
+  async function readSubscriptions(inputs: readonly AttemptInput[], roundEvents: ReadonlyMap<string, CachedEvent | undefined>, drained: boolean): Promise<Map<string, SubscriptionDoc>> {
     const found = new Map<string, SubscriptionDoc>();
     const byEvent = new Map<string, string[]>();
     const joined: Array<Promise<void>> = [];
     for (const i of inputs) {
       const cached = subscriptionCache.get(i.subscriptionId);
-      // A paused one too (SubscriptionCache's rule): what it holds after a resume is drained by the sweep.
-      if (cached) {
+      // A paused one too (SubscriptionCache's rule), except in a drain's delivery: it runs only once resumed, and held again it would go behind the drain's cursor.
+      if (cached && !(drained && cached.doc?.status === 'paused')) {
         if (cached.doc) found.set(i.subscriptionId, cached.doc);
         continue;
       }
@@ -430,8 +431,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     if (given) events.put(given);
     const ids = [...new Set(inputs.map((i) => i.eventId))];
     const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
-    const subs = await readSubscriptions(inputs, roundEvents);
     const runner = runningWorkflow();
+    const subs = await readSubscriptions(inputs, roundEvents, isHeldDeliveryRun(origin ?? runner));
     const held: HeldDoc[] = [];
     const at = now();
     const prepared = inputs.map((input) => {

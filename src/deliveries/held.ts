@@ -3,7 +3,7 @@ import type { Collection, Db } from 'mongodb';
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { seriesId } from '../../workflows/ids';
+import { isHeldDeliveryRun, seriesId } from '../../workflows/ids';
 import { type AttemptDoc, attemptId } from './attempts';
 
 /**
@@ -115,7 +115,7 @@ const hourKey = (subscriptionId: string, hour: number): string => `${subscriptio
  * (deleted by retention while it was held); undefined for any other run, which just cancels.
  */
 export function eventGoneAttempt(origin: string | undefined, input: { eventId: string; subscriptionId: string; attempt: number }, url: string, at: Date): AttemptDoc | undefined {
-  if (!origin?.includes('/redelivery/held_')) return undefined;
+  if (origin === undefined || !isHeldDeliveryRun(origin)) return undefined;
   const series = seriesId(origin, input.subscriptionId);
   return {
     _id: attemptId(series, input.attempt),

@@ -456,6 +456,21 @@ describe('the subscription cache of the attempt activities (SUBSCRIPTION_CACHE_T
     expect(requests).toHaveLength(1);
   });
 
+  it('a drain\'s delivery reads a subscription cached as paused again: held anew it would go behind the drain', async () => {
+    const clock = now.getTime();
+    const { db, reads, state } = fakeDb({ subscription: subscription({ status: 'paused', paused_at: now }) });
+    Object.assign(db.collection('held_deliveries'), { insertMany: (docs: unknown[]) => Promise.resolve({ acknowledged: true, insertedCount: docs.length }) });
+    Object.assign(db.collection('held_slots'), { insertMany: () => Promise.resolve({ acknowledged: true, insertedCount: 1 }) });
+    Object.assign(db.collection('held_marks'), { insertOne: () => Promise.resolve({ acknowledged: true }) });
+    const { post, requests } = fakePost(200);
+    const acts = activities(db, post, { subscriptionCacheTtlMs: 60_000, now: () => new Date(clock) });
+    expect(await acts.postAttempts([attemptInput(1)]).then(([r]) => r!)).toMatchObject({ outcome: 'held' });
+    state.subscription = subscription();
+    expect(await acts.postAttempts([attemptInput(1)], undefined, `event/${event._id}/redelivery/held_0123`).then(([r]) => r!)).toMatchObject({ outcome: 'delivered' });
+    expect(reads.subscriptions).toBe(2);
+    expect(requests).toHaveLength(1);
+  });
+
   it('reads a subscription once for rounds that miss the cache at the same time', async () => {
     const { db, reads } = fakeDb();
     const { post, requests } = fakePost(200);
