@@ -14,7 +14,6 @@ import { type WorkerMetrics, statusClass } from '../src/telemetry/metrics';
 import type { AttemptInput, AttemptResult, MadeAttempt } from '../workflows/delivery-model';
 import type { AttemptLogEntry } from '../workflows/log-entries';
 import type { CarriedEvent } from '../workflows/definitions';
-import { isHeldDeliveryRun } from '../workflows/ids';
 import type { EventType } from '../src/contract/types';
 import type { Tracer } from '@opentelemetry/api';
 import { withTimeout } from '../src/lib/timing';
@@ -40,7 +39,7 @@ import { authorizationSecrets, redactSecrets } from './redact';
 import { storableText } from '../src/db/storable-text';
 import { InboxRepository } from '../src/deliveries/inbox';
 import { pullAttempt } from './pull-inbox';
-import { eventGoneAttempt, type HeldDoc, HeldDeliveryRepository, heldId, heldSlot } from '../src/deliveries/held';
+import { eventGoneAttempt, type HeldDoc, HeldDeliveryRepository, heldId, heldSlot, isHeldDeliveryRun } from '../src/deliveries/held';
 import { DEFAULT_HOLD_MAX_MS, holdsAt } from '../src/subscriptions/hold';
 
 /** Grouped attempt-log writes in flight at once: FerretDB inserts a write's documents one by one, and rounds queued behind a single writer. */

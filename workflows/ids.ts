@@ -37,8 +37,3 @@ export function drainWorkflowId(subscriptionId: string): string {
 export function heldDeliveryWorkflowId(eventId: string, heldId: string): string {
   return redeliveryWorkflowId(eventId, heldId);
 }
-
-/** Whether `origin` (a run's top workflow id) is a delivery a drain started from a held record. */
-export function isHeldDeliveryRun(origin: string | undefined): boolean {
-  return origin?.includes('/redelivery/held_') ?? false;
-}

@@ -3,7 +3,7 @@ import type { Collection, Db } from 'mongodb';
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { isHeldDeliveryRun, seriesId } from '../../workflows/ids';
+import { seriesId } from '../../workflows/ids';
 import { type AttemptDoc, attemptId } from './attempts';
 
 /**
@@ -109,6 +109,11 @@ const hourOf = (at: number): number => Math.floor(at / HELD_HOUR_MS);
 
 /** The bucket of `subscriptionId`'s slots in `hour`. */
 const hourKey = (subscriptionId: string, hour: number): string => `${subscriptionId}@h${hour}`;
+
+/** Whether `origin` (a run's top workflow id) is a delivery a drain started from a held record (workflows/ids.ts heldDeliveryWorkflowId). */
+export function isHeldDeliveryRun(origin: string | undefined): boolean {
+  return origin?.includes('/redelivery/held_') ?? false;
+}
 
 /**
  * The failed attempt a delivery a drain started (its run `origin`) logs when its event is gone
