@@ -259,7 +259,7 @@ export class HeldDeliveryRepository {
    * The subscription's held deliveries after `after` (absent: from its oldest marker's hour), oldest
    * emission first, at most `limit`; `next` is where the following page starts, absent when this
    * one reached the end. It reads the hours from the cursor's on, at most HOURS_PER_PAGE of them,
-   * and the slots it passes: about a page, never the whole pause.
+   * and the whole minute slots it passes: bounded, never the whole pause.
    */
   async page(subscriptionId: string, limit: number, after?: HeldCursor): Promise<{ docs: HeldDoc[]; next?: HeldCursor }> {
     let first: number;
