@@ -53,7 +53,8 @@ export function holdExpiredKey(pausedAt: Date): string {
  * gets its drain started; a disabled or deleted one's are cancelled; a paused one past
  * SUBSCRIPTION_HOLD_MAX (from its `paused_at`, the oldest it holds) has those held longer than
  * that failed as `hold_expired` (logged as a failed attempt each, one alert for the pause); its
- * pause cancels from then on (src/subscriptions/hold.ts). A draining one's are the drain's. It
+ * pause cancels from then on (src/subscriptions/hold.ts). A draining one's are the drain's. One
+ * whose settle a crash interrupted is settled (or repaired) first, whatever branch follows. It
  * reads the markers, not the records: a paused one within the limit costs its subscription read.
  */
 export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass> {
