@@ -39,7 +39,7 @@ import { authorizationSecrets, redactSecrets } from './redact';
 import { storableText } from '../src/db/storable-text';
 import { InboxRepository } from '../src/deliveries/inbox';
 import { pullAttempt } from './pull-inbox';
-import { eventGoneAttempt, type HeldDoc, HeldDeliveryRepository, heldId, heldSlot } from '../src/deliveries/held';
+import { eventGoneAttempt, type HeldDoc, HeldDeliveryRepository, heldId, heldSlot, isHeldDeliveryRun } from '../src/deliveries/held';
 import { DEFAULT_HOLD_MAX_MS, holdsAt } from '../src/subscriptions/hold';
 
 /** Grouped attempt-log writes in flight at once: FerretDB inserts a write's documents one by one, and rounds queued behind a single writer. */
@@ -225,14 +225,14 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
    * the rest read together per event: when they are most of the event's fan-out, its owner's
    * subscriptions to the type in one read.
    */
-  async function readSubscriptions(inputs: readonly AttemptInput[], roundEvents: ReadonlyMap<string, CachedEvent | undefined>): Promise<Map<string, SubscriptionDoc>> {
+  async function readSubscriptions(inputs: readonly AttemptInput[], roundEvents: ReadonlyMap<string, CachedEvent | undefined>, drained: boolean): Promise<Map<string, SubscriptionDoc>> {
     const found = new Map<string, SubscriptionDoc>();
     const byEvent = new Map<string, string[]>();
     const joined: Array<Promise<void>> = [];
     for (const i of inputs) {
       const cached = subscriptionCache.get(i.subscriptionId);
-      // A paused one too (SubscriptionCache's rule): what it holds after a resume is drained by the sweep.
-      if (cached) {
+      // A paused one too (SubscriptionCache's rule), except in a drain's delivery: it runs only once resumed, and held again it would go behind the drain's cursor.
+      if (cached && !(drained && cached.doc?.status === 'paused')) {
         if (cached.doc) found.set(i.subscriptionId, cached.doc);
         continue;
       }
@@ -450,8 +450,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
     if (given) events.put(given);
     const ids = [...new Set(inputs.map((i) => i.eventId))];
     const roundEvents = new Map(await Promise.all(ids.map(async (id) => [id, id === given?._id ? given : await events.get(id)] as const)));
-    const subs = await readSubscriptions(inputs, roundEvents);
     const runner = runningWorkflow();
+    const subs = await readSubscriptions(inputs, roundEvents, isHeldDeliveryRun(origin ?? runner));
     const held: HeldDoc[] = [];
     const at = now();
     const prepared = inputs.map((input) => {

@@ -35,14 +35,19 @@ export function createHeldActivities(deps: HeldActivityDeps) {
   return {
     /**
      * The next page of a subscription's held deliveries; none while it is not active (a drain
-     * stops there). Each is claimed for the drain first: one the hold sweep's expiry claimed
+     * stops there, giving up its claims of that page). Each is claimed for the drain first: one the hold sweep's expiry claimed
      * (a drain stalled while paused again) is never sent. It and those held longer than the
      * hold limit are failed here as `hold_expired` (logged, released, one alert per resume):
      * a long drain is bounded too, and what the expiry left half done ends.
      */
     async heldPage(input: { subscriptionId: string; limit: number; after?: HeldCursor }): Promise<HeldPage> {
       const sub = await subscriptions.findForDelivery(input.subscriptionId);
-      if (!sub || sub.status !== 'active') return { state: sub?.status ?? 'deleted', rate: 1, items: [] };
+      if (!sub || sub.status !== 'active') {
+        // A try that claimed this page and failed before returning left the drain's claims: the drain ends here, so the expiry may have them.
+        const left = await held.page(input.subscriptionId, input.limit, input.after);
+        await held.unclaim(left.docs.map((d) => d._id), 'drain');
+        return { state: sub?.status ?? 'deleted', rate: 1, items: [] };
+      }
       const page = await held.page(sub._id, input.limit, input.after);
       const mine = await held.claim(page.docs, 'drain');
       const now = deps.now?.() ?? new Date();
@@ -50,8 +55,8 @@ export function createHeldActivities(deps: HeldActivityDeps) {
       const expired = page.docs.filter((d) => !mine.has(d._id) || heldPastLimit(d.held_at, now.getTime(), holdMaxMs));
       if (expired.length > 0) {
         const onError = (err: unknown): void => void log.warn('hold-expired alert not sent; it stays stored', { err: String(err), subscriptionId: sub._id });
-        // One alert per resume: the resume's write set updated_at.
-        await alertHoldExpired({ raiseAlert: deps.raiseAlert, holdMaxMs, onError }, sub._id, `hold-expired@resume:${sub.updated_at.getTime()}`, `drained after a resume at ${sub.updated_at.toISOString()}`);
+        // One alert per resume, and none for what the expiry claimed: it alerted on those already. The resume's write set updated_at.
+        if (expired.some((d) => mine.has(d._id))) await alertHoldExpired({ raiseAlert: deps.raiseAlert, holdMaxMs, onError }, sub._id, `hold-expired@resume:${sub.updated_at.getTime()}`, `drained after a resume at ${sub.updated_at.toISOString()}`);
         await attempts.recordMany(expired.map((d) => expiredAttempt(d, sub.url, now)));
         await held.release(expired.map((d) => d._id));
       }

@@ -7,9 +7,9 @@ export const DEFAULT_SUBSCRIPTION_CACHE_ENTRIES = 10_000;
  * The subscriptions a worker's rounds read, kept for `ttlMs` after each read (SUBSCRIPTION_CACHE_TTL):
  * a change to a subscription (pause, delete, URL, secret rotation) applies to attempts that start
  * at least `ttlMs` after it. A deleted one is remembered as absent for as long. A resume too: a
- * round within `ttlMs` of it may still hold a delivery (src/subscriptions/hold.ts), and the hold
- * sweep starts the drain of an active subscription that holds, so it is sent within `ttlMs` plus
- * RELAY_INTERVAL. `ttlMs` 0 keeps nothing.
+ * round within `ttlMs` of it may still hold a delivery (src/subscriptions/hold.ts), which the
+ * running drain sends at its end, or a drain the hold sweep starts; a drain's own deliveries do
+ * not take a cached pause (activities/attempt.ts). `ttlMs` 0 keeps nothing.
  */
 export class SubscriptionCache {
   // A Map iterates in insertion order: the oldest read is evicted first.

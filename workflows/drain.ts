@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { continueAsNew, ParentClosePolicy, proxyActivities, sleep, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import { continueAsNew, ParentClosePolicy, patched, proxyActivities, sleep, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HeldCursor } from '../src/deliveries/held';
 import type { DeliveryPolicy } from './delivery-model';
@@ -18,6 +18,15 @@ export const DRAIN_PAGE_SIZE = 100;
 
 /** Deliveries one run starts before it continues as new: about 8 history events each. */
 export const DRAIN_STARTS_PER_RUN = 500;
+
+/** Patch: a pass from the oldest that started nothing while records are left waits, and enough of them continue as new. */
+export const DRAIN_IDLE_WAIT = 'drain-idle-wait';
+
+/** How long a drain waits after a pass that started nothing (what is left may be stamped ahead, or its slots being rebuilt). */
+export const DRAIN_IDLE_MS = 60_000;
+
+/** Passes that started nothing before a run continues as new: its history stays small however long it waits. */
+export const DRAIN_IDLE_PASSES_PER_RUN = 10;
 
 /** What a drain is started with: the subscription, and how the deliveries it starts run (the service's DeliverySettings). */
 export interface DrainInput {
@@ -46,7 +55,9 @@ export interface DrainResult {
  * subscription's drain rate, one start at a time so they reach the receiver in that order; a
  * page's records are released once its runs are started. Each run's id comes from its record,
  * so a replayed or repeated drain starts none twice. Stops when the subscription is not active
- * (a new resume or the sweep starts another); continues as new every DRAIN_STARTS_PER_RUN.
+ * (a new resume or the sweep starts another); continues as new every DRAIN_STARTS_PER_RUN. A
+ * pass that started nothing while records are left waits DRAIN_IDLE_MS before the next, and
+ * DRAIN_IDLE_PASSES_PER_RUN of them in a row continue as new.
  */
 export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
   const { subscriptionId } = input;
@@ -54,6 +65,9 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
   let started = 0;
   const total = () => (input.startedBefore ?? 0) + started;
   const perRun = input.startsPerRun ?? DRAIN_STARTS_PER_RUN;
+  // Starts at the beginning of the current pass, and passes in a row that started nothing.
+  let passStart = 0;
+  let idlePasses = 0;
   for (;;) {
     const page = await heldPage({ subscriptionId, limit: DRAIN_PAGE_SIZE, ...(after ? { after } : {}) });
     if (page.state !== 'active') return { subscriptionId, started: total(), ended: page.state };
@@ -74,6 +88,12 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
     if ((await settleHeld({ subscriptionId })).empty) return { subscriptionId, started: total(), ended: 'drained' };
     after = undefined;
     if (started >= perRun) await continueAsNew<typeof drainWorkflow>(nextRun(input, total()));
+    if (patched(DRAIN_IDLE_WAIT)) {
+      idlePasses = started === passStart ? idlePasses + 1 : 0;
+      passStart = started;
+      if (idlePasses >= DRAIN_IDLE_PASSES_PER_RUN) await continueAsNew<typeof drainWorkflow>(nextRun(input, total()));
+      if (idlePasses > 0) await sleep(DRAIN_IDLE_MS);
+    }
   }
 }
 

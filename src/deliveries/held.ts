@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Collection, type Db, MongoServerError } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
@@ -39,13 +39,16 @@ export interface HeldSlotDoc {
 }
 
 /**
- * The marker of a subscription that holds deliveries (collection `held_marks`, `_id` = the
- * subscription): the sweep reads these, not the records; `from` is where a drain's first page
- * starts. Written before and after each hold, removed by `settle` once nothing is held.
+ * A marker of a subscription that holds deliveries (collection `held_marks`, `_id` =
+ * `<subscription id>@h<hour>`): the sweep reads these, not the records; the oldest `from` is
+ * where a drain's first page starts. Insert-only, one per hour a hold's oldest emission is in (a
+ * `$min` update races on FerretDB v1), written before and after each hold, removed by `settle`
+ * once nothing is held.
  */
 export interface HeldMarkDoc {
   _id: string;
-  /** Start of the hour of the oldest emission held (`$min` of every hold). */
+  subscription_id: string;
+  /** Start of the hour of the oldest emission of a hold. */
   from: Date;
 }
 
@@ -82,8 +85,13 @@ export const HELD_HOUR_MS = 3_600_000;
 /** Most hours one page walks: past them it returns where it stopped, with no more deliveries (an empty hour costs one read). */
 const HOURS_PER_PAGE = 48;
 
-/** How many single-document deletes run at once: FerretDB v1 pushes no `$in` down, so each is its own `_id` lookup. */
-const DELETE_CONCURRENCY = 8;
+/** How many single-document writes run at once: FerretDB v1 pushes no `$in` down, so each is its own `_id` lookup. */
+const WRITE_CONCURRENCY = 8;
+
+/** Runs `fn` over `items`, at most WRITE_CONCURRENCY at a time. */
+async function eachLimited<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += WRITE_CONCURRENCY) await Promise.all(items.slice(i, i + WRITE_CONCURRENCY).map(fn));
+}
 
 /** The record id of `subscriptionId`'s delivery of `eventId`, held by the run `origin`. */
 export function heldId(subscriptionId: string, eventId: string, origin: string): string {
@@ -102,12 +110,17 @@ const hourOf = (at: number): number => Math.floor(at / HELD_HOUR_MS);
 /** The bucket of `subscriptionId`'s slots in `hour`. */
 const hourKey = (subscriptionId: string, hour: number): string => `${subscriptionId}@h${hour}`;
 
+/** Whether `origin` (a run's top workflow id) is a delivery a drain started from a held record (workflows/ids.ts heldDeliveryWorkflowId). */
+export function isHeldDeliveryRun(origin: string | undefined): boolean {
+  return origin?.includes('/redelivery/held_') ?? false;
+}
+
 /**
  * The failed attempt a delivery a drain started (its run `origin`) logs when its event is gone
  * (deleted by retention while it was held); undefined for any other run, which just cancels.
  */
 export function eventGoneAttempt(origin: string | undefined, input: { eventId: string; subscriptionId: string; attempt: number }, url: string, at: Date): AttemptDoc | undefined {
-  if (!origin?.includes('/redelivery/held_')) return undefined;
+  if (origin === undefined || !isHeldDeliveryRun(origin)) return undefined;
   const series = seriesId(origin, input.subscriptionId);
   return {
     _id: attemptId(series, input.attempt),
@@ -153,8 +166,10 @@ function slotsOf(docs: ReadonlyArray<Pick<HeldDoc, 'subscription_id' | 'emitted_
 /**
  * The deliveries paused subscriptions hold. Every read is a top-level equality read (FerretDB v1
  * pushes nothing else down, and sorts nowhere but in memory): the holding subscriptions are their
- * markers, a page reads an hour's slots and a slot's records from its cursor on, so it costs about
- * a page whatever the pause's length; the order is made here.
+ * markers, a page reads an hour's slots and a whole minute slot's records from its cursor on, so
+ * it costs its deliveries plus the rest of the minute slots they are in, and one read per hour it
+ * walks (at most HOURS_PER_PAGE, empty ones too): bounded whatever the pause's length, not exactly
+ * a page. The order is made here.
  *
  * A crash at any write leaves every record findable: a hold writes the marker, the records, their
  * slots, then the marker again; only `settle` removes markers and slots, after a count by
@@ -167,6 +182,7 @@ export class HeldDeliveryRepository {
     { collection: 'held_slots', name: 'subscription', key: { subscription_id: 1 } },
     { collection: 'held_slots', name: 'hour', key: { hour: 1 } },
     { collection: 'held_claims', name: 'subscription', key: { subscription_id: 1 } },
+    { collection: 'held_marks', name: 'subscription', key: { subscription_id: 1 } },
   ];
 
   static readonly queryShapes: readonly QueryShape[] = [
@@ -175,7 +191,7 @@ export class HeldDeliveryRepository {
     { collection: 'held_slots', method: 'HeldDeliveryRepository.hold', equality: ['_id'], index: '_id_' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.count', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.oldestHeldAt', equality: ['subscription_id'], index: 'subscription' },
-    { collection: 'held_marks', method: 'HeldDeliveryRepository.page (first)', equality: ['_id'], index: '_id_' },
+    { collection: 'held_marks', method: 'HeldDeliveryRepository.page (first)', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_slots', method: 'HeldDeliveryRepository.page (an hour)', equality: ['hour'], index: 'hour' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.page (a slot)', equality: ['slot'], index: 'slot' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.release', equality: ['_id'], index: '_id_' },
@@ -185,9 +201,10 @@ export class HeldDeliveryRepository {
     { collection: 'held_settling', method: 'HeldDeliveryRepository.settle (note)', equality: ['_id'], index: '_id_' },
     { collection: 'held_slots', method: 'HeldDeliveryRepository.settle (slots)', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_claims', method: 'HeldDeliveryRepository.settle (claims)', equality: ['subscription_id'], index: 'subscription' },
-    { collection: 'held_marks', method: 'HeldDeliveryRepository.settle (marker)', equality: ['_id'], index: '_id_' },
+    { collection: 'held_marks', method: 'HeldDeliveryRepository.settle (markers)', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.settle (repair)', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_claims', method: 'HeldDeliveryRepository.claim', equality: ['_id'], index: '_id_' },
+    { collection: 'held_claims', method: 'HeldDeliveryRepository.unclaim', equality: ['_id', 'by'], index: '_id_' },
   ];
 
   readonly #held: Collection<HeldDoc>;
@@ -219,20 +236,9 @@ export class HeldDeliveryRepository {
     await this.#mark(from);
   }
 
-  /** Creates each subscription's marker, or moves its `from` back to the hour given. */
+  /** Marks the hour given for each subscription: an insert that finds it there already leaves it. */
   async #mark(from: ReadonlyMap<string, Date>): Promise<void> {
-    await Promise.all(
-      [...from].map(async ([subscriptionId, at]) => {
-        const upsert = () => this.#marks.updateOne({ _id: subscriptionId }, { $min: { from: at } }, { upsert: true });
-        try {
-          await upsert();
-        } catch (err) {
-          // Two first holds may both insert: the second then updates the one stored.
-          if (!(err instanceof MongoServerError && err.code === 11000)) throw err;
-          await upsert();
-        }
-      }),
-    );
+    await Promise.all([...from].map(([subscriptionId, at]) => insertIfAbsent(this.#marks, { _id: hourKey(subscriptionId, hourOf(at.getTime())), subscription_id: subscriptionId, from: at })));
   }
 
   /** How many deliveries the subscription holds. */
@@ -250,18 +256,19 @@ export class HeldDeliveryRepository {
   }
 
   /**
-   * The subscription's held deliveries after `after` (absent: from its marker's hour), oldest
+   * The subscription's held deliveries after `after` (absent: from its oldest marker's hour), oldest
    * emission first, at most `limit`; `next` is where the following page starts, absent when this
    * one reached the end. It reads the hours from the cursor's on, at most HOURS_PER_PAGE of them,
-   * and the slots it passes: about a page, never the whole pause.
+   * and the whole minute slots it passes: bounded, never the whole pause.
    */
   async page(subscriptionId: string, limit: number, after?: HeldCursor): Promise<{ docs: HeldDoc[]; next?: HeldCursor }> {
     let first: number;
     if (after) first = hourOf(after.at);
     else {
-      const mark = await this.#marks.findOne({ _id: subscriptionId });
-      if (!mark) return { docs: [] };
-      first = hourOf(mark.from.getTime());
+      // The oldest of its markers: one per hour holds began in, so at most one per hour of the pause.
+      const marks = await this.#marks.find({ subscription_id: subscriptionId }, { projection: { from: 1 } }).toArray();
+      if (marks.length === 0) return { docs: [] };
+      first = hourOf(Math.min(...marks.map((m) => m.from.getTime())));
     }
     // The next hour too: an event stamped by a clock a little ahead is still read.
     const end = hourOf(this.now()) + 1;
@@ -289,9 +296,7 @@ export class HeldDeliveryRepository {
 
   /** Deletes held records by id (sent, failed or dropped); one already gone is fine. */
   async release(ids: readonly string[]): Promise<void> {
-    for (let i = 0; i < ids.length; i += DELETE_CONCURRENCY) {
-      await Promise.all(ids.slice(i, i + DELETE_CONCURRENCY).map((id) => this.#held.deleteOne({ _id: id })));
-    }
+    await eachLimited(ids, async (id) => void (await this.#held.deleteOne({ _id: id })));
   }
 
   /** Deletes every delivery the subscription holds (it was disabled or deleted: they are cancelled); returns how many. */
@@ -301,27 +306,31 @@ export class HeldDeliveryRepository {
 
   /** The subscriptions that hold deliveries (their markers), and those whose settle a crash interrupted (`settling`). */
   async holding(): Promise<Array<{ subscriptionId: string; settling: boolean }>> {
-    const [marks, settling] = await Promise.all([this.#marks.find({}, { projection: { _id: 1 } }).toArray(), this.#settling.find({}, { projection: { _id: 1 } }).toArray()]);
+    const [marks, settling] = await Promise.all([this.#marks.find({}, { projection: { subscription_id: 1 } }).toArray(), this.#settling.find({}, { projection: { _id: 1 } }).toArray()]);
     const noted = new Set(settling.map((d) => d._id));
-    return [...new Set([...marks, ...settling].map((d) => d._id))].map((subscriptionId) => ({ subscriptionId, settling: noted.has(subscriptionId) }));
+    return [...new Set([...marks.map((d) => d.subscription_id), ...noted])].map((subscriptionId) => ({ subscriptionId, settling: noted.has(subscriptionId) }));
   }
 
   /**
-   * Ends the subscription's hold when it holds nothing (true): its note, slots, claims, marker
-   * go. Otherwise false; with `repair` (a drain's end: what is left was held behind its cursor)
-   * the slots are rebuilt from the records and the marker's `from` moved back, so a drain from
-   * the start reads them.
+   * Ends the subscription's hold when it holds nothing (true): its note, slots, claims, markers
+   * go. Otherwise false; with `repair` (a drain's end: what is left was held behind its cursor;
+   * the sweep, after a crash mid-settle) the slots are rebuilt from the records, the oldest one's
+   * hour marked and then the note removed, so a drain or expiry from the start reads them.
    */
   async settle(subscriptionId: string, opts: { repair: boolean } = { repair: true }): Promise<boolean> {
     if ((await this.count(subscriptionId)) > 0) {
-      if (opts.repair) await this.#repair(subscriptionId);
+      if (opts.repair) {
+        await this.#repair(subscriptionId);
+        // Repaired: the sweep need not repair again each pass.
+        await this.#settling.deleteOne({ _id: subscriptionId });
+      }
       return false;
     }
     // Noted first: a crash from here on leaves the note, and the sweep settles again (its count finds any record).
     await insertIfAbsent(this.#settling, { _id: subscriptionId, at: new Date(this.now()) });
     await this.#slots.deleteMany({ subscription_id: subscriptionId });
     await this.#claims.deleteMany({ subscription_id: subscriptionId });
-    await this.#marks.deleteOne({ _id: subscriptionId });
+    await this.#marks.deleteMany({ subscription_id: subscriptionId });
     // Held meanwhile (a round that read the pause before a resume): stored before this count, or its hold's last marker write comes after.
     const again = (await this.count(subscriptionId)) > 0;
     if (again) await this.#repair(subscriptionId);
@@ -346,19 +355,22 @@ export class HeldDeliveryRepository {
   /**
    * Claims held records for `by`; returns the ids it may act on: claimed now, or by its own
    * earlier try. A record the other actor claimed first is left to it, so the drain never starts
-   * what expiry fails, nor expiry fails what the drain started.
+   * what expiry fails, nor expiry fails what the drain started. One insert per record decides:
+   * FerretDB v1 stops a batch at its first duplicate, so a batch's read-back cannot tell whose
+   * the rest are.
    */
   async claim(docs: ReadonlyArray<Pick<HeldDoc, '_id' | 'subscription_id'>>, by: HeldActor): Promise<Set<string>> {
-    if (docs.length === 0) return new Set();
     const at = new Date(this.now());
-    const existing = await insertAll(this.#claims, docs.map((d) => ({ _id: d._id, subscription_id: d.subscription_id, by, at })), { allowExisting: true });
-    const mine = new Set(docs.map((d) => d._id));
-    await Promise.all(
-      [...existing].map(async (i) => {
-        const id = docs[i]!._id;
-        if ((await this.#claims.findOne({ _id: id }, { projection: { by: 1 } }))?.by !== by) mine.delete(id);
-      }),
-    );
+    const mine = new Set<string>();
+    await eachLimited(docs, async (d) => {
+      if (await insertIfAbsent(this.#claims, { _id: d._id, subscription_id: d.subscription_id, by, at })) mine.add(d._id);
+      else if ((await this.#claims.findOne({ _id: d._id }, { projection: { by: 1 } }))?.by === by) mine.add(d._id);
+    });
     return mine;
+  }
+
+  /** Gives up `by`'s claims of `ids` (records it will not act on now): the other actor may claim them. */
+  async unclaim(ids: readonly string[], by: HeldActor): Promise<void> {
+    await eachLimited(ids, async (id) => void (await this.#claims.deleteOne({ _id: id, by })));
   }
 }

@@ -53,7 +53,8 @@ export function holdExpiredKey(pausedAt: Date): string {
  * gets its drain started; a disabled or deleted one's are cancelled; a paused one past
  * SUBSCRIPTION_HOLD_MAX (from its `paused_at`, the oldest it holds) has those held longer than
  * that failed as `hold_expired` (logged as a failed attempt each, one alert for the pause); its
- * pause cancels from then on (src/subscriptions/hold.ts). A draining one's are the drain's. It
+ * pause cancels from then on (src/subscriptions/hold.ts). A draining one's are the drain's. One
+ * whose settle a crash interrupted is settled (or repaired) first, whatever branch follows. It
  * reads the markers, not the records: a paused one within the limit costs its subscription read.
  */
 export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass> {
@@ -61,6 +62,8 @@ export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass
   const now = deps.now?.() ?? new Date();
   for (const { subscriptionId: id, settling } of await deps.held.holding()) {
     try {
+      // A settle a crash interrupted first: finished, or what is held rebuilt (slots, marker) so every branch below reads it all.
+      if (settling && (await deps.held.settle(id))) continue;
       const sub = await deps.subscriptions.findForDelivery(id);
       if (!sub || sub.status === 'disabled') {
         pass.dropped += await deps.held.dropAll(id);
@@ -70,9 +73,6 @@ export async function sweepHoldsOnce(deps: HoldSweepDeps): Promise<HoldSweepPass
         pass.drains += 1;
       } else if (sub.paused_at === undefined || holdExpiredAt(sub, now.getTime() - EXPIRY_GRACE_MS, deps.holdMaxMs)) {
         pass.expired += await expire(deps, sub, now);
-      } else if (settling) {
-        // A settle a crash interrupted: finished, or what was held meanwhile marked again.
-        await deps.held.settle(id);
       }
     } catch (err) {
       pass.failed += 1;

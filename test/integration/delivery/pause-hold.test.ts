@@ -238,18 +238,48 @@ describe('a pause holds deliveries and a resume drains them', () => {
     await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
   }, 60_000);
 
+  it('tells whose each claim is on the real database, also when a batch would meet one claimed before', async () => {
+    const repo = new HeldDeliveryRepository(api.mongo.db);
+    const subscriptionId = `sub_claims_${randomUUID()}`;
+    const ids = [0, 1, 2].map((i) => `held_${subscriptionId}_${i}`);
+    const docs = ids.map((_id) => ({ _id, subscription_id: subscriptionId }));
+    expect(await repo.claim([docs[0]!], 'expiry')).toEqual(new Set([ids[0]]));
+    expect(await repo.claim([docs[2]!], 'drain')).toEqual(new Set([ids[2]]));
+    expect(await repo.claim(docs, 'drain')).toEqual(new Set([ids[1], ids[2]]));
+    expect(await repo.claim(docs, 'expiry')).toEqual(new Set([ids[0]]));
+    // A drain that stops gives its claims up; the expiry's stay.
+    await repo.unclaim(ids, 'drain');
+    expect(await repo.claim(docs, 'expiry')).toEqual(new Set(ids));
+    await api.mongo.db.collection('held_claims').deleteMany({ subscription_id: subscriptionId });
+  }, 60_000);
+
+  it('holds landing at once in different hours are read from the oldest: the markers are inserts, not a racing update', async () => {
+    const repo = new HeldDeliveryRepository(api.mongo.db);
+    const subscriptionId = `sub_marks_${randomUUID()}`;
+    const base = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 5 * 3_600_000;
+    const doc = (hour: number): HeldDoc => {
+      const emitted = new Date(base + hour * 3_600_000);
+      return { _id: `held_${subscriptionId}_${hour}`, subscription_id: subscriptionId, event_id: `evt_${hour}`, event_type: 'order.created', emitted_at: emitted, held_at: new Date(), origin: `event/evt_${hour}`, attempt: 1, slot: heldSlot(subscriptionId, emitted).id };
+    };
+    await Promise.all([4, 2, 0, 3, 1].map((hour) => repo.hold([doc(hour)])));
+    expect((await repo.page(subscriptionId, 10)).docs.map((d) => d._id)).toEqual([0, 1, 2, 3, 4].map((h) => doc(h)._id));
+    await repo.dropAll(subscriptionId);
+    expect(await repo.settle(subscriptionId)).toBe(true);
+    expect((await repo.holding()).filter((h) => h.subscriptionId === subscriptionId)).toEqual([]);
+  }, 60_000);
+
   it('a settle that crashes after removing the mark leaves a note the sweep finishes, and a record held meanwhile found', async () => {
     const { client, sub } = await pausedHolding('https://example.test/never', 1);
     const held = (await api.mongo.db.collection<HeldDoc>('held_deliveries').findOne({ subscription_id: sub.id }))!;
     const repo = new HeldDeliveryRepository(api.mongo.db);
     await repo.release([held._id]);
     // The real database, a process that dies right after the mark's removal; a round holds just before it.
-    const marks = api.mongo.db.collection<{ _id: string }>('held_marks');
+    const marks = api.mongo.db.collection<{ _id: string; subscription_id: string }>('held_marks');
     const crashingMarks = new Proxy(marks, {
       get: (col, k): unknown =>
-        k === 'deleteOne'
-          ? async (filter: { _id: string }) => {
-              await col.deleteOne(filter);
+        k === 'deleteMany'
+          ? async (filter: { subscription_id: string }) => {
+              await col.deleteMany(filter);
               await repo.hold([{ ...held, _id: `${held._id}_again` }]);
               throw new Error('crashed');
             }

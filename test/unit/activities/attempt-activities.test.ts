@@ -133,6 +133,13 @@ function bulkError(codes: number[], inserted = 0): MongoBulkWriteError {
   );
 }
 
+/** Lets a fake database store held deliveries: their records through `insertMany`, slots and markers accepted. */
+function holdsInto(db: Db, insertMany: (docs: Array<{ _id: string }>) => Promise<unknown>): void {
+  Object.assign(db.collection('held_deliveries'), { insertMany });
+  Object.assign(db.collection('held_slots'), { insertMany: () => Promise.resolve({ acknowledged: true, insertedCount: 1 }) });
+  Object.assign(db.collection('held_marks'), { insertOne: () => Promise.resolve({ acknowledged: true }) });
+}
+
 describe('postAttempts', () => {
   it('POSTs the signed envelope once to the subscription URL and returns the outcome as a value, logging nothing', async () => {
     const { db, batches } = fakeDb();
@@ -438,9 +445,7 @@ describe('the subscription cache of the attempt activities (SUBSCRIPTION_CACHE_T
     const { db, reads, state } = fakeDb({ subscription: subscription({ status: 'paused', paused_at: now }) });
     const held: string[] = [];
     const stored = (docs: Array<{ _id: string }>) => Promise.resolve(void held.push(...docs.map((d) => d._id))).then(() => ({ acknowledged: true, insertedCount: docs.length }));
-    Object.assign(db.collection('held_deliveries'), { insertMany: stored });
-    Object.assign(db.collection('held_slots'), { insertMany: () => Promise.resolve({ acknowledged: true, insertedCount: 1 }) });
-    Object.assign(db.collection('held_marks'), { updateOne: () => Promise.resolve({ matchedCount: 1 }) });
+    holdsInto(db, stored);
     const { post, requests } = fakePost(200);
     const acts = activities(db, post, { subscriptionCacheTtlMs: 1000, now: () => new Date(clock) });
     expect(await acts.postAttempts([attemptInput(1)]).then(([r]) => r!)).toMatchObject({ outcome: 'held' });
@@ -453,6 +458,19 @@ describe('the subscription cache of the attempt activities (SUBSCRIPTION_CACHE_T
     expect(await acts.postAttempts([attemptInput(2)]).then(([r]) => r!)).toMatchObject({ outcome: 'delivered' });
     expect(reads.subscriptions).toBe(2);
     expect(held).toHaveLength(2);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a drain\'s delivery reads a subscription cached as paused again: held anew it would go behind the drain', async () => {
+    const clock = now.getTime();
+    const { db, reads, state } = fakeDb({ subscription: subscription({ status: 'paused', paused_at: now }) });
+    holdsInto(db, (docs) => Promise.resolve({ acknowledged: true, insertedCount: docs.length }));
+    const { post, requests } = fakePost(200);
+    const acts = activities(db, post, { subscriptionCacheTtlMs: 60_000, now: () => new Date(clock) });
+    expect(await acts.postAttempts([attemptInput(1)]).then(([r]) => r!)).toMatchObject({ outcome: 'held' });
+    state.subscription = subscription();
+    expect(await acts.postAttempts([attemptInput(1)], undefined, `event/${event._id}/redelivery/held_0123`).then(([r]) => r!)).toMatchObject({ outcome: 'delivered' });
+    expect(reads.subscriptions).toBe(2);
     expect(requests).toHaveLength(1);
   });
 

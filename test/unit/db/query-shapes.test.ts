@@ -25,6 +25,7 @@ describe('declared indexes', () => {
       { collection: 'held_slots', name: 'subscription', key: { subscription_id: 1 } },
       { collection: 'held_slots', name: 'hour', key: { hour: 1 } },
       { collection: 'held_claims', name: 'subscription', key: { subscription_id: 1 } },
+      { collection: 'held_marks', name: 'subscription', key: { subscription_id: 1 } },
       { collection: 'inbox', name: 'subscription_state', key: { subscription_id: 1, state: 1 } },
       { collection: 'inbox_settlements', name: 'timeline', key: { tl: 1 } },
       { collection: 'inbox', name: 'timeline', key: { tl: 1 } },

@@ -1,73 +1,6 @@
-import { type Db, MongoBulkWriteError, MongoServerError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { HeldDeliveryRepository, type HeldDoc, heldSlot } from '../../../src/deliveries/held';
-
-type Doc = { _id: string } & Record<string, unknown>;
-
-/** Thrown where a test crashes the process: nothing after it runs. */
-class Crash extends Error {}
-
-const matches = (doc: Doc, filter: Record<string, unknown>) => Object.entries(filter).every(([k, v]) => (v instanceof Date ? (doc[k] as Date)?.getTime() === v.getTime() : doc[k] === v));
-const duplicate = () => new MongoServerError({ message: 'E11000 duplicate key', code: 11000 });
-
-/**
- * A fake Db over in-memory collections: the equality reads and the writes the held repository
- * makes. `before(op)` runs before each command (`<collection>.<method>`): it may crash there, or
- * make another writer's commands land there.
- */
-function fakeDb() {
-  const data = new Map<string, Map<string, Doc>>();
-  const hooks: { before: (op: string) => Promise<void> | void } = { before: () => {} };
-  const ops: string[] = [];
-  const of = (name: string) => data.get(name) ?? data.set(name, new Map()).get(name)!;
-  const run = async (name: string, op: string) => {
-    ops.push(`${name}.${op}`);
-    await hooks.before(`${name}.${op}`);
-  };
-  const collection = (name: string) => {
-    const docs = of(name);
-    const found = (filter: Record<string, unknown>) => [...docs.values()].filter((d) => matches(d, filter)).map((d) => structuredClone(d));
-    return {
-      collectionName: name,
-      find: (filter: Record<string, unknown>) => ({ toArray: async () => (await run(name, 'find'), found(filter)) }),
-      findOne: async (filter: Record<string, unknown>) => (await run(name, 'findOne'), found(filter)[0] ?? null),
-      countDocuments: async (filter: Record<string, unknown>) => (await run(name, 'countDocuments'), found(filter).length),
-      insertOne: async (doc: Doc) => {
-        await run(name, 'insertOne');
-        if (docs.has(doc._id)) throw duplicate();
-        docs.set(doc._id, structuredClone(doc));
-        return { acknowledged: true, insertedId: doc._id };
-      },
-      insertMany: async (many: Doc[]) => {
-        await run(name, 'insertMany');
-        const writeErrors: Array<{ code: number; index: number; errmsg: string }> = [];
-        many.forEach((d, index) => (docs.has(d._id) ? writeErrors.push({ code: 11000, index, errmsg: 'E11000' }) : docs.set(d._id, structuredClone(d))));
-        if (writeErrors.length) throw new MongoBulkWriteError({ message: 'dup', code: 11000, writeErrors: writeErrors as never }, { insertedCount: many.length - writeErrors.length } as never);
-        return { acknowledged: true, insertedCount: many.length };
-      },
-      updateOne: async (filter: { _id: string }, update: { $min: Record<string, Date> }, opts: { upsert?: boolean }) => {
-        await run(name, 'updateOne');
-        const doc = docs.get(filter._id) ?? (opts.upsert ? docs.set(filter._id, { _id: filter._id }).get(filter._id)! : undefined);
-        for (const [k, v] of Object.entries(update.$min ?? {})) if (doc && (doc[k] === undefined || v < (doc[k] as Date))) doc[k] = v;
-        return { matchedCount: doc ? 1 : 0 };
-      },
-      deleteOne: async (filter: Record<string, unknown>) => {
-        await run(name, 'deleteOne');
-        const d = found(filter)[0];
-        if (d) docs.delete(d._id);
-        return { deletedCount: d ? 1 : 0 };
-      },
-      deleteMany: async (filter: Record<string, unknown>) => {
-        await run(name, 'deleteMany');
-        const gone = found(filter);
-        for (const d of gone) docs.delete(d._id);
-        return { deletedCount: gone.length };
-      },
-    };
-  };
-  const db = { collection } as unknown as Db;
-  return { db, data, hooks, ops, of };
-}
+import { Crash, fakeDb } from './fake-held-db';
 
 const t0 = Date.UTC(2026, 10, 27, 6);
 const sub = 'sub_unit';
@@ -150,12 +83,32 @@ describe('held deliveries: pages read about a page, whatever the pause length', 
   });
 });
 
+describe('held deliveries: concurrent holds', () => {
+  it('a hold of an older emission landing inside another hold\'s marker write is still read from the first page', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    const other = new HeldDeliveryRepository(f.db, now);
+    await repo.hold([record(180)]);
+    let landed = false;
+    f.hooks.before = async (op) => {
+      // Between another hold's read and write of the marker (FerretDB's read-then-write), or at its marker insert.
+      if (landed || (op !== 'held_marks.updateOne.write' && op !== 'held_marks.insertOne')) return;
+      landed = true;
+      await other.hold([record(0)]);
+    };
+    await repo.hold([record(300)]);
+    f.hooks.before = () => {};
+    expect(landed).toBe(true);
+    expect((await repo.page(sub, 10)).docs.map((d) => d._id)).toEqual(['held_0', 'held_180', 'held_300']);
+  });
+});
+
 describe('held deliveries: a crash at any write leaves every record findable', () => {
   // Each command settle makes, in order: a hold lands just before the first, the process dies at the second.
   const settleSteps: Array<[string, string]> = [
-    ...['held_deliveries.countDocuments', 'held_settling.insertOne', 'held_slots.deleteMany', 'held_claims.deleteMany', 'held_marks.deleteOne', 'held_deliveries.countDocuments#2', 'held_settling.deleteOne'].map((s): [string, string] => [s, s]),
+    ...['held_deliveries.countDocuments', 'held_settling.insertOne', 'held_slots.deleteMany', 'held_claims.deleteMany', 'held_marks.deleteMany', 'held_deliveries.countDocuments#2', 'held_settling.deleteOne'].map((s): [string, string] => [s, s]),
     // Held before the re-count: the repair that follows crashes.
-    ...['held_slots.deleteMany#2', 'held_deliveries.find', 'held_marks.updateOne', 'held_slots.insertMany'].map((s): [string, string] => ['held_deliveries.countDocuments#2', s]),
+    ...['held_slots.deleteMany#2', 'held_deliveries.find', 'held_marks.insertOne', 'held_slots.insertMany'].map((s): [string, string] => ['held_deliveries.countDocuments#2', s]),
   ];
 
   it.each(settleSteps)('settle with a delivery held at %s, crashing at %s', async (holdAt, step) => {
@@ -208,8 +161,17 @@ describe('held deliveries: a crash at any write leaves every record findable', (
     expect(await repo.holding()).toEqual([]);
   });
 
+  it('a settle note goes once the repair it asked for is done: the sweep does not repair every pass', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    await repo.hold([record(0)]);
+    f.of('held_settling').set(sub, { _id: sub, at: new Date(t0) });
+    expect(await repo.settle(sub)).toBe(false);
+    expect(await repo.holding()).toEqual([{ subscriptionId: sub, settling: false }]);
+  });
+
   // Each command a hold makes: a crash right after it.
-  const holdSteps = ['held_marks.updateOne', 'held_deliveries.insertMany', 'held_slots.insertMany'];
+  const holdSteps = ['held_marks.insertOne', 'held_deliveries.insertMany', 'held_slots.insertMany'];
 
   it.each(holdSteps)('a hold crashing after %s leaves its records marked', async (step) => {
     const f = fakeDb();
@@ -243,5 +205,25 @@ describe('held deliveries: one actor per record', () => {
     expect([...(await repo.claim([docs[0]!], 'drain'))]).toEqual(['held_0']);
     expect([...(await repo.claim(docs, 'expiry'))]).toEqual(['held_1']);
     expect([...(await repo.claim(docs, 'drain'))]).toEqual(['held_0']);
+  });
+
+  it('tells whose each record is when the first of a batch was claimed before (a batch stops at a duplicate)', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    const docs = [record(0), record(1), record(2)];
+    expect([...(await repo.claim([docs[0]!], 'expiry'))]).toEqual(['held_0']);
+    expect([...(await repo.claim([docs[2]!], 'drain'))]).toEqual(['held_2']);
+    expect([...(await repo.claim(docs, 'drain'))].sort()).toEqual(['held_1', 'held_2']);
+    expect([...(await repo.claim(docs, 'expiry'))]).toEqual(['held_0']);
+  });
+
+  it('gives up a claim of its own only', async () => {
+    const f = fakeDb();
+    const repo = new HeldDeliveryRepository(f.db, now);
+    const docs = [record(0), record(1)];
+    await repo.claim([docs[0]!], 'drain');
+    await repo.claim([docs[1]!], 'expiry');
+    await repo.unclaim(['held_0', 'held_1'], 'drain');
+    expect([...(await repo.claim(docs, 'expiry'))].sort()).toEqual(['held_0', 'held_1']);
   });
 });

@@ -159,6 +159,19 @@ describe('the hold sweep', () => {
     expect(settled).toEqual(['sub_p']);
   });
 
+  it('repairs what a crash left mid-settle before it expires a pause past the limit', async () => {
+    const f = fakes([sub('sub_p', { status: 'paused', paused_at: pausedAt })], [heldDoc('sub_p', 1)], pausedAt.getTime() + 2 * hour + EXPIRY_GRACE_MS);
+    const calls: string[] = [];
+    f.deps.held.holding = () => Promise.resolve([{ subscriptionId: 'sub_p', settling: true }]);
+    const settle = f.deps.held.settle;
+    f.deps.held.settle = (id, opts) => (calls.push(`settle repair=${opts?.repair ?? true}`), settle(id, opts));
+    const page = f.deps.held.page;
+    f.deps.held.page = (...args) => (calls.push('page'), page(...args));
+    expect(await sweepHoldsOnce(f.deps)).toMatchObject({ expired: 1 });
+    expect(calls[0]).toBe('settle repair=true');
+    expect(calls.indexOf('page')).toBeGreaterThan(0);
+  });
+
   it('a step that fails is counted and retried next pass; the others go on', async () => {
     const f = fakes([sub('sub_a', {}), sub('sub_b', {})], [heldDoc('sub_a', 1), heldDoc('sub_b', 2)], pausedAt.getTime());
     f.deps.startDrain = (id) => (id === 'sub_a' ? Promise.reject(new Error('Temporal away')) : Promise.resolve());

@@ -27,6 +27,8 @@ export const drainHistoryScenarios: Record<string, DrainHistoryScenario> = {
   'drain-paused-again': { pages: [2], rate: 5, then: 'paused', expected: 'paused' },
   'drain-continued': { pages: [2, 2, 1], rate: 50, then: 'drained', startsPerRun: 3, expected: 'drained' },
   'drain-held-behind': { pages: [2], rate: 20, then: 'drained', heldBehind: 1, behind: 1, expected: 'drained' },
+  // A settle finds something held that a read from the start does not: the drain waits before the next pass (DRAIN_IDLE_WAIT).
+  'drain-idle-wait': { pages: [2], rate: 20, then: 'drained', heldBehind: 2, behind: 0, expected: 'drained' },
 };
 
 /** The subscription a drain scenario drains. */
