@@ -6,6 +6,7 @@ import { AttemptRepository } from '../deliveries/attempts';
 import { InboxRepository } from '../deliveries/inbox';
 import { DispatchNotes } from '../events/dispatch-notes';
 import { EventRepository } from '../events/repository';
+import { OrderingMarks } from '../events/ordering-marks';
 import { IdempotencyStore } from '../idempotency/store';
 import { PortalRevocations } from '../portal/revocations';
 import { ServiceKeyRepository } from '../portal/service-keys';
@@ -32,6 +33,7 @@ export const storageOwners: readonly StorageDeclarations[] = [
   InboxRepository,
   EventRepository,
   DispatchNotes,
+  OrderingMarks,
   AlertRepository,
   alertBudgetStorage,
   OperationalNotices,

@@ -3,7 +3,7 @@ import type { eventWorkflow } from '../../workflows';
 import { eventWorkflowId } from '../../workflows/ids';
 import type { DeliveryPolicy } from '../../workflows/delivery-model';
 import { eventSearchAttributes } from '../../workflows/search-attributes';
-import type { CarriedEvent } from '../../workflows/definitions';
+import type { CarriedEvent, EventOrdering } from '../../workflows/definitions';
 import type { EventDoc } from './repository';
 
 /** How deliveries run: fixed into each workflow at its start, so config changes never alter one in flight. */
@@ -27,6 +27,8 @@ export interface EventRun {
   requestId?: string;
   /** The event itself, carried in the input when small (see carriedEvent) so the worker need not read it. */
   event?: CarriedEvent;
+  /** Its ordering key and place, and the subscriptions that get it in order; absent: none does. */
+  ordering?: EventOrdering;
 }
 
 /**
@@ -63,6 +65,7 @@ export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySetti
         policy: settings.policy,
         batchSize: settings.batchSize,
         ...(run.event ? { event: run.event } : {}),
+        ...(run.ordering ? { ordering: run.ordering } : {}),
       },
     ],
     typedSearchAttributes: eventSearchAttributes(run, settings.batchSize),

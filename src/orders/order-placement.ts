@@ -140,7 +140,7 @@ function orderDoc(draft: OrderDraft, reservation: Reservation): OrderDoc {
     reservation_id: reservation.id,
   };
   order.outbox.push(
-    newOutboxEvent('order.created', createdEventData(order), { now: draft.at, id: draft.createdEventId, requestId: draft.requestId, ownerId: draft.ownerId }),
+    newOutboxEvent('order.created', createdEventData(order), { now: draft.at, id: draft.createdEventId, requestId: draft.requestId, ownerId: draft.ownerId, seq: 1 }),
     ...reservationEvents(reservation, draft.ownerId, draft.requestId),
   );
   return order;

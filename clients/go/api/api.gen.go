@@ -1120,6 +1120,24 @@ func (e SubscriptionEventDeliveryState) Valid() bool {
 	}
 }
 
+// Defines values for SubscriptionOrdering.
+const (
+	None   SubscriptionOrdering = "none"
+	PerKey SubscriptionOrdering = "per_key"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionOrdering enum.
+func (e SubscriptionOrdering) Valid() bool {
+	switch e {
+	case None:
+		return true
+	case PerKey:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SubscriptionStatsBucketSeconds.
 const (
 	N3600 SubscriptionStatsBucketSeconds = 3600
@@ -1617,6 +1635,9 @@ type EventTypeInfo struct {
 
 	// Name Event type name.
 	Name EventType `json:"name"`
+
+	// OrderingKey The ordering key of events of this type, as a pattern over its `data`: `order:<order_id>`, `product:<product_id>` or `subscription:<subscription_id>`. A subscription with `ordering` `per_key` gets the events of one key in emission order; brokers that partition by key (Kafka, SQS FIFO) use it too.
+	OrderingKey string `json:"ordering_key"`
 
 	// RequiredScopes Scopes a key needs, besides `webhooks:write`, to subscribe to this type (its data must not reach a key that could not read it through the API); `admin` satisfies every scope.
 	RequiredScopes []EventTypeInfoRequiredScopes `json:"required_scopes"`
@@ -2793,6 +2814,9 @@ type Subscription struct {
 	// MaxInFlight Most POSTs a worker sends to this subscription at once, when set for it.
 	MaxInFlight *MaxInFlight `json:"max_in_flight,omitempty"`
 
+	// Ordering Whether events with the same ordering key are delivered in emission order (`per_key`) or each as soon as it can (`none`).
+	Ordering *SubscriptionOrdering `json:"ordering,omitempty"`
+
 	// PublicKey The public key deliveries verify with (the newest one during a rotation overlap); present when `signature` is `ed25519`.
 	//
 	// Examples: whpk_11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=
@@ -2885,6 +2909,9 @@ type SubscriptionCreate struct {
 
 	// MaxInFlight Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`).
 	MaxInFlight *MaxInFlight `json:"max_in_flight,omitempty"`
+
+	// Ordering `per_key` delivers events with the same ordering key in emission order (see `SubscriptionOrdering`); `none` (the default) delivers each event as soon as it can.
+	Ordering *SubscriptionOrdering `json:"ordering,omitempty"`
 
 	// RateLimit Most deliveries per second to this subscription, over every worker (see `RateLimit`); absent, no limit.
 	RateLimit *RateLimit `json:"rate_limit,omitempty"`
@@ -3066,6 +3093,14 @@ type SubscriptionList struct {
 	NextCursor *NextCursor `json:"next_cursor,omitempty"`
 }
 
+// SubscriptionOrdering `per_key`: events with the same ordering key (an order's events by order id, `order:<id>`;
+// stock events by product id, `product:<id>`; see the event catalogue's `ordering_key`) reach
+// this subscription in the order they were emitted. The next one waits until the one before it
+// was delivered, or has finally failed or stopped; events of other keys are not held up. A
+// delivery that retries keeps the later events of its key waiting. `none`: each event is
+// delivered as soon as it can be. Redeliveries and test events are not ordered.
+type SubscriptionOrdering string
+
 // SubscriptionRetry A subscription's own retry schedule, in place of the service's (`DELIVERY_RETRY_SCHEDULE`,
 // `DELIVERY_MAX_ATTEMPTS`; by default 1m, 5m, 15m, 30m, 60m, 120m and 7 attempts). Bounds,
 // each refused with a 422 naming its field (`/body/retry/schedule/<i>`,
@@ -3140,6 +3175,9 @@ type SubscriptionUpdate struct {
 	// MaxInFlight A new most POSTs a worker sends to this subscription at once (see `MaxInFlight`); `null` removes it, back to the service default (`DELIVERY_MAX_IN_FLIGHT`).
 	MaxInFlight *MaxInFlight `json:"max_in_flight,omitempty"`
 
+	// Ordering A new ordering (see `SubscriptionOrdering`); it applies to events emitted after the change.
+	Ordering *SubscriptionOrdering `json:"ordering,omitempty"`
+
 	// RateLimit A new limit of deliveries per second to this subscription (see `RateLimit`); `null` removes it.
 	RateLimit *RateLimit `json:"rate_limit,omitempty"`
 
@@ -3205,6 +3243,9 @@ type SubscriptionWithSecret struct {
 
 	// MaxInFlight Most POSTs a worker sends to this subscription at once, when set for it.
 	MaxInFlight *MaxInFlight `json:"max_in_flight,omitempty"`
+
+	// Ordering Whether events with the same ordering key are delivered in emission order (`per_key`) or each as soon as it can (`none`).
+	Ordering *SubscriptionOrdering `json:"ordering,omitempty"`
 
 	// PublicKey The public key deliveries verify with (the newest one during a rotation overlap); present when `signature` is `ed25519`.
 	//
@@ -5553,6 +5594,7 @@ type ClientInterface interface {
 	// - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+	// - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in emission order (`SubscriptionOrdering`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
 	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
@@ -6218,6 +6260,7 @@ func (c *Client) ListDeprecatedSubscriptions(ctx context.Context, params *ListDe
 // - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+// - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in emission order (`SubscriptionOrdering`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
 // - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
@@ -9104,6 +9147,7 @@ type ClientWithResponsesInterface interface {
 	// - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+	// - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in emission order (`SubscriptionOrdering`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
 	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
@@ -15465,6 +15509,7 @@ func (c *ClientWithResponses) ListDeprecatedSubscriptionsWithResponse(ctx contex
 // - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+// - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in emission order (`SubscriptionOrdering`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
 // - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);

@@ -140,6 +140,8 @@ describe('createOrder', () => {
         created_at: now,
         // Whose data it is: only acme's (and admin keys') subscriptions get it.
         owner_id: 'acme',
+        // The first of the order's own events: ordered subscriptions get the next ones after it.
+        seq: 1,
       },
       {
         id: expect.stringMatching(/^evt_/) as unknown,

@@ -147,6 +147,7 @@ from .subscription_headers import SubscriptionHeaders
 from .subscription_health import SubscriptionHealth
 from .subscription_health_list import SubscriptionHealthList
 from .subscription_list import SubscriptionList
+from .subscription_ordering import SubscriptionOrdering
 from .subscription_retry import SubscriptionRetry
 from .subscription_stats import SubscriptionStats
 from .subscription_status import SubscriptionStatus
@@ -309,6 +310,7 @@ __all__ = (
     "SubscriptionHealth",
     "SubscriptionHealthList",
     "SubscriptionList",
+    "SubscriptionOrdering",
     "SubscriptionRetry",
     "SubscriptionStats",
     "SubscriptionStatus",

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.event_type import EventType
 from ..models.signature_scheme import SignatureScheme
+from ..models.subscription_ordering import SubscriptionOrdering
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -68,6 +69,13 @@ class SubscriptionCreate:
             over up to 30 s as it is put off again), is not counted as an attempt and is not logged.
             Independent of `max_in_flight`, which bounds POSTs at once; both may be set.
              Example: 10.
+        ordering (SubscriptionOrdering | Unset): `per_key`: events with the same ordering key (an order's events by
+            order id, `order:<id>`;
+            stock events by product id, `product:<id>`; see the event catalogue's `ordering_key`) reach
+            this subscription in the order they were emitted. The next one waits until the one before it
+            was delivered, or has finally failed or stopped; events of other keys are not held up. A
+            delivery that retries keeps the later events of its key waiting. `none`: each event is
+            delivered as soon as it can be. Redeliveries and test events are not ordered.
         headers (SubscriptionHeaders | Unset): Custom request headers for every delivery, name → value (at most 20;
             names are HTTP tokens of at most
             64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are
@@ -190,6 +198,7 @@ class SubscriptionCreate:
     description: str | Unset = UNSET
     max_in_flight: int | Unset = UNSET
     rate_limit: int | Unset = UNSET
+    ordering: SubscriptionOrdering | Unset = UNSET
     headers: SubscriptionHeaders | Unset = UNSET
     filter_: SubscriptionFilter | Unset = UNSET
     signature: SignatureScheme | Unset = UNSET
@@ -232,6 +241,10 @@ class SubscriptionCreate:
         max_in_flight = self.max_in_flight
 
         rate_limit = self.rate_limit
+
+        ordering: str | Unset = UNSET
+        if not isinstance(self.ordering, Unset):
+            ordering = self.ordering.value
 
         headers: dict[str, Any] | Unset = UNSET
         if not isinstance(self.headers, Unset):
@@ -288,6 +301,8 @@ class SubscriptionCreate:
             field_dict["max_in_flight"] = max_in_flight
         if rate_limit is not UNSET:
             field_dict["rate_limit"] = rate_limit
+        if ordering is not UNSET:
+            field_dict["ordering"] = ordering
         if headers is not UNSET:
             field_dict["headers"] = headers
         if filter_ is not UNSET:
@@ -340,6 +355,13 @@ class SubscriptionCreate:
         max_in_flight = d.pop("max_in_flight", UNSET)
 
         rate_limit = d.pop("rate_limit", UNSET)
+
+        _ordering = d.pop("ordering", UNSET)
+        ordering: SubscriptionOrdering | Unset
+        if isinstance(_ordering, Unset):
+            ordering = UNSET
+        else:
+            ordering = SubscriptionOrdering(_ordering)
 
         _headers = d.pop("headers", UNSET)
         headers: SubscriptionHeaders | Unset
@@ -491,6 +513,7 @@ class SubscriptionCreate:
             description=description,
             max_in_flight=max_in_flight,
             rate_limit=rate_limit,
+            ordering=ordering,
             headers=headers,
             filter_=filter_,
             signature=signature,

@@ -4,6 +4,8 @@ import type { AlertInput } from '../../../../activities/alerts';
 import { deliverRoundWith } from '../../../../activities/deliver-round';
 import type { AttemptInput, AttemptLogEntry, AttemptResult, MadeAttempt, RecordedRound } from '../../../../activities/attempt';
 import type { DeleteExpiredInput } from '../../../../activities/retention';
+import type { OrderedDelivery } from '../../../../activities/ordering';
+import type { Turn } from '../../../../src/events/ordering-gate';
 import type { PurgeResult } from '../../../../src/retention/purge';
 
 /**
@@ -63,6 +65,10 @@ export interface FakeCalls {
   disableSubscription: { subscriptionId: string; eventId: string; reason: string }[];
   raiseAlert: AlertInput[];
   deleteExpired: DeleteExpiredInput[];
+  /** Each turn check of an ordered delivery, in order. */
+  turns: OrderedDelivery[];
+  /** Each end of an ordered delivery reported. */
+  ends: OrderedDelivery[];
 }
 
 export interface FakeScript {
@@ -74,11 +80,15 @@ export interface FakeScript {
   failLogWrites?: number;
   /** The answer to each retention call (default: nothing to delete). */
   deleteExpired?: (input: DeleteExpiredInput, call: number) => PurgeResult;
+  /** The gate's answer to each turn check of an ordered delivery (default: go). */
+  turn?: (delivery: OrderedDelivery, check: number) => Turn | Promise<Turn>;
+  /** The later events of its key an ended ordered delivery names (default: none). */
+  later?: (delivery: OrderedDelivery) => string[];
 }
 
 /** Builds fake activities answering from `script`; `calls` fills in as the workflows run. */
 export function fakeActivities(script: FakeScript, clock?: () => Promise<number>): { activities: Activities; calls: FakeCalls } {
-  const calls: FakeCalls = { attempts: [], answered: 0, rounds: [], logged: [], logWrites: [], disableSubscription: [], raiseAlert: [], deleteExpired: [] };
+  const calls: FakeCalls = { attempts: [], answered: 0, rounds: [], logged: [], logWrites: [], disableSubscription: [], raiseAlert: [], deleteExpired: [], turns: [], ends: [] };
   let failedLogWrites = 0;
   const activities: Activities = {
     async postAttempts(inputs) {
@@ -120,6 +130,15 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
     async raiseAlert(input) {
       calls.raiseAlert.push(input);
       return { id: `alert-${calls.raiseAlert.length}`, notified: false };
+    },
+    async orderingTurn(d) {
+      calls.turns.push(d);
+      return (await script.turn?.(d, calls.turns.filter((t) => t.eventId === d.eventId && t.subscriptionId === d.subscriptionId).length)) ?? { go: true };
+    },
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async orderingDone(d) {
+      calls.ends.push(d);
+      return script.later?.(d) ?? [];
     },
     // eslint-disable-next-line @typescript-eslint/require-await
     async checkDatabase() {

@@ -35,6 +35,7 @@ import org.openapitools.jackson.nullable.JsonNullable;
 import org.webhookservice.client.model.EventType;
 import org.webhookservice.client.model.SubscriptionAuth;
 import org.webhookservice.client.model.SubscriptionDestination;
+import org.webhookservice.client.model.SubscriptionOrdering;
 import org.webhookservice.client.model.SubscriptionRetry;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import org.openapitools.jackson.nullable.JsonNullable;
@@ -53,6 +54,7 @@ import org.webhookservice.client.ApiClient;
   SubscriptionUpdate.JSON_PROPERTY_DESCRIPTION,
   SubscriptionUpdate.JSON_PROPERTY_MAX_IN_FLIGHT,
   SubscriptionUpdate.JSON_PROPERTY_RATE_LIMIT,
+  SubscriptionUpdate.JSON_PROPERTY_ORDERING,
   SubscriptionUpdate.JSON_PROPERTY_HEADERS,
   SubscriptionUpdate.JSON_PROPERTY_FILTER,
   SubscriptionUpdate.JSON_PROPERTY_AUTH,
@@ -120,6 +122,10 @@ public class SubscriptionUpdate {
 
   public static final String JSON_PROPERTY_RATE_LIMIT = "rate_limit";
   private JsonNullable<Long> rateLimit = JsonNullable.<Long>undefined();
+
+  public static final String JSON_PROPERTY_ORDERING = "ordering";
+  @jakarta.annotation.Nullable
+  private SubscriptionOrdering ordering;
 
   public static final String JSON_PROPERTY_HEADERS = "headers";
   @jakarta.annotation.Nullable
@@ -354,6 +360,30 @@ public class SubscriptionUpdate {
   }
 
 
+  public SubscriptionUpdate ordering(@jakarta.annotation.Nullable SubscriptionOrdering ordering) {
+    this.ordering = ordering;
+    return this;
+  }
+
+  /**
+   * A new ordering (see &#x60;SubscriptionOrdering&#x60;); it applies to events emitted after the change.
+   * @return ordering
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_ORDERING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public SubscriptionOrdering getOrdering() {
+    return ordering;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_ORDERING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setOrdering(@jakarta.annotation.Nullable SubscriptionOrdering ordering) {
+    this.ordering = ordering;
+  }
+
+
   public SubscriptionUpdate headers(@jakarta.annotation.Nullable Map<String, String> headers) {
     this.headers = headers;
     return this;
@@ -548,6 +578,7 @@ public class SubscriptionUpdate {
         Objects.equals(this.description, subscriptionUpdate.description) &&
         equalsNullable(this.maxInFlight, subscriptionUpdate.maxInFlight) &&
         equalsNullable(this.rateLimit, subscriptionUpdate.rateLimit) &&
+        Objects.equals(this.ordering, subscriptionUpdate.ordering) &&
         Objects.equals(this.headers, subscriptionUpdate.headers) &&
         Objects.equals(this.filter, subscriptionUpdate.filter) &&
         equalsNullable(this.auth, subscriptionUpdate.auth) &&
@@ -562,7 +593,7 @@ public class SubscriptionUpdate {
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, events, status, description, hashCodeNullable(maxInFlight), hashCodeNullable(rateLimit), headers, filter, hashCodeNullable(auth), hashCodeNullable(retry), version, destination);
+    return Objects.hash(url, events, status, description, hashCodeNullable(maxInFlight), hashCodeNullable(rateLimit), ordering, headers, filter, hashCodeNullable(auth), hashCodeNullable(retry), version, destination);
   }
 
   private static <T> int hashCodeNullable(JsonNullable<T> a) {
@@ -582,6 +613,7 @@ public class SubscriptionUpdate {
     sb.append("    description: ").append(toIndentedString(description)).append("\n");
     sb.append("    maxInFlight: ").append(toIndentedString(maxInFlight)).append("\n");
     sb.append("    rateLimit: ").append(toIndentedString(rateLimit)).append("\n");
+    sb.append("    ordering: ").append(toIndentedString(ordering)).append("\n");
     sb.append("    headers: ").append(toIndentedString(headers)).append("\n");
     sb.append("    filter: ").append(toIndentedString(filter)).append("\n");
     sb.append("    auth: ").append(toIndentedString(auth)).append("\n");
@@ -668,6 +700,11 @@ public class SubscriptionUpdate {
     // add `rate_limit` to the URL query string
     if (getRateLimit() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%srate_limit%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRateLimit()))));
+    }
+
+    // add `ordering` to the URL query string
+    if (getOrdering() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sordering%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getOrdering()))));
     }
 
     // add `headers` to the URL query string
