@@ -123,4 +123,38 @@ describe('ordered delivery per key (ordering: per_key), over real deliveries', (
     // Every third request failed: the order held through retries, not by luck.
     expect(posts.filter((p) => !p.ok).length).toBeGreaterThan(5);
   });
+
+  it("delivers a product's stock events in ledger order while many orders take its units at once", async () => {
+    // Each POST of stock.updated, in arrival order: its product's level before and after, and whether it was answered 2xx.
+    const stock: Array<{ product: number; from: number; to: number; ok: boolean }> = [];
+    const flaky = await startReceiver((r: Received, res: ServerResponse, n: number) => {
+      const body = JSON.parse(r.body) as { data: { product_id: number; previous_quantity: number; quantity: number } };
+      const ok = n % 3 !== 0;
+      stock.push({ product: body.data.product_id, from: body.data.previous_quantity, to: body.data.quantity, ok });
+      res.writeHead(ok ? 200 : 500).end();
+    });
+    try {
+      const { client: own } = await api.clientWith(['webhooks:write', 'webhooks:read', 'resources:read', 'orders:write'], `owner-${randomUUID().slice(0, 8)}`);
+      const sub = await own.POST(`${v1}/subscribe`, { body: { url: flaky.url, events: ['stock.updated'], ordering: 'per_key' } });
+      expect(sub.response.status).toBe(201);
+      // Twelve orders at once, each taking one unit of product 2 and one of product 3: two keys, each a chain of twelve moves.
+      const placed = await Promise.all(
+        Array.from({ length: 12 }, () => own.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 2, quantity: 1 }, { product_id: 3, quantity: 1 }] } })),
+      );
+      expect(placed.map((p) => p.response.status)).toEqual(Array.from({ length: 12 }, () => 201));
+      await waitFor(() => stock.filter((s) => s.ok).length === 24, 90_000);
+      // In ledger order, each event starts from the level the one before it left; a POST never comes before its predecessor was delivered.
+      for (const product of [2, 3]) {
+        const posts = stock.filter((s) => s.product === product);
+        let level: number | undefined;
+        for (const p of posts) {
+          if (level !== undefined) expect(p.from, `product ${product}: ${JSON.stringify(posts)}`).toBe(level);
+          if (p.ok) level = p.to;
+        }
+      }
+      expect(stock.filter((s) => !s.ok).length).toBeGreaterThan(3);
+    } finally {
+      await flaky.close();
+    }
+  });
 });

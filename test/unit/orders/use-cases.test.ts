@@ -150,6 +150,8 @@ describe('createOrder', () => {
         created_at: now,
         // The order's stock change is the order owner's too: other owners' subscribers never see it.
         owner_id: 'acme',
+        // The product's first ledger move: its stock.updated is the product's event 2 (stock.low would be 3).
+        seq: 2,
       },
     ]);
     expect(inserted[0]!._id).toBe('1');
