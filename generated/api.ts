@@ -3833,6 +3833,11 @@ export interface components {
          */
         WebhookSignature: string;
         /**
+         * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+         * @example order:1042
+         */
+        WebhookOrderingKey: string;
+        /**
          * @description Identifies the sender, e.g. `WebhookService/1.0`.
          * @example WebhookService/1.0
          */
@@ -5457,6 +5462,11 @@ export interface operations {
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
                 /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
+                /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
                  */
@@ -5558,6 +5568,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
@@ -5662,6 +5677,11 @@ export interface operations {
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
                 /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
+                /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
                  */
@@ -5747,6 +5767,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
@@ -5851,6 +5876,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
@@ -5957,6 +5987,11 @@ export interface operations {
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
                 /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
+                /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
                  */
@@ -6044,6 +6079,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
@@ -6134,6 +6174,11 @@ export interface operations {
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
                 /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
+                /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
                  */
@@ -6222,6 +6267,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
@@ -6313,6 +6363,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0

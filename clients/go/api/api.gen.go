@@ -3699,6 +3699,9 @@ type OrderCreatedV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -3719,6 +3722,9 @@ type OrderCreatedV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -3741,6 +3747,9 @@ type OrderUpdatedV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -3761,6 +3770,9 @@ type OrderUpdatedV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -3783,6 +3795,9 @@ type StockLowV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -3803,6 +3818,9 @@ type StockLowV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -3825,6 +3843,9 @@ type StockUpdatedV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -3845,6 +3866,9 @@ type StockUpdatedV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -3903,6 +3927,9 @@ type WebhookTestV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -3923,6 +3950,9 @@ type WebhookTestV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -24790,14 +24820,25 @@ func NewOrderCreatedV1WebhookRequestWithBody(targetURL string, params *OrderCrea
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -24882,14 +24923,25 @@ func NewOrderCreatedV2WebhookRequestWithBody(targetURL string, params *OrderCrea
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -24974,14 +25026,25 @@ func NewOrderUpdatedV1WebhookRequestWithBody(targetURL string, params *OrderUpda
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25066,14 +25129,25 @@ func NewOrderUpdatedV2WebhookRequestWithBody(targetURL string, params *OrderUpda
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25158,14 +25232,25 @@ func NewStockLowV1WebhookRequestWithBody(targetURL string, params *StockLowV1Par
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25250,14 +25335,25 @@ func NewStockLowV2WebhookRequestWithBody(targetURL string, params *StockLowV2Par
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25342,14 +25438,25 @@ func NewStockUpdatedV1WebhookRequestWithBody(targetURL string, params *StockUpda
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25434,14 +25541,25 @@ func NewStockUpdatedV2WebhookRequestWithBody(targetURL string, params *StockUpda
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25688,14 +25806,25 @@ func NewWebhookTestV1WebhookRequestWithBody(targetURL string, params *WebhookTes
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25780,14 +25909,25 @@ func NewWebhookTestV2WebhookRequestWithBody(targetURL string, params *WebhookTes
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil

@@ -111,6 +111,7 @@ describe('ordered delivery per key (ordering: per_key), over real deliveries', (
       }),
     );
 
+    const received = () => receiver.received.filter((r) => orderIds.includes(parse(r).orderId));
     const deliveredOf = (id: number) => new Set(posts.filter((p) => p.orderId === id && p.ok).map((p) => p.seq)).size;
     // Other keys flow while the stuck one retries (one FIFO per endpoint would never get here); its later events wait.
     await waitFor(() => others.every((id) => deliveredOf(id) === 4), 90_000);
@@ -120,6 +121,8 @@ describe('ordered delivery per key (ordering: per_key), over real deliveries', (
 
     await waitFor(() => deliveredOf(stuckOrder) === 4, 60_000);
     expect(outOfOrder(posts)).toEqual([]);
+    // Each delivery names its key.
+    expect(new Set(received().map((r) => `${r.headers['webhook-ordering-key'] as string}=${parse(r).orderId}`))).toEqual(new Set(orderIds.map((id) => `order:${id}=${id}`)));
     // Every third request failed: the order held through retries, not by luck.
     expect(posts.filter((p) => !p.ok).length).toBeGreaterThan(5);
   });
