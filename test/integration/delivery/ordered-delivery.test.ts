@@ -6,47 +6,16 @@ import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { type Received, startReceiver, type TestReceiver } from '../../support/receiver';
 import { waitFor } from '../../support/wait';
+import { type OrderPost, outOfOrder, parseOrderPost } from '../../support/ordered-posts';
 
 const v1 = '/api/webhooks/v1';
-
-/** An order's events in emission order, as its statuses go: created, then each update. */
-const place: Record<string, number> = { created: 1, paid: 2, shipped: 3, delivered: 4 };
-
-interface Post {
-  eventId: string;
-  orderId: number;
-  seq: number;
-  ok: boolean;
-}
-
-/** The order and place of a delivered v1 envelope. */
-function parse(r: Received): Omit<Post, 'ok'> {
-  const body = JSON.parse(r.body) as { event: string; id: string; data: { order_id: number; status: string } };
-  return { eventId: body.id, orderId: body.data.order_id, seq: body.event === 'order.created' ? 1 : place[body.data.status]! };
-}
-
-/**
- * Every POST of an event came after each earlier event of its order was answered 2xx (each was
- * delivered here: none fails for good in these runs). Returns what broke that, per order.
- */
-function outOfOrder(posts: readonly Post[]): string[] {
-  const delivered = new Map<number, Set<number>>();
-  const broken: string[] = [];
-  for (const p of posts) {
-    const done = delivered.get(p.orderId) ?? new Set<number>();
-    for (let s = 1; s < p.seq; s++) if (!done.has(s)) broken.push(`order ${p.orderId}: event ${p.seq} sent before ${s} was delivered`);
-    if (p.ok) done.add(p.seq);
-    delivered.set(p.orderId, done);
-  }
-  return broken;
-}
 
 describe('ordered delivery per key (ordering: per_key), over real deliveries', () => {
   let api: TestApi;
   let worker: TestWorker;
   let receiver: TestReceiver;
   let client: WebhookServiceClient;
-  const posts: Post[] = [];
+  const posts: OrderPost[] = [];
   /** The order whose first event is refused until every other order's events are delivered: its key's later events must wait, others must not. */
   let stuckOrder = -1;
   let stuckRefusals = 0;
@@ -59,7 +28,7 @@ describe('ordered delivery per key (ordering: per_key), over real deliveries', (
     worker = await startTestWorker(api);
     // Every third request fails (500), and the stuck order's order.created until the others are through.
     receiver = await startReceiver((r: Received, res: ServerResponse, n: number) => {
-      const p = parse(r);
+      const p = parseOrderPost(r);
       const stuck = p.orderId === stuckOrder && p.seq === 1 && !othersDone;
       if (stuck) stuckRefusals++;
       const ok = !stuck && n % 3 !== 0;
@@ -111,7 +80,7 @@ describe('ordered delivery per key (ordering: per_key), over real deliveries', (
       }),
     );
 
-    const received = () => receiver.received.filter((r) => orderIds.includes(parse(r).orderId));
+    const received = () => receiver.received.filter((r) => orderIds.includes(parseOrderPost(r).orderId));
     const deliveredOf = (id: number) => new Set(posts.filter((p) => p.orderId === id && p.ok).map((p) => p.seq)).size;
     // Other keys flow while the stuck one retries (one FIFO per endpoint would never get here); its later events wait.
     await waitFor(() => others.every((id) => deliveredOf(id) === 4), 90_000);
@@ -122,7 +91,7 @@ describe('ordered delivery per key (ordering: per_key), over real deliveries', (
     await waitFor(() => deliveredOf(stuckOrder) === 4, 60_000);
     expect(outOfOrder(posts)).toEqual([]);
     // Each delivery names its key.
-    expect(new Set(received().map((r) => `${r.headers['webhook-ordering-key'] as string}=${parse(r).orderId}`))).toEqual(new Set(orderIds.map((id) => `order:${id}=${id}`)));
+    expect(new Set(received().map((r) => `${r.headers['webhook-ordering-key'] as string}=${parseOrderPost(r).orderId}`))).toEqual(new Set(orderIds.map((id) => `order:${id}=${id}`)));
     // Every third request failed: the order held through retries, not by luck.
     expect(posts.filter((p) => !p.ok).length).toBeGreaterThan(5);
   });
