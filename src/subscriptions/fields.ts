@@ -235,10 +235,10 @@ export const subscriptionFields = {
   },
   ordering: {
     doc: 'ordering',
-    // Read into each event's fan-out snapshot: events emitted after a change follow it.
+    // Read into each event's fan-out snapshot (events emitted after a change follow it); each attempt reads it for the key header.
     apply: (ordering) => ({ ordering: ordering === 'per_key' ? 'per_key' : null }),
     shown: { as: 'plain', read: (d) => d.ordering ?? 'none' },
-    delivery: ['fan-out'],
+    delivery: ['fan-out', 'attempt'],
     portal: 'form',
   },
   headers: {
