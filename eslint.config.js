@@ -168,6 +168,7 @@ export default tseslint.config(
       'src/deliveries/held.ts',
       'src/deliveries/inbox.ts',
       'src/events/dispatch-notes.ts',
+      'src/events/ordering-marks.ts',
       'src/events/repository.ts',
       'src/idempotency/store.ts',
       'src/inventory/repository.ts',

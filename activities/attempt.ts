@@ -310,6 +310,8 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       const secrets = [...credentials, ...tokens.flatMap((t) => authorizationSecrets(`Bearer ${t}`))];
       return 'statusCode' in r ? { ...r, responseExcerpt: storableText(redactSecrets(r.responseExcerpt, secrets)) } : { ...r, error: storableText(redactSecrets(r.error, secrets)) };
     };
+    // An ordered subscription is told each event's key: what its events are in order by.
+    const ordered = sub.ordering === 'per_key' ? { 'webhook-ordering-key': orderingKey(event) } : undefined;
     /** The envelope and its headers as signed at `at`. */
     const render = (at: Date) => {
       const secrets = stored.filter((s) => !s.expires_at || s.expires_at > at).map((s) => s.secret);
@@ -317,7 +319,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
       const body = renderEnvelope(sub.version, { id: event._id, type: event.type, data: event.data, created_at: event.created_at }, deps.payloads);
       // The subscription's own headers first: what the service sets (and signs) always wins.
       const signed = signatureHeaders({ id: event._id, timestamp: Math.floor(at.getTime() / 1000), body, secrets });
-      return { body, signed, headers: { ...custom, 'Content-Type': 'application/json', 'User-Agent': deps.userAgent, ...signed } };
+      return { body, signed, headers: { ...custom, 'Content-Type': 'application/json', 'User-Agent': deps.userAgent, ...ordered, ...signed } };
     };
     // The consumer reads at its own pace: max_in_flight and rate_limit are for what the service sends.
     if (destination?.type === 'pull') {
@@ -344,7 +346,7 @@ export function createAttemptActivities(deps: AttemptActivityDeps) {
           url: sub.url,
           messageId: event._id,
           body,
-          headers: { ...custom, ...signed },
+          headers: { ...custom, ...ordered, ...signed },
           timeoutMs: deps.timeoutMs,
           allowPrivate: deps.allowPrivate,
           sourceAddress: deps.sourceAddress,

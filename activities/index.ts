@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import { type AlertActivityDeps, createAlertActivities } from './alerts';
 import { type AttemptActivityDeps, createAttemptActivities } from './attempt';
 import { createHeldActivities } from './held';
+import { createOrderingActivities } from './ordering';
 import { createRetentionActivities } from './retention';
 import { createSubscriptionActivities } from './subscription';
 
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
   const { raiseAlert, notifyOperator } = createAlertActivities(deps);
   return {
     ...createAttemptActivities(deps),
+    ...createOrderingActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}) }),
     raiseAlert,
     ...createSubscriptionActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), raiseAlert, notifyOperator }),
     ...createRetentionActivities({ db: deps.db, busyShare: deps.retentionBusyShare }),

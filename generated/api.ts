@@ -586,6 +586,7 @@ export interface paths {
          *     - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
          *     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
          *     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+         *     - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in emission order (`SubscriptionOrdering`);
          *     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
          *     - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
          *     - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
@@ -1928,6 +1929,8 @@ export interface components {
             rate_limit?: components["schemas"]["RateLimit"];
             /** @description Deliveries per second its held deliveries are sent at when it is resumed after a pause (see `DrainRate`); absent, its `rate_limit`, else 10. */
             drain_rate?: components["schemas"]["DrainRate"];
+            /** @description `per_key` delivers events with the same ordering key in emission order (see `SubscriptionOrdering`); `none` (the default) delivers each event as soon as it can. */
+            ordering?: components["schemas"]["SubscriptionOrdering"];
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
@@ -1960,6 +1963,8 @@ export interface components {
             rate_limit?: components["schemas"]["RateLimit"] | null;
             /** @description A new rate its held deliveries are sent at on resume (see `DrainRate`); `null` removes it. */
             drain_rate?: components["schemas"]["DrainRate"] | null;
+            /** @description A new ordering (see `SubscriptionOrdering`); it applies to events emitted after the change. */
+            ordering?: components["schemas"]["SubscriptionOrdering"];
             /** @description Custom request headers sent with every delivery (at most 20); on PATCH the whole set is replaced, `{}` removes them. */
             headers?: components["schemas"]["SubscriptionHeaders"];
             /** @description Deliver only the events this filter matches (see `SubscriptionFilter`); an empty object `{}` removes the filter. */
@@ -2011,6 +2016,8 @@ export interface components {
             max_in_flight?: components["schemas"]["MaxInFlight"];
             /** @description Most deliveries per second to this subscription, when set for it. */
             rate_limit?: components["schemas"]["RateLimit"];
+            /** @description Whether events with the same ordering key are delivered in emission order (`per_key`) or each as soon as it can (`none`). */
+            ordering?: components["schemas"]["SubscriptionOrdering"];
             /** @description The custom header names, each value masked as `********`; present when any are set. */
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
@@ -2089,6 +2096,8 @@ export interface components {
             rate_limit?: components["schemas"]["RateLimit"];
             /** @description Deliveries per second its held deliveries are sent at on resume, when set for it. */
             drain_rate?: components["schemas"]["DrainRate"];
+            /** @description Whether events with the same ordering key are delivered in emission order (`per_key`) or each as soon as it can (`none`). */
+            ordering?: components["schemas"]["SubscriptionOrdering"];
             /** @description The custom header names, each value masked as `********`; present when any are set. */
             headers?: components["schemas"]["MaskedHeaders"];
             /** @description The filter the subscription's events must match, when set for it. */
@@ -2348,6 +2357,16 @@ export interface components {
              */
             source: "service" | "subscription";
         };
+        /**
+         * @description `per_key`: events with the same ordering key (an order's events by order id, `order:<id>`;
+         *     stock events by product id, `product:<id>`; see the event catalogue's `ordering_key`) reach
+         *     this subscription in the order they were emitted. The next one waits until the one before it
+         *     was delivered, or has finally failed or stopped; events of other keys are not held up. A
+         *     delivery that retries keeps the later events of its key waiting. `none`: each event is
+         *     delivered as soon as it can be. Redeliveries and test events are not ordered.
+         * @enum {string}
+         */
+        SubscriptionOrdering: "none" | "per_key";
         /**
          * Format: int32
          * @description Most POSTs one worker sends to the subscription at once. An attempt that would exceed it is
@@ -2678,6 +2697,8 @@ export interface components {
         };
         /** @description One entry of the event catalogue. */
         EventTypeInfo: {
+            /** @description The ordering key of events of this type, as a pattern over its `data`: `order:<order_id>`, `product:<product_id>` or `subscription:<subscription_id>`. A subscription with `ordering` `per_key` gets the events of one key in emission order; brokers that partition by key (Kafka, SQS FIFO) use it too. */
+            ordering_key: string;
             /** @description Event type name. */
             name: components["schemas"]["EventType"];
             /** @description When the event is emitted. */
@@ -3842,6 +3863,11 @@ export interface components {
          * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
          */
         WebhookSignature: string;
+        /**
+         * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+         * @example order:1042
+         */
+        WebhookOrderingKey: string;
         /**
          * @description Identifies the sender, e.g. `WebhookService/1.0`.
          * @example WebhookService/1.0
@@ -5467,6 +5493,11 @@ export interface operations {
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
                 /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
+                /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
                  */
@@ -5568,6 +5599,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
@@ -5672,6 +5708,11 @@ export interface operations {
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
                 /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
+                /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
                  */
@@ -5757,6 +5798,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
@@ -5861,6 +5907,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
@@ -5967,6 +6018,11 @@ export interface operations {
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
                 /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
+                /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
                  */
@@ -6054,6 +6110,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
@@ -6144,6 +6205,11 @@ export interface operations {
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
                 /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
+                /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
                  */
@@ -6232,6 +6298,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0
@@ -6323,6 +6394,11 @@ export interface operations {
                  * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignature"];
+                /**
+                 * @description The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+                 * @example order:1042
+                 */
+                "webhook-ordering-key"?: components["parameters"]["WebhookOrderingKey"];
                 /**
                  * @description Identifies the sender, e.g. `WebhookService/1.0`.
                  * @example WebhookService/1.0

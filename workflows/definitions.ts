@@ -13,6 +13,17 @@ export interface EventInput {
   origin?: string;
   /** What delivery needs of the event, so the worker need not read it; absent (then read): runs started before it, redeliveries, large data. */
   event?: CarriedEvent;
+  /** The subscriptions that get the event in the order of its key, each after the one before it (workflows/ordering.ts); absent: none. */
+  ordering?: EventOrdering;
+}
+
+/** An event's place in its ordering key, and the subscriptions of its snapshot that want the key's events in order. */
+export interface EventOrdering {
+  /** `order:<id>`, `product:<id>` (src/webhooks/ordering-key.ts). */
+  key: string;
+  /** Its place among the key's events, fixed when it was written. */
+  seq: number;
+  subscriptionIds: string[];
 }
 
 /** The delivered part of a logged event (fixed once logged), as a workflow input carries it. */
@@ -35,5 +46,7 @@ export interface RetryNow {
 export const deliveryStatusQuery = defineQuery<EventDeliveryStatus>('deliveryStatus');
 /** Skips the rest of the current wait of one subscription's delivery (or of every waiting one): the next attempt happens now. */
 export const retryNowSignal = defineSignal<[RetryNow?]>('retryNow');
+/** An ordered delivery before this event's, to `subscriptionId`, has ended: its turn may have come. */
+export const orderingTurnSignal = defineSignal<[{ subscriptionId: string }]>('orderingTurn');
 /** The attempts this workflow has waiting, by subscription: when each falls due and the holds it waited through (a part's own; none on a parent of parts). */
 export const pendingAttemptsQuery = defineQuery<Record<string, Due>>('pendingAttempts');

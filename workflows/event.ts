@@ -17,6 +17,7 @@ import { deliveryStatusQuery, type EventInput, pendingAttemptsQuery, retryNowSig
 import { SearchAttributeSync } from './search-attribute-sync';
 import { deliverAndLogRound, DISABLE_FAILING_ENDPOINTS, logRound, logUnloggedRound, ONE_ACTIVITY_PER_ROUND, sendRound, startFollowUp, waitForNextDue } from './rounds';
 import type { RecordedRound } from '../activities/attempt';
+import { ORDERED_DELIVERY, orderingGate } from './ordering';
 
 export type { EventInput, RetryNow } from './definitions';
 export { deliveryStatusQuery, pendingAttemptsQuery, retryNowSignal } from './definitions';
@@ -65,15 +66,18 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
   });
   const searchAttributes = new SearchAttributeSync(statuses);
 
-  const pending = firstRound(input.subscriptionIds, Date.now());
+  // Ordered subscriptions (workflows/ordering.ts) join the rounds when their turn comes.
+  const gate = orderingGate(input, () => patched(ORDERED_DELIVERY));
+  const pending = firstRound(gate ? gate.unheld() : input.subscriptionIds, Date.now());
+  const turns = gate?.start(pending);
   // A query adds nothing to the history: the API's delivery timeline reads the holds of attempts not yet made.
   setHandler(pendingAttemptsQuery, () => Object.fromEntries(pending));
   const followUps: Promise<void>[] = [];
   const disabling = new Set<string>();
-  while (pending.size > 0) {
+  while (pending.size > 0 || (gate && gate.held.size > 0)) {
     const due = dueNow(pending, Date.now(), woken);
     if (due.length === 0) {
-      await waitForNextDue(pending, woken);
+      await (gate ? gate.waitForNextDue(pending, woken) : waitForNextDue(pending, woken));
       continue;
     }
     for (const [id] of due) startAttempt(statuses[id]!, woken, id);
@@ -103,8 +107,10 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     applySteps(steps, 'logged', statuses, pending);
     // Disable on 410; alert when the attempts ran out.
     for (const f of followUpsOfRound(eventId, steps)) followUps.push(startFollowUp(eventId, origin, f));
+    gate?.settle(statuses, followUps);
     searchAttributes.sync();
   }
+  if (turns) await turns;
   searchAttributes.sync();
   // Most events have none, and a promise made in a workflow costs a captured stack trace.
   if (followUps.length > 0) await Promise.all(followUps);

@@ -7,6 +7,7 @@ import { HeldDeliveryRepository } from '../deliveries/held';
 import { InboxRepository } from '../deliveries/inbox';
 import { DispatchNotes } from '../events/dispatch-notes';
 import { EventRepository } from '../events/repository';
+import { OrderingMarks } from '../events/ordering-marks';
 import { IdempotencyStore } from '../idempotency/store';
 import { PortalRevocations } from '../portal/revocations';
 import { ServiceKeyRepository } from '../portal/service-keys';
@@ -34,6 +35,7 @@ export const storageOwners: readonly StorageDeclarations[] = [
   HeldDeliveryRepository,
   EventRepository,
   DispatchNotes,
+  OrderingMarks,
   AlertRepository,
   alertBudgetStorage,
   OperationalNotices,

@@ -12,6 +12,7 @@ import type { OutboxEvent, OutboxFlusher, OutboxSource, PlannedWrite } from './o
 import type { EventDoc, EventRepository } from './repository';
 import { type Filter, matchesFilter } from '../subscriptions/filter';
 import type { OwnerLanes } from './lanes';
+import { orderingKey } from '../webhooks/ordering-key';
 import { carriedEvent, type DeliverySettings, type EventRun, startEventWorkflow } from './start-options';
 
 export interface DispatcherDeps {
@@ -98,7 +99,10 @@ export class EventDispatcher implements OutboxFlusher {
   async flush(source: OutboxSource, events: readonly OutboxEvent[], note: 'remove' | 'forget' = 'forget'): Promise<void> {
     const snapshots: Snapshots = new Map();
     const docs: EventDoc[] = [];
-    for (const event of events) docs.push(eventDoc(event, { source }, await this.matchingSubscriberIds(event, snapshots)));
+    for (const event of events) {
+      const matching = await this.matchingSubscribers(event, snapshots);
+      docs.push(eventDoc(event, { source, ...orderedOf(event, matching) }, matching.map((s) => s._id)));
+    }
     const subscribed = docs.filter((d) => d.subscription_ids.length > 0);
     const logged = await this.events.insertNew(subscribed);
     // The relay ('remove') recovers events their writer may have counted already; one nobody
@@ -158,7 +162,7 @@ export class EventDispatcher implements OutboxFlusher {
    * Events of one write with the same type, owner and time share one read: an order's stock
    * events cost the reads of one, however many lines it has.
    */
-  private async matchingSubscriberIds(event: OutboxEvent, snapshots: Snapshots): Promise<string[]> {
+  private async matchingSubscribers(event: OutboxEvent, snapshots: Snapshots): Promise<FanoutCandidate[]> {
     const key = `${event.type}|${event.owner_id ?? ''}|${event.created_at.getTime()}`;
     let read = snapshots.get(key);
     if (!read) {
@@ -167,7 +171,7 @@ export class EventDispatcher implements OutboxFlusher {
     }
     const candidates = await read;
     const subject = { type: event.type, id: event.id, data: event.data as unknown };
-    return candidates.filter((s) => s.filter === undefined || matchesFilter(this.parsedFilter(s.filter), subject)).map((s) => s._id);
+    return candidates.filter((s) => s.filter === undefined || matchesFilter(this.parsedFilter(s.filter), subject));
   }
 
   private parsedFilter(text: string): Filter {
@@ -201,6 +205,7 @@ export class EventDispatcher implements OutboxFlusher {
       ...(event.request_id ? { requestId: event.request_id } : {}),
       ...(carried ? { event: carried } : {}),
       lane: this.laneOf(event.data_owner ?? event.owner_id),
+      ...orderingOf(event),
     });
   }
 
@@ -279,6 +284,7 @@ export class EventDispatcher implements OutboxFlusher {
 function eventDoc(event: OutboxEvent, extra: Partial<EventDoc>, subscriptionIds: string[]): EventDoc {
   return {
     _id: event.id,
+    ...(event.seq !== undefined ? { seq: event.seq } : {}),
     type: event.type,
     data: event.data,
     created_at: event.created_at,
@@ -287,6 +293,19 @@ function eventDoc(event: OutboxEvent, extra: Partial<EventDoc>, subscriptionIds:
     ...extra,
     subscription_ids: subscriptionIds,
   };
+}
+
+/** The ordered subscribers of an event that has a place in its key (none: nothing stored). */
+function orderedOf(event: OutboxEvent, matching: readonly FanoutCandidate[]): Pick<EventDoc, 'ordered_ids'> {
+  if (event.seq === undefined) return {};
+  const ordered = matching.filter((s) => s.ordering === 'per_key').map((s) => s._id);
+  return ordered.length > 0 ? { ordered_ids: ordered } : {};
+}
+
+/** What an event workflow needs to deliver a logged event in order to its ordered subscribers (none: nothing). */
+function orderingOf(event: EventDoc): Pick<EventRun, 'ordering'> {
+  if (event.seq === undefined || !event.ordered_ids?.length) return {};
+  return { ordering: { key: orderingKey(event), seq: event.seq, subscriptionIds: event.ordered_ids } };
 }
 
 /** Fan-out reads already made for one write's events, by type, data owner and time. */

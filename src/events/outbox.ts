@@ -17,6 +17,11 @@ export interface OutboxEvent {
   request_id?: string;
   /** Whose data it carries: only that owner's subscriptions, and those made with admin keys, get it. */
   owner_id?: string;
+  /**
+   * Its place among the events of its ordering key (src/webhooks/ordering-key.ts), fixed in the
+   * same write as the event: what ordered subscriptions are delivered by. Absent: not ordered.
+   */
+  seq?: number;
 }
 
 /** A document whose `outbox` may hold events: an order (by its number) or a stock move (by its operation key). */
@@ -28,6 +33,8 @@ export interface EventOrigin {
   id?: string;
   requestId?: string | undefined;
   ownerId?: string;
+  /** Its place among the events of its ordering key (see OutboxEvent.seq). */
+  seq?: number;
 }
 
 /** A new event with a unique `evt_` id unless given one; its data has the contract's shape for its type. */
@@ -40,6 +47,7 @@ export function newOutboxEvent<T extends EventType>(type: T, data: StoredEventDa
     created_at: now,
     ...(origin.requestId ? { request_id: origin.requestId } : {}),
     ...(origin.ownerId !== undefined ? { owner_id: origin.ownerId } : {}),
+    ...(origin.seq !== undefined ? { seq: origin.seq } : {}),
   };
 }
 

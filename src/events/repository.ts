@@ -20,6 +20,10 @@ export interface EventDoc {
   source?: OutboxSource;
   /** The API request that emitted it (X-Request-Id). */
   request_id?: string;
+  /** Its place among the events of its ordering key (OutboxEvent.seq); absent: not ordered. */
+  seq?: number;
+  /** The subscriptions of the snapshot that wanted it in order (`ordering: per_key`); absent: none. */
+  ordered_ids?: string[];
 }
 
 /**
@@ -50,6 +54,7 @@ export class EventRepository {
     { collection: 'events', method: 'EventRepository.insertNew', equality: ['_id'], index: '_id_' },
     { collection: 'events', method: 'EventRepository.typesOf', equality: ['_id'], index: '_id_' },
     { collection: 'events', method: 'EventRepository.find', equality: ['_id'], index: '_id_' },
+    { collection: 'events', method: 'EventRepository.snapshotOf', equality: ['_id'], index: '_id_' },
     // listForSubscription and retention read the lists.
     ...timelineShapes('events', 'created_at', { list: ['EventRepository.listForSubscription'], expire: 'EventRepository.aged.expire' }),
   ];
@@ -104,6 +109,11 @@ export class EventRepository {
 
   async find(id: string): Promise<EventDoc | undefined> {
     return (await this.#collection.findOne({ _id: id }, { projection: withoutTimelineFields })) ?? undefined;
+  }
+
+  /** The fan-out snapshot of a logged event (which subscriptions, which of them ordered); undefined when it is not logged. */
+  async snapshotOf(id: string): Promise<Pick<EventDoc, 'subscription_ids' | 'ordered_ids'> | undefined> {
+    return (await this.#collection.findOne({ _id: id }, { projection: { _id: 0, subscription_ids: 1, ordered_ids: 1 } })) ?? undefined;
   }
 
   /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */

@@ -3,7 +3,7 @@ import type { eventWorkflow } from '../../workflows';
 import { eventWorkflowId } from '../../workflows/ids';
 import type { DeliveryPolicy } from '../../workflows/delivery-model';
 import { eventSearchAttributes } from '../../workflows/search-attributes';
-import type { CarriedEvent } from '../../workflows/definitions';
+import type { CarriedEvent, EventOrdering } from '../../workflows/definitions';
 import { type Lane, laneTaskQueue } from './lanes';
 import type { EventDoc } from './repository';
 
@@ -30,6 +30,8 @@ export interface EventRun {
   event?: CarriedEvent;
   /** The task queue it starts on (default: the default lane); its parts inherit it. */
   lane?: Lane;
+  /** Its ordering key and place, and the subscriptions that get it in order; absent: none does. */
+  ordering?: EventOrdering;
 }
 
 /**
@@ -66,6 +68,7 @@ export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySetti
         policy: settings.policy,
         batchSize: settings.batchSize,
         ...(run.event ? { event: run.event } : {}),
+        ...(run.ordering ? { ordering: run.ordering } : {}),
       },
     ],
     typedSearchAttributes: eventSearchAttributes(run, settings.batchSize),

@@ -50,6 +50,14 @@ export interface StockMoveDoc {
   created_at: Date;
   /** Events written with the move (cancellations, adjustments): they exist together or not at all. */
   outbox: OutboxEvent[];
+  /** Events of the move written elsewhere (a take's, with its order, if that is written): their ids and the dispatch note announcing them. */
+  elsewhere?: MoveEventsElsewhere;
+}
+
+/** The ids of a move's events that another document carries, and the id of the dispatch note that announces them. */
+export interface MoveEventsElsewhere {
+  ids: string[];
+  note: string;
 }
 
 /** A product's newest state: what the next move starts from. */
@@ -64,7 +72,15 @@ export interface StockHead {
 /** What a move will write, given the head it follows; `short` when the head has too few units. */
 export type MovePlan =
   | { short: true }
-  | { short?: false; delta: number; low_stock_threshold: number; reason: MoveReason; order_id?: number; outbox: (head: StockHead, after: StockHead) => OutboxEvent[] };
+  | {
+      short?: false;
+      delta: number;
+      low_stock_threshold: number;
+      reason: MoveReason;
+      order_id?: number;
+      outbox: (head: StockHead, after: StockHead) => OutboxEvent[];
+      elsewhere?: MoveEventsElsewhere;
+    };
 
 /** How `StockLedger.apply` runs: from a head read earlier, at a time, announcing each move before it is written. */
 export interface ApplyOptions {
@@ -112,6 +128,7 @@ export function nextMove(op: string, head: StockHead, planned: Exclude<MovePlan,
     low_stock_threshold: after.low_stock_threshold,
     reason: planned.reason,
     ...(planned.order_id !== undefined ? { order_id: planned.order_id } : {}),
+    ...(planned.elsewhere ? { elsewhere: planned.elsewhere } : {}),
     created_at: now,
     outbox: planned.outbox(head, after),
   };
@@ -179,6 +196,7 @@ export class StockLedger {
     { collection: 'stock_moves', method: 'StockLedger.findMove', equality: ['_id'], index: '_id_' },
     { collection: 'stock_moves', method: 'StockLedger.outboxOf', equality: ['_id'], index: '_id_' },
     { collection: 'stock_moves', method: 'StockLedger.latest', equality: ['slot'], index: 'slot_unique' },
+    { collection: 'stock_moves', method: 'StockLedger.moveAt', equality: ['slot'], index: 'slot_unique' },
     // $not $gte only narrows within the one document the product_id finds.
     { collection: 'stock', method: 'StockLedger.materialize', equality: ['product_id'], range: ['seq'], index: 'product_unique' },
     { collection: 'stock', method: 'StockLedger.copyPending', equality: ['product_id'], range: ['seq'], index: 'product_unique' },
@@ -245,6 +263,11 @@ export class StockLedger {
 
   async findMove(op: string): Promise<StockMoveDoc | undefined> {
     return (await this.#moves.findOne({ _id: op })) ?? undefined;
+  }
+
+  /** The move in the product's chain at `seq` (its events, where they are), or undefined past the chain's end. */
+  async moveAt(productId: number, seq: number): Promise<Pick<StockMoveDoc, 'seq' | 'outbox' | 'elsewhere'> | undefined> {
+    return (await this.#moves.findOne({ slot: slotOf(productId, seq) }, { projection: { _id: 0, seq: 1, outbox: 1, elsewhere: 1 } })) ?? undefined;
   }
 
   /** The outbox of a move (the relay reads it to flush what a crash left). */

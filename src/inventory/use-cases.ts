@@ -89,6 +89,8 @@ interface ChangeOrigin {
 export function stockEvents(before: StockHead, after: StockHead, reason: StockChangeReason, origin: ChangeOrigin): OutboxEvent[] {
   if (after.quantity === before.quantity) return [];
   const meta = { now: origin.now, requestId: origin.requestId, ...(origin.ownerId !== undefined ? { ownerId: origin.ownerId } : {}) };
+  // Places in the product's key from the move's place in its ledger: a chain slot is taken once, so no two moves share one.
+  const [updatedSeq, lowSeq] = stockEventSeqs(after.seq);
   const events = [
     newOutboxEvent(
       'stock.updated',
@@ -99,7 +101,7 @@ export function stockEvents(before: StockHead, after: StockHead, reason: StockCh
         quantity: after.quantity,
         reason,
       },
-      { ...meta, id: origin.ids[0] },
+      { ...meta, id: origin.ids[0], seq: updatedSeq },
     ),
   ];
   if (crossesLow(before.quantity, after.quantity, after.low_stock_threshold)) {
@@ -107,11 +109,16 @@ export function stockEvents(before: StockHead, after: StockHead, reason: StockCh
       newOutboxEvent(
         'stock.low',
         { product_id: after.product_id, sku: after.sku, previous_quantity: before.quantity, quantity: after.quantity, low_stock_threshold: after.low_stock_threshold },
-        { ...meta, id: origin.ids[1] },
+        { ...meta, id: origin.ids[1], seq: lowSeq },
       ),
     );
   }
   return events;
+}
+
+/** The places of a move's `stock.updated` and `stock.low` among its product's events: the ledger position, updated first. */
+export function stockEventSeqs(moveSeq: number): [number, number] {
+  return [moveSeq * 2, moveSeq * 2 + 1];
 }
 
 /**
@@ -143,6 +150,8 @@ async function applyWithEvents(deps: InventoryDeps, productId: number, op: strin
 /** A reservation decided before anything is written: its id, start, units per product and the ids of their events. */
 export interface ReservationPlan {
   id: string;
+  /** The id of the dispatch note of the order it is for (its order.created): each take records it beside its events' ids. */
+  noteId?: string;
   /** When it began: the order must be written within `reservationLeaseMs` of it. */
   startedAt: Date;
   units: ProductUnits[];
@@ -157,9 +166,9 @@ export interface Reservation extends ReservationPlan {
 }
 
 /** The reservation an order of `items` will make, starting `now`; nothing is written. */
-export function planReservation(items: ReadonlyArray<{ product_id: number; quantity: number }>, now: Date): ReservationPlan {
+export function planReservation(items: ReadonlyArray<{ product_id: number; quantity: number }>, now: Date, noteId?: string): ReservationPlan {
   const units = unitsByProduct(items);
-  return { id: newId('res', now.getTime()), startedAt: now, units, ids: units.map(() => eventIds(now)) };
+  return { id: newId('res', now.getTime()), ...(noteId !== undefined ? { noteId } : {}), startedAt: now, units, ids: units.map(() => eventIds(now)) };
 }
 
 /** The units a reservation holds, as its note keeps them for the relay. */
@@ -198,12 +207,14 @@ export async function checkStock(deps: InventoryDeps, items: ReadonlyArray<{ pro
 export async function reserveStock(deps: InventoryDeps, plan: ReservationPlan): Promise<Reservation> {
   const takes: Reservation['takes'] = [];
   try {
-    for (const u of plan.units) {
+    for (const [i, u] of plan.units.entries()) {
+      // The take's events go with the order: the ledger notes where, so ordered delivery finds them from the product.
+      const elsewhere = plan.noteId !== undefined ? { elsewhere: { ids: [...plan.ids[i]!], note: plan.noteId } } : {};
       const outcome = await deps.ledger.apply(
         u.product_id,
         takeOp(plan.id, u.product_id),
         (head): MovePlan =>
-          head.quantity >= u.quantity ? { delta: -u.quantity, low_stock_threshold: head.low_stock_threshold, reason: 'order', outbox: () => [] } : { short: true },
+          head.quantity >= u.quantity ? { delta: -u.quantity, low_stock_threshold: head.low_stock_threshold, reason: 'order', outbox: () => [], ...elsewhere } : { short: true },
         { now: plan.startedAt },
       );
       if (outcome.kind !== 'applied') throw new InsufficientStock([shortfall(u, outcome.kind === 'short' ? outcome.head.quantity : 0)]);

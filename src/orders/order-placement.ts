@@ -84,14 +84,16 @@ export async function priceOrder(deps: ResourceDeps, input: OrderCreate): Promis
 /** Numbers the order (from this process's id block) and fixes its event and reservation ids. */
 export async function draftOrder(deps: ResourceDeps, caller: Principal, priced: PricedOrder, requestId?: string): Promise<OrderDraft> {
   const at = now(deps);
+  const createdEventId = newId('evt', at.getTime());
   return {
     ...priced,
     id: await deps.orders.nextId(),
     ownerId: caller.ownerId,
     at,
     requestId,
-    createdEventId: newId('evt', at.getTime()),
-    reservation: planReservation(priced.items, at),
+    createdEventId,
+    // Its takes name the order's note: the note that announces their events.
+    reservation: planReservation(priced.items, at, createdEventId),
   };
 }
 
@@ -140,7 +142,7 @@ function orderDoc(draft: OrderDraft, reservation: Reservation): OrderDoc {
     reservation_id: reservation.id,
   };
   order.outbox.push(
-    newOutboxEvent('order.created', createdEventData(order), { now: draft.at, id: draft.createdEventId, requestId: draft.requestId, ownerId: draft.ownerId }),
+    newOutboxEvent('order.created', createdEventData(order), { now: draft.at, id: draft.createdEventId, requestId: draft.requestId, ownerId: draft.ownerId, seq: 1 }),
     ...reservationEvents(reservation, draft.ownerId, draft.requestId),
   );
   return order;

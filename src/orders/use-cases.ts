@@ -51,6 +51,11 @@ function updatedEventData(doc: OrderDoc, previous: OrderStatus): StoredEventData
   return { ...createdEventData(doc), previous_status: previous };
 }
 
+/** The place of an order's next event among its own (order.*) events: the stock events in its outbox have keys of their own. */
+export function nextOrderSeq(order: Pick<OrderDoc, 'outbox'>): number {
+  return order.outbox.filter((e) => e.type.startsWith('order.')).length + 1;
+}
+
 export async function getUser(deps: ResourceDeps, id: number): Promise<User> {
   const doc = await deps.users.findById(id);
   if (!doc) throw userNotFound(id);
@@ -121,7 +126,8 @@ export async function updateOrder(deps: ResourceDeps, caller: Principal, id: num
   }
   const now = deps.now?.() ?? new Date();
   const updated: OrderDoc = { ...current, status: to, updated_at: now };
-  const event = newOutboxEvent('order.updated', updatedEventData(updated, from), { now, requestId, ownerId: current.owner_id });
+  // Its place after the order's events so far: the transition below only lands on the order as read (a status is never left twice).
+  const event = newOutboxEvent('order.updated', updatedEventData(updated, from), { now, requestId, ownerId: current.owner_id, seq: nextOrderSeq(current) });
   // Noted before the change: a crash right after it still gets the units back (the sweeper).
   if (to === 'cancelled') await noteReturn(deps.inventory, current);
   await deps.outbox.announce([event], orderSource(id));

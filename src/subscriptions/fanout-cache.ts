@@ -42,7 +42,9 @@ export class FanoutCache implements FanoutSource {
   async activeSubscribers(type: EventType, at: Date, dataOwner?: string): Promise<FanoutCandidate[]> {
     const members = await this.#members(type, dataOwner);
     const time = at.getTime();
-    return members.filter((m) => m.created_at.getTime() <= time).map((m) => (m.filter === undefined ? { _id: m._id } : { _id: m._id, filter: m.filter }));
+    return members
+      .filter((m) => m.created_at.getTime() <= time)
+      .map((m) => ({ _id: m._id, ...(m.filter !== undefined ? { filter: m.filter } : {}), ...(m.ordering ? { ordering: m.ordering } : {}) }));
   }
 
   /** Forgets every read, those under way too: called after each subscription write this process makes. */

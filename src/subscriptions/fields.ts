@@ -241,6 +241,14 @@ export const subscriptionFields = {
     delivery: ['attempt'],
     portal: 'form',
   },
+  ordering: {
+    doc: 'ordering',
+    // Read into each event's fan-out snapshot (events emitted after a change follow it); each attempt reads it for the key header.
+    apply: (ordering) => ({ ordering: ordering === 'per_key' ? 'per_key' : null }),
+    shown: { as: 'plain', read: (d) => d.ordering ?? 'none' },
+    delivery: ['fan-out', 'attempt'],
+    portal: 'form',
+  },
   headers: {
     doc: 'headers',
     check: assertHeaders,

@@ -62,6 +62,8 @@ export interface SubscriptionDoc {
   draining_until?: Date;
   /** Deliveries per second a resume sends its held ones at (absent: its rate_limit, else the service's drain rate). */
   drain_rate?: number;
+  /** `per_key`: the events of one ordering key reach it in emission order (absent: `none`). */
+  ordering?: 'per_key';
 }
 
 /** A fan-out candidate: its id, and its filter when it has one. */
@@ -69,6 +71,8 @@ export interface FanoutCandidate {
   _id: string;
   /** JSON text, as stored. */
   filter?: string;
+  /** `per_key` when it wants each key's events in emission order. */
+  ordering?: 'per_key';
 }
 
 /** A fan-out candidate with its creation time: an event goes only to those created by its time. */
@@ -208,7 +212,7 @@ export class SubscriptionRepository {
    * owner's or an admin key's. The same read as without filters, with `filter` projected too.
    */
   async activeSubscribers(type: EventType, at: Date, dataOwner?: string): Promise<FanoutCandidate[]> {
-    return this.#fanoutRead(type, dataOwner, { created_at: { $lte: at } }, { _id: 1, filter: 1 });
+    return this.#fanoutRead(type, dataOwner, { created_at: { $lte: at } }, { _id: 1, filter: 1, ordering: 1 });
   }
 
   /**
@@ -216,7 +220,7 @@ export class SubscriptionRepository {
    * filters, with its creation time: what a cache filters by event time itself.
    */
   currentSubscribers(type: EventType, dataOwner?: string): Promise<FanoutMember[]> {
-    return this.#fanoutRead(type, dataOwner, {}, { _id: 1, filter: 1, created_at: 1 });
+    return this.#fanoutRead(type, dataOwner, {}, { _id: 1, filter: 1, ordering: 1, created_at: 1 });
   }
 
   async #fanoutRead<T extends FanoutCandidate>(type: EventType, dataOwner: string | undefined, extra: Filter<SubscriptionDoc>, projection: Record<string, 1>): Promise<T[]> {

@@ -6,6 +6,7 @@ interface CatalogEntry {
   description: string;
   data_schema: string;
   required_scopes: EventTypeInfo['required_scopes'];
+  ordering_key: string;
 }
 
 /**
@@ -19,6 +20,7 @@ export function eventCatalog(contract: OpenApiDocument): EventTypeInfo[] {
     name: e.name,
     description: e.description,
     required_scopes: e.required_scopes,
+    ordering_key: e.ordering_key,
     schema: inlineRefs({ $ref: e.data_schema }, contract) as Record<string, unknown>,
   }));
 }

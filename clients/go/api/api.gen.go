@@ -1123,6 +1123,24 @@ func (e SubscriptionEventDeliveryState) Valid() bool {
 	}
 }
 
+// Defines values for SubscriptionOrdering.
+const (
+	None   SubscriptionOrdering = "none"
+	PerKey SubscriptionOrdering = "per_key"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionOrdering enum.
+func (e SubscriptionOrdering) Valid() bool {
+	switch e {
+	case None:
+		return true
+	case PerKey:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SubscriptionStatsBucketSeconds.
 const (
 	N3600 SubscriptionStatsBucketSeconds = 3600
@@ -1623,6 +1641,9 @@ type EventTypeInfo struct {
 
 	// Name Event type name.
 	Name EventType `json:"name"`
+
+	// OrderingKey The ordering key of events of this type, as a pattern over its `data`: `order:<order_id>`, `product:<product_id>` or `subscription:<subscription_id>`. A subscription with `ordering` `per_key` gets the events of one key in emission order; brokers that partition by key (Kafka, SQS FIFO) use it too.
+	OrderingKey string `json:"ordering_key"`
 
 	// RequiredScopes Scopes a key needs, besides `webhooks:write`, to subscribe to this type (its data must not reach a key that could not read it through the API); `admin` satisfies every scope.
 	RequiredScopes []EventTypeInfoRequiredScopes `json:"required_scopes"`
@@ -2814,6 +2835,9 @@ type Subscription struct {
 	// MaxInFlight Most POSTs a worker sends to this subscription at once, when set for it.
 	MaxInFlight *MaxInFlight `json:"max_in_flight,omitempty"`
 
+	// Ordering Whether events with the same ordering key are delivered in emission order (`per_key`) or each as soon as it can (`none`).
+	Ordering *SubscriptionOrdering `json:"ordering,omitempty"`
+
 	// PublicKey The public key deliveries verify with (the newest one during a rotation overlap); present when `signature` is `ed25519`.
 	//
 	// Examples: whpk_11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=
@@ -2909,6 +2933,9 @@ type SubscriptionCreate struct {
 
 	// MaxInFlight Most POSTs a worker sends to this subscription at once; absent, the service default (`DELIVERY_MAX_IN_FLIGHT`).
 	MaxInFlight *MaxInFlight `json:"max_in_flight,omitempty"`
+
+	// Ordering `per_key` delivers events with the same ordering key in emission order (see `SubscriptionOrdering`); `none` (the default) delivers each event as soon as it can.
+	Ordering *SubscriptionOrdering `json:"ordering,omitempty"`
 
 	// RateLimit Most deliveries per second to this subscription, over every worker (see `RateLimit`); absent, no limit.
 	RateLimit *RateLimit `json:"rate_limit,omitempty"`
@@ -3090,6 +3117,14 @@ type SubscriptionList struct {
 	NextCursor *NextCursor `json:"next_cursor,omitempty"`
 }
 
+// SubscriptionOrdering `per_key`: events with the same ordering key (an order's events by order id, `order:<id>`;
+// stock events by product id, `product:<id>`; see the event catalogue's `ordering_key`) reach
+// this subscription in the order they were emitted. The next one waits until the one before it
+// was delivered, or has finally failed or stopped; events of other keys are not held up. A
+// delivery that retries keeps the later events of its key waiting. `none`: each event is
+// delivered as soon as it can be. Redeliveries and test events are not ordered.
+type SubscriptionOrdering string
+
 // SubscriptionRetry A subscription's own retry schedule, in place of the service's (`DELIVERY_RETRY_SCHEDULE`,
 // `DELIVERY_MAX_ATTEMPTS`; by default 1m, 5m, 15m, 30m, 60m, 120m and 7 attempts). Bounds,
 // each refused with a 422 naming its field (`/body/retry/schedule/<i>`,
@@ -3168,6 +3203,9 @@ type SubscriptionUpdate struct {
 	// MaxInFlight A new most POSTs a worker sends to this subscription at once (see `MaxInFlight`); `null` removes it, back to the service default (`DELIVERY_MAX_IN_FLIGHT`).
 	MaxInFlight *MaxInFlight `json:"max_in_flight,omitempty"`
 
+	// Ordering A new ordering (see `SubscriptionOrdering`); it applies to events emitted after the change.
+	Ordering *SubscriptionOrdering `json:"ordering,omitempty"`
+
 	// RateLimit A new limit of deliveries per second to this subscription (see `RateLimit`); `null` removes it.
 	RateLimit *RateLimit `json:"rate_limit,omitempty"`
 
@@ -3239,6 +3277,9 @@ type SubscriptionWithSecret struct {
 
 	// MaxInFlight Most POSTs a worker sends to this subscription at once, when set for it.
 	MaxInFlight *MaxInFlight `json:"max_in_flight,omitempty"`
+
+	// Ordering Whether events with the same ordering key are delivered in emission order (`per_key`) or each as soon as it can (`none`).
+	Ordering *SubscriptionOrdering `json:"ordering,omitempty"`
 
 	// PublicKey The public key deliveries verify with (the newest one during a rotation overlap); present when `signature` is `ed25519`.
 	//
@@ -3692,6 +3733,9 @@ type OrderCreatedV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -3712,6 +3756,9 @@ type OrderCreatedV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -3734,6 +3781,9 @@ type OrderUpdatedV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -3754,6 +3804,9 @@ type OrderUpdatedV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -3776,6 +3829,9 @@ type StockLowV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -3796,6 +3852,9 @@ type StockLowV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -3818,6 +3877,9 @@ type StockUpdatedV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -3838,6 +3900,9 @@ type StockUpdatedV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -3896,6 +3961,9 @@ type WebhookTestV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -3916,6 +3984,9 @@ type WebhookTestV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -5587,6 +5658,7 @@ type ClientInterface interface {
 	// - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+	// - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in emission order (`SubscriptionOrdering`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
 	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
@@ -6252,6 +6324,7 @@ func (c *Client) ListDeprecatedSubscriptions(ctx context.Context, params *ListDe
 // - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+// - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in emission order (`SubscriptionOrdering`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
 // - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
@@ -9138,6 +9211,7 @@ type ClientWithResponsesInterface interface {
 	// - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
 	// - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 	// - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+	// - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in emission order (`SubscriptionOrdering`);
 	// - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
 	// - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 	// - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
@@ -15499,6 +15573,7 @@ func (c *ClientWithResponses) ListDeprecatedSubscriptionsWithResponse(ctx contex
 // - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
 // - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
 // - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+// - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in emission order (`SubscriptionOrdering`);
 // - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and never returned (`SubscriptionAuth`);
 // - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject, a Redis stream or an Amazon SQS queue, credentials sealed and never returned (`SubscriptionDestination`);
 // - `signature`: `hmac-sha256` (the default) or `ed25519`, set on subscribe and switched by a rotation (`SignatureScheme`);
@@ -24779,14 +24854,25 @@ func NewOrderCreatedV1WebhookRequestWithBody(targetURL string, params *OrderCrea
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -24871,14 +24957,25 @@ func NewOrderCreatedV2WebhookRequestWithBody(targetURL string, params *OrderCrea
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -24963,14 +25060,25 @@ func NewOrderUpdatedV1WebhookRequestWithBody(targetURL string, params *OrderUpda
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25055,14 +25163,25 @@ func NewOrderUpdatedV2WebhookRequestWithBody(targetURL string, params *OrderUpda
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25147,14 +25266,25 @@ func NewStockLowV1WebhookRequestWithBody(targetURL string, params *StockLowV1Par
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25239,14 +25369,25 @@ func NewStockLowV2WebhookRequestWithBody(targetURL string, params *StockLowV2Par
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25331,14 +25472,25 @@ func NewStockUpdatedV1WebhookRequestWithBody(targetURL string, params *StockUpda
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25423,14 +25575,25 @@ func NewStockUpdatedV2WebhookRequestWithBody(targetURL string, params *StockUpda
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25677,14 +25840,25 @@ func NewWebhookTestV1WebhookRequestWithBody(targetURL string, params *WebhookTes
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -25769,14 +25943,25 @@ func NewWebhookTestV2WebhookRequestWithBody(targetURL string, params *WebhookTes
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil

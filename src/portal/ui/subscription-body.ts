@@ -23,6 +23,8 @@ export interface FormState {
   retryAttempts: string;
   rateText: string;
   maxInFlightText: string;
+  /** Each ordering key's events in emission order. */
+  ordered: boolean;
 }
 
 /** The boxes for a new subscription, or for editing `editing`: values never shown again (headers, credentials) start empty. */
@@ -49,6 +51,7 @@ export function initialFormState(editing?: Subscription): FormState {
     retryAttempts: ownRetry ? String(ownRetry.max_attempts) : '',
     rateText: editing?.rate_limit !== undefined ? String(editing.rate_limit) : '',
     maxInFlightText: editing?.max_in_flight !== undefined ? String(editing.max_in_flight) : '',
+    ordered: editing?.ordering === 'per_key',
   };
 }
 
@@ -100,6 +103,7 @@ export function createBody(f: FormState): { body: SubscriptionCreate; version: 1
     ...(f.signature === 'ed25519' ? { signature: f.signature } : {}),
     ...(r.rateLimit !== undefined ? { rate_limit: r.rateLimit } : {}),
     ...(r.maxInFlight !== undefined ? { max_in_flight: r.maxInFlight } : {}),
+    ...(f.ordered ? { ordering: 'per_key' as const } : {}),
   };
   return { body, version: f.version === '2' ? 2 : 1 };
 }
@@ -123,6 +127,7 @@ export function patchBody(f: FormState, editing: Subscription): { body: Subscrip
     ...(r.retry ? { retry: r.retry } : ownRetry ? { retry: null } : {}),
     ...(r.rateLimit !== undefined ? { rate_limit: r.rateLimit } : editing.rate_limit !== undefined ? { rate_limit: null } : {}),
     ...(r.maxInFlight !== undefined ? { max_in_flight: r.maxInFlight } : editing.max_in_flight !== undefined ? { max_in_flight: null } : {}),
+    ...(f.ordered !== (editing.ordering === 'per_key') ? { ordering: f.ordered ? ('per_key' as const) : ('none' as const) } : {}),
   };
   return { body };
 }

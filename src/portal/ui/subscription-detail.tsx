@@ -141,6 +141,7 @@ export function SubscriptionDetail({ client, subscription: s, eventTypes, grants
       </p>
       {s.rate_limit !== undefined && <p data-testid="subscription-rate-limit">At most {s.rate_limit} deliveries per second</p>}
       {s.max_in_flight !== undefined && <p data-testid="subscription-max-in-flight">At most {s.max_in_flight} deliveries at once</p>}
+      {s.ordering === 'per_key' && <p data-testid="subscription-ordering">In order per key: each order’s (or product’s) events arrive in the order they happened</p>}
       {s.disabled_reason && <p class="error">Disabled by the service: {s.disabled_reason}</p>}
       {s.failing_since && <p class="error">Every delivery has failed since {formatTime(s.failing_since)}.</p>}
       {s.held && (

@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DispatchNote, RedeliveryNote } from '../../../src/events/dispatch-notes';
-import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
+import { newOutboxEvent } from '../../../src/events/outbox';
 import { type RelayDeps, relayOnce } from '../../../src/events/relay';
 import { createLogger } from '../../../src/logger';
 import { type OrderDoc, orderKey } from '../../../src/orders/repository';
@@ -19,6 +19,7 @@ import { eventOutcome, HistoryEvent, terminateLeftRunning, waitForHistoryEvent }
 import { startReceiver, type TestReceiver } from '../../support/receiver';
 import { startPrivateTemporal, tempDir } from '../../support/servers';
 import { waitFor } from '../../support/wait';
+import { orderLeftByACrash } from '../../support/crashed-order';
 import { startWorkerProcess } from '../../support/worker-process';
 
 const schedule = { DELIVERY_RETRY_SCHEDULE: '2s', DELIVERY_MAX_ATTEMPTS: '5', DELIVERY_JITTER: '0' };
@@ -70,29 +71,6 @@ async function temporalClient(address: string): Promise<Client> {
   const connection = await Connection.connect({ address });
   cleanups.push(() => connection.close());
   return new Client({ connection });
-}
-/**
- * What a crash right after an order's insert leaves: the note announcing its event (written
- * before the insert), and the order with the event still in its outbox.
- */
-async function orderLeftByACrash(api: TestApi, id: number): Promise<OutboxEvent> {
-  const event = newOutboxEvent('order.created', { order_id: id, total: 12.5, currency: 'EUR', status: 'pending', user_id: 1 });
-  await api.dispatcher.announce([event], { collection: 'orders', id });
-  const now = new Date();
-  await api.mongo.db.collection<OrderDoc>('orders').insertOne({
-    _id: orderKey(id),
-    id,
-    owner_id: 'test',
-    user_id: 1,
-    status: 'pending',
-    items: [{ product_id: 1, quantity: 1, unit_price: 12.5 }],
-    total: 12.5,
-    currency: 'EUR',
-    date: now,
-    updated_at: now,
-    outbox: [event],
-  });
-  return event;
 }
 
 describe('no event is lost', () => {

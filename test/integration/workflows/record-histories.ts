@@ -155,10 +155,13 @@ async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBund
       entries
         .filter((e) => e.attempt >= (scenario.failingAfter?.[e.subscriptionId.replace(/^sub_history_/, '')] ?? Infinity))
         .map((e) => ({ subscriptionId: e.subscriptionId, since: 0 })),
+    turn: (_d, check) => (check <= (scenario.ordered?.refusals ?? 0) ? { go: false, waitFor: 'evt_history_before', reason: 'in_delivery' } : { go: true }),
+    later: () => scenario.ordered?.later ?? [],
   });
   const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities });
   return worker.runUntil(async () => {
-    const options = eventWorkflowStartOptions({ eventId, eventType: 'order.created', subscriptionIds }, { taskQueue, policy: scenario.policy, batchSize: scenario.batchSize });
+    const ordering = scenario.ordered ? { ordering: { key: 'order:1', seq: 2, subscriptionIds: scenario.ordered.subscriptions.map((s) => `sub_history_${s}`) } } : {};
+    const options = eventWorkflowStartOptions({ eventId, eventType: 'order.created', subscriptionIds, ...ordering }, { taskQueue, policy: scenario.policy, batchSize: scenario.batchSize });
     const handle = await env.client.workflow.start('eventWorkflow', { ...options, workflowExecutionTimeout: '30 days' });
     const outcome = await withTimeout(eventOutcome(env.client, handle.workflowId), 60_000, name);
     const ends = Object.fromEntries(Object.entries(outcome.subscriptions).map(([id, s]) => [id.replace(/^sub_history_/, ''), s.state]));

@@ -140,6 +140,8 @@ describe('createOrder', () => {
         created_at: now,
         // Whose data it is: only acme's (and admin keys') subscriptions get it.
         owner_id: 'acme',
+        // The first of the order's own events: ordered subscriptions get the next ones after it.
+        seq: 1,
       },
       {
         id: expect.stringMatching(/^evt_/) as unknown,
@@ -148,6 +150,8 @@ describe('createOrder', () => {
         created_at: now,
         // The order's stock change is the order owner's too: other owners' subscribers never see it.
         owner_id: 'acme',
+        // The product's first ledger move: its stock.updated is the product's event 2 (stock.low would be 3).
+        seq: 2,
       },
     ]);
     expect(inserted[0]!._id).toBe('1');

@@ -21,6 +21,7 @@ const full: FormState = {
   retryAttempts: '3',
   rateText: '5',
   maxInFlightText: '4',
+  ordered: true,
 };
 
 /** A subscription unlike `full` in every field, with everything an emptied box could remove. */

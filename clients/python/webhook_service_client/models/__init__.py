@@ -148,6 +148,7 @@ from .subscription_headers import SubscriptionHeaders
 from .subscription_health import SubscriptionHealth
 from .subscription_health_list import SubscriptionHealthList
 from .subscription_list import SubscriptionList
+from .subscription_ordering import SubscriptionOrdering
 from .subscription_retry import SubscriptionRetry
 from .subscription_stats import SubscriptionStats
 from .subscription_status import SubscriptionStatus
@@ -311,6 +312,7 @@ __all__ = (
     "SubscriptionHealth",
     "SubscriptionHealthList",
     "SubscriptionList",
+    "SubscriptionOrdering",
     "SubscriptionRetry",
     "SubscriptionStats",
     "SubscriptionStatus",

@@ -23,6 +23,9 @@ class EventTypeInfo:
     """One entry of the event catalogue.
 
     Attributes:
+        ordering_key (str): The ordering key of events of this type, as a pattern over its `data`: `order:<order_id>`,
+            `product:<product_id>` or `subscription:<subscription_id>`. A subscription with `ordering` `per_key` gets the
+            events of one key in emission order; brokers that partition by key (Kafka, SQS FIFO) use it too.
         name (EventType): Event type name, of the form `<resource>.<action>`.
         description (str): When the event is emitted.
         required_scopes (list[EventTypeInfoRequiredScopesItem]): Scopes a key needs, besides `webhooks:write`, to
@@ -31,6 +34,7 @@ class EventTypeInfo:
         schema (EventTypeInfoSchema): JSON Schema of the event's `data` payload.
     """
 
+    ordering_key: str
     name: EventType
     description: str
     required_scopes: list[EventTypeInfoRequiredScopesItem]
@@ -38,6 +42,8 @@ class EventTypeInfo:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        ordering_key = self.ordering_key
+
         name = self.name.value
 
         description = self.description
@@ -53,6 +59,7 @@ class EventTypeInfo:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "ordering_key": ordering_key,
                 "name": name,
                 "description": description,
                 "required_scopes": required_scopes,
@@ -67,6 +74,8 @@ class EventTypeInfo:
         from ..models.event_type_info_schema import EventTypeInfoSchema
 
         d = dict(src_dict)
+        ordering_key = d.pop("ordering_key")
+
         name = EventType(d.pop("name"))
 
         description = d.pop("description")
@@ -83,6 +92,7 @@ class EventTypeInfo:
         schema = EventTypeInfoSchema.from_dict(d.pop("schema"))
 
         event_type_info = cls(
+            ordering_key=ordering_key,
             name=name,
             description=description,
             required_scopes=required_scopes,

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 
 from ..models.event_type import EventType
 from ..models.signature_scheme import SignatureScheme
+from ..models.subscription_ordering import SubscriptionOrdering
 from ..models.subscription_status import SubscriptionStatus
 from ..models.subscription_version import SubscriptionVersion
 from ..types import UNSET, Unset
@@ -98,6 +99,13 @@ class Subscription:
             over up to 30 s as it is put off again), is not counted as an attempt and is not logged.
             Independent of `max_in_flight`, which bounds POSTs at once; both may be set.
              Example: 10.
+        ordering (SubscriptionOrdering | Unset): `per_key`: events with the same ordering key (an order's events by
+            order id, `order:<id>`;
+            stock events by product id, `product:<id>`; see the event catalogue's `ordering_key`) reach
+            this subscription in the order they were emitted. The next one waits until the one before it
+            was delivered, or has finally failed or stopped; events of other keys are not held up. A
+            delivery that retries keeps the later events of its key waiting. `none`: each event is
+            delivered as soon as it can be. Redeliveries and test events are not ordered.
         headers (MaskedHeaders | Unset): The custom header names of a subscription; every value is shown as `********`.
             Example: {'X-Tenant': '********', 'X-Api-Key': '********'}.
         filter_ (SubscriptionFilter | Unset): Which events the subscription receives, matched against the event's
@@ -142,6 +150,7 @@ class Subscription:
     disabled_reason: str | Unset = UNSET
     max_in_flight: int | Unset = UNSET
     rate_limit: int | Unset = UNSET
+    ordering: SubscriptionOrdering | Unset = UNSET
     headers: MaskedHeaders | Unset = UNSET
     filter_: SubscriptionFilter | Unset = UNSET
     auth: SubscriptionAuthView | Unset = UNSET
@@ -197,6 +206,10 @@ class Subscription:
         max_in_flight = self.max_in_flight
 
         rate_limit = self.rate_limit
+
+        ordering: str | Unset = UNSET
+        if not isinstance(self.ordering, Unset):
+            ordering = self.ordering.value
 
         headers: dict[str, Any] | Unset = UNSET
         if not isinstance(self.headers, Unset):
@@ -259,6 +272,8 @@ class Subscription:
             field_dict["max_in_flight"] = max_in_flight
         if rate_limit is not UNSET:
             field_dict["rate_limit"] = rate_limit
+        if ordering is not UNSET:
+            field_dict["ordering"] = ordering
         if headers is not UNSET:
             field_dict["headers"] = headers
         if filter_ is not UNSET:
@@ -325,6 +340,13 @@ class Subscription:
         max_in_flight = d.pop("max_in_flight", UNSET)
 
         rate_limit = d.pop("rate_limit", UNSET)
+
+        _ordering = d.pop("ordering", UNSET)
+        ordering: SubscriptionOrdering | Unset
+        if isinstance(_ordering, Unset):
+            ordering = UNSET
+        else:
+            ordering = SubscriptionOrdering(_ordering)
 
         _headers = d.pop("headers", UNSET)
         headers: MaskedHeaders | Unset
@@ -452,6 +474,7 @@ class Subscription:
             disabled_reason=disabled_reason,
             max_in_flight=max_in_flight,
             rate_limit=rate_limit,
+            ordering=ordering,
             headers=headers,
             filter_=filter_,
             auth=auth,

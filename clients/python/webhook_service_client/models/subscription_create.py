@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.event_type import EventType
 from ..models.signature_scheme import SignatureScheme
+from ..models.subscription_ordering import SubscriptionOrdering
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -70,6 +71,13 @@ class SubscriptionCreate:
              Example: 10.
         drain_rate (int | Unset): Deliveries per second a resumed subscription's held deliveries are sent at, never
             above its `rate_limit`. At most 50, about what one drain starts one at a time in emission order.
+        ordering (SubscriptionOrdering | Unset): `per_key`: events with the same ordering key (an order's events by
+            order id, `order:<id>`;
+            stock events by product id, `product:<id>`; see the event catalogue's `ordering_key`) reach
+            this subscription in the order they were emitted. The next one waits until the one before it
+            was delivered, or has finally failed or stopped; events of other keys are not held up. A
+            delivery that retries keeps the later events of its key waiting. `none`: each event is
+            delivered as soon as it can be. Redeliveries and test events are not ordered.
         headers (SubscriptionHeaders | Unset): Custom request headers for every delivery, name → value (at most 20;
             names are HTTP tokens of at most
             64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are
@@ -193,6 +201,7 @@ class SubscriptionCreate:
     max_in_flight: int | Unset = UNSET
     rate_limit: int | Unset = UNSET
     drain_rate: int | Unset = UNSET
+    ordering: SubscriptionOrdering | Unset = UNSET
     headers: SubscriptionHeaders | Unset = UNSET
     filter_: SubscriptionFilter | Unset = UNSET
     signature: SignatureScheme | Unset = UNSET
@@ -237,6 +246,10 @@ class SubscriptionCreate:
         rate_limit = self.rate_limit
 
         drain_rate = self.drain_rate
+
+        ordering: str | Unset = UNSET
+        if not isinstance(self.ordering, Unset):
+            ordering = self.ordering.value
 
         headers: dict[str, Any] | Unset = UNSET
         if not isinstance(self.headers, Unset):
@@ -295,6 +308,8 @@ class SubscriptionCreate:
             field_dict["rate_limit"] = rate_limit
         if drain_rate is not UNSET:
             field_dict["drain_rate"] = drain_rate
+        if ordering is not UNSET:
+            field_dict["ordering"] = ordering
         if headers is not UNSET:
             field_dict["headers"] = headers
         if filter_ is not UNSET:
@@ -349,6 +364,13 @@ class SubscriptionCreate:
         rate_limit = d.pop("rate_limit", UNSET)
 
         drain_rate = d.pop("drain_rate", UNSET)
+
+        _ordering = d.pop("ordering", UNSET)
+        ordering: SubscriptionOrdering | Unset
+        if isinstance(_ordering, Unset):
+            ordering = UNSET
+        else:
+            ordering = SubscriptionOrdering(_ordering)
 
         _headers = d.pop("headers", UNSET)
         headers: SubscriptionHeaders | Unset
@@ -501,6 +523,7 @@ class SubscriptionCreate:
             max_in_flight=max_in_flight,
             rate_limit=rate_limit,
             drain_rate=drain_rate,
+            ordering=ordering,
             headers=headers,
             filter_=filter_,
             signature=signature,

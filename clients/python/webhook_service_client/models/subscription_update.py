@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.event_type import EventType
+from ..models.subscription_ordering import SubscriptionOrdering
 from ..models.subscription_update_status import SubscriptionUpdateStatus
 from ..models.subscription_update_version import SubscriptionUpdateVersion
 from ..types import UNSET, Unset
@@ -62,6 +63,13 @@ class SubscriptionUpdate:
             `null` removes it.
         drain_rate (int | None | Unset): A new rate its held deliveries are sent at on resume (see `DrainRate`); `null`
             removes it.
+        ordering (SubscriptionOrdering | Unset): `per_key`: events with the same ordering key (an order's events by
+            order id, `order:<id>`;
+            stock events by product id, `product:<id>`; see the event catalogue's `ordering_key`) reach
+            this subscription in the order they were emitted. The next one waits until the one before it
+            was delivered, or has finally failed or stopped; events of other keys are not held up. A
+            delivery that retries keeps the later events of its key waiting. `none`: each event is
+            delivered as soon as it can be. Redeliveries and test events are not ordered.
         headers (SubscriptionHeaders | Unset): Custom request headers for every delivery, name → value (at most 20;
             names are HTTP tokens of at most
             64 characters, values printable ASCII of at most 1024). Names that would break or forge a delivery are
@@ -157,6 +165,7 @@ class SubscriptionUpdate:
     max_in_flight: int | None | Unset = UNSET
     rate_limit: int | None | Unset = UNSET
     drain_rate: int | None | Unset = UNSET
+    ordering: SubscriptionOrdering | Unset = UNSET
     headers: SubscriptionHeaders | Unset = UNSET
     filter_: SubscriptionFilter | Unset = UNSET
     auth: BasicAuth | BearerAuth | None | OAuth2ClientCredentialsAuth | Unset = UNSET
@@ -222,6 +231,10 @@ class SubscriptionUpdate:
         else:
             drain_rate = self.drain_rate
 
+        ordering: str | Unset = UNSET
+        if not isinstance(self.ordering, Unset):
+            ordering = self.ordering.value
+
         headers: dict[str, Any] | Unset = UNSET
         if not isinstance(self.headers, Unset):
             headers = self.headers.to_dict()
@@ -286,6 +299,8 @@ class SubscriptionUpdate:
             field_dict["rate_limit"] = rate_limit
         if drain_rate is not UNSET:
             field_dict["drain_rate"] = drain_rate
+        if ordering is not UNSET:
+            field_dict["ordering"] = ordering
         if headers is not UNSET:
             field_dict["headers"] = headers
         if filter_ is not UNSET:
@@ -368,6 +383,13 @@ class SubscriptionUpdate:
             return cast(int | None | Unset, data)
 
         drain_rate = _parse_drain_rate(d.pop("drain_rate", UNSET))
+
+        _ordering = d.pop("ordering", UNSET)
+        ordering: SubscriptionOrdering | Unset
+        if isinstance(_ordering, Unset):
+            ordering = UNSET
+        else:
+            ordering = SubscriptionOrdering(_ordering)
 
         _headers = d.pop("headers", UNSET)
         headers: SubscriptionHeaders | Unset
@@ -539,6 +561,7 @@ class SubscriptionUpdate:
             max_in_flight=max_in_flight,
             rate_limit=rate_limit,
             drain_rate=drain_rate,
+            ordering=ordering,
             headers=headers,
             filter_=filter_,
             auth=auth,

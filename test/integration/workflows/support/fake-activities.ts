@@ -4,6 +4,8 @@ import type { AlertInput } from '../../../../activities/alerts';
 import { deliverRoundWith } from '../../../../activities/deliver-round';
 import type { AttemptInput, AttemptLogEntry, AttemptResult, MadeAttempt, RecordedRound } from '../../../../activities/attempt';
 import type { DeleteExpiredInput } from '../../../../activities/retention';
+import type { OrderedDelivery } from '../../../../activities/ordering';
+import type { Turn } from '../../../../src/events/ordering-gate';
 import type { PurgeResult } from '../../../../src/retention/purge';
 import type { HeldPage } from '../../../../activities/held';
 import type { HeldCursor } from '../../../../src/deliveries/held';
@@ -73,6 +75,10 @@ export interface FakeCalls {
   /** Each heldPage call's cursor, and each releaseHeld call's ids (drains). */
   heldPages: Array<HeldCursor | undefined>;
   released: string[][];
+  /** Each turn check of an ordered delivery, in order. */
+  turns: OrderedDelivery[];
+  /** Each end of an ordered delivery reported. */
+  ends: OrderedDelivery[];
 }
 
 export interface FakeScript {
@@ -88,11 +94,15 @@ export interface FakeScript {
   heldPage?: (input: { subscriptionId: string; limit: number; after?: HeldCursor }, call: number) => HeldPage;
   /** Whether a drain's end finds nothing held (default: true). */
   settleHeld?: (call: number) => boolean;
+  /** The gate's answer to each turn check of an ordered delivery (default: go). */
+  turn?: (delivery: OrderedDelivery, check: number) => Turn | Promise<Turn>;
+  /** The later events of its key an ended ordered delivery names (default: none). */
+  later?: (delivery: OrderedDelivery) => string[];
 }
 
 /** Builds fake activities answering from `script`; `calls` fills in as the workflows run. */
 export function fakeActivities(script: FakeScript, clock?: () => Promise<number>): { activities: Activities; calls: FakeCalls } {
-  const calls: FakeCalls = { attempts: [], answered: 0, rounds: [], logged: [], logWrites: [], disableSubscription: [], raiseAlert: [], deleteExpired: [], heldPages: [], released: [] };
+  const calls: FakeCalls = { attempts: [], answered: 0, rounds: [], logged: [], logWrites: [], disableSubscription: [], raiseAlert: [], deleteExpired: [], heldPages: [], released: [], turns: [], ends: [] };
   let failedLogWrites = 0;
   let settles = 0;
   const activities: Activities = {
@@ -135,6 +145,15 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
     async raiseAlert(input) {
       calls.raiseAlert.push(input);
       return { id: `alert-${calls.raiseAlert.length}`, notified: false };
+    },
+    async orderingTurn(d) {
+      calls.turns.push(d);
+      return (await script.turn?.(d, calls.turns.filter((t) => t.eventId === d.eventId && t.subscriptionId === d.subscriptionId).length)) ?? { go: true };
+    },
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async orderingDone(d) {
+      calls.ends.push(d);
+      return script.later?.(d) ?? [];
     },
     // eslint-disable-next-line @typescript-eslint/require-await
     async checkDatabase() {

@@ -15,6 +15,8 @@ export interface HistoryScenario {
   retry?: Record<string, RetryOverride>;
   /** Per subscription: from the log of this attempt on, it is reported failing for longer than ENDPOINT_DISABLE_AFTER. */
   failingAfter?: Record<string, number>;
+  /** Subscriptions that get the event in its key's order: the gate refuses their turn `refusals` times, then lets them go; their end names `later` events to wake. */
+  ordered?: { subscriptions: string[]; refusals: number; later: string[] };
   /** How each subscription's delivery ends. */
   expected: Record<string, SubscriberState>;
   /** Whose history is kept: the event workflow's (default) or its first part's. */
@@ -102,6 +104,16 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     batchSize: 50,
     answers: { a: [200], b: ['held'], c: [503, 'held'] },
     expected: { a: 'delivered', b: 'cancelled', c: 'cancelled' },
+    closes: 'completed',
+  },
+  // 1.4: an ordered subscription waits for its turn (refused twice: the re-check timer asks again), retries, then wakes
+  // the next event of its key (a workflow that does not exist: the signal is refused and passed over); b goes at once.
+  'event-ordered-waited': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [503, 200], b: [200] },
+    ordered: { subscriptions: ['a'], refusals: 2, later: ['evt_history_next_of_key'] },
+    expected: { a: 'delivered', b: 'delivered' },
     closes: 'completed',
   },
   'event-round-activity-disable-failing': {

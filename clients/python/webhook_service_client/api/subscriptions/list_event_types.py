@@ -95,6 +95,8 @@ def sync_detailed(
     - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+    - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in
+    emission order (`SubscriptionOrdering`);
     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and
     never returned (`SubscriptionAuth`);
     - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject,
@@ -142,6 +144,8 @@ def sync(
     - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+    - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in
+    emission order (`SubscriptionOrdering`);
     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and
     never returned (`SubscriptionAuth`);
     - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject,
@@ -185,6 +189,8 @@ async def asyncio_detailed(
     - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+    - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in
+    emission order (`SubscriptionOrdering`);
     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and
     never returned (`SubscriptionAuth`);
     - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject,
@@ -230,6 +236,8 @@ async def asyncio(
     - `headers`: up to 20 custom request headers, values sealed (`SubscriptionHeaders`);
     - `max_in_flight`: most POSTs a worker sends to it at once (`MaxInFlight`);
     - `rate_limit`: most deliveries per second to it over every worker, `null` for none (`RateLimit`);
+    - `ordering`: `per_key` delivers the events of one ordering key (each type's `ordering_key`) in
+    emission order (`SubscriptionOrdering`);
     - `auth`: bearer, basic or OAuth 2.0 client credentials towards the receiver, credentials sealed and
     never returned (`SubscriptionAuth`);
     - `destination`: `http` (the default), a RabbitMQ exchange, a Kafka topic, a NATS JetStream subject,

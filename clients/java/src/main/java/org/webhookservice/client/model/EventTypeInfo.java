@@ -38,6 +38,7 @@ import org.webhookservice.client.ApiClient;
  * One entry of the event catalogue.
  */
 @JsonPropertyOrder({
+  EventTypeInfo.JSON_PROPERTY_ORDERING_KEY,
   EventTypeInfo.JSON_PROPERTY_NAME,
   EventTypeInfo.JSON_PROPERTY_DESCRIPTION,
   EventTypeInfo.JSON_PROPERTY_REQUIRED_SCOPES,
@@ -45,6 +46,10 @@ import org.webhookservice.client.ApiClient;
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class EventTypeInfo {
+  public static final String JSON_PROPERTY_ORDERING_KEY = "ordering_key";
+  @jakarta.annotation.Nonnull
+  private String orderingKey;
+
   public static final String JSON_PROPERTY_NAME = "name";
   @jakarta.annotation.Nonnull
   private EventType name;
@@ -106,6 +111,30 @@ public class EventTypeInfo {
 
   public EventTypeInfo() { 
   }
+
+  public EventTypeInfo orderingKey(@jakarta.annotation.Nonnull String orderingKey) {
+    this.orderingKey = orderingKey;
+    return this;
+  }
+
+  /**
+   * The ordering key of events of this type, as a pattern over its &#x60;data&#x60;: &#x60;order:&lt;order_id&gt;&#x60;, &#x60;product:&lt;product_id&gt;&#x60; or &#x60;subscription:&lt;subscription_id&gt;&#x60;. A subscription with &#x60;ordering&#x60; &#x60;per_key&#x60; gets the events of one key in emission order; brokers that partition by key (Kafka, SQS FIFO) use it too.
+   * @return orderingKey
+   */
+  @jakarta.annotation.Nonnull
+  @JsonProperty(value = JSON_PROPERTY_ORDERING_KEY, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public String getOrderingKey() {
+    return orderingKey;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_ORDERING_KEY, required = true)
+  @JsonInclude(value = JsonInclude.Include.ALWAYS)
+  public void setOrderingKey(@jakarta.annotation.Nonnull String orderingKey) {
+    this.orderingKey = orderingKey;
+  }
+
 
   public EventTypeInfo name(@jakarta.annotation.Nonnull EventType name) {
     this.name = name;
@@ -231,7 +260,8 @@ public class EventTypeInfo {
       return false;
     }
     EventTypeInfo eventTypeInfo = (EventTypeInfo) o;
-    return Objects.equals(this.name, eventTypeInfo.name) &&
+    return Objects.equals(this.orderingKey, eventTypeInfo.orderingKey) &&
+        Objects.equals(this.name, eventTypeInfo.name) &&
         Objects.equals(this.description, eventTypeInfo.description) &&
         Objects.equals(this.requiredScopes, eventTypeInfo.requiredScopes) &&
         Objects.equals(this.schema, eventTypeInfo.schema);
@@ -239,13 +269,14 @@ public class EventTypeInfo {
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, description, requiredScopes, schema);
+    return Objects.hash(orderingKey, name, description, requiredScopes, schema);
   }
 
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
     sb.append("class EventTypeInfo {\n");
+    sb.append("    orderingKey: ").append(toIndentedString(orderingKey)).append("\n");
     sb.append("    name: ").append(toIndentedString(name)).append("\n");
     sb.append("    description: ").append(toIndentedString(description)).append("\n");
     sb.append("    requiredScopes: ").append(toIndentedString(requiredScopes)).append("\n");
@@ -293,6 +324,11 @@ public class EventTypeInfo {
     }
 
     StringJoiner joiner = new StringJoiner("&");
+
+    // add `ordering_key` to the URL query string
+    if (getOrderingKey() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sordering_key%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getOrderingKey()))));
+    }
 
     // add `name` to the URL query string
     if (getName() != null) {

@@ -38,6 +38,7 @@ import org.webhookservice.client.model.HeldDeliveries;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuthView;
 import org.webhookservice.client.model.SubscriptionDestinationView;
+import org.webhookservice.client.model.SubscriptionOrdering;
 import org.webhookservice.client.model.SubscriptionStatus;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -58,6 +59,7 @@ import org.webhookservice.client.ApiClient;
   Subscription.JSON_PROPERTY_DISABLED_REASON,
   Subscription.JSON_PROPERTY_MAX_IN_FLIGHT,
   Subscription.JSON_PROPERTY_RATE_LIMIT,
+  Subscription.JSON_PROPERTY_ORDERING,
   Subscription.JSON_PROPERTY_HEADERS,
   Subscription.JSON_PROPERTY_FILTER,
   Subscription.JSON_PROPERTY_AUTH,
@@ -151,6 +153,10 @@ public class Subscription {
   public static final String JSON_PROPERTY_RATE_LIMIT = "rate_limit";
   @jakarta.annotation.Nullable
   private Long rateLimit;
+
+  public static final String JSON_PROPERTY_ORDERING = "ordering";
+  @jakarta.annotation.Nullable
+  private SubscriptionOrdering ordering;
 
   /**
    * Gets or Sets inner
@@ -505,6 +511,30 @@ public class Subscription {
   }
 
 
+  public Subscription ordering(@jakarta.annotation.Nullable SubscriptionOrdering ordering) {
+    this.ordering = ordering;
+    return this;
+  }
+
+  /**
+   * Whether events with the same ordering key are delivered in emission order (&#x60;per_key&#x60;) or each as soon as it can (&#x60;none&#x60;).
+   * @return ordering
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_ORDERING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public SubscriptionOrdering getOrdering() {
+    return ordering;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_ORDERING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setOrdering(@jakarta.annotation.Nullable SubscriptionOrdering ordering) {
+    this.ordering = ordering;
+  }
+
+
   public Subscription headers(@jakarta.annotation.Nullable Map<String, InnerEnum> headers) {
     this.headers = headers;
     return this;
@@ -786,6 +816,7 @@ public class Subscription {
         Objects.equals(this.disabledReason, subscription.disabledReason) &&
         Objects.equals(this.maxInFlight, subscription.maxInFlight) &&
         Objects.equals(this.rateLimit, subscription.rateLimit) &&
+        Objects.equals(this.ordering, subscription.ordering) &&
         Objects.equals(this.headers, subscription.headers) &&
         Objects.equals(this.filter, subscription.filter) &&
         Objects.equals(this.auth, subscription.auth) &&
@@ -800,7 +831,7 @@ public class Subscription {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, headers, filter, auth, retry, failingSince, signature, publicKey, destination, drainRate, held);
+    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, ordering, headers, filter, auth, retry, failingSince, signature, publicKey, destination, drainRate, held);
   }
 
   @Override
@@ -818,6 +849,7 @@ public class Subscription {
     sb.append("    disabledReason: ").append(toIndentedString(disabledReason)).append("\n");
     sb.append("    maxInFlight: ").append(toIndentedString(maxInFlight)).append("\n");
     sb.append("    rateLimit: ").append(toIndentedString(rateLimit)).append("\n");
+    sb.append("    ordering: ").append(toIndentedString(ordering)).append("\n");
     sb.append("    headers: ").append(toIndentedString(headers)).append("\n");
     sb.append("    filter: ").append(toIndentedString(filter)).append("\n");
     sb.append("    auth: ").append(toIndentedString(auth)).append("\n");
@@ -933,6 +965,11 @@ public class Subscription {
     // add `rate_limit` to the URL query string
     if (getRateLimit() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%srate_limit%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getRateLimit()))));
+    }
+
+    // add `ordering` to the URL query string
+    if (getOrdering() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sordering%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getOrdering()))));
     }
 
     // add `headers` to the URL query string

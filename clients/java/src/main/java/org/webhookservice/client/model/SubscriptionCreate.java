@@ -35,6 +35,7 @@ import org.webhookservice.client.model.EventType;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuth;
 import org.webhookservice.client.model.SubscriptionDestination;
+import org.webhookservice.client.model.SubscriptionOrdering;
 import org.webhookservice.client.model.SubscriptionRetry;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -51,6 +52,7 @@ import org.webhookservice.client.ApiClient;
   SubscriptionCreate.JSON_PROPERTY_MAX_IN_FLIGHT,
   SubscriptionCreate.JSON_PROPERTY_RATE_LIMIT,
   SubscriptionCreate.JSON_PROPERTY_DRAIN_RATE,
+  SubscriptionCreate.JSON_PROPERTY_ORDERING,
   SubscriptionCreate.JSON_PROPERTY_HEADERS,
   SubscriptionCreate.JSON_PROPERTY_FILTER,
   SubscriptionCreate.JSON_PROPERTY_SIGNATURE,
@@ -87,6 +89,10 @@ public class SubscriptionCreate {
   public static final String JSON_PROPERTY_DRAIN_RATE = "drain_rate";
   @jakarta.annotation.Nullable
   private Integer drainRate;
+
+  public static final String JSON_PROPERTY_ORDERING = "ordering";
+  @jakarta.annotation.Nullable
+  private SubscriptionOrdering ordering;
 
   public static final String JSON_PROPERTY_HEADERS = "headers";
   @jakarta.annotation.Nullable
@@ -296,6 +302,30 @@ public class SubscriptionCreate {
   }
 
 
+  public SubscriptionCreate ordering(@jakarta.annotation.Nullable SubscriptionOrdering ordering) {
+    this.ordering = ordering;
+    return this;
+  }
+
+  /**
+   * &#x60;per_key&#x60; delivers events with the same ordering key in emission order (see &#x60;SubscriptionOrdering&#x60;); &#x60;none&#x60; (the default) delivers each event as soon as it can.
+   * @return ordering
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_ORDERING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public SubscriptionOrdering getOrdering() {
+    return ordering;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_ORDERING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setOrdering(@jakarta.annotation.Nullable SubscriptionOrdering ordering) {
+    this.ordering = ordering;
+  }
+
+
   public SubscriptionCreate headers(@jakarta.annotation.Nullable Map<String, String> headers) {
     this.headers = headers;
     return this;
@@ -475,6 +505,7 @@ public class SubscriptionCreate {
         Objects.equals(this.maxInFlight, subscriptionCreate.maxInFlight) &&
         Objects.equals(this.rateLimit, subscriptionCreate.rateLimit) &&
         Objects.equals(this.drainRate, subscriptionCreate.drainRate) &&
+        Objects.equals(this.ordering, subscriptionCreate.ordering) &&
         Objects.equals(this.headers, subscriptionCreate.headers) &&
         Objects.equals(this.filter, subscriptionCreate.filter) &&
         Objects.equals(this.signature, subscriptionCreate.signature) &&
@@ -485,7 +516,7 @@ public class SubscriptionCreate {
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, events, secret, description, maxInFlight, rateLimit, drainRate, headers, filter, signature, auth, retry, destination);
+    return Objects.hash(url, events, secret, description, maxInFlight, rateLimit, drainRate, ordering, headers, filter, signature, auth, retry, destination);
   }
 
   @Override
@@ -499,6 +530,7 @@ public class SubscriptionCreate {
     sb.append("    maxInFlight: ").append(toIndentedString(maxInFlight)).append("\n");
     sb.append("    rateLimit: ").append(toIndentedString(rateLimit)).append("\n");
     sb.append("    drainRate: ").append(toIndentedString(drainRate)).append("\n");
+    sb.append("    ordering: ").append(toIndentedString(ordering)).append("\n");
     sb.append("    headers: ").append(toIndentedString(headers)).append("\n");
     sb.append("    filter: ").append(toIndentedString(filter)).append("\n");
     sb.append("    signature: ").append(toIndentedString(signature)).append("\n");
@@ -590,6 +622,11 @@ public class SubscriptionCreate {
     // add `drain_rate` to the URL query string
     if (getDrainRate() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sdrain_rate%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDrainRate()))));
+    }
+
+    // add `ordering` to the URL query string
+    if (getOrdering() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sordering%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getOrdering()))));
     }
 
     // add `headers` to the URL query string

@@ -35,6 +35,7 @@ import org.openapitools.jackson.nullable.JsonNullable;
 import org.webhookservice.client.model.EventType;
 import org.webhookservice.client.model.SubscriptionAuth;
 import org.webhookservice.client.model.SubscriptionDestination;
+import org.webhookservice.client.model.SubscriptionOrdering;
 import org.webhookservice.client.model.SubscriptionRetry;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import org.openapitools.jackson.nullable.JsonNullable;
@@ -54,6 +55,7 @@ import org.webhookservice.client.ApiClient;
   SubscriptionUpdate.JSON_PROPERTY_MAX_IN_FLIGHT,
   SubscriptionUpdate.JSON_PROPERTY_RATE_LIMIT,
   SubscriptionUpdate.JSON_PROPERTY_DRAIN_RATE,
+  SubscriptionUpdate.JSON_PROPERTY_ORDERING,
   SubscriptionUpdate.JSON_PROPERTY_HEADERS,
   SubscriptionUpdate.JSON_PROPERTY_FILTER,
   SubscriptionUpdate.JSON_PROPERTY_AUTH,
@@ -124,6 +126,10 @@ public class SubscriptionUpdate {
 
   public static final String JSON_PROPERTY_DRAIN_RATE = "drain_rate";
   private JsonNullable<Integer> drainRate = JsonNullable.<Integer>undefined();
+
+  public static final String JSON_PROPERTY_ORDERING = "ordering";
+  @jakarta.annotation.Nullable
+  private SubscriptionOrdering ordering;
 
   public static final String JSON_PROPERTY_HEADERS = "headers";
   @jakarta.annotation.Nullable
@@ -392,6 +398,30 @@ public class SubscriptionUpdate {
   }
 
 
+  public SubscriptionUpdate ordering(@jakarta.annotation.Nullable SubscriptionOrdering ordering) {
+    this.ordering = ordering;
+    return this;
+  }
+
+  /**
+   * A new ordering (see &#x60;SubscriptionOrdering&#x60;); it applies to events emitted after the change.
+   * @return ordering
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_ORDERING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public SubscriptionOrdering getOrdering() {
+    return ordering;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_ORDERING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setOrdering(@jakarta.annotation.Nullable SubscriptionOrdering ordering) {
+    this.ordering = ordering;
+  }
+
+
   public SubscriptionUpdate headers(@jakarta.annotation.Nullable Map<String, String> headers) {
     this.headers = headers;
     return this;
@@ -587,6 +617,7 @@ public class SubscriptionUpdate {
         equalsNullable(this.maxInFlight, subscriptionUpdate.maxInFlight) &&
         equalsNullable(this.rateLimit, subscriptionUpdate.rateLimit) &&
         equalsNullable(this.drainRate, subscriptionUpdate.drainRate) &&
+        Objects.equals(this.ordering, subscriptionUpdate.ordering) &&
         Objects.equals(this.headers, subscriptionUpdate.headers) &&
         Objects.equals(this.filter, subscriptionUpdate.filter) &&
         equalsNullable(this.auth, subscriptionUpdate.auth) &&
@@ -601,7 +632,7 @@ public class SubscriptionUpdate {
 
   @Override
   public int hashCode() {
-    return Objects.hash(url, events, status, description, hashCodeNullable(maxInFlight), hashCodeNullable(rateLimit), hashCodeNullable(drainRate), headers, filter, hashCodeNullable(auth), hashCodeNullable(retry), version, destination);
+    return Objects.hash(url, events, status, description, hashCodeNullable(maxInFlight), hashCodeNullable(rateLimit), hashCodeNullable(drainRate), ordering, headers, filter, hashCodeNullable(auth), hashCodeNullable(retry), version, destination);
   }
 
   private static <T> int hashCodeNullable(JsonNullable<T> a) {
@@ -622,6 +653,7 @@ public class SubscriptionUpdate {
     sb.append("    maxInFlight: ").append(toIndentedString(maxInFlight)).append("\n");
     sb.append("    rateLimit: ").append(toIndentedString(rateLimit)).append("\n");
     sb.append("    drainRate: ").append(toIndentedString(drainRate)).append("\n");
+    sb.append("    ordering: ").append(toIndentedString(ordering)).append("\n");
     sb.append("    headers: ").append(toIndentedString(headers)).append("\n");
     sb.append("    filter: ").append(toIndentedString(filter)).append("\n");
     sb.append("    auth: ").append(toIndentedString(auth)).append("\n");
@@ -713,6 +745,11 @@ public class SubscriptionUpdate {
     // add `drain_rate` to the URL query string
     if (getDrainRate() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sdrain_rate%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDrainRate()))));
+    }
+
+    // add `ordering` to the URL query string
+    if (getOrdering() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sordering%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getOrdering()))));
     }
 
     // add `headers` to the URL query string

@@ -38,6 +38,7 @@ import org.webhookservice.client.model.HeldDeliveries;
 import org.webhookservice.client.model.SignatureScheme;
 import org.webhookservice.client.model.SubscriptionAuthView;
 import org.webhookservice.client.model.SubscriptionDestinationView;
+import org.webhookservice.client.model.SubscriptionOrdering;
 import org.webhookservice.client.model.SubscriptionStatus;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -59,6 +60,7 @@ import org.webhookservice.client.ApiClient;
   SubscriptionWithSecret.JSON_PROPERTY_MAX_IN_FLIGHT,
   SubscriptionWithSecret.JSON_PROPERTY_RATE_LIMIT,
   SubscriptionWithSecret.JSON_PROPERTY_DRAIN_RATE,
+  SubscriptionWithSecret.JSON_PROPERTY_ORDERING,
   SubscriptionWithSecret.JSON_PROPERTY_HEADERS,
   SubscriptionWithSecret.JSON_PROPERTY_FILTER,
   SubscriptionWithSecret.JSON_PROPERTY_AUTH,
@@ -156,6 +158,10 @@ public class SubscriptionWithSecret {
   public static final String JSON_PROPERTY_DRAIN_RATE = "drain_rate";
   @jakarta.annotation.Nullable
   private Integer drainRate;
+
+  public static final String JSON_PROPERTY_ORDERING = "ordering";
+  @jakarta.annotation.Nullable
+  private SubscriptionOrdering ordering;
 
   /**
    * Gets or Sets inner
@@ -536,6 +542,30 @@ public class SubscriptionWithSecret {
   }
 
 
+  public SubscriptionWithSecret ordering(@jakarta.annotation.Nullable SubscriptionOrdering ordering) {
+    this.ordering = ordering;
+    return this;
+  }
+
+  /**
+   * Whether events with the same ordering key are delivered in emission order (&#x60;per_key&#x60;) or each as soon as it can (&#x60;none&#x60;).
+   * @return ordering
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_ORDERING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public SubscriptionOrdering getOrdering() {
+    return ordering;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_ORDERING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setOrdering(@jakarta.annotation.Nullable SubscriptionOrdering ordering) {
+    this.ordering = ordering;
+  }
+
+
   public SubscriptionWithSecret headers(@jakarta.annotation.Nullable Map<String, InnerEnum> headers) {
     this.headers = headers;
     return this;
@@ -816,6 +846,7 @@ public class SubscriptionWithSecret {
         Objects.equals(this.maxInFlight, subscriptionWithSecret.maxInFlight) &&
         Objects.equals(this.rateLimit, subscriptionWithSecret.rateLimit) &&
         Objects.equals(this.drainRate, subscriptionWithSecret.drainRate) &&
+        Objects.equals(this.ordering, subscriptionWithSecret.ordering) &&
         Objects.equals(this.headers, subscriptionWithSecret.headers) &&
         Objects.equals(this.filter, subscriptionWithSecret.filter) &&
         Objects.equals(this.auth, subscriptionWithSecret.auth) &&
@@ -830,7 +861,7 @@ public class SubscriptionWithSecret {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, drainRate, headers, filter, auth, retry, failingSince, signature, publicKey, secret, destination, held);
+    return Objects.hash(id, url, events, status, version, description, createdAt, updatedAt, disabledReason, maxInFlight, rateLimit, drainRate, ordering, headers, filter, auth, retry, failingSince, signature, publicKey, secret, destination, held);
   }
 
   @Override
@@ -849,6 +880,7 @@ public class SubscriptionWithSecret {
     sb.append("    maxInFlight: ").append(toIndentedString(maxInFlight)).append("\n");
     sb.append("    rateLimit: ").append(toIndentedString(rateLimit)).append("\n");
     sb.append("    drainRate: ").append(toIndentedString(drainRate)).append("\n");
+    sb.append("    ordering: ").append(toIndentedString(ordering)).append("\n");
     sb.append("    headers: ").append(toIndentedString(headers)).append("\n");
     sb.append("    filter: ").append(toIndentedString(filter)).append("\n");
     sb.append("    auth: ").append(toIndentedString(auth)).append("\n");
@@ -969,6 +1001,11 @@ public class SubscriptionWithSecret {
     // add `drain_rate` to the URL query string
     if (getDrainRate() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sdrain_rate%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getDrainRate()))));
+    }
+
+    // add `ordering` to the URL query string
+    if (getOrdering() != null) {
+      joiner.add(String.format(java.util.Locale.ROOT, "%sordering%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getOrdering()))));
     }
 
     // add `headers` to the URL query string

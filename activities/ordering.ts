@@ -1,0 +1,115 @@
+import type { Db } from 'mongodb';
+import { DispatchNotes } from '../src/events/dispatch-notes';
+import { decideTurn, type EarlierEvents, type KeyedEvent, laterEvents, type Turn } from '../src/events/ordering-gate';
+import { StockLedger } from '../src/inventory/repository';
+import { stockEventSeqs } from '../src/inventory/use-cases';
+import { OrderingMarks } from '../src/events/ordering-marks';
+import { EventRepository } from '../src/events/repository';
+import { OrderRepository } from '../src/orders/repository';
+
+/** One ordered delivery: the event, its key and place, the subscription. */
+export interface OrderedDelivery {
+  eventId: string;
+  subscriptionId: string;
+  key: string;
+  seq: number;
+}
+
+/**
+ * How far back along a product's ledger the gate looks for the event before: a subscription that
+ * gets few of a product's events (only `stock.low`, or a narrow filter) is ordered against the
+ * ones within this many moves; nearer ones end the walk at once.
+ */
+export const MAX_MOVES_BACK = 64;
+
+/** How many of a product's next moves an ended delivery wakes (a later one re-checks on its timer). */
+const MAX_MOVES_AHEAD = 8;
+
+/** What the ordering activities read and write. */
+export interface OrderingActivityDeps {
+  db: Db;
+  now?: () => Date;
+}
+
+/**
+ * The gate of ordered delivery (src/events/ordering-gate.ts): whose turn it is, and the end of a
+ * turn. Only ordered deliveries call these: an unordered subscription costs nothing here.
+ */
+export function createOrderingActivities(deps: OrderingActivityDeps) {
+  const events = new EventRepository(deps.db);
+  const notes = new DispatchNotes(deps.db);
+  const marks = new OrderingMarks(deps.db);
+  const orders = new OrderRepository(deps.db);
+  const ledger = new StockLedger(deps.db);
+  const now = () => deps.now?.() ?? new Date();
+
+  /** An order's events, all in the order's outbox (one read). */
+  async function orderEvents(orderId: number): Promise<KeyedEvent[]> {
+    const outbox = await orders.outboxOf(orderId);
+    return outbox.filter((e): e is typeof e & { seq: number } => e.seq !== undefined).map((e) => ({ id: e.id, seq: e.seq }));
+  }
+
+  /** The events of a product's ledger move at `moveSeq`: in its outbox, or (a take's) in its order's, by the ids the move keeps. */
+  async function moveEvents(productId: number, moveSeq: number): Promise<KeyedEvent[] | undefined> {
+    const move = await ledger.moveAt(productId, moveSeq);
+    if (!move) return undefined;
+    if (move.elsewhere) {
+      const seqs = stockEventSeqs(moveSeq);
+      return move.elsewhere.ids.map((id, i) => ({ id, seq: seqs[Math.min(i, 1)]!, note: move.elsewhere!.note }));
+    }
+    const note = move.outbox[0]?.id;
+    return move.outbox.filter((e): e is typeof e & { seq: number } => e.seq !== undefined).map((e) => ({ id: e.id, seq: e.seq, ...(note !== e.id && note ? { note } : {}) }));
+  }
+
+  /** A product's events before `seq`, nearest first, move by move back along its ledger (at most MAX_MOVES_BACK moves). */
+  async function* productEventsBefore(productId: number, seq: number): AsyncIterable<KeyedEvent> {
+    const moveSeq = Math.floor(seq / 2);
+    for (let m = moveSeq; m >= 1 && m > moveSeq - MAX_MOVES_BACK; m--) {
+      const events = (await moveEvents(productId, m)) ?? [];
+      yield* events.filter((e) => e.seq < seq).sort((a, b) => b.seq - a.seq);
+    }
+  }
+
+  /** The key's events before `seq`; none for a key without a history (test events). */
+  async function earlier(key: string, seq: number): Promise<EarlierEvents> {
+    const order = /^order:(\d+)$/.exec(key);
+    if (order) return orderEvents(Number(order[1]));
+    const product = /^product:(\d+)$/.exec(key);
+    if (product) return productEventsBefore(Number(product[1]), seq);
+    return [];
+  }
+
+  /** The key's events after `seq` that exist now: an order's, or a product's next few moves'. */
+  async function later(key: string, seq: number): Promise<string[]> {
+    const order = /^order:(\d+)$/.exec(key);
+    if (order) return laterEvents(seq, await orderEvents(Number(order[1])));
+    const product = /^product:(\d+)$/.exec(key);
+    if (!product) return [];
+    const ids: string[] = [];
+    for (let m = Math.floor(seq / 2); m < Math.floor(seq / 2) + MAX_MOVES_AHEAD; m++) {
+      const events = await moveEvents(Number(product[1]), m);
+      if (!events) break;
+      ids.push(...laterEvents(seq, events));
+    }
+    return ids;
+  }
+
+  return {
+    /** Whether the delivery's turn has come: every earlier event of its key this subscription gets in order has ended there. */
+    async orderingTurn(d: OrderedDelivery): Promise<Turn> {
+      return decideTurn(d.subscriptionId, d.seq, await earlier(d.key, d.seq), {
+        snapshot: (id) => events.snapshotOf(id),
+        noted: async (id) => (await notes.count(id)) > 0,
+        ended: (sub, id) => marks.has(sub, id),
+      });
+    },
+
+    /** Marks the delivery ended (once) and returns the workflow-relevant later events of its key: their turn may have come. */
+    async orderingDone(d: OrderedDelivery): Promise<string[]> {
+      await marks.mark(d.subscriptionId, d.eventId, now());
+      return later(d.key, d.seq);
+    },
+  };
+}
+
+export type OrderingActivities = ReturnType<typeof createOrderingActivities>;

@@ -1,0 +1,75 @@
+/*
+ * Whether an event's turn has come for one ordered subscription: every event of its key emitted
+ * before it (the key's history, from the source document) that this subscription gets in order
+ * must have ended there first. Read from durable truth only (the source, the event log's snapshot,
+ * the dispatch notes, the ordering marks), so a crash anywhere only delays the answer.
+ */
+
+/** An event of a key, as its source document lists it. */
+export interface KeyedEvent {
+  id: string;
+  seq: number;
+  /** The id of the dispatch note that announces it, when not its own (a take's events: their order's note). */
+  note?: string;
+}
+
+/** The events of a key before `seq`, nearest first: from a list of the key's events, or read on demand (a long history). */
+export type EarlierEvents = readonly KeyedEvent[] | AsyncIterable<KeyedEvent>;
+
+/** `history` before `seq`, nearest first. */
+async function* nearestFirst(seq: number, history: EarlierEvents): AsyncIterable<KeyedEvent> {
+  if (!Array.isArray(history)) {
+    yield* history as AsyncIterable<KeyedEvent>;
+    return;
+  }
+  yield* (history as readonly KeyedEvent[]).filter((e) => e.seq < seq).sort((a, b) => b.seq - a.seq || (a.id < b.id ? 1 : -1));
+}
+
+/** What the gate reads about one earlier event; each a point read by id. */
+export interface TurnProbes {
+  /** The logged event's snapshot (undefined: not logged, yet or ever). */
+  snapshot(eventId: string): Promise<{ subscription_ids: readonly string[]; ordered_ids?: readonly string[] | undefined } | undefined>;
+  /** Whether a dispatch note still announces it: its write happened or may, and it is not logged yet. */
+  noted(eventId: string): Promise<boolean>;
+  /** Whether its ordered delivery to the subscription ended. */
+  ended(subscriptionId: string, eventId: string): Promise<boolean>;
+}
+
+/** The gate's answer: go now, or wait for the named event (to be logged, or to end its delivery). */
+export type Turn = { go: true } | { go: false; waitFor: string; reason: 'not_logged' | 'in_delivery' };
+
+/**
+ * Decides the turn of event `seq` for `subscriptionId` from the key's earlier events (a list in any
+ * order, or read nearest first), walking
+ * back from the nearest earlier one: one not logged but still noted holds it (the relay logs it
+ * soon); one not logged nor noted never will be (nobody subscribed); one logged that this
+ * subscription gets in order holds it until that delivery ended, and once it has, everything
+ * before it has too (it waited for them), so the walk stops; one it does not get in order
+ * (filtered out, another type, or from before it asked for ordering) is passed over.
+ */
+export async function decideTurn(subscriptionId: string, seq: number, history: EarlierEvents, probes: TurnProbes): Promise<Turn> {
+  for await (const e of nearestFirst(seq, history)) {
+    const snapshot = await probes.snapshot(e.id);
+    if (!snapshot) {
+      // Logged between the two reads counts as logged: look again.
+      if (await probes.noted(e.note ?? e.id)) {
+        const late = await probes.snapshot(e.id);
+        if (!late) return { go: false, waitFor: e.id, reason: 'not_logged' };
+        if (late.ordered_ids?.includes(subscriptionId)) {
+          if (await probes.ended(subscriptionId, e.id)) return { go: true };
+          return { go: false, waitFor: e.id, reason: 'in_delivery' };
+        }
+      }
+      continue;
+    }
+    if (!snapshot.ordered_ids?.includes(subscriptionId)) continue;
+    if (await probes.ended(subscriptionId, e.id)) return { go: true };
+    return { go: false, waitFor: e.id, reason: 'in_delivery' };
+  }
+  return { go: true };
+}
+
+/** The events after `seq` in a key's history: those whose turn may come when this one ends. */
+export function laterEvents(seq: number, history: readonly KeyedEvent[]): string[] {
+  return history.filter((e) => e.seq > seq).map((e) => e.id);
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { decideTurn, type KeyedEvent, laterEvents, type TurnProbes } from '../../../src/events/ordering-gate';
+
+/** The durable truth the gate reads, as a test states it: what is logged (with whom ordered), noted, and ended. */
+interface World {
+  logged?: Record<string, { subscription_ids: string[]; ordered_ids?: string[] }>;
+  noted?: string[];
+  ended?: string[];
+  /** Logged between the gate's first look and its second (the relay caught up). */
+  loggedLate?: Record<string, { subscription_ids: string[]; ordered_ids?: string[] }>;
+}
+
+function probes(world: World): TurnProbes & { reads: string[] } {
+  const reads: string[] = [];
+  const looked = new Set<string>();
+  return {
+    reads,
+    snapshot(id) {
+      reads.push(`snapshot ${id}`);
+      const late = looked.has(id) ? world.loggedLate?.[id] : undefined;
+      looked.add(id);
+      return Promise.resolve(world.logged?.[id] ?? late);
+    },
+    noted(id) {
+      reads.push(`noted ${id}`);
+      return Promise.resolve(world.noted?.includes(id) ?? false);
+    },
+    ended(sub, id) {
+      reads.push(`ended ${sub} ${id}`);
+      return Promise.resolve(world.ended?.includes(`${sub}|${id}`) ?? false);
+    },
+  };
+}
+
+const key: KeyedEvent[] = [
+  { id: 'e1', seq: 1 },
+  { id: 'e2', seq: 2 },
+  { id: 'e3', seq: 3 },
+  { id: 'e4', seq: 4 },
+];
+const ordered = (...subs: string[]) => ({ subscription_ids: subs, ordered_ids: subs });
+
+describe('the turn of an ordered delivery', () => {
+  it('goes at once for the first event of its key', async () => {
+    expect(await decideTurn('s', 1, key, probes({}))).toEqual({ go: true });
+  });
+
+  it('waits for the delivery before it, and goes once that one ended', async () => {
+    const world: World = { logged: { e1: ordered('s'), e2: ordered('s') }, ended: ['s|e1'] };
+    expect(await decideTurn('s', 3, key, probes(world))).toEqual({ go: false, waitFor: 'e2', reason: 'in_delivery' });
+    world.ended!.push('s|e2');
+    expect(await decideTurn('s', 3, key, probes(world))).toEqual({ go: true });
+  });
+
+  it('stops at the nearest ended delivery: it went only after those before it', async () => {
+    const p = probes({ logged: { e3: ordered('s') }, ended: ['s|e3'] });
+    expect(await decideTurn('s', 4, key, p)).toEqual({ go: true });
+    expect(p.reads).toEqual(['snapshot e3', 'ended s e3']);
+  });
+
+  it('passes over events this subscription does not get in order: filtered out, another subscriber, or from before it asked', async () => {
+    const world: World = { logged: { e1: ordered('s'), e2: ordered('other'), e3: { subscription_ids: ['s'] } }, ended: [] };
+    expect(await decideTurn('s', 4, key, probes(world))).toEqual({ go: false, waitFor: 'e1', reason: 'in_delivery' });
+    world.ended!.push('s|e1');
+    expect(await decideTurn('s', 4, key, probes(world))).toEqual({ go: true });
+  });
+
+  it('waits for an earlier event written but not logged yet (a crash between write and dispatch): the relay logs it', async () => {
+    const world: World = { logged: { e1: ordered('s') }, ended: ['s|e1'], noted: ['e2'] };
+    expect(await decideTurn('s', 3, key, probes(world))).toEqual({ go: false, waitFor: 'e2', reason: 'not_logged' });
+  });
+
+  it('treats an event logged between its two looks as logged', async () => {
+    const world: World = { noted: ['e2'], loggedLate: { e2: ordered('s') }, ended: [] };
+    expect(await decideTurn('s', 3, key, probes(world))).toEqual({ go: false, waitFor: 'e2', reason: 'in_delivery' });
+  });
+
+  it('passes over an event neither logged nor noted: nobody subscribed, so it never will be', async () => {
+    const world: World = { logged: { e1: ordered('s') }, ended: ['s|e1'] };
+    expect(await decideTurn('s', 3, key, probes(world))).toEqual({ go: true });
+  });
+
+  it('takes the history in any order and names the later events to wake', async () => {
+    const shuffled = [key[2]!, key[0]!, key[3]!, key[1]!];
+    expect(await decideTurn('s', 3, shuffled, probes({ logged: { e2: ordered('s') } }))).toEqual({ go: false, waitFor: 'e2', reason: 'in_delivery' });
+    expect(laterEvents(2, shuffled).sort()).toEqual(['e3', 'e4']);
+  });
+});

@@ -1,0 +1,99 @@
+import { condition, getExternalWorkflowHandle, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { localActivityOptions } from './activity-options';
+import { type Due, earliestDue, type SubscriberStatus } from './delivery-model';
+import { type EventInput, type EventOrdering, orderingTurnSignal } from './definitions';
+import { eventWorkflowId } from './ids';
+
+/** Ordered delivery per key (new in 1.4): an ordered subscription's first attempt waits for its turn. */
+export const ORDERED_DELIVERY = 'ordered-delivery';
+
+/** How often a waiting delivery asks again without a signal: a lost signal only delays it this long. */
+export const TURN_RECHECK_MS = 30_000;
+
+const { orderingTurn, orderingDone } = proxyLocalActivities<Activities>(localActivityOptions);
+
+/** The states in which a delivery has ended: the next event of its key may go. */
+const ENDED: ReadonlySet<SubscriberStatus['state']> = new Set(['delivered', 'failed', 'stopped', 'cancelled']);
+
+/**
+ * Holds the first attempt of each ordered subscription of an event until the gate
+ * (src/events/ordering-gate.ts) says the event before it in its key has ended there, then hands
+ * it to the rounds; when it ends, marks that and wakes the later events of the key. Waits on a
+ * signal from the delivery before it, with a timer re-check as fallback.
+ */
+export class OrderingGate {
+  /** Ordered subscriptions whose first attempt still waits for its turn. */
+  readonly held = new Set<string>();
+  /** Ordered subscriptions whose end is reported (or being reported). */
+  readonly #ended = new Set<string>();
+  /** Turns signalled since each one last asked. */
+  readonly #signalled = new Set<string>();
+  /** Set when a turn came: the rounds' wait ends to take it. */
+  #released = false;
+  readonly #ordering: EventOrdering;
+
+  constructor(private readonly input: EventInput & { ordering: EventOrdering }) {
+    this.#ordering = input.ordering;
+    for (const id of input.ordering.subscriptionIds) if (input.subscriptionIds.includes(id)) this.held.add(id);
+    setHandler(orderingTurnSignal, ({ subscriptionId }) => {
+      if (this.held.has(subscriptionId)) this.#signalled.add(subscriptionId);
+    });
+  }
+
+  /** The subscriptions whose first attempt is due at once: the unordered ones. */
+  unheld(): string[] {
+    return this.input.subscriptionIds.filter((id) => !this.held.has(id));
+  }
+
+  /** Waits for each held subscription's turn beside the rounds; a turn that comes puts its attempt 1 in `pending`. */
+  start(pending: Map<string, Due>): Promise<void> {
+    return Promise.all([...this.held].map((id) => this.#awaitTurn(id, pending))).then(() => undefined);
+  }
+
+  async #awaitTurn(subscriptionId: string, pending: Map<string, Due>): Promise<void> {
+    for (;;) {
+      this.#signalled.delete(subscriptionId);
+      const turn = await orderingTurn(this.#delivery(subscriptionId));
+      if (turn.go) break;
+      await condition(() => this.#signalled.has(subscriptionId), TURN_RECHECK_MS);
+    }
+    this.held.delete(subscriptionId);
+    pending.set(subscriptionId, { attempt: 1, at: Date.now() });
+    this.#released = true;
+  }
+
+  /** Sleeps until the earliest pending attempt falls due, a retryNow signal wakes one, or a held turn comes. */
+  async waitForNextDue(pending: ReadonlyMap<string, Due>, woken: ReadonlySet<string>): Promise<void> {
+    const wake = () => this.#released || [...pending.keys()].some((id) => woken.has(id));
+    if (pending.size > 0) await condition(wake, earliestDue(pending) - Date.now());
+    else await condition(wake);
+    this.#released = false;
+  }
+
+  /** Reports each ordered delivery that ended since the last call (its mark, then the later events' wake-up), beside the rounds. */
+  settle(statuses: Readonly<Record<string, SubscriberStatus>>, followUps: Promise<void>[]): void {
+    for (const id of this.#ordering.subscriptionIds) {
+      const status = statuses[id];
+      if (!status || this.held.has(id) || this.#ended.has(id) || !ENDED.has(status.state)) continue;
+      this.#ended.add(id);
+      followUps.push(this.#end(id));
+    }
+  }
+
+  async #end(subscriptionId: string): Promise<void> {
+    const later = await orderingDone(this.#delivery(subscriptionId));
+    // A later event not started yet, or already done, refuses the signal: it asks when it starts.
+    await Promise.allSettled(later.map((id) => getExternalWorkflowHandle(eventWorkflowId(id)).signal(orderingTurnSignal, { subscriptionId })));
+  }
+
+  #delivery(subscriptionId: string) {
+    return { eventId: this.input.eventId, subscriptionId, key: this.#ordering.key, seq: this.#ordering.seq };
+  }
+}
+
+/** The gate of an event with ordered subscriptions, or undefined (no ordering: the rounds run as they did). */
+export function orderingGate(input: EventInput, patchedNow: () => boolean): OrderingGate | undefined {
+  if (!input.ordering || !input.ordering.subscriptionIds.some((id) => input.subscriptionIds.includes(id))) return undefined;
+  return patchedNow() ? new OrderingGate({ ...input, ordering: input.ordering }) : undefined;
+}
