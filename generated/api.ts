@@ -441,7 +441,7 @@ export interface paths {
         };
         /**
          * Timeline of one event's delivery
-         * @description The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+         * @description The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or, for a subscription with `per_key` ordering, the earlier event of its key the first attempt waits for, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
          */
         get: operations["getDeliveryTimeline"];
         put?: never;
@@ -2653,8 +2653,37 @@ export interface components {
              * @description When the next attempt falls due (or the delivery is cancelled); absent when final or unknown.
              */
             at?: string;
-            /** @description Why the delivery ended as it did, or why the next attempt will not be made. */
+            /** @description Why the delivery ended as it did, why the next attempt will not be made, or what it waits for. */
             reason?: string;
+            /** @description What the next attempt waits for when it has no time of its own (`at` is absent); absent otherwise. */
+            waiting?: components["schemas"]["DeliveryNextWait"];
+        };
+        /**
+         * @description What a delivery's next attempt waits for, without an end time of its own. `ordering`: the first
+         *     attempt of an `ordering: per_key` subscription waits for the earlier event of its ordering key to
+         *     be delivered there (or to fail, stop or be cancelled); it follows when that one's delivery ends.
+         */
+        DeliveryNextWait: {
+            /**
+             * @description Why it waits; more reasons may be added.
+             * @enum {string}
+             */
+            reason: "ordering";
+            /**
+             * Format: date-time
+             * @description Since when it waits for this event.
+             */
+            started_at: string;
+            /** @description The ordering key (`order:<id>`, `product:<id>`), as the `webhook-ordering-key` header carries it. */
+            key: string;
+            /** @description The earlier event of the key it waits for. */
+            event_id: components["schemas"]["EventId"];
+            /**
+             * @description `not_logged`: that event was written but is not logged yet (the relay logs it soon);
+             *     `in_delivery`: its delivery to this subscription has not ended yet (being attempted, or retrying).
+             * @enum {string}
+             */
+            event_state: "not_logged" | "in_delivery";
         };
         /**
          * @description Where an event's delivery to a subscription stood after an attempt: `delivered` (2xx),

@@ -48,5 +48,22 @@ export const deliveryStatusQuery = defineQuery<EventDeliveryStatus>('deliverySta
 export const retryNowSignal = defineSignal<[RetryNow?]>('retryNow');
 /** An ordered delivery before this event's, to `subscriptionId`, has ended: its turn may have come. */
 export const orderingTurnSignal = defineSignal<[{ subscriptionId: string }]>('orderingTurn');
-/** The attempts this workflow has waiting, by subscription: when each falls due and the holds it waited through (a part's own; none on a parent of parts). */
-export const pendingAttemptsQuery = defineQuery<Record<string, Due>>('pendingAttempts');
+/** An ordered delivery's first attempt waiting for its turn (workflows/ordering.ts): it ends when the event it waits for does, so it has no time. */
+export interface TurnWait {
+  attempt: 1;
+  ordering: {
+    key: string;
+    /** The earlier event of the key it waits for. */
+    waitFor: string;
+    /** That event is not logged yet, or its delivery to this subscription has not ended. */
+    reason: 'not_logged' | 'in_delivery';
+    /** Since when (epoch ms) it waits for that event. */
+    since: number;
+  };
+}
+
+/**
+ * The attempts this workflow has waiting, by subscription: when each falls due and the holds it waited
+ * through, or the earlier event of its key an ordered one waits for (a part's own; none on a parent of parts).
+ */
+export const pendingAttemptsQuery = defineQuery<Record<string, Due | TurnWait>>('pendingAttempts');

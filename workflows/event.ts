@@ -70,8 +70,8 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
   const gate = orderingGate(input, () => patched(ORDERED_DELIVERY));
   const pending = firstRound(gate ? gate.unheld() : input.subscriptionIds, Date.now());
   const turns = gate?.start(pending);
-  // A query adds nothing to the history: the API's delivery timeline reads the holds of attempts not yet made.
-  setHandler(pendingAttemptsQuery, () => Object.fromEntries(pending));
+  // A query adds nothing to the history: the API's delivery timeline reads the holds of attempts not yet made, and ordering waits.
+  setHandler(pendingAttemptsQuery, () => ({ ...gate?.waiting(), ...Object.fromEntries(pending) }));
   const followUps: Promise<void>[] = [];
   const disabling = new Set<string>();
   while (pending.size > 0 || (gate && gate.held.size > 0)) {

@@ -2,7 +2,7 @@ import { condition, getExternalWorkflowHandle, proxyLocalActivities, setHandler 
 import type { Activities } from '../activities';
 import { localActivityOptions } from './activity-options';
 import { type Due, earliestDue, type SubscriberStatus } from './delivery-model';
-import { type EventInput, type EventOrdering, orderingTurnSignal } from './definitions';
+import { type EventInput, type EventOrdering, orderingTurnSignal, type TurnWait } from './definitions';
 import { eventWorkflowId } from './ids';
 
 /** Ordered delivery per key (new in 1.4): an ordered subscription's first attempt waits for its turn. */
@@ -29,6 +29,8 @@ export class OrderingGate {
   readonly #ended = new Set<string>();
   /** Turns signalled since each one last asked. */
   readonly #signalled = new Set<string>();
+  /** What each held subscription waits for, as the gate last answered (for the pendingAttempts query). */
+  readonly #waits = new Map<string, TurnWait>();
   /** Set when a turn came: the rounds' wait ends to take it. */
   #released = false;
   readonly #ordering: EventOrdering;
@@ -46,6 +48,11 @@ export class OrderingGate {
     return this.input.subscriptionIds.filter((id) => !this.held.has(id));
   }
 
+  /** The held subscriptions the gate said must wait, and for which earlier event; state only, so a query may read it. */
+  waiting(): Record<string, TurnWait> {
+    return Object.fromEntries(this.#waits);
+  }
+
   /** Waits for each held subscription's turn beside the rounds; a turn that comes puts its attempt 1 in `pending`. */
   start(pending: Map<string, Due>): Promise<void> {
     return Promise.all([...this.held].map((id) => this.#awaitTurn(id, pending))).then(() => undefined);
@@ -56,9 +63,13 @@ export class OrderingGate {
       this.#signalled.delete(subscriptionId);
       const turn = await orderingTurn(this.#delivery(subscriptionId));
       if (turn.go) break;
+      const was = this.#waits.get(subscriptionId)?.ordering;
+      const since = was?.waitFor === turn.waitFor ? was.since : Date.now();
+      this.#waits.set(subscriptionId, { attempt: 1, ordering: { key: this.#ordering.key, waitFor: turn.waitFor, reason: turn.reason, since } });
       await condition(() => this.#signalled.has(subscriptionId), TURN_RECHECK_MS);
     }
     this.held.delete(subscriptionId);
+    this.#waits.delete(subscriptionId);
     pending.set(subscriptionId, { attempt: 1, at: Date.now() });
     this.#released = true;
   }

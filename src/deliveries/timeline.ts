@@ -1,5 +1,6 @@
 import type { components } from '../../generated/api';
 import type { DeliveryAttempt, SubscriptionStatus } from '../contract/types';
+import type { TurnWait } from '../../workflows/definitions';
 import { eventWorkflowId } from '../../workflows/ids';
 import { type AttemptDoc, type AttemptHold, toDeliveryAttempt } from './attempts';
 
@@ -23,8 +24,11 @@ export interface TimelineInput {
   pending?: PendingAttempt;
 }
 
-/** An attempt a delivery workflow has waiting (epoch ms), as its `pendingAttempts` query returns it. */
-export interface PendingAttempt {
+/** An attempt a delivery workflow has waiting (epoch ms), as its `pendingAttempts` query returns it: timed, or an ordered first attempt waiting for its turn. */
+export type PendingAttempt = TimedAttempt | TurnWait;
+
+/** An attempt due at `at`, with the holds it waited through so far. */
+export interface TimedAttempt {
   attempt: number;
   at: number;
   held?: Array<{ reason: AttemptHold['reason']; from: number; until: number; times: number }>;
@@ -58,7 +62,8 @@ export function seriesWorkflowId(series: string): string {
  * The timeline of the latest attempt series: its attempts, the waits between them (the schedule's
  * backoff or the receiver's Retry-After after a retrying attempt; the max_in_flight and rate_limit
  * holds the next attempt logged it waited through), and what happens next, from the last attempt
- * and the subscription's status (a paused, disabled or deleted one cancels the retry when it falls due).
+ * and the subscription's status (a paused, disabled or deleted one cancels the retry when it falls due);
+ * an ordered delivery's first attempt may wait, without a time, for the earlier event of its key (`next.waiting`).
  */
 export function buildTimeline(input: TimelineInput): DeliveryTimeline {
   const { eventId, subscriptionId, now } = input;
@@ -66,11 +71,13 @@ export function buildTimeline(input: TimelineInput): DeliveryTimeline {
   const latest = latestAttempt(input.attempts);
   const held = input.pausedAt ? `the subscription is paused since ${input.pausedAt.toISOString()}: the delivery is held when it falls due, and sent in emission order when the subscription is resumed` : undefined;
   const stopped = input.subscriptionStatus !== 'active' && !held ? `subscription ${input.subscriptionStatus}` : undefined;
-  const pending = input.pending && input.pending.attempt === (latest ? latest.attempt : 0) + 1 ? input.pending : undefined;
+  const asked = input.pending && input.pending.attempt === (latest ? latest.attempt : 0) + 1 ? input.pending : undefined;
+  const pending = asked && 'at' in asked ? asked : undefined;
   if (!latest) {
+    const turn = asked && 'ordering' in asked && !held ? turnWait(asked) : undefined;
     const next: Next = stopped
       ? { final: true, state: 'cancelled', reason: stopped }
-      : { final: false, state: 'pending', attempt: 1, ...(pending ? { at: new Date(pending.at).toISOString() } : {}), ...(held ? { reason: held } : {}) };
+      : { final: false, state: 'pending', attempt: 1, ...(pending ? { at: new Date(pending.at).toISOString() } : {}), ...(held ? { reason: held } : turn ?? {}) };
     const waits = pending ? holds(0, 1, storedHolds(pending), new Date(pending.at)) : [];
     return { event_id: eventId, subscription_id: subscriptionId, state: next.state, attempts: [], waits, next };
   }
@@ -98,8 +105,17 @@ export function buildTimeline(input: TimelineInput): DeliveryTimeline {
   };
 }
 
+/** An ordered first attempt's wait for the earlier event of its key: no time of its own, it follows when that one's delivery ends. */
+function turnWait({ ordering: o }: TurnWait): Pick<Next, 'reason' | 'waiting'> {
+  const state = o.reason === 'not_logged' ? 'is not logged yet (the relay logs it soon)' : 'is still being delivered to this subscription';
+  return {
+    reason: `waits for event ${o.waitFor}, the one before it of ordering key ${o.key}, which ${state}; attempt 1 follows when that delivery ends`,
+    waiting: { reason: 'ordering', started_at: new Date(o.since).toISOString(), key: o.key, event_id: o.waitFor, event_state: o.reason },
+  };
+}
+
 /** A waiting attempt's holds as the log stores them. */
-function storedHolds(p: PendingAttempt): AttemptHold[] {
+function storedHolds(p: TimedAttempt): AttemptHold[] {
   return (p.held ?? []).map((h) => ({ reason: h.reason, from: new Date(h.from), until: new Date(h.until), times: h.times }));
 }
 

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import { AttemptRepository } from '../deliveries/attempts';
 import { InboxRepository } from '../deliveries/inbox';
 import type { Expiring } from '../db/timeline';
+import { OrderingMarks } from '../events/ordering-marks';
 import { EventRepository } from '../events/repository';
 
 /**
@@ -28,13 +29,15 @@ export function expireInTurn(...lists: readonly Expiring[]): Expiring {
  * the date it ages by). `attempts` also takes the pull messages (inbox) of the same age: each is
  * one attempt's transport copy (and its settlement), settled or expired days before the attempts' cutoff (a message's
  * deadline is minutes), so they go with the attempt log and count as `attempts` in a pass's result.
+ * `events` also takes the ordering marks (src/events/ordering-marks.ts) of the same age, after the
+ * events: a mark is dated after its event, so an event is never logged without its mark.
  */
 export const retainedCollections = {
   attempts: (db: Db): Expiring => {
     const inbox = new InboxRepository(db);
     return expireInTurn(new AttemptRepository(db).aged, inbox.aged, inbox.agedSettlements);
   },
-  events: (db: Db): Expiring => new EventRepository(db).aged,
+  events: (db: Db): Expiring => expireInTurn(new EventRepository(db).aged, new OrderingMarks(db).aged),
 } as const;
 
 export type RetainedCollection = keyof typeof retainedCollections;

@@ -106,6 +106,39 @@ func (e DeliveryAttemptState) Valid() bool {
 	}
 }
 
+// Defines values for DeliveryNextWaitEventState.
+const (
+	InDelivery DeliveryNextWaitEventState = "in_delivery"
+	NotLogged  DeliveryNextWaitEventState = "not_logged"
+)
+
+// Valid indicates whether the value is a known member of the DeliveryNextWaitEventState enum.
+func (e DeliveryNextWaitEventState) Valid() bool {
+	switch e {
+	case InDelivery:
+		return true
+	case NotLogged:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DeliveryNextWaitReason.
+const (
+	Ordering DeliveryNextWaitReason = "ordering"
+)
+
+// Valid indicates whether the value is a known member of the DeliveryNextWaitReason enum.
+func (e DeliveryNextWaitReason) Valid() bool {
+	switch e {
+	case Ordering:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DeliveryOutcome.
 const (
 	DeliveryOutcomeBlocked      DeliveryOutcome = "blocked"
@@ -1448,12 +1481,45 @@ type DeliveryNext struct {
 	// Final True when nothing more happens.
 	Final bool `json:"final"`
 
-	// Reason Why the delivery ended as it did, or why the next attempt will not be made.
+	// Reason Why the delivery ended as it did, why the next attempt will not be made, or what it waits for.
 	Reason *string `json:"reason,omitempty"`
 
 	// State The final state, or `pending`/`retrying` while another attempt follows.
 	State DeliveryTimelineState `json:"state"`
+
+	// Waiting What the next attempt waits for when it has no time of its own (`at` is absent); absent otherwise.
+	Waiting *DeliveryNextWait `json:"waiting,omitempty"`
 }
+
+// DeliveryNextWait What a delivery's next attempt waits for, without an end time of its own. `ordering`: the first
+// attempt of an `ordering: per_key` subscription waits for the earlier event of its ordering key to
+// be delivered there (or to fail, stop or be cancelled); it follows when that one's delivery ends.
+type DeliveryNextWait struct {
+	// EventId The earlier event of the key it waits for.
+	//
+	// Examples: evt_9fK2mQ7xLp4RtV8wZb3N
+	EventId EventId `json:"event_id"`
+
+	// EventState `not_logged`: that event was written but is not logged yet (the relay logs it soon);
+	// `in_delivery`: its delivery to this subscription has not ended yet (being attempted, or retrying).
+	EventState DeliveryNextWaitEventState `json:"event_state"`
+
+	// Key The ordering key (`order:<id>`, `product:<id>`), as the `webhook-ordering-key` header carries it.
+	Key string `json:"key"`
+
+	// Reason Why it waits; more reasons may be added.
+	Reason DeliveryNextWaitReason `json:"reason"`
+
+	// StartedAt Since when it waits for this event.
+	StartedAt time.Time `json:"started_at"`
+}
+
+// DeliveryNextWaitEventState `not_logged`: that event was written but is not logged yet (the relay logs it soon);
+// `in_delivery`: its delivery to this subscription has not ended yet (being attempted, or retrying).
+type DeliveryNextWaitEventState string
+
+// DeliveryNextWaitReason Why it waits; more reasons may be added.
+type DeliveryNextWaitReason string
 
 // DeliveryOutcome Outcome of one attempt: `delivered` (2xx), `http_error` (non-2xx answer), `timeout` (no answer in time),
 // `network_error` (DNS, connection, TLS or egress proxy failure, or the subscription's OAuth 2.0 token endpoint failing; `error` says which), `blocked` (the URL resolved to a disallowed address; not sent), `rejected` (a broker destination refused the message for good: unroutable, no such exchange, topic or JetStream stream, a Redis key that is not a stream, no such SQS queue, a message SQS refuses, access refused or wrong credentials; `error` says which; stops the delivery like a 4xx), `hold_expired` (not sent: the subscription was paused and held the delivery longer than `SUBSCRIPTION_HOLD_MAX`; state `failed`, one alert for the subscription).
@@ -5854,7 +5920,7 @@ type ClientInterface interface {
 
 	// GetDeliveryTimeline Timeline of one event's delivery
 	//
-	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or, for a subscription with `per_key` ordering, the earlier event of its key the first attempt waits for, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 	//
 	// Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 	GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6710,7 +6776,7 @@ func (c *Client) ListSubscriptionEvents(ctx context.Context, subscriptionId Subs
 
 // GetDeliveryTimeline Timeline of one event's delivery
 //
-// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or, for a subscription with `per_key` ordering, the earlier event of its key the first attempt waits for, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 //
 // Corresponds with GET /api/webhooks/v1/subscriptions/{subscription_id}/events/{event_id}/delivery (the `GetDeliveryTimeline` operationId).
 func (c *Client) GetDeliveryTimeline(ctx context.Context, subscriptionId SubscriptionIdPath, eventId EventIdPath, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9425,7 +9491,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDeliveryTimelineWithResponse Timeline of one event's delivery
 	//
-	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+	// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or, for a subscription with `per_key` ordering, the earlier event of its key the first attempt waits for, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15901,7 +15967,7 @@ func (c *ClientWithResponses) ListSubscriptionEventsWithResponse(ctx context.Con
 
 // GetDeliveryTimelineWithResponse Timeline of one event's delivery
 //
-// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
+// The timeline of this event's delivery to this subscription (its latest attempt series; a redelivery starts a new one), oldest first. It lists the attempts and every wait between them with its reason and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt off without counting it), and what happens next (the next attempt and when, or, for a subscription with `per_key` ordering, the earlier event of its key the first attempt waits for, or the final state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names the Temporal workflow whose history holds the same steps. An event never sent to this subscription, or another owner's subscription, is a 404. Requires scope `webhooks:read`.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -305,11 +305,15 @@ export function SubscriptionForm({ client, eventTypes, grants, editing, onSaved,
         <input type="number" name="max-in-flight" min={1} max={1000} value={form.maxInFlightText} onInput={(e) => set({ maxInFlightText: e.currentTarget.value })} />
         <small>At most this many POSTs from one worker to the endpoint at a time (1 to 1000); others wait their turn, not counted as attempts. Empty: the service’s default.</small>
       </label>
-      <label>
-        <input type="checkbox" name="ordering" checked={form.ordered} onChange={(e) => set({ ordered: e.currentTarget.checked })} />
-        Deliver in order per key
+      <fieldset>
+        <legend>Ordering</legend>
+        <label>
+          <input type="checkbox" name="ordering" checked={form.ordered} onChange={(e) => set({ ordered: e.currentTarget.checked })} />
+          Deliver in order per key
+        </label>
+        {/* Not inside the label: Pico pulls a <small> right after an input up over it, and the text node between does not count. */}
         <small>Events of one order (or one product’s stock) arrive in the order they happened: each waits until the one before it was delivered or finally failed; other keys keep flowing.</small>
-      </label>
+      </fieldset>
       <fieldset>
         <legend>Envelope version</legend>
         <label>

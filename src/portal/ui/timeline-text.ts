@@ -23,5 +23,10 @@ export function waitText(w: DeliveryWait): string {
 export function nextText(next: DeliveryNext): string {
   if (next.final) return `Final: ${next.state}${next.reason ? ` (${next.reason})` : ''}`;
   if (next.state === 'cancelled') return `Cancelled at ${formatTime(next.at)}${next.reason ? ` (${next.reason})` : ''}`;
+  if (next.waiting) {
+    const w = next.waiting;
+    const state = w.event_state === 'not_logged' ? 'not logged yet' : 'still being delivered';
+    return `Next: attempt ${next.attempt ?? 1} once event ${w.event_id} (before it in key ${w.key}, ${state}) is delivered; waiting since ${formatTime(w.started_at)}`;
+  }
   return `Next: attempt ${next.attempt ?? 1}${next.at ? ` at ${formatTime(next.at)}` : ' as soon as the worker gets to it'}`;
 }

@@ -96,6 +96,52 @@ describe('ordered delivery per key (ordering: per_key), over real deliveries', (
     expect(posts.filter((p) => !p.ok).length).toBeGreaterThan(5);
   });
 
+  it('shows in the timeline that an event waits for the earlier one of its key, then that it was delivered', async () => {
+    let holdCreated = true;
+    const gated = await startReceiver((r: Received, res: ServerResponse) => {
+      res.writeHead(holdCreated && parseOrderPost(r).seq === 1 ? 500 : 200).end();
+    });
+    try {
+      const { client: own } = await api.clientWith(['webhooks:write', 'webhooks:read', 'resources:read', 'orders:write'], `owner-${randomUUID().slice(0, 8)}`);
+      const sub = await own.POST(`${v1}/subscribe`, { body: { url: gated.url, events: ['order.created', 'order.updated'], ordering: 'per_key' } });
+      expect(sub.response.status).toBe(201);
+      const subscription_id = sub.data!.id;
+      const order = await own.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }] } });
+      expect(order.response.status).toBe(201);
+      const paid = await own.PATCH('/api/orders/{order_id}', { params: { path: { order_id: order.data!.id } }, body: { status: 'paid' } });
+      expect(paid.response.status).toBe(200);
+
+      // Both events logged for the subscription: order.created retries (500), order.updated waits for it.
+      const ids: Record<string, string> = {};
+      await waitFor(async () => {
+        const list = await own.GET(`${v1}/subscriptions/{subscription_id}/events`, { params: { path: { subscription_id } } });
+        for (const e of list.data?.data ?? []) ids[e.type] = e.id;
+        return ids['order.created'] !== undefined && ids['order.updated'] !== undefined;
+      }, 30_000);
+      const timeline = async (event_id: string) => (await own.GET(`${v1}/subscriptions/{subscription_id}/events/{event_id}/delivery`, { params: { path: { subscription_id, event_id } } })).data!;
+      let next = (await timeline(ids['order.updated']!)).next;
+      await waitFor(async () => {
+        next = (await timeline(ids['order.updated']!)).next;
+        return next.waiting !== undefined;
+      }, 30_000);
+      expect(next).toMatchObject({
+        final: false,
+        state: 'pending',
+        attempt: 1,
+        waiting: { reason: 'ordering', key: `order:${order.data!.id}`, event_id: ids['order.created'], event_state: 'in_delivery' },
+      });
+      expect(next.at).toBeUndefined();
+      expect(next.reason).toContain(ids['order.created']);
+
+      holdCreated = false;
+      await waitFor(async () => (await timeline(ids['order.updated']!)).state === 'delivered', 60_000);
+      expect((await timeline(ids['order.updated']!)).next).toEqual({ final: true, state: 'delivered' });
+      expect((await timeline(ids['order.created']!)).state).toBe('delivered');
+    } finally {
+      await gated.close();
+    }
+  });
+
   it("delivers a product's stock events in ledger order while many orders take its units at once", async () => {
     // Each POST of stock.updated, in arrival order: its product's level before and after, and whether it was answered 2xx.
     const stock: Array<{ product: number; from: number; to: number; ok: boolean }> = [];

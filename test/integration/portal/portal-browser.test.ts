@@ -502,6 +502,28 @@ describe('the subscriber portal in a real browser', () => {
     await page.getByTestId('subscriptions-empty').waitFor();
   });
 
+  it('creates a subscription ordered per key, which the API and the detail page show', async () => {
+    await page.getByRole('button', { name: 'New subscription' }).click();
+    await page.getByLabel('Endpoint URL').fill(`${receiver.url}/ordered`);
+    await page.getByRole('checkbox', { name: /webhook\.test/ }).check();
+    await page.getByRole('checkbox', { name: /Deliver in order per key/ }).check();
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    await page.getByTestId('secret-notice').waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+
+    await page.getByRole('button', { name: `Manage ${receiver.url}/ordered` }).click();
+    await page.getByTestId('subscription-detail').waitFor();
+    expect(await page.getByTestId('subscription-ordering').textContent()).toContain('In order per key');
+    const id = (await page.getByTestId('subscription-detail').locator('code', { hasText: /^sub_/ }).first().textContent())!;
+    const { client: ownerKey } = await api.clientWith(['webhooks:read'], 'customer-portal');
+    const read = await ownerKey.GET('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: id } } });
+    expect(read.data?.ordering).toBe('per_key');
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByRole('button', { name: `Manage ${receiver.url}/ordered` }).waitFor({ state: 'detached' });
+  });
+
   it('shows an administrator session the alerts', async () => {
     const { client: adminKey } = await api.clientWith(['admin'], 'admin');
     const { data: sub } = await adminKey.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['webhook.test'] } });

@@ -4,6 +4,7 @@ import { type CommandStartedEvent, type Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type AttemptDoc, AttemptRepository } from '../../../src/deliveries/attempts';
 import { type InboxDoc, InboxRepository, inboxSeq } from '../../../src/deliveries/inbox';
+import { OrderingMarks } from '../../../src/events/ordering-marks';
 import { type EventDoc, EventRepository } from '../../../src/events/repository';
 import { longestDeliverySpanMs } from '../../../src/retention/delivery-span';
 import { purgeOlderThan } from '../../../src/retention/purge';
@@ -125,6 +126,28 @@ describe('purgeOlderThan on the real database', () => {
     expect(await db.collection('events').countDocuments()).toBe(15);
     const rest = await purgeOlderThan(db, { collection: 'events', before: new Date(Date.now() - 30 * dayMs), batchSize: 10, maxBatches: 100, budgetMs: 60_000 });
     expect(rest).toEqual({ deleted: 15, batches: 2, more: false });
+  });
+
+  it('deletes ordering marks with the events of their age, after those events, each delete one bucket by its tag', async () => {
+    const db = mongo.db(dbName);
+    const marks = new OrderingMarks(db);
+    // A delivery ends after its event was logged: each mark a little younger than its event.
+    const old = ids('evt_marked', 6);
+    await storeEvents(db, old.map((id, i) => event(id, 40 * dayMs + i * minuteMs + 1000)));
+    for (const [i, id] of old.entries()) await marks.mark('sub_ordered', id, new Date(Date.now() - 40 * dayMs - i * minuteMs));
+    await marks.mark('sub_ordered', 'evt_recent', new Date(Date.now() - minuteMs));
+    commands.length = 0;
+
+    const r = await purgeOlderThan(db, { collection: 'events', before: new Date(Date.now() - 30 * dayMs), batchSize: 4, maxBatches: 100, budgetMs: 60_000 });
+    expect(r).toMatchObject({ deleted: 12, more: false });
+    const deletes = commands.filter((c) => c.commandName === 'delete' && ['events', 'ordering_marks'].includes(c.command.delete as string));
+    const markDeletes = deletes.filter((c) => c.command.delete === 'ordering_marks');
+    expect(markDeletes.length).toBeGreaterThan(0);
+    for (const c of markDeletes) expect(Object.keys((c.command.deletes as Array<{ q: object }>)[0]!.q)).toEqual(['tl']);
+    // Every event delete comes first: an event is never left logged without the mark of its ended delivery.
+    expect(deletes.findIndex((c) => c.command.delete === 'ordering_marks')).toBe(deletes.length - markDeletes.length);
+    expect((await db.collection('ordering_marks').find().toArray()).map((d) => d._id)).toEqual(['sub_ordered|evt_recent']);
+    expect(await marks.has('sub_ordered', 'evt_recent')).toBe(true);
   });
 });
 

@@ -94,6 +94,7 @@ describe('client package: delivery timeline', () => {
     expectTypeOf<Timeline>().toEqualTypeOf<Schemas['DeliveryTimeline']>();
     expectTypeOf<Schemas['DeliveryTimeline']['attempts']>().toEqualTypeOf<Schemas['DeliveryAttempt'][]>();
     expectTypeOf<Schemas['DeliveryWait']['reason']>().toEqualTypeOf<'backoff' | 'retry_after' | 'rate_limit' | 'max_in_flight' | 'pull_outcome'>();
+    expectTypeOf<NonNullable<Schemas['DeliveryNext']['waiting']>['reason']>().toEqualTypeOf<'ordering'>();
     expectTypeOf<Schemas['DeliveryNext']['state']>().toEqualTypeOf<'pending' | 'retrying' | 'delivered' | 'failed' | 'stopped' | 'cancelled'>();
   });
 });

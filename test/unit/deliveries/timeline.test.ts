@@ -125,6 +125,26 @@ describe('buildTimeline', () => {
     expect(buildTimeline({ ...base, attempts: [attempt(1, 0, { next_attempt_at: at(60_000) })], pending: { ...pending, attempt: 5 } }).waits).toHaveLength(1);
   });
 
+  it('says what an ordered first attempt waits for: the earlier event of its key, by id and state, without a time', () => {
+    const turn = (reason: 'not_logged' | 'in_delivery') => ({ attempt: 1 as const, ordering: { key: 'order:7', waitFor: 'evt_0', reason, since: t0 + 5_000 } });
+    const tl = buildTimeline({ ...base, attempts: [], pending: turn('in_delivery') });
+    expect(tl).toMatchObject({ state: 'pending', attempts: [], waits: [] });
+    const { reason, ...next } = tl.next;
+    expect(next).toEqual({
+      final: false,
+      state: 'pending',
+      attempt: 1,
+      waiting: { reason: 'ordering', started_at: at(5_000).toISOString(), key: 'order:7', event_id: 'evt_0', event_state: 'in_delivery' },
+    });
+    expect(reason).toMatch(/evt_0.*order:7.*still being delivered/);
+    const unlogged = buildTimeline({ ...base, attempts: [], pending: turn('not_logged') }).next;
+    expect(unlogged.waiting?.event_state).toBe('not_logged');
+    expect(unlogged.reason).toContain('not logged yet');
+    // Paused or deleted: that says more than the turn.
+    expect(buildTimeline({ ...base, attempts: [], pausedAt: at(0), pending: turn('in_delivery') }).next).not.toHaveProperty('waiting');
+    expect(buildTimeline({ ...base, subscriptionStatus: 'disabled', attempts: [], pending: turn('in_delivery') }).next).toEqual({ final: true, state: 'cancelled', reason: 'subscription disabled' });
+  });
+
   it('asks the workflow only when the log cannot tell: before attempt 1, or when the next attempt is overdue', () => {
     expect(overdueSeries({ ...base, attempts: [] })).toBe('event/evt_1');
     expect(overdueSeries({ ...base, attempts: [attempt(1, 0, { next_attempt_at: at(60_000) })] })).toBe('event/evt_1');

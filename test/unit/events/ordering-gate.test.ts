@@ -80,6 +80,12 @@ describe('the turn of an ordered delivery', () => {
     expect(await decideTurn('s', 3, key, probes(world))).toEqual({ go: true });
   });
 
+  it('goes when the earlier events went with retention, their ordering marks after them', async () => {
+    // Retention deletes a mark only with or after its event: a gone event counts as ended.
+    expect(await decideTurn('s', 4, key, probes({ logged: {}, ended: [] }))).toEqual({ go: true });
+    expect(await decideTurn('s', 4, key, probes({ logged: { e1: ordered('s') }, ended: ['s|e1'] }))).toEqual({ go: true });
+  });
+
   it('takes the history in any order and names the later events to wake', async () => {
     const shuffled = [key[2]!, key[0]!, key[3]!, key[1]!];
     expect(await decideTurn('s', 3, shuffled, probes({ logged: { e2: ordered('s') } }))).toEqual({ go: false, waitFor: 'e2', reason: 'in_delivery' });

@@ -17,6 +17,9 @@ describe('timeline text', () => {
   it('says what happens next: the next attempt, a cancel, or the final state', () => {
     expect(nextText({ final: false, state: 'retrying', attempt: 2, at: ends })).toBe(`Next: attempt 2 at ${formatTime(ends)}`);
     expect(nextText({ final: false, state: 'cancelled', at: ends, reason: 'subscription paused' })).toBe(`Cancelled at ${formatTime(ends)} (subscription paused)`);
+    const waiting = { reason: 'ordering' as const, started_at: ends, key: 'order:7', event_id: 'evt_0', event_state: 'in_delivery' as const };
+    expect(nextText({ final: false, state: 'pending', attempt: 1, waiting })).toBe(`Next: attempt 1 once event evt_0 (before it in key order:7, still being delivered) is delivered; waiting since ${formatTime(ends)}`);
+    expect(nextText({ final: false, state: 'pending', attempt: 1, waiting: { ...waiting, event_state: 'not_logged' } })).toContain('not logged yet');
     expect(nextText({ final: true, state: 'delivered' })).toBe('Final: delivered');
     expect(nextText({ final: true, state: 'failed', reason: 'attempts ran out' })).toBe('Final: failed (attempts ran out)');
   });

@@ -13,6 +13,9 @@ from .delivery_attempt_list import DeliveryAttemptList
 from .delivery_attempt_state import DeliveryAttemptState
 from .delivery_backoff import DeliveryBackoff
 from .delivery_next import DeliveryNext
+from .delivery_next_wait import DeliveryNextWait
+from .delivery_next_wait_event_state import DeliveryNextWaitEventState
+from .delivery_next_wait_reason import DeliveryNextWaitReason
 from .delivery_outcome import DeliveryOutcome
 from .delivery_timeline import DeliveryTimeline
 from .delivery_timeline_state import DeliveryTimelineState
@@ -179,6 +182,9 @@ __all__ = (
     "DeliveryAttemptState",
     "DeliveryBackoff",
     "DeliveryNext",
+    "DeliveryNextWait",
+    "DeliveryNextWaitEventState",
+    "DeliveryNextWaitReason",
     "DeliveryOutcome",
     "DeliveryTimeline",
     "DeliveryTimelineState",

@@ -2,13 +2,17 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.delivery_timeline_state import DeliveryTimelineState
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.delivery_next_wait import DeliveryNextWait
+
 
 T = TypeVar("T", bound="DeliveryNext")
 
@@ -26,7 +30,12 @@ class DeliveryNext:
         attempt (int | Unset): The number of the next attempt, when one follows.
         at (datetime.datetime | Unset): When the next attempt falls due (or the delivery is cancelled); absent when
             final or unknown.
-        reason (str | Unset): Why the delivery ended as it did, or why the next attempt will not be made.
+        reason (str | Unset): Why the delivery ended as it did, why the next attempt will not be made, or what it waits
+            for.
+        waiting (DeliveryNextWait | Unset): What a delivery's next attempt waits for, without an end time of its own.
+            `ordering`: the first
+            attempt of an `ordering: per_key` subscription waits for the earlier event of its ordering key to
+            be delivered there (or to fail, stop or be cancelled); it follows when that one's delivery ends.
     """
 
     final: bool
@@ -34,6 +43,7 @@ class DeliveryNext:
     attempt: int | Unset = UNSET
     at: datetime.datetime | Unset = UNSET
     reason: str | Unset = UNSET
+    waiting: DeliveryNextWait | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -49,6 +59,10 @@ class DeliveryNext:
 
         reason = self.reason
 
+        waiting: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.waiting, Unset):
+            waiting = self.waiting.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -63,11 +77,15 @@ class DeliveryNext:
             field_dict["at"] = at
         if reason is not UNSET:
             field_dict["reason"] = reason
+        if waiting is not UNSET:
+            field_dict["waiting"] = waiting
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.delivery_next_wait import DeliveryNextWait
+
         d = dict(src_dict)
         final = d.pop("final")
 
@@ -84,12 +102,20 @@ class DeliveryNext:
 
         reason = d.pop("reason", UNSET)
 
+        _waiting = d.pop("waiting", UNSET)
+        waiting: DeliveryNextWait | Unset
+        if isinstance(_waiting, Unset):
+            waiting = UNSET
+        else:
+            waiting = DeliveryNextWait.from_dict(_waiting)
+
         delivery_next = cls(
             final=final,
             state=state,
             attempt=attempt,
             at=at,
             reason=reason,
+            waiting=waiting,
         )
 
         delivery_next.additional_properties = d

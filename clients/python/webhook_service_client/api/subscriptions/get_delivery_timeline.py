@@ -99,9 +99,10 @@ def sync_detailed(
     starts a new one), oldest first. It lists the attempts and every wait between them with its reason
     and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
-    off without counting it), and what happens next (the next attempt and when, or the final state
-    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
-    deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
+    off without counting it), and what happens next (the next attempt and when, or, for a subscription
+    with `per_key` ordering, the earlier event of its key the first attempt waits for, or the final
+    state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled
+    or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
     series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome
     `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names
     the Temporal workflow whose history holds the same steps. An event never sent to this subscription,
@@ -143,9 +144,10 @@ def sync(
     starts a new one), oldest first. It lists the attempts and every wait between them with its reason
     and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
-    off without counting it), and what happens next (the next attempt and when, or the final state
-    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
-    deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
+    off without counting it), and what happens next (the next attempt and when, or, for a subscription
+    with `per_key` ordering, the earlier event of its key the first attempt waits for, or the final
+    state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled
+    or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
     series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome
     `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names
     the Temporal workflow whose history holds the same steps. An event never sent to this subscription,
@@ -182,9 +184,10 @@ async def asyncio_detailed(
     starts a new one), oldest first. It lists the attempts and every wait between them with its reason
     and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
-    off without counting it), and what happens next (the next attempt and when, or the final state
-    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
-    deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
+    off without counting it), and what happens next (the next attempt and when, or, for a subscription
+    with `per_key` ordering, the earlier event of its key the first attempt waits for, or the final
+    state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled
+    or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
     series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome
     `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names
     the Temporal workflow whose history holds the same steps. An event never sent to this subscription,
@@ -224,9 +227,10 @@ async def asyncio(
     starts a new one), oldest first. It lists the attempts and every wait between them with its reason
     and its end (`backoff`, the retry schedule's wait n of m; `retry_after`, the receiver's longer
     `Retry-After`; `rate_limit` and `max_in_flight`, the subscription's throttles, which put an attempt
-    off without counting it), and what happens next (the next attempt and when, or the final state
-    (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled or
-    deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
+    off without counting it), and what happens next (the next attempt and when, or, for a subscription
+    with `per_key` ordering, the earlier event of its key the first attempt waits for, or the final
+    state (`delivered`, `failed`, `stopped`, or `cancelled` when the subscription was paused, disabled
+    or deleted while a retry waited)). A delivery a pause held goes on after the resume as a new attempt
     series (`workflow_id` names its run); held past the hold limit, its last attempt has outcome
     `hold_expired`. Built from the attempt log and the subscription as it is now; `workflow_id` names
     the Temporal workflow whose history holds the same steps. An event never sent to this subscription,

@@ -26,6 +26,7 @@ import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
+import org.webhookservice.client.model.DeliveryNextWait;
 import org.webhookservice.client.model.DeliveryTimelineState;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -39,7 +40,8 @@ import org.webhookservice.client.ApiClient;
   DeliveryNext.JSON_PROPERTY_STATE,
   DeliveryNext.JSON_PROPERTY_ATTEMPT,
   DeliveryNext.JSON_PROPERTY_AT,
-  DeliveryNext.JSON_PROPERTY_REASON
+  DeliveryNext.JSON_PROPERTY_REASON,
+  DeliveryNext.JSON_PROPERTY_WAITING
 })
 @jakarta.annotation.Generated(value = "org.openapitools.codegen.languages.JavaClientCodegen", comments = "Generator version: 7.25.0")
 public class DeliveryNext {
@@ -62,6 +64,10 @@ public class DeliveryNext {
   public static final String JSON_PROPERTY_REASON = "reason";
   @jakarta.annotation.Nullable
   private String reason;
+
+  public static final String JSON_PROPERTY_WAITING = "waiting";
+  @jakarta.annotation.Nullable
+  private DeliveryNextWait waiting;
 
   public DeliveryNext() { 
   }
@@ -169,7 +175,7 @@ public class DeliveryNext {
   }
 
   /**
-   * Why the delivery ended as it did, or why the next attempt will not be made.
+   * Why the delivery ended as it did, why the next attempt will not be made, or what it waits for.
    * @return reason
    */
   @jakarta.annotation.Nullable
@@ -184,6 +190,30 @@ public class DeliveryNext {
   @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
   public void setReason(@jakarta.annotation.Nullable String reason) {
     this.reason = reason;
+  }
+
+
+  public DeliveryNext waiting(@jakarta.annotation.Nullable DeliveryNextWait waiting) {
+    this.waiting = waiting;
+    return this;
+  }
+
+  /**
+   * What the next attempt waits for when it has no time of its own (&#x60;at&#x60; is absent); absent otherwise.
+   * @return waiting
+   */
+  @jakarta.annotation.Nullable
+  @JsonProperty(value = JSON_PROPERTY_WAITING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public DeliveryNextWait getWaiting() {
+    return waiting;
+  }
+
+
+  @JsonProperty(value = JSON_PROPERTY_WAITING, required = false)
+  @JsonInclude(value = JsonInclude.Include.USE_DEFAULTS)
+  public void setWaiting(@jakarta.annotation.Nullable DeliveryNextWait waiting) {
+    this.waiting = waiting;
   }
 
 
@@ -203,12 +233,13 @@ public class DeliveryNext {
         Objects.equals(this.state, deliveryNext.state) &&
         Objects.equals(this.attempt, deliveryNext.attempt) &&
         Objects.equals(this.at, deliveryNext.at) &&
-        Objects.equals(this.reason, deliveryNext.reason);
+        Objects.equals(this.reason, deliveryNext.reason) &&
+        Objects.equals(this.waiting, deliveryNext.waiting);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(_final, state, attempt, at, reason);
+    return Objects.hash(_final, state, attempt, at, reason, waiting);
   }
 
   @Override
@@ -220,6 +251,7 @@ public class DeliveryNext {
     sb.append("    attempt: ").append(toIndentedString(attempt)).append("\n");
     sb.append("    at: ").append(toIndentedString(at)).append("\n");
     sb.append("    reason: ").append(toIndentedString(reason)).append("\n");
+    sb.append("    waiting: ").append(toIndentedString(waiting)).append("\n");
     sb.append("}");
     return sb.toString();
   }
@@ -287,6 +319,11 @@ public class DeliveryNext {
     // add `reason` to the URL query string
     if (getReason() != null) {
       joiner.add(String.format(java.util.Locale.ROOT, "%sreason%s=%s", prefix, suffix, ApiClient.urlEncode(ApiClient.valueToString(getReason()))));
+    }
+
+    // add `waiting` to the URL query string
+    if (getWaiting() != null) {
+      joiner.add(getWaiting().toUrlQueryString(prefix + "waiting" + suffix));
     }
 
     return joiner.toString();
