@@ -3521,6 +3521,9 @@ type UserIdPath = int64
 // Examples: evt_9fK2mQ7xLp4RtV8wZb3N
 type WebhookId = EventId
 
+// WebhookOrderingKey defines model for WebhookOrderingKey.
+type WebhookOrderingKey = string
+
 // WebhookSignature defines model for WebhookSignature.
 type WebhookSignature = string
 
@@ -4093,6 +4096,9 @@ type DeliverEventV1Params struct {
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
 
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
+
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
 }
@@ -4113,6 +4119,9 @@ type DeliverEventV2Params struct {
 
 	// WebhookSignature Space-separated list of signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, one per active key (two during a rotation overlap) - `v1,<base64 HMAC-SHA256>` for an `hmac-sha256` subscription, `v1a,<base64 Ed25519 signature>` for an `ed25519` one.
 	WebhookSignature WebhookSignature `json:"webhook-signature"`
+
+	// WebhookOrderingKey The event's ordering key (`order:<id>`, `product:<id>`; the catalogue's `ordering_key`), sent to subscriptions with `ordering` `per_key`, which get the events of one key in emission order.
+	WebhookOrderingKey *WebhookOrderingKey `json:"webhook-ordering-key,omitempty"`
 
 	// UserAgent Identifies the sender, e.g. `WebhookService/1.0`.
 	UserAgent UserAgent `json:"User-Agent"`
@@ -26348,14 +26357,25 @@ func NewDeliverEventV1CallbackRequestWithBody(targetURL string, params *DeliverE
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil
@@ -26440,14 +26460,25 @@ func NewDeliverEventV2CallbackRequestWithBody(targetURL string, params *DeliverE
 
 		req.Header.Set("webhook-signature", headerParam4)
 
-		var headerParam5 string
+		if params.WebhookOrderingKey != nil {
+			var headerParam5 string
 
-		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-ordering-key", *params.WebhookOrderingKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("webhook-ordering-key", headerParam5)
+		}
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 		if err != nil {
 			return nil, err
 		}
 
-		req.Header.Set("User-Agent", headerParam5)
+		req.Header.Set("User-Agent", headerParam6)
 
 	}
 	return req, nil

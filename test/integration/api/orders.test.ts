@@ -99,6 +99,8 @@ describe('orders API: create, read, change status, outbox', () => {
         request_id: res.response.headers.get('x-request-id'),
         // Whose data it carries: the owner of the key that ordered.
         owner_id: 'owner-a',
+        // The first of its order's events: ordered subscriptions get them in this order.
+        seq: 1,
       });
       // The first order of this API process reserved a block of 16 ids with one counter write.
       expect(await snapshot()).toEqual({ orders: before.orders + 1, seq: before.seq! + 16 });
@@ -254,6 +256,7 @@ describe('orders API: create, read, change status, outbox', () => {
         created_at: new Date(res.data!.updated_at),
         request_id: res.response.headers.get('x-request-id'),
         owner_id: 'owner-a',
+        seq: 2,
       });
       expect(events[1]!.id).not.toBe(events[0]!.id);
 
