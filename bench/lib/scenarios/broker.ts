@@ -9,7 +9,7 @@ import { onSubscriptionsOfItsOwn, throughput } from './throughput';
 const tag = 'redis';
 
 /**
- * `--events` events to one Redis Streams subscription alone (the scenario's M are paused), as
+ * `--events` events to one Redis Streams subscription alone (the scenario's M set aside), as
  * fast as C clients order, with the receiver process consuming the stream: deliveries/s and CPU
  * per delivery of a broker destination, to set beside the HTTP run at M=1 (`fanouts`). The
  * broker's CPU (redis-server, the `broker` role) is shown apart like the receiver's, not counted.

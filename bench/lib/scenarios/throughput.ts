@@ -58,7 +58,7 @@ export async function throughput(ctx: Ctx, n = ctx.opts.events, label = 'through
 /** Events of the throughput run at `m` subscriptions per event: `--wide-events` for wide fan-outs, else `--events`. */
 export const fanOutEvents = (ctx: Pick<Ctx, 'opts'>, m: number) => (m >= 20 ? ctx.opts.wideEvents : ctx.opts.events);
 
-/** The throughput run on `m` subscriptions of its own while the scenario's own are paused; then those are deleted and these resumed. */
+/** The throughput run on `m` subscriptions of its own while the scenario's own are set aside; then those are deleted and these restored. */
 export async function fanOut(ctx: Ctx, m: number) {
   const secrets = Object.fromEntries(Array.from({ length: m }, (_, i) => [`m${m}_${i}`, newSecret()]));
   await ctx.receiver.request({ type: 'configure', secrets, sampleEvery: ctx.opts.sampleEvery });
@@ -73,11 +73,12 @@ export async function fanOut(ctx: Ctx, m: number) {
 
 /**
  * Runs `run` on the subscriptions `create` makes (passing each to `add` with its receiver tag)
- * while the scenario's own are paused; then deletes them and resumes those.
+ * while the scenario's own are set aside (subscribed to a type the bench never emits: a pause would
+ * hold their events and drain them afterwards); then deletes them and restores those.
  */
 export async function onSubscriptionsOfItsOwn<T>(ctx: Ctx, create: (add: (tag: string, id: string) => void) => Promise<void>, run: () => Promise<T>): Promise<T> {
   const own = ctx.subs;
-  for (const id of own.values()) await setStatus(ctx, id, 'paused');
+  for (const id of own.values()) await setEvents(ctx, id, [SET_ASIDE_TYPE]);
   ctx.subs = new Map();
   try {
     await create((tag, id) => ctx.subs.set(tag, id));
@@ -85,19 +86,22 @@ export async function onSubscriptionsOfItsOwn<T>(ctx: Ctx, create: (add: (tag: s
   } finally {
     for (const id of ctx.subs.values()) await ctx.api.request('DELETE', `/api/webhooks/v1/subscriptions/${id}`);
     ctx.subs = own;
-    for (const id of own.values()) await setStatus(ctx, id, 'active');
+    for (const id of own.values()) await setEvents(ctx, id, ['order.created']);
   }
 }
 
-async function setStatus(ctx: Ctx, id: string, status: 'active' | 'paused'): Promise<void> {
-  const res = await ctx.api.request('PATCH', `/api/webhooks/v1/subscriptions/${id}`, { status });
-  if (res.status !== 200) throw new Error(`setting subscription ${id} ${status} failed: HTTP ${res.status}`);
+/** An event type no scenario emits: a subscription to it alone receives nothing and holds nothing. */
+const SET_ASIDE_TYPE = 'order.updated';
+
+async function setEvents(ctx: Ctx, id: string, events: string[]): Promise<void> {
+  const res = await ctx.api.request('PATCH', `/api/webhooks/v1/subscriptions/${id}`, { events });
+  if (res.status !== 200) throw new Error(`setting subscription ${id} to ${events.join(', ')} failed: HTTP ${res.status}`);
 }
 
 /**
  * A receiver that never answers must not slow down the others: throughput of the M healthy
  * subscriptions alone, then beside one more whose every POST runs into DELIVERY_TIMEOUT. Only the
- * healthy ones' deliveries are awaited; the slow one is paused afterwards, which ends its retries.
+ * healthy ones' deliveries are awaited; the slow one is deleted afterwards, which ends its retries.
  */
 export async function slowReceiver(ctx: Ctx) {
   const without = await throughput(ctx, ctx.opts.events, 'slow receiver: healthy subscriptions alone');
@@ -108,11 +112,10 @@ export async function slowReceiver(ctx: Ctx) {
   try {
     withSlow = await throughput(ctx, ctx.opts.events, 'slow receiver: with one that never answers', false);
   } finally {
-    await setStatus(ctx, slowId, 'paused');
+    await ctx.api.request('DELETE', `/api/webhooks/v1/subscriptions/${slowId}`);
     await ctx.receiver.request({ type: 'answer', status: 200, hang: [] });
   }
   await quiesce(ctx, 'slow receiver');
-  await ctx.api.request('DELETE', `/api/webhooks/v1/subscriptions/${slowId}`);
   const pick = (r: typeof without) => ({ deliveriesPerSecond: r.deliveriesPerSecond, latencyFromPostMs: r.latencyFromPostMs });
   /** `ratio`: healthy throughput with the slow subscriber over without it (1 = unaffected). */
   return { healthySubscriptions: ctx.subs.size, without: pick(without), withSlow: pick(withSlow), ratio: r3(withSlow.deliveriesPerSecond / without.deliveriesPerSecond) };
