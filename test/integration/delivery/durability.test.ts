@@ -141,7 +141,7 @@ describe('no event is lost', () => {
     const receiver = await receiverAnswering(() => 200);
     const { sub } = await subscribe(api, receiver, ['order.updated']);
     // Demo order 7 is pending: the change and its event are written, the flush never runs.
-    const event = newOutboxEvent('order.updated', { order_id: 7, total: 25.8, currency: 'EUR', status: 'paid', user_id: 3, previous_status: 'pending' });
+    const event = newOutboxEvent('order.updated', { order_id: 7, total: 25.8, currency: 'EUR', status: 'paid', user_id: 3, previous_status: 'pending' }, { seq: 2 });
     await api.dispatcher.announce([event], { collection: 'orders', id: 7 });
     expect(await api.deps.resources.orders.transition(7, 'pending', 'paid', event, new Date())).toBe(true);
     worker(api);
