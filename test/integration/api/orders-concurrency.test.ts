@@ -100,6 +100,17 @@ describe('orders under concurrency', () => {
     expect((await stored(id)).status).toBe('paid');
   });
 
+  it('a claimer that has not started its write within half the lease writes nothing: the next claimant may take its place by then', async () => {
+    const repo = new OrderRepository(api.mongo.db);
+    const id = 95_200;
+    await pendingOrder(id);
+    const slow = () => new Promise<void>((resolve) => setTimeout(resolve, CLAIM_LEASE_MS / 2 + 500));
+    expect(await repo.transition(id, 'pending', 'paid', updatedEvent(id, 'paid'), new Date(), slow)).toBe(false);
+    const order = await stored(id);
+    expect(order.status).toBe('pending');
+    expect(order.outbox).toHaveLength(1);
+  });
+
   it('concurrent PATCHes of one order through two API processes: one 200 with its event logged, the other 409 problem+json writing nothing', async () => {
     const { client, key } = await api.clientWith(['orders:write', 'webhooks:write', 'resources:read']);
     await client.POST('/api/webhooks/v1/subscribe', { body: { url: 'http://127.0.0.1:9/x', events: ['order.updated'] } });
