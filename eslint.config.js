@@ -176,6 +176,7 @@ export default tseslint.config(
       'src/portal/service-keys.ts',
       'src/receiver/idempotency.ts',
       'src/orders/repository.ts',
+      'src/orders/transition-claims.ts',
       'src/subscriptions/repository.ts',
     ],
     rules: {

@@ -15,6 +15,7 @@ import { rateLimitStorage } from '../request-budgets/limiter';
 import { deliveryRateStorage } from '../deliveries/delivery-rate';
 import { StockIntents, StockLedger } from '../inventory/repository';
 import { OrderRepository, ProductRepository, UserRepository } from '../orders/repository';
+import { TransitionClaims } from '../orders/transition-claims';
 import { SubscriptionRepository } from '../subscriptions/repository';
 import type { IndexSpec, StorageDeclarations } from './query-shapes';
 import { Timeline } from './timeline';
@@ -24,6 +25,7 @@ export const storageOwners: readonly StorageDeclarations[] = [
   ApiKeyRepository,
   SubscriptionRepository,
   OrderRepository,
+  TransitionClaims,
   ProductRepository,
   StockLedger,
   StockIntents,

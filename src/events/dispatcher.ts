@@ -94,7 +94,9 @@ export class EventDispatcher implements OutboxFlusher {
    * write to the source, which in FerretDB v1 costs a scan of its collection. A request's flush
    * (`forget`) resolves once the events are logged: their starts run on without it, at most
    * `maxBackgroundStarts` in flight (beyond, it waits for room), and a failed one leaves the note
-   * to the relay. The relay's (`remove`) waits for the starts, then removes the notes.
+   * to the relay. The relay's (`remove`) starts an event logged before from its logged snapshot
+   * (one read each), so its workflow delivers what the log says; it waits for the starts, then
+   * removes the notes.
    */
   async flush(source: OutboxSource, events: readonly OutboxEvent[], note: 'remove' | 'forget' = 'forget'): Promise<void> {
     const snapshots: Snapshots = new Map();
@@ -110,7 +112,10 @@ export class EventDispatcher implements OutboxFlusher {
     for (const doc of docs) if (doc.subscription_ids.length > 0 ? logged.has(doc._id) : note === 'forget') this.count(doc);
     // Notes are keyed by event ids: one write's note by its first, older notes by their own.
     if (note === 'remove') {
-      await this.startEvents(subscribed);
+      // One logged before (its writer's start failed) starts as logged: today's fan-out may differ from its snapshot.
+      const earlier = docs.filter((d) => !logged.has(d._id)).map((d) => d._id);
+      const asLogged = earlier.length > 0 ? await this.events.findMany(earlier) : [];
+      await this.startEvents([...subscribed.filter((d) => logged.has(d._id)), ...asLogged]);
       await this.notes.remove(docs.map((d) => d._id));
     } else if (subscribed.length === 0) {
       for (const doc of docs) this.notes.forget(doc._id);

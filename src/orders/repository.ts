@@ -7,6 +7,7 @@ import { Timeline, timelineShapes, withoutTimelineFields } from '../db/timeline'
 import type { OutboxEvent } from '../events/outbox';
 import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, User } from '../contract/types';
 import type { ProductFilter, SummaryField } from './rules';
+import { claimId, TransitionClaims } from './transition-claims';
 
 /** How a user is stored: the numeric id is the document id. */
 export interface UserDoc {
@@ -178,6 +179,13 @@ export class ProductRepository {
   }
 }
 
+/** How long a status change's claim holds its place: past it, one whose change is not written died with its process. */
+export const CLAIM_LEASE_MS = 10_000;
+/** Longest from a claim to its write's start: the rest of the lease covers the write itself and clocks that differ. */
+const CLAIM_WRITE_WITHIN_MS = CLAIM_LEASE_MS / 2;
+/** Claims of one place tried at most: each past the first stands for a claimer that died within its lease. */
+const MAX_CLAIM_GENERATIONS = 100;
+
 /** The storage key of order `id` (its decimal digits). */
 export function orderKey(id: number): string {
   return String(id);
@@ -213,11 +221,13 @@ export class OrderRepository {
     // listSummariesOf reads the lists, newest first by date then order id.
     ...timelineShapes('orders', 'date', { list: ['OrderRepository.listSummariesOf'] }, 'id'),
     { collection: 'orders', method: 'OrderRepository.transition', equality: ['_id', 'status'], index: '_id_' },
+    { collection: 'orders', method: 'OrderRepository.claimPlace', equality: ['_id'], index: '_id_' },
   ];
 
   readonly #collection: Collection<StoredOrder>;
   readonly #counters: Collection<CounterDoc>;
   readonly #timeline: Timeline;
+  readonly #claims: TransitionClaims;
   /** This process's reserved ids: `next` up to (not including) `end`. */
   private ids = { next: 0, end: 0 };
   private reserving: Promise<void> | undefined;
@@ -229,6 +239,7 @@ export class OrderRepository {
     this.#collection = db.collection<StoredOrder>('orders');
     this.#counters = db.collection<CounterDoc>('counters');
     this.#timeline = new Timeline(db, 'orders');
+    this.#claims = new TransitionClaims(db);
   }
 
   /** The documents with their tags, once their lists' buckets are registered (before they are written). */
@@ -310,15 +321,49 @@ export class OrderRepository {
   }
 
   /**
-   * Moves an order from `from` to `to` and appends its event, in one single-document update that
-   * only matches while the order is still in `from`. False when it was not (changed meanwhile).
+   * Moves an order from `from` to `to` and appends its event (whose `seq` is its place among the
+   * order's events), in one single-document update that only matches while the order is still in
+   * `from`. FerretDB v1 runs that update as a read then a write, so two changes from one status
+   * could both land: the change first claims its place by an insert (src/orders/transition-claims.ts),
+   * and of concurrent changes only the one that took it runs `beforeWrite` and writes. False, with
+   * nothing written, when another change holds the place or the order moved on meanwhile.
    */
-  async transition(id: number, from: OrderStatus, to: OrderStatus, event: OutboxEvent, now: Date): Promise<boolean> {
+  async transition(
+    id: number,
+    from: OrderStatus,
+    to: OrderStatus,
+    event: OutboxEvent,
+    now: Date,
+    beforeWrite?: () => Promise<void>,
+  ): Promise<boolean> {
+    if (event.seq === undefined) throw new Error(`the event of a change of order ${id} has no place (seq)`);
+    const claimedAt = Date.now();
+    if (!(await this.claimPlace(id, from, event.seq, event.id, new Date(claimedAt)))) return false;
+    await beforeWrite?.();
+    // Past its share of the lease the claim may be taken for stale: better a 409 than racing the next claimant.
+    if (Date.now() - claimedAt > CLAIM_WRITE_WITHIN_MS) return false;
     const result = await this.#collection.updateOne(
       { _id: orderKey(id), status: from },
       { $set: { status: to, updated_at: now }, $push: { outbox: event } },
     );
     return result.matchedCount === 1;
+  }
+
+  /**
+   * Claims place `seq` of order `id` for `eventId`. A claim held within its lease wins; one older
+   * whose change never landed (the order is still in `from`, its event not in the outbox) died with
+   * its claimer, and the place goes to whoever inserts the next generation's claim first.
+   */
+  private async claimPlace(id: number, from: OrderStatus, seq: number, eventId: string, at: Date): Promise<boolean> {
+    for (let generation = 0; generation < MAX_CLAIM_GENERATIONS; generation++) {
+      const claim = claimId(id, seq, generation);
+      if (await this.#claims.take(claim, eventId, at)) return true;
+      const held = await this.#claims.holder(claim);
+      if (held && at.getTime() - held.at.getTime() < CLAIM_LEASE_MS) return false;
+      const order = await this.#collection.findOne({ _id: orderKey(id) }, { projection: { status: 1, outbox: 1 } });
+      if (!order || order.status !== from || (held && order.outbox.some((e) => e.id === held.event_id))) return false;
+    }
+    return false;
   }
 
   /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */

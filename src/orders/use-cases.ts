@@ -114,7 +114,8 @@ export async function getOrder(deps: ResourceDeps, caller: Principal, id: number
 /**
  * Moves an order to a new status along the contract's transitions. The same status is a no-op
  * without an event; a change and its `order.updated` event are one conditional update, which
- * gives 409 when the order changed between the read and the write.
+ * gives 409 when the order changed between the read and the write: of concurrent changes of one
+ * order exactly one lands (the repository makes them claim the order's next place first).
  */
 export async function updateOrder(deps: ResourceDeps, caller: Principal, id: number, input: OrderUpdate, requestId?: string): Promise<Order> {
   const current = await findAccessible(deps, caller, id);
@@ -128,12 +129,17 @@ export async function updateOrder(deps: ResourceDeps, caller: Principal, id: num
   const updated: OrderDoc = { ...current, status: to, updated_at: now };
   // Its place after the order's events so far: the transition below only lands on the order as read (a status is never left twice).
   const event = newOutboxEvent('order.updated', updatedEventData(updated, from), { now, requestId, ownerId: current.owner_id, seq: nextOrderSeq(current) });
-  // Noted before the change: a crash right after it still gets the units back (the sweeper).
-  if (to === 'cancelled') await noteReturn(deps.inventory, current);
-  await deps.outbox.announce([event], orderSource(id));
-  if (!(await deps.orders.transition(id, from, to, event, now))) {
+  let announced = false;
+  // Of concurrent changes only the one that wins the order's next place notes anything: the others write nothing.
+  const moved = await deps.orders.transition(id, from, to, event, now, async () => {
+    // Noted before the change: a crash right after it still gets the units back (the sweeper).
+    if (to === 'cancelled') await noteReturn(deps.inventory, current);
+    await deps.outbox.announce([event], orderSource(id));
+    announced = true;
+  });
+  if (!moved) {
     // Best effort: a note left behind is dropped by the relay once it is old.
-    await deps.outbox.withdraw([event]).catch((err: unknown) => deps.logger.warn({ err, event_id: event.id }, 'dispatch note not withdrawn'));
+    if (announced) await deps.outbox.withdraw([event]).catch((err: unknown) => deps.logger.warn({ err, event_id: event.id }, 'dispatch note not withdrawn'));
     if (!(await deps.orders.findById(id))) throw orderNotFound(id);
     throw transitionConflict(
       `The order changed while moving ${from} → ${to}; read it again and retry`,

@@ -4,6 +4,7 @@ import { InboxRepository } from '../deliveries/inbox';
 import type { Expiring } from '../db/timeline';
 import { OrderingMarks } from '../events/ordering-marks';
 import { EventRepository } from '../events/repository';
+import { TransitionClaims } from '../orders/transition-claims';
 
 /**
  * One list after another: a round takes what the first has left to delete, then spends what is
@@ -30,14 +31,16 @@ export function expireInTurn(...lists: readonly Expiring[]): Expiring {
  * one attempt's transport copy (and its settlement), settled or expired days before the attempts' cutoff (a message's
  * deadline is minutes), so they go with the attempt log and count as `attempts` in a pass's result.
  * `events` also takes the ordering marks (src/events/ordering-marks.ts) of the same age, after the
- * events: a mark is dated after its event, so an event is never logged without its mark.
+ * events: a mark is dated after its event, so an event is never logged without its mark. It also
+ * takes the claims of order status changes (src/orders/transition-claims.ts) of that age: a claim
+ * matters for its lease of seconds, and an order's later changes claim later places.
  */
 export const retainedCollections = {
   attempts: (db: Db): Expiring => {
     const inbox = new InboxRepository(db);
     return expireInTurn(new AttemptRepository(db).aged, inbox.aged, inbox.agedSettlements);
   },
-  events: (db: Db): Expiring => expireInTurn(new EventRepository(db).aged, new OrderingMarks(db).aged),
+  events: (db: Db): Expiring => expireInTurn(new EventRepository(db).aged, new OrderingMarks(db).aged, new TransitionClaims(db).aged),
 } as const;
 
 export type RetainedCollection = keyof typeof retainedCollections;

@@ -5661,7 +5661,7 @@ type ClientInterface interface {
 
 	// UpdateOrderWithBody Change an order's status
 	//
-	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5670,7 +5670,7 @@ type ClientInterface interface {
 
 	// UpdateOrder Change an order's status
 	//
-	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6247,7 +6247,7 @@ func (c *Client) GetOrder(ctx context.Context, orderId OrderIdPath, reqEditors .
 
 // UpdateOrderWithBody Change an order's status
 //
-// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6266,7 +6266,7 @@ func (c *Client) UpdateOrderWithBody(ctx context.Context, orderId OrderIdPath, c
 
 // UpdateOrder Change an order's status
 //
-// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9206,7 +9206,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateOrderWithBodyWithResponse Change an order's status
 	//
-	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9215,7 +9215,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateOrderWithResponse Change an order's status
 	//
-	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15520,7 +15520,7 @@ func (c *ClientWithResponses) GetOrderWithResponse(ctx context.Context, orderId 
 
 // UpdateOrderWithBodyWithResponse Change an order's status
 //
-// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15535,7 +15535,7 @@ func (c *ClientWithResponses) UpdateOrderWithBodyWithResponse(ctx context.Contex
 
 // UpdateOrderWithResponse Change an order's status
 //
-// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -33,6 +33,10 @@ const orderBudgetOneSubscriber = 6;
 // subscription was read by an earlier round less than SUBSCRIPTION_CACHE_TTL ago (the warm-up's); a delivering
 // subscription has no failure streak to write.
 const deliveryBudget = 1;
+// API, a status change with one subscriber to order.updated, caches warm: the order's read, its claim on the order's
+// next place (FerretDB v1's updates are not atomic; see OrderRepository.transition), its dispatch note, the conditional
+// update, one event-log insert; at most one rate-limit block take.
+const statusChangeBudget = 6;
 
 /** The commands counted against a budget, and the clock-driven ones apart. */
 function budgeted(c: Record<string, number>): { counted: number; noteRemovals: number; timelineEntries: number; stockCopies: number } {
@@ -92,6 +96,15 @@ describe('database commands per order and per delivery stay within their budgets
     return { commands: moved(before, await counts(apiCommands)), orderId: res.data!.id };
   }
 
+  /** Moves the order to `status`; returns the API's commands from the request until its dispatch note is removed. */
+  async function changeStatus(orderId: number, status: 'paid' | 'shipped'): Promise<Record<string, number>> {
+    const before = await counts(apiCommands);
+    const res = await client.PATCH('/api/orders/{order_id}', { params: { path: { order_id: orderId } }, body: { status } });
+    expect(res.response.status).toBe(200);
+    await waitFor(async () => (await observer.db.collection('dispatch_notes').countDocuments({})) === 0, 10_000, 20);
+    return moved(before, await counts(apiCommands));
+  }
+
   async function createdEventId(orderId: number): Promise<string> {
     const order = await observer.db.collection<OrderDoc>('orders').findOne({ _id: orderKey(orderId) });
     const id = order?.outbox?.find((e) => e.type === 'order.created')?.id;
@@ -138,5 +151,26 @@ describe('database commands per order and per delivery stay within their budgets
     expect(worker.counted, JSON.stringify(delivery)).toBeLessThanOrEqual(deliveryBudget);
     // One listed document: the attempt.
     expect(worker.timelineEntries).toBeLessThanOrEqual(1);
+  });
+
+  it('a status change with one subscriber', async () => {
+    const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['order.updated'] } });
+    expect(sub.response.status).toBe(201);
+    const { orderId } = await placeOrder();
+    // Warm: the first change refills the fan-out read the subscription's creation dropped.
+    await changeStatus(orderId, 'paid');
+    const commands = await changeStatus(orderId, 'shipped');
+    expect(commands['update orders']).toBe(1);
+    const { counted, noteRemovals, timelineEntries } = budgeted(commands);
+    expect(counted, JSON.stringify(commands)).toBeLessThanOrEqual(statusChangeBudget);
+    expect(noteRemovals).toBeLessThanOrEqual(commands['insert dispatch_notes'] ?? 0);
+    // Listed documents written: the event and the claim.
+    expect(timelineEntries).toBeLessThanOrEqual(2);
+    // Both changes' events delivered: nothing left running.
+    const order = await observer.db.collection<OrderDoc>('orders').findOne({ _id: orderKey(orderId) });
+    const updates = order!.outbox.filter((e) => e.type === 'order.updated');
+    expect(updates.map((e) => e.seq)).toEqual([2, 3]);
+    const temporal = await api.temporal.client();
+    for (const e of updates) expect((await eventOutcome(temporal, eventWorkflowId(e.id))).state).toBe('delivered');
   });
 });

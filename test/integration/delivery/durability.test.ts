@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Db } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DispatchNote, RedeliveryNote } from '../../../src/events/dispatch-notes';
+import { OrderingMarks } from '../../../src/events/ordering-marks';
 import { newOutboxEvent } from '../../../src/events/outbox';
 import { type RelayDeps, relayOnce } from '../../../src/events/relay';
 import { createLogger } from '../../../src/logger';
@@ -65,6 +66,15 @@ async function subscribe(api: TestApi, receiver: TestReceiver, events: Array<'or
   const sub = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events } });
   expect(sub.response.status).toBe(201);
   return { client, sub: sub.data! };
+}
+/** A dispatcher on the API's database whose every workflow start fails, as while Temporal is down. */
+function temporalDown(api: TestApi) {
+  return eventDispatch(api.mongo.db, {
+    fanout: new SubscriptionRepository(api.mongo.db),
+    temporal: () => Promise.reject(new Error('Temporal unreachable')),
+    settings: deliverySettings(api.config),
+    logger: createLogger('silent', 'test'),
+  }).dispatcher;
 }
 /** A Temporal client of its own, closed when the test ends. */
 async function temporalClient(address: string): Promise<Client> {
@@ -131,7 +141,7 @@ describe('no event is lost', () => {
     const receiver = await receiverAnswering(() => 200);
     const { sub } = await subscribe(api, receiver, ['order.updated']);
     // Demo order 7 is pending: the change and its event are written, the flush never runs.
-    const event = newOutboxEvent('order.updated', { order_id: 7, total: 25.8, currency: 'EUR', status: 'paid', user_id: 3, previous_status: 'pending' });
+    const event = newOutboxEvent('order.updated', { order_id: 7, total: 25.8, currency: 'EUR', status: 'paid', user_id: 3, previous_status: 'pending' }, { seq: 2 });
     await api.dispatcher.announce([event], { collection: 'orders', id: 7 });
     expect(await api.deps.resources.orders.transition(7, 'pending', 'paid', event, new Date())).toBe(true);
     worker(api);
@@ -181,6 +191,36 @@ describe('no event is lost', () => {
     expect(counted).toEqual(['order.created', 'stock.low']);
   });
 
+  it('an event its API logged but could not start is started by the relay as logged, whatever its subscription became since', async () => {
+    const api = await setup();
+    const receiver = await receiverAnswering(() => 200);
+    const { client } = await api.clientWith(['webhooks:write', 'resources:read']);
+    const created = await client.POST('/api/webhooks/v1/subscribe', { body: { url: receiver.url, events: ['order.created'], ordering: 'per_key' } });
+    expect(created.response.status).toBe(201);
+    const ordered = created.data!;
+    const w = await startTestWorker(api); // no relay of its own: this test runs the pass
+    cleanups.push(() => w.stop());
+    // The API logged the order's event with its snapshot (the subscription in order), then its start failed.
+    const down = temporalDown(api);
+    const event = await orderLeftByACrash(api, 9301);
+    await down.flush({ collection: 'orders', id: 9301 }, [event]);
+    await down.drain();
+    expect(await api.events.find(event.id)).toMatchObject({ subscription_ids: [ordered.id], ordered_ids: [ordered.id] });
+    expect(await api.notes.count(event.id)).toBe(1);
+    // Since then the subscription stopped asking for order: a fresh fan-out would start the event unordered.
+    const patched = await client.PATCH('/api/webhooks/v1/subscriptions/{subscription_id}', { params: { path: { subscription_id: ordered.id } }, body: { ordering: 'none' } });
+    expect(patched.response.status).toBe(200);
+
+    expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 60_000, batch: 10 })).toMatchObject({ flushed: 1, failed: 0 });
+    expect(await eventOutcome(await api.temporal.client(), eventWorkflowId(event.id))).toMatchObject({
+      state: 'delivered',
+      subscriptions: { [ordered.id]: { state: 'delivered', attempts: 1 } },
+    });
+    // Delivered in order as logged: its end is marked, so the key's next event is not held behind it forever.
+    expect(await new OrderingMarks(api.mongo.db).has(ordered.id, event.id)).toBe(true);
+    expect(receiver.received).toHaveLength(1);
+  });
+
   it("a relay pass where one note's step fails still handles the others; the next pass handles that one", async () => {
     const api = await setup();
     const receiver = await receiverAnswering(() => 200);
@@ -188,12 +228,7 @@ describe('no event is lost', () => {
     const w = await startTestWorker(api); // no relay of its own: this test runs the passes
     cleanups.push(() => w.stop());
     // What Temporal being down leaves: a logged event and an accepted redelivery, neither started.
-    const { dispatcher: down } = eventDispatch(api.mongo.db, {
-      fanout: new SubscriptionRepository(api.mongo.db),
-      temporal: () => Promise.reject(new Error('Temporal unreachable')),
-      settings: deliverySettings(api.config),
-      logger: createLogger('silent', 'test'),
-    });
+    const down = temporalDown(api);
     const unreadable = await orderLeftByACrash(api, 9101);
     const flushable = await orderLeftByACrash(api, 9102);
     const logged = await down.emit(newOutboxEvent('webhook.test', { message: 'relay', subscription_id: sub.id }), { ownerId: 'owner-a', subscriptionIds: [sub.id] });

@@ -7,6 +7,7 @@ import { type InboxDoc, InboxRepository, inboxSeq } from '../../../src/deliverie
 import { OrderingMarks } from '../../../src/events/ordering-marks';
 import { type EventDoc, EventRepository } from '../../../src/events/repository';
 import { longestDeliverySpanMs } from '../../../src/retention/delivery-span';
+import { TransitionClaims } from '../../../src/orders/transition-claims';
 import { purgeOlderThan } from '../../../src/retention/purge';
 import { ensureRetentionSchedule, removeRetentionSchedule, retentionScheduleId, type RetentionSchedule } from '../../../src/retention/schedule';
 import type { ManagedProcess } from '../../../stack/runtime/processes';
@@ -148,6 +149,21 @@ describe('purgeOlderThan on the real database', () => {
     expect(deletes.findIndex((c) => c.command.delete === 'ordering_marks')).toBe(deletes.length - markDeletes.length);
     expect((await db.collection('ordering_marks').find().toArray()).map((d) => d._id)).toEqual(['sub_ordered|evt_recent']);
     expect(await marks.has('sub_ordered', 'evt_recent')).toBe(true);
+  });
+
+  it('deletes the claims of order status changes with the events of their age, each delete one bucket by its tag', async () => {
+    const db = mongo.db(dbName);
+    const claims = new TransitionClaims(db);
+    for (let i = 0; i < 5; i++) expect(await claims.take(`order:${i}#2`, `evt_${i}`, new Date(Date.now() - 40 * dayMs - i * minuteMs))).toBe(true);
+    expect(await claims.take('order:9#2', 'evt_recent', new Date(Date.now() - minuteMs))).toBe(true);
+    commands.length = 0;
+
+    const r = await purgeOlderThan(db, { collection: 'events', before: new Date(Date.now() - 30 * dayMs), batchSize: 4, maxBatches: 100, budgetMs: 60_000 });
+    expect(r).toMatchObject({ more: false });
+    const claimDeletes = commands.filter((c) => c.commandName === 'delete' && c.command.delete === 'order_claims');
+    expect(claimDeletes.length).toBeGreaterThan(0);
+    for (const c of claimDeletes) expect(Object.keys((c.command.deletes as Array<{ q: object }>)[0]!.q)).toEqual(['tl']);
+    expect((await db.collection('order_claims').find().toArray()).map((d) => d._id)).toEqual(['order:9#2']);
   });
 });
 

@@ -30,6 +30,7 @@ describe('declared indexes', () => {
       { collection: 'inbox_settlements', name: 'timeline', key: { tl: 1 } },
       { collection: 'inbox', name: 'timeline', key: { tl: 1 } },
       { collection: 'ordering_marks', name: 'timeline', key: { tl: 1 } },
+      { collection: 'order_claims', name: 'timeline', key: { tl: 1 } },
       { collection: 'orders', name: 'timeline', key: { tl: 1, date: -1, id: -1 } },
       { collection: 'products', name: 'category', key: { category: 1 } },
       { collection: 'products', name: 'sku_unique', key: { sku: 1 }, unique: true },

@@ -4,34 +4,41 @@ import type { DispatchNotes } from '../../../src/events/dispatch-notes';
 import { EventDispatcher } from '../../../src/events/dispatcher';
 import { OwnerLanes } from '../../../src/events/lanes';
 import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
-import type { EventRepository } from '../../../src/events/repository';
+import type { EventDoc, EventRepository } from '../../../src/events/repository';
 import { createLogger } from '../../../src/logger';
 
 /** A start the test ends when it says so. */
 interface HeldStart {
   workflowId: string;
   taskQueue: string;
+  /** The workflow's input. */
+  input: { subscriptionIds: string[]; ordering?: { subscriptionIds: string[]; seq: number } };
   finish: () => void;
   fail: (err: Error) => void;
 }
 
 /** A dispatcher over fakes: every event has two subscribers; starts are held until the test ends them. */
-function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes } = {}) {
+function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes; loggedBefore?: readonly EventDoc[] } = {}) {
+  const { loggedBefore = [], ...dispatcherOpts } = opts;
   const starts: HeldStart[] = [];
   const forgotten: string[] = [];
   const removed: string[] = [];
   const logged: string[] = [];
   const client = {
     workflow: {
-      start: (_type: string, options: { workflowId: string; taskQueue: string }) =>
-        new Promise<void>((resolve, reject) => starts.push({ workflowId: options.workflowId, taskQueue: options.taskQueue, finish: resolve, fail: reject })),
+      start: (_type: string, options: { workflowId: string; taskQueue: string; args: [HeldStart['input']] }) =>
+        new Promise<void>((resolve, reject) =>
+          starts.push({ workflowId: options.workflowId, taskQueue: options.taskQueue, input: options.args[0], finish: resolve, fail: reject }),
+        ),
     },
   } as unknown as Client;
   const events = {
     insertNew: (docs: ReadonlyArray<{ _id: string }>) => {
-      logged.push(...docs.map((d) => d._id));
-      return Promise.resolve(new Set(docs.map((d) => d._id)));
+      const fresh = docs.filter((d) => !loggedBefore.some((l) => l._id === d._id)).map((d) => d._id);
+      logged.push(...fresh);
+      return Promise.resolve(new Set(fresh));
     },
+    findMany: (ids: readonly string[]) => Promise.resolve(loggedBefore.filter((d) => ids.includes(d._id))),
   } as unknown as EventRepository;
   const notes = {
     forget: (id: string) => forgotten.push(id),
@@ -49,7 +56,7 @@ function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes
     temporal: () => Promise.resolve(client),
     settings: { taskQueue: 'q', policy: { scheduleMs: [1000], maxAttempts: 2, jitterRatio: 0 }, batchSize: 50 },
     logger,
-    ...opts,
+    ...dispatcherOpts,
   });
   return { dispatcher, starts, forgotten, removed, logged, warn };
 }
@@ -132,6 +139,22 @@ describe('EventDispatcher.flush', () => {
     await flushing;
     expect(f.removed).toEqual(events.map((e) => e.id));
     expect(f.forgotten).toEqual([]);
+  });
+
+  it('the relay starts an event its writer logged from the logged snapshot, not from the fan-out of now', async () => {
+    // Logged by the API for sub_old, in order; its start failed. sub_old has gone since, sub_a and sub_b came.
+    const [before, fresh] = orderEvents(2).map((e) => ({ ...e, seq: 1 }));
+    const loggedBefore: EventDoc = { _id: before!.id, type: before!.type, data: before!.data, created_at: before!.created_at, seq: 1, subscription_ids: ['sub_old'], ordered_ids: ['sub_old'] };
+    const f = fakeDispatcher({ loggedBefore: [loggedBefore] });
+    const flushing = f.dispatcher.flush(source, [before!, fresh!], 'remove');
+    await settle();
+    expect(f.logged).toEqual([fresh!.id]);
+    const inputs = Object.fromEntries(f.starts.map((s) => [s.workflowId, s.input]));
+    expect(inputs[`event/${before!.id}`]).toMatchObject({ subscriptionIds: ['sub_old'], ordering: { subscriptionIds: ['sub_old'], seq: 1 } });
+    expect(inputs[`event/${fresh!.id}`]).toMatchObject({ subscriptionIds: ['sub_a', 'sub_b'] });
+    for (const s of f.starts) s.finish();
+    await flushing;
+    expect(f.removed).toEqual([before!.id, fresh!.id]);
   });
 
   it('drain waits for the starts requests left running', async () => {

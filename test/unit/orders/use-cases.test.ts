@@ -44,7 +44,10 @@ function order(status: OrderDoc['status'], reservation_id?: string): OrderDoc {
 }
 
 /** Use-case deps over in-memory fakes of the repositories' methods the use cases call. */
-function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean; stock?: Record<number, number>; takenIds?: number[] } = {}) {
+/** How the fake repository's transition ends: written; lost to another change's claim (nothing run); or claimed, then found changed. */
+type TransitionEnd = 'written' | 'claimed elsewhere' | 'changed';
+
+function fakeDeps(overrides: { stored?: OrderDoc[]; transition?: TransitionEnd; stock?: Record<number, number>; takenIds?: number[] } = {}) {
   const stored = overrides.stored ?? [];
   const planned: PlannedWrite[] = [];
   const inserted: OrderDoc[] = [];
@@ -93,10 +96,13 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transitionMatches?: boolean;
         return Promise.resolve(true);
       },
       findById,
-      transition: (id: number, from: string, to: string, event: OutboxEvent) => {
+      transition: async (id: number, from: string, to: string, event: OutboxEvent, _now: Date, beforeWrite?: () => Promise<void>) => {
         calls.push(`transition ${id}`);
         transitions.push({ id, from, to, event });
-        return Promise.resolve(overrides.transitionMatches ?? true);
+        const end = overrides.transition ?? 'written';
+        if (end === 'claimed elsewhere') return false;
+        await beforeWrite?.();
+        return end === 'written';
       },
     } as unknown as OrderRepository,
     inventory,
@@ -282,7 +288,8 @@ describe('updateOrder', () => {
         }) as unknown,
       },
     ]);
-    expect(calls).toEqual(['announce order.updated orders/7', 'transition 7', `flush orders/7 ${transitions[0]!.event.id}`]);
+    // Noted once its place is claimed, before the write (the repository runs it between the two).
+    expect(calls).toEqual(['transition 7', 'announce order.updated orders/7', `flush orders/7 ${transitions[0]!.event.id}`]);
   });
 
   it('is a no-op without an event or flush for the same status', async () => {
@@ -301,11 +308,22 @@ describe('updateOrder', () => {
   });
 
   it('gives 409 when the order changed between the read and the conditional write, withdrawing its note', async () => {
-    const { deps, calls } = fakeDeps({ stored: [order('pending')], transitionMatches: false });
+    const { deps, calls } = fakeDeps({ stored: [order('pending')], transition: 'changed' });
     const p = await problemOf(updateOrder(deps, owner, 7, { status: 'paid' }));
     expect(p.status).toBe(409);
     expect(p.errors![0]!.message).toContain('pending → paid');
-    expect(calls).toEqual(['announce order.updated orders/7', 'transition 7', 'withdraw order.updated']);
+    expect(calls).toEqual(['transition 7', 'announce order.updated orders/7', 'withdraw order.updated']);
+  });
+
+  it('gives 409 writing nothing when a concurrent change holds the order\'s next place', async () => {
+    const { deps, calls, inventory } = fakeDeps({ stored: [order('pending', 'res_x')], stock: { 1: 5 }, transition: 'claimed elsewhere' });
+    const p = await problemOf(updateOrder(deps, owner, 7, { status: 'cancelled' }));
+    expect(p.status).toBe(409);
+    expect(p.errors![0]!.message).toContain('pending → cancelled');
+    // No note, no return noted or made.
+    expect(calls).toEqual(['transition 7']);
+    expect(inventory.intents.docs.size).toBe(0);
+    expect(inventory.ledger.levels()).toEqual({ 1: 5 });
   });
 
   it('returns a cancelled order\'s units once, however often it is cancelled, with stock.updated (cancellation)', async () => {

@@ -118,11 +118,12 @@ def sync_detailed(
     """Change an order's status
 
      Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The
-    change and its `order.updated` event are stored together. Cancelling returns the order's units to
-    stock, exactly once however often it is asked (each product emits `stock.updated` with reason
-    `cancellation`). Setting the status the order already has is a no-op that returns the order and
-    emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order).
-    Requires scope `orders:write`.
+    change and its `order.updated` event are stored together. Of concurrent changes of one order from
+    the same status exactly one is applied; the others give 409 and change nothing (read the order
+    again, then retry). Cancelling returns the order's units to stock, exactly once however often it is
+    asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order
+    already has is a no-op that returns the order and emits nothing. Orders another owner's key created
+    give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 
     Args:
         order_id (int):
@@ -157,11 +158,12 @@ def sync(
     """Change an order's status
 
      Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The
-    change and its `order.updated` event are stored together. Cancelling returns the order's units to
-    stock, exactly once however often it is asked (each product emits `stock.updated` with reason
-    `cancellation`). Setting the status the order already has is a no-op that returns the order and
-    emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order).
-    Requires scope `orders:write`.
+    change and its `order.updated` event are stored together. Of concurrent changes of one order from
+    the same status exactly one is applied; the others give 409 and change nothing (read the order
+    again, then retry). Cancelling returns the order's units to stock, exactly once however often it is
+    asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order
+    already has is a no-op that returns the order and emits nothing. Orders another owner's key created
+    give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 
     Args:
         order_id (int):
@@ -191,11 +193,12 @@ async def asyncio_detailed(
     """Change an order's status
 
      Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The
-    change and its `order.updated` event are stored together. Cancelling returns the order's units to
-    stock, exactly once however often it is asked (each product emits `stock.updated` with reason
-    `cancellation`). Setting the status the order already has is a no-op that returns the order and
-    emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order).
-    Requires scope `orders:write`.
+    change and its `order.updated` event are stored together. Of concurrent changes of one order from
+    the same status exactly one is applied; the others give 409 and change nothing (read the order
+    again, then retry). Cancelling returns the order's units to stock, exactly once however often it is
+    asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order
+    already has is a no-op that returns the order and emits nothing. Orders another owner's key created
+    give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 
     Args:
         order_id (int):
@@ -228,11 +231,12 @@ async def asyncio(
     """Change an order's status
 
      Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The
-    change and its `order.updated` event are stored together. Cancelling returns the order's units to
-    stock, exactly once however often it is asked (each product emits `stock.updated` with reason
-    `cancellation`). Setting the status the order already has is a no-op that returns the order and
-    emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order).
-    Requires scope `orders:write`.
+    change and its `order.updated` event are stored together. Of concurrent changes of one order from
+    the same status exactly one is applied; the others give 409 and change nothing (read the order
+    again, then retry). Cancelling returns the order's units to stock, exactly once however often it is
+    asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order
+    already has is a no-op that returns the order and emits nothing. Orders another owner's key created
+    give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 
     Args:
         order_id (int):

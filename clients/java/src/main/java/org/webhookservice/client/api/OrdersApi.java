@@ -416,7 +416,7 @@ public class OrdersApi {
 
   /**
    * Change an order&#39;s status
-   * Moves an order to a new status (see &#x60;OrderStatus&#x60; for the allowed moves; others give 409). The change and its &#x60;order.updated&#x60; event are stored together. Cancelling returns the order&#39;s units to stock, exactly once however often it is asked (each product emits &#x60;stock.updated&#x60; with reason &#x60;cancellation&#x60;). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner&#39;s key created give 404 (an &#x60;admin&#x60; key changes every order). Requires scope &#x60;orders:write&#x60;.
+   * Moves an order to a new status (see &#x60;OrderStatus&#x60; for the allowed moves; others give 409). The change and its &#x60;order.updated&#x60; event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order&#39;s units to stock, exactly once however often it is asked (each product emits &#x60;stock.updated&#x60; with reason &#x60;cancellation&#x60;). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner&#39;s key created give 404 (an &#x60;admin&#x60; key changes every order). Requires scope &#x60;orders:write&#x60;.
    * @param orderId Numeric order identifier. (required)
    * @param orderUpdate  (required)
    * @return Order
@@ -428,7 +428,7 @@ public class OrdersApi {
 
   /**
    * Change an order&#39;s status
-   * Moves an order to a new status (see &#x60;OrderStatus&#x60; for the allowed moves; others give 409). The change and its &#x60;order.updated&#x60; event are stored together. Cancelling returns the order&#39;s units to stock, exactly once however often it is asked (each product emits &#x60;stock.updated&#x60; with reason &#x60;cancellation&#x60;). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner&#39;s key created give 404 (an &#x60;admin&#x60; key changes every order). Requires scope &#x60;orders:write&#x60;.
+   * Moves an order to a new status (see &#x60;OrderStatus&#x60; for the allowed moves; others give 409). The change and its &#x60;order.updated&#x60; event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order&#39;s units to stock, exactly once however often it is asked (each product emits &#x60;stock.updated&#x60; with reason &#x60;cancellation&#x60;). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner&#39;s key created give 404 (an &#x60;admin&#x60; key changes every order). Requires scope &#x60;orders:write&#x60;.
    * @param orderId Numeric order identifier. (required)
    * @param orderUpdate  (required)
    * @param headers Optional headers to include in the request
@@ -442,7 +442,7 @@ public class OrdersApi {
 
   /**
    * Change an order&#39;s status
-   * Moves an order to a new status (see &#x60;OrderStatus&#x60; for the allowed moves; others give 409). The change and its &#x60;order.updated&#x60; event are stored together. Cancelling returns the order&#39;s units to stock, exactly once however often it is asked (each product emits &#x60;stock.updated&#x60; with reason &#x60;cancellation&#x60;). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner&#39;s key created give 404 (an &#x60;admin&#x60; key changes every order). Requires scope &#x60;orders:write&#x60;.
+   * Moves an order to a new status (see &#x60;OrderStatus&#x60; for the allowed moves; others give 409). The change and its &#x60;order.updated&#x60; event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order&#39;s units to stock, exactly once however often it is asked (each product emits &#x60;stock.updated&#x60; with reason &#x60;cancellation&#x60;). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner&#39;s key created give 404 (an &#x60;admin&#x60; key changes every order). Requires scope &#x60;orders:write&#x60;.
    * @param orderId Numeric order identifier. (required)
    * @param orderUpdate  (required)
    * @return ApiResponse&lt;Order&gt;
@@ -454,7 +454,7 @@ public class OrdersApi {
 
   /**
    * Change an order&#39;s status
-   * Moves an order to a new status (see &#x60;OrderStatus&#x60; for the allowed moves; others give 409). The change and its &#x60;order.updated&#x60; event are stored together. Cancelling returns the order&#39;s units to stock, exactly once however often it is asked (each product emits &#x60;stock.updated&#x60; with reason &#x60;cancellation&#x60;). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner&#39;s key created give 404 (an &#x60;admin&#x60; key changes every order). Requires scope &#x60;orders:write&#x60;.
+   * Moves an order to a new status (see &#x60;OrderStatus&#x60; for the allowed moves; others give 409). The change and its &#x60;order.updated&#x60; event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order&#39;s units to stock, exactly once however often it is asked (each product emits &#x60;stock.updated&#x60; with reason &#x60;cancellation&#x60;). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner&#39;s key created give 404 (an &#x60;admin&#x60; key changes every order). Requires scope &#x60;orders:write&#x60;.
    * @param orderId Numeric order identifier. (required)
    * @param orderUpdate  (required)
    * @param headers Optional headers to include in the request
