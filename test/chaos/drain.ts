@@ -1,6 +1,7 @@
 /**
- * After the load: finds the event of every accepted order (in the order's outbox, written with
- * the order), waits until every one reached every subscriber or the drain window passes, and
+ * After the load: finds the events of every accepted order (in the order's outbox, written with
+ * the order: its order.created and its order.updated), waits until every one reached every
+ * subscriber of its type or the drain window passes, and
  * for what is missing gathers the evidence: the logged event and its snapshot, its dispatch
  * note, its workflow and the attempts logged for it.
  */
@@ -12,7 +13,12 @@ import { arrivedSoFar, expectEvents, type Subscriber } from './receivers';
 /** An accepted order's event, and the snapshot it was logged with (absent: never logged). */
 export interface OwedEvent {
   orderId: number;
+  /** Undefined: the order has no order.created in its outbox. */
   eventId: string | undefined;
+  /** order.created, or order.updated. */
+  type: string;
+  /** Its place in the order's key (outbox `seq`), when it has one. */
+  seq?: number;
   snapshot: string[] | undefined;
 }
 
@@ -29,7 +35,7 @@ async function withRetry<T>(what: string, fn: () => Promise<T>, timeoutMs = 60_0
   }
 }
 
-/** The order.created event of each accepted order, from its outbox, with the event log's snapshot. */
+/** The order.created (one per accepted order, found or not) and order.updated events of each accepted order, from its outbox, with the event log's snapshots. */
 export async function owedEvents(db: Db, orderIds: readonly number[]): Promise<OwedEvent[]> {
   const out: OwedEvent[] = [];
   for (let i = 0; i < orderIds.length; i += 500) {
@@ -40,8 +46,8 @@ export async function owedEvents(db: Db, orderIds: readonly number[]): Promise<O
         .find({ _id: { $in: chunk.map(orderKey) } }, { projection: { outbox: 1 } })
         .toArray(),
     );
-    const eventOf = new Map(orders.map((o) => [o._id, o.outbox.find((e) => e.type === 'order.created')?.id]));
-    const ids = [...eventOf.values()].filter((e): e is string => e !== undefined);
+    const outboxOf = new Map(orders.map((o) => [o._id, o.outbox.filter((e) => e.type === 'order.created' || e.type === 'order.updated')]));
+    const ids = [...outboxOf.values()].flatMap((events) => events.map((e) => e.id));
     const logged = await withRetry('reading the event log', () =>
       db
         .collection<EventDoc>('events')
@@ -50,8 +56,9 @@ export async function owedEvents(db: Db, orderIds: readonly number[]): Promise<O
     );
     const snapshots = new Map(logged.map((e) => [e._id, e.subscription_ids]));
     for (const orderId of chunk) {
-      const eventId = eventOf.get(orderKey(orderId));
-      out.push({ orderId, eventId, snapshot: eventId ? snapshots.get(eventId) : undefined });
+      const events = outboxOf.get(orderKey(orderId)) ?? [];
+      if (!events.some((e) => e.type === 'order.created')) out.push({ orderId, eventId: undefined, type: 'order.created', snapshot: undefined });
+      for (const e of events) out.push({ orderId, eventId: e.id, type: e.type, ...(e.seq !== undefined ? { seq: e.seq } : {}), snapshot: snapshots.get(e.id) });
     }
   }
   return out;
