@@ -65,20 +65,24 @@ export async function owedEvents(db: Db, orderIds: readonly number[]): Promise<O
 }
 
 /**
- * Polls the receivers until `owed` pairs arrived or `timeoutS` passed; returns whether all did.
- * Logs progress every 10 s.
+ * Polls the receivers until each got its `owed` count (in `subs`' order) or `timeoutS` passed;
+ * returns whether all did. Logs progress every 10 s.
  */
-export async function awaitDrain(subs: readonly Subscriber[], eventIds: string[], owed: number, timeoutS: number, log: (line: string) => void): Promise<boolean> {
+export async function awaitDrain(subs: readonly Subscriber[], eventIds: string[], owed: readonly number[], timeoutS: number, log: (line: string) => void): Promise<boolean> {
   await expectEvents(subs, eventIds);
   const deadline = nowMs() + timeoutS * 1000;
+  const total = owed.reduce((a, b) => a + b, 0);
   let lastLog = nowMs();
   for (;;) {
-    const arrived = await arrivedSoFar(subs);
-    if (arrived >= owed) return true;
+    const bySub = await arrivedSoFar(subs);
+    const arrived = bySub.reduce((a, b) => a + b, 0);
+    if (arrived >= total) return true;
     if (nowMs() > deadline) return false;
     if (nowMs() - lastLog > 10_000) {
       lastLog = nowMs();
-      log(`drain: ${arrived}/${owed} deliveries arrived`);
+      // Which subscribers lag: a plain one behind its outage, or the ordered one behind its turns.
+      const lagging = subs.flatMap((s, i) => (bySub[i]! < owed[i]! ? [`${s.tag} ${bySub[i]}/${owed[i]}`] : []));
+      log(`drain: ${arrived}/${total} deliveries arrived (behind: ${lagging.join(', ')})`);
     }
     await sleep(500);
   }

@@ -35,11 +35,12 @@ export interface FaultRecord extends PlannedFault {
 }
 
 /**
- * Lays the faults over `durationS`: a short lead-in, a slot of equal length each for the kills
- * (four, five with `broker`; each kill near the start of its slot, down for `downS` at most 40 %
- * of the slot, so it recovers well before the next) and, with `pause` (the subscriber's index and tag),
- * the pause of that subscription (for `pauseS`, at most 70 % of its slot), then the outage of one
- * of the first `receivers` HTTP receivers (at most a third of the run), then a short tail.
+ * Lays the faults over `durationS`: a short lead-in, a slot of equal length each for, with
+ * `pause` (the subscriber's index and tag), the pause of that subscription (for `pauseS`, at most
+ * 70 % of its slot) and then the kills (four, five with `broker`; each kill near the start of its
+ * slot, down for `downS` at most 40 % of the slot, so it recovers well before the next), then the
+ * outage of one of the first `receivers` HTTP receivers (at most a third of the run), then a
+ * short tail.
  */
 export function planFaults(durationS: number, opts: { receiverOutageS: number; downS: number; seed: number; receivers: number; stack?: 'local' | 'cluster'; broker?: boolean; pause?: { index: number; tag: string }; pauseS?: number }): PlannedFault[] {
   const lead = Math.max(3, durationS * 0.05);
@@ -58,8 +59,11 @@ export function planFaults(durationS: number, opts: { receiverOutageS: number; d
   const slot = (durationS - lead - tail - outage) / slots;
   const down = Math.min(opts.downS, slot * 0.4);
   const round1 = (v: number) => Math.round(v * 10) / 10;
-  const faults: PlannedFault[] = kills.map(([kind, target], i) => ({ kind, target, atS: round1(lead + i * slot), downS: round1(down) }));
-  if (opts.pause !== undefined) faults.push({ kind: 'pause', target: opts.pause.index, tag: opts.pause.tag, atS: round1(lead + kills.length * slot), downS: round1(Math.min(opts.pauseS ?? 10, slot * 0.7)) });
+  const faults: PlannedFault[] = [];
+  // First, so it holds deliveries while the load runs however late slow recoveries push the kills.
+  if (opts.pause !== undefined) faults.push({ kind: 'pause', target: opts.pause.index, tag: opts.pause.tag, atS: round1(lead), downS: round1(Math.min(opts.pauseS ?? 10, slot * 0.7)) });
+  const first = faults.length;
+  faults.push(...kills.map(([kind, target], i) => ({ kind, target, atS: round1(lead + (first + i) * slot), downS: round1(down) })));
   faults.push({ kind: 'receiver', target: opts.seed % opts.receivers, atS: round1(lead + slots * slot), downS: round1(outage) });
   return faults;
 }

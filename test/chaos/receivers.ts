@@ -125,10 +125,10 @@ export async function expectEvents(subs: readonly Subscriber[], eventIds: string
   await Promise.all(subs.map((s) => s.receiver.request({ type: 'expect', eventIds })));
 }
 
-/** Owed (event, subscription) pairs that arrived so far, summed over the receivers. */
-export async function arrivedSoFar(subs: readonly Subscriber[]): Promise<number> {
+/** Owed (event, subscription) pairs that arrived so far, per receiver (in `subs`' order). */
+export async function arrivedSoFar(subs: readonly Subscriber[]): Promise<number[]> {
   const all = await Promise.all(subs.map((s) => s.receiver.request({ type: 'progress' })));
-  return all.reduce((sum, p) => sum + p.seenExpected, 0);
+  return all.map((p) => p.seenExpected);
 }
 
 /** Everything every receiver recorded. */

@@ -87,8 +87,8 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
   log(`load done: ${load.sends.length} sent, ${accepted.length} accepted, ${updated.applied}/${updated.sent} status changes applied; waiting for the backlog (at most ${opts.drainTimeoutS}s)`);
   const owed = await owedEvents(stack.db, accepted.map((s) => s.orderId!));
   const eventIds = owed.map((o) => o.eventId).filter((e): e is string => e !== undefined);
-  const owedPairs = owed.filter((o) => o.eventId !== undefined).reduce((n, o) => n + subs.filter((s) => s.events.includes(o.type)).length, 0);
-  const drained = await awaitDrain(subs, eventIds, owedPairs, opts.drainTimeoutS, log);
+  const owedPerSub = subs.map((s) => owed.filter((o) => o.eventId !== undefined && s.events.includes(o.type)).length);
+  const drained = await awaitDrain(subs, eventIds, owedPerSub, opts.drainTimeoutS, log);
   const drainClosedAt = new Date().toISOString();
   // Not drained: say whether the service is still working on it (late) or has given up (lost for good).
   const stillRunning = drained ? 0 : await stack.temporal.client().then((c) => c.workflow.count('ExecutionStatus="Running"')).then((c) => c.count, () => -1);
@@ -110,7 +110,9 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
   const lostEvidence: string[] = [];
   // A few, in full, for at most 30 s: on an overloaded FerretDB the attempts query scans the collection.
   const evidenceUntil = nowMs() + 30_000;
-  for (const l of lostByOrder.slice(0, 5)) {
+  // The ordered subscription's first, as its turns add a wait the others do not have.
+  const withOrdered = lostByOrder.filter((l) => l.subscriptionIds.includes(subs[orderedIndex]!.subscriptionId));
+  for (const l of [...withOrdered.slice(0, 3), ...lostByOrder.filter((l) => !withOrdered.includes(l)).slice(0, 2)]) {
     if (nowMs() > evidenceUntil) break;
     lostEvidence.push(await diagnoseLost(stack.db, stack.temporal, l.orderId, l.eventId, l.subscriptionIds).catch((err: Error) => `order ${l.orderId}: diagnosis failed: ${err.message}`));
   }

@@ -127,13 +127,13 @@ describe('chaos run arithmetic', () => {
     expect(() => parseOptions(['--broker', 'kafka'], {})).toThrow(/--broker: "kafka" must be redis or none/);
   });
 
-  it('pauses one subscription in a slot of its own, before the receiver outage', () => {
+  it('pauses one subscription in a slot of its own, first, so it holds while the load runs', () => {
     for (const durationS of [60, 180]) {
       const plan = planFaults(durationS, { receiverOutageS: 60, downS: 5, seed: 1, receivers: 5, broker: true, pause: { index: 5, tag: 'o0' }, pauseS: 10 });
-      expect(plan.map((f) => f.kind)).toEqual(['worker', 'api', 'database', 'temporal', 'broker', 'pause', 'receiver']);
+      expect(plan.map((f) => f.kind)).toEqual(['pause', 'worker', 'api', 'database', 'temporal', 'broker', 'receiver']);
       const pause = plan.find((f) => f.kind === 'pause')!;
       expect(pause).toMatchObject({ target: 5, tag: 'o0' });
-      expect(pause.downS).toBeGreaterThan(plan[0]!.downS);
+      expect(pause.downS).toBeGreaterThan(plan[1]!.downS);
       for (let i = 1; i < plan.length; i++) expect(plan[i]!.atS).toBeGreaterThanOrEqual(plan[i - 1]!.atS + plan[i - 1]!.downS);
       expect(plan.at(-1)!.atS + plan.at(-1)!.downS).toBeLessThanOrEqual(durationS);
     }
