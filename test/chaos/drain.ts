@@ -6,7 +6,7 @@
  * note, its workflow and the attempts logged for it.
  */
 import type { Db } from 'mongodb';
-import { type AttemptDoc, type DispatchNote, type EventDoc, eventWorkflowId, type OrderDoc, orderKey, type TemporalGateway } from '../../stack/harness/service';
+import { type AttemptDoc, type DispatchNote, drainWorkflowId, type EventDoc, eventWorkflowId, type HeldDoc, heldDeliveryWorkflowId, type OrderDoc, orderKey, type TemporalGateway } from '../../stack/harness/service';
 import { nowMs, sleep } from '../../stack/harness/stats';
 import { arrivedSoFar, expectEvents, type Subscriber } from './receivers';
 
@@ -174,5 +174,16 @@ export async function diagnoseLost(db: Db, temporal: TemporalGateway, orderId: n
     parts.push(`attempt ${a.attempt} to ${a.subscription_id}: ${a.outcome}${a.status_code ? ` ${a.status_code}` : ''}${a.error ? ` (${a.error.slice(0, 80)})` : ''} → ${a.state}`);
   }
   if (!attempts.length) parts.push('no attempts logged');
+  // A paused subscription's delivery: its hold record (still there: not drained yet), the run its drain started, the drain.
+  const held = await db.collection<HeldDoc>('held_deliveries').find({ event_id: eventId }).toArray();
+  for (const h of held.filter((x) => subscriptionIds.includes(x.subscription_id))) parts.push(`held record ${h._id} (attempt ${h.attempt}, held ${h.held_at.toISOString()}) still there`);
+  try {
+    const client = await temporal.client();
+    const status = (id: string) => client.workflow.getHandle(id).describe().then((d) => d.status.name, (err: Error) => (err.name === 'WorkflowNotFoundError' ? 'none' : err.name));
+    for (const h of held) parts.push(`drained run ${heldDeliveryWorkflowId(eventId, h._id)}: ${await status(heldDeliveryWorkflowId(eventId, h._id))}`);
+    for (const s of subscriptionIds) parts.push(`${drainWorkflowId(s)}: ${await status(drainWorkflowId(s))}`);
+  } catch (err) {
+    parts.push(`drain: ${(err as Error).message.split('\n')[0]}`);
+  }
   return parts.join('; ');
 }
