@@ -168,6 +168,27 @@ describe('a pause holds deliveries and a resume drains them', () => {
     await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
   }, 180_000);
 
+  it('shows in the delivery timeline a drained first attempt pending until its turn', async () => {
+    const r = await receiver();
+    const { client, sub, emitted } = await pausedHolding(r.url, 4, 1);
+    await setStatus(client, sub.id, 'active');
+    // The last goes 3 s after the first at 1/s: its run, started with the page, waits till then.
+    const last = emitted[emitted.length - 1]!;
+    const timeline = async () => (await client.GET(`${v1}/subscriptions/{subscription_id}/events/{event_id}/delivery`, { params: { path: { subscription_id: sub.id, event_id: last } } })).data!;
+    let seen: Awaited<ReturnType<typeof timeline>> | undefined;
+    await waitFor(async () => {
+      const tl = await timeline();
+      if (tl.next.at !== undefined && /drain_rate/.test(tl.next.reason ?? '')) seen = tl;
+      return seen !== undefined || r.received.length >= emitted.length;
+    }, 30_000);
+    expect(seen?.next).toMatchObject({ final: false, state: 'pending', attempt: 1 });
+    expect(await drained(sub.id)).toMatchObject({ started: emitted.length, ended: 'drained' });
+    await waitFor(() => r.received.length >= emitted.length, 20_000);
+    expect(r.received.map(idOf)).toEqual(emitted);
+    expect((await timeline()).next).toMatchObject({ final: true, state: 'delivered' });
+    await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
+  }, 60_000);
+
   it('holds a retry that comes due during the pause and makes it after the resume', async () => {
     const client = await owner();
     let pause: () => Promise<unknown> = () => Promise.reject(new Error('not subscribed yet'));
