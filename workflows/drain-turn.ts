@@ -37,13 +37,18 @@ export class DrainedRun {
     if (this.turn.wait && !this.#came) await condition(() => this.#came, DRAIN_TURN_WAIT_MS);
   }
 
-  /** Passes the turn to the next run (or back to the drain), once; a run that is gone refuses it, which changes nothing. */
+  /** Passes the turn to the next run (or back to the drain), once. */
   pass(): Promise<void> {
-    this.#passed ??= getExternalWorkflowHandle(this.turn.next)
-      .signal(heldTurnSignal, { from: workflowInfo().workflowId })
-      .catch(() => undefined);
+    this.#passed ??= passTurn(this.turn.next, workflowInfo().workflowId);
     return this.#passed;
   }
+}
+
+/** Passes the turn of run `from` to `to` (the next run, or the drain); a run that is gone refuses it, which changes nothing. */
+export function passTurn(to: string, from: string): Promise<void> {
+  return getExternalWorkflowHandle(to)
+    .signal(heldTurnSignal, { from })
+    .catch(() => undefined);
 }
 
 /** The drain place of a run `input` starts, or undefined: not started by a drain that paces (or recorded before the patch). */

@@ -4,7 +4,7 @@ import type { Activities } from '../activities';
 import type { HeldCursor } from '../src/deliveries/held';
 import type { DeliveryPolicy } from './delivery-model';
 import { type DrainTurn, type EventInput, heldTurnSignal } from './definitions';
-import { DRAIN_TURN_WAIT_MS } from './drain-turn';
+import { DRAIN_TURN_WAIT_MS, passTurn } from './drain-turn';
 import { heldDeliveryWorkflowId } from './ids';
 import { eventSearchAttributes } from './search-attributes';
 
@@ -92,7 +92,16 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
       const from = Math.max(Date.now(), nextAt ?? 0);
       const runs = page.items.map((item) => heldDeliveryWorkflowId(item.eventId, item.id));
       const self = workflowInfo().workflowId;
-      await Promise.all(page.items.map((item, i) => startHeld(input, item, { notBefore: from + i * gapMs, turn: { wait: i > 0, next: runs[i + 1] ?? self } })));
+      const fresh = await Promise.all(page.items.map((item, i) => startHeld(input, item, { notBefore: from + i * gapMs, turn: { wait: i > 0, next: runs[i + 1] ?? self } })));
+      // A run an earlier drain started never passes this drain's turn: passed on for it, so the next is not held up.
+      const passing: Promise<void>[] = [];
+      fresh.forEach((isNew, i) => {
+        if (isNew) return;
+        const to = runs[i + 1];
+        if (to) passing.push(passTurn(to, runs[i]!));
+        else passedBack.add(runs[i]!);
+      });
+      await Promise.all(passing);
       started += page.items.length;
       nextAt = from + page.items.length * gapMs;
       await releaseHeld({ ids: page.items.map((item) => item.id) });
@@ -131,8 +140,8 @@ function nextRun(input: DrainInput, startedBefore: number, after?: HeldCursor, p
   return { subscriptionId: input.subscriptionId, policy: input.policy, batchSize: input.batchSize, startedBefore, ...(input.startsPerRun ? { startsPerRun: input.startsPerRun } : {}), ...(after ? { after } : {}), ...pace };
 }
 
-/** Starts the delivery of one held record (at its time and turn, when given), unless a run with its id was started before. */
-async function startHeld(input: DrainInput, item: { id: string; eventId: string; eventType: string }, place: { notBefore: number; turn: DrainTurn } | Record<string, never> = {}): Promise<void> {
+/** Starts the delivery of one held record (at its time and turn, when given), unless a run with its id was started before; whether it started one. */
+async function startHeld(input: DrainInput, item: { id: string; eventId: string; eventType: string }, place: { notBefore: number; turn: DrainTurn } | Record<string, never> = {}): Promise<boolean> {
   const args: EventInput = { eventId: item.eventId, eventType: item.eventType, subscriptionIds: [input.subscriptionId], policy: input.policy, batchSize: input.batchSize, ...place };
   try {
     await startChild('eventWorkflow', {
@@ -143,7 +152,9 @@ async function startHeld(input: DrainInput, item: { id: string; eventId: string;
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: eventSearchAttributes(args, input.batchSize),
     });
+    return true;
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    return false;
   }
 }

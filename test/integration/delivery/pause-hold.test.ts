@@ -15,7 +15,7 @@ import { DEFAULT_DRAIN_RATE, EXPIRY_GRACE_MS } from '../../../src/subscriptions/
 import { SubscriptionRepository } from '../../../src/subscriptions/repository';
 import { drainStarter } from '../../../src/temporal/start-drain';
 import { DRAIN_PAGE_SIZE } from '../../../workflows/drain';
-import { drainWorkflowId, eventWorkflowId } from '../../../workflows/ids';
+import { drainWorkflowId, eventWorkflowId, heldDeliveryWorkflowId } from '../../../workflows/ids';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { eventOutcome, redeliveryRuns, terminateLeftRunning } from '../../support/event-workflows';
 import { type Received, startReceiver, type TestReceiver } from '../../support/receiver';
@@ -186,6 +186,20 @@ describe('a pause holds deliveries and a resume drains them', () => {
     await waitFor(() => r.received.length >= emitted.length, 20_000);
     expect(r.received.map(idOf)).toEqual(emitted);
     expect((await timeline()).next).toMatchObject({ final: true, state: 'delivered' });
+    await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
+  }, 60_000);
+
+  it('does not hold up the runs after one whose id an earlier drain used', async () => {
+    const r = await receiver();
+    const { client, sub, emitted } = await pausedHolding(r.url, 3);
+    const second = (await api.mongo.db.collection<HeldDoc>('held_deliveries').findOne({ subscription_id: sub.id, event_id: emitted[1] }))!;
+    // The second's run id taken, as by a drain stopped between its starts and their release: a run that ended, sending nothing.
+    const used = await temporal.workflow.start('drainWorkflow', { workflowId: heldDeliveryWorkflowId(second.event_id, second._id), taskQueue: api.config.temporal.taskQueue, args: [{ subscriptionId: `sub_gone_${randomUUID()}`, policy: api.config.delivery.policy, batchSize: api.config.delivery.batchSize }] });
+    await used.result();
+    await setStatus(client, sub.id, 'active');
+    expect(await drained(sub.id)).toMatchObject({ started: emitted.length, ended: 'drained' });
+    await waitFor(() => r.received.length >= 2, 20_000);
+    expect(r.received.map(idOf)).toEqual([emitted[0], emitted[2]]);
     await client.DELETE(`${v1}/subscriptions/{subscription_id}`, path(sub.id));
   }, 60_000);
 
