@@ -15,6 +15,18 @@ export interface EventInput {
   event?: CarriedEvent;
   /** The subscriptions that get the event in the order of its key, each after the one before it (workflows/ordering.ts); absent: none. */
   ordering?: EventOrdering;
+  /** Epoch ms before which attempt 1 is not made: a drain paces the held deliveries it starts (workflows/drain.ts); absent: at once. */
+  notBefore?: number;
+  /** A drained run's place among its drain's runs (workflows/drain-turn.ts); absent: not started by a pacing drain. */
+  turn?: DrainTurn;
+}
+
+/** Where a drained run's turn comes from and goes to: attempt 1 follows the run before it, then passes the turn on. */
+export interface DrainTurn {
+  /** Whether it waits for the run before it (the first of a page does not). */
+  wait: boolean;
+  /** The workflow it passes the turn to after its attempt 1: the next run of the page, or the drain after the last. */
+  next: string;
 }
 
 /** An event's place in its ordering key, and the subscriptions of its snapshot that want the key's events in order. */
@@ -46,6 +58,8 @@ export interface RetryNow {
 export const deliveryStatusQuery = defineQuery<EventDeliveryStatus>('deliveryStatus');
 /** Skips the rest of the current wait of one subscription's delivery (or of every waiting one): the next attempt happens now. */
 export const retryNowSignal = defineSignal<[RetryNow?]>('retryNow');
+/** The drained run before this one (or the last of a drain's page, to the drain) made its attempt 1: the turn passes. */
+export const heldTurnSignal = defineSignal<[{ from: string }]>('heldTurn');
 /** An ordered delivery before this event's, to `subscriptionId`, has ended: its turn may have come. */
 export const orderingTurnSignal = defineSignal<[{ subscriptionId: string }]>('orderingTurn');
 /** An ordered delivery's first attempt waiting for its turn (workflows/ordering.ts): it ends when the event it waits for does, so it has no time. */

@@ -1,9 +1,10 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { continueAsNew, ParentClosePolicy, patched, proxyActivities, sleep, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import { condition, continueAsNew, ParentClosePolicy, patched, proxyActivities, setHandler, sleep, startChild, workflowInfo, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HeldCursor } from '../src/deliveries/held';
 import type { DeliveryPolicy } from './delivery-model';
-import type { EventInput } from './definitions';
+import { type DrainTurn, type EventInput, heldTurnSignal } from './definitions';
+import { DRAIN_TURN_WAIT_MS, passTurn } from './drain-turn';
 import { heldDeliveryWorkflowId } from './ids';
 import { eventSearchAttributes } from './search-attributes';
 
@@ -22,6 +23,9 @@ export const DRAIN_STARTS_PER_RUN = 500;
 /** Patch: a pass from the oldest that started nothing while records are left waits, and enough of them continue as new. */
 export const DRAIN_IDLE_WAIT = 'drain-idle-wait';
 
+/** Patch: a page's runs are started together, each told when to go (EventInput.notBefore), instead of one start per timer. */
+export const DRAIN_PAGE_AT_ONCE = 'drain-page-at-once';
+
 /** How long a drain waits after a pass that started nothing (what is left may be stamped ahead, or its slots being rebuilt). */
 export const DRAIN_IDLE_MS = 60_000;
 
@@ -39,6 +43,8 @@ export interface DrainInput {
   startedBefore?: number;
   /** Deliveries one run starts before it continues as new (absent: DRAIN_STARTS_PER_RUN; recorded histories set a few). */
   startsPerRun?: number;
+  /** When (epoch ms) the next delivery may go: the previous run's last one went a gap before (absent: now). */
+  nextAt?: number;
 }
 
 /** How a drain ended: how many deliveries it started, and why it stopped. */
@@ -52,8 +58,10 @@ export interface DrainResult {
 /**
  * Sends what a resumed subscription held: page by page in emission order, each held delivery
  * started as its own delivery run (the event workflow, to this subscription only) at the
- * subscription's drain rate, one start at a time so they reach the receiver in that order; a
- * page's records are released once its runs are started. Each run's id comes from its record,
+ * subscription's drain rate, so they reach the receiver in that order. A page's runs are started
+ * together, in one workflow task, each told when to go (a gap apart) and to wait for the one
+ * before it (workflows/drain-turn.ts); the page's last passes the turn back to the drain, which
+ * then reads the next page. A page's records are released once its runs are started. Each run's id comes from its record,
  * so a replayed or repeated drain starts none twice. Stops when the subscription is not active
  * (a new resume or the sweep starts another); continues as new every DRAIN_STARTS_PER_RUN. A
  * pass that started nothing while records are left waits DRAIN_IDLE_MS before the next, and
@@ -68,43 +76,73 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
   // Starts at the beginning of the current pass, and passes in a row that started nothing.
   let passStart = 0;
   let idlePasses = 0;
+  // Runs in flight keep the old command sequence: the patch is decided before the first command.
+  const atOnce = patched(DRAIN_PAGE_AT_ONCE);
+  let nextAt = input.nextAt;
+  const next = () => (atOnce && nextAt !== undefined ? { nextAt } : {});
+  // The runs that passed the turn back: the last of each page, once it made its attempt 1.
+  const passedBack = new Set<string>();
+  setHandler(heldTurnSignal, ({ from }) => void passedBack.add(from));
   for (;;) {
     const page = await heldPage({ subscriptionId, limit: DRAIN_PAGE_SIZE, ...(after ? { after } : {}) });
     if (page.state !== 'active') return { subscriptionId, started: total(), ended: page.state };
     const gapMs = Math.ceil(1000 / page.rate);
-    for (const item of page.items) {
-      // Spaced across pages too: a page's read must not let two starts come closer than the rate.
-      if (started > 0) await sleep(gapMs);
-      await startHeld(input, item);
-      started += 1;
+    if (atOnce && page.items.length > 0) {
+      // Spaced across pages and runs too: the next page's first goes a gap after this one's last.
+      const from = Math.max(Date.now(), nextAt ?? 0);
+      const runs = page.items.map((item) => heldDeliveryWorkflowId(item.eventId, item.id));
+      const self = workflowInfo().workflowId;
+      const fresh = await Promise.all(page.items.map((item, i) => startHeld(input, item, { notBefore: from + i * gapMs, turn: { wait: i > 0, next: runs[i + 1] ?? self } })));
+      // A run an earlier drain started never passes this drain's turn: passed on for it, so the next is not held up.
+      const passing: Promise<void>[] = [];
+      fresh.forEach((isNew, i) => {
+        if (isNew) return;
+        const to = runs[i + 1];
+        if (to) passing.push(passTurn(to, runs[i]!));
+        else passedBack.add(runs[i]!);
+      });
+      await Promise.all(passing);
+      started += page.items.length;
+      nextAt = from + page.items.length * gapMs;
+      await releaseHeld({ ids: page.items.map((item) => item.id) });
+      // The next page's first follows this one's last: the receiver gets the pages in order too.
+      const last = runs[runs.length - 1]!;
+      if (!passedBack.has(last)) await condition(() => passedBack.has(last), Math.max(0, nextAt - Date.now()) + DRAIN_TURN_WAIT_MS);
+    } else if (!atOnce) {
+      for (const item of page.items) {
+        // Spaced across pages too: a page's read must not let two starts come closer than the rate.
+        if (started > 0) await sleep(gapMs);
+        await startHeld(input, item);
+        started += 1;
+      }
+      if (page.items.length > 0) await releaseHeld({ ids: page.items.map((item) => item.id) });
     }
-    if (page.items.length > 0) await releaseHeld({ ids: page.items.map((item) => item.id) });
     if (page.next) {
       after = page.next;
-      if (started >= perRun) await continueAsNew<typeof drainWorkflow>(nextRun(input, total(), after));
+      if (started >= perRun) await continueAsNew<typeof drainWorkflow>(nextRun(input, total(), after, next()));
       continue;
     }
     // The end: done unless a delivery was held behind the cursor meanwhile (a round that read the pause just before the resume).
     if ((await settleHeld({ subscriptionId })).empty) return { subscriptionId, started: total(), ended: 'drained' };
     after = undefined;
-    if (started >= perRun) await continueAsNew<typeof drainWorkflow>(nextRun(input, total()));
+    if (started >= perRun) await continueAsNew<typeof drainWorkflow>(nextRun(input, total(), undefined, next()));
     if (patched(DRAIN_IDLE_WAIT)) {
       idlePasses = started === passStart ? idlePasses + 1 : 0;
       passStart = started;
-      if (idlePasses >= DRAIN_IDLE_PASSES_PER_RUN) await continueAsNew<typeof drainWorkflow>(nextRun(input, total()));
+      if (idlePasses >= DRAIN_IDLE_PASSES_PER_RUN) await continueAsNew<typeof drainWorkflow>(nextRun(input, total(), undefined, next()));
       if (idlePasses > 0) await sleep(DRAIN_IDLE_MS);
     }
   }
 }
 
-/** The input of the run that continues this one: from `after` (absent: from the oldest again). */
-function nextRun(input: DrainInput, startedBefore: number, after?: HeldCursor): DrainInput {
-  return { subscriptionId: input.subscriptionId, policy: input.policy, batchSize: input.batchSize, startedBefore, ...(input.startsPerRun ? { startsPerRun: input.startsPerRun } : {}), ...(after ? { after } : {}) };
+/** The input of the run that continues this one: from `after` (absent: from the oldest again), its next start not before `pace.nextAt`. */
+function nextRun(input: DrainInput, startedBefore: number, after?: HeldCursor, pace: Pick<DrainInput, 'nextAt'> = {}): DrainInput {
+  return { subscriptionId: input.subscriptionId, policy: input.policy, batchSize: input.batchSize, startedBefore, ...(input.startsPerRun ? { startsPerRun: input.startsPerRun } : {}), ...(after ? { after } : {}), ...pace };
 }
 
-/** Starts the delivery of one held record, unless a run with its id was started before. */
-async function startHeld(input: DrainInput, item: { id: string; eventId: string; eventType: string }): Promise<void> {
-  const args: EventInput = { eventId: item.eventId, eventType: item.eventType, subscriptionIds: [input.subscriptionId], policy: input.policy, batchSize: input.batchSize };
+/** Starts the delivery of one held record (at its time and turn, when given), unless a run with its id was started before; whether it started one. */
+async function startHeld(input: DrainInput, item: { id: string; eventId: string; eventType: string }, place: { notBefore: number; turn: DrainTurn } | Record<string, never> = {}): Promise<boolean> {
+  const args: EventInput = { eventId: item.eventId, eventType: item.eventType, subscriptionIds: [input.subscriptionId], policy: input.policy, batchSize: input.batchSize, ...place };
   try {
     await startChild('eventWorkflow', {
       workflowId: heldDeliveryWorkflowId(item.eventId, item.id),
@@ -114,7 +152,9 @@ async function startHeld(input: DrainInput, item: { id: string; eventId: string;
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: eventSearchAttributes(args, input.batchSize),
     });
+    return true;
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    return false;
   }
 }

@@ -18,6 +18,7 @@ import { SearchAttributeSync } from './search-attribute-sync';
 import { deliverAndLogRound, DISABLE_FAILING_ENDPOINTS, logRound, logUnloggedRound, ONE_ACTIVITY_PER_ROUND, sendRound, startFollowUp, waitForNextDue } from './rounds';
 import type { RecordedRound } from '../activities/attempt';
 import { ORDERED_DELIVERY, orderingGate } from './ordering';
+import { drainedRun, WAIT_DRAIN_TURN } from './drain-turn';
 
 export type { EventInput, RetryNow } from './definitions';
 export { deliveryStatusQuery, pendingAttemptsQuery, retryNowSignal } from './definitions';
@@ -68,10 +69,13 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
 
   // Ordered subscriptions (workflows/ordering.ts) join the rounds when their turn comes.
   const gate = orderingGate(input, () => patched(ORDERED_DELIVERY));
-  const pending = firstRound(gate ? gate.unheld() : input.subscriptionIds, Date.now());
+  // A run a drain started goes at its time, after the one before it (workflows/drain-turn.ts).
+  const drained = drainedRun(input, () => patched(WAIT_DRAIN_TURN));
+  const pending = firstRound(gate ? gate.unheld() : input.subscriptionIds, drained ? Math.max(input.notBefore ?? 0, Date.now()) : Date.now());
   const turns = gate?.start(pending);
   // A query adds nothing to the history: the API's delivery timeline reads the holds of attempts not yet made, and ordering waits.
   setHandler(pendingAttemptsQuery, () => ({ ...gate?.waiting(), ...Object.fromEntries(pending) }));
+  if (drained) await drained.wait();
   const followUps: Promise<void>[] = [];
   const disabling = new Set<string>();
   while (pending.size > 0 || (gate && gate.held.size > 0)) {
@@ -108,6 +112,8 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     // Disable on 410; alert when the attempts ran out.
     for (const f of followUpsOfRound(eventId, steps)) followUps.push(startFollowUp(eventId, origin, f));
     gate?.settle(statuses, followUps);
+    // Attempt 1 made: the next drained run may go.
+    if (drained) followUps.push(drained.pass());
     searchAttributes.sync();
   }
   if (turns) await turns;

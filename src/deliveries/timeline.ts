@@ -1,8 +1,9 @@
 import type { components } from '../../generated/api';
 import type { DeliveryAttempt, SubscriptionStatus } from '../contract/types';
 import type { TurnWait } from '../../workflows/definitions';
-import { eventWorkflowId } from '../../workflows/ids';
+import { eventWorkflowId, heldDeliveryWorkflowId } from '../../workflows/ids';
 import { type AttemptDoc, type AttemptHold, toDeliveryAttempt } from './attempts';
+import { heldId } from './held';
 
 /** One event's delivery to one subscription, attempt by attempt and wait by wait; the contract's DeliveryTimeline. */
 export type DeliveryTimeline = components['schemas']['DeliveryTimeline'];
@@ -22,6 +23,8 @@ export interface TimelineInput {
   now: Date;
   /** The attempt the delivery's workflow has waiting (its `pendingAttempts` query), when asked: its time and its holds so far. */
   pending?: PendingAttempt;
+  /** `pending` is the run a resume's drain started for a held first attempt (drainedRun), waiting for its turn. */
+  drained?: boolean;
 }
 
 /** An attempt a delivery workflow has waiting (epoch ms), as its `pendingAttempts` query returns it: timed, or an ordered first attempt waiting for its turn. */
@@ -45,6 +48,14 @@ export function overdueSeries(input: Pick<TimelineInput, 'eventId' | 'attempts' 
   if (!last) return eventWorkflowId(input.eventId);
   if (last.state !== 'retrying' || !last.next_attempt_at || last.next_attempt_at > input.now) return undefined;
   return seriesWorkflowId(last.series);
+}
+
+/**
+ * The run a drain starts for the first attempt of `eventId`'s delivery to `subscriptionId` when
+ * the event's own run held it (workflows/ids.ts heldDeliveryWorkflowId, from its record's id).
+ */
+export function drainedRun(eventId: string, subscriptionId: string): string {
+  return heldDeliveryWorkflowId(eventId, heldId(subscriptionId, eventId, eventWorkflowId(eventId)));
 }
 
 /** The latest attempt logged (of any series), by start. */
@@ -77,7 +88,7 @@ export function buildTimeline(input: TimelineInput): DeliveryTimeline {
     const turn = asked && 'ordering' in asked && !held ? turnWait(asked) : undefined;
     const next: Next = stopped
       ? { final: true, state: 'cancelled', reason: stopped }
-      : { final: false, state: 'pending', attempt: 1, ...(pending ? { at: new Date(pending.at).toISOString() } : {}), ...(held ? { reason: held } : turn ?? {}) };
+      : { final: false, state: 'pending', attempt: 1, ...(pending ? { at: new Date(pending.at).toISOString() } : {}), ...(held ? { reason: held } : turn ?? (pending && input.drained ? { reason: drainTurn } : {})) };
     const waits = pending ? holds(0, 1, storedHolds(pending), new Date(pending.at)) : [];
     return { event_id: eventId, subscription_id: subscriptionId, state: next.state, attempts: [], waits, next };
   }
@@ -104,6 +115,9 @@ export function buildTimeline(input: TimelineInput): DeliveryTimeline {
     next,
   };
 }
+
+/** Why a drained run's attempt 1 waits until its time. */
+const drainTurn = 'held while the subscription was paused; the resume’s drain started it, and attempt 1 goes at its turn (emission order, at the subscription’s drain_rate)';
 
 /** An ordered first attempt's wait for the earlier event of its key: no time of its own, it follows when that one's delivery ends. */
 function turnWait({ ordering: o }: TurnWait): Pick<Next, 'reason' | 'waiting'> {

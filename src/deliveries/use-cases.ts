@@ -11,7 +11,7 @@ import type { Alert, DeliveryAttempt, EventType, SubscriptionEvent, Subscription
 import type { SubscriptionDoc, SubscriptionRepository } from '../subscriptions/repository';
 import { assertMayChange, missingAuthority } from '../subscriptions/authority';
 import { type AttemptDoc, type AttemptFilter, type AttemptRepository, toDeliveryAttempt } from './attempts';
-import { buildTimeline, type DeliveryTimeline, overdueSeries, type PendingAttempt } from './timeline';
+import { buildTimeline, type DeliveryTimeline, drainedRun, overdueSeries, type PendingAttempt } from './timeline';
 import { RECENT_HEALTH_CAP, RECENT_HEALTH_MS, recentHealth, type SubscriptionHealth } from './recent-health';
 import { sampleEvent } from './sample-events';
 import { hourlyStats, statsWindowStart } from './stats';
@@ -122,7 +122,9 @@ export async function deliveryTimeline(deps: DeliveryDeps, principal: Principal,
   // Only a delivery the log says is due may be held now: then the workflow tells when, and why.
   const ask = overdueSeries(input);
   const pending = ask && deps.pendingAttempt ? await deps.pendingAttempt(ask, subscriptionId) : undefined;
-  return buildTimeline({ ...input, ...(pending ? { pending } : {}) });
+  // Attempt 1 held by the event's own run goes on in the run a resume's drain started, which may wait for its turn.
+  const drained = !pending && ask && attempts.length === 0 && deps.pendingAttempt ? await deps.pendingAttempt(drainedRun(eventId, subscriptionId), subscriptionId) : undefined;
+  return buildTimeline({ ...input, ...(pending ? { pending } : drained ? { pending: drained, drained: true } : {}) });
 }
 
 /**

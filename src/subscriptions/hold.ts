@@ -47,7 +47,7 @@ export function readsHeld(sub: HoldState, now: Date): boolean {
 /** SUBSCRIPTION_HOLD_MAX's default: a long weekend. */
 export const DEFAULT_HOLD_MAX_MS = 72 * 3_600_000;
 
-/** The highest `drain_rate` a subscription may set (the contract's DrainRate): a drain starts one delivery at a time, a few tens a second. */
+/** The highest `drain_rate` a subscription may set (the contract's DrainRate): each drained delivery follows the one before it, a few tens a second. */
 export const MAX_DRAIN_RATE = 50;
 
 /** Deliveries per second a drain sends when the subscription sets neither `drain_rate` nor `rate_limit`. */

@@ -29,6 +29,12 @@ export interface ArrivalRecord {
   n: number;
   /** `data.order_id` of the envelope, when it carried one (lets the soak match arrivals to orders without a database read). */
   orderId?: number;
+  /** The `webhook-ordering-key` header (deliveries to ordered subscriptions only), with the envelope's fields that place the event in its key. */
+  key?: string;
+  /** The envelope's `event` (its type), when `key` is set. */
+  event?: string;
+  /** The envelope's `data.previous_status`, when `key` is set and it has one (`order.updated`). */
+  previousStatus?: string;
 }
 
 export type ReceiverReply =

@@ -15,9 +15,9 @@ import { consumeRedisStream, entryTime } from './stream-consumer';
 
 const secrets = new Map<string, string>();
 let sampleEvery = 10;
-/** What `reset` clears: arrivals by `<event id>|<tag>` (first time, count, order id) and the tallies. */
+/** What `reset` clears: arrivals by `<event id>|<tag>` (first time, count, order id, ordering) and the tallies. */
 const fresh = () => ({
-  arrivals: new Map<string, { t: number; n: number; orderId?: number }>(),
+  arrivals: new Map<string, { t: number; n: number; orderId?: number; key?: string; event?: string; previousStatus?: string }>(),
   /** Unique arrivals per tag. */
   byTag: {} as Record<string, number>,
   expected: undefined as Set<string> | undefined,
@@ -69,7 +69,8 @@ function record(tag: string, eventId: string, t: number, body: Buffer | string, 
     seen.n++;
     s.duplicates++;
   } else {
-    s.arrivals.set(key, { t, n: 1, ...orderOf(body) });
+    const orderingKey = headers['webhook-ordering-key'];
+    s.arrivals.set(key, { t, n: 1, ...orderOf(body, typeof orderingKey === 'string' ? orderingKey : undefined) });
     s.byTag[tag] = (s.byTag[tag] ?? 0) + 1;
     if (s.expected?.has(eventId)) s.seenExpected++;
   }
@@ -84,13 +85,23 @@ function record(tag: string, eventId: string, t: number, body: Buffer | string, 
   }
 }
 
-/** The envelope's `data.order_id`, if it parses and has one (the soak matches arrivals to orders by it). */
-function orderOf(body: Buffer | string): { orderId?: number } {
+/**
+ * The envelope's `data.order_id`, if it parses and has one (the soak matches arrivals to orders by
+ * it); for an ordered delivery (`orderingKey` set) also its type and `previous_status`, which
+ * place it among its key's events (the chaos run checks their arrival order).
+ */
+function orderOf(body: Buffer | string, orderingKey: string | undefined): { orderId?: number; key?: string; event?: string; previousStatus?: string } {
   try {
-    const id = (JSON.parse(body.toString()) as { data?: { order_id?: unknown } }).data?.order_id;
-    return typeof id === 'number' ? { orderId: id } : {};
+    const envelope = JSON.parse(body.toString()) as { event?: unknown; data?: { order_id?: unknown; previous_status?: unknown } };
+    const id = envelope.data?.order_id;
+    const out: { orderId?: number; key?: string; event?: string; previousStatus?: string } = typeof id === 'number' ? { orderId: id } : {};
+    if (orderingKey === undefined) return out;
+    out.key = orderingKey;
+    if (typeof envelope.event === 'string') out.event = envelope.event;
+    if (typeof envelope.data?.previous_status === 'string') out.previousStatus = envelope.data.previous_status;
+    return out;
   } catch {
-    return {};
+    return orderingKey === undefined ? {} : { key: orderingKey };
   }
 }
 

@@ -30,7 +30,8 @@ export { type CounterDoc, type OrderDoc, OrderRepository, orderKey, type UserDoc
 export { type EventDoc, EventRepository } from '../../src/events/repository';
 export type { DispatchNote } from '../../src/events/dispatch-notes';
 export { type AttemptDoc, type AttemptFilter, AttemptRepository } from '../../src/deliveries/attempts';
-export { eventWorkflowId, seriesId } from '../../workflows/ids';
+export { drainWorkflowId, eventWorkflowId, heldDeliveryWorkflowId, seriesId } from '../../workflows/ids';
+export type { HeldDoc } from '../../src/deliveries/held';
 export { retentionScheduleId } from '../../src/retention/schedule';
 export type { RetentionResult } from '../../workflows/retention';
 export { eventSearchAttributes } from '../../workflows/search-attributes';

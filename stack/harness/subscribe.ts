@@ -4,9 +4,12 @@ import type { ApiClient } from './api-client';
 import type { ReceiverProcess } from './receiver-client';
 import type { RedisStreamSource } from './stream-consumer';
 
-/** Subscribes the receiver's `/hook/<tag>` to order.created with `secret`; returns the subscription id. */
-export function createSubscription(ctx: { api: ApiClient; receiver: ReceiverProcess }, tag: string, secret: string): Promise<string> {
-  return subscribe(ctx.api, { url: `${ctx.receiver.url}/hook/${tag}`, events: ['order.created'], secret, description: `bench ${tag}` });
+/**
+ * Subscribes the receiver's `/hook/<tag>` to order.created (or `opts.events`, with `opts.ordering`)
+ * with `secret`; returns the subscription id.
+ */
+export function createSubscription(ctx: { api: ApiClient; receiver: ReceiverProcess }, tag: string, secret: string, opts: { events?: string[]; ordering?: 'per_key' } = {}): Promise<string> {
+  return subscribe(ctx.api, { url: `${ctx.receiver.url}/hook/${tag}`, events: opts.events ?? ['order.created'], secret, description: `bench ${tag}`, ...(opts.ordering ? { ordering: opts.ordering } : {}) });
 }
 
 /**

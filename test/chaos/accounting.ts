@@ -1,23 +1,23 @@
 /**
- * The run's arithmetic, pure so it is unit-tested: what was owed (every accepted order's event
- * to every subscriber), what arrived, what is lost, the duplicates, the drain time, the
- * refusals by reason and by fault, and the verdict.
+ * The run's arithmetic, pure so it is unit-tested: what was owed (every event of every accepted
+ * order to every subscriber of its type), what arrived, what is lost, the duplicates, the drain
+ * time, the refusals by reason and by fault, and the verdict.
  */
 import type { OwedEvent } from './drain';
 import type { LoadResult } from '../../stack/harness/load';
 import { describeFault, type FaultRecord } from './faults';
 
 export interface Deliveries {
-  /** Accepted orders × subscriptions. */
+  /** Owed (event, subscription) pairs: each accepted order's events × the subscriptions to their type. */
   expected: number;
   /** Unique (event, subscription) pairs of accepted orders that arrived. */
   delivered: number;
   lost: number;
-  /** The missing pairs grouped by order: order, its event (if any) and the subscriptions it did not reach. */
+  /** The missing pairs grouped by event: its order, the event (if any) and the subscriptions it did not reach. */
   lostByOrder: Array<{ orderId: number; eventId: string | undefined; subscriptionIds: string[] }>;
-  /** Accepted orders whose event is not in the event log (a missing delivery of theirs counts as lost too). */
+  /** Owed events not in the event log (a missing delivery of theirs counts as lost too). */
   notLogged: number;
-  /** Logged events whose snapshot lacks one of the run's subscriptions (all were active throughout). */
+  /** Logged events whose snapshot lacks one of the run's subscriptions to their type (all were active or holding throughout). */
   snapshotMismatches: number;
   /** Unique pairs that arrived for events of orders the client did not see accepted (a timeout after the write). */
   unconfirmedDelivered: number;
@@ -25,11 +25,19 @@ export interface Deliveries {
   lastArrival: number | undefined;
 }
 
+/** A subscription and the event types it gets. */
+export interface Subscribed {
+  subscriptionId: string;
+  events: readonly string[];
+}
+
 /** Counts owed, delivered and lost pairs from the receivers' first arrivals (subscription → event → ms). */
-export function countDeliveries(owed: readonly OwedEvent[], subscriptionIds: readonly string[], firstArrival: ReadonlyMap<string, ReadonlyMap<string, number>>): Deliveries {
+export function countDeliveries(owed: readonly OwedEvent[], subscribers: readonly Subscribed[], firstArrival: ReadonlyMap<string, ReadonlyMap<string, number>>): Deliveries {
   const d: Deliveries = { expected: 0, delivered: 0, lost: 0, lostByOrder: [], notLogged: 0, snapshotMismatches: 0, unconfirmedDelivered: 0, lastArrival: undefined };
   const owedIds = new Set<string>();
   for (const o of owed) {
+    const subscriptionIds = subscribers.filter((s) => s.events.includes(o.type)).map((s) => s.subscriptionId);
+    if (!subscriptionIds.length) continue;
     if (o.eventId) owedIds.add(o.eventId);
     if (!o.snapshot) d.notLogged++;
     else if (subscriptionIds.some((s) => !o.snapshot!.includes(s))) d.snapshotMismatches++;
@@ -47,7 +55,7 @@ export function countDeliveries(owed: readonly OwedEvent[], subscriptionIds: rea
     d.lost += missing.length;
     if (missing.length) d.lostByOrder.push({ orderId: o.orderId, eventId: o.eventId, subscriptionIds: missing });
   }
-  for (const events of firstArrival.values()) for (const e of events.keys()) if (!owedIds.has(e)) d.unconfirmedDelivered++;
+  for (const [s, events] of firstArrival) if (subscribers.some((x) => x.subscriptionId === s)) for (const e of events.keys()) if (!owedIds.has(e)) d.unconfirmedDelivered++;
   return d;
 }
 
@@ -121,9 +129,10 @@ export function loadHeld(load: LoadResult, askedRate: number, accepted: number):
 }
 
 /** Why the run fails (empty: it passed). */
-export function verdict(x: { deliveries: Deliveries; load: LoadHeld; faults: readonly FaultRecord[]; badSignatures: number; drained: boolean; minAccepted: number }): string[] {
+export function verdict(x: { deliveries: Deliveries; load: LoadHeld; faults: readonly FaultRecord[]; badSignatures: number; drained: boolean; minAccepted: number; outOfOrderPairs?: number }): string[] {
   const reasons: string[] = [];
-  if (x.deliveries.lost > 0) reasons.push(`${x.deliveries.lost} deliveries lost (accepted orders whose event did not reach every subscriber${x.drained ? '' : ' within the drain window'})`);
+  if (x.deliveries.lost > 0) reasons.push(`${x.deliveries.lost} deliveries lost (events of accepted orders that did not reach every subscriber of their type${x.drained ? '' : ' within the drain window'})`);
+  if (x.outOfOrderPairs) reasons.push(`${x.outOfOrderPairs} pairs of one key's events reached the ordered subscription out of emission order`);
   if (!x.load.held) reasons.push(`the load was not held: ${x.load.sentRate}/s sent of ${x.load.askedRate}/s asked (the load generator fell behind)`);
   else if (x.load.acceptedRate < x.load.askedRate * x.minAccepted) {
     reasons.push(`the service accepted only ${x.load.acceptedRate}/s of ${x.load.askedRate}/s asked (under --min-accepted ${x.minAccepted}): the load was not held`);

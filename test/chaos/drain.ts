@@ -1,18 +1,24 @@
 /**
- * After the load: finds the event of every accepted order (in the order's outbox, written with
- * the order), waits until every one reached every subscriber or the drain window passes, and
+ * After the load: finds the events of every accepted order (in the order's outbox, written with
+ * the order: its order.created and its order.updated), waits until every one reached every
+ * subscriber of its type or the drain window passes, and
  * for what is missing gathers the evidence: the logged event and its snapshot, its dispatch
  * note, its workflow and the attempts logged for it.
  */
 import type { Db } from 'mongodb';
-import { type AttemptDoc, type DispatchNote, type EventDoc, eventWorkflowId, type OrderDoc, orderKey, type TemporalGateway } from '../../stack/harness/service';
+import { type AttemptDoc, type DispatchNote, drainWorkflowId, type EventDoc, eventWorkflowId, type HeldDoc, heldDeliveryWorkflowId, type OrderDoc, orderKey, type TemporalGateway } from '../../stack/harness/service';
 import { nowMs, sleep } from '../../stack/harness/stats';
 import { arrivedSoFar, expectEvents, type Subscriber } from './receivers';
 
 /** An accepted order's event, and the snapshot it was logged with (absent: never logged). */
 export interface OwedEvent {
   orderId: number;
+  /** Undefined: the order has no order.created in its outbox. */
   eventId: string | undefined;
+  /** order.created, or order.updated. */
+  type: string;
+  /** Its place in the order's key (outbox `seq`), when it has one. */
+  seq?: number;
   snapshot: string[] | undefined;
 }
 
@@ -29,7 +35,7 @@ async function withRetry<T>(what: string, fn: () => Promise<T>, timeoutMs = 60_0
   }
 }
 
-/** The order.created event of each accepted order, from its outbox, with the event log's snapshot. */
+/** The order.created (one per accepted order, found or not) and order.updated events of each accepted order, from its outbox, with the event log's snapshots. */
 export async function owedEvents(db: Db, orderIds: readonly number[]): Promise<OwedEvent[]> {
   const out: OwedEvent[] = [];
   for (let i = 0; i < orderIds.length; i += 500) {
@@ -40,8 +46,8 @@ export async function owedEvents(db: Db, orderIds: readonly number[]): Promise<O
         .find({ _id: { $in: chunk.map(orderKey) } }, { projection: { outbox: 1 } })
         .toArray(),
     );
-    const eventOf = new Map(orders.map((o) => [o._id, o.outbox.find((e) => e.type === 'order.created')?.id]));
-    const ids = [...eventOf.values()].filter((e): e is string => e !== undefined);
+    const outboxOf = new Map(orders.map((o) => [o._id, o.outbox.filter((e) => e.type === 'order.created' || e.type === 'order.updated')]));
+    const ids = [...outboxOf.values()].flatMap((events) => events.map((e) => e.id));
     const logged = await withRetry('reading the event log', () =>
       db
         .collection<EventDoc>('events')
@@ -50,28 +56,33 @@ export async function owedEvents(db: Db, orderIds: readonly number[]): Promise<O
     );
     const snapshots = new Map(logged.map((e) => [e._id, e.subscription_ids]));
     for (const orderId of chunk) {
-      const eventId = eventOf.get(orderKey(orderId));
-      out.push({ orderId, eventId, snapshot: eventId ? snapshots.get(eventId) : undefined });
+      const events = outboxOf.get(orderKey(orderId)) ?? [];
+      if (!events.some((e) => e.type === 'order.created')) out.push({ orderId, eventId: undefined, type: 'order.created', snapshot: undefined });
+      for (const e of events) out.push({ orderId, eventId: e.id, type: e.type, ...(e.seq !== undefined ? { seq: e.seq } : {}), snapshot: snapshots.get(e.id) });
     }
   }
   return out;
 }
 
 /**
- * Polls the receivers until `owed` pairs arrived or `timeoutS` passed; returns whether all did.
- * Logs progress every 10 s.
+ * Polls the receivers until each got its `owed` count (in `subs`' order) or `timeoutS` passed;
+ * returns whether all did. Logs progress every 10 s.
  */
-export async function awaitDrain(subs: readonly Subscriber[], eventIds: string[], owed: number, timeoutS: number, log: (line: string) => void): Promise<boolean> {
+export async function awaitDrain(subs: readonly Subscriber[], eventIds: string[], owed: readonly number[], timeoutS: number, log: (line: string) => void): Promise<boolean> {
   await expectEvents(subs, eventIds);
   const deadline = nowMs() + timeoutS * 1000;
+  const total = owed.reduce((a, b) => a + b, 0);
   let lastLog = nowMs();
   for (;;) {
-    const arrived = await arrivedSoFar(subs);
-    if (arrived >= owed) return true;
+    const bySub = await arrivedSoFar(subs);
+    const arrived = bySub.reduce((a, b) => a + b, 0);
+    if (arrived >= total) return true;
     if (nowMs() > deadline) return false;
     if (nowMs() - lastLog > 10_000) {
       lastLog = nowMs();
-      log(`drain: ${arrived}/${owed} deliveries arrived`);
+      // Which subscribers lag: a plain one behind its outage, or the ordered one behind its turns.
+      const lagging = subs.flatMap((s, i) => (bySub[i]! < owed[i]! ? [`${s.tag} ${bySub[i]}/${owed[i]}`] : []));
+      log(`drain: ${arrived}/${total} deliveries arrived (behind: ${lagging.join(', ')})`);
     }
     await sleep(500);
   }
@@ -163,5 +174,16 @@ export async function diagnoseLost(db: Db, temporal: TemporalGateway, orderId: n
     parts.push(`attempt ${a.attempt} to ${a.subscription_id}: ${a.outcome}${a.status_code ? ` ${a.status_code}` : ''}${a.error ? ` (${a.error.slice(0, 80)})` : ''} → ${a.state}`);
   }
   if (!attempts.length) parts.push('no attempts logged');
+  // A paused subscription's delivery: its hold record (still there: not drained yet), the run its drain started, the drain.
+  const held = await db.collection<HeldDoc>('held_deliveries').find({ event_id: eventId }).toArray();
+  for (const h of held.filter((x) => subscriptionIds.includes(x.subscription_id))) parts.push(`held record ${h._id} (attempt ${h.attempt}, held ${h.held_at.toISOString()}) still there`);
+  try {
+    const client = await temporal.client();
+    const status = (id: string) => client.workflow.getHandle(id).describe().then((d) => d.status.name, (err: Error) => (err.name === 'WorkflowNotFoundError' ? 'none' : err.name));
+    for (const h of held) parts.push(`drained run ${heldDeliveryWorkflowId(eventId, h._id)}: ${await status(heldDeliveryWorkflowId(eventId, h._id))}`);
+    for (const s of subscriptionIds) parts.push(`${drainWorkflowId(s)}: ${await status(drainWorkflowId(s))}`);
+  } catch (err) {
+    parts.push(`drain: ${(err as Error).message.split('\n')[0]}`);
+  }
   return parts.join('; ');
 }

@@ -1,7 +1,8 @@
 /**
  * Options of the fault and soak run (`npm run chaos -- --duration 60s`): flags override CHAOS_*
  * variables, which override the defaults of issue 11 (30 events/s × 5 subscriptions for 3 minutes,
- * a 60 s receiver outage) and issue 32 (one more subscription, to a Redis stream).
+ * a 60 s receiver outage), issue 32 (one more subscription, to a Redis stream) and issue 33 (an
+ * ordered subscription, status changes to give its keys several events, and a pause).
  */
 import { parseArgs } from 'node:util';
 import { seconds } from '../../stack/harness/stats';
@@ -39,6 +40,12 @@ export interface ChaosOptions {
   stack: 'local' | 'cluster';
   /** The broker destination beside the HTTP subscriptions: `redis` (a Redis Streams subscription, and the broker killed mid-load) or `none`. */
   broker: 'redis' | 'none';
+  /** Share of accepted orders moved pending → paid → shipped (order.updated events for the ordered subscription). */
+  updateShare: number;
+  /** Seconds one subscription stays paused (capped by its fault slot). */
+  pauseS: number;
+  /** Which subscription is paused: a plain HTTP one, or the ordered one. */
+  pauseTarget: 'plain' | 'ordered';
 }
 
 const flags = {
@@ -54,6 +61,9 @@ const flags = {
   'max-seconds': { type: 'string', env: 'CHAOS_MAX_SECONDS', fallback: '1200' },
   stack: { type: 'string', env: 'CHAOS_STACK', fallback: 'local' },
   broker: { type: 'string', env: 'CHAOS_BROKER', fallback: 'redis' },
+  'update-share': { type: 'string', env: 'CHAOS_UPDATE_SHARE', fallback: '0.25' },
+  pause: { type: 'string', env: 'CHAOS_PAUSE', fallback: '10s', seconds: true },
+  'pause-target': { type: 'string', env: 'CHAOS_PAUSE_TARGET', fallback: 'plain' },
 } as const;
 
 export const usage = `npm run chaos -- [options]
@@ -62,6 +72,11 @@ export const usage = `npm run chaos -- [options]
   --subscriptions 5        HTTP subscriptions, one receiver process each
   --broker redis           also one Redis Streams subscription (its consumer in a receiver process
                            of its own), and the broker SIGKILLed mid-load; none: HTTP only
+  --update-share 0.25      this share of accepted orders is moved pending → paid → shipped, so the
+                           ordered subscription (order.created and order.updated, per key) gets
+                           several events per key
+  --pause 10s              one subscription is paused this long, then resumed (at most 70 % of its slot)
+  --pause-target plain     plain: an HTTP subscription to order.created; ordered: the ordered one
   --receiver-outage 60s    one receiver refuses connections this long (at most a third of the run)
   --down 5s                how long a killed process stays down before its restart
   --drain-timeout 300s     after the load, wait at most this long for every delivery
@@ -81,9 +96,9 @@ function positive(name: string, text: string, integer: boolean): number {
   return v;
 }
 
-function share(text: string): number {
+function share(name: string, text: string): number {
   const v = Number(text);
-  if (!Number.isFinite(v) || v < 0 || v > 1) throw new Error(`--min-accepted: "${text}" must be a number from 0 to 1`);
+  if (!Number.isFinite(v) || v < 0 || v > 1) throw new Error(`--${name}: "${text}" must be a number from 0 to 1`);
   return v;
 }
 
@@ -107,12 +122,14 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
   const subscriptions = positive('subscriptions', raw('subscriptions'), true);
   if (subscriptions > 50) throw new Error('--subscriptions: at most 50 (one receiver process each)');
   const durationS = seconds('duration', raw('duration'));
-  if (durationS < 30) throw new Error('--duration: at least 30s, so the five faults fit one after another');
+  if (durationS < 30) throw new Error('--duration: at least 30s, so the faults fit one after another');
   const out = typeof values.out === 'string' ? values.out : env.CHAOS_OUT;
   const stack = raw('stack');
   if (stack !== 'local' && stack !== 'cluster') throw new Error(`--stack: "${stack}" must be local or cluster`);
   const broker = raw('broker');
   if (broker !== 'redis' && broker !== 'none') throw new Error(`--broker: "${broker}" must be redis or none`);
+  const pauseTarget = raw('pause-target');
+  if (pauseTarget !== 'plain' && pauseTarget !== 'ordered') throw new Error(`--pause-target: "${pauseTarget}" must be plain or ordered`);
   return {
     durationS,
     rate: positive('rate', raw('rate'), false),
@@ -122,7 +139,7 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
     drainTimeoutS: seconds('drain-timeout', raw('drain-timeout')),
     requestTimeoutS: seconds('request-timeout', raw('request-timeout')),
     seed: positive('seed', raw('seed'), true),
-    minAccepted: share(raw('min-accepted')),
+    minAccepted: share('min-accepted', raw('min-accepted')),
     maxSeconds: positive('max-seconds', raw('max-seconds'), true),
     // Short, so a receiver down for 60 s gets its backlog within the drain window (sum: 3 min 8 s over 10 attempts).
     retrySchedule: '1s,2s,5s,10s,20s,30s,30s,30s,60s',
@@ -131,5 +148,8 @@ export function parseOptions(argv: string[] = process.argv.slice(2), env: NodeJS
     out: out || undefined,
     stack,
     broker,
+    updateShare: share('update-share', raw('update-share')),
+    pauseS: seconds('pause', raw('pause')),
+    pauseTarget,
   };
 }

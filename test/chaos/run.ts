@@ -1,12 +1,14 @@
 /**
  * `npm run chaos`: the fault and soak run of issue 11. Starts its own stack on loopback (embedded
  * Temporal and database, two API processes, two workers, one receiver per subscription, and a
- * Redis whose stream one more subscription delivers to), puts a steady order load on it while it
- * SIGKILLs a worker, an API process, the database, Temporal and Redis one at a time (each
- * started again on the same port and data) and takes one receiver down;
- * then waits for the backlog and checks that every accepted order's event reached every
- * subscriber. Exits 1 when a delivery was lost, the load was not held or a fault did not
- * recover; 2 at the time limit. A program, never a test: nothing in `npm test` runs it.
+ * Redis whose stream one more subscription delivers to, and an ordered subscription), puts a
+ * steady order load on it (a share of the orders also changing status) while it SIGKILLs a
+ * worker, an API process, the database, Temporal and Redis one at a time (each started again on
+ * the same port and data), pauses and resumes one subscription and takes one receiver down;
+ * then waits for the backlog and checks that every accepted order's events reached every
+ * subscriber of their type, and the ordered subscriber in emission order per key. Exits 1 when
+ * a delivery was lost or out of order, the load was not held or a fault did not recover; 2 at
+ * the time limit. A program, never a test: nothing in `npm test` runs it.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +23,9 @@ import { awaitDrain, classifyMissing, diagnoseLost, owedEvents } from './drain';
 import { planFaults, runFaults } from './faults';
 import { runLoad } from '../../stack/harness/load';
 import { parseOptions, usage } from './options';
-import { collectReceipts, receiverDown, receiverUp, startStreamSubscriber, startSubscribers, type Subscriber } from './receivers';
+import { collectReceipts, heldCount, receiverDown, receiverUp, setStatus, startOrderedSubscriber, startStreamSubscriber, startSubscribers, type Subscriber } from './receivers';
+import { checkOrder } from './ordering';
+import { orderUpdates } from './updates';
 import { type ChaosReport, faultRows, printReport, writeReport } from './report';
 import type { Cleanup } from '../../stack/harness/stack';
 import { type ChaosStack, startChaosStack } from './stack';
@@ -47,13 +51,18 @@ async function warmUp(apis: ApiClient[], subs: Subscriber[]): Promise<void> {
 }
 
 async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], loadAverageAtStart: number[]): Promise<string[]> {
-  const http = subs.filter((s) => s.kind === 'http');
-  // The HTTP receivers come first in `subs`: the outage's index picks one of them.
-  const plan = planFaults(opts.durationS, { receiverOutageS: opts.receiverOutageS, downS: opts.downS, seed: opts.seed, receivers: http.length, stack: opts.stack, broker: stack.broker !== undefined });
-  log(`load: ${opts.rate} orders/s × ${subs.length} subscriptions for ${opts.durationS}s; faults at ${plan.map((f) => `+${f.atS}s`).join(', ')}`);
+  // The plain HTTP receivers come first in `subs`: the outage's index picks one of them, the pause another.
+  const orderedIndex = subs.findIndex((s) => s.ordered);
+  const pauseIndex = opts.pauseTarget === 'ordered' ? orderedIndex : (opts.seed + 1) % opts.subscriptions;
+  const pause = { index: pauseIndex, tag: subs[pauseIndex]!.tag };
+  const plan = planFaults(opts.durationS, { receiverOutageS: opts.receiverOutageS, downS: opts.downS, seed: opts.seed, receivers: opts.subscriptions, stack: opts.stack, broker: stack.broker !== undefined, pause, pauseS: opts.pauseS });
+  log(`load: ${opts.rate} orders/s × ${subs.length} subscriptions for ${opts.durationS}s, ${opts.updateShare * 100}% of the orders also paid and shipped; faults at ${plan.map((f) => `+${f.atS}s`).join(', ')}`);
+  const updates = orderUpdates(apis, { share: opts.updateShare, requestTimeoutS: opts.requestTimeoutS, maxInFlight: Math.ceil(opts.rate * opts.requestTimeoutS) });
   const loadStart = nowMs();
   const [load, faults] = await Promise.all([
-    runLoad(apis, opts, log),
+    runLoad(apis, { ...opts, onSend: (s) => {
+        if (s.orderId !== undefined) updates.accepted(s.orderId);
+      } }, log),
     runFaults(
       plan,
       loadStart,
@@ -62,33 +71,48 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
         start: (role) => stack.start(role),
         receiverDown: (i) => receiverDown(subs[i]!),
         receiverUp: (i) => receiverUp(subs[i]!),
+        pause: async (i) => void (await setStatus(apis[0]!, subs[i]!, 'paused')),
+        resume: async (i) => {
+          const held = await heldCount(apis[0]!, subs[i]!);
+          await setStatus(apis[0]!, subs[i]!, 'active');
+          return `${held ?? 'unknown'} deliveries held at the resume`;
+        },
       },
       log,
     ),
   ]);
   const loadEnd = load.endedAt;
+  const updated = await updates.done();
   const accepted = load.sends.filter((s) => s.orderId !== undefined);
-  log(`load done: ${load.sends.length} sent, ${accepted.length} accepted; waiting for the backlog (at most ${opts.drainTimeoutS}s)`);
+  log(`load done: ${load.sends.length} sent, ${accepted.length} accepted, ${updated.applied}/${updated.sent} status changes applied; waiting for the backlog (at most ${opts.drainTimeoutS}s)`);
   const owed = await owedEvents(stack.db, accepted.map((s) => s.orderId!));
   const eventIds = owed.map((o) => o.eventId).filter((e): e is string => e !== undefined);
-  const drained = await awaitDrain(subs, eventIds, eventIds.length * subs.length, opts.drainTimeoutS, log);
+  const owedPerSub = subs.map((s) => owed.filter((o) => o.eventId !== undefined && s.events.includes(o.type)).length);
+  const drained = await awaitDrain(subs, eventIds, owedPerSub, opts.drainTimeoutS, log);
   const drainClosedAt = new Date().toISOString();
   // Not drained: say whether the service is still working on it (late) or has given up (lost for good).
   const stillRunning = drained ? 0 : await stack.temporal.client().then((c) => c.workflow.count('ExecutionStatus="Running"')).then((c) => c.count, () => -1);
   const receipts = await collectReceipts(subs);
-  const subscriptionIds = subs.map((s) => s.subscriptionId);
-  const deliveries = countDeliveries(owed, subscriptionIds, receipts.firstArrival);
+  const deliveries = countDeliveries(owed, subs, receipts.firstArrival);
   const { lostByOrder, lastArrival, ...counts } = deliveries;
   const brokerSub = subs.find((s) => s.kind !== 'http');
-  const brokerCounts = brokerSub ? countDeliveries(owed, [brokerSub.subscriptionId], receipts.firstArrival) : undefined;
+  const brokerCounts = brokerSub ? countDeliveries(owed, [brokerSub], receipts.firstArrival) : undefined;
+  const orderedSub = subs[orderedIndex]!;
+  const orderedCounts = countDeliveries(owed, [orderedSub], receipts.firstArrival);
+  const seqOf = new Map(owed.flatMap((o) => (o.eventId !== undefined && o.seq !== undefined ? [[o.eventId, o.seq] as const] : [])));
+  const order = checkOrder(receipts.ordered.get(orderedSub.subscriptionId) ?? [], seqOf);
+  const pausedSub = subs[pauseIndex]!;
+  const pausedCounts = countDeliveries(owed, [pausedSub], receipts.firstArrival);
   const held = loadHeld(load, opts.rate, accepted.length);
-  const failures = verdict({ deliveries, load: held, faults, badSignatures: receipts.badSignatures.length, drained, minAccepted: opts.minAccepted });
+  const failures = verdict({ deliveries, load: held, faults, badSignatures: receipts.badSignatures.length, drained, minAccepted: opts.minAccepted, outOfOrderPairs: order.outOfOrderPairs });
   const logged = new Set(owed.filter((o) => o.snapshot).map((o) => o.orderId));
   const lostStates = lostByOrder.length ? await classifyMissing(stack.db, stack.temporal, lostByOrder.map((l) => ({ ...l, logged: logged.has(l.orderId) })), 30_000).catch((err: Error) => ({ [`unknown: ${err.message}`]: counts.lost })) : {};
   const lostEvidence: string[] = [];
   // A few, in full, for at most 30 s: on an overloaded FerretDB the attempts query scans the collection.
   const evidenceUntil = nowMs() + 30_000;
-  for (const l of lostByOrder.slice(0, 5)) {
+  // The ordered subscription's first, as its turns add a wait the others do not have.
+  const withOrdered = lostByOrder.filter((l) => l.subscriptionIds.includes(subs[orderedIndex]!.subscriptionId));
+  for (const l of [...withOrdered.slice(0, 3), ...lostByOrder.filter((l) => !withOrdered.includes(l)).slice(0, 2)]) {
     if (nowMs() > evidenceUntil) break;
     lostEvidence.push(await diagnoseLost(stack.db, stack.temporal, l.orderId, l.eventId, l.subscriptionIds).catch((err: Error) => `order ${l.orderId}: diagnosis failed: ${err.message}`));
   }
@@ -106,6 +130,9 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
       minAccepted: opts.minAccepted,
       stack: opts.stack,
       broker: opts.broker,
+      updateShare: opts.updateShare,
+      pause: `${plan.find((f) => f.kind === 'pause')!.downS}s`,
+      pauseTarget: opts.pauseTarget,
     },
     database: stack.dbDescription,
     loadAverage: { start: loadAverageAtStart, end: loadAverage() },
@@ -113,7 +140,10 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
     faults: faultRows(faults, loadStart),
     accepted: accepted.length,
     refused: countRefusals(load, faults),
+    updates: updated,
     deliveries: counts,
+    ordered: { subscriptionId: orderedSub.subscriptionId, expected: orderedCounts.expected, delivered: orderedCounts.delivered, lost: orderedCounts.lost, ...order },
+    paused: { tag: pausedSub.tag, subscriptionId: pausedSub.subscriptionId, expected: pausedCounts.expected, delivered: pausedCounts.delivered, lost: pausedCounts.lost },
     ...(brokerSub && brokerCounts
       ? {
           broker: {
@@ -181,11 +211,12 @@ function commandOf(pid: number): string {
 
 await finishProgram('chaos', program, async () => {
   const loadAverageAtStart = loadAverage();
-  log(`starting embedded servers, 2 API processes, 2 workers and ${opts.subscriptions} receivers${opts.broker === 'none' ? '' : `, a ${opts.broker} broker and its consumer`} (load average ${loadAverageAtStart.join(' ')})`);
+  log(`starting embedded servers, 2 API processes, 2 workers and ${opts.subscriptions} + 1 ordered receivers${opts.broker === 'none' ? '' : `, a ${opts.broker} broker and its consumer`} (load average ${loadAverageAtStart.join(' ')})`);
   const stack = await startOnFreePorts();
   const apis = stack.apiUrls.map((url) => new ApiClient(url, stack.apiKey, 1024));
   life.cleanups.push({ name: 'api clients', fn: () => apis.forEach((a) => a.close()) });
   const subs = await startSubscribers(opts.subscriptions, apis[0]!, life.cleanups);
+  subs.push(await startOrderedSubscriber(apis[0]!, life.cleanups));
   if (stack.broker) subs.push(await startStreamSubscriber(apis[0]!, stack.broker, life.cleanups));
   log(`up: ${stack.dbDescription}; APIs ${stack.apiUrls.join(', ')}; pids ${JSON.stringify(stack.pids())}; warming up`);
   await warmUp(apis, subs);

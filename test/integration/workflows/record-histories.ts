@@ -24,6 +24,7 @@ import { createTimeSkippingEnv } from '../../support/time-skipping';
 import { deferred, failure, fakeActivities, held, http, skipped } from './support/fake-activities';
 import { drainCloses, type DrainHistoryScenario, drainHistoryScenarios, drainedSubscription, recordedDrainWorkflowId } from './support/drain-history-scenarios';
 import type { drainWorkflow } from '../../../workflows/drain';
+import { eventWorkflowId } from '../../../workflows/ids';
 import { historyToJSON } from './support/history-json';
 import { historyScenarios, type HistoryScenario, recordedEventId, recordedWorkflowId } from './support/history-scenarios';
 import { recordedRetentionWorkflowId, type RetentionHistoryScenario, retentionHistoryScenarios } from './support/retention-history-scenarios';
@@ -162,7 +163,10 @@ async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBund
   return worker.runUntil(async () => {
     const ordering = scenario.ordered ? { ordering: { key: 'order:1', seq: 2, subscriptionIds: scenario.ordered.subscriptions.map((s) => `sub_history_${s}`) } } : {};
     const options = eventWorkflowStartOptions({ eventId, eventType: 'order.created', subscriptionIds, ...ordering }, { taskQueue, policy: scenario.policy, batchSize: scenario.batchSize });
-    const handle = await env.client.workflow.start('eventWorkflow', { ...options, workflowExecutionTimeout: '30 days' });
+    // The test server's clock, not the wall's: earlier scenarios skipped it ahead.
+    const drained = scenario.drained && { notBefore: (await env.currentTimeMs()) + scenario.drained.notBeforeMs, turn: { wait: scenario.drained.waitsTurn, next: `${eventWorkflowId(eventId)}/next` } };
+    const args = drained ? [{ ...options.args[0], ...drained }] : options.args;
+    const handle = await env.client.workflow.start('eventWorkflow', { ...options, args, workflowExecutionTimeout: '30 days' });
     const outcome = await withTimeout(eventOutcome(env.client, handle.workflowId), 60_000, name);
     const ends = Object.fromEntries(Object.entries(outcome.subscriptions).map(([id, s]) => [id.replace(/^sub_history_/, ''), s.state]));
     for (const [sub, expected] of Object.entries(scenario.expected)) {

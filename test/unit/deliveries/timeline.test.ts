@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AttemptDoc } from '../../../src/deliveries/attempts';
-import { buildTimeline, overdueSeries, seriesWorkflowId } from '../../../src/deliveries/timeline';
+import { heldId } from '../../../src/deliveries/held';
+import { buildTimeline, drainedRun, overdueSeries, seriesWorkflowId } from '../../../src/deliveries/timeline';
 
 const t0 = Date.parse('2026-11-26T10:00:00.000Z');
 const at = (ms: number) => new Date(t0 + ms);
@@ -123,6 +124,14 @@ describe('buildTimeline', () => {
     expect(first).toMatchObject({ state: 'pending', waits: [{ after_attempt: 0, reason: 'max_in_flight' }], next: { attempt: 1, at: at(70_000).toISOString() } });
     // A stale answer (another attempt than the one after the last logged) is ignored.
     expect(buildTimeline({ ...base, attempts: [attempt(1, 0, { next_attempt_at: at(60_000) })], pending: { ...pending, attempt: 5 } }).waits).toHaveLength(1);
+  });
+
+  it('says when the run a drain started makes the attempt 1 a pause held: at its turn in the drain', () => {
+    const tl = buildTimeline({ ...base, attempts: [], pending: { attempt: 1, at: t0 + 3_000 }, drained: true });
+    expect(tl).toMatchObject({ state: 'pending', attempts: [], waits: [], next: { final: false, state: 'pending', attempt: 1, at: at(3_000).toISOString() } });
+    expect(tl.next.reason).toMatch(/drain_rate/);
+    // The run's id comes from the record the event's own run wrote.
+    expect(drainedRun('evt_1', 'sub_1')).toBe(`event/evt_1/redelivery/${heldId('sub_1', 'evt_1', 'event/evt_1')}`);
   });
 
   it('says what an ordered first attempt waits for: the earlier event of its key, by id and state, without a time', () => {

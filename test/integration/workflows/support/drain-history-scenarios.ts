@@ -29,6 +29,10 @@ export const drainHistoryScenarios: Record<string, DrainHistoryScenario> = {
   'drain-held-behind': { pages: [2], rate: 20, then: 'drained', heldBehind: 1, behind: 1, expected: 'drained' },
   // A settle finds something held that a read from the start does not: the drain waits before the next pass (DRAIN_IDLE_WAIT).
   'drain-idle-wait': { pages: [2], rate: 20, then: 'drained', heldBehind: 2, behind: 0, expected: 'drained' },
+  // A page's runs started together, each with its notBefore, the drain sleeping until the next page is due (DRAIN_PAGE_AT_ONCE).
+  'drain-page-at-once': { pages: [3, 2], rate: 20, then: 'drained', expected: 'drained' },
+  'drain-page-at-once-continued': { pages: [2, 2, 1], rate: 1, then: 'drained', startsPerRun: 3, expected: 'drained' },
+  'drain-page-at-once-paused-again': { pages: [2], rate: 5, then: 'paused', expected: 'paused' },
 };
 
 /** The subscription a drain scenario drains. */

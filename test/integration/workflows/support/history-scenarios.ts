@@ -17,6 +17,8 @@ export interface HistoryScenario {
   failingAfter?: Record<string, number>;
   /** Subscriptions that get the event in its key's order: the gate refuses their turn `refusals` times, then lets them go; their end names `later` events to wake. */
   ordered?: { subscriptions: string[]; refusals: number; later: string[] };
+  /** Started by a pacing drain: attempt 1 goes this long after the start (notBefore), after the run before it when it waits its turn (which never comes here). */
+  drained?: { notBeforeMs: number; waitsTurn: boolean };
   /** How each subscription's delivery ends. */
   expected: Record<string, SubscriberState>;
   /** Whose history is kept: the event workflow's (default) or its first part's. */
@@ -116,6 +118,10 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     expected: { a: 'delivered', b: 'delivered' },
     closes: 'completed',
   },
+  // A held delivery a pacing drain started (behind the wait-drain-turn patch): the first of its page waits for its time, then passes the turn on
+  // (to a run that does not exist: refused, passed over); a later one also waits for its turn, which never comes: it goes DRAIN_TURN_WAIT_MS past its time.
+  'event-drained-first': { policy: shortPolicy, batchSize: 50, answers: { a: [503, 200] }, drained: { notBeforeMs: 30_000, waitsTurn: false }, expected: { a: 'delivered' }, closes: 'completed' },
+  'event-drained-turn-timeout': { policy: shortPolicy, batchSize: 50, answers: { a: [200] }, drained: { notBeforeMs: 30_000, waitsTurn: true }, expected: { a: 'delivered' }, closes: 'completed' },
   'event-round-activity-disable-failing': {
     policy: shortPolicy,
     batchSize: 50,
