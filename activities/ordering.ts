@@ -43,10 +43,10 @@ export function createOrderingActivities(deps: OrderingActivityDeps) {
   const ledger = new StockLedger(deps.db);
   const now = () => deps.now?.() ?? new Date();
 
-  /** An order's events, all in the order's outbox (one read). */
+  /** An order's events, all in the order's outbox (one read); its take's stock events there have their product's places. */
   async function orderEvents(orderId: number): Promise<KeyedEvent[]> {
     const outbox = await orders.outboxOf(orderId);
-    return outbox.filter((e): e is typeof e & { seq: number } => e.seq !== undefined).map((e) => ({ id: e.id, seq: e.seq }));
+    return outbox.filter((e): e is typeof e & { seq: number } => e.seq !== undefined && e.type.startsWith('order.')).map((e) => ({ id: e.id, seq: e.seq }));
   }
 
   /** The events of a product's ledger move at `moveSeq`: in its outbox, or (a take's) in its order's, by the ids the move keeps. */
