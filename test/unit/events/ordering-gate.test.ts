@@ -75,6 +75,13 @@ describe('the turn of an ordered delivery', () => {
     expect(await decideTurn('s', 3, key, probes(world))).toEqual({ go: false, waitFor: 'e2', reason: 'in_delivery' });
   });
 
+  it('holds for an event the relay logged and whose note it removed between the two looks', async () => {
+    // First look: not logged; then the relay logs it and removes its note; the note is gone when asked.
+    const p = probes({ loggedLate: { e2: ordered('s') }, ended: [] });
+    expect(await decideTurn('s', 3, key, p)).toEqual({ go: false, waitFor: 'e2', reason: 'in_delivery' });
+    expect(p.reads).toEqual(['snapshot e2', 'noted e2', 'snapshot e2', 'ended s e2']);
+  });
+
   it('passes over an event neither logged nor noted: nobody subscribed, so it never will be', async () => {
     const world: World = { logged: { e1: ordered('s') }, ended: ['s|e1'] };
     expect(await decideTurn('s', 3, key, probes(world))).toEqual({ go: true });
