@@ -6,6 +6,8 @@ import { stockEventSeqs } from '../src/inventory/use-cases';
 import { OrderingMarks } from '../src/events/ordering-marks';
 import { EventRepository } from '../src/events/repository';
 import { OrderRepository } from '../src/orders/repository';
+import { deliveryEnds } from '../src/events/delivery-ends';
+import type { WorkflowRuns } from '../src/temporal/workflow-runs';
 
 /** One ordered delivery: the event, its key and place, the subscription. */
 export interface OrderedDelivery {
@@ -29,6 +31,8 @@ const MAX_MOVES_AHEAD = 8;
 export interface OrderingActivityDeps {
   db: Db;
   now?: () => Date;
+  /** Where an event's workflow stands, for an end no mark tells (absent: only the marks and the attempt log tell). */
+  workflowRuns?: WorkflowRuns | undefined;
 }
 
 /**
@@ -41,7 +45,16 @@ export function createOrderingActivities(deps: OrderingActivityDeps) {
   const marks = new OrderingMarks(deps.db);
   const orders = new OrderRepository(deps.db);
   const ledger = new StockLedger(deps.db);
+  const endedUnmarked = deliveryEnds(deps.db, deps.workflowRuns);
   const now = () => deps.now?.() ?? new Date();
+
+  /** Whether the delivery ended: its mark, else (written then, so the next look is the mark's point read) what else tells. */
+  async function ended(subscriptionId: string, eventId: string, noteId: string): Promise<boolean> {
+    if (await marks.has(subscriptionId, eventId)) return true;
+    if (!(await endedUnmarked(subscriptionId, eventId, noteId))) return false;
+    await marks.mark(subscriptionId, eventId, now());
+    return true;
+  }
 
   /** An order's events, all in the order's outbox (one read); its take's stock events there have their product's places. */
   async function orderEvents(orderId: number): Promise<KeyedEvent[]> {
@@ -100,7 +113,7 @@ export function createOrderingActivities(deps: OrderingActivityDeps) {
       return decideTurn(d.subscriptionId, d.seq, await earlier(d.key, d.seq), {
         snapshot: (id) => events.snapshotOf(id),
         noted: async (id) => (await notes.count(id)) > 0,
-        ended: (sub, id) => marks.has(sub, id),
+        ended,
       });
     },
 

@@ -31,8 +31,8 @@ export interface TurnProbes {
   snapshot(eventId: string): Promise<{ subscription_ids: readonly string[]; ordered_ids?: readonly string[] | undefined } | undefined>;
   /** Whether a dispatch note still announces it: its write happened or may, and it is not logged yet. */
   noted(eventId: string): Promise<boolean>;
-  /** Whether its ordered delivery to the subscription ended. */
-  ended(subscriptionId: string, eventId: string): Promise<boolean>;
+  /** Whether its ordered delivery to the subscription ended; `noteId` is the dispatch note that announced it. */
+  ended(subscriptionId: string, eventId: string, noteId: string): Promise<boolean>;
 }
 
 /** The gate's answer: go now, or wait for the named event (to be logged, or to end its delivery). */
@@ -61,7 +61,7 @@ export async function decideTurn(subscriptionId: string, seq: number, history: E
       }
     }
     if (!snapshot.ordered_ids?.includes(subscriptionId)) continue;
-    if (await probes.ended(subscriptionId, e.id)) return { go: true };
+    if (await probes.ended(subscriptionId, e.id, e.note ?? e.id)) return { go: true };
     return { go: false, waitFor: e.id, reason: 'in_delivery' };
   }
   return { go: true };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createOrderingActivities, type OrderedDelivery } from '../../../activities/ordering';
+import type { RunState } from '../../../src/temporal/workflow-runs';
 import { fakeDb } from '../deliveries/fake-held-db';
 
 /** An outbox entry of order 7: its own events by their place among the order's, its take's stock events by their product's. */
@@ -7,14 +8,28 @@ const entry = (id: string, type: string, seq: number) => ({ id, type, seq, data:
 const ordered = (id: string, ...subs: string[]) => ({ _id: id, subscription_ids: subs, ordered_ids: subs });
 
 /** The ordering activities over a fake database holding order 7 (its outbox as given) and the logged events. */
-function harness(outbox: ReturnType<typeof entry>[], logged: ReturnType<typeof ordered>[]) {
+function harness(outbox: ReturnType<typeof entry>[], logged: ReturnType<typeof ordered>[], runs?: Record<string, RunState[]>) {
   const { db, of } = fakeDb();
   of('orders').set('7', { _id: '7', outbox });
   for (const e of logged) of('events').set(e._id, e);
-  const activities = createOrderingActivities({ db, now: () => new Date(0) });
+  // Each describe of a workflow takes its next scripted state (the last repeating).
+  const described: string[] = [];
+  const workflowRuns = runs
+    ? (id: string) => {
+        described.push(id);
+        const states = runs[id] ?? ['absent'];
+        return Promise.resolve(states.length > 1 ? states.shift()! : states[0]!);
+      }
+    : undefined;
+  const activities = createOrderingActivities({ db, now: () => new Date(0), workflowRuns });
   const delivery = (eventId: string, seq: number): OrderedDelivery => ({ eventId, subscriptionId: 's', key: 'order:7', seq });
-  return { activities, delivery, of };
+  return { activities, delivery, of, described };
 }
+
+/** An attempt log entry of `series` to subscription s. */
+const attempt = (eventId: string, series: string, state: string) => ({ _id: `att_${series}_${state}`, event_id: eventId, subscription_id: 's', series, attempt: 1, state });
+const twoEvents = [entry('evt_a1', 'order.created', 1), entry('evt_a2', 'order.updated', 2)];
+const bothLogged = [ordered('evt_a1', 's'), ordered('evt_a2', 's')];
 
 describe('the ordering activities', () => {
   it("order a key's events by the order's own events only, not by the stock events of its take", async () => {
@@ -27,5 +42,37 @@ describe('the ordering activities', () => {
     of('ordering_marks').set('s|evt_a3', { _id: 's|evt_a3', at: new Date(0) });
     expect(await activities.orderingTurn(delivery('evt_a4', 4))).toEqual({ go: true });
     expect(await activities.orderingDone(delivery('evt_a1', 1))).not.toContain('evt_z');
+  });
+
+  it('takes a delivery as ended when its own attempt series reached a final state, and marks it', async () => {
+    const { activities, delivery, of, described } = harness(twoEvents, bothLogged, { 'event/evt_a1': ['running'] });
+    // A redelivery's delivered attempt is not the event's own delivery: the turn waits.
+    of('attempts').set('r', attempt('evt_a1', 'event/evt_a1/redelivery/r1#s', 'delivered'));
+    of('attempts').set('o', attempt('evt_a1', 'event/evt_a1#s', 'retrying'));
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: false, waitFor: 'evt_a1', reason: 'in_delivery' });
+    // Its workflow was terminated after a final attempt, before its mark: the log tells.
+    of('attempts').set('f', attempt('evt_a1', 'event/evt_a1#s', 'failed'));
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: true });
+    expect(of('ordering_marks').has('s|evt_a1')).toBe(true);
+    expect(described).toEqual(['event/evt_a1']);
+  });
+
+  it("takes a delivery as ended when its event's workflow closed without a mark (terminated, timed out, an old worker), and marks it", async () => {
+    const { activities, delivery, of, described } = harness(twoEvents, bothLogged, { 'event/evt_a1': ['running', 'closed'] });
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: false, waitFor: 'evt_a1', reason: 'in_delivery' });
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: true });
+    expect(of('ordering_marks').has('s|evt_a1')).toBe(true);
+    // From then on the mark answers: no further describe.
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: true });
+    expect(described).toEqual(['event/evt_a1', 'event/evt_a1']);
+  });
+
+  it('takes a workflow Temporal no longer knows as ended only once its note is gone (it was started, then purged)', async () => {
+    const { activities, delivery, of } = harness(twoEvents, bothLogged, { 'event/evt_a1': ['absent'] });
+    of('dispatch_notes').set('evt_a1', { _id: 'evt_a1', created_at: new Date(0) });
+    // Not started yet: its note is still there.
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: false, waitFor: 'evt_a1', reason: 'in_delivery' });
+    of('dispatch_notes').delete('evt_a1');
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: true });
   });
 });
