@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { DispatchNotes } from '../src/events/dispatch-notes';
-import { decideTurn, type EarlierEvents, type KeyedEvent, laterEvents, type Turn } from '../src/events/ordering-gate';
+import { decideTurn, type EarlierEvents, type KeyedEvent, nextInTurn, type Turn } from '../src/events/ordering-gate';
 import { StockLedger } from '../src/inventory/repository';
 import { stockEventSeqs } from '../src/inventory/use-cases';
 import { OrderingMarks } from '../src/events/ordering-marks';
@@ -92,19 +92,20 @@ export function createOrderingActivities(deps: OrderingActivityDeps) {
     return [];
   }
 
-  /** The key's events after `seq` that exist now: an order's, or a product's next few moves'. */
-  async function later(key: string, seq: number): Promise<string[]> {
+  /** The key's events after `seq` that exist now, nearest first: an order's, or a product's next few moves'. */
+  async function* later(key: string, seq: number): AsyncIterable<KeyedEvent> {
     const order = /^order:(\d+)$/.exec(key);
-    if (order) return laterEvents(seq, await orderEvents(Number(order[1])));
+    if (order) {
+      yield* (await orderEvents(Number(order[1]))).filter((e) => e.seq > seq).sort((a, b) => a.seq - b.seq);
+      return;
+    }
     const product = /^product:(\d+)$/.exec(key);
-    if (!product) return [];
-    const ids: string[] = [];
+    if (!product) return;
     for (let m = Math.floor(seq / 2); m < Math.floor(seq / 2) + MAX_MOVES_AHEAD; m++) {
       const events = await moveEvents(Number(product[1]), m);
-      if (!events) break;
-      ids.push(...laterEvents(seq, events));
+      if (!events) return;
+      yield* events.filter((e) => e.seq > seq).sort((a, b) => a.seq - b.seq);
     }
-    return ids;
   }
 
   return {
@@ -117,10 +118,10 @@ export function createOrderingActivities(deps: OrderingActivityDeps) {
       });
     },
 
-    /** Marks the delivery ended (once) and returns the workflow-relevant later events of its key: their turn may have come. */
+    /** Marks the delivery ended (once) and returns the nearest later events of its key ordered for the subscription: their turn may have come. */
     async orderingDone(d: OrderedDelivery): Promise<string[]> {
       await marks.mark(d.subscriptionId, d.eventId, now());
-      return later(d.key, d.seq);
+      return nextInTurn(d.subscriptionId, later(d.key, d.seq), (id) => events.snapshotOf(id));
     },
   };
 }

@@ -67,7 +67,19 @@ export async function decideTurn(subscriptionId: string, seq: number, history: E
   return { go: true };
 }
 
-/** The events after `seq` in a key's history: those whose turn may come when this one ends. */
-export function laterEvents(seq: number, history: readonly KeyedEvent[]): string[] {
-  return history.filter((e) => e.seq > seq).map((e) => e.id);
+/**
+ * The events whose turn may come when this one's delivery to `subscriptionId` ends: the nearest
+ * later ones (same place) logged with it in order, from the key's later events read nearest
+ * first; those after them wait for them, and one not logged yet asks when its workflow starts.
+ */
+export async function nextInTurn(subscriptionId: string, later: AsyncIterable<KeyedEvent> | Iterable<KeyedEvent>, snapshot: TurnProbes['snapshot']): Promise<string[]> {
+  const next: string[] = [];
+  let at: number | undefined;
+  for await (const e of later) {
+    if (at !== undefined && e.seq > at) break;
+    if (!(await snapshot(e.id))?.ordered_ids?.includes(subscriptionId)) continue;
+    next.push(e.id);
+    at = e.seq;
+  }
+  return next;
 }

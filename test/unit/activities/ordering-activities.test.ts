@@ -44,6 +44,15 @@ describe('the ordering activities', () => {
     expect(await activities.orderingDone(delivery('evt_a1', 1))).not.toContain('evt_z');
   });
 
+  it('wakes, when a delivery ends, only the nearest later event of the key the subscription gets in order', async () => {
+    // paid went to another subscriber only; shipped and delivered are ordered for s, and shipped is the one waiting.
+    const { activities, delivery } = harness(
+      [entry('evt_a1', 'order.created', 1), entry('evt_a2', 'order.updated', 2), entry('evt_a3', 'order.updated', 3), entry('evt_a4', 'order.updated', 4)],
+      [ordered('evt_a1', 's'), ordered('evt_a2', 'other'), ordered('evt_a3', 's'), ordered('evt_a4', 's')],
+    );
+    expect(await activities.orderingDone(delivery('evt_a1', 1))).toEqual(['evt_a3']);
+  });
+
   it('takes a delivery as ended when its own attempt series reached a final state, and marks it', async () => {
     const { activities, delivery, of, described } = harness(twoEvents, bothLogged, { 'event/evt_a1': ['running'] });
     // A redelivery's delivered attempt is not the event's own delivery: the turn waits.
