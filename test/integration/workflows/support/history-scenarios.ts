@@ -116,6 +116,15 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     expected: { a: 'delivered', b: 'delivered' },
     closes: 'completed',
   },
+  // 1.5: a delivery waiting for its turn re-checks after 30 s, then 60, 120, 240 (behind the ordering-backoff patch).
+  'event-ordered-backoff': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [200], b: [200] },
+    ordered: { subscriptions: ['a'], refusals: 4, later: ['evt_history_next_of_key'] },
+    expected: { a: 'delivered', b: 'delivered' },
+    closes: 'completed',
+  },
   'event-round-activity-disable-failing': {
     policy: shortPolicy,
     batchSize: 50,
