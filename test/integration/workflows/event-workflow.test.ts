@@ -410,4 +410,22 @@ describe('eventWorkflow of an ordered delivery waiting for its turn (time-skippi
     expect(after).toBeGreaterThanOrEqual(30_000);
     expect(after).toBeLessThan(30_000 + slackMs);
   });
+
+  it("passes a parent of parts' orderingTurn signal on to the part holding the subscription: it goes without its timer", async () => {
+    const [ordered, other] = subscriptions(2) as [string, string];
+    const checks: number[] = [];
+    const script: FakeScript = { attempt: () => http(200), turn: async (_d, check) => (checks.push(await env.currentTimeMs()), check <= 1 ? refused : { go: true }) };
+    await withWorker(script, async (taskQueue, calls) => {
+      // One subscription per part: the ordered one waits in part 1.
+      const handle = await startOrdered(taskQueue, eventInput([ordered, other], defaultPolicy, 1), [ordered]);
+      await checksMade(checks, 1);
+      // The end of the delivery before it signals the event's own workflow: the parent.
+      await handle.signal(orderingTurnSignal, { subscriptionId: ordered });
+      await checksMade(checks, 2);
+      const outcome = await eventOutcome(env.client, handle.workflowId);
+      expect(outcome.subscriptions[ordered]).toMatchObject({ state: 'delivered', attempts: 1 });
+      expect(calls.turns.every((t) => t.subscriptionId === ordered)).toBe(true);
+    });
+    expect(gaps(checks)[0]).toBeLessThan(slackMs);
+  });
 });

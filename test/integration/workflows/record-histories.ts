@@ -24,6 +24,7 @@ import { createTimeSkippingEnv } from '../../support/time-skipping';
 import { deferred, failure, fakeActivities, held, http, skipped } from './support/fake-activities';
 import { drainCloses, type DrainHistoryScenario, drainHistoryScenarios, drainedSubscription, recordedDrainWorkflowId } from './support/drain-history-scenarios';
 import type { drainWorkflow } from '../../../workflows/drain';
+import { orderingTurnSignal } from '../../../workflows/definitions';
 import { historyToJSON } from './support/history-json';
 import { historyScenarios, type HistoryScenario, recordedEventId, recordedWorkflowId } from './support/history-scenarios';
 import { recordedRetentionWorkflowId, type RetentionHistoryScenario, retentionHistoryScenarios } from './support/retention-history-scenarios';
@@ -163,6 +164,17 @@ async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBund
     const ordering = scenario.ordered ? { ordering: { key: 'order:1', seq: 2, subscriptionIds: scenario.ordered.subscriptions.map((s) => `sub_history_${s}`) } } : {};
     const options = eventWorkflowStartOptions({ eventId, eventType: 'order.created', subscriptionIds, ...ordering }, { taskQueue, policy: scenario.policy, batchSize: scenario.batchSize });
     const handle = await env.client.workflow.start('eventWorkflow', { ...options, workflowExecutionTimeout: '30 days' });
+    if (scenario.ordered?.signalled) {
+      // Before waiting for the result, which lets the server skip time: the refused turn's timer has not fired yet.
+      await withTimeout(
+        (async () => {
+          while (calls.turns.length === 0) await new Promise((r) => setTimeout(r, 50));
+        })(),
+        20_000,
+        `${name}: the first turn check`,
+      );
+      for (const s of scenario.ordered.subscriptions) await handle.signal(orderingTurnSignal, { subscriptionId: `sub_history_${s}` });
+    }
     const outcome = await withTimeout(eventOutcome(env.client, handle.workflowId), 60_000, name);
     const ends = Object.fromEntries(Object.entries(outcome.subscriptions).map(([id, s]) => [id.replace(/^sub_history_/, ''), s.state]));
     for (const [sub, expected] of Object.entries(scenario.expected)) {

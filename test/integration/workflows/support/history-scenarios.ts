@@ -15,8 +15,11 @@ export interface HistoryScenario {
   retry?: Record<string, RetryOverride>;
   /** Per subscription: from the log of this attempt on, it is reported failing for longer than ENDPOINT_DISABLE_AFTER. */
   failingAfter?: Record<string, number>;
-  /** Subscriptions that get the event in its key's order: the gate refuses their turn `refusals` times, then lets them go; their end names `later` events to wake. */
-  ordered?: { subscriptions: string[]; refusals: number; later: string[] };
+  /**
+   * Subscriptions that get the event in its key's order: the gate refuses their turn `refusals` times, then lets them go; their end names `later` events to wake.
+   * `signalled`: once the first turn was refused, the event's workflow gets their orderingTurn signal (as the end of the delivery before sends it).
+   */
+  ordered?: { subscriptions: string[]; refusals: number; later: string[]; signalled?: boolean };
   /** How each subscription's delivery ends. */
   expected: Record<string, SubscriberState>;
   /** Whose history is kept: the event workflow's (default) or its first part's. */
@@ -122,6 +125,15 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     batchSize: 50,
     answers: { a: [200], b: [200] },
     ordered: { subscriptions: ['a'], refusals: 4, later: ['evt_history_next_of_key'] },
+    expected: { a: 'delivered', b: 'delivered' },
+    closes: 'completed',
+  },
+  // 1.5: a parent of parts passes the orderingTurn signal on to the part waiting for its turn (behind the parts-forward-ordering-turns patch).
+  'event-ordered-parts': {
+    policy: shortPolicy,
+    batchSize: 1,
+    answers: { a: [200], b: [200] },
+    ordered: { subscriptions: ['a'], refusals: 1, later: [], signalled: true },
     expected: { a: 'delivered', b: 'delivered' },
     closes: 'completed',
   },
