@@ -8,7 +8,7 @@ import { eventWorkflowId } from './ids';
 /** Ordered delivery per key (new in 1.4): an ordered subscription's first attempt waits for its turn. */
 export const ORDERED_DELIVERY = 'ordered-delivery';
 
-/** How often a waiting delivery asks again without a signal: a lost signal only delays it this long. */
+/** How long a waiting delivery first waits before it asks again without a signal (then longer, with ORDERING_BACKOFF). */
 export const TURN_RECHECK_MS = 30_000;
 
 /** Re-checks back off, doubling from TURN_RECHECK_MS to TURN_RECHECK_MAX_MS, and start over after a signal: each look adds a few history events. */

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { AttemptRepository } from '../deliveries/attempts';
-import type { WorkflowRuns } from '../temporal/workflow-runs';
+import type { RunState, WorkflowRuns } from '../temporal/workflow-runs';
 import { eventWorkflowId, seriesId } from '../../workflows/ids';
 import { DispatchNotes } from './dispatch-notes';
 
@@ -15,13 +15,15 @@ import { DispatchNotes } from './dispatch-notes';
 export function deliveryEnds(db: Db, runs: WorkflowRuns | undefined) {
   const attempts = new AttemptRepository(db);
   const notes = new DispatchNotes(db);
+  // Temporal not answering: not known closed, and the next look asks again.
+  const stateOf = (workflowId: string): Promise<RunState> => (runs ? runs(workflowId).catch((): RunState => 'running') : Promise.resolve('running'));
   return async (subscriptionId: string, eventId: string, noteId: string): Promise<boolean> => {
     const workflowId = eventWorkflowId(eventId);
     if (await attempts.endedIn(seriesId(workflowId, subscriptionId), eventId, subscriptionId)) return true;
     if (!runs) return false;
-    const run = await runs(workflowId);
+    const run = await stateOf(workflowId);
     if (run !== 'absent') return run === 'closed';
     if ((await notes.count(noteId)) > 0) return false;
-    return (await runs(workflowId)) !== 'running';
+    return (await stateOf(workflowId)) !== 'running';
   };
 }

@@ -8,7 +8,7 @@ const entry = (id: string, type: string, seq: number) => ({ id, type, seq, data:
 const ordered = (id: string, ...subs: string[]) => ({ _id: id, subscription_ids: subs, ordered_ids: subs });
 
 /** The ordering activities over a fake database holding order 7 (its outbox as given) and the logged events. */
-function harness(outbox: ReturnType<typeof entry>[], logged: ReturnType<typeof ordered>[], runs?: Record<string, RunState[]>) {
+function harness(outbox: ReturnType<typeof entry>[], logged: ReturnType<typeof ordered>[], runs?: Record<string, Array<RunState | Error>>) {
   const { db, of } = fakeDb();
   of('orders').set('7', { _id: '7', outbox });
   for (const e of logged) of('events').set(e._id, e);
@@ -18,7 +18,8 @@ function harness(outbox: ReturnType<typeof entry>[], logged: ReturnType<typeof o
     ? (id: string) => {
         described.push(id);
         const states = runs[id] ?? ['absent'];
-        return Promise.resolve(states.length > 1 ? states.shift()! : states[0]!);
+        const state = states.length > 1 ? states.shift()! : states[0]!;
+        return state instanceof Error ? Promise.reject(state) : Promise.resolve(state);
       }
     : undefined;
   const activities = createOrderingActivities({ db, now: () => new Date(0), workflowRuns });
@@ -82,6 +83,12 @@ describe('the ordering activities', () => {
     // Not started yet: its note is still there.
     expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: false, waitFor: 'evt_a1', reason: 'in_delivery' });
     of('dispatch_notes').delete('evt_a1');
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: true });
+  });
+
+  it('keeps the turn waiting while Temporal does not answer, and asks again on the next look', async () => {
+    const { activities, delivery } = harness(twoEvents, bothLogged, { 'event/evt_a1': [new Error('describing event/evt_a1: no answer within 5000 ms'), 'closed'] });
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: false, waitFor: 'evt_a1', reason: 'in_delivery' });
     expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: true });
   });
 });
