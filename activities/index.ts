@@ -5,6 +5,7 @@ import { createHeldActivities } from './held';
 import { createOrderingActivities } from './ordering';
 import { createRetentionActivities } from './retention';
 import { createSubscriptionActivities } from './subscription';
+import type { WorkflowRuns } from '../src/temporal/workflow-runs';
 
 /** What activities need from the outside world; tests inject fakes. */
 export interface ActivityDeps extends AttemptActivityDeps, AlertActivityDeps {
@@ -13,6 +14,8 @@ export interface ActivityDeps extends AttemptActivityDeps, AlertActivityDeps {
   workerIdentity: string;
   /** Share of its time a retention pass spends deleting (RETENTION_BUSY_SHARE; absent: all of it). */
   retentionBusyShare?: number | undefined;
+  /** Where an event's workflow stands: the ordering gate asks it of an earlier event no mark says ended (absent: it does not ask). */
+  workflowRuns?: WorkflowRuns | undefined;
 }
 
 /** The result of the worker's end-to-end self check. */
@@ -28,7 +31,7 @@ export function createActivities(deps: ActivityDeps) {
   const { raiseAlert, notifyOperator } = createAlertActivities(deps);
   return {
     ...createAttemptActivities(deps),
-    ...createOrderingActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}) }),
+    ...createOrderingActivities({ db: deps.db, workflowRuns: deps.workflowRuns, ...(deps.now ? { now: deps.now } : {}) }),
     raiseAlert,
     ...createSubscriptionActivities({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), raiseAlert, notifyOperator }),
     ...createRetentionActivities({ db: deps.db, busyShare: deps.retentionBusyShare }),

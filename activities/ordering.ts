@@ -1,11 +1,13 @@
 import type { Db } from 'mongodb';
 import { DispatchNotes } from '../src/events/dispatch-notes';
-import { decideTurn, type EarlierEvents, type KeyedEvent, laterEvents, type Turn } from '../src/events/ordering-gate';
+import { decideTurn, type EarlierEvents, type KeyedEvent, nextInTurn, type Turn } from '../src/events/ordering-gate';
 import { StockLedger } from '../src/inventory/repository';
 import { stockEventSeqs } from '../src/inventory/use-cases';
 import { OrderingMarks } from '../src/events/ordering-marks';
 import { EventRepository } from '../src/events/repository';
 import { OrderRepository } from '../src/orders/repository';
+import { deliveryEnds } from '../src/events/delivery-ends';
+import type { WorkflowRuns } from '../src/temporal/workflow-runs';
 
 /** One ordered delivery: the event, its key and place, the subscription. */
 export interface OrderedDelivery {
@@ -29,6 +31,8 @@ const MAX_MOVES_AHEAD = 8;
 export interface OrderingActivityDeps {
   db: Db;
   now?: () => Date;
+  /** Where an event's workflow stands, for an end no mark tells (absent: only the marks and the attempt log tell). */
+  workflowRuns?: WorkflowRuns | undefined;
 }
 
 /**
@@ -41,12 +45,21 @@ export function createOrderingActivities(deps: OrderingActivityDeps) {
   const marks = new OrderingMarks(deps.db);
   const orders = new OrderRepository(deps.db);
   const ledger = new StockLedger(deps.db);
+  const endedUnmarked = deliveryEnds(deps.db, deps.workflowRuns);
   const now = () => deps.now?.() ?? new Date();
 
-  /** An order's events, all in the order's outbox (one read). */
+  /** Whether the delivery ended: its mark, else (written then, so the next look is the mark's point read) what else tells. */
+  async function ended(subscriptionId: string, eventId: string, noteId: string): Promise<boolean> {
+    if (await marks.has(subscriptionId, eventId)) return true;
+    if (!(await endedUnmarked(subscriptionId, eventId, noteId))) return false;
+    await marks.mark(subscriptionId, eventId, now());
+    return true;
+  }
+
+  /** An order's events, all in the order's outbox (one read); its take's stock events there have their product's places. */
   async function orderEvents(orderId: number): Promise<KeyedEvent[]> {
     const outbox = await orders.outboxOf(orderId);
-    return outbox.filter((e): e is typeof e & { seq: number } => e.seq !== undefined).map((e) => ({ id: e.id, seq: e.seq }));
+    return outbox.filter((e): e is typeof e & { seq: number } => e.seq !== undefined && e.type.startsWith('order.')).map((e) => ({ id: e.id, seq: e.seq }));
   }
 
   /** The events of a product's ledger move at `moveSeq`: in its outbox, or (a take's) in its order's, by the ids the move keeps. */
@@ -79,19 +92,20 @@ export function createOrderingActivities(deps: OrderingActivityDeps) {
     return [];
   }
 
-  /** The key's events after `seq` that exist now: an order's, or a product's next few moves'. */
-  async function later(key: string, seq: number): Promise<string[]> {
+  /** The key's events after `seq` that exist now, nearest first: an order's, or a product's next few moves'. */
+  async function* later(key: string, seq: number): AsyncIterable<KeyedEvent> {
     const order = /^order:(\d+)$/.exec(key);
-    if (order) return laterEvents(seq, await orderEvents(Number(order[1])));
+    if (order) {
+      yield* (await orderEvents(Number(order[1]))).filter((e) => e.seq > seq).sort((a, b) => a.seq - b.seq);
+      return;
+    }
     const product = /^product:(\d+)$/.exec(key);
-    if (!product) return [];
-    const ids: string[] = [];
+    if (!product) return;
     for (let m = Math.floor(seq / 2); m < Math.floor(seq / 2) + MAX_MOVES_AHEAD; m++) {
       const events = await moveEvents(Number(product[1]), m);
-      if (!events) break;
-      ids.push(...laterEvents(seq, events));
+      if (!events) return;
+      yield* events.filter((e) => e.seq > seq).sort((a, b) => a.seq - b.seq);
     }
-    return ids;
   }
 
   return {
@@ -100,14 +114,14 @@ export function createOrderingActivities(deps: OrderingActivityDeps) {
       return decideTurn(d.subscriptionId, d.seq, await earlier(d.key, d.seq), {
         snapshot: (id) => events.snapshotOf(id),
         noted: async (id) => (await notes.count(id)) > 0,
-        ended: (sub, id) => marks.has(sub, id),
+        ended,
       });
     },
 
-    /** Marks the delivery ended (once) and returns the workflow-relevant later events of its key: their turn may have come. */
+    /** Marks the delivery ended (once) and returns the nearest later events of its key ordered for the subscription: their turn may have come. */
     async orderingDone(d: OrderedDelivery): Promise<string[]> {
       await marks.mark(d.subscriptionId, d.eventId, now());
-      return later(d.key, d.seq);
+      return nextInTurn(d.subscriptionId, later(d.key, d.seq), (id) => events.snapshotOf(id));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { condition, getExternalWorkflowHandle, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, patched, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { localActivityOptions } from './activity-options';
 import { type Due, earliestDue, type SubscriberStatus } from './delivery-model';
@@ -8,8 +8,14 @@ import { eventWorkflowId } from './ids';
 /** Ordered delivery per key (new in 1.4): an ordered subscription's first attempt waits for its turn. */
 export const ORDERED_DELIVERY = 'ordered-delivery';
 
-/** How often a waiting delivery asks again without a signal: a lost signal only delays it this long. */
+/** How long a waiting delivery first waits before it asks again without a signal (then longer, with ORDERING_BACKOFF). */
 export const TURN_RECHECK_MS = 30_000;
+
+/** Re-checks back off, doubling from TURN_RECHECK_MS to TURN_RECHECK_MAX_MS, and start over after a signal: each look adds a few history events. */
+export const ORDERING_BACKOFF = 'ordering-backoff';
+
+/** The longest wait between two looks of a delivery waiting for its turn (with ORDERING_BACKOFF). */
+export const TURN_RECHECK_MAX_MS = 5 * 60_000;
 
 const { orderingTurn, orderingDone } = proxyLocalActivities<Activities>(localActivityOptions);
 
@@ -20,7 +26,7 @@ const ENDED: ReadonlySet<SubscriberStatus['state']> = new Set(['delivered', 'fai
  * Holds the first attempt of each ordered subscription of an event until the gate
  * (src/events/ordering-gate.ts) says the event before it in its key has ended there, then hands
  * it to the rounds; when it ends, marks that and wakes the later events of the key. Waits on a
- * signal from the delivery before it, with a timer re-check as fallback.
+ * signal from the delivery before it, with a timer re-check as fallback (backing off, ORDERING_BACKOFF).
  */
 export class OrderingGate {
   /** Ordered subscriptions whose first attempt still waits for its turn. */
@@ -34,9 +40,12 @@ export class OrderingGate {
   /** Set when a turn came: the rounds' wait ends to take it. */
   #released = false;
   readonly #ordering: EventOrdering;
+  /** Whether re-checks back off (ORDERING_BACKOFF); decided at the start, so a run keeps one way. */
+  readonly #backoff: boolean;
 
   constructor(private readonly input: EventInput & { ordering: EventOrdering }) {
     this.#ordering = input.ordering;
+    this.#backoff = patched(ORDERING_BACKOFF);
     for (const id of input.ordering.subscriptionIds) if (input.subscriptionIds.includes(id)) this.held.add(id);
     setHandler(orderingTurnSignal, ({ subscriptionId }) => {
       if (this.held.has(subscriptionId)) this.#signalled.add(subscriptionId);
@@ -59,6 +68,7 @@ export class OrderingGate {
   }
 
   async #awaitTurn(subscriptionId: string, pending: Map<string, Due>): Promise<void> {
+    let recheckMs = TURN_RECHECK_MS;
     for (;;) {
       this.#signalled.delete(subscriptionId);
       const turn = await orderingTurn(this.#delivery(subscriptionId));
@@ -66,7 +76,8 @@ export class OrderingGate {
       const was = this.#waits.get(subscriptionId)?.ordering;
       const since = was?.waitFor === turn.waitFor ? was.since : Date.now();
       this.#waits.set(subscriptionId, { attempt: 1, ordering: { key: this.#ordering.key, waitFor: turn.waitFor, reason: turn.reason, since } });
-      await condition(() => this.#signalled.has(subscriptionId), TURN_RECHECK_MS);
+      const signalled = await condition(() => this.#signalled.has(subscriptionId), recheckMs);
+      if (this.#backoff) recheckMs = signalled ? TURN_RECHECK_MS : Math.min(recheckMs * 2, TURN_RECHECK_MAX_MS);
     }
     this.held.delete(subscriptionId);
     this.#waits.delete(subscriptionId);

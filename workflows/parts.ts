@@ -1,8 +1,11 @@
-import { ApplicationFailure, ChildWorkflowFailure, executeChild, getExternalWorkflowHandle, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, getExternalWorkflowHandle, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { aggregateState, type EventDeliveryStatus, type SubscriberStatus, subscriptionsIn } from './delivery-model';
-import { deliveryStatusQuery, type EventInput, retryNowSignal } from './definitions';
+import { deliveryStatusQuery, type EventInput, orderingTurnSignal, retryNowSignal } from './definitions';
 import { partWorkflowId } from './ids';
 import { deliveryStateKey, eventSearchAttributes, failedKey, MAX_BATCH_SIZE } from './search-attributes';
+
+/** A parent of parts passes each orderingTurn signal on to the part holding its subscription. */
+export const FORWARD_ORDERING_TURNS = 'parts-forward-ordering-turns';
 
 /** `items` in consecutive chunks of at most `size`. */
 export function chunk<T>(items: readonly T[], size: number): T[][] {
@@ -48,6 +51,14 @@ export async function deliverInParts(input: EventInput, workflow: (input: EventI
     // A part that already ended refuses the signal: nothing waits there.
     await Promise.allSettled(parts.map((id) => getExternalWorkflowHandle(id).signal(retryNowSignal, which)));
   });
+  // The end of an earlier delivery signals the event's workflow: the part holding the subscription waits for it.
+  if (input.ordering?.subscriptionIds.some((id) => input.subscriptionIds.includes(id)) && patched(FORWARD_ORDERING_TURNS)) {
+    setHandler(orderingTurnSignal, async (turn) => {
+      const k = chunks.findIndex((ids) => ids.includes(turn.subscriptionId));
+      // A part that already ended refuses the signal: nothing waits there.
+      if (k >= 0) await getExternalWorkflowHandle(parts[k]!).signal(orderingTurnSignal, turn).catch(() => undefined);
+    });
+  }
   const ends = await Promise.allSettled(
     chunks.map((ids, k) =>
       executeChild(workflow, {

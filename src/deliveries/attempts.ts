@@ -92,6 +92,9 @@ export function toDeliveryAttempt(doc: AttemptDoc): DeliveryAttempt {
 /** An attempt as stored: with the timeline tags of the lists it is in, and its event's groups (src/deliveries/event-groups.ts). */
 type StoredAttempt = AttemptDoc & { tl?: string[]; tl_tenth?: number; eg?: string[] };
 
+/** The states after which a delivery makes no further attempt. */
+const FINAL_STATES: ReadonlySet<DeliveryAttemptState> = new Set(['delivered', 'failed', 'stopped']);
+
 /** Rows of one event group read per round trip. */
 const GROUP_BATCH = 5_000;
 
@@ -128,6 +131,7 @@ export class AttemptRepository {
     { collection: 'attempts', method: 'AttemptRepository.tagEventGroups', equality: [], range: ['eg'], index: 'event_groups' },
     { collection: 'attempts', method: 'AttemptRepository.deliveredEventIds', equality: ['event_id', 'subscription_id'], optional: ['state'], index: 'event_subscription' },
     { collection: 'attempts', method: 'AttemptRepository.find', equality: ['_id'], index: '_id_' },
+    { collection: 'attempts', method: 'AttemptRepository.endedIn', equality: ['event_id', 'subscription_id'], index: 'event_subscription' },
     // listForSubscription, samplesSince, failedEventIdsSince and retention read the lists.
     ...timelineShapes('attempts', 'started_at', {
       list: ['AttemptRepository.listForSubscription', 'AttemptRepository.samplesSince', 'AttemptRepository.failedEventIdsSince'],
@@ -238,6 +242,12 @@ export class AttemptRepository {
   async deliveredEventIds(subscriptionId: string, eventIds: readonly string[]): Promise<string[]> {
     const rows = await this.#ofEvents(subscriptionId, eventIds, { event_id: 1, state: 1 });
     return rows.filter((a) => a.state === 'delivered').map((a) => a.event_id);
+  }
+
+  /** Whether an attempt of `series` left the event's delivery to the subscription final (delivered, failed or stopped); one indexed lookup. */
+  async endedIn(series: string, eventId: string, subscriptionId: string): Promise<boolean> {
+    const rows = await this.#collection.find({ event_id: eventId, subscription_id: subscriptionId }, { projection: { _id: 0, series: 1, state: 1 } }).toArray();
+    return rows.some((a) => a.series === series && FINAL_STATES.has(a.state));
   }
 
   /** The attempts of each of `eventIds` to the subscription: one indexed lookup per event. */

@@ -31,8 +31,8 @@ export interface TurnProbes {
   snapshot(eventId: string): Promise<{ subscription_ids: readonly string[]; ordered_ids?: readonly string[] | undefined } | undefined>;
   /** Whether a dispatch note still announces it: its write happened or may, and it is not logged yet. */
   noted(eventId: string): Promise<boolean>;
-  /** Whether its ordered delivery to the subscription ended. */
-  ended(subscriptionId: string, eventId: string): Promise<boolean>;
+  /** Whether its ordered delivery to the subscription ended; `noteId` is the dispatch note that announced it. */
+  ended(subscriptionId: string, eventId: string, noteId: string): Promise<boolean>;
 }
 
 /** The gate's answer: go now, or wait for the named event (to be logged, or to end its delivery). */
@@ -42,34 +42,44 @@ export type Turn = { go: true } | { go: false; waitFor: string; reason: 'not_log
  * Decides the turn of event `seq` for `subscriptionId` from the key's earlier events (a list in any
  * order, or read nearest first), walking
  * back from the nearest earlier one: one not logged but still noted holds it (the relay logs it
- * soon); one not logged nor noted never will be (nobody subscribed); one logged that this
+ * soon); one not logged nor noted, looking at the log again after the note (the relay logs an
+ * event before it removes its note), never will be (nobody subscribed); one logged that this
  * subscription gets in order holds it until that delivery ended, and once it has, everything
  * before it has too (it waited for them), so the walk stops; one it does not get in order
  * (filtered out, another type, or from before it asked for ordering) is passed over.
  */
 export async function decideTurn(subscriptionId: string, seq: number, history: EarlierEvents, probes: TurnProbes): Promise<Turn> {
   for await (const e of nearestFirst(seq, history)) {
-    const snapshot = await probes.snapshot(e.id);
+    let snapshot = await probes.snapshot(e.id);
     if (!snapshot) {
-      // Logged between the two reads counts as logged: look again.
-      if (await probes.noted(e.note ?? e.id)) {
-        const late = await probes.snapshot(e.id);
-        if (!late) return { go: false, waitFor: e.id, reason: 'not_logged' };
-        if (late.ordered_ids?.includes(subscriptionId)) {
-          if (await probes.ended(subscriptionId, e.id)) return { go: true };
-          return { go: false, waitFor: e.id, reason: 'in_delivery' };
-        }
+      const noted = await probes.noted(e.note ?? e.id);
+      // Logged before its note goes: one logged since the first look (its note maybe gone already) shows now.
+      snapshot = await probes.snapshot(e.id);
+      if (!snapshot) {
+        if (noted) return { go: false, waitFor: e.id, reason: 'not_logged' };
+        continue;
       }
-      continue;
     }
     if (!snapshot.ordered_ids?.includes(subscriptionId)) continue;
-    if (await probes.ended(subscriptionId, e.id)) return { go: true };
+    if (await probes.ended(subscriptionId, e.id, e.note ?? e.id)) return { go: true };
     return { go: false, waitFor: e.id, reason: 'in_delivery' };
   }
   return { go: true };
 }
 
-/** The events after `seq` in a key's history: those whose turn may come when this one ends. */
-export function laterEvents(seq: number, history: readonly KeyedEvent[]): string[] {
-  return history.filter((e) => e.seq > seq).map((e) => e.id);
+/**
+ * The events whose turn may come when this one's delivery to `subscriptionId` ends: the nearest
+ * later ones (same place) logged with it in order, from the key's later events read nearest
+ * first; those after them wait for them, and one not logged yet asks when its workflow starts.
+ */
+export async function nextInTurn(subscriptionId: string, later: AsyncIterable<KeyedEvent> | Iterable<KeyedEvent>, snapshot: TurnProbes['snapshot']): Promise<string[]> {
+  const next: string[] = [];
+  let at: number | undefined;
+  for await (const e of later) {
+    if (at !== undefined && e.seq > at) break;
+    if (!(await snapshot(e.id))?.ordered_ids?.includes(subscriptionId)) continue;
+    next.push(e.id);
+    at = e.seq;
+  }
+  return next;
 }

@@ -2,9 +2,11 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor } from '@temporalio/interceptors-opentelemetry';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { type ActivityDeps, createActivities } from '../../activities';
 import { laneTaskQueues } from '../events/lanes';
+import { workflowRuns } from '../temporal/workflow-runs';
 import type { Tracing } from '../telemetry/tracing';
 
 /** Path of the workflow bundle entry, bundled by the worker at start. */
@@ -77,8 +79,10 @@ export function createLaneWorkers(opts: CreateWorkerOptions): Promise<Worker[]> 
   ]);
 }
 
+/** The activities over `deps`, which ask the worker's own connection where a workflow stands unless they bring their own way. */
 function activitiesOf(opts: CreateWorkerOptions) {
-  return createActivities({ ...opts.deps, ...(opts.tracing ? { tracer: opts.tracing.tracer } : {}) });
+  const runs = opts.deps.workflowRuns ?? workflowRuns(new Client({ connection: opts.connection, namespace: opts.namespace }));
+  return createActivities({ ...opts.deps, workflowRuns: runs, ...(opts.tracing ? { tracer: opts.tracing.tracer } : {}) });
 }
 
 function workerWith(opts: CreateWorkerOptions, activities: ReturnType<typeof activitiesOf>): Promise<Worker> {

@@ -6,9 +6,33 @@ import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, startTestWorker, type TestApi, type TestWorker } from '../../support/api';
 import { type Received, startReceiver, type TestReceiver } from '../../support/receiver';
 import { waitFor } from '../../support/wait';
+import { eventWorkflowId } from '../../../workflows/ids';
 import { type OrderPost, outOfOrder, parseOrderPost } from '../../support/ordered-posts';
 
 const v1 = '/api/webhooks/v1';
+
+/**
+ * A new owner's ordered subscription to `url`, and an order it creates then pays: once both events
+ * are logged for the subscription, their ids by type and a reader of one event's delivery timeline.
+ */
+async function createdThenPaid(api: TestApi, url: string) {
+  const { client: own } = await api.clientWith(['webhooks:write', 'webhooks:read', 'resources:read', 'orders:write'], `owner-${randomUUID().slice(0, 8)}`);
+  const sub = await own.POST(`${v1}/subscribe`, { body: { url, events: ['order.created', 'order.updated'], ordering: 'per_key' } });
+  expect(sub.response.status).toBe(201);
+  const subscription_id = sub.data!.id;
+  const order = await own.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }] } });
+  expect(order.response.status).toBe(201);
+  const paid = await own.PATCH('/api/orders/{order_id}', { params: { path: { order_id: order.data!.id } }, body: { status: 'paid' } });
+  expect(paid.response.status).toBe(200);
+  const ids: Record<string, string> = {};
+  await waitFor(async () => {
+    const list = await own.GET(`${v1}/subscriptions/{subscription_id}/events`, { params: { path: { subscription_id } } });
+    for (const e of list.data?.data ?? []) ids[e.type] = e.id;
+    return ids['order.created'] !== undefined && ids['order.updated'] !== undefined;
+  }, 30_000);
+  const timeline = async (event_id: string) => (await own.GET(`${v1}/subscriptions/{subscription_id}/events/{event_id}/delivery`, { params: { path: { subscription_id, event_id } } })).data!;
+  return { subscription_id, orderId: order.data!.id, ids, timeline };
+}
 
 describe('ordered delivery per key (ordering: per_key), over real deliveries', () => {
   let api: TestApi;
@@ -102,23 +126,8 @@ describe('ordered delivery per key (ordering: per_key), over real deliveries', (
       res.writeHead(holdCreated && parseOrderPost(r).seq === 1 ? 500 : 200).end();
     });
     try {
-      const { client: own } = await api.clientWith(['webhooks:write', 'webhooks:read', 'resources:read', 'orders:write'], `owner-${randomUUID().slice(0, 8)}`);
-      const sub = await own.POST(`${v1}/subscribe`, { body: { url: gated.url, events: ['order.created', 'order.updated'], ordering: 'per_key' } });
-      expect(sub.response.status).toBe(201);
-      const subscription_id = sub.data!.id;
-      const order = await own.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }] } });
-      expect(order.response.status).toBe(201);
-      const paid = await own.PATCH('/api/orders/{order_id}', { params: { path: { order_id: order.data!.id } }, body: { status: 'paid' } });
-      expect(paid.response.status).toBe(200);
-
       // Both events logged for the subscription: order.created retries (500), order.updated waits for it.
-      const ids: Record<string, string> = {};
-      await waitFor(async () => {
-        const list = await own.GET(`${v1}/subscriptions/{subscription_id}/events`, { params: { path: { subscription_id } } });
-        for (const e of list.data?.data ?? []) ids[e.type] = e.id;
-        return ids['order.created'] !== undefined && ids['order.updated'] !== undefined;
-      }, 30_000);
-      const timeline = async (event_id: string) => (await own.GET(`${v1}/subscriptions/{subscription_id}/events/{event_id}/delivery`, { params: { path: { subscription_id, event_id } } })).data!;
+      const { orderId, ids, timeline } = await createdThenPaid(api, gated.url);
       let next = (await timeline(ids['order.updated']!)).next;
       await waitFor(async () => {
         next = (await timeline(ids['order.updated']!)).next;
@@ -128,7 +137,7 @@ describe('ordered delivery per key (ordering: per_key), over real deliveries', (
         final: false,
         state: 'pending',
         attempt: 1,
-        waiting: { reason: 'ordering', key: `order:${order.data!.id}`, event_id: ids['order.created'], event_state: 'in_delivery' },
+        waiting: { reason: 'ordering', key: `order:${orderId}`, event_id: ids['order.created'], event_state: 'in_delivery' },
       });
       expect(next.at).toBeUndefined();
       expect(next.reason).toContain(ids['order.created']);
@@ -139,6 +148,25 @@ describe('ordered delivery per key (ordering: per_key), over real deliveries', (
       expect((await timeline(ids['order.created']!)).state).toBe('delivered');
     } finally {
       await gated.close();
+    }
+  });
+
+  it('lets the next event of a key go when the workflow of the one before it was terminated without ending its turn', async () => {
+    // Refuses order.created for good: only an operator's terminate ends its delivery.
+    const refusing = await startReceiver((r: Received, res: ServerResponse) => {
+      res.writeHead(parseOrderPost(r).seq === 1 ? 500 : 200).end();
+    });
+    try {
+      const { subscription_id, ids, timeline } = await createdThenPaid(api, refusing.url);
+      await waitFor(async () => (await timeline(ids['order.updated']!)).next.waiting !== undefined, 30_000);
+
+      // No mark, no signal: the waiting event finds the closed workflow on its next look.
+      const temporal = await api.temporal.client();
+      await temporal.workflow.getHandle(eventWorkflowId(ids['order.created']!)).terminate('operator ends a stuck delivery');
+      await waitFor(async () => (await timeline(ids['order.updated']!)).state === 'delivered', 90_000);
+      expect(await api.mongo.db.collection('ordering_marks').countDocuments({ _id: `${subscription_id}|${ids['order.created']!}` as never })).toBe(1);
+    } finally {
+      await refusing.close();
     }
   });
 

@@ -7,6 +7,7 @@ import { eventWorkflowStartOptions } from '../../../src/events/start-options';
 import { withTimeout } from '../../../src/lib/timing';
 import { preloadModules, workflowsPath } from '../../../src/worker/create-worker';
 import { deliveryStatusQuery, type EventInput, type eventWorkflow, retryNowSignal } from '../../../workflows/event';
+import { orderingTurnSignal } from '../../../workflows/definitions';
 import { partWorkflowId } from '../../../workflows/ids';
 import type { DeliveryPolicy, EventDeliveryStatus } from '../../../workflows/delivery-model';
 import { deliveryStateKey, failedKey, retryingKey, subscriptionIdsKey } from '../../../workflows/search-attributes';
@@ -361,5 +362,70 @@ describe('eventWorkflow across subscribers (time-skipping server)', () => {
       // The attempt series is the parent's: a redelivery of the event logs a fresh one.
       expect(calls.logged.every((e) => e.series === `${handle.workflowId}#${e.subscriptionId}`)).toBe(true);
     });
+  });
+});
+
+describe('eventWorkflow of an ordered delivery waiting for its turn (time-skipping server)', () => {
+  const refused = { go: false, waitFor: 'evt_before', reason: 'in_delivery' } as const;
+
+  /** Starts the event as the dispatcher does, `ordered` getting it in the order of key order:1 (place 2). */
+  function startOrdered(taskQueue: string, input: EventInput, ordered: string[]): Promise<WorkflowHandle<typeof eventWorkflow>> {
+    const run = { eventId: input.eventId, eventType: input.eventType, subscriptionIds: input.subscriptionIds, ordering: { key: 'order:1', seq: 2, subscriptionIds: ordered } };
+    return env.client.workflow.start<typeof eventWorkflow>('eventWorkflow', {
+      ...eventWorkflowStartOptions(run, { taskQueue, policy: input.policy, batchSize: input.batchSize }),
+      workflowExecutionTimeout: '30 days',
+    });
+  }
+
+  /** Waits in real time (the server's clock then runs at its own pace, no skipping) until `count` turn checks were made. */
+  async function checksMade(checks: readonly number[], count: number): Promise<void> {
+    for (const until = Date.now() + 20_000; checks.length < count && Date.now() < until; ) await realDelay(50);
+    expect(checks).toHaveLength(count);
+  }
+
+  /** The server-time gaps between consecutive checks. */
+  const gaps = (checks: readonly number[]) => checks.slice(1).map((at, i) => at - checks[i]!);
+
+  it('asks again after 30 s, then twice as long each time, and after 30 s again once a signal woke it', async () => {
+    const [sub] = subscriptions(1) as [string];
+    const checks: number[] = [];
+    const script: FakeScript = { attempt: () => http(200), turn: async (_d, check) => (checks.push(await env.currentTimeMs()), check <= 4 ? refused : { go: true }) };
+    await withWorker(script, async (taskQueue) => {
+      const handle = await startOrdered(taskQueue, eventInput([sub]), [sub]);
+      await checksMade(checks, 1);
+      await env.sleep(30_000);
+      await checksMade(checks, 2);
+      await env.sleep(60_000);
+      await checksMade(checks, 3);
+      await handle.signal(orderingTurnSignal, { subscriptionId: sub });
+      await checksMade(checks, 4);
+      expect((await eventOutcome(env.client, handle.workflowId)).subscriptions[sub]).toMatchObject({ state: 'delivered', attempts: 1 });
+    });
+    const [first, second, signalled, after] = gaps(checks) as [number, number, number, number];
+    expect(first).toBeGreaterThanOrEqual(30_000);
+    expect(first).toBeLessThan(30_000 + slackMs);
+    expect(second).toBeGreaterThanOrEqual(60_000);
+    expect(second).toBeLessThan(60_000 + slackMs);
+    expect(signalled).toBeLessThan(slackMs);
+    expect(after).toBeGreaterThanOrEqual(30_000);
+    expect(after).toBeLessThan(30_000 + slackMs);
+  });
+
+  it("passes a parent of parts' orderingTurn signal on to the part holding the subscription: it goes without its timer", async () => {
+    const [ordered, other] = subscriptions(2) as [string, string];
+    const checks: number[] = [];
+    const script: FakeScript = { attempt: () => http(200), turn: async (_d, check) => (checks.push(await env.currentTimeMs()), check <= 1 ? refused : { go: true }) };
+    await withWorker(script, async (taskQueue, calls) => {
+      // One subscription per part: the ordered one waits in part 1.
+      const handle = await startOrdered(taskQueue, eventInput([ordered, other], defaultPolicy, 1), [ordered]);
+      await checksMade(checks, 1);
+      // The end of the delivery before it signals the event's own workflow: the parent.
+      await handle.signal(orderingTurnSignal, { subscriptionId: ordered });
+      await checksMade(checks, 2);
+      const outcome = await eventOutcome(env.client, handle.workflowId);
+      expect(outcome.subscriptions[ordered]).toMatchObject({ state: 'delivered', attempts: 1 });
+      expect(calls.turns.every((t) => t.subscriptionId === ordered)).toBe(true);
+    });
+    expect(gaps(checks)[0]).toBeLessThan(slackMs);
   });
 });

@@ -25,6 +25,7 @@ import { deferred, failure, fakeActivities, held, http, skipped } from './suppor
 import { drainCloses, type DrainHistoryScenario, drainHistoryScenarios, drainedSubscription, recordedDrainWorkflowId } from './support/drain-history-scenarios';
 import type { drainWorkflow } from '../../../workflows/drain';
 import { eventWorkflowId } from '../../../workflows/ids';
+import { orderingTurnSignal } from '../../../workflows/definitions';
 import { historyToJSON } from './support/history-json';
 import { historyScenarios, type HistoryScenario, recordedEventId, recordedWorkflowId } from './support/history-scenarios';
 import { recordedRetentionWorkflowId, type RetentionHistoryScenario, retentionHistoryScenarios } from './support/retention-history-scenarios';
@@ -167,6 +168,17 @@ async function record(env: TestWorkflowEnvironment, workflowBundle: WorkflowBund
     const drained = scenario.drained && { notBefore: (await env.currentTimeMs()) + scenario.drained.notBeforeMs, turn: { wait: scenario.drained.waitsTurn, next: `${eventWorkflowId(eventId)}/next` } };
     const args = drained ? [{ ...options.args[0], ...drained }] : options.args;
     const handle = await env.client.workflow.start('eventWorkflow', { ...options, args, workflowExecutionTimeout: '30 days' });
+    if (scenario.ordered?.signalled) {
+      // Before waiting for the result, which lets the server skip time: the refused turn's timer has not fired yet.
+      await withTimeout(
+        (async () => {
+          while (calls.turns.length === 0) await new Promise((r) => setTimeout(r, 50));
+        })(),
+        20_000,
+        `${name}: the first turn check`,
+      );
+      for (const s of scenario.ordered.subscriptions) await handle.signal(orderingTurnSignal, { subscriptionId: `sub_history_${s}` });
+    }
     const outcome = await withTimeout(eventOutcome(env.client, handle.workflowId), 60_000, name);
     const ends = Object.fromEntries(Object.entries(outcome.subscriptions).map(([id, s]) => [id.replace(/^sub_history_/, ''), s.state]));
     for (const [sub, expected] of Object.entries(scenario.expected)) {

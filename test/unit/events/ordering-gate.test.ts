@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideTurn, type KeyedEvent, laterEvents, type TurnProbes } from '../../../src/events/ordering-gate';
+import { decideTurn, type KeyedEvent, nextInTurn, type TurnProbes } from '../../../src/events/ordering-gate';
 
 /** The durable truth the gate reads, as a test states it: what is logged (with whom ordered), noted, and ended. */
 interface World {
@@ -75,6 +75,13 @@ describe('the turn of an ordered delivery', () => {
     expect(await decideTurn('s', 3, key, probes(world))).toEqual({ go: false, waitFor: 'e2', reason: 'in_delivery' });
   });
 
+  it('holds for an event the relay logged and whose note it removed between the two looks', async () => {
+    // First look: not logged; then the relay logs it and removes its note; the note is gone when asked.
+    const p = probes({ loggedLate: { e2: ordered('s') }, ended: [] });
+    expect(await decideTurn('s', 3, key, p)).toEqual({ go: false, waitFor: 'e2', reason: 'in_delivery' });
+    expect(p.reads).toEqual(['snapshot e2', 'noted e2', 'snapshot e2', 'ended s e2']);
+  });
+
   it('passes over an event neither logged nor noted: nobody subscribed, so it never will be', async () => {
     const world: World = { logged: { e1: ordered('s') }, ended: ['s|e1'] };
     expect(await decideTurn('s', 3, key, probes(world))).toEqual({ go: true });
@@ -86,9 +93,30 @@ describe('the turn of an ordered delivery', () => {
     expect(await decideTurn('s', 4, key, probes({ logged: { e1: ordered('s') }, ended: ['s|e1'] }))).toEqual({ go: true });
   });
 
-  it('takes the history in any order and names the later events to wake', async () => {
+  it('takes the history in any order', async () => {
     const shuffled = [key[2]!, key[0]!, key[3]!, key[1]!];
     expect(await decideTurn('s', 3, shuffled, probes({ logged: { e2: ordered('s') } }))).toEqual({ go: false, waitFor: 'e2', reason: 'in_delivery' });
-    expect(laterEvents(2, shuffled).sort()).toEqual(['e3', 'e4']);
+  });
+});
+
+/** The gate's snapshot probe over `world`. */
+const snapshotOf = (world: World) => {
+  const p = probes(world);
+  return (id: string) => p.snapshot(id);
+};
+
+describe('the events an ended ordered delivery wakes', () => {
+  const later: KeyedEvent[] = [{ id: 'e2', seq: 2 }, { id: 'e3', seq: 3 }, { id: 'e4', seq: 4 }, { id: 'e4b', seq: 4 }, { id: 'e5', seq: 5 }];
+
+  it('wakes only the nearest later event logged with the subscription in order, passing over the others', async () => {
+    // e2 is not logged yet (it asks when it starts), e3 goes to another subscriber only: e4 is the one waiting.
+    const p = probes({ logged: { e3: ordered('other'), e4: ordered('s'), e5: ordered('s') } });
+    expect(await nextInTurn('s', later, (id) => p.snapshot(id))).toEqual(['e4']);
+    expect(p.reads).toEqual(['snapshot e2', 'snapshot e3', 'snapshot e4', 'snapshot e4b']);
+  });
+
+  it('wakes every event at that nearest place, and none when no later one is ordered there', async () => {
+    expect(await nextInTurn('s', later, snapshotOf({ logged: { e4: ordered('s'), e4b: ordered('s'), e5: ordered('s') } }))).toEqual(['e4', 'e4b']);
+    expect(await nextInTurn('s', later, snapshotOf({ logged: { e2: { subscription_ids: ['s'] }, e3: ordered('other') } }))).toEqual([]);
   });
 });

@@ -15,8 +15,11 @@ export interface HistoryScenario {
   retry?: Record<string, RetryOverride>;
   /** Per subscription: from the log of this attempt on, it is reported failing for longer than ENDPOINT_DISABLE_AFTER. */
   failingAfter?: Record<string, number>;
-  /** Subscriptions that get the event in its key's order: the gate refuses their turn `refusals` times, then lets them go; their end names `later` events to wake. */
-  ordered?: { subscriptions: string[]; refusals: number; later: string[] };
+  /**
+   * Subscriptions that get the event in its key's order: the gate refuses their turn `refusals` times, then lets them go; their end names `later` events to wake.
+   * `signalled`: once the first turn was refused, the event's workflow gets their orderingTurn signal (as the end of the delivery before sends it).
+   */
+  ordered?: { subscriptions: string[]; refusals: number; later: string[]; signalled?: boolean };
   /** Started by a pacing drain: attempt 1 goes this long after the start (notBefore), after the run before it when it waits its turn (which never comes here). */
   drained?: { notBeforeMs: number; waitsTurn: boolean };
   /** How each subscription's delivery ends. */
@@ -122,6 +125,24 @@ export const historyScenarios: Record<string, HistoryScenario> = {
   // (to a run that does not exist: refused, passed over); a later one also waits for its turn, which never comes: it goes DRAIN_TURN_WAIT_MS past its time.
   'event-drained-first': { policy: shortPolicy, batchSize: 50, answers: { a: [503, 200] }, drained: { notBeforeMs: 30_000, waitsTurn: false }, expected: { a: 'delivered' }, closes: 'completed' },
   'event-drained-turn-timeout': { policy: shortPolicy, batchSize: 50, answers: { a: [200] }, drained: { notBeforeMs: 30_000, waitsTurn: true }, expected: { a: 'delivered' }, closes: 'completed' },
+  // 1.5: a delivery waiting for its turn re-checks after 30 s, then 60, 120, 240 (behind the ordering-backoff patch).
+  'event-ordered-backoff': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [200], b: [200] },
+    ordered: { subscriptions: ['a'], refusals: 4, later: ['evt_history_next_of_key'] },
+    expected: { a: 'delivered', b: 'delivered' },
+    closes: 'completed',
+  },
+  // 1.5: a parent of parts passes the orderingTurn signal on to the part waiting for its turn (behind the parts-forward-ordering-turns patch).
+  'event-ordered-parts': {
+    policy: shortPolicy,
+    batchSize: 1,
+    answers: { a: [200], b: [200] },
+    ordered: { subscriptions: ['a'], refusals: 1, later: [], signalled: true },
+    expected: { a: 'delivered', b: 'delivered' },
+    closes: 'completed',
+  },
   'event-round-activity-disable-failing': {
     policy: shortPolicy,
     batchSize: 50,
