@@ -24,8 +24,8 @@ export interface OrderedDelivery {
  */
 export const MAX_MOVES_BACK = 64;
 
-/** How many of a product's next moves an ended delivery wakes (a later one re-checks on its timer). */
-const MAX_MOVES_AHEAD = 8;
+/** How many of a product's next moves an ended delivery looks through for the one to wake: as far as the gate looks back, so a subscription that gets few of its events is woken too. */
+const MAX_MOVES_AHEAD = MAX_MOVES_BACK;
 
 /** What the ordering activities read and write. */
 export interface OrderingActivityDeps {

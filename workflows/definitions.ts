@@ -27,6 +27,8 @@ export interface DrainTurn {
   wait: boolean;
   /** The workflow it passes the turn to after its attempt 1: the next run of the page, or the drain after the last. */
   next: string;
+  /** Longest it waits past its time for its turn (absent: DRAIN_TURN_WAIT_MS): longer the further down its page, as each run before it may take a whole attempt. */
+  waitMs?: number;
 }
 
 /** An event's place in its ordering key, and the subscriptions of its snapshot that want the key's events in order. */

@@ -11,6 +11,18 @@ export const WAIT_DRAIN_TURN = 'wait-drain-turn';
  */
 export const DRAIN_TURN_WAIT_MS = 5 * 60_000;
 
+/** What each run before it adds to a run's wait for its turn: a whole attempt at the longest DELIVERY_TIMEOUT (60 s), and its scheduling. */
+export const DRAIN_TURN_SLOT_MS = 75_000;
+
+/** Tries to pass a turn to a run the server may not have created yet (its start still in flight). */
+const PASS_TURN_TRIES = 5;
+const PASS_TURN_RETRY_MS = 1_000;
+
+/** How long the `index`-th run of a page waits past its time for its turn: its runs before it each may take a whole attempt. */
+export function turnWaitMs(index: number): number {
+  return DRAIN_TURN_WAIT_MS + index * DRAIN_TURN_SLOT_MS;
+}
+
 /**
  * The place of a run a drain started (workflows/drain.ts) among the held deliveries of its page:
  * attempt 1 goes at its time, once the run before it made its own attempt 1 (its signal), and
@@ -30,11 +42,11 @@ export class DrainedRun {
     });
   }
 
-  /** Sleeps until its time, then until its turn came (at most DRAIN_TURN_WAIT_MS more). */
+  /** Sleeps until its time, then until its turn came (at most its `waitMs` more). */
   async wait(): Promise<void> {
     const left = (this.notBefore ?? 0) - Date.now();
     if (left > 0) await sleep(left);
-    if (this.turn.wait && !this.#came) await condition(() => this.#came, DRAIN_TURN_WAIT_MS);
+    if (this.turn.wait && !this.#came) await condition(() => this.#came, this.turn.waitMs ?? DRAIN_TURN_WAIT_MS);
   }
 
   /** Passes the turn to the next run (or back to the drain), once. */
@@ -44,11 +56,21 @@ export class DrainedRun {
   }
 }
 
-/** Passes the turn of run `from` to `to` (the next run, or the drain); a run that is gone refuses it, which changes nothing. */
-export function passTurn(to: string, from: string): Promise<void> {
-  return getExternalWorkflowHandle(to)
-    .signal(heldTurnSignal, { from })
-    .catch(() => undefined);
+/**
+ * Passes the turn of run `from` to `to` (the next run, or the drain). One not found yet may still
+ * be starting (a page's runs start together): tried a few times a second apart; one that is gone
+ * refuses it for good, which changes nothing.
+ */
+export async function passTurn(to: string, from: string): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      await getExternalWorkflowHandle(to).signal(heldTurnSignal, { from });
+      return;
+    } catch {
+      if (tries >= PASS_TURN_TRIES) return;
+      await sleep(PASS_TURN_RETRY_MS);
+    }
+  }
 }
 
 /** The drain place of a run `input` starts, or undefined: not started by a drain that paces (or recorded before the patch). */

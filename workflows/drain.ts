@@ -4,7 +4,7 @@ import type { Activities } from '../activities';
 import type { HeldCursor } from '../src/deliveries/held';
 import type { DeliveryPolicy } from './delivery-model';
 import { type DrainTurn, type EventInput, heldTurnSignal } from './definitions';
-import { DRAIN_TURN_WAIT_MS, passTurn } from './drain-turn';
+import { passTurn, turnWaitMs } from './drain-turn';
 import { heldDeliveryWorkflowId } from './ids';
 import { eventSearchAttributes } from './search-attributes';
 
@@ -92,7 +92,7 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
       const from = Math.max(Date.now(), nextAt ?? 0);
       const runs = page.items.map((item) => heldDeliveryWorkflowId(item.eventId, item.id));
       const self = workflowInfo().workflowId;
-      const fresh = await Promise.all(page.items.map((item, i) => startHeld(input, item, { notBefore: from + i * gapMs, turn: { wait: i > 0, next: runs[i + 1] ?? self } })));
+      const fresh = await Promise.all(page.items.map((item, i) => startHeld(input, item, { notBefore: from + i * gapMs, turn: { wait: i > 0, next: runs[i + 1] ?? self, waitMs: turnWaitMs(i) } })));
       // A run an earlier drain started never passes this drain's turn: passed on for it, so the next is not held up.
       const passing: Promise<void>[] = [];
       fresh.forEach((isNew, i) => {
@@ -107,7 +107,7 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
       await releaseHeld({ ids: page.items.map((item) => item.id) });
       // The next page's first follows this one's last: the receiver gets the pages in order too.
       const last = runs[runs.length - 1]!;
-      if (!passedBack.has(last)) await condition(() => passedBack.has(last), Math.max(0, nextAt - Date.now()) + DRAIN_TURN_WAIT_MS);
+      if (!passedBack.has(last)) await condition(() => passedBack.has(last), Math.max(0, nextAt - Date.now()) + turnWaitMs(runs.length));
     } else if (!atOnce) {
       for (const item of page.items) {
         // Spaced across pages too: a page's read must not let two starts come closer than the rate.

@@ -112,8 +112,8 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     // Disable on 410; alert when the attempts ran out.
     for (const f of followUpsOfRound(eventId, steps)) followUps.push(startFollowUp(eventId, origin, f));
     gate?.settle(statuses, followUps);
-    // Attempt 1 made: the next drained run may go.
-    if (drained) followUps.push(drained.pass());
+    // Attempt 1 made (not only put off by rate_limit or max_in_flight): the next drained run may go.
+    if (drained && steps.some((s) => s.kind !== 'deferred')) followUps.push(drained.pass());
     searchAttributes.sync();
   }
   if (turns) await turns;

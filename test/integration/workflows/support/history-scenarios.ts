@@ -122,7 +122,7 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     closes: 'completed',
   },
   // A held delivery a pacing drain started (behind the wait-drain-turn patch): the first of its page waits for its time, then passes the turn on
-  // (to a run that does not exist: refused, passed over); a later one also waits for its turn, which never comes: it goes DRAIN_TURN_WAIT_MS past its time.
+  // (to a run that does not exist: refused five times a second apart, then passed over); a later one also waits for its turn, which never comes: it goes DRAIN_TURN_WAIT_MS past its time.
   'event-drained-first': { policy: shortPolicy, batchSize: 50, answers: { a: [503, 200] }, drained: { notBeforeMs: 30_000, waitsTurn: false }, expected: { a: 'delivered' }, closes: 'completed' },
   'event-drained-turn-timeout': { policy: shortPolicy, batchSize: 50, answers: { a: [200] }, drained: { notBeforeMs: 30_000, waitsTurn: true }, expected: { a: 'delivered' }, closes: 'completed' },
   // 1.5: a delivery waiting for its turn re-checks after 30 s, then 60, 120, 240 (behind the ordering-backoff patch).
