@@ -13,6 +13,7 @@ interface HeldStart {
   taskQueue: string;
   finish: () => void;
   fail: (err: Error) => void;
+  startDelay: number | undefined;
 }
 
 /** A dispatcher over fakes: every event has two subscribers; starts are held until the test ends them. */
@@ -23,8 +24,8 @@ function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes
   const logged: string[] = [];
   const client = {
     workflow: {
-      start: (_type: string, options: { workflowId: string; taskQueue: string }) =>
-        new Promise<void>((resolve, reject) => starts.push({ workflowId: options.workflowId, taskQueue: options.taskQueue, finish: resolve, fail: reject })),
+      start: (_type: string, options: { workflowId: string; taskQueue: string; startDelay?: number }) =>
+        new Promise<void>((resolve, reject) => starts.push({ workflowId: options.workflowId, taskQueue: options.taskQueue, startDelay: options.startDelay, finish: resolve, fail: reject })),
     },
   } as unknown as Client;
   const events = {
@@ -84,6 +85,21 @@ describe('EventDispatcher.flush', () => {
     await f.dispatcher.flush(source, orderEvents(3));
     await settle();
     expect(f.starts.map((s) => s.taskQueue)).toEqual(['q', 'q', 'q-bulk']);
+    for (const s of f.starts) s.finish();
+    await f.dispatcher.drain();
+  });
+
+  it('spreads bulk-lane starts at the paced rate with start delays, never the default lane', async () => {
+    const f = fakeDispatcher({ lanes: new OwnerLanes({ ratePerSecond: 1, burst: 2, bulkStartsPerSecond: 4, now: () => 0 }) });
+    await f.dispatcher.flush(source, orderEvents(5));
+    await settle();
+    expect(f.starts.map((s) => [s.taskQueue, s.startDelay])).toEqual([
+      ['q', undefined],
+      ['q', undefined],
+      ['q-bulk', undefined],
+      ['q-bulk', 250],
+      ['q-bulk', 500],
+    ]);
     for (const s of f.starts) s.finish();
     await f.dispatcher.drain();
   });
