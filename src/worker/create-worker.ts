@@ -57,14 +57,6 @@ export interface CreateWorkerOptions {
 
 const defaultConcurrency = 200;
 
-/**
- * Workflow-task polls of the default lane's Worker, half of them on the shared (non-sticky)
- * queue: every event workflow's first task comes from there, and the SDK's 10 polls at a ratio
- * of 0.2 left two, so when each poll took Temporal seconds under a flood (its one SQLite
- * connection busy) other owners' first tasks queued for minutes behind them (bench noisy).
- */
-const defaultLanePolls = { maxConcurrentWorkflowTaskPolls: 40, nonStickyToStickyPollRatio: 0.5 } satisfies Partial<WorkerOptions>;
-
 /** Creates the delivery worker: our workflows plus activities bound to real dependencies. */
 export function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
   return workerWith(opts, activitiesOf(opts));
@@ -80,7 +72,7 @@ export function createLaneWorkers(opts: CreateWorkerOptions): Promise<Worker[]> 
   const [defaultQueue, bulkQueue] = laneTaskQueues(opts.taskQueue) as [string, string];
   const activities = activitiesOf({ ...opts, deps: { ...opts.deps, bulkTaskQueue: bulkQueue } });
   return Promise.all([
-    workerWith({ ...opts, taskQueue: defaultQueue }, activities, defaultLanePolls),
+    workerWith({ ...opts, taskQueue: defaultQueue }, activities),
     workerWith({ ...opts, taskQueue: bulkQueue, concurrency: opts.bulkConcurrency ?? opts.concurrency }, activities),
   ]);
 }
@@ -89,9 +81,8 @@ function activitiesOf(opts: CreateWorkerOptions) {
   return createActivities({ ...opts.deps, ...(opts.tracing ? { tracer: opts.tracing.tracer } : {}) });
 }
 
-function workerWith(opts: CreateWorkerOptions, activities: ReturnType<typeof activitiesOf>, polls: Partial<WorkerOptions> = {}): Promise<Worker> {
+function workerWith(opts: CreateWorkerOptions, activities: ReturnType<typeof activitiesOf>): Promise<Worker> {
   return Worker.create({
-    ...polls,
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
