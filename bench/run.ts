@@ -124,7 +124,7 @@ async function main(): Promise<number> {
   const save = () => writeResults(outFile, results);
 
   log(`starting embedded servers (fastSqlite ${opts.fastSqlite}), API, worker and receiver; scenarios ${opts.scenarios.join(',')}${opts.quick ? ' (quick)' : ''}`);
-  const stack = await startStack(opts, life.cleanups, log);
+  const stack = await startStack(opts, life.cleanups, log, opts.serviceEnv);
   const filled = await prefillFor(stack);
   const receiver = await ReceiverProcess.start();
   life.cleanups.push({ name: 'receiver', fn: () => receiver.stop() });

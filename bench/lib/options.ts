@@ -41,6 +41,7 @@ const textual = {
   out: { def: '.data/bench/latest.json', help: 'where the JSON results go' },
   nodeOptions: { def: undefined, help: 'NODE_OPTIONS of the API and worker, e.g. "--max-old-space-size=512"' },
   cpuProf: { def: undefined, help: 'write CPU profiles of the API and worker (node --cpu-prof) into this directory, e.g. .data/bench/prof' },
+  serviceEnv: { def: undefined, help: 'variables of the API and worker over the bench\'s own, comma-separated NAME=value, e.g. BULK_LANE_CONCURRENCY=20,OWNER_FAIR_RATE=0' },
 } satisfies Record<string, { def: string | undefined; help: string }>;
 const booleans = {
   quick: 'smaller defaults for a smoke run (under 5 minutes on 2 cores; not for figures)',
@@ -63,6 +64,8 @@ export interface BenchOptions extends Record<keyof typeof numeric, number>, Reco
   out: string;
   nodeOptions: string | undefined;
   cpuProf: string | undefined;
+  /** `--service-env`, parsed. */
+  serviceEnv: Record<string, string>;
 }
 
 const flagName = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -84,6 +87,17 @@ function scenarioList(raw: string, flag: string): Scenario[] {
   const unknown = names.filter((x) => !(allScenarios as readonly string[]).includes(x));
   if (unknown.length) throw new Error(`--${flag} takes a comma-separated subset of ${allScenarios.join(',')}; unknown: ${unknown.join(',')}`);
   return names as Scenario[];
+}
+
+/** `NAME=value,NAME=value` as a record, checked. */
+function envList(raw: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (raw ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(pair);
+    if (!m) throw new Error(`--service-env takes comma-separated NAME=value pairs, got ${pair}`);
+    out[m[1]!] = m[2]!;
+  }
+  return out;
 }
 
 /** Reads the flags; prints usage and exits on `--help`; throws naming the flag on a bad value. */
@@ -129,5 +143,6 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
     out: text('out')!,
     nodeOptions: text('nodeOptions'),
     cpuProf: text('cpuProf'),
+    serviceEnv: envList(text('serviceEnv')),
   };
 }

@@ -161,19 +161,24 @@ export function latencies(o: DeliveryOutcome): { fromPost: Summary; fromCreated:
  * event workflow started (its start time in Temporal) → attempt's POST started
  * (attempts.started_at) → receiver.
  */
-export async function breakdown(ctx: Ctx, o: DeliveryOutcome): Promise<Record<string, Summary>> {
+export async function breakdown(ctx: Ctx, o: DeliveryOutcome, histories = false): Promise<Record<string, Summary>> {
   const eventIds = [...o.events.keys()];
   const client = await ctx.stack.temporal.client();
   const workflowStart = new Map<string, number>();
-  for await (const wf of client.workflow.list({ query: `WorkflowType = 'eventWorkflow'` })) workflowStart.set(wf.workflowId, wf.startTime.getTime());
+  const bulk = new Set<string>();
+  for await (const wf of client.workflow.list({ query: `WorkflowType = 'eventWorkflow'` })) {
+    workflowStart.set(wf.workflowId, wf.startTime.getTime());
+    if (wf.taskQueue.endsWith('-bulk')) bulk.add(wf.workflowId);
+  }
   const dispatchedAt = (eventId: string) => workflowStart.get(eventWorkflowId(eventId));
   const attempts = (await attemptsOfRun(ctx, eventIds)).filter((a) => a.attempt === 1);
   const started = new Map(attempts.map((a) => [`${a.event_id}|${a.subscription_id}`, a.started_at.getTime()]));
-  const seg: Record<string, number[]> = { 'post→logged': [], 'logged→dispatched': [], 'dispatched→attempt': [], 'attempt→receiver': [] };
+  const seg: Record<string, number[]> = { 'post→logged': [], 'logged→dispatched': [], 'dispatched→attempt': [], 'attempt→receiver': [], ...(histories ? { 'on the bulk lane': [] } : {}) };
   for (const [id, e] of o.events) {
     seg['post→logged']!.push(e.createdAt - e.postStart);
     const d = dispatchedAt(id);
     if (d !== undefined) seg['logged→dispatched']!.push(d - e.createdAt);
+    if (d !== undefined && histories) seg['on the bulk lane']!.push(bulk.has(eventWorkflowId(id)) ? 1 : 0);
   }
   for (const a of o.arrivals) {
     const e = o.events.get(a.eventId);
@@ -183,5 +188,38 @@ export async function breakdown(ctx: Ctx, o: DeliveryOutcome): Promise<Record<st
     if (d !== undefined) seg['dispatched→attempt']!.push(s - d);
     seg['attempt→receiver']!.push(a.t - s);
   }
+  if (histories) Object.assign(seg, await taskSplit(ctx, o, dispatchedAt, started));
   return Object.fromEntries(Object.entries(seg).map(([k, v]) => [k, summarize(v)]));
+}
+
+/**
+ * `dispatched→attempt` split at the first workflow task, from each delivered workflow's history:
+ * start → the task handed to a worker's poll (WorkflowTaskStarted: time in Temporal's queue), →
+ * the worker's answer (WorkflowTaskCompleted), and task handed over → attempt started (the worker).
+ * A first task that timed out or failed counts in `first task retried`.
+ */
+async function taskSplit(ctx: Ctx, o: DeliveryOutcome, dispatchedAt: (eventId: string) => number | undefined, started: Map<string, number>): Promise<Record<string, number[]>> {
+  const client = await ctx.stack.temporal.client();
+  const seg: Record<string, number[]> = { 'dispatched→task polled': [], 'task polled→attempt': [], 'first task retried': [] };
+  const arrivals = o.arrivals.filter((a) => o.events.has(a.eventId));
+  for (let i = 0; i < arrivals.length; i += 8) {
+    await Promise.all(
+      arrivals.slice(i, i + 8).map(async (a) => {
+        const d = dispatchedAt(a.eventId);
+        const s = started.get(`${a.eventId}|${ctx.subs.get(a.tag)}`);
+        if (d === undefined || s === undefined) return;
+        const history = await client.workflow.getHandle(eventWorkflowId(a.eventId)).fetchHistory();
+        const events = history.events ?? [];
+        const at = (e: (typeof events)[number]) => Number(e.eventTime?.seconds ?? 0) * 1000 + Math.round((e.eventTime?.nanos ?? 0) / 1e6);
+        const polled = events.find((e) => e.workflowTaskStartedEventAttributes);
+        if (polled) {
+          seg['dispatched→task polled']!.push(at(polled) - d);
+          seg['task polled→attempt']!.push(s - at(polled));
+        }
+        const retried = events.some((e) => e.workflowTaskTimedOutEventAttributes || e.workflowTaskFailedEventAttributes);
+        seg['first task retried']!.push(retried ? 1 : 0);
+      }),
+    );
+  }
+  return seg;
 }

@@ -172,6 +172,7 @@ export const envSchema = z.object({
   OWNER_FAIR_RATE: z.coerce.number().min(0).max(100_000).default(10),
   OWNER_FAIR_BURST: z.coerce.number().int().min(1).max(1_000_000).default(50),
   BULK_LANE_CONCURRENCY: z.coerce.number().int().min(2).max(1000).default(200),
+  BULK_LANE_START_RATE: z.coerce.number().min(0).max(100_000).default(0),
   SUBSCRIPTION_CACHE_TTL: duration('1s', 0, 600_000, 'from 0 to 10m', true),
   SUBSCRIPTION_HOLD_MAX: duration('72h', 1000, 365 * 86_400_000, 'from 1s to 365d'),
   RELAY_INTERVAL: duration('5s', 100, Infinity, 'of at least 100ms'),
@@ -314,7 +315,7 @@ export interface Config {
     /** POSTs one worker runs at once to one subscription, unless the subscription sets its own; 0: no bound. */
     maxInFlight: number;
     /** Each process's token bucket per owner (OWNER_FAIR_RATE/s, OWNER_FAIR_BURST): an owner past it starts its event workflows on the bulk task queue. */
-    fairShare: { ratePerSecond: number; burst: number; bulkConcurrency: number };
+    fairShare: { ratePerSecond: number; burst: number; bulkConcurrency: number; bulkStartsPerSecond: number };
     /** A change to a subscription applies to attempts that start at least this long after it (SUBSCRIPTION_CACHE_TTL); 0: at once. */
     subscriptionCacheTtlMs: number;
     /** Longest a paused subscription's deliveries are held, from its pause (SUBSCRIPTION_HOLD_MAX); then they fail as `hold_expired`. */
@@ -400,7 +401,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       relayIntervalMs: e.RELAY_INTERVAL,
       disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
-      fairShare: { ratePerSecond: e.OWNER_FAIR_RATE, burst: e.OWNER_FAIR_BURST, bulkConcurrency: e.BULK_LANE_CONCURRENCY },
+      fairShare: { ratePerSecond: e.OWNER_FAIR_RATE, burst: e.OWNER_FAIR_BURST, bulkConcurrency: e.BULK_LANE_CONCURRENCY, bulkStartsPerSecond: e.BULK_LANE_START_RATE },
       subscriptionCacheTtlMs: e.SUBSCRIPTION_CACHE_TTL,
       holdMaxMs: e.SUBSCRIPTION_HOLD_MAX,
       sourceAddress: e.DELIVERY_SOURCE_ADDRESS,

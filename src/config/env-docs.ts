@@ -94,12 +94,16 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   DELIVERY_MAX_IN_FLIGHT: { group: 'Delivery', meaning: 'POSTs one worker sends at once to one subscription, unless it sets `max_in_flight`; `0`: no bound' },
   OWNER_FAIR_RATE: {
     group: 'Delivery',
-    meaning: 'Event workflows per second one owner starts on the default task queue, per API or worker process; an owner past this rate and `OWNER_FAIR_BURST` starts its further ones on `<TEMPORAL_TASK_QUEUE>-bulk` until it has been under the rate long enough to refill its burst; `0`: everything on the default queue ([fair share](delivery.md#fair-share-between-owners))',
+    meaning: 'Event workflows per second one owner starts on the default task queue, per API or worker process; an owner past this rate and `OWNER_FAIR_BURST` starts its further ones on `<TEMPORAL_TASK_QUEUE>-bulk` until it has refilled its burst (at 1.5× the rate while there, so an owner at its rate comes back); `0`: everything on the default queue ([fair share](delivery.md#fair-share-between-owners))',
   },
   OWNER_FAIR_BURST: { group: 'Delivery', meaning: 'Event workflows one owner may start at once on the default task queue beyond `OWNER_FAIR_RATE` (its token bucket\'s size)' },
   BULK_LANE_CONCURRENCY: {
     group: 'Delivery',
     meaning: 'Event workflow tasks (each with its round of POSTs) one worker runs at once on the bulk task queue (2–1000), beside as many on the default one; the rest of a flood waits in Temporal\'s queue. Fewer bound what a flood costs the worker\'s CPU, but also how fast a flood to a receiver that never answers drains ([fair share](delivery.md#fair-share-between-owners))',
+  },
+  BULK_LANE_START_RATE: {
+    group: 'Delivery',
+    meaning: 'Bulk-lane event workflows one API or worker process lets start per second; the rest start with a Temporal start delay to their turn, so a flood waits as timers rather than as workflow tasks beside other owners\' (a flood on the bulk lane then drains no faster; `0`: no pacing) ([fair share](delivery.md#fair-share-between-owners))',
   },
   SUBSCRIPTION_CACHE_TTL: {
     group: 'Delivery',

@@ -209,13 +209,16 @@ export class EventDispatcher implements OutboxFlusher {
       subscriptionIds: event.subscription_ids,
       ...(event.request_id ? { requestId: event.request_id } : {}),
       ...(carried ? { event: carried } : {}),
-      lane: this.laneOf(event.data_owner ?? event.owner_id),
+      ...this.placeOf(event.data_owner ?? event.owner_id),
       ...orderingOf(event),
     });
   }
 
-  private laneOf(owner: string | undefined) {
-    return this.deps.lanes?.laneOf(owner) ?? 'default';
+  /** The lane of `owner`'s next workflow and, on a paced bulk lane, its start delay. */
+  private placeOf(owner: string | undefined): Pick<EventRun, 'lane' | 'startDelayMs'> {
+    const lane = this.deps.lanes?.laneOf(owner) ?? 'default';
+    const delay = lane === 'bulk' ? (this.deps.lanes?.bulkStartDelayMs() ?? 0) : 0;
+    return { lane, ...(delay > 0 ? { startDelayMs: delay } : {}) };
   }
 
   /**
@@ -261,7 +264,7 @@ export class EventDispatcher implements OutboxFlusher {
       subscriptionIds: note.subscription_ids,
       workflowId: note._id,
       ...(note.request_id ? { requestId: note.request_id } : {}),
-      ...(owner !== undefined ? { lane: this.laneOf(owner) } : {}),
+      ...(owner !== undefined ? this.placeOf(owner) : {}),
     });
     await this.notes.remove([note._id]);
     return started;

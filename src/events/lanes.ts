@@ -22,6 +22,8 @@ export interface OwnerLaneOptions {
   now?: () => number;
   /** Owners remembered; a forgotten one starts again with a full bucket (default 10,000). */
   maxOwners?: number;
+  /** Bulk-lane workflows this process starts per second, the rest delayed in Temporal to their turn (absent or 0: no pacing). */
+  bulkStartsPerSecond?: number;
 }
 
 interface Bucket {
@@ -31,14 +33,24 @@ interface Bucket {
 }
 
 /**
+ * How much faster an owner's bucket refills while it is on the bulk lane: an owner that ran dry
+ * in a clump but sends at its rate refills (and returns) within burst / (rate × 0.5) seconds,
+ * while a flood above 1.5× its rate stays on the bulk lane.
+ */
+export const BULK_EXIT_REFILL = 1.5;
+
+/**
  * Chooses each event's lane with a token bucket per owner, in this process: an event takes a
  * token and starts on the default lane; an owner whose bucket ran dry goes to the bulk lane, and
- * stays there (its events still spending what refills) until its bucket is full again, so a
- * flood moves whole and a steady sender over its rate never creeps back into the default lane.
+ * stays there (its events still spending what refills, at {@link BULK_EXIT_REFILL}× its rate)
+ * until its bucket is full again, so a flood moves whole and a steady sender over its rate never
+ * creeps back into the default lane, yet an owner at its rate never stays on the bulk lane.
  */
 export class OwnerLanes {
   private readonly buckets: LRUCache<string, Bucket>;
   private readonly now: () => number;
+  /** When the next bulk start's turn comes (ms). */
+  private nextBulkAt = 0;
 
   constructor(private readonly opts: OwnerLaneOptions) {
     this.now = opts.now ?? Date.now;
@@ -51,7 +63,8 @@ export class OwnerLanes {
     const key = owner ?? '';
     const now = this.now();
     const b = this.buckets.get(key) ?? { tokens: this.opts.burst, at: now, bulk: false };
-    b.tokens = Math.min(this.opts.burst, b.tokens + ((now - b.at) / 1000) * this.opts.ratePerSecond);
+    const refill = this.opts.ratePerSecond * (b.bulk ? BULK_EXIT_REFILL : 1);
+    b.tokens = Math.min(this.opts.burst, b.tokens + ((now - b.at) / 1000) * refill);
     b.at = now;
     if (b.bulk && b.tokens >= this.opts.burst) b.bulk = false;
     const hasToken = b.tokens >= 1;
@@ -59,5 +72,19 @@ export class OwnerLanes {
     if (!hasToken) b.bulk = true;
     this.buckets.set(key, b);
     return b.bulk ? 'bulk' : 'default';
+  }
+
+  /**
+   * How long the next bulk-lane workflow waits in Temporal before its first task (its start
+   * delay): the bulk lane's starts are spread at `bulkStartsPerSecond`, so a flood waits as
+   * timers, not as workflow tasks taking the worker's and Temporal's CPU beside other owners.
+   */
+  bulkStartDelayMs(): number {
+    const perSecond = this.opts.bulkStartsPerSecond ?? 0;
+    if (perSecond <= 0) return 0;
+    const now = this.now();
+    const at = Math.max(this.nextBulkAt, now);
+    this.nextBulkAt = at + 1000 / perSecond;
+    return Math.round(at - now);
   }
 }

@@ -32,6 +32,8 @@ export interface EventRun {
   lane?: Lane;
   /** Its ordering key and place, and the subscriptions that get it in order; absent: none does. */
   ordering?: EventOrdering;
+  /** How long Temporal holds it before its first workflow task (a paced bulk start); absent or 0: at once. */
+  startDelayMs?: number;
 }
 
 /**
@@ -73,7 +75,9 @@ export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySetti
     ],
     typedSearchAttributes: eventSearchAttributes(run, settings.batchSize),
     ...(run.requestId ? { memo: { requestId: run.requestId } } : {}),
-    ...(settings.eagerStart ? { requestEagerStart: true } : {}),
+    ...(run.startDelayMs ? { startDelay: run.startDelayMs } : {}),
+    // A delayed start has no first task to hand over.
+    ...(settings.eagerStart && !run.startDelayMs ? { requestEagerStart: true } : {}),
   };
 }
 

@@ -42,7 +42,7 @@ async function deliveredTo(ctx: Ctx, receiver: ReceiverProcess, tag: string, id:
   Object.assign(ctx, { subs: new Map([[tag, id]]), receiver });
   try {
     const o = await awaitDeliveries(ctx, label, orders);
-    return { ...o, breakdownMs: split ? await breakdown(ctx, o) : undefined };
+    return { ...o, breakdownMs: split ? await breakdown(ctx, o, true) : undefined };
   } finally {
     Object.assign(ctx, own);
   }

@@ -15,6 +15,7 @@ interface HeldStart {
   input: { subscriptionIds: string[]; ordering?: { subscriptionIds: string[]; seq: number } };
   finish: () => void;
   fail: (err: Error) => void;
+  startDelay: number | undefined;
 }
 
 /** A dispatcher over fakes: every event has two subscribers; starts are held until the test ends them. */
@@ -26,9 +27,9 @@ function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes
   const logged: string[] = [];
   const client = {
     workflow: {
-      start: (_type: string, options: { workflowId: string; taskQueue: string; args: [HeldStart['input']] }) =>
+      start: (_type: string, options: { workflowId: string; taskQueue: string; args: [HeldStart['input']]; startDelay?: number }) =>
         new Promise<void>((resolve, reject) =>
-          starts.push({ workflowId: options.workflowId, taskQueue: options.taskQueue, input: options.args[0], finish: resolve, fail: reject }),
+          starts.push({ workflowId: options.workflowId, taskQueue: options.taskQueue, input: options.args[0], startDelay: options.startDelay, finish: resolve, fail: reject }),
         ),
     },
   } as unknown as Client;
@@ -91,6 +92,21 @@ describe('EventDispatcher.flush', () => {
     await f.dispatcher.flush(source, orderEvents(3));
     await settle();
     expect(f.starts.map((s) => s.taskQueue)).toEqual(['q', 'q', 'q-bulk']);
+    for (const s of f.starts) s.finish();
+    await f.dispatcher.drain();
+  });
+
+  it('spreads bulk-lane starts at the paced rate with start delays, never the default lane', async () => {
+    const f = fakeDispatcher({ lanes: new OwnerLanes({ ratePerSecond: 1, burst: 2, bulkStartsPerSecond: 4, now: () => 0 }) });
+    await f.dispatcher.flush(source, orderEvents(5));
+    await settle();
+    expect(f.starts.map((s) => [s.taskQueue, s.startDelay])).toEqual([
+      ['q', undefined],
+      ['q', undefined],
+      ['q-bulk', undefined],
+      ['q-bulk', 250],
+      ['q-bulk', 500],
+    ]);
     for (const s of f.starts) s.finish();
     await f.dispatcher.drain();
   });

@@ -27,14 +27,25 @@ describe('OwnerLanes', () => {
   it('keeps a flooding owner on the bulk lane until its bucket refilled, while it still sends over its rate', () => {
     const { l, advance, many } = lanes(10, 5);
     many('a', 6);
-    // 20/s against a rate of 10/s: refills never catch up, so nothing creeps back to the default lane.
+    // 20/s against a rate of 10/s (refilled at 15/s on the bulk lane): nothing creeps back to the default lane.
     const during = Array.from({ length: 40 }, () => (advance(50), l.laneOf('a')));
     expect(new Set(during)).toEqual(new Set(['bulk']));
-    // Quiet for burst/rate = 0.5 s: full again, back on the default lane.
-    advance(499);
+    // Quiet for burst / (1.5 × rate) = 0.33 s: full again, back on the default lane.
+    advance(250);
     expect(l.laneOf('a')).toBe('bulk');
-    advance(1000);
+    advance(400);
     expect(l.laneOf('a')).toBe('default');
+  });
+
+  it('brings an owner at its rate back to the default lane after a clump ran its bucket dry', () => {
+    const { l, advance, many } = lanes(10, 50);
+    // Its events reach the dispatcher in one clump (e.g. the API stalled): the bucket runs dry.
+    expect(many('b', 60).slice(-1)).toEqual(['bulk']);
+    const lanesAtRate = Array.from({ length: 200 }, () => (advance(100), l.laneOf('b')));
+    // At 10/s the bucket refills at 15/s on the bulk lane: full after 50 / 5 = 10 s, then it stays.
+    expect(lanesAtRate.indexOf('default')).toBeGreaterThan(90);
+    expect(lanesAtRate.indexOf('default')).toBeLessThanOrEqual(101);
+    expect(new Set(lanesAtRate.slice(110))).toEqual(new Set(['default']));
   });
 
   it("never moves one owner's flood onto another owner, nor an event of no owner", () => {
@@ -56,6 +67,18 @@ describe('OwnerLanes', () => {
     l.laneOf('b');
     l.laneOf('c');
     expect(l.laneOf('a')).toBe('default');
+  });
+
+  it('spaces bulk starts at their rate from now, and not at all without one', () => {
+    expect(lanes(10, 5).l.bulkStartDelayMs()).toBe(0);
+    let t = 0;
+    const paced = new OwnerLanes({ ratePerSecond: 10, burst: 5, bulkStartsPerSecond: 5, now: () => t });
+    expect([paced.bulkStartDelayMs(), paced.bulkStartDelayMs(), paced.bulkStartDelayMs()]).toEqual([0, 200, 400]);
+    t = 300;
+    expect(paced.bulkStartDelayMs()).toBe(300);
+    // Idle past every turn: the next one starts at once, with no credit saved up.
+    t = 5000;
+    expect([paced.bulkStartDelayMs(), paced.bulkStartDelayMs()]).toEqual([0, 200]);
   });
 
   it('names the bulk task queue after the default one; workers poll both', () => {
