@@ -32,7 +32,7 @@ export async function startDeliveryWorker(config: Config, logger: Logger, tempor
     logger,
     stopping,
     shared: () => temporal.nativeConnection(),
-    create: (connection) => createLaneWorkers({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, workflowBundle, tracing, deps, bulkConcurrency: config.delivery.fairShare.bulkConcurrency }),
+    create: (connection) => createLaneWorkers({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, workflowBundle, tracing, deps, bulkConcurrency: config.delivery.fairShare.bulkConcurrency, targetCpu: config.delivery.workerTargetCpu }),
   });
   return {
     stop: async () => {

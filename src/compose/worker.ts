@@ -158,6 +158,7 @@ export async function composeWorker(config: Config, logger: Logger, fatal: Fatal
             tracing,
             deps: activityDeps,
             bulkConcurrency: config.delivery.fairShare.bulkConcurrency,
+            targetCpu: config.delivery.workerTargetCpu,
           });
         },
       });

@@ -173,6 +173,7 @@ export const envSchema = z.object({
   OWNER_FAIR_BURST: z.coerce.number().int().min(1).max(1_000_000).default(50),
   BULK_LANE_CONCURRENCY: z.coerce.number().int().min(2).max(1000).default(200),
   BULK_LANE_START_RATE: z.coerce.number().min(0).max(100_000).default(0),
+  WORKER_TARGET_CPU: z.coerce.number().min(0).max(1).default(0.8),
   SUBSCRIPTION_CACHE_TTL: duration('1s', 0, 600_000, 'from 0 to 10m', true),
   SUBSCRIPTION_HOLD_MAX: duration('72h', 1000, 365 * 86_400_000, 'from 1s to 365d'),
   RELAY_INTERVAL: duration('5s', 100, Infinity, 'of at least 100ms'),
@@ -316,6 +317,8 @@ export interface Config {
     maxInFlight: number;
     /** Each process's token bucket per owner (OWNER_FAIR_RATE/s, OWNER_FAIR_BURST): an owner past it starts its event workflows on the bulk task queue. */
     fairShare: { ratePerSecond: number; burst: number; bulkConcurrency: number; bulkStartsPerSecond: number };
+    /** The machine's CPU use (0–1) past which a worker takes no further workflow task beyond its minimum (WORKER_TARGET_CPU); 0: fixed slots. */
+    workerTargetCpu: number;
     /** A change to a subscription applies to attempts that start at least this long after it (SUBSCRIPTION_CACHE_TTL); 0: at once. */
     subscriptionCacheTtlMs: number;
     /** Longest a paused subscription's deliveries are held, from its pause (SUBSCRIPTION_HOLD_MAX); then they fail as `hold_expired`. */
@@ -402,6 +405,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       disableAfterMs: e.ENDPOINT_DISABLE_AFTER,
       maxInFlight: e.DELIVERY_MAX_IN_FLIGHT,
       fairShare: { ratePerSecond: e.OWNER_FAIR_RATE, burst: e.OWNER_FAIR_BURST, bulkConcurrency: e.BULK_LANE_CONCURRENCY, bulkStartsPerSecond: e.BULK_LANE_START_RATE },
+      workerTargetCpu: e.WORKER_TARGET_CPU,
       subscriptionCacheTtlMs: e.SUBSCRIPTION_CACHE_TTL,
       holdMaxMs: e.SUBSCRIPTION_HOLD_MAX,
       sourceAddress: e.DELIVERY_SOURCE_ADDRESS,

@@ -105,6 +105,10 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     group: 'Delivery',
     meaning: 'Bulk-lane event workflows one API or worker process lets start per second; the rest start with a Temporal start delay to their turn, so a flood waits as timers rather than as workflow tasks beside other owners\' (a flood on the bulk lane then drains no faster; `0`: no pacing) ([fair share](delivery.md#fair-share-between-owners))',
   },
+  WORKER_TARGET_CPU: {
+    group: 'Delivery',
+    meaning: 'The machine\'s CPU use (0–1) past which a worker takes no further workflow task beyond 20 per task queue; below it, up to 200 (`BULK_LANE_CONCURRENCY` on the bulk queue). Tasks it cannot finish within their 10 s timeout would run again and POST again; `0`: fixed slots ([delivery](delivery.md#rounds))',
+  },
   SUBSCRIPTION_CACHE_TTL: {
     group: 'Delivery',
     meaning:

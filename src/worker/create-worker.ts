@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, ResourceBasedController, Worker, type WorkerOptions, type WorkerTuner } from '@temporalio/worker';
 import { type ActivityDeps, createActivities } from '../../activities';
 import { laneTaskQueues } from '../events/lanes';
 import { workflowRuns } from '../temporal/workflow-runs';
@@ -55,7 +55,17 @@ export interface CreateWorkerOptions {
   tracing?: Tracing | undefined;
   /** Workflow tasks and local activities the bulk lane's worker runs at once (createLaneWorkers; default `concurrency`). */
   bulkConcurrency?: number | undefined;
+  /**
+   * The machine's CPU use (0–1) past which the worker takes no further workflow task beyond
+   * {@link MIN_WORKFLOW_SLOTS}, up to `concurrency` below it (WORKER_TARGET_CPU). Absent or 0:
+   * a fixed `concurrency`, which on a saturated machine takes tasks it cannot finish within
+   * their 10 s timeout, and their retries POST again.
+   */
+  targetCpu?: number | undefined;
 }
+
+/** Workflow task slots a CPU-bounded worker keeps whatever the CPU: what receivers slow to answer may hold while others still move. */
+export const MIN_WORKFLOW_SLOTS = 20;
 
 const defaultConcurrency = 200;
 
@@ -73,9 +83,11 @@ export function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
 export function createLaneWorkers(opts: CreateWorkerOptions): Promise<Worker[]> {
   const [defaultQueue, bulkQueue] = laneTaskQueues(opts.taskQueue) as [string, string];
   const activities = activitiesOf({ ...opts, deps: { ...opts.deps, bulkTaskQueue: bulkQueue } });
+  // One CPU target for both lanes: they share the process and the machine.
+  const controller = opts.targetCpu ? ResourceBasedController.create({ targetCpuUsage: opts.targetCpu, targetMemoryUsage: 0.9 }) : undefined;
   return Promise.all([
-    workerWith({ ...opts, taskQueue: defaultQueue }, activities),
-    workerWith({ ...opts, taskQueue: bulkQueue, concurrency: opts.bulkConcurrency ?? opts.concurrency }, activities),
+    workerWith({ ...opts, taskQueue: defaultQueue }, activities, controller),
+    workerWith({ ...opts, taskQueue: bulkQueue, concurrency: opts.bulkConcurrency ?? opts.concurrency }, activities, controller),
   ]);
 }
 
@@ -85,7 +97,20 @@ function activitiesOf(opts: CreateWorkerOptions) {
   return createActivities({ ...opts.deps, workflowRuns: runs, ...(opts.tracing ? { tracer: opts.tracing.tracer } : {}) });
 }
 
-function workerWith(opts: CreateWorkerOptions, activities: ReturnType<typeof activitiesOf>): Promise<Worker> {
+/** Slots as `concurrency` says; workflow task slots bounded by `controller`'s CPU target when there is one. */
+export function workerSlots(concurrency: number, controller: ResourceBasedController | undefined): Pick<WorkerOptions, 'tuner' | 'maxConcurrentWorkflowTaskExecutions' | 'maxConcurrentLocalActivityExecutions'> {
+  if (!controller) return { maxConcurrentWorkflowTaskExecutions: concurrency, maxConcurrentLocalActivityExecutions: concurrency };
+  const tuner: WorkerTuner = {
+    workflowTaskSlotSupplier: { type: 'resource-based', controller, minimumSlots: Math.min(MIN_WORKFLOW_SLOTS, concurrency), maximumSlots: concurrency },
+    // A local activity runs inside its workflow task, so the workflow slots bound these too.
+    localActivityTaskSlotSupplier: { type: 'fixed-size', numSlots: concurrency },
+    activityTaskSlotSupplier: { type: 'fixed-size', numSlots: 100 },
+    nexusTaskSlotSupplier: { type: 'fixed-size', numSlots: 1 },
+  };
+  return { tuner };
+}
+
+function workerWith(opts: CreateWorkerOptions, activities: ReturnType<typeof activitiesOf>, controller?: ResourceBasedController): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
@@ -103,8 +128,7 @@ function workerWith(opts: CreateWorkerOptions, activities: ReturnType<typeof act
           sinks: { exporter: makeWorkflowExporter(opts.tracing.spanProcessor, opts.tracing.resource) },
         }
       : {}),
-    maxConcurrentWorkflowTaskExecutions: opts.concurrency ?? defaultConcurrency,
-    maxConcurrentLocalActivityExecutions: opts.concurrency ?? defaultConcurrency,
+    ...workerSlots(opts.concurrency ?? defaultConcurrency, controller),
   });
 }
 

@@ -134,6 +134,7 @@ export async function startTestWorker(api: TestApi, overrides: Partial<ActivityD
     namespace: api.config.temporal.namespace,
     taskQueue: api.config.temporal.taskQueue,
     bulkConcurrency: api.config.delivery.fairShare.bulkConcurrency,
+    targetCpu: api.config.delivery.workerTargetCpu,
     tracing,
     deps: {
       db: api.mongo.db,
