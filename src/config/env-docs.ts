@@ -107,7 +107,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   },
   WORKER_TARGET_CPU: {
     group: 'Delivery',
-    meaning: 'The machine\'s CPU use (0–1) past which a worker takes no further workflow task beyond 20 per task queue; below it, up to 200 (`BULK_LANE_CONCURRENCY` on the bulk queue). Tasks it cannot finish within their 10 s timeout would run again and POST again; `0`: fixed slots ([delivery](delivery.md#rounds))',
+    meaning: 'The machine\'s CPU use (0–1) past which a worker takes no further workflow task beyond 20 per task queue (up to its 200 below it, `BULK_LANE_CONCURRENCY` on the bulk queue), for a worker sharing a small machine with its database and Temporal: fewer tasks run late and POST again, at about 12 % of throughput on a quiet machine; `0`: fixed slots ([delivery](delivery.md#rounds))',
   },
   SUBSCRIPTION_CACHE_TTL: {
     group: 'Delivery',

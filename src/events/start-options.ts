@@ -55,6 +55,13 @@ export function carriedEvent(event: Pick<EventDoc, 'data' | 'created_at' | 'owne
   };
 }
 
+/**
+ * An event workflow task holds its round of POSTs (local activities): one that times out runs
+ * the round again and POSTs again. Temporal's 10 s default was passed by thousands of tasks on
+ * a saturated worker (the chaos run); a dead worker's task is handed out again after this long.
+ */
+export const EVENT_WORKFLOW_TASK_TIMEOUT = '30s';
+
 /** The start options of an event workflow; the one definition every starter (API, relay, tests, tools) uses. */
 export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySettings): WorkflowStartOptions<typeof eventWorkflow> {
   return {
@@ -62,6 +69,7 @@ export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySetti
     taskQueue: laneTaskQueue(settings.taskQueue, run.lane),
     // A finished run must not start again when its start is repeated (relay, concurrent dispatch).
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    workflowTaskTimeout: EVENT_WORKFLOW_TASK_TIMEOUT,
     args: [
       {
         eventId: run.eventId,

@@ -19,9 +19,9 @@ describe('worker slots', () => {
     expect(workerSlots(200, undefined)).toEqual({ maxConcurrentWorkflowTaskExecutions: 200, maxConcurrentLocalActivityExecutions: 200 });
   });
 
-  it('targets 0.8 of the CPU by default; WORKER_TARGET_CPU=0 turns it off, above 1 is refused', () => {
-    expect(loadConfig({}).delivery.workerTargetCpu).toBe(0.8);
-    expect(loadConfig({ WORKER_TARGET_CPU: '0' }).delivery.workerTargetCpu).toBe(0);
+  it('keeps fixed slots by default; WORKER_TARGET_CPU sets a target, above 1 is refused', () => {
+    expect(loadConfig({}).delivery.workerTargetCpu).toBe(0);
+    expect(loadConfig({ WORKER_TARGET_CPU: '0.8' }).delivery.workerTargetCpu).toBe(0.8);
     expect(() => loadConfig({ WORKER_TARGET_CPU: '1.5' })).toThrow(/WORKER_TARGET_CPU/);
   });
 });
