@@ -780,7 +780,7 @@ export interface paths {
         head?: never;
         /**
          * Change an order's status
-         * @description Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+         * @description Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others change nothing and give 409 when the winning change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not (send the same request again after it). A change the service was too slow to write in time is also a 503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
          */
         patch: operations["updateOrder"];
         trace?: never;
@@ -3842,6 +3842,27 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Nothing was written and the order is as it was; send the same request again after `Retry-After` seconds. Either the API is overloaded (see `ServiceUnavailable`), or the order's next change is claimed by a change that has not landed: `Order Change In Progress` (another request is writing it, `Retry-After: 1`, or stopped before it, `Retry-After` until its claim's 10 s lease ends), or `Change Not Applied In Time` (this request claimed it but was too slow to write within half the lease, so it wrote nothing rather than race the next claimant; `Retry-After` until its own claim's lease ends). */
+        OrderChangeUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["OrderChangeRetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://webhook-service.dev/problems/change-not-applied-in-time",
+                 *       "title": "Change Not Applied In Time",
+                 *       "status": 503,
+                 *       "detail": "The service was too slow to apply pending → paid to order 42; nothing was written. Retry after 5 s",
+                 *       "instance": "/api/orders/42"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /**
@@ -3946,6 +3967,11 @@ export interface components {
          * @example 1
          */
         OverloadRetryAfter: string;
+        /**
+         * @description Seconds (at least 1) until the same request can be applied; for a claim that has not landed, until its lease ends.
+         * @example 5
+         */
+        OrderChangeRetryAfter: string;
         /** @description `true` when this response is the stored response of an earlier request with the same `Idempotency-Key`; nothing was done again. */
         IdempotentReplayed: "true";
         /**
@@ -5383,7 +5409,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            503: components["responses"]["OrderChangeUnavailable"];
         };
     };
     listStock: {

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import type { FieldError, Problem, ShortItem } from '../contract/types';
 import { DomainError, type DomainErrorKind } from '../errors/domain-error';
 import { InsufficientStock } from '../errors/insufficient-stock';
+import { RetryLater } from '../errors/retry-later';
 import { type ParameterLocations, rememberedParameters, toFieldError } from './field-locations';
 import type { Logger } from '../logger';
 import { redactUrl } from '../logger-redaction';
@@ -77,7 +78,8 @@ function headersOf(err: unknown): Record<string, string> {
 /**
  * Maps every error (validator, body parser, domain) to problem+json; hides internals on 5xx.
  * 401 and 403 carry a `WWW-Authenticate: Bearer` challenge (RFC 6750), 405 its `Allow` list;
- * a request over its rate limit is a 429 (its headers are already set by the security handler).
+ * a request over its rate limit is a 429 (its headers are already set by the security handler);
+ * a domain `RetryLater` is a 503 with its `Retry-After`.
  */
 export function errorHandler(logger: Logger, knownSecrets: readonly string[] = []): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
@@ -88,7 +90,11 @@ export function errorHandler(logger: Logger, knownSecrets: readonly string[] = [
     }
     const refusal = rateLimitRefusal(req);
     const p = refusal ? problem(429, 'Too Many Requests', refusal.detail, [refusal.error]) : toProblem(err, req, rememberedParameters(res));
-    if (p.status >= 500) logger.error({ err, method: req.method, url: redactUrl(req.originalUrl, knownSecrets) }, 'request failed');
+    if (err instanceof RetryLater) {
+      // Slowness, not a fault: worth a warning, and the client learns when to send it again.
+      logger.warn({ problem: p.title, method: req.method, url: redactUrl(req.originalUrl, knownSecrets) }, p.detail ?? p.title);
+      res.setHeader('Retry-After', String(err.retryAfterSeconds));
+    } else if (p.status >= 500) logger.error({ err, method: req.method, url: redactUrl(req.originalUrl, knownSecrets) }, 'request failed');
     if (p.status < 500) for (const [name, value] of Object.entries(headersOf(err))) res.setHeader(name, value);
     if (p.status === 401 || p.status === 403) res.setHeader('WWW-Authenticate', bearerChallenge(req, p.status));
     try {
@@ -124,6 +130,7 @@ export function toProblem(err: unknown, req?: Pick<Request, 'headers'>, paramete
   if (err instanceof HttpProblem) return problem(err.status, err.title, err.message, err.errors);
   if (err instanceof DomainError) return problem(domainStatus[err.kind], err.title, err.message, err.errors?.map((e) => toFieldError(e, parameters)));
   if (err instanceof InsufficientStock) return insufficientStock(err, parameters);
+  if (err instanceof RetryLater) return problem(503, err.title, err.message);
   const e = (err ?? {}) as StatusError;
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

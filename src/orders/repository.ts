@@ -7,6 +7,7 @@ import { Timeline, timelineShapes, withoutTimelineFields } from '../db/timeline'
 import type { OutboxEvent } from '../events/outbox';
 import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, User } from '../contract/types';
 import type { ProductFilter, SummaryField } from './rules';
+import { heldClaim, pastWriteWindow, type TransitionOutcome } from './claim-lease';
 import { claimId, TransitionClaims } from './transition-claims';
 
 /** How a user is stored: the numeric id is the document id. */
@@ -179,10 +180,6 @@ export class ProductRepository {
   }
 }
 
-/** How long a status change's claim holds its place: past it, one whose change is not written died with its process. */
-export const CLAIM_LEASE_MS = 10_000;
-/** Longest from a claim to its write's start: the rest of the lease covers the write itself and clocks that differ. */
-const CLAIM_WRITE_WITHIN_MS = CLAIM_LEASE_MS / 2;
 /** Claims of one place tried at most: each past the first stands for a claimer that died within its lease. */
 const MAX_CLAIM_GENERATIONS = 100;
 
@@ -325,8 +322,9 @@ export class OrderRepository {
    * order's events), in one single-document update that only matches while the order is still in
    * `from`. FerretDB v1 runs that update as a read then a write, so two changes from one status
    * could both land: the change first claims its place by an insert (src/orders/transition-claims.ts),
-   * and of concurrent changes only the one that took it runs `beforeWrite` and writes. False, with
-   * nothing written, when another change holds the place or the order moved on meanwhile.
+   * and of concurrent changes only the one that took it runs `beforeWrite` and writes. Nothing is
+   * written unless `written`: `changed` when another change landed or the order moved on
+   * meanwhile, busy when the place is held by a change that has not landed (src/orders/claim-lease.ts).
    */
   async transition(
     id: number,
@@ -335,18 +333,20 @@ export class OrderRepository {
     event: OutboxEvent,
     now: Date,
     beforeWrite?: () => Promise<void>,
-  ): Promise<boolean> {
+  ): Promise<TransitionOutcome> {
     if (event.seq === undefined) throw new Error(`the event of a change of order ${id} has no place (seq)`);
     const claimedAt = Date.now();
-    if (!(await this.claimPlace(id, from, event.seq, event.id, new Date(claimedAt)))) return false;
+    const claim = await this.claimPlace(id, from, event.seq, event.id, new Date(claimedAt));
+    if (claim !== 'claimed') return claim;
     await beforeWrite?.();
-    // Past its share of the lease the claim may be taken for stale: better a 409 than racing the next claimant.
-    if (Date.now() - claimedAt > CLAIM_WRITE_WITHIN_MS) return false;
+    // Past its share of the lease the claim may be taken for stale: better busy than racing the next claimant.
+    const late = pastWriteWindow(claimedAt, Date.now());
+    if (late) return late;
     const result = await this.#collection.updateOne(
       { _id: orderKey(id), status: from },
       { $set: { status: to, updated_at: now }, $push: { outbox: event } },
     );
-    return result.matchedCount === 1;
+    return result.matchedCount === 1 ? { kind: 'written' } : { kind: 'changed' };
   }
 
   /**
@@ -354,16 +354,16 @@ export class OrderRepository {
    * whose change never landed (the order is still in `from`, its event not in the outbox) died with
    * its claimer, and the place goes to whoever inserts the next generation's claim first.
    */
-  private async claimPlace(id: number, from: OrderStatus, seq: number, eventId: string, at: Date): Promise<boolean> {
+  private async claimPlace(id: number, from: OrderStatus, seq: number, eventId: string, at: Date): Promise<'claimed' | Exclude<TransitionOutcome, { kind: 'written' }>> {
     for (let generation = 0; generation < MAX_CLAIM_GENERATIONS; generation++) {
       const claim = claimId(id, seq, generation);
-      if (await this.#claims.take(claim, eventId, at)) return true;
+      if (await this.#claims.take(claim, eventId, at)) return 'claimed';
       const held = await this.#claims.holder(claim);
-      if (held && at.getTime() - held.at.getTime() < CLAIM_LEASE_MS) return false;
       const order = await this.#collection.findOne({ _id: orderKey(id) }, { projection: { status: 1, outbox: 1 } });
-      if (!order || order.status !== from || (held && order.outbox.some((e) => e.id === held.event_id))) return false;
+      const verdict = heldClaim(held, order ?? undefined, from, at.getTime());
+      if (verdict !== 'stale') return verdict;
     }
-    return false;
+    return { kind: 'changed' };
   }
 
   /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */

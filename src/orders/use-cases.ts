@@ -2,6 +2,7 @@ import type { Principal } from '../auth/api-keys';
 import { listingOwner, mayAccess } from '../auth/ownership';
 import { newOutboxEvent, type OutboxFlusher } from '../events/outbox';
 import { DomainError } from '../errors/domain-error';
+import { RetryLater, retryAfterSeconds } from '../errors/retry-later';
 import type {
   Order,
   OrderCreate,
@@ -16,6 +17,7 @@ import { type InventoryDeps, checkStock, noteReturn, returnStock } from '../inve
 import type { Logger } from '../logger';
 import type { StoredEventData } from '../webhooks/envelopes';
 import { announceOrder, draftOrder, handOver, holdStock, orderSource, priceOrder, writeOrder } from './order-placement';
+import type { TransitionBusy } from './claim-lease';
 import { type OrderDoc, type OrderRepository, type ProductRepository, type UserRepository, toOrder, toProduct, toUser } from './repository';
 import { canTransition, createdEventData, parseFields, parseProductFilter } from './rules';
 
@@ -44,6 +46,14 @@ function orderNotFound(id: number): DomainError {
 
 function transitionConflict(detail: string, message: string): DomainError {
   return DomainError.conflict('Invalid Status Transition', detail, [{ field: ['status'], message }]);
+}
+
+/** A change that lost its place to slowness, its own or another change's that has not landed: nothing changed the order. */
+function orderBusy(id: number, from: OrderStatus, to: OrderStatus, busy: TransitionBusy): RetryLater {
+  const seconds = retryAfterSeconds(busy.retryAfterMs);
+  return busy.cause === 'too_slow'
+    ? new RetryLater('Change Not Applied In Time', `The service was too slow to apply ${from} → ${to} to order ${id}; nothing was written. Retry after ${seconds} s`, seconds)
+    : new RetryLater('Order Change In Progress', `Another change of order ${id} has claimed it and not landed yet; nothing was written. Retry after ${seconds} s`, seconds);
 }
 
 /** `data` of `order.updated` as stored: the contract's `OrderUpdatedEventData`, the order after the change and its `previous_status`. */
@@ -115,7 +125,9 @@ export async function getOrder(deps: ResourceDeps, caller: Principal, id: number
  * Moves an order to a new status along the contract's transitions. The same status is a no-op
  * without an event; a change and its `order.updated` event are one conditional update, which
  * gives 409 when the order changed between the read and the write: of concurrent changes of one
- * order exactly one lands (the repository makes them claim the order's next place first).
+ * order exactly one lands (the repository makes them claim the order's next place first). When
+ * the place is held by a change that has not landed (this one, too slow to write in time, or
+ * another), nothing changed the order: `RetryLater` (503) until the place can be had.
  */
 export async function updateOrder(deps: ResourceDeps, caller: Principal, id: number, input: OrderUpdate, requestId?: string): Promise<Order> {
   const current = await findAccessible(deps, caller, id);
@@ -131,15 +143,16 @@ export async function updateOrder(deps: ResourceDeps, caller: Principal, id: num
   const event = newOutboxEvent('order.updated', updatedEventData(updated, from), { now, requestId, ownerId: current.owner_id, seq: nextOrderSeq(current) });
   let announced = false;
   // Of concurrent changes only the one that wins the order's next place notes anything: the others write nothing.
-  const moved = await deps.orders.transition(id, from, to, event, now, async () => {
+  const outcome = await deps.orders.transition(id, from, to, event, now, async () => {
     // Noted before the change: a crash right after it still gets the units back (the sweeper).
     if (to === 'cancelled') await noteReturn(deps.inventory, current);
     await deps.outbox.announce([event], orderSource(id));
     announced = true;
   });
-  if (!moved) {
+  if (outcome.kind !== 'written') {
     // Best effort: a note left behind is dropped by the relay once it is old.
     if (announced) await deps.outbox.withdraw([event]).catch((err: unknown) => deps.logger.warn({ err, event_id: event.id }, 'dispatch note not withdrawn'));
+    if (outcome.kind === 'busy') throw orderBusy(id, from, to, outcome);
     if (!(await deps.orders.findById(id))) throw orderNotFound(id);
     throw transitionConflict(
       `The order changed while moving ${from} → ${to}; read it again and retry`,

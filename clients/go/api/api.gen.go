@@ -3554,6 +3554,9 @@ type InternalError = Problem
 // NotFound RFC 9457 problem details. Extension members may be present (e.g. `short_items`); clients keep the ones they do not know.
 type NotFound = Problem
 
+// OrderChangeUnavailable RFC 9457 problem details. Extension members may be present (e.g. `short_items`); clients keep the ones they do not know.
+type OrderChangeUnavailable = Problem
+
 // PayloadTooLarge RFC 9457 problem details. Extension members may be present (e.g. `short_items`); clients keep the ones they do not know.
 type PayloadTooLarge = Problem
 
@@ -5661,7 +5664,7 @@ type ClientInterface interface {
 
 	// UpdateOrderWithBody Change an order's status
 	//
-	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others change nothing and give 409 when the winning change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not (send the same request again after it). A change the service was too slow to write in time is also a 503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5670,7 +5673,7 @@ type ClientInterface interface {
 
 	// UpdateOrder Change an order's status
 	//
-	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others change nothing and give 409 when the winning change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not (send the same request again after it). A change the service was too slow to write in time is also a 503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6247,7 +6250,7 @@ func (c *Client) GetOrder(ctx context.Context, orderId OrderIdPath, reqEditors .
 
 // UpdateOrderWithBody Change an order's status
 //
-// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others change nothing and give 409 when the winning change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not (send the same request again after it). A change the service was too slow to write in time is also a 503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6266,7 +6269,7 @@ func (c *Client) UpdateOrderWithBody(ctx context.Context, orderId OrderIdPath, c
 
 // UpdateOrder Change an order's status
 //
-// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others change nothing and give 409 when the winning change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not (send the same request again after it). A change the service was too slow to write in time is also a 503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9206,7 +9209,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateOrderWithBodyWithResponse Change an order's status
 	//
-	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others change nothing and give 409 when the winning change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not (send the same request again after it). A change the service was too slow to write in time is also a 503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9215,7 +9218,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdateOrderWithResponse Change an order's status
 	//
-	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+	// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others change nothing and give 409 when the winning change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not (send the same request again after it). A change the service was too slow to write in time is also a 503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10684,7 +10687,7 @@ type UpdateOrderResponse struct {
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *InternalError
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
-	ApplicationproblemJSON503 *ServiceUnavailable
+	ApplicationproblemJSON503 *OrderChangeUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *UpdateOrderResponse200Headers
 	// Headers400 the parsed response headers for an HTTP 400 response
@@ -10754,7 +10757,7 @@ func (r UpdateOrderResponse) GetApplicationproblemJSON500() *InternalError {
 }
 
 // GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r UpdateOrderResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+func (r UpdateOrderResponse) GetApplicationproblemJSON503() *OrderChangeUnavailable {
 	return r.ApplicationproblemJSON503
 }
 
@@ -15520,7 +15523,7 @@ func (c *ClientWithResponses) GetOrderWithResponse(ctx context.Context, orderId 
 
 // UpdateOrderWithBodyWithResponse Change an order's status
 //
-// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others change nothing and give 409 when the winning change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not (send the same request again after it). A change the service was too slow to write in time is also a 503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15535,7 +15538,7 @@ func (c *ClientWithResponses) UpdateOrderWithBodyWithResponse(ctx context.Contex
 
 // UpdateOrderWithResponse Change an order's status
 //
-// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others give 409 and change nothing (read the order again, then retry). Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+// Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The change and its `order.updated` event are stored together. Of concurrent changes of one order from the same status exactly one is applied; the others change nothing and give 409 when the winning change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not (send the same request again after it). A change the service was too slow to write in time is also a 503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order already has is a no-op that returns the order and emits nothing. Orders another owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -17689,7 +17692,7 @@ func ParseUpdateOrderResponse(rsp *http.Response) (*UpdateOrderResponse, error) 
 		response.ApplicationproblemJSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest ServiceUnavailable
+		var dest OrderChangeUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/client';
 import type { OrderStatus } from '../../../src/contract/types';
 import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
-import { CLAIM_LEASE_MS, type OrderDoc, OrderRepository, orderKey } from '../../../src/orders/repository';
+import { CLAIM_LEASE_MS, CLAIM_WRITE_WITHIN_MS } from '../../../src/orders/claim-lease';
+import { type OrderDoc, OrderRepository, orderKey } from '../../../src/orders/repository';
 import { seedDemoData } from '../../../src/seed/seed';
 import { startTestApi, type TestApi } from '../../support/api';
 import { startApiProcess } from '../../support/api-process';
@@ -66,8 +67,11 @@ describe('orders under concurrency', () => {
       const id = 95_000 + race;
       const created = await pendingOrder(id);
       const events = targets.map((to) => updatedEvent(id, to));
-      const won = await Promise.all(processes.map((repo, i) => repo.transition(id, 'pending', targets[i]!, events[i]!, new Date())));
+      const outcomes = await Promise.all(processes.map((repo, i) => repo.transition(id, 'pending', targets[i]!, events[i]!, new Date())));
+      const won = outcomes.map((o) => o.kind === 'written');
       expect(won.filter(Boolean), `race ${race}`).toHaveLength(1);
+      // The other found the winner's change landed, or its claim not yet landed (busy: retry at once).
+      expect([{ kind: 'changed' }, { kind: 'busy', cause: 'held', retryAfterMs: 0 }], `race ${race}`).toContainEqual(outcomes[won.indexOf(false)]);
       const winner = won.indexOf(true);
       const order = await stored(id);
       expect(order.status).toBe(targets[winner]);
@@ -84,34 +88,38 @@ describe('orders under concurrency', () => {
     const claims = api.mongo.db.collection<{ _id: string; event_id: string; at: Date }>('order_claims');
     const id = 95_100;
     await pendingOrder(id);
-    // A process claimed place 2 just now and is still writing: the other change is a conflict, nothing written.
+    // A process claimed place 2 just now and may still be writing: the other change is busy (retry at once), nothing written.
     await claims.insertOne({ _id: `order:${id}#2`, event_id: 'evt_in_flight', at: new Date() });
-    expect(await repo.transition(id, 'pending', 'paid', updatedEvent(id, 'paid'), new Date())).toBe(false);
+    expect(await repo.transition(id, 'pending', 'paid', updatedEvent(id, 'paid'), new Date())).toEqual({ kind: 'busy', cause: 'held', retryAfterMs: 0 });
     expect((await stored(id)).status).toBe('pending');
     // The claim is a lease old and its change never landed: its claimer died, the next generation of the place is free.
     await claims.updateOne({ _id: `order:${id}#2` }, { $set: { at: new Date(Date.now() - CLAIM_LEASE_MS - 1000) } });
     const paid = updatedEvent(id, 'paid');
-    expect(await repo.transition(id, 'pending', 'paid', paid, new Date())).toBe(true);
+    expect(await repo.transition(id, 'pending', 'paid', paid, new Date())).toEqual({ kind: 'written' });
     expect((await stored(id)).outbox.map((e) => e.id)).toContain(paid.id);
     expect(await claims.findOne({ _id: `order:${id}#2.1` })).toMatchObject({ event_id: paid.id });
-    // A stale claim of a change that did land is no way around it: a change from the old status is a conflict.
+    // A claim of a change that did land, stale or not, is no way around it: a change from the old status is a conflict.
+    expect(await repo.transition(id, 'pending', 'cancelled', updatedEvent(id, 'cancelled'), new Date())).toEqual({ kind: 'changed' });
     await claims.updateOne({ _id: `order:${id}#2.1` }, { $set: { at: new Date(Date.now() - CLAIM_LEASE_MS - 1000) } });
-    expect(await repo.transition(id, 'pending', 'cancelled', updatedEvent(id, 'cancelled'), new Date())).toBe(false);
+    expect(await repo.transition(id, 'pending', 'cancelled', updatedEvent(id, 'cancelled'), new Date())).toEqual({ kind: 'changed' });
     expect((await stored(id)).status).toBe('paid');
   });
 
-  it('a claimer that has not started its write within half the lease writes nothing: the next claimant may take its place by then', async () => {
+  it('a claimer that has not started its write within half the lease writes nothing and is busy until its lease ends: the next claimant may take its place then', async () => {
     const repo = new OrderRepository(api.mongo.db);
     const id = 95_200;
     await pendingOrder(id);
-    const slow = () => new Promise<void>((resolve) => setTimeout(resolve, CLAIM_LEASE_MS / 2 + 500));
-    expect(await repo.transition(id, 'pending', 'paid', updatedEvent(id, 'paid'), new Date(), slow)).toBe(false);
+    const slow = () => new Promise<void>((resolve) => setTimeout(resolve, CLAIM_WRITE_WITHIN_MS + 500));
+    const outcome = await repo.transition(id, 'pending', 'paid', updatedEvent(id, 'paid'), new Date(), slow);
+    expect(outcome).toMatchObject({ kind: 'busy', cause: 'too_slow' });
+    // What is left of the lease after the wait: at most its other half less the 500 ms over it.
+    expect(outcome.kind === 'busy' && outcome.retryAfterMs).toBeLessThanOrEqual(CLAIM_LEASE_MS - CLAIM_WRITE_WITHIN_MS - 500);
     const order = await stored(id);
     expect(order.status).toBe('pending');
     expect(order.outbox).toHaveLength(1);
   });
 
-  it('concurrent PATCHes of one order through two API processes: one 200 with its event logged, the other 409 problem+json writing nothing', async () => {
+  it('concurrent PATCHes of one order through two API processes: one 200 with its event logged, the other 409 or 503 problem+json writing nothing', async () => {
     const { client, key } = await api.clientWith(['orders:write', 'webhooks:write', 'resources:read']);
     await client.POST('/api/webhooks/v1/subscribe', { body: { url: 'http://127.0.0.1:9/x', events: ['order.updated'] } });
     const other = await startApiProcess(api);
@@ -127,9 +135,12 @@ describe('orders under concurrency', () => {
           client.PATCH('/api/orders/{order_id}', { ...path, body: { status: 'shipped' } }),
           viaOther.PATCH('/api/orders/{order_id}', { ...path, body: { status: 'cancelled' } }),
         ]);
-        expect([shipped, cancelled].map((r) => r.response.status).sort(), `race ${race}`).toEqual([200, 409]);
+        const statuses = [shipped, cancelled].map((r) => r.response.status).sort();
+        // The loser saw the winner's change landed (409), or its claim not yet landed (503, retry after 1 s).
+        expect([[200, 409], [200, 503]], `race ${race}`).toContainEqual(statuses);
         const [winner, loser] = shipped.response.status === 200 ? [shipped, cancelled] : [cancelled, shipped];
         expect(loser.response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        if (loser.response.status === 503) expect(loser.response.headers.get('retry-after')).toBe('1');
         const order = await stored(id);
         expect(order.status).toBe(winner.data!.status);
         // Every answered change has its event, each in a place of its own.
@@ -143,6 +154,32 @@ describe('orders under concurrency', () => {
     } finally {
       await other.process.stop();
     }
+  });
+
+  it('a PATCH whose place is held past its holder\'s write window answers 503 problem+json with Retry-After, writing nothing; after the lease it lands', async () => {
+    const { client } = await api.clientWith(['orders:write', 'resources:read']);
+    const placed = await client.POST('/api/orders/', { body: { user_id: 1, items: [{ product_id: 1, quantity: 1 }] } });
+    const id = placed.data!.id;
+    const before = await stored(id);
+    const claims = api.mongo.db.collection<{ _id: string; event_id: string; at: Date }>('order_claims');
+    // A change claimed place 2 a second past its write window and stopped: it will never write.
+    await claims.insertOne({ _id: `order:${id}#2`, event_id: 'evt_stopped', at: new Date(Date.now() - CLAIM_WRITE_WITHIN_MS - 1000) });
+    const path = { params: { path: { order_id: id } } };
+    const busy = await client.PATCH('/api/orders/{order_id}', { ...path, body: { status: 'paid' } });
+    expect(busy.response.status).toBe(503);
+    expect(busy.response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    // The rest of the lease, in whole seconds rounded up: at most 4 of the 10 s.
+    const retryAfter = Number(busy.response.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual((CLAIM_LEASE_MS - CLAIM_WRITE_WITHIN_MS - 1000) / 1000);
+    expect(busy.error).toMatchObject({ status: 503, title: 'Order Change In Progress', detail: expect.stringContaining(`Retry after ${retryAfter} s`) as unknown });
+    const after = await stored(id);
+    expect([after.status, after.outbox.map((e) => e.id)]).toEqual([before.status, before.outbox.map((e) => e.id)]);
+    // Once the lease has passed the same request takes the next generation of the place.
+    await claims.updateOne({ _id: `order:${id}#2` }, { $set: { at: new Date(Date.now() - CLAIM_LEASE_MS - 1000) } });
+    const retried = await client.PATCH('/api/orders/{order_id}', { ...path, body: { status: 'paid' } });
+    expect(retried.response.status).toBe(200);
+    expect((await stored(id)).status).toBe('paid');
   });
 
   it('two API processes sharing the counter (each reserving blocks of ids) never hand out one id twice', async () => {

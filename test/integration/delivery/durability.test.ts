@@ -143,7 +143,7 @@ describe('no event is lost', () => {
     // Demo order 7 is pending: the change and its event are written, the flush never runs.
     const event = newOutboxEvent('order.updated', { order_id: 7, total: 25.8, currency: 'EUR', status: 'paid', user_id: 3, previous_status: 'pending' }, { seq: 2 });
     await api.dispatcher.announce([event], { collection: 'orders', id: 7 });
-    expect(await api.deps.resources.orders.transition(7, 'pending', 'paid', event, new Date())).toBe(true);
+    expect(await api.deps.resources.orders.transition(7, 'pending', 'paid', event, new Date())).toEqual({ kind: 'written' });
     worker(api);
     await waitFor(async () => (await api.notes.count(event.id)) === 0, 60_000);
     expect(await eventOutcome(await api.temporal.client(), eventWorkflowId(event.id))).toMatchObject({

@@ -13,6 +13,8 @@ import type {
   UserDoc,
   UserRepository,
 } from '../../../src/orders/repository';
+import type { TransitionBusy } from '../../../src/orders/claim-lease';
+import { RetryLater } from '../../../src/errors/retry-later';
 import { type ResourceDeps, createOrder, getOrder, updateOrder } from '../../../src/orders/use-cases';
 import { memoryInventory } from '../../support/fake-inventory';
 
@@ -44,8 +46,12 @@ function order(status: OrderDoc['status'], reservation_id?: string): OrderDoc {
 }
 
 /** Use-case deps over in-memory fakes of the repositories' methods the use cases call. */
-/** How the fake repository's transition ends: written; lost to another change's claim (nothing run); or claimed, then found changed. */
-type TransitionEnd = 'written' | 'claimed elsewhere' | 'changed';
+/**
+ * How the fake repository's transition ends: written; lost to another change's claim (nothing run);
+ * claimed, then found changed; or busy: a claim held by another change that has not landed (nothing
+ * run), or this change's own claim, past its write window after `beforeWrite`.
+ */
+type TransitionEnd = 'written' | 'claimed elsewhere' | 'changed' | TransitionBusy;
 
 function fakeDeps(overrides: { stored?: OrderDoc[]; transition?: TransitionEnd; stock?: Record<number, number>; takenIds?: number[] } = {}) {
   const stored = overrides.stored ?? [];
@@ -100,9 +106,10 @@ function fakeDeps(overrides: { stored?: OrderDoc[]; transition?: TransitionEnd; 
         calls.push(`transition ${id}`);
         transitions.push({ id, from, to, event });
         const end = overrides.transition ?? 'written';
-        if (end === 'claimed elsewhere') return false;
+        if (end === 'claimed elsewhere') return { kind: 'changed' };
+        if (typeof end === 'object' && end.cause === 'held') return end;
         await beforeWrite?.();
-        return end === 'written';
+        return typeof end === 'object' ? end : { kind: end };
       },
     } as unknown as OrderRepository,
     inventory,
@@ -119,7 +126,7 @@ async function problemOf(p: Promise<unknown>): Promise<Problem> {
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(err instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(err)}`);
+  if (!(err instanceof DomainError) && !(err instanceof RetryLater)) throw new Error(`expected a domain refusal, got ${String(err)}`);
   return toProblem(err);
 }
 
@@ -324,6 +331,29 @@ describe('updateOrder', () => {
     expect(calls).toEqual(['transition 7']);
     expect(inventory.intents.docs.size).toBe(0);
     expect(inventory.ledger.levels()).toEqual({ 1: 5 });
+  });
+
+  it('gives 503 with the seconds until its claim\'s lease ends when it got past its write window, withdrawing its note', async () => {
+    const { deps, calls, inventory } = fakeDeps({ stored: [order('pending', 'res_x')], stock: { 1: 5 }, transition: { kind: 'busy', cause: 'too_slow', retryAfterMs: 4200 } });
+    const err = await updateOrder(deps, owner, 7, { status: 'cancelled' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetryLater);
+    expect((err as RetryLater).retryAfterSeconds).toBe(5);
+    expect(toProblem(err)).toMatchObject({
+      status: 503,
+      title: 'Change Not Applied In Time',
+      detail: 'The service was too slow to apply pending → cancelled to order 7; nothing was written. Retry after 5 s',
+    });
+    expect(calls).toEqual(['transition 7', 'announce order.updated orders/7', 'withdraw order.updated']);
+    // No units returned: the order is still pending (the sweeper drops the return noted for it).
+    expect(inventory.ledger.levels()).toEqual({ 1: 5 });
+  });
+
+  it('gives 503 retry after 1 s, writing nothing, when another change holds the place and may still land', async () => {
+    const { deps, calls } = fakeDeps({ stored: [order('pending')], transition: { kind: 'busy', cause: 'held', retryAfterMs: 0 } });
+    const err = await updateOrder(deps, owner, 7, { status: 'paid' }).catch((e: unknown) => e);
+    expect((err as RetryLater).retryAfterSeconds).toBe(1);
+    expect(toProblem(err)).toMatchObject({ status: 503, title: 'Order Change In Progress' });
+    expect(calls).toEqual(['transition 7']);
   });
 
   it('returns a cancelled order\'s units once, however often it is cancelled, with stock.updated (cancellation)', async () => {

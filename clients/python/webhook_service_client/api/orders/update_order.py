@@ -119,11 +119,13 @@ def sync_detailed(
 
      Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The
     change and its `order.updated` event are stored together. Of concurrent changes of one order from
-    the same status exactly one is applied; the others give 409 and change nothing (read the order
-    again, then retry). Cancelling returns the order's units to stock, exactly once however often it is
-    asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order
-    already has is a no-op that returns the order and emits nothing. Orders another owner's key created
-    give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+    the same status exactly one is applied; the others change nothing and give 409 when the winning
+    change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not
+    (send the same request again after it). A change the service was too slow to write in time is also a
+    503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once
+    however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting
+    the status the order already has is a no-op that returns the order and emits nothing. Orders another
+    owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 
     Args:
         order_id (int):
@@ -159,11 +161,13 @@ def sync(
 
      Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The
     change and its `order.updated` event are stored together. Of concurrent changes of one order from
-    the same status exactly one is applied; the others give 409 and change nothing (read the order
-    again, then retry). Cancelling returns the order's units to stock, exactly once however often it is
-    asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order
-    already has is a no-op that returns the order and emits nothing. Orders another owner's key created
-    give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+    the same status exactly one is applied; the others change nothing and give 409 when the winning
+    change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not
+    (send the same request again after it). A change the service was too slow to write in time is also a
+    503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once
+    however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting
+    the status the order already has is a no-op that returns the order and emits nothing. Orders another
+    owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 
     Args:
         order_id (int):
@@ -194,11 +198,13 @@ async def asyncio_detailed(
 
      Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The
     change and its `order.updated` event are stored together. Of concurrent changes of one order from
-    the same status exactly one is applied; the others give 409 and change nothing (read the order
-    again, then retry). Cancelling returns the order's units to stock, exactly once however often it is
-    asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order
-    already has is a no-op that returns the order and emits nothing. Orders another owner's key created
-    give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+    the same status exactly one is applied; the others change nothing and give 409 when the winning
+    change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not
+    (send the same request again after it). A change the service was too slow to write in time is also a
+    503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once
+    however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting
+    the status the order already has is a no-op that returns the order and emits nothing. Orders another
+    owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 
     Args:
         order_id (int):
@@ -232,11 +238,13 @@ async def asyncio(
 
      Moves an order to a new status (see `OrderStatus` for the allowed moves; others give 409). The
     change and its `order.updated` event are stored together. Of concurrent changes of one order from
-    the same status exactly one is applied; the others give 409 and change nothing (read the order
-    again, then retry). Cancelling returns the order's units to stock, exactly once however often it is
-    asked (each product emits `stock.updated` with reason `cancellation`). Setting the status the order
-    already has is a no-op that returns the order and emits nothing. Orders another owner's key created
-    give 404 (an `admin` key changes every order). Requires scope `orders:write`.
+    the same status exactly one is applied; the others change nothing and give 409 when the winning
+    change has landed (read the order again, then retry), or 503 with `Retry-After` while it has not
+    (send the same request again after it). A change the service was too slow to write in time is also a
+    503 with `Retry-After`, nothing written. Cancelling returns the order's units to stock, exactly once
+    however often it is asked (each product emits `stock.updated` with reason `cancellation`). Setting
+    the status the order already has is a no-op that returns the order and emits nothing. Orders another
+    owner's key created give 404 (an `admin` key changes every order). Requires scope `orders:write`.
 
     Args:
         order_id (int):
