@@ -22,44 +22,50 @@ export interface OwedEvent {
   snapshot: string[] | undefined;
 }
 
-/** Retries a read while the database may still be coming back (bounded). */
-async function withRetry<T>(what: string, fn: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+/** Retries a read while the database may still be coming back; each try bounded too, as a read on a dead connection may never answer. */
+async function withRetry<T>(what: string, fn: () => Promise<T>, timeoutMs = 60_000, tryMs = 15_000): Promise<T> {
   const deadline = nowMs() + timeoutMs;
   for (;;) {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return await fn();
+      return await Promise.race([fn(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${tryMs} ms`)), tryMs)))]);
     } catch (err) {
       if (nowMs() > deadline) throw new Error(`${what}: ${(err as Error).message}`);
       await sleep(1000);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
 
-/** The order.created (one per accepted order, found or not) and order.updated events of each accepted order, from its outbox, with the event log's snapshots. */
+/** Runs `fn` over `items`, `concurrency` at a time, in order. */
+async function mapBounded<T, R>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += concurrency) out.push(...(await Promise.all(items.slice(i, i + concurrency).map(fn))));
+  return out;
+}
+
+/**
+ * The order.created (one per accepted order, found or not) and order.updated events of each
+ * accepted order, from its outbox, with the event log's snapshots. Point reads by `_id`: FerretDB
+ * v1 scans the collection for `$in`, which on a database busy with the backlog took minutes.
+ */
 export async function owedEvents(db: Db, orderIds: readonly number[]): Promise<OwedEvent[]> {
+  const orders = db.collection<OrderDoc>('orders');
+  const events = db.collection<EventDoc>('events');
+  const outboxes = await mapBounded(orderIds, 16, (orderId) =>
+    withRetry(`reading order ${orderId}`, () => orders.findOne({ _id: orderKey(orderId) }, { projection: { outbox: 1 } })).then((o) => ({
+      orderId,
+      events: (o?.outbox ?? []).filter((e) => e.type === 'order.created' || e.type === 'order.updated'),
+    })),
+  );
+  const ids = outboxes.flatMap((o) => o.events.map((e) => e.id));
+  const logged = await mapBounded(ids, 16, (id) => withRetry(`reading event ${id}`, () => events.findOne({ _id: id }, { projection: { subscription_ids: 1 } })));
+  const snapshots = new Map(logged.flatMap((e) => (e ? [[e._id, e.subscription_ids] as const] : [])));
   const out: OwedEvent[] = [];
-  for (let i = 0; i < orderIds.length; i += 500) {
-    const chunk = orderIds.slice(i, i + 500);
-    const orders = await withRetry('reading the accepted orders', () =>
-      db
-        .collection<OrderDoc>('orders')
-        .find({ _id: { $in: chunk.map(orderKey) } }, { projection: { outbox: 1 } })
-        .toArray(),
-    );
-    const outboxOf = new Map(orders.map((o) => [o._id, o.outbox.filter((e) => e.type === 'order.created' || e.type === 'order.updated')]));
-    const ids = [...outboxOf.values()].flatMap((events) => events.map((e) => e.id));
-    const logged = await withRetry('reading the event log', () =>
-      db
-        .collection<EventDoc>('events')
-        .find({ _id: { $in: ids } }, { projection: { subscription_ids: 1 } })
-        .toArray(),
-    );
-    const snapshots = new Map(logged.map((e) => [e._id, e.subscription_ids]));
-    for (const orderId of chunk) {
-      const events = outboxOf.get(orderKey(orderId)) ?? [];
-      if (!events.some((e) => e.type === 'order.created')) out.push({ orderId, eventId: undefined, type: 'order.created', snapshot: undefined });
-      for (const e of events) out.push({ orderId, eventId: e.id, type: e.type, ...(e.seq !== undefined ? { seq: e.seq } : {}), snapshot: snapshots.get(e.id) });
-    }
+  for (const { orderId, events: own } of outboxes) {
+    if (!own.some((e) => e.type === 'order.created')) out.push({ orderId, eventId: undefined, type: 'order.created', snapshot: undefined });
+    for (const e of own) out.push({ orderId, eventId: e.id, type: e.type, ...(e.seq !== undefined ? { seq: e.seq } : {}), snapshot: snapshots.get(e.id) });
   }
   return out;
 }

@@ -86,6 +86,7 @@ async function main(stack: ChaosStack, subs: Subscriber[], apis: ApiClient[], lo
   const accepted = load.sends.filter((s) => s.orderId !== undefined);
   log(`load done: ${load.sends.length} sent, ${accepted.length} accepted, ${updated.applied}/${updated.sent} status changes applied; waiting for the backlog (at most ${opts.drainTimeoutS}s)`);
   const owed = await owedEvents(stack.db, accepted.map((s) => s.orderId!));
+  log(`read the ${owed.length} events the accepted orders owe; now counting what the receivers got`);
   const eventIds = owed.map((o) => o.eventId).filter((e): e is string => e !== undefined);
   const owedPerSub = subs.map((s) => owed.filter((o) => o.eventId !== undefined && s.events.includes(o.type)).length);
   const drained = await awaitDrain(subs, eventIds, owedPerSub, opts.drainTimeoutS, log);
