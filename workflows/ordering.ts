@@ -45,8 +45,9 @@ export class OrderingGate {
   readonly #waits = new Map<string, TurnWait>();
   /** Set when a turn came: the rounds' wait ends to take it. */
   #released = false;
-  /** Set once the gate answered a first time for every held subscription. */
+  /** How many of the subscriptions held at the start the gate answered at least once, and how many those are. */
   #looked = 0;
+  readonly #toLook: number;
   readonly #ordering: EventOrdering;
   /** Whether re-checks back off (ORDERING_BACKOFF); decided at the start, so a run keeps one way. */
   readonly #backoff: boolean;
@@ -55,6 +56,7 @@ export class OrderingGate {
     this.#ordering = input.ordering;
     this.#backoff = patched(ORDERING_BACKOFF);
     for (const id of input.ordering.subscriptionIds) if (input.subscriptionIds.includes(id)) this.held.add(id);
+    this.#toLook = this.held.size;
     setHandler(orderingTurnSignal, ({ subscriptionId }) => {
       if (this.held.has(subscriptionId)) this.#signalled.add(subscriptionId);
     });
@@ -100,7 +102,7 @@ export class OrderingGate {
 
   /** Resolves once the gate answered each held subscription once (a turn that came is in `pending` then). */
   async firstLook(): Promise<void> {
-    await condition(() => this.#looked >= this.#ordering.subscriptionIds.filter((id) => this.input.subscriptionIds.includes(id)).length);
+    await condition(() => this.#looked >= this.#toLook);
   }
 
   /** Sleeps until the earliest pending attempt falls due, a retryNow signal wakes one, or a held turn comes. */
