@@ -46,7 +46,7 @@ export interface CreateWorkerOptions {
    * workflow task stays open while its round of POSTs runs, so a receiver slow to answer holds
    * one slot up to DELIVERY_TIMEOUT: with the SDK's defaults (40 and 100) a few slow receivers
    * held up every other event. Far more (500) let an overloaded worker queue tasks past their
-   * 10 s timeout, and the retried tasks POSTed again (npm run bench, 1000 events × 1).
+   * timeout (then 10 s), and the retried tasks POSTed again (npm run bench, 1000 events × 1).
    */
   concurrency?: number;
   /** Pre-built bundle (tests reuse one across workers); bundled with {@link preloadModules}, and {@link tracingWorkflowInterceptors} when tracing. */
@@ -59,7 +59,7 @@ export interface CreateWorkerOptions {
    * The machine's CPU use (0–1) past which the worker takes no further workflow task beyond
    * {@link MIN_WORKFLOW_SLOTS}, up to `concurrency` below it (WORKER_TARGET_CPU). Absent or 0:
    * a fixed `concurrency`, which on a saturated machine takes tasks it cannot finish within
-   * their 10 s timeout, and their retries POST again.
+   * their timeout, and their retries POST again.
    */
   targetCpu?: number | undefined;
 }
