@@ -6,15 +6,23 @@ import { log } from '@temporalio/activity';
 import { DEFAULT_HOLD_MAX_MS, drainRate, heldPastLimit } from '../src/subscriptions/hold';
 import { SubscriptionRepository } from '../src/subscriptions/repository';
 import type { SubscriptionStatus } from '../src/contract/types';
+import { EventRepository } from '../src/events/repository';
+import { orderingKey } from '../src/webhooks/ordering-key';
 
 /** A page of a drain: the subscription's state now, the rate to start at, and the held deliveries in emission order. */
 export interface HeldPage {
   state: SubscriptionStatus | 'deleted';
   /** Deliveries per second to start. */
   rate: number;
-  items: Array<{ id: string; eventId: string; eventType: string }>;
+  items: Array<{ id: string; eventId: string; eventType: string; ordering?: HeldOrdering }>;
   /** Where the next page starts; absent when this one reached the end. */
   next?: HeldCursor;
+}
+
+/** The place of a held delivery's event in its key, when the subscription gets it in order: its drained run is gated too. */
+export interface HeldOrdering {
+  key: string;
+  seq: number;
 }
 
 /** What the drain's activities need beside the database. */
@@ -31,7 +39,15 @@ export function createHeldActivities(deps: HeldActivityDeps) {
   const held = new HeldDeliveryRepository(deps.db, deps.now && (() => deps.now!().getTime()));
   const subscriptions = new SubscriptionRepository(deps.db);
   const attempts = new AttemptRepository(deps.db);
+  const events = new EventRepository(deps.db);
   const holdMaxMs = deps.holdMaxMs ?? DEFAULT_HOLD_MAX_MS;
+  /** The event's place in its key, when it was logged with the subscription in order. */
+  async function orderingOf(eventId: string, subscriptionId: string): Promise<{ ordering?: HeldOrdering }> {
+    const event = await events.orderingOf(eventId);
+    if (!event || event.seq === undefined || !event.ordered_ids?.includes(subscriptionId)) return {};
+    return { ordering: { key: orderingKey(event), seq: event.seq } };
+  }
+
   return {
     /**
      * The next page of a subscription's held deliveries; none while it is not active (a drain
@@ -60,10 +76,12 @@ export function createHeldActivities(deps: HeldActivityDeps) {
         await attempts.recordMany(expired.map((d) => expiredAttempt(d, sub.url, now)));
         await held.release(expired.map((d) => d._id));
       }
+      const items = page.docs.filter((d) => !expired.includes(d)).map((d) => ({ id: d._id, eventId: d.event_id, eventType: d.event_type }));
       return {
         state: 'active',
         rate: drainRate(sub),
-        items: page.docs.filter((d) => !expired.includes(d)).map((d) => ({ id: d._id, eventId: d.event_id, eventType: d.event_type })),
+        // Only an ordered subscription reads its events' places: one point read each.
+        items: sub.ordering === 'per_key' ? await Promise.all(items.map(async (item) => ({ ...item, ...(await orderingOf(item.eventId, sub._id)) }))) : items,
         ...(page.next ? { next: page.next } : {}),
       };
     },

@@ -8,6 +8,7 @@ import { EventRepository } from '../src/events/repository';
 import { OrderRepository } from '../src/orders/repository';
 import { deliveryEnds } from '../src/events/delivery-ends';
 import type { WorkflowRuns } from '../src/temporal/workflow-runs';
+import { firstHeldId } from '../src/deliveries/held';
 
 /** One ordered delivery: the event, its key and place, the subscription. */
 export interface OrderedDelivery {
@@ -108,6 +109,12 @@ export function createOrderingActivities(deps: OrderingActivityDeps) {
     }
   }
 
+  /** Marks the delivery ended (once) and returns the nearest later events of its key ordered for the subscription. */
+  async function done(d: OrderedDelivery): Promise<string[]> {
+    await marks.mark(d.subscriptionId, d.eventId, now());
+    return nextInTurn(d.subscriptionId, later(d.key, d.seq), (id) => events.snapshotOf(id));
+  }
+
   return {
     /** Whether the delivery's turn has come: every earlier event of its key this subscription gets in order has ended there. */
     async orderingTurn(d: OrderedDelivery): Promise<Turn> {
@@ -119,9 +126,14 @@ export function createOrderingActivities(deps: OrderingActivityDeps) {
     },
 
     /** Marks the delivery ended (once) and returns the nearest later events of its key ordered for the subscription: their turn may have come. */
-    async orderingDone(d: OrderedDelivery): Promise<string[]> {
-      await marks.mark(d.subscriptionId, d.eventId, now());
-      return nextInTurn(d.subscriptionId, later(d.key, d.seq), (id) => events.snapshotOf(id));
+    orderingDone: done,
+
+    /**
+     * As orderingDone, for a drained run: with each later event, the record its hold would have,
+     * so the workflow wakes the run a drain starts from it too (it may be waiting at the gate).
+     */
+    async orderingDoneHeld(d: OrderedDelivery): Promise<Array<{ eventId: string; heldId: string }>> {
+      return (await done(d)).map((eventId) => ({ eventId, heldId: firstHeldId(d.subscriptionId, eventId) }));
     },
   };
 }

@@ -294,7 +294,7 @@ export function earliestDue(pending: ReadonlyMap<string, Due>): number {
 /** What one answer of a round means for its subscription. */
 export type RoundStep =
   /** Paused, disabled or deleted: pending retries stop here. */
-  | { kind: 'cancelled'; subscriptionId: string; reason: string }
+  | { kind: 'cancelled'; subscriptionId: string; reason: string; held?: true }
   /** Its endpoint has max_in_flight POSTs running, or its rate_limit is used up: the same attempt a little later, not logged. */
   | { kind: 'deferred'; subscriptionId: string; next: Due }
   /** A made attempt, settled; `next` when it retries. */
@@ -310,7 +310,8 @@ export function settleRound(policy: DeliveryPolicy, due: ReadonlyArray<[string, 
     const result = results[i]!;
     const random = randoms[i]!;
     // A held delivery goes on in the run its resume starts: here it ends as a cancel does, with no new command.
-    if (result.outcome === 'skipped' || result.outcome === 'held') return { kind: 'cancelled', subscriptionId, reason: result.reason };
+    if (result.outcome === 'held') return { kind: 'cancelled', subscriptionId, reason: result.reason, held: true };
+    if (result.outcome === 'skipped') return { kind: 'cancelled', subscriptionId, reason: result.reason };
     if (result.outcome === 'deferred') {
       const deferrals = (d.deferrals ?? 0) + 1;
       // Without waitMs (max_in_flight, and every history before rate_limit): the deferral backoff as it was.
@@ -323,6 +324,11 @@ export function settleRound(policy: DeliveryPolicy, due: ReadonlyArray<[string, 
     const next = settlement.state === 'retrying' ? { next: { attempt: d.attempt + 1, at: now + settlement.delayMs } } : {};
     return { kind: 'settled', subscriptionId, attempt: d.attempt, result, settlement, ...next, ...(d.held ? { held: d.held } : {}) };
   });
+}
+
+/** The subscriptions whose delivery a round held for a paused subscription's resume: not ended, it goes on in a drained run. */
+export function heldIn(steps: readonly RoundStep[]): Set<string> {
+  return new Set(steps.filter((s) => s.kind === 'cancelled' && s.held).map((s) => s.subscriptionId));
 }
 
 /** The made attempts of a round, for the attempt log. */

@@ -4,6 +4,9 @@ import { type DrainTurn, type EventInput, heldTurnSignal } from './definitions';
 /** Patch: a run a drain started waits for its time (notBefore) and its turn (DrainTurn) before attempt 1. */
 export const WAIT_DRAIN_TURN = 'wait-drain-turn';
 
+/** Patch: a drained run of an ordered delivery that must wait at the gate (workflows/ordering.ts) passes the turn on at once. */
+export const DRAINED_GATE_PASSES = 'drained-gate-passes';
+
 /**
  * Longest a drained run waits past its time for the run before it: a run an earlier drain
  * started (or one ended by an operator) never passes the turn, and holds the next only this

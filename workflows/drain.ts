@@ -2,6 +2,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { condition, continueAsNew, ParentClosePolicy, patched, proxyActivities, setHandler, sleep, startChild, workflowInfo, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { HeldCursor } from '../src/deliveries/held';
+import type { HeldPage } from '../activities/held';
 import type { DeliveryPolicy } from './delivery-model';
 import { type DrainTurn, type EventInput, heldTurnSignal } from './definitions';
 import { passTurn, turnWaitMs } from './drain-turn';
@@ -14,6 +15,8 @@ const { heldPage, releaseHeld, settleHeld } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
+type HeldItem = HeldPage['items'][number];
+
 /** Held deliveries one page reads: a page's starts are released together. */
 export const DRAIN_PAGE_SIZE = 100;
 
@@ -25,6 +28,9 @@ export const DRAIN_IDLE_WAIT = 'drain-idle-wait';
 
 /** Patch: a page's runs are started together, each told when to go (EventInput.notBefore), instead of one start per timer. */
 export const DRAIN_PAGE_AT_ONCE = 'drain-page-at-once';
+
+/** Patch: a held delivery of an ordered subscription is started with its event's ordering, so its run goes through the gate. */
+export const DRAIN_ORDERED_RUNS = 'drain-ordered-runs';
 
 /** How long a drain waits after a pass that started nothing (what is left may be stamped ahead, or its slots being rebuilt). */
 export const DRAIN_IDLE_MS = 60_000;
@@ -78,6 +84,7 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
   let idlePasses = 0;
   // Runs in flight keep the old command sequence: the patch is decided before the first command.
   const atOnce = patched(DRAIN_PAGE_AT_ONCE);
+  const ordered = patched(DRAIN_ORDERED_RUNS);
   let nextAt = input.nextAt;
   const next = () => (atOnce && nextAt !== undefined ? { nextAt } : {});
   // The runs that passed the turn back: the last of each page, once it made its attempt 1.
@@ -92,7 +99,7 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
       const from = Math.max(Date.now(), nextAt ?? 0);
       const runs = page.items.map((item) => heldDeliveryWorkflowId(item.eventId, item.id));
       const self = workflowInfo().workflowId;
-      const fresh = await Promise.all(page.items.map((item, i) => startHeld(input, item, { notBefore: from + i * gapMs, turn: { wait: i > 0, next: runs[i + 1] ?? self, waitMs: turnWaitMs(i) } })));
+      const fresh = await Promise.all(page.items.map((item, i) => startHeld(input, ordered ? item : withoutOrdering(item), { notBefore: from + i * gapMs, turn: { wait: i > 0, next: runs[i + 1] ?? self, waitMs: turnWaitMs(i) } })));
       // A run an earlier drain started never passes this drain's turn: passed on for it, so the next is not held up.
       const passing: Promise<void>[] = [];
       fresh.forEach((isNew, i) => {
@@ -112,7 +119,7 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
       for (const item of page.items) {
         // Spaced across pages too: a page's read must not let two starts come closer than the rate.
         if (started > 0) await sleep(gapMs);
-        await startHeld(input, item);
+        await startHeld(input, withoutOrdering(item));
         started += 1;
       }
       if (page.items.length > 0) await releaseHeld({ ids: page.items.map((item) => item.id) });
@@ -140,9 +147,19 @@ function nextRun(input: DrainInput, startedBefore: number, after?: HeldCursor, p
   return { subscriptionId: input.subscriptionId, policy: input.policy, batchSize: input.batchSize, startedBefore, ...(input.startsPerRun ? { startsPerRun: input.startsPerRun } : {}), ...(after ? { after } : {}), ...pace };
 }
 
-/** Starts the delivery of one held record (at its time and turn, when given), unless a run with its id was started before; whether it started one. */
-async function startHeld(input: DrainInput, item: { id: string; eventId: string; eventType: string }, place: { notBefore: number; turn: DrainTurn } | Record<string, never> = {}): Promise<boolean> {
-  const args: EventInput = { eventId: item.eventId, eventType: item.eventType, subscriptionIds: [input.subscriptionId], policy: input.policy, batchSize: input.batchSize, ...place };
+/** A held item as a drain before DRAIN_ORDERED_RUNS started it. */
+function withoutOrdering(item: HeldItem): HeldItem {
+  return { id: item.id, eventId: item.eventId, eventType: item.eventType };
+}
+
+/**
+ * Starts the delivery of one held record (at its time and turn, when given), unless a run with its
+ * id was started before; whether it started one. One of an ordered subscription carries its
+ * event's ordering: it goes through the gate (workflows/ordering.ts) and ends its turn there.
+ */
+async function startHeld(input: DrainInput, item: HeldItem, place: { notBefore: number; turn: DrainTurn } | Record<string, never> = {}): Promise<boolean> {
+  const ordering = item.ordering ? { ordering: { ...item.ordering, subscriptionIds: [input.subscriptionId] } } : {};
+  const args: EventInput = { eventId: item.eventId, eventType: item.eventType, subscriptionIds: [input.subscriptionId], policy: input.policy, batchSize: input.batchSize, ...ordering, ...place };
   try {
     await startChild('eventWorkflow', {
       workflowId: heldDeliveryWorkflowId(item.eventId, item.id),

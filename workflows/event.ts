@@ -8,6 +8,7 @@ import {
   firstRound,
   type RoundStep,
   followUpsOfRound,
+  heldIn,
   settleRound,
   type SubscriberStatus,
   subscriptionsIn,
@@ -18,7 +19,7 @@ import { SearchAttributeSync } from './search-attribute-sync';
 import { deliverAndLogRound, DISABLE_FAILING_ENDPOINTS, logRound, logUnloggedRound, ONE_ACTIVITY_PER_ROUND, sendRound, startFollowUp, waitForNextDue } from './rounds';
 import type { RecordedRound } from '../activities/attempt';
 import { ORDERED_DELIVERY, orderingGate } from './ordering';
-import { drainedRun, WAIT_DRAIN_TURN } from './drain-turn';
+import { DRAINED_GATE_PASSES, drainedRun, WAIT_DRAIN_TURN } from './drain-turn';
 
 export type { EventInput, RetryNow } from './definitions';
 export { deliveryStatusQuery, pendingAttemptsQuery, retryNowSignal } from './definitions';
@@ -75,8 +76,15 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
   const turns = gate?.start(pending);
   // A query adds nothing to the history: the API's delivery timeline reads the holds of attempts not yet made, and ordering waits.
   setHandler(pendingAttemptsQuery, () => ({ ...gate?.waiting(), ...Object.fromEntries(pending) }));
-  if (drained) await drained.wait();
   const followUps: Promise<void>[] = [];
+  if (drained) {
+    await drained.wait();
+    // Waiting at the gate for an earlier event of its key, it passes the drain's turn on: other keys keep draining, the gate keeps this key's order.
+    if (gate && gate.held.size > 0 && patched(DRAINED_GATE_PASSES)) {
+      await gate.firstLook();
+      if (gate.held.size > 0) followUps.push(drained.pass());
+    }
+  }
   const disabling = new Set<string>();
   while (pending.size > 0 || (gate && gate.held.size > 0)) {
     const due = dueNow(pending, Date.now(), woken);
@@ -111,7 +119,7 @@ async function deliverEach(input: EventInput): Promise<EventDeliveryStatus> {
     applySteps(steps, 'logged', statuses, pending);
     // Disable on 410; alert when the attempts ran out.
     for (const f of followUpsOfRound(eventId, steps)) followUps.push(startFollowUp(eventId, origin, f));
-    gate?.settle(statuses, followUps);
+    gate?.settle(statuses, followUps, heldIn(steps));
     // Attempt 1 made (not only put off by rate_limit or max_in_flight): the next drained run may go.
     if (drained && steps.some((s) => s.kind !== 'deferred')) followUps.push(drained.pass());
     searchAttributes.sync();

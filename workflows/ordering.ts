@@ -3,7 +3,7 @@ import type { Activities } from '../activities';
 import { localActivityOptions } from './activity-options';
 import { type Due, earliestDue, type SubscriberStatus } from './delivery-model';
 import { type EventInput, type EventOrdering, orderingTurnSignal, type TurnWait } from './definitions';
-import { eventWorkflowId } from './ids';
+import { eventWorkflowId, heldDeliveryWorkflowId } from './ids';
 
 /** Ordered delivery per key (new in 1.4): an ordered subscription's first attempt waits for its turn. */
 export const ORDERED_DELIVERY = 'ordered-delivery';
@@ -17,7 +17,13 @@ export const ORDERING_BACKOFF = 'ordering-backoff';
 /** The longest wait between two looks of a delivery waiting for its turn (with ORDERING_BACKOFF). */
 export const TURN_RECHECK_MAX_MS = 5 * 60_000;
 
-const { orderingTurn, orderingDone } = proxyLocalActivities<Activities>(localActivityOptions);
+/** Patch: a delivery held for a paused subscription's resume has not ended: no mark, the later events of its key wait for its drained run. */
+export const ORDERING_HELD_KEEPS_TURN = 'ordering-held-keeps-turn';
+
+/** Patch: a drained run of an ordered delivery (workflows/drain-turn.ts) also wakes the later events' drained runs when it ends. */
+export const ORDERING_DRAINED_WAKES = 'ordering-drained-wakes';
+
+const { orderingTurn, orderingDone, orderingDoneHeld } = proxyLocalActivities<Activities>(localActivityOptions);
 
 /** The states in which a delivery has ended: the next event of its key may go. */
 const ENDED: ReadonlySet<SubscriberStatus['state']> = new Set(['delivered', 'failed', 'stopped', 'cancelled']);
@@ -39,6 +45,9 @@ export class OrderingGate {
   readonly #waits = new Map<string, TurnWait>();
   /** Set when a turn came: the rounds' wait ends to take it. */
   #released = false;
+  /** How many of the subscriptions held at the start the gate answered at least once, and how many those are. */
+  #looked = 0;
+  readonly #toLook: number;
   readonly #ordering: EventOrdering;
   /** Whether re-checks back off (ORDERING_BACKOFF); decided at the start, so a run keeps one way. */
   readonly #backoff: boolean;
@@ -47,6 +56,7 @@ export class OrderingGate {
     this.#ordering = input.ordering;
     this.#backoff = patched(ORDERING_BACKOFF);
     for (const id of input.ordering.subscriptionIds) if (input.subscriptionIds.includes(id)) this.held.add(id);
+    this.#toLook = this.held.size;
     setHandler(orderingTurnSignal, ({ subscriptionId }) => {
       if (this.held.has(subscriptionId)) this.#signalled.add(subscriptionId);
     });
@@ -69,9 +79,14 @@ export class OrderingGate {
 
   async #awaitTurn(subscriptionId: string, pending: Map<string, Due>): Promise<void> {
     let recheckMs = TURN_RECHECK_MS;
+    let looked = false;
     for (;;) {
       this.#signalled.delete(subscriptionId);
       const turn = await orderingTurn(this.#delivery(subscriptionId));
+      if (!looked) {
+        looked = true;
+        this.#looked += 1;
+      }
       if (turn.go) break;
       const was = this.#waits.get(subscriptionId)?.ordering;
       const since = was?.waitFor === turn.waitFor ? was.since : Date.now();
@@ -85,6 +100,11 @@ export class OrderingGate {
     this.#released = true;
   }
 
+  /** Resolves once the gate answered each held subscription once (a turn that came is in `pending` then). */
+  async firstLook(): Promise<void> {
+    await condition(() => this.#looked >= this.#toLook);
+  }
+
   /** Sleeps until the earliest pending attempt falls due, a retryNow signal wakes one, or a held turn comes. */
   async waitForNextDue(pending: ReadonlyMap<string, Due>, woken: ReadonlySet<string>): Promise<void> {
     const wake = () => this.#released || [...pending.keys()].some((id) => woken.has(id));
@@ -93,20 +113,29 @@ export class OrderingGate {
     this.#released = false;
   }
 
-  /** Reports each ordered delivery that ended since the last call (its mark, then the later events' wake-up), beside the rounds. */
-  settle(statuses: Readonly<Record<string, SubscriberStatus>>, followUps: Promise<void>[]): void {
+  /**
+   * Reports each ordered delivery that ended since the last call (its mark, then the later events'
+   * wake-up), beside the rounds. One `held` for a paused subscription has not ended: its drained
+   * run goes on with it (ORDERING_HELD_KEEPS_TURN), so nothing is reported here.
+   */
+  settle(statuses: Readonly<Record<string, SubscriberStatus>>, followUps: Promise<void>[], held: ReadonlySet<string> = new Set()): void {
     for (const id of this.#ordering.subscriptionIds) {
       const status = statuses[id];
       if (!status || this.held.has(id) || this.#ended.has(id) || !ENDED.has(status.state)) continue;
       this.#ended.add(id);
+      if (held.has(id) && patched(ORDERING_HELD_KEEPS_TURN)) continue;
       followUps.push(this.#end(id));
     }
   }
 
   async #end(subscriptionId: string): Promise<void> {
-    const later = await orderingDone(this.#delivery(subscriptionId));
+    // A drained run's later events may be drained runs too, waiting at the gate: they are woken beside the events' own workflows.
+    const runs =
+      this.input.turn && patched(ORDERING_DRAINED_WAKES)
+        ? (await orderingDoneHeld(this.#delivery(subscriptionId))).flatMap((e) => [eventWorkflowId(e.eventId), heldDeliveryWorkflowId(e.eventId, e.heldId)])
+        : (await orderingDone(this.#delivery(subscriptionId))).map(eventWorkflowId);
     // A later event not started yet, or already done, refuses the signal: it asks when it starts.
-    await Promise.allSettled(later.map((id) => getExternalWorkflowHandle(eventWorkflowId(id)).signal(orderingTurnSignal, { subscriptionId })));
+    await Promise.allSettled(runs.map((id) => getExternalWorkflowHandle(id).signal(orderingTurnSignal, { subscriptionId })));
   }
 
   #delivery(subscriptionId: string) {

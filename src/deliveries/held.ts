@@ -3,7 +3,7 @@ import type { Collection, Db } from 'mongodb';
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { seriesId } from '../../workflows/ids';
+import { eventWorkflowId, seriesId } from '../../workflows/ids';
 import { type AttemptDoc, attemptId } from './attempts';
 
 /**
@@ -96,6 +96,11 @@ async function eachLimited<T>(items: readonly T[], fn: (item: T) => Promise<void
 /** The record id of `subscriptionId`'s delivery of `eventId`, held by the run `origin`. */
 export function heldId(subscriptionId: string, eventId: string, origin: string): string {
   return `held_${createHash('sha256').update(`${subscriptionId}\n${eventId}\n${origin}`).digest('hex').slice(0, 32)}`;
+}
+
+/** The record id of `subscriptionId`'s delivery of `eventId` when the event's own workflow held it (not a drained run). */
+export function firstHeldId(subscriptionId: string, eventId: string): string {
+  return heldId(subscriptionId, eventId, eventWorkflowId(eventId));
 }
 
 /** The slot of a delivery of an event emitted at `emittedAt` to `subscriptionId`. */
@@ -195,6 +200,7 @@ export class HeldDeliveryRepository {
     { collection: 'held_slots', method: 'HeldDeliveryRepository.page (an hour)', equality: ['hour'], index: 'hour' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.page (a slot)', equality: ['slot'], index: 'slot' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.release', equality: ['_id'], index: '_id_' },
+    { collection: 'held_deliveries', method: 'HeldDeliveryRepository.has', equality: ['_id'], index: '_id_' },
     { collection: 'held_deliveries', method: 'HeldDeliveryRepository.dropAll', equality: ['subscription_id'], index: 'subscription' },
     { collection: 'held_marks', method: 'HeldDeliveryRepository.holding', equality: [], index: '_id_' },
     { collection: 'held_settling', method: 'HeldDeliveryRepository.holding (settles a crash left)', equality: [], index: '_id_' },
@@ -295,6 +301,11 @@ export class HeldDeliveryRepository {
   }
 
   /** Deletes held records by id (sent, failed or dropped); one already gone is fine. */
+  /** Whether the record `id` is still held (not drained, expired or dropped). */
+  async has(id: string): Promise<boolean> {
+    return (await this.#held.countDocuments({ _id: id }, { limit: 1 })) > 0;
+  }
+
   async release(ids: readonly string[]): Promise<void> {
     await eachLimited(ids, async (id) => void (await this.#held.deleteOne({ _id: id })));
   }

@@ -56,6 +56,7 @@ export class EventRepository {
     { collection: 'events', method: 'EventRepository.find', equality: ['_id'], index: '_id_' },
     { collection: 'events', method: 'EventRepository.findMany', equality: ['_id'], index: '_id_' },
     { collection: 'events', method: 'EventRepository.snapshotOf', equality: ['_id'], index: '_id_' },
+    { collection: 'events', method: 'EventRepository.orderingOf', equality: ['_id'], index: '_id_' },
     // listForSubscription and retention read the lists.
     ...timelineShapes('events', 'created_at', { list: ['EventRepository.listForSubscription'], expire: 'EventRepository.aged.expire' }),
   ];
@@ -121,6 +122,11 @@ export class EventRepository {
   /** The fan-out snapshot of a logged event (which subscriptions, which of them ordered); undefined when it is not logged. */
   async snapshotOf(id: string): Promise<Pick<EventDoc, 'subscription_ids' | 'ordered_ids'> | undefined> {
     return (await this.#collection.findOne({ _id: id }, { projection: { _id: 0, subscription_ids: 1, ordered_ids: 1 } })) ?? undefined;
+  }
+
+  /** What orders a logged event: its type and data (its key), its place, who gets it in order; undefined when it is not logged. */
+  async orderingOf(id: string): Promise<Pick<EventDoc, 'type' | 'data' | 'seq' | 'ordered_ids'> | undefined> {
+    return (await this.#collection.findOne({ _id: id }, { projection: { _id: 0, type: 1, data: 1, seq: 1, ordered_ids: 1 } })) ?? undefined;
   }
 
   /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */

@@ -411,6 +411,39 @@ describe('eventWorkflow of an ordered delivery waiting for its turn (time-skippi
     expect(after).toBeLessThan(30_000 + slackMs);
   });
 
+  it("passes a drained run's turn on while the gate holds it: the next drained run goes at its time, the held one when its turn comes", async () => {
+    const [ordered, other] = subscriptions(2) as [string, string];
+    const checks: number[] = [];
+    const script: FakeScript = { attempt: () => http(200), turn: async (_d, check) => (checks.push(await env.currentTimeMs()), check <= 1 ? refused : { go: true }) };
+    await withWorker(script, async (taskQueue, calls) => {
+      const now = await env.currentTimeMs();
+      // Two runs of one drain's page: the ordered one first, the other waiting for its turn (DRAIN_TURN_WAIT_MS at most).
+      const next = eventInput([other]);
+      const nextOptions = eventWorkflowStartOptions(next, { taskQueue, policy: next.policy, batchSize: next.batchSize });
+      const first = eventInput([ordered]);
+      const run = { eventId: first.eventId, eventType: first.eventType, subscriptionIds: [ordered], ordering: { key: 'order:1', seq: 2, subscriptionIds: [ordered] } };
+      const firstOptions = eventWorkflowStartOptions(run, { taskQueue, policy: first.policy, batchSize: first.batchSize });
+      const nextHandle = await env.client.workflow.start<typeof eventWorkflow>('eventWorkflow', {
+        ...nextOptions,
+        args: [{ ...nextOptions.args[0], notBefore: now + 2_000, turn: { wait: true, next: 'drain/nobody' } }],
+        workflowExecutionTimeout: '30 days',
+      });
+      const handle = await env.client.workflow.start<typeof eventWorkflow>('eventWorkflow', {
+        ...firstOptions,
+        args: [{ ...firstOptions.args[0], notBefore: now + 1_000, turn: { wait: false, next: nextHandle.workflowId } }],
+        workflowExecutionTimeout: '30 days',
+      });
+      expect((await eventOutcome(env.client, nextHandle.workflowId)).subscriptions[other]).toMatchObject({ state: 'delivered', attempts: 1 });
+      // It went on the turn the held run passed on, not after its wait ran out; the held one has not gone.
+      expect(attemptsTo(calls, other)[0]!.at - now).toBeLessThan(2_000 + slackMs);
+      expect(attemptsTo(calls, ordered)).toEqual([]);
+      await handle.signal(orderingTurnSignal, { subscriptionId: ordered });
+      expect((await eventOutcome(env.client, handle.workflowId)).subscriptions[ordered]).toMatchObject({ state: 'delivered', attempts: 1 });
+      // Reported (a local activity: at least once) for the key's next event.
+      expect(new Set(calls.ends.map((e) => e.eventId))).toEqual(new Set([first.eventId]));
+    });
+  });
+
   it("passes a parent of parts' orderingTurn signal on to the part holding the subscription: it goes without its timer", async () => {
     const [ordered, other] = subscriptions(2) as [string, string];
     const checks: number[] = [];

@@ -105,7 +105,12 @@ async function recordDrain(env: TestWorkflowEnvironment, workflowBundle: Workflo
       // Otherwise the pages repeat.
       const page = (call - 1) % (scenario.pages.length + 1);
       if (page === scenario.pages.length) return { state: scenario.then === 'paused' ? 'paused' : 'active', rate: scenario.rate, items: [] };
-      const items = Array.from({ length: scenario.pages[page]! }, (_, i) => ({ id: `held_${name}_${call}_${i}`, eventId: `evt_history_${name}_${call}_${i}`, eventType: 'order.created' }));
+      const items = Array.from({ length: scenario.pages[page]! }, (_, i) => ({
+        id: `held_${name}_${call}_${i}`,
+        eventId: `evt_history_${name}_${call}_${i}`,
+        eventType: 'order.created',
+        ...(scenario.ordered ? { ordering: { key: `order:${i}`, seq: 1 } } : {}),
+      }));
       const last = items[items.length - 1]!;
       return { state: 'active', rate: scenario.rate, items, ...(page < scenario.pages.length - 1 || scenario.then === 'paused' ? { next: { at: call, id: last.id } } : {}) };
     },

@@ -44,3 +44,29 @@ describe('a drain page failing what the expiry claimed', () => {
     expect([...f.of('held_deliveries').keys()]).toEqual(['held_1']);
   });
 });
+
+describe('a drain page of an ordered subscription', () => {
+  it("carries each held event's key and place when it was logged with the subscription in order, and reads no event otherwise", async () => {
+    const f = fakeDb();
+    const now = () => new Date(t0 + 3_600_000);
+    const repo = new HeldDeliveryRepository(f.db, () => now().getTime());
+    await repo.hold([record(0), record(1), record(2)]);
+    f.of('events').set('evt_0', { _id: 'evt_0', type: 'order.created', data: { order_id: 7 }, seq: 1, ordered_ids: [sub] });
+    // From before the subscription asked for ordering: drained as it was.
+    f.of('events').set('evt_1', { _id: 'evt_1', type: 'order.created', data: { order_id: 8 }, seq: 1, ordered_ids: [] });
+    f.of('subscriptions').set(sub, { _id: sub, status: 'active', url: 'https://example.test/hook', updated_at: new Date(t0), ordering: 'per_key' });
+    const activities = createHeldActivities({ db: f.db, raiseAlert: () => Promise.resolve(), holdMaxMs: 3_600_000 * 72, now });
+    const page = await activities.heldPage({ subscriptionId: sub, limit: 10 });
+    expect(page.items.map((i) => [i.id, i.ordering])).toEqual([
+      ['held_0', { key: 'order:7', seq: 1 }],
+      ['held_1', undefined],
+      // Its event is gone (retention): the run logs that, ungated.
+      ['held_2', undefined],
+    ]);
+    // An unordered subscription's page reads no event.
+    f.of('subscriptions').get(sub)!.ordering = undefined;
+    f.ops.length = 0;
+    expect((await activities.heldPage({ subscriptionId: sub, limit: 10 })).items).toEqual(['held_0', 'held_1', 'held_2'].map((id, i) => ({ id, eventId: `evt_${i}`, eventType: 'order.created' })));
+    expect(f.ops.filter((op) => op.startsWith('events.'))).toEqual([]);
+  });
+});

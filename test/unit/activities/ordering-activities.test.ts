@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createOrderingActivities, type OrderedDelivery } from '../../../activities/ordering';
 import type { RunState } from '../../../src/temporal/workflow-runs';
 import { fakeDb } from '../deliveries/fake-held-db';
+import { heldId } from '../../../src/deliveries/held';
+import { heldDeliveryWorkflowId } from '../../../workflows/ids';
 
 /** An outbox entry of order 7: its own events by their place among the order's, its take's stock events by their product's. */
 const entry = (id: string, type: string, seq: number) => ({ id, type, seq, data: {}, created_at: new Date(0) });
@@ -26,6 +28,9 @@ function harness(outbox: ReturnType<typeof entry>[], logged: ReturnType<typeof o
   const delivery = (eventId: string, seq: number): OrderedDelivery => ({ eventId, subscriptionId: 's', key: 'order:7', seq });
   return { activities, delivery, of, described };
 }
+
+/** The run a drain starts for the delivery of `eventId` to s that `origin` held. */
+const drainedRun = (eventId: string, origin: string) => heldDeliveryWorkflowId(eventId, heldId('s', eventId, origin));
 
 /** An attempt log entry of `series` to subscription s. */
 const attempt = (eventId: string, series: string, state: string) => ({ _id: `att_${series}_${state}`, event_id: eventId, subscription_id: 's', series, attempt: 1, state });
@@ -74,7 +79,29 @@ describe('the ordering activities', () => {
     expect(of('ordering_marks').has('s|evt_a1')).toBe(true);
     // From then on the mark answers: no further describe.
     expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: true });
-    expect(described).toEqual(['event/evt_a1', 'event/evt_a1']);
+    // Closed without a mark: whether a drain started a run from a hold of it is asked once.
+    expect(described).toEqual(['event/evt_a1', 'event/evt_a1', drainedRun('evt_a1', 'event/evt_a1')]);
+  });
+
+  it('keeps a delivery held for a paused subscription not ended: while its record is held, then while its drained run runs', async () => {
+    const record = heldId('s', 'evt_a1', 'event/evt_a1');
+    const run = drainedRun('evt_a1', 'event/evt_a1');
+    const { activities, delivery, of } = harness(twoEvents, bothLogged, { 'event/evt_a1': ['closed'], [run]: ['running', 'closed'] });
+    of('held_deliveries').set(record, { _id: record, subscription_id: 's', event_id: 'evt_a1' });
+    const waits = { go: false, waitFor: 'evt_a1', reason: 'in_delivery' };
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual(waits);
+    // Drained: the record is gone, the run it started goes on.
+    of('held_deliveries').delete(record);
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual(waits);
+    expect(of('ordering_marks').has('s|evt_a1')).toBe(false);
+    // The drained run ended without a mark (terminated): ended.
+    expect(await activities.orderingTurn(delivery('evt_a2', 2))).toEqual({ go: true });
+  });
+
+  it('names, when a drained run ends, the later event with the record its hold would have (the workflow wakes its drained run too)', async () => {
+    const { activities, delivery, of } = harness(twoEvents, bothLogged);
+    expect(await activities.orderingDoneHeld(delivery('evt_a1', 1))).toEqual([{ eventId: 'evt_a2', heldId: heldId('s', 'evt_a2', 'event/evt_a2') }]);
+    expect(of('ordering_marks').has('s|evt_a1')).toBe(true);
   });
 
   it('takes a workflow Temporal no longer knows as ended only once its note is gone (it was started, then purged)', async () => {

@@ -11,6 +11,7 @@ import {
   failingFollowUps,
   firstRound,
   followUpsOfRound,
+  heldIn,
   MAX_RETRY_AFTER_MS,
   type MadeAttempt,
   nextDelayMs,
@@ -156,11 +157,14 @@ describe('a round', () => {
 
   it('a delivery held by a pause ends in this run as a cancel does: no retry, nothing logged, no follow-up', () => {
     const r = oneRound(3, { outcome: 'held', reason: 'subscription paused: held since 2026-11-27T00:00:00.000Z, sent on resume' });
-    expect(r.steps).toEqual([{ kind: 'cancelled', subscriptionId: 'sub_a', reason: 'subscription paused: held since 2026-11-27T00:00:00.000Z, sent on resume' }]);
+    expect(r.steps).toEqual([{ kind: 'cancelled', subscriptionId: 'sub_a', reason: 'subscription paused: held since 2026-11-27T00:00:00.000Z, sent on resume', held: true }]);
     expect(r.status).toMatchObject({ state: 'cancelled' });
     expect(r.status.cancelReason).toMatch(/held/);
     expect(r.next).toBeUndefined();
     expect(r.followUps).toEqual([]);
+    // Not ended for its key's order: the drained run goes on with it.
+    expect(heldIn(r.steps)).toEqual(new Set(['sub_a']));
+    expect(heldIn(oneRound(3, { outcome: 'skipped', reason: 'subscription is paused' }).steps)).toEqual(new Set());
   });
 
   it('on another 4xx: stopped with no follow-up; on 2xx: delivered', () => {

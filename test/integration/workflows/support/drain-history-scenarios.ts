@@ -15,6 +15,8 @@ export interface DrainHistoryScenario {
   behind?: number;
   /** Deliveries a run starts before it continues as new (absent: the workflow's default); the first run's history is kept. */
   startsPerRun?: number;
+  /** The subscription gets the events in order: each held item carries its event's key and place (DRAIN_ORDERED_RUNS). */
+  ordered?: boolean;
   expected: DrainResult['ended'];
 }
 
@@ -33,6 +35,8 @@ export const drainHistoryScenarios: Record<string, DrainHistoryScenario> = {
   'drain-page-at-once': { pages: [3, 2], rate: 20, then: 'drained', expected: 'drained' },
   'drain-page-at-once-continued': { pages: [2, 2, 1], rate: 1, then: 'drained', startsPerRun: 3, expected: 'drained' },
   'drain-page-at-once-paused-again': { pages: [2], rate: 5, then: 'paused', expected: 'paused' },
+  // An ordered subscription's held deliveries, started with their events' ordering so their runs go through the gate (DRAIN_ORDERED_RUNS).
+  'drain-ordered-runs': { pages: [3], rate: 20, then: 'drained', ordered: true, expected: 'drained' },
 };
 
 /** The subscription a drain scenario drains. */

@@ -156,6 +156,11 @@ export function fakeActivities(script: FakeScript, clock?: () => Promise<number>
       return script.later?.(d) ?? [];
     },
     // eslint-disable-next-line @typescript-eslint/require-await
+    async orderingDoneHeld(d) {
+      calls.ends.push(d);
+      return (script.later?.(d) ?? []).map((eventId) => ({ eventId, heldId: `held_${eventId}` }));
+    },
+    // eslint-disable-next-line @typescript-eslint/require-await
     async checkDatabase() {
       throw new Error('checkDatabase is not part of event workflows');
     },

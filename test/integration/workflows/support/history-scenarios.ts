@@ -143,6 +143,26 @@ export const historyScenarios: Record<string, HistoryScenario> = {
     expected: { a: 'delivered', b: 'delivered' },
     closes: 'completed',
   },
+  // 1.6: an ordered delivery held for its subscription's resume has not ended: no mark, no wake-up (behind ordering-held-keeps-turn).
+  'event-ordered-held': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [503, 'held'], b: [200] },
+    ordered: { subscriptions: ['a'], refusals: 0, later: ['evt_history_next_of_key'] },
+    expected: { a: 'cancelled', b: 'delivered' },
+    closes: 'completed',
+  },
+  // 1.6: a drained run of an ordered delivery refused by the gate passes the drain's turn on at once (drained-gate-passes), goes at its
+  // turn, and at its end wakes the later event's own workflow and its drained run (ordering-drained-wakes).
+  'event-drained-ordered-gated': {
+    policy: shortPolicy,
+    batchSize: 50,
+    answers: { a: [200] },
+    ordered: { subscriptions: ['a'], refusals: 1, later: ['evt_history_next_of_key'] },
+    drained: { notBeforeMs: 30_000, waitsTurn: false },
+    expected: { a: 'delivered' },
+    closes: 'completed',
+  },
   'event-round-activity-disable-failing': {
     policy: shortPolicy,
     batchSize: 50,
