@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { AttemptRepository } from '../src/deliveries/attempts';
-import { type HeldCursor, HeldDeliveryRepository } from '../src/deliveries/held';
+import { type HeldCursor, HeldDeliveryRepository, isOwnDelivery } from '../src/deliveries/held';
 import { alertHoldExpired, expiredAttempt, type HoldAlert } from '../src/deliveries/hold-sweep';
 import { log } from '@temporalio/activity';
 import { DEFAULT_HOLD_MAX_MS, drainRate, heldPastLimit } from '../src/subscriptions/hold';
@@ -76,12 +76,13 @@ export function createHeldActivities(deps: HeldActivityDeps) {
         await attempts.recordMany(expired.map((d) => expiredAttempt(d, sub.url, now)));
         await held.release(expired.map((d) => d._id));
       }
-      const items = page.docs.filter((d) => !expired.includes(d)).map((d) => ({ id: d._id, eventId: d.event_id, eventType: d.event_type }));
+      const kept = page.docs.filter((d) => !expired.includes(d));
+      const items = kept.map((d) => ({ id: d._id, eventId: d.event_id, eventType: d.event_type }));
       return {
         state: 'active',
         rate: drainRate(sub),
         // Only an ordered subscription reads its events' places: one point read each.
-        items: sub.ordering === 'per_key' ? await Promise.all(items.map(async (item) => ({ ...item, ...(await orderingOf(item.eventId, sub._id)) }))) : items,
+        items: sub.ordering === 'per_key' ? await Promise.all(items.map(async (item, i) => ({ ...item, ...(isOwnDelivery(kept[i]!) ? await orderingOf(item.eventId, sub._id) : {}) }))) : items,
         ...(page.next ? { next: page.next } : {}),
       };
     },

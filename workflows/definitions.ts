@@ -83,3 +83,10 @@ export interface TurnWait {
  * through, or the earlier event of its key an ordered one waits for (a part's own; none on a parent of parts).
  */
 export const pendingAttemptsQuery = defineQuery<Record<string, Due | TurnWait>>('pendingAttempts');
+
+/**
+ * An event workflow task holds its round of POSTs (local activities): one that times out runs
+ * the round again and POSTs again. Temporal's 10 s default was passed by thousands of tasks on a
+ * saturated worker (the chaos run); a dead worker's task is handed out again after this long.
+ */
+export const EVENT_WORKFLOW_TASK_TIMEOUT = '30s';

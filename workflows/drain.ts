@@ -4,7 +4,7 @@ import type { Activities } from '../activities';
 import type { HeldCursor } from '../src/deliveries/held';
 import type { HeldPage } from '../activities/held';
 import type { DeliveryPolicy } from './delivery-model';
-import { type DrainTurn, type EventInput, heldTurnSignal } from './definitions';
+import { type DrainTurn, EVENT_WORKFLOW_TASK_TIMEOUT, type EventInput, heldTurnSignal } from './definitions';
 import { passTurn, turnWaitMs } from './drain-turn';
 import { heldDeliveryWorkflowId } from './ids';
 import { eventSearchAttributes } from './search-attributes';
@@ -31,6 +31,9 @@ export const DRAIN_PAGE_AT_ONCE = 'drain-page-at-once';
 
 /** Patch: a held delivery of an ordered subscription is started with its event's ordering, so its run goes through the gate. */
 export const DRAIN_ORDERED_RUNS = 'drain-ordered-runs';
+
+/** Patch: a drained run starts with the event workflows' task timeout (EVENT_WORKFLOW_TASK_TIMEOUT), not the 10 s default: its rounds are theirs. */
+export const DRAINED_TASK_TIMEOUT = 'drained-task-timeout';
 
 /** How long a drain waits after a pass that started nothing (what is left may be stamped ahead, or its slots being rebuilt). */
 export const DRAIN_IDLE_MS = 60_000;
@@ -168,6 +171,7 @@ async function startHeld(input: DrainInput, item: HeldItem, place: { notBefore: 
       parentClosePolicy: ParentClosePolicy.ABANDON,
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       typedSearchAttributes: eventSearchAttributes(args, input.batchSize),
+      ...(patched(DRAINED_TASK_TIMEOUT) ? { workflowTaskTimeout: EVENT_WORKFLOW_TASK_TIMEOUT } : {}),
     });
     return true;
   } catch (err) {

@@ -120,6 +120,11 @@ export function isHeldDeliveryRun(origin: string | undefined): boolean {
   return origin?.includes('/redelivery/held_') ?? false;
 }
 
+/** Whether a held record is its event's own delivery (the emission's run, or a drained run of it): only that keeps its key's order; a held redelivery does not. */
+export function isOwnDelivery(doc: Pick<HeldDoc, 'origin' | 'event_id'>): boolean {
+  return doc.origin === eventWorkflowId(doc.event_id) || isHeldDeliveryRun(doc.origin);
+}
+
 /**
  * The failed attempt a delivery a drain started (its run `origin`) logs when its event is gone
  * (deleted by retention while it was held); undefined for any other run, which just cancels.
@@ -300,12 +305,12 @@ export class HeldDeliveryRepository {
     return { docs: out };
   }
 
-  /** Deletes held records by id (sent, failed or dropped); one already gone is fine. */
   /** Whether the record `id` is still held (not drained, expired or dropped). */
   async has(id: string): Promise<boolean> {
     return (await this.#held.countDocuments({ _id: id }, { limit: 1 })) > 0;
   }
 
+  /** Deletes held records by id (sent, failed or dropped); one already gone is fine. */
   async release(ids: readonly string[]): Promise<void> {
     await eachLimited(ids, async (id) => void (await this.#held.deleteOne({ _id: id })));
   }

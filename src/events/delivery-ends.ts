@@ -43,9 +43,10 @@ export function deliveryEnds(db: Db, runs: WorkflowRuns | undefined) {
       if (state !== 'closed') return state === 'running';
       record = heldId(subscriptionId, eventId, drained);
     }
-    return false;
+    // Held more often than followed: taken as still held (a real end writes its mark), never as ended.
+    return true;
   }
 }
 
 /** Holds of one delivery the gate follows (a drained run held again by a later pause holds under a new record). */
-const HOLDS_FOLLOWED = 4;
+const HOLDS_FOLLOWED = 16;

@@ -3,7 +3,9 @@ import type { eventWorkflow } from '../../workflows';
 import { eventWorkflowId } from '../../workflows/ids';
 import type { DeliveryPolicy } from '../../workflows/delivery-model';
 import { eventSearchAttributes } from '../../workflows/search-attributes';
-import type { CarriedEvent, EventOrdering } from '../../workflows/definitions';
+import { type CarriedEvent, EVENT_WORKFLOW_TASK_TIMEOUT, type EventOrdering } from '../../workflows/definitions';
+
+export { EVENT_WORKFLOW_TASK_TIMEOUT };
 import { type Lane, laneTaskQueue } from './lanes';
 import type { EventDoc } from './repository';
 
@@ -54,13 +56,6 @@ export function carriedEvent(event: Pick<EventDoc, 'data' | 'created_at' | 'owne
     ...(event.data_owner !== undefined ? { dataOwner: event.data_owner } : {}),
   };
 }
-
-/**
- * An event workflow task holds its round of POSTs (local activities): one that times out runs
- * the round again and POSTs again. Temporal's 10 s default was passed by thousands of tasks on
- * a saturated worker (the chaos run); a dead worker's task is handed out again after this long.
- */
-export const EVENT_WORKFLOW_TASK_TIMEOUT = '30s';
 
 /** The start options of an event workflow; the one definition every starter (API, relay, tests, tools) uses. */
 export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySettings): WorkflowStartOptions<typeof eventWorkflow> {

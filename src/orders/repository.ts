@@ -7,7 +7,7 @@ import { Timeline, timelineShapes, withoutTimelineFields } from '../db/timeline'
 import type { OutboxEvent } from '../events/outbox';
 import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, User } from '../contract/types';
 import type { ProductFilter, SummaryField } from './rules';
-import { heldClaim, pastWriteWindow, type TransitionOutcome } from './claim-lease';
+import { CLAIM_LEASE_MS, heldClaim, pastWriteWindow, type TransitionOutcome } from './claim-lease';
 import { claimId, TransitionClaims } from './transition-claims';
 
 /** How a user is stored: the numeric id is the document id. */
@@ -363,7 +363,8 @@ export class OrderRepository {
       const verdict = heldClaim(held, order ?? undefined, from, at.getTime());
       if (verdict !== 'stale') return verdict;
     }
-    return { kind: 'changed' };
+    // Every generation taken by a claimer that died: the order did not change, so retrying is the answer.
+    return { kind: 'busy', cause: 'held', retryAfterMs: CLAIM_LEASE_MS };
   }
 
   /** Tags what was stored before this collection had lists (see Timeline.backfill); once per database. */

@@ -37,6 +37,8 @@ export const drainHistoryScenarios: Record<string, DrainHistoryScenario> = {
   'drain-page-at-once-paused-again': { pages: [2], rate: 5, then: 'paused', expected: 'paused' },
   // An ordered subscription's held deliveries, started with their events' ordering so their runs go through the gate (DRAIN_ORDERED_RUNS).
   'drain-ordered-runs': { pages: [3], rate: 20, then: 'drained', ordered: true, expected: 'drained' },
+  // Drained runs started with the event workflows' 30 s task timeout (DRAINED_TASK_TIMEOUT).
+  'drain-task-timeout': { pages: [2, 1], rate: 20, then: 'drained', ordered: true, expected: 'drained' },
 };
 
 /** The subscription a drain scenario drains. */
