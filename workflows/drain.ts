@@ -35,6 +35,9 @@ export const DRAIN_ORDERED_RUNS = 'drain-ordered-runs';
 /** Patch: a drained run starts with the event workflows' task timeout (EVENT_WORKFLOW_TASK_TIMEOUT), not the 10 s default: its rounds are theirs. */
 export const DRAINED_TASK_TIMEOUT = 'drained-task-timeout';
 
+/** Patch: a page's first run waits for the drain's go too, sent once every run of the page exists (a turn passed to a run not created yet is lost). */
+export const DRAIN_PAGE_GO = 'drain-page-go';
+
 /** How long a drain waits after a pass that started nothing (what is left may be stamped ahead, or its slots being rebuilt). */
 export const DRAIN_IDLE_MS = 60_000;
 
@@ -69,8 +72,9 @@ export interface DrainResult {
  * started as its own delivery run (the event workflow, to this subscription only) at the
  * subscription's drain rate, so they reach the receiver in that order. A page's runs are started
  * together, in one workflow task, each told when to go (a gap apart) and to wait for the one
- * before it (workflows/drain-turn.ts); the page's last passes the turn back to the drain, which
- * then reads the next page. A page's records are released once its runs are started. Each run's id comes from its record,
+ * before it (workflows/drain-turn.ts); the first waits for the drain's go, given once every run of
+ * the page exists, and the page's last passes the turn back to the drain, which then reads the
+ * next page. A page's records are released once its runs are started. Each run's id comes from its record,
  * so a replayed or repeated drain starts none twice. Stops when the subscription is not active
  * (a new resume or the sweep starts another); continues as new every DRAIN_STARTS_PER_RUN. A
  * pass that started nothing while records are left waits DRAIN_IDLE_MS before the next, and
@@ -88,6 +92,7 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
   // Runs in flight keep the old command sequence: the patch is decided before the first command.
   const atOnce = patched(DRAIN_PAGE_AT_ONCE);
   const ordered = patched(DRAIN_ORDERED_RUNS);
+  const pageGo = atOnce && patched(DRAIN_PAGE_GO);
   let nextAt = input.nextAt;
   const next = () => (atOnce && nextAt !== undefined ? { nextAt } : {});
   // The runs that passed the turn back: the last of each page, once it made its attempt 1.
@@ -102,7 +107,7 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
       const from = Math.max(Date.now(), nextAt ?? 0);
       const runs = page.items.map((item) => heldDeliveryWorkflowId(item.eventId, item.id));
       const self = workflowInfo().workflowId;
-      const fresh = await Promise.all(page.items.map((item, i) => startHeld(input, ordered ? item : withoutOrdering(item), { notBefore: from + i * gapMs, turn: { wait: i > 0, next: runs[i + 1] ?? self, waitMs: turnWaitMs(i) } })));
+      const fresh = await Promise.all(page.items.map((item, i) => startHeld(input, ordered ? item : withoutOrdering(item), { notBefore: from + i * gapMs, turn: { wait: pageGo || i > 0, next: runs[i + 1] ?? self, waitMs: turnWaitMs(i) } })));
       // A run an earlier drain started never passes this drain's turn: passed on for it, so the next is not held up.
       const passing: Promise<void>[] = [];
       fresh.forEach((isNew, i) => {
@@ -111,6 +116,8 @@ export async function drainWorkflow(input: DrainInput): Promise<DrainResult> {
         if (to) passing.push(passTurn(to, runs[i]!));
         else passedBack.add(runs[i]!);
       });
+      // Every run of the page exists once its start returned: only now may the first go and pass the turn on (one an earlier drain started too: it may wait for a go).
+      if (pageGo) passing.push(passTurn(runs[0]!, self));
       await Promise.all(passing);
       started += page.items.length;
       nextAt = from + page.items.length * gapMs;

@@ -121,6 +121,30 @@ describe('the drain workflow replays every committed history', () => {
   });
 });
 
+describe('a drain gives a page its go only once the page exists', () => {
+  // A turn passed to a run whose start the server has not made yet is refused: the first run must not go before the others exist.
+  it('signals the first run of a page after every run of the page has started, and starts each run waiting for its turn', () => {
+    const events = loadHistory('drain-page-go').events ?? [];
+    const initiated = events.flatMap((e, i) => (e.startChildWorkflowExecutionInitiatedEventAttributes ? [{ i, attrs: e.startChildWorkflowExecutionInitiatedEventAttributes }] : []));
+    const startedAt = new Map(events.flatMap((e, i) => (e.childWorkflowExecutionStartedEventAttributes ? [[e.childWorkflowExecutionStartedEventAttributes.workflowExecution?.workflowId, i] as const] : [])));
+    const signalled = events.flatMap((e, i) => (e.signalExternalWorkflowExecutionInitiatedEventAttributes ? [{ i, to: e.signalExternalWorkflowExecutionInitiatedEventAttributes.workflowExecution?.workflowId }] : []));
+    const pages = drainHistoryScenarios['drain-page-go']!.pages;
+    expect(initiated).toHaveLength(pages.reduce((a, b) => a + b, 0));
+    let from = 0;
+    for (const size of pages) {
+      const page = initiated.slice(from, from + size).map((c) => c.attrs.workflowId);
+      from += size;
+      const go = signalled.find((s) => s.to === page[0]);
+      expect(go, `the go of ${page[0]}`).toBeDefined();
+      for (const run of page) expect(startedAt.get(run), `${run} started before the go`).toBeLessThan(go!.i);
+    }
+    for (const { attrs } of initiated) {
+      const input = defaultPayloadConverter.fromPayload<{ turn?: { wait: boolean } }>(attrs.input!.payloads![0]!);
+      expect(input.turn?.wait).toBe(true);
+    }
+  });
+});
+
 // The SDK core logs a "[TMPRL1100] Nondeterminism error" WARN per history here: expected.
 describe('replay catches a change that would break running deliveries', () => {
   it('fails on an unversioned change to the command sequence', async () => {

@@ -39,6 +39,8 @@ export const drainHistoryScenarios: Record<string, DrainHistoryScenario> = {
   'drain-ordered-runs': { pages: [3], rate: 20, then: 'drained', ordered: true, expected: 'drained' },
   // Drained runs started with the event workflows' 30 s task timeout (DRAINED_TASK_TIMEOUT).
   'drain-task-timeout': { pages: [2, 1], rate: 20, then: 'drained', ordered: true, expected: 'drained' },
+  // A page's first run waits for the drain's go, given once every run of the page has started (DRAIN_PAGE_GO).
+  'drain-page-go': { pages: [3, 2], rate: 20, then: 'drained', expected: 'drained' },
 };
 
 /** The subscription a drain scenario drains. */
