@@ -99,7 +99,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   OWNER_FAIR_BURST: { group: 'Delivery', meaning: 'Event workflows one owner may start at once on the default task queue beyond `OWNER_FAIR_RATE` (its token bucket\'s size)' },
   BULK_LANE_CONCURRENCY: {
     group: 'Delivery',
-    meaning: 'Event workflow tasks (each with its round of POSTs) one worker runs at once on the bulk task queue (2–1000), beside as many on the default one; the rest of a flood waits in Temporal\'s queue. Fewer bound what a flood costs the worker\'s CPU, but also how fast a flood to a receiver that never answers drains ([fair share](delivery.md#fair-share-between-owners))',
+    meaning: 'Event workflow tasks (each with its round of POSTs) one worker runs at once on the bulk task queue (2–1000), beside 200 on the default one; the rest of a flood waits in Temporal\'s queue. A round holds its task until its slowest POST ends, so a subscriber that never answers holds a slot for `DELIVERY_TIMEOUT` per event: fewer slots bound what a flood costs the worker\'s CPU, but also how fast the flood\'s healthy deliveries go beside such a subscriber (200: 0.73–0.81× of their pace alone; 400: 1.29–1.41×) ([fair share](delivery.md#fair-share-between-owners))',
   },
   BULK_LANE_START_RATE: {
     group: 'Delivery',
