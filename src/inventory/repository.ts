@@ -1,6 +1,6 @@
 import { insertAll } from '../db/insert-all';
 import { LRUCache } from 'lru-cache';
-import { type AnyBulkWriteOperation, type Collection, type Db, MongoServerError } from 'mongodb';
+import { type AnyBulkWriteOperation, type Collection, type Db, MongoBulkWriteError, MongoServerError } from 'mongodb';
 import type { StockLevel } from '../contract/types';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { OutboxEvent } from '../events/outbox';
@@ -89,6 +89,13 @@ export interface ApplyOptions {
   beforeInsert?: (move: StockMoveDoc) => Promise<void>;
 }
 
+/** One operation of `StockLedger.applyAll`: what `apply` takes. */
+export interface MoveRequest {
+  productId: number;
+  op: string;
+  plan: (head: StockHead) => MovePlan;
+}
+
 /** The outcome of `StockLedger.apply`. */
 export type MoveOutcome =
   | { kind: 'applied'; move: StockMoveDoc; before: StockHead; after: StockHead }
@@ -160,7 +167,7 @@ function isDuplicate(err: unknown): boolean {
 /** How long a move's state waits to be copied to `stock`, so that moves meanwhile share one write. */
 const materializeDelayMs = 50;
 
-/** At most this many stock levels per copying write. */
+/** At most this many stock levels per copying write, and moves per insert: FerretDB v1 wedges on ~50+ statements in one command. */
 const maxCopiesPerWrite = 8;
 
 /** A product's head as this process last knew it, and when it was written. */
@@ -192,6 +199,8 @@ export class StockLedger {
     { collection: 'stock', method: 'StockLedger.find', equality: ['product_id'], index: 'product_unique' },
     { collection: 'stock', method: 'StockLedger.head', equality: ['product_id'], index: 'product_unique' },
     { collection: 'stock_moves', method: 'StockLedger.apply', equality: ['_id'], index: '_id_' },
+    { collection: 'stock_moves', method: 'StockLedger.applyAll', equality: ['_id'], index: '_id_' },
+    { collection: 'stock_moves', method: 'StockLedger.applyAll (next in chain)', equality: ['slot'], index: 'slot_unique' },
     { collection: 'stock_moves', method: 'StockLedger.apply (next in chain)', equality: ['slot'], index: 'slot_unique' },
     { collection: 'stock_moves', method: 'StockLedger.findMove', equality: ['_id'], index: '_id_' },
     { collection: 'stock_moves', method: 'StockLedger.outboxOf', equality: ['_id'], index: '_id_' },
@@ -297,17 +306,77 @@ export class StockLedger {
    * sees the true newest state, as only the move from that state can take the slot.
    */
   async apply(productId: number, op: string, plan: (head: StockHead) => MovePlan, opts: ApplyOptions = {}): Promise<MoveOutcome> {
+    return this.#inLanes([productId], () => this.#apply(productId, op, plan, opts));
+  }
+
+  /**
+   * Applies operations on distinct products as `apply` applies each, in request order, stopping at
+   * the first one not applied (the outcomes end there). When every product's head is known and
+   * allows its move, all moves go in one insert (an order's takes in one command); a move that
+   * loses its slot in it goes on alone as `apply` would, and so do all when a head is unknown or
+   * plans short.
+   */
+  async applyAll(requests: readonly MoveRequest[], opts: { now?: Date } = {}): Promise<MoveOutcome[]> {
+    const productIds = requests.map((r) => r.productId);
+    if (new Set(productIds).size !== productIds.length) throw new Error(`applyAll needs distinct products, got ${productIds.join(', ')}`);
+    return this.#inLanes(productIds, () => this.#applyAll(requests, opts.now ?? new Date()));
+  }
+
+  /** Runs `task` once every earlier move of these products in this process has settled; later ones wait for it. */
+  #inLanes<T>(productIds: readonly number[], task: () => Promise<T>): Promise<T> {
     // One move of a product at a time in this process: two planned from the same head would only clash.
-    const run = (this.#lanes.get(productId) ?? Promise.resolve()).then(() => this.#apply(productId, op, plan, opts));
+    const run = Promise.all(productIds.map((id) => this.#lanes.get(id) ?? Promise.resolve())).then(task);
     const lane = run.then(
       () => undefined,
       () => undefined,
     );
-    this.#lanes.set(productId, lane);
+    for (const id of productIds) this.#lanes.set(id, lane);
     void lane.then(() => {
-      if (this.#lanes.get(productId) === lane) this.#lanes.delete(productId);
+      for (const id of productIds) if (this.#lanes.get(id) === lane) this.#lanes.delete(id);
     });
     return run;
+  }
+
+  async #applyAll(requests: readonly MoveRequest[], now: Date): Promise<MoveOutcome[]> {
+    const heads = await Promise.all(requests.map((r) => this.head(r.productId)));
+    const planned = requests.map((r, i) => {
+      const head = heads[i];
+      const plan = head && r.plan(head);
+      return head && plan && !plan.short ? { before: head, ...nextMove(r.op, head, plan, now) } : undefined;
+    });
+    const inserted = new Map<number, MoveOutcome>();
+    if (requests.length > 1 && planned.every((p) => p !== undefined)) {
+      const refused = await this.#insertEach(planned.flatMap((p) => (p ? [p.move] : [])));
+      for (const [i, p] of planned.entries()) {
+        if (!p || refused.has(i)) continue;
+        this.#learn(p.after, now);
+        this.#copySoon({ ...p.after, at: now });
+        inserted.set(i, { kind: 'applied', move: p.move, before: p.before, after: p.after });
+      }
+    }
+    const outcomes: MoveOutcome[] = [];
+    for (const [i, r] of requests.entries()) {
+      const outcome = inserted.get(i) ?? (await this.#apply(r.productId, r.op, r.plan, { now }));
+      outcomes.push(outcome);
+      if (outcome.kind !== 'applied') break;
+    }
+    return outcomes;
+  }
+
+  /** Inserts the moves, each on its own, `maxCopiesPerWrite` a command; returns the indexes of those refused as duplicates (a lost slot, an op applied before). */
+  async #insertEach(moves: readonly StockMoveDoc[]): Promise<Set<number>> {
+    const refused = new Set<number>();
+    for (let start = 0; start < moves.length; start += maxCopiesPerWrite) {
+      try {
+        await this.#moves.insertMany(moves.slice(start, start + maxCopiesPerWrite), { ordered: false });
+      } catch (err) {
+        if (!(err instanceof MongoBulkWriteError)) throw err;
+        const errors = [err.writeErrors].flat();
+        if (errors.length === 0 || errors.some((e) => e.code !== 11000)) throw err;
+        for (const e of errors) refused.add(start + e.index);
+      }
+    }
+    return refused;
   }
 
   async #apply(productId: number, op: string, plan: (head: StockHead) => MovePlan, opts: ApplyOptions): Promise<MoveOutcome> {

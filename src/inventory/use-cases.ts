@@ -9,6 +9,7 @@ import type { OrderDoc } from '../orders/repository';
 import {
   type MoveOutcome,
   type MovePlan,
+  type MoveRequest,
   type StockHead,
   type StockIntentDoc,
   type StockIntents,
@@ -205,27 +206,28 @@ export async function checkStock(deps: InventoryDeps, items: ReadonlyArray<{ pro
  * could not give back to the relay.
  */
 export async function reserveStock(deps: InventoryDeps, plan: ReservationPlan): Promise<Reservation> {
-  const takes: Reservation['takes'] = [];
+  const takes = plan.units.map((u, i): MoveRequest => {
+    // The take's events go with the order: the ledger notes where, so ordered delivery finds them from the product.
+    const elsewhere = plan.noteId !== undefined ? { elsewhere: { ids: [...plan.ids[i]!], note: plan.noteId } } : {};
+    return {
+      productId: u.product_id,
+      op: takeOp(plan.id, u.product_id),
+      plan: (head): MovePlan =>
+        head.quantity >= u.quantity ? { delta: -u.quantity, low_stock_threshold: head.low_stock_threshold, reason: 'order', outbox: () => [], ...elsewhere } : { short: true },
+    };
+  });
   try {
-    for (const [i, u] of plan.units.entries()) {
-      // The take's events go with the order: the ledger notes where, so ordered delivery finds them from the product.
-      const elsewhere = plan.noteId !== undefined ? { elsewhere: { ids: [...plan.ids[i]!], note: plan.noteId } } : {};
-      const outcome = await deps.ledger.apply(
-        u.product_id,
-        takeOp(plan.id, u.product_id),
-        (head): MovePlan =>
-          head.quantity >= u.quantity ? { delta: -u.quantity, low_stock_threshold: head.low_stock_threshold, reason: 'order', outbox: () => [], ...elsewhere } : { short: true },
-        { now: plan.startedAt },
-      );
-      if (outcome.kind !== 'applied') throw new InsufficientStock([shortfall(u, outcome.kind === 'short' ? outcome.head.quantity : 0)]);
-      takes.push({ before: outcome.before, after: outcome.after });
-    }
+    // Every take in one insert when the known levels allow them all; it stops at the first line short.
+    const outcomes = await deps.ledger.applyAll(takes, { now: plan.startedAt });
+    const taken = outcomes.flatMap((o) => (o.kind === 'applied' ? [{ before: o.before, after: o.after }] : []));
+    const short = outcomes.flatMap((o, i) => (o.kind === 'applied' ? [] : [shortfall(plan.units[i]!, o.kind === 'short' ? o.head.quantity : 0)]));
+    if (short.length) throw new InsufficientStock(short);
+    return { ...plan, takes: taken };
   } catch (err) {
     if (err instanceof InsufficientStock) await releaseReservation(deps, plan);
     else await releaseReservation(deps, plan).catch((e: unknown) => deps.logger.warn({ err: e, reservation: plan.id }, 'reservation not released; the relay will'));
     throw err;
   }
-  return { ...plan, takes };
 }
 
 /** The stock events of a reservation's takes, to be written with `ownerId`'s order (so they exist only if the order does). */

@@ -3,6 +3,7 @@ import {
   type ApplyOptions,
   type MoveOutcome,
   type MovePlan,
+  type MoveRequest,
   nextMove,
   type StockDoc,
   type StockHead,
@@ -64,6 +65,17 @@ export class MemoryLedger {
     const doc = this.stock.get(productId)!;
     Object.assign(doc, { quantity: after.quantity, seq: after.seq, low_stock_threshold: after.low_stock_threshold });
     return { kind: 'applied', move, before: head, after };
+  }
+
+  /** As the ledger's: each in turn, stopping at the first not applied. */
+  async applyAll(requests: readonly MoveRequest[], opts: { now?: Date } = {}): Promise<MoveOutcome[]> {
+    const outcomes: MoveOutcome[] = [];
+    for (const r of requests) {
+      const outcome = await this.apply(r.productId, r.op, r.plan, opts);
+      outcomes.push(outcome);
+      if (outcome.kind !== 'applied') break;
+    }
+    return outcomes;
   }
 
   /** The units of each product now. */

@@ -22,13 +22,13 @@ import { waitFor } from '../../support/wait';
  * is first used; at most one insert per listed document written), and the copies of stock levels
  * (a 50 ms timer groups the moves of all products into one write; never more writes than moves).
  */
-// API, order of two lines, no subscriber, caches warm: the order's dispatch note (holding its reservation), 2 stock-move
-// inserts (from the heads this process knows: no reads), the order; at most one rate-limit block take (a block lasts
-// several requests). The API key and the fan-out reads are served by caches filled by the warm-up order.
-const orderBudgetNoSubscriber = 5;
+// API, order of two lines, no subscriber, caches warm: the order's dispatch note (holding its reservation), one insert
+// of both stock moves (from the heads this process knows: no reads), the order; at most one rate-limit block take (a
+// block lasts several requests). The API key and the fan-out reads are served by caches filled by the warm-up order.
+const orderBudgetNoSubscriber = 4;
 // API, the same order with one subscriber: as above plus one event-log insert for all its subscribed events (the
 // warm-up order refilled the fan-out reads the subscription's creation dropped from this process's cache).
-const orderBudgetOneSubscriber = 6;
+const orderBudgetOneSubscriber = 5;
 // Worker, one event to one subscription: the attempt-log insert. The event comes in the workflow's input; the
 // subscription was read by an earlier round less than SUBSCRIPTION_CACHE_TTL ago (the warm-up's); a delivering
 // subscription has no failure streak to write.

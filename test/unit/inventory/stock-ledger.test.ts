@@ -1,4 +1,4 @@
-import { type Db, MongoServerError } from 'mongodb';
+import { type Db, MongoBulkWriteError, MongoServerError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { type MovePlan, StockLedger, type StockDoc, type StockMoveDoc } from '../../../src/inventory/repository';
 import { waitFor } from '../../support/wait';
@@ -28,12 +28,19 @@ function fakeDb(levels: Record<number, number>) {
     },
   };
   const duplicate = () => Object.assign(new MongoServerError({ message: 'E11000 duplicate key' }), { code: 11000 });
+  const clashes = (move: StockMoveDoc) => moves.has(move._id) || [...moves.values()].some((m) => m.slot === move.slot);
   const movesCollection = {
     insertOne: (move: StockMoveDoc) => {
       commands.push('insert stock_moves');
-      if (moves.has(move._id) || [...moves.values()].some((m) => m.slot === move.slot)) return Promise.reject(duplicate());
+      if (clashes(move)) return Promise.reject(duplicate());
       moves.set(move._id, move);
       return Promise.resolve({});
+    },
+    // As `ordered: false` does: each document on its own, the refused ones named by index.
+    insertMany: (docs: StockMoveDoc[]) => {
+      commands.push(`insert stock_moves x${docs.length}`);
+      const writeErrors = docs.flatMap((move, index) => (clashes(move) ? [{ code: 11000, index }] : (moves.set(move._id, move), [])));
+      return writeErrors.length ? Promise.reject(new MongoBulkWriteError({ message: 'E11000 duplicate key', code: 11000, writeErrors } as never, {} as never)) : Promise.resolve({});
     },
     findOne: (filter: { _id?: string; slot?: string }) => {
       commands.push('find stock_moves');
@@ -77,6 +84,47 @@ describe('StockLedger', () => {
     expect(await mine.apply(1, 'take:c:1', take(5))).toMatchObject({ kind: 'short', head: { quantity: 1 } });
     expect(commands).toEqual(['insert stock_moves', 'find stock_moves', 'find stock_moves', 'find stock_moves']);
     expect(await mine.apply(1, 'take:d:1', take(1))).toMatchObject({ kind: 'applied', after: { quantity: 0 } });
+  });
+
+  it('takes from several products in one insert when the known heads allow them all', async () => {
+    const { db, moves, commands } = fakeDb({ 1: 10, 2: 10, 3: 10 });
+    const ledger = new StockLedger(db);
+    await Promise.all([1, 2, 3].map((id) => ledger.head(id)));
+    commands.length = 0;
+    const outcomes = await ledger.applyAll([1, 2, 3].map((id) => ({ productId: id, op: `take:a:${id}`, plan: take(id) })));
+    expect(outcomes.map((o) => o.kind === 'applied' && o.after.quantity)).toEqual([9, 8, 7]);
+    expect(commands.filter((c) => !c.startsWith('update'))).toEqual(['insert stock_moves x3']);
+    expect([...moves.keys()]).toEqual(['take:a:1', 'take:a:2', 'take:a:3']);
+    // The heads it learned: the next take plans from them without a read.
+    expect(await ledger.applyAll([{ productId: 2, op: 'take:b:2', plan: take(8) }])).toMatchObject([{ kind: 'applied', after: { quantity: 0, seq: 2 } }]);
+  });
+
+  it('a take that loses its slot in the joint insert goes on alone; the others stay applied', async () => {
+    const { db, commands } = fakeDb({ 1: 10, 2: 10 });
+    const mine = new StockLedger(db);
+    const theirs = new StockLedger(db);
+    await Promise.all([mine.head(1), mine.head(2)]);
+    await theirs.apply(2, 'take:x:2', take(4));
+    commands.length = 0;
+    const outcomes = await mine.applyAll([
+      { productId: 1, op: 'take:a:1', plan: take(1) },
+      { productId: 2, op: 'take:a:2', plan: take(5) },
+    ]);
+    expect(outcomes.map((o) => o.kind === 'applied' && [o.after.seq, o.after.quantity])).toEqual([
+      [1, 9],
+      [2, 1],
+    ]);
+    // The joint insert, then product 2 alone: its stale plan again, the op and slot reads, the plan from the move it lost to.
+    expect(commands.filter((c) => !c.startsWith('update'))).toEqual(['insert stock_moves x2', 'insert stock_moves', 'find stock_moves', 'find stock_moves', 'insert stock_moves']);
+  });
+
+  it('stops at the first product short: later ones are not taken', async () => {
+    const { db, moves } = fakeDb({ 1: 10, 2: 1, 3: 10 });
+    const ledger = new StockLedger(db);
+    const outcomes = await ledger.applyAll([1, 2, 3].map((id) => ({ productId: id, op: `take:a:${id}`, plan: take(2) })));
+    expect(outcomes.map((o) => o.kind)).toEqual(['applied', 'short']);
+    expect([...moves.keys()]).toEqual(['take:a:1']);
+    await expect(ledger.applyAll([1, 1].map((id) => ({ productId: id, op: `take:b:${id}`, plan: take(1) })))).rejects.toThrow(/distinct products/);
   });
 
   it('copies the newest state of every product moved meanwhile in one write, and shows its own moves before that write lands', async () => {
