@@ -23,7 +23,7 @@ import type { ResourceDeps } from './use-cases';
 /*
  * The steps of placing an order (createOrder tells the story): price it, number it, note it,
  * hold its units, write it with its events, hand them to delivery. Costs on the common path: the
- * note, one take per product, the order; the note's removal is batched with others'.
+ * note, one insert of every product's take, the order; the note's removal is batched with others'.
  */
 
 /** An order checked against the catalog and priced: nothing is written. */
