@@ -18,7 +18,7 @@ import type { TemporalGateway } from '../temporal/connection';
 import { checkCallbackUrl } from '../webhooks/callback-url';
 import { eventCatalog, eventScopes } from '../webhooks/event-catalog';
 import { loadContract } from '../contract/openapi';
-import { deliverySettings, eventDispatch, inventoryDeps, ownerLanes, secretBox } from './shared';
+import { deliverySettings, eventDispatch, inventoryDeps, ownerAdmission, ownerLanes, secretBox } from './shared';
 import { PortalRevocations } from '../portal/revocations';
 import { PortalSessions } from '../portal/sessions';
 import { portalSigningKey } from '../portal/signing-key';
@@ -47,7 +47,16 @@ export function createAppDeps(input: {
   // This process's subscription writes drop the fan-out cache: it reads its own writes at once.
   const fanout = new FanoutCache(new SubscriptionRepository(db), { ttlMs: config.api.subscriptionCacheTtlMs });
   const subscriptions = new SubscriptionRepository(db, { onFanoutChange: () => fanout.invalidate() });
-  const { dispatcher, events } = eventDispatch(db, { fanout, temporal: temporalClient, settings: { ...deliverySettings(config), eagerStart: input.temporal.native }, lanes: ownerLanes(config), logger: input.logger, metrics: input.metrics });
+  const lanes = ownerLanes(config);
+  const { dispatcher, events } = eventDispatch(db, {
+    fanout,
+    temporal: temporalClient,
+    settings: { ...deliverySettings(config), eagerStart: input.temporal.native },
+    lanes,
+    admission: ownerAdmission(config, lanes, input.logger),
+    logger: input.logger,
+    metrics: input.metrics,
+  });
   const box = secretBox(config);
   const revocations = new PortalRevocations(db);
   const orders = new OrderRepository(db);

@@ -4,6 +4,7 @@ import { DispatchNotes } from '../events/dispatch-notes';
 import { type DispatcherDeps, EventDispatcher } from '../events/dispatcher';
 import type { OutboxFlusher } from '../events/outbox';
 import { OwnerLanes } from '../events/lanes';
+import { OwnerAdmission } from '../events/admission';
 import { EventRepository } from '../events/repository';
 import type { RelayDeps } from '../events/relay';
 import type { DeliverySettings } from '../events/start-options';
@@ -22,6 +23,18 @@ export function deliverySettings(config: Pick<Config, 'delivery' | 'temporal'>):
 /** This process's lane choice per owner (OWNER_FAIR_RATE, OWNER_FAIR_BURST), for its dispatcher. */
 export function ownerLanes(config: Pick<Config, 'delivery'>): OwnerLanes {
   return new OwnerLanes(config.delivery.fairShare);
+}
+
+/** How recently another owner must have started on the default lane for a bulk-lane owner to be held back. */
+const CONTENDED_WINDOW_MS = 2000;
+
+/** The API's holding back of bulk-lane owners while others send (BULK_LANE_START_RATE), over its lanes. */
+export function ownerAdmission(config: Pick<Config, 'delivery'>, lanes: OwnerLanes, logger: Logger): OwnerAdmission {
+  return new OwnerAdmission({
+    ratePerSecond: config.delivery.fairShare.bulkStartsPerSecond,
+    contended: (owner) => lanes.othersActive(owner, CONTENDED_WINDOW_MS),
+    onError: (err, owner) => logger.warn({ err, owner }, 'dispatch deferred to the relay'),
+  });
 }
 
 /** The box sealing signing secrets at rest with the configured keys (none: plaintext). */

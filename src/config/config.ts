@@ -172,7 +172,7 @@ export const envSchema = z.object({
   OWNER_FAIR_RATE: z.coerce.number().min(0).max(100_000).default(10),
   OWNER_FAIR_BURST: z.coerce.number().int().min(1).max(1_000_000).default(50),
   BULK_LANE_CONCURRENCY: z.coerce.number().int().min(2).max(1000).default(400),
-  BULK_LANE_START_RATE: z.coerce.number().min(0).max(100_000).default(0),
+  BULK_LANE_START_RATE: z.coerce.number().min(0).max(100_000).default(20),
   WORKER_TARGET_CPU: z.coerce.number().min(0).max(1).default(0),
   SUBSCRIPTION_CACHE_TTL: duration('1s', 0, 600_000, 'from 0 to 10m', true),
   SUBSCRIPTION_HOLD_MAX: duration('72h', 1000, 365 * 86_400_000, 'from 1s to 365d'),

@@ -12,6 +12,7 @@ import type { OutboxEvent, OutboxFlusher, OutboxSource, PlannedWrite } from './o
 import type { EventDoc, EventRepository } from './repository';
 import { type Filter, matchesFilter } from '../subscriptions/filter';
 import type { OwnerLanes } from './lanes';
+import type { OwnerAdmission } from './admission';
 import { orderingKey } from '../webhooks/ordering-key';
 import { carriedEvent, type DeliverySettings, type EventRun, startEventWorkflow } from './start-options';
 
@@ -34,6 +35,8 @@ export interface DispatcherDeps {
   maxBackgroundStarts?: number;
   /** Sends an owner above its fair rate to the bulk task queue (absent: every workflow on the default one). */
   lanes?: OwnerLanes | undefined;
+  /** Holds back the writes of an owner on the bulk lane while others send (absent: every write starts at once). */
+  admission?: OwnerAdmission | undefined;
 }
 
 /** Enough to keep Temporal's frontend busy at hundreds of orders a second, few enough that shutdown drains them in moments. */
@@ -72,11 +75,16 @@ export class EventDispatcher implements OutboxFlusher {
   }
 
   announce(events: readonly OutboxEvent[], source: OutboxSource): Promise<void> {
-    return this.notes.announce({ eventIds: events.map((e) => e.id), source });
+    return this.notes.announce({ eventIds: events.map((e) => e.id), source, at: this.noteTime(events[0]?.owner_id, new Date()) });
   }
 
   announcePlanned(write: PlannedWrite): Promise<void> {
-    return this.notes.announce(write);
+    return this.notes.announce({ ...write, at: this.noteTime(write.ownerId, write.at) });
+  }
+
+  /** A note's date: past the write's expected start when its owner's writes are held, so the relay leaves it to this process meanwhile. */
+  private noteTime(owner: string | undefined, at: Date): Date {
+    return this.deps.admission?.noteTime(owner, at) ?? at;
   }
 
   async readdress(write: PlannedWrite): Promise<void> {
@@ -121,10 +129,15 @@ export class EventDispatcher implements OutboxFlusher {
       for (const doc of docs) this.notes.forget(doc._id);
     } else {
       // The events are logged and the note stays until their starts succeed: the request need not wait for them.
+      const runs = subscribed.map((doc) => this.runOf(doc));
+      const startAll = async () => {
+        await this.startRuns(runs);
+        for (const doc of docs) this.notes.forget(doc._id);
+      };
+      if (this.held(subscribed, runs, startAll)) return;
       await this.background.start(async () => {
         try {
-          await this.startEvents(subscribed);
-          for (const doc of docs) this.notes.forget(doc._id);
+          await startAll();
         } catch (err) {
           this.deps.logger.warn({ err, eventIds: subscribed.map((d) => d._id) }, 'dispatch deferred to the relay');
         }
@@ -132,14 +145,32 @@ export class EventDispatcher implements OutboxFlusher {
     }
   }
 
-  /** Resolves once the workflow starts that requests left running have ended (at shutdown: none is cut off). */
-  drain(): Promise<void> {
-    return this.background.drain();
+  /** Whether admission holds this write's starts back (one owner's write on the bulk lane while others send): they start at its turn. */
+  private held(docs: readonly EventDoc[], runs: readonly EventRun[], startAll: () => Promise<void>): boolean {
+    const owners = new Set(docs.map((d) => d.data_owner ?? d.owner_id));
+    const [owner] = owners;
+    if (!this.deps.admission || owners.size !== 1 || owner === undefined) return false;
+    return this.deps.admission.holds(owner, runs.some((r) => r.lane === 'bulk')) && this.deps.admission.hold(owner, runs.length, startAll);
+  }
+
+  /**
+   * Resolves once the workflow starts that requests left running have ended (at shutdown: none is
+   * cut off). Writes admission still holds are left to the relay: their notes stay.
+   */
+  async drain(): Promise<void> {
+    const left = this.deps.admission?.stop() ?? 0;
+    if (left > 0) this.deps.logger.info({ writes: left }, 'held writes left to the relay');
+    await this.background.drain();
   }
 
   /** Starts the logged events' workflows, all at once; rejects if any start failed, after all have ended. */
-  private async startEvents(docs: readonly EventDoc[]): Promise<void> {
-    const failed = (await Promise.allSettled(docs.map((doc) => this.startEvent(doc)))).find((r) => r.status === 'rejected');
+  private startEvents(docs: readonly EventDoc[]): Promise<void> {
+    return this.startRuns(docs.filter((d) => d.subscription_ids.length > 0).map((doc) => this.runOf(doc)));
+  }
+
+  /** Starts the runs, all at once; rejects if any start failed, after all have ended. */
+  private async startRuns(runs: readonly EventRun[]): Promise<void> {
+    const failed = (await Promise.allSettled(runs.map((run) => this.start(run)))).find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
 
@@ -202,8 +233,13 @@ export class EventDispatcher implements OutboxFlusher {
   /** Starts the logged event's workflow; an event nobody subscribed to starts none. */
   private async startEvent(event: EventDoc): Promise<void> {
     if (event.subscription_ids.length === 0) return;
+    await this.start(this.runOf(event));
+  }
+
+  /** The run of a logged event's workflow, in the lane of its owner's next workflow. */
+  private runOf(event: EventDoc): EventRun {
     const carried = carriedEvent(event);
-    await this.start({
+    return {
       eventId: event._id,
       eventType: event.type,
       subscriptionIds: event.subscription_ids,
@@ -211,14 +247,12 @@ export class EventDispatcher implements OutboxFlusher {
       ...(carried ? { event: carried } : {}),
       ...this.placeOf(event.data_owner ?? event.owner_id),
       ...orderingOf(event),
-    });
+    };
   }
 
-  /** The lane of `owner`'s next workflow and, on a paced bulk lane, its start delay. */
-  private placeOf(owner: string | undefined): Pick<EventRun, 'lane' | 'startDelayMs'> {
-    const lane = this.deps.lanes?.laneOf(owner) ?? 'default';
-    const delay = lane === 'bulk' ? (this.deps.lanes?.bulkStartDelayMs() ?? 0) : 0;
-    return { lane, ...(delay > 0 ? { startDelayMs: delay } : {}) };
+  /** The lane of `owner`'s next workflow. */
+  private placeOf(owner: string | undefined): Pick<EventRun, 'lane'> {
+    return { lane: this.deps.lanes?.laneOf(owner) ?? 'default' };
   }
 
   /**

@@ -22,8 +22,6 @@ export interface OwnerLaneOptions {
   now?: () => number;
   /** Owners remembered; a forgotten one starts again with a full bucket (default 10,000). */
   maxOwners?: number;
-  /** Bulk-lane workflows this process starts per second, the rest delayed in Temporal to their turn (absent or 0: no pacing). */
-  bulkStartsPerSecond?: number;
 }
 
 interface Bucket {
@@ -49,8 +47,9 @@ export const BULK_EXIT_REFILL = 1.5;
 export class OwnerLanes {
   private readonly buckets: LRUCache<string, Bucket>;
   private readonly now: () => number;
-  /** When the next bulk start's turn comes (ms). */
-  private nextBulkAt = 0;
+  /** The latest default-lane start, and the latest by an owner other than its owner: who else is sending. */
+  private latest: { owner: string; at: number } | undefined;
+  private latestOther: { owner: string; at: number } | undefined;
 
   constructor(private readonly opts: OwnerLaneOptions) {
     this.now = opts.now ?? Date.now;
@@ -71,20 +70,19 @@ export class OwnerLanes {
     if (hasToken) b.tokens -= 1;
     if (!hasToken) b.bulk = true;
     this.buckets.set(key, b);
+    if (!b.bulk) this.noteDefault(key, now);
     return b.bulk ? 'bulk' : 'default';
   }
 
-  /**
-   * How long the next bulk-lane workflow waits in Temporal before its first task (its start
-   * delay): the bulk lane's starts are spread at `bulkStartsPerSecond`, so a flood waits as
-   * timers, not as workflow tasks taking the worker's and Temporal's CPU beside other owners.
-   */
-  bulkStartDelayMs(): number {
-    const perSecond = this.opts.bulkStartsPerSecond ?? 0;
-    if (perSecond <= 0) return 0;
-    const now = this.now();
-    const at = Math.max(this.nextBulkAt, now);
-    this.nextBulkAt = at + 1000 / perSecond;
-    return Math.round(at - now);
+  /** Whether an owner other than `owner` started a workflow on the default lane within the last `windowMs`. */
+  othersActive(owner: string | undefined, windowMs: number): boolean {
+    const key = owner ?? '';
+    const other = this.latest?.owner !== key ? this.latest : this.latestOther;
+    return other !== undefined && this.now() - other.at <= windowMs;
+  }
+
+  private noteDefault(owner: string, at: number): void {
+    if (this.latest?.owner !== owner) this.latestOther = this.latest;
+    this.latest = { owner, at };
   }
 }

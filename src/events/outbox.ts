@@ -69,6 +69,8 @@ export interface PlannedWrite {
   eventIds: readonly string[];
   reservation?: HeldReservation;
   at: Date;
+  /** Whose events they will be: a held-back owner's note is dated later (see OwnerAdmission). */
+  ownerId?: string;
 }
 
 /**

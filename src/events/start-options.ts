@@ -34,8 +34,6 @@ export interface EventRun {
   lane?: Lane;
   /** Its ordering key and place, and the subscriptions that get it in order; absent: none does. */
   ordering?: EventOrdering;
-  /** How long Temporal holds it before its first workflow task (a paced bulk start); absent or 0: at once. */
-  startDelayMs?: number;
 }
 
 /**
@@ -78,9 +76,7 @@ export function eventWorkflowStartOptions(run: EventRun, settings: DeliverySetti
     ],
     typedSearchAttributes: eventSearchAttributes(run, settings.batchSize),
     ...(run.requestId ? { memo: { requestId: run.requestId } } : {}),
-    ...(run.startDelayMs ? { startDelay: run.startDelayMs } : {}),
-    // A delayed start has no first task to hand over.
-    ...(settings.eagerStart && !run.startDelayMs ? { requestEagerStart: true } : {}),
+    ...(settings.eagerStart ? { requestEagerStart: true } : {}),
   };
 }
 

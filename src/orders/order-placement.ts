@@ -104,6 +104,7 @@ function orderNote(draft: OrderDraft): PlannedWrite {
     eventIds: [draft.createdEventId, ...draft.reservation.ids.flat()],
     reservation: { id: draft.reservation.id, items: heldUnits(draft.reservation), order_id: draft.id },
     at: draft.at,
+    ownerId: draft.ownerId,
   };
 }
 

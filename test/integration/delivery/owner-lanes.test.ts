@@ -16,8 +16,7 @@ describe('lanes: an owner past its fair rate starts on the bulk task queue (real
   beforeAll(async () => {
     // A rate that refills nothing during the test: exactly the first `burst` events of an owner take the default lane.
     // Parts of one subscription each: every event is split, and its parts must follow it to its lane.
-    // Bulk starts paced at 1/s: the flood's later ones start delayed in Temporal, and still deliver.
-    api = await startTestApi({ OWNER_FAIR_RATE: '0.001', OWNER_FAIR_BURST: String(burst), DELIVERY_BATCH_SIZE: '1', BULK_LANE_START_RATE: '1' });
+    api = await startTestApi({ OWNER_FAIR_RATE: '0.001', OWNER_FAIR_BURST: String(burst), DELIVERY_BATCH_SIZE: '1' });
     await seedDemoData(api.mongo.db, { stock: 100_000 });
     worker = await startTestWorker(api);
   });
@@ -61,11 +60,6 @@ describe('lanes: an owner past its fair rate starts on the bulk task queue (real
 
     expect(await lanesOf(flood.eventIds)).toEqual([...Array<string>(burst).fill(queue), ...Array<string>(10).fill(`${queue}-bulk`)]);
     expect(await lanesOf(quiet.eventIds)).toEqual(Array<string>(3).fill(queue));
-    // The 10 bulk starts a second apart, posted in less than 9 s: the last one waited for its turn in Temporal.
-    const last = await temporal.workflow.getHandle(eventWorkflowId(flood.eventIds.at(-1)!)).describe();
-    expect(last.executionTime!.getTime()).toBeGreaterThan(last.startTime.getTime());
-    const first = await temporal.workflow.getHandle(eventWorkflowId(flood.eventIds[0]!)).describe();
-    expect(first.executionTime!.getTime()).toBe(first.startTime.getTime());
 
     for (const { eventIds, own } of [flood, quiet]) {
       for (const id of eventIds) expect((await eventOutcome(temporal, eventWorkflowId(id))).state).toBe('delivered');

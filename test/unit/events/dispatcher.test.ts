@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { describe, expect, it, vi } from 'vitest';
 import type { DispatchNotes } from '../../../src/events/dispatch-notes';
 import { EventDispatcher } from '../../../src/events/dispatcher';
+import { HELD_NOTE_SLACK_MS, OwnerAdmission } from '../../../src/events/admission';
 import { OwnerLanes } from '../../../src/events/lanes';
 import { newOutboxEvent, type OutboxEvent } from '../../../src/events/outbox';
 import type { EventDoc, EventRepository } from '../../../src/events/repository';
@@ -15,22 +16,20 @@ interface HeldStart {
   input: { subscriptionIds: string[]; ordering?: { subscriptionIds: string[]; seq: number } };
   finish: () => void;
   fail: (err: Error) => void;
-  startDelay: number | undefined;
 }
 
 /** A dispatcher over fakes: every event has two subscribers; starts are held until the test ends them. */
-function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes; loggedBefore?: readonly EventDoc[] } = {}) {
+function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes; admission?: OwnerAdmission; loggedBefore?: readonly EventDoc[] } = {}) {
   const { loggedBefore = [], ...dispatcherOpts } = opts;
   const starts: HeldStart[] = [];
   const forgotten: string[] = [];
   const removed: string[] = [];
   const logged: string[] = [];
+  const announced: Array<{ id: string | undefined; at: Date | undefined }> = [];
   const client = {
     workflow: {
-      start: (_type: string, options: { workflowId: string; taskQueue: string; args: [HeldStart['input']]; startDelay?: number }) =>
-        new Promise<void>((resolve, reject) =>
-          starts.push({ workflowId: options.workflowId, taskQueue: options.taskQueue, input: options.args[0], startDelay: options.startDelay, finish: resolve, fail: reject }),
-        ),
+      start: (_type: string, options: { workflowId: string; taskQueue: string; args: [HeldStart['input']] }) =>
+        new Promise<void>((resolve, reject) => starts.push({ workflowId: options.workflowId, taskQueue: options.taskQueue, input: options.args[0], finish: resolve, fail: reject })),
     },
   } as unknown as Client;
   const events = {
@@ -42,6 +41,10 @@ function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes
     findMany: (ids: readonly string[]) => Promise.resolve(loggedBefore.filter((d) => ids.includes(d._id))),
   } as unknown as EventRepository;
   const notes = {
+    announce: (write: { eventIds: readonly string[]; at?: Date }) => {
+      announced.push({ id: write.eventIds[0], at: write.at });
+      return Promise.resolve();
+    },
     forget: (id: string) => forgotten.push(id),
     remove: (ids: readonly string[]) => {
       removed.push(...ids);
@@ -59,7 +62,7 @@ function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes
     logger,
     ...dispatcherOpts,
   });
-  return { dispatcher, starts, forgotten, removed, logged, warn };
+  return { dispatcher, starts, forgotten, removed, logged, warn, announced };
 }
 
 const source = { collection: 'orders', id: 7 } as const;
@@ -96,19 +99,71 @@ describe('EventDispatcher.flush', () => {
     await f.dispatcher.drain();
   });
 
-  it('spreads bulk-lane starts at the paced rate with start delays, never the default lane', async () => {
-    const f = fakeDispatcher({ lanes: new OwnerLanes({ ratePerSecond: 1, burst: 2, bulkStartsPerSecond: 4, now: () => 0 }) });
-    await f.dispatcher.flush(source, orderEvents(5));
+  it("holds a bulk-lane owner's writes while another owner sends, starts them at its turn, and lets their notes go only then", async () => {
+    vi.useFakeTimers();
+    try {
+      const lanes = new OwnerLanes({ ratePerSecond: 1, burst: 2, now: () => Date.now() });
+      // Another owner is sending: owner-1, past its burst, is held back.
+      const admission = new OwnerAdmission({ ratePerSecond: 2, contended: (owner) => lanes.othersActive(owner, 2000) });
+      const f = fakeDispatcher({ lanes, admission });
+      lanes.laneOf('owner-2');
+      await f.dispatcher.flush(source, orderEvents(2));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(f.starts.map((s) => s.taskQueue)).toEqual(['q', 'q']);
+      for (const s of f.starts) s.finish();
+      await vi.advanceTimersByTimeAsync(0);
+      // Its next write goes to the bulk lane: held, its note dated past its turn.
+      const later = { collection: 'orders', id: 8 } as const;
+      const held = orderEvents(1);
+      await f.dispatcher.flush(later, held);
+      expect(admission.held()).toBe(1);
+      const next = orderEvents(1);
+      await f.dispatcher.announce(next, later);
+      // One held workflow ahead of it at 2/s, then the slack: the relay leaves it alone that long.
+      expect(f.announced.at(-1)!.at!.getTime() - Date.now()).toBe(500 + HELD_NOTE_SLACK_MS);
+      await f.dispatcher.flush(later, next);
+      expect(admission.held()).toBe(2);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(f.starts.slice(2).map((s) => [s.workflowId, s.taskQueue])).toEqual([[`event/${held[0]!.id}`, 'q-bulk']]);
+      expect(f.forgotten).not.toContain(held[0]!.id);
+      f.starts[2]!.finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(f.forgotten).toContain(held[0]!.id);
+      // The next held write starts one turn (1 workflow at 2/s) after the first began.
+      await vi.advanceTimersByTimeAsync(499);
+      expect(f.starts).toHaveLength(3);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(f.starts.map((s) => s.workflowId).slice(3)).toEqual([`event/${next[0]!.id}`]);
+      f.starts[3]!.finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(admission.held()).toBe(0);
+      await f.dispatcher.drain();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('holds nobody while no other owner sends, and leaves held writes to the relay at shutdown', async () => {
+    const lanes = new OwnerLanes({ ratePerSecond: 1, burst: 1, now: () => 0 });
+    let contended = false;
+    const admission = new OwnerAdmission({ ratePerSecond: 0.001, contended: () => contended });
+    const f = fakeDispatcher({ lanes, admission });
+    await f.dispatcher.flush(source, orderEvents(3));
     await settle();
-    expect(f.starts.map((s) => [s.taskQueue, s.startDelay])).toEqual([
-      ['q', undefined],
-      ['q', undefined],
-      ['q-bulk', undefined],
-      ['q-bulk', 250],
-      ['q-bulk', 500],
-    ]);
+    expect(f.starts.map((s) => s.taskQueue)).toEqual(['q', 'q-bulk', 'q-bulk']);
     for (const s of f.starts) s.finish();
+    contended = true;
+    await f.dispatcher.flush({ collection: 'orders', id: 8 }, orderEvents(1));
+    await f.dispatcher.flush({ collection: 'orders', id: 9 }, orderEvents(1));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The first held write started at once, the second waits its turn (1,000 s away).
+    expect(f.starts).toHaveLength(4);
+    f.starts[3]!.finish();
+    await settle();
+    expect(admission.held()).toBe(1);
     await f.dispatcher.drain();
+    expect(f.starts).toHaveLength(4);
+    expect(admission.held()).toBe(1);
   });
 
   it('leaves the note to the relay when one start of the write fails', async () => {

@@ -69,16 +69,20 @@ describe('OwnerLanes', () => {
     expect(l.laneOf('a')).toBe('default');
   });
 
-  it('spaces bulk starts at their rate from now, and not at all without one', () => {
-    expect(lanes(10, 5).l.bulkStartDelayMs()).toBe(0);
-    let t = 0;
-    const paced = new OwnerLanes({ ratePerSecond: 10, burst: 5, bulkStartsPerSecond: 5, now: () => t });
-    expect([paced.bulkStartDelayMs(), paced.bulkStartDelayMs(), paced.bulkStartDelayMs()]).toEqual([0, 200, 400]);
-    t = 300;
-    expect(paced.bulkStartDelayMs()).toBe(300);
-    // Idle past every turn: the next one starts at once, with no credit saved up.
-    t = 5000;
-    expect([paced.bulkStartDelayMs(), paced.bulkStartDelayMs()]).toEqual([0, 200]);
+  it('tells whether an owner other than the one asking started on the default lane lately', () => {
+    const { l, advance, many } = lanes(10, 5);
+    many('a', 3);
+    expect([l.othersActive('a', 2000), l.othersActive('b', 2000)]).toEqual([false, true]);
+    many('b', 1);
+    expect([l.othersActive('a', 2000), l.othersActive('b', 2000)]).toEqual([true, true]);
+    // a floods onto the bulk lane: only its default-lane starts count as sending beside b.
+    many('a', 20);
+    advance(1500);
+    many('b', 1);
+    advance(1000);
+    expect([l.othersActive('a', 2000), l.othersActive('b', 2000)]).toEqual([true, false]);
+    advance(1500);
+    expect(l.othersActive('a', 2000)).toBe(false);
   });
 
   it('names the bulk task queue after the default one; workers poll both', () => {
