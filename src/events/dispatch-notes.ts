@@ -1,5 +1,5 @@
 import { insertAll } from '../db/insert-all';
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
 import type { HeldReservation, OutboxSource } from './outbox';
@@ -22,6 +22,8 @@ export interface EventNote {
   /** Units the write holds: the relay gives them back when it finds the write never happened. */
   reservation?: HeldReservation;
   created_at: Date;
+  /** Not before this may the relay take it: the API holds the write's workflows until about then (OwnerAdmission). */
+  due_at?: Date;
 }
 
 /** The event ids a note announces. */
@@ -57,14 +59,14 @@ export class DispatchNotes {
       collection: 'dispatch_notes',
       method: 'DispatchNotes.due',
       equality: [],
-      range: ['created_at'],
+      range: ['created_at', 'due_at'],
       unindexed: 'no index on created_at: the notes are scanned (few while the relay keeps up)',
     },
     {
       collection: 'dispatch_notes',
       method: 'DispatchNotes.countOlderThan',
       equality: [],
-      range: ['created_at'],
+      range: ['created_at', 'due_at'],
       unindexed: 'no index on created_at: the notes are scanned (few while the relay keeps up)',
     },
     { collection: 'dispatch_notes', method: 'DispatchNotes.count', equality: ['_id'], index: '_id_' },
@@ -86,7 +88,7 @@ export class DispatchNotes {
    * Notes a write about to happen: one note keyed by its first event id, listing them all; a
    * note already there is this write's own from an earlier try, and serves as well.
    */
-  async announce(write: { eventIds: readonly string[]; source?: OutboxSource; reservation?: HeldReservation; at?: Date }): Promise<void> {
+  async announce(write: { eventIds: readonly string[]; source?: OutboxSource; reservation?: HeldReservation; at?: Date; dueAt?: Date | undefined }): Promise<void> {
     const [id, ...more] = write.eventIds;
     if (id === undefined) return;
     // An insert, not an upsert: FerretDB v1 makes an upsert a read and a write.
@@ -96,6 +98,7 @@ export class DispatchNotes {
       ...(more.length ? { event_ids: [id, ...more] } : {}),
       ...(write.reservation ? { reservation: write.reservation } : {}),
       created_at: write.at ?? new Date(),
+      ...(write.dueAt ? { due_at: write.dueAt } : {}),
     });
   }
 
@@ -128,17 +131,22 @@ export class DispatchNotes {
     }, 20);
   }
 
-  /** Up to `limit` notes written before `before` (younger ones belong to requests still in flight). */
+  /** Up to `limit` notes written before `before` (younger ones belong to requests still in flight) and not held past now. */
   async due(before: Date, limit: number): Promise<DispatchNote[]> {
-    return this.#collection.find({ created_at: { $lt: before } }).limit(limit).toArray();
+    return this.#collection.find(dueBy(before)).limit(limit).toArray();
   }
 
-  /** How many notes were written before `before` (the relay's backlog). */
+  /** How many notes written before `before` are not held past now (the relay's backlog). */
   countOlderThan(before: Date): Promise<number> {
-    return this.#collection.countDocuments({ created_at: { $lt: before } });
+    return this.#collection.countDocuments(dueBy(before));
   }
 
   async count(id: string): Promise<number> {
     return this.#collection.countDocuments({ _id: id });
   }
+}
+
+/** Notes written before `before` whose due time (if any) has come: `$not $gte` matches a note without one too. */
+function dueBy(before: Date): Filter<DispatchNote> {
+  return { created_at: { $lt: before }, due_at: { $not: { $gte: new Date() } } };
 }

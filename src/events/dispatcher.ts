@@ -75,16 +75,12 @@ export class EventDispatcher implements OutboxFlusher {
   }
 
   announce(events: readonly OutboxEvent[], source: OutboxSource): Promise<void> {
-    return this.notes.announce({ eventIds: events.map((e) => e.id), source, at: this.noteTime(events[0]?.owner_id, new Date()) });
+    return this.notes.announce({ eventIds: events.map((e) => e.id), source, dueAt: this.deps.admission?.dueTime(events[0]?.owner_id) });
   }
 
+  /** Notes a write whose owner's writes are held as due after its expected turn: the relay leaves it to this process meanwhile. */
   announcePlanned(write: PlannedWrite): Promise<void> {
-    return this.notes.announce({ ...write, at: this.noteTime(write.ownerId, write.at) });
-  }
-
-  /** A note's date: past the write's expected start when its owner's writes are held, so the relay leaves it to this process meanwhile. */
-  private noteTime(owner: string | undefined, at: Date): Date {
-    return this.deps.admission?.noteTime(owner, at) ?? at;
+    return this.notes.announce({ ...write, dueAt: this.deps.admission?.dueTime(write.ownerId) });
   }
 
   async readdress(write: PlannedWrite): Promise<void> {

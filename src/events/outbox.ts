@@ -69,7 +69,7 @@ export interface PlannedWrite {
   eventIds: readonly string[];
   reservation?: HeldReservation;
   at: Date;
-  /** Whose events they will be: a held-back owner's note is dated later (see OwnerAdmission). */
+  /** Whose events they will be: a held-back owner's note is due later (see OwnerAdmission). */
   ownerId?: string;
 }
 

@@ -14,12 +14,12 @@ import { startWorkerProcess } from '../../support/worker-process';
 
 /*
  * Owner admission on the real stack: an API process (real, so it can be SIGKILLed), a worker
- * process (its relay every 500 ms), FerretDB and Temporal. Each owner's first two workflows take
- * the default lane (OWNER_FAIR_BURST=2, a rate that refills nothing), the rest the bulk lane, where
+ * process (its relay every 500 ms), FerretDB and Temporal. Each owner's first ten workflows take
+ * the default lane (OWNER_FAIR_BURST=10, a rate that refills nothing), the rest the bulk lane, where
  * the API holds the flood's while the quiet owner has started on the default lane within 2 s,
  * starting one every 2 s. Subscriptions apply at once (no fan-out cache): the test subscribes, then orders.
  */
-const env = { OWNER_FAIR_RATE: '0.001', OWNER_FAIR_BURST: '2', BULK_LANE_START_RATE: '0.5', RATE_LIMIT_ENABLED: 'false', SUBSCRIPTION_CACHE_TTL: '0' };
+const env = { OWNER_FAIR_RATE: '0.001', OWNER_FAIR_BURST: '10', BULK_LANE_START_RATE: '0.5', RATE_LIMIT_ENABLED: 'false', SUBSCRIPTION_CACHE_TTL: '0' };
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -80,17 +80,29 @@ async function setup() {
 }
 
 /**
- * Quiet, flood, flood (its burst), quiet, then four flood orders: the quiet owner's two
- * default-lane starts (its own burst) keep the flood's bulk-lane writes held.
+ * The flood's ten orders of its burst and four past it, while the quiet owner orders every 0.5 s
+ * (within its own burst) until `stop`: its default-lane starts keep the flood's bulk-lane writes held.
  */
 async function floodBesideQuiet(s: Awaited<ReturnType<typeof setup>>, flood: Owner, quiet: Owner) {
   const floodIds: string[] = [];
   const quietIds: string[] = [];
+  let sending = true;
   quietIds.push(await s.order(quiet));
-  for (let i = 0; i < 2; i++) floodIds.push(await s.order(flood));
-  quietIds.push(await s.order(quiet));
-  for (let i = 0; i < 4; i++) floodIds.push(await s.order(flood));
-  return { floodIds, quietIds };
+  const quietLoop = (async () => {
+    for (let i = 1; sending && i < 10; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (sending) quietIds.push(await s.order(quiet));
+    }
+  })();
+  for (let i = 0; i < 14; i++) floodIds.push(await s.order(flood));
+  return {
+    floodIds,
+    quietIds,
+    stop: async () => {
+      sending = false;
+      await quietLoop;
+    },
+  };
 }
 
 async function deliveredOnce(receiver: TestReceiver, ids: readonly string[]): Promise<void> {
@@ -100,22 +112,24 @@ async function deliveredOnce(receiver: TestReceiver, ids: readonly string[]): Pr
 }
 
 describe('a flooding owner is held back in the API while another owner sends (real API and worker processes, Temporal, FerretDB)', () => {
-  it("holds the flood's bulk-lane writes with their notes dated past their turn, starts them in order a turn apart, and delivers every one", async () => {
+  it("holds the flood's bulk-lane writes with their notes due past their turn, starts them in order a turn apart, and delivers every one", async () => {
     const s = await setup();
     const [flood, quiet] = [await s.owner('owner-flood'), await s.owner('owner-quiet')];
-    const { floodIds, quietIds } = await floodBesideQuiet(s, flood, quiet);
+    const { floodIds, quietIds, stop } = await floodBesideQuiet(s, flood, quiet);
 
-    // Right after the posts: the flood's last write is held, not started, its note dated past its turn (so the relay leaves it).
+    // Right after the posts: the flood's last write is held, not started, its note due past its turn (so the relay leaves it).
     const last = floodIds.at(-1)!;
     expect(await s.started(last)).toBeUndefined();
     const held = await s.note(last);
-    expect(held?.created_at.getTime()).toBeGreaterThan(Date.now() + 5_000);
+    expect(held && 'due_at' in held && held.due_at!.getTime()).toBeGreaterThan(Date.now() + 5_000);
+    expect(Date.now() - held!.created_at.getTime()).toBeLessThan(60_000);
 
-    await deliveredOnce(quiet.receiver, quietIds);
     await deliveredOnce(flood.receiver, floodIds);
-    // Its held workflows (the 3rd on) started in the order written, a turn (2 s at 0.5/s) apart.
+    await stop();
+    await deliveredOnce(quiet.receiver, quietIds);
+    // Its held workflows (the 11th on) started in the order written, a turn (2 s at 0.5/s) apart while the quiet owner sent.
     const starts = await Promise.all(floodIds.map(async (id) => (await s.started(id))!.getTime()));
-    const heldStarts = starts.slice(2);
+    const heldStarts = starts.slice(10);
     for (let i = 1; i < heldStarts.length; i++) expect(heldStarts[i]! - heldStarts[i - 1]!).toBeGreaterThanOrEqual(1900);
     // Every note went once its workflows started.
     await waitFor(async () => (await Promise.all(floodIds.map((id) => s.note(id)))).every((n) => n === null), 10_000, 100);
@@ -124,7 +138,8 @@ describe('a flooding owner is held back in the API while another owner sends (re
   it('an API SIGKILLed while it holds writes loses none: the relay starts them once their notes are due', async () => {
     const s = await setup();
     const [flood, quiet] = [await s.owner('owner-flood'), await s.owner('owner-quiet')];
-    const { floodIds, quietIds } = await floodBesideQuiet(s, flood, quiet);
+    const { floodIds, quietIds, stop } = await floodBesideQuiet(s, flood, quiet);
+    await stop();
     const notStarted = (await Promise.all(floodIds.map(async (id) => ((await s.started(id)) === undefined ? id : undefined)))).filter((id) => id !== undefined);
     await s.processes.api.process.kill();
     // Held ones were lost with the process's memory, not from the database.

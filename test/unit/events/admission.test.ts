@@ -6,7 +6,7 @@ describe('OwnerAdmission', () => {
   afterEach(() => vi.useRealTimers());
 
   /** Admission at `rate` workflows/s per owner, every owner contended; records what started when. */
-  function admission(rate: number, opts: { maxQueuedPerOwner?: number } = {}) {
+  function admission(rate: number, opts: { maxHeld?: number } = {}) {
     const started: Array<[string, number]> = [];
     const errors: string[] = [];
     const a = new OwnerAdmission({ ratePerSecond: rate, contended: () => true, onError: (_err, owner) => errors.push(owner), ...opts });
@@ -62,18 +62,42 @@ describe('OwnerAdmission', () => {
     expect(new OwnerAdmission({ ratePerSecond: 0, contended: () => true }).holds('a', true)).toBe(false);
   });
 
-  it("dates a note after the owner's held work plus the slack, and leaves others' notes as they are", () => {
+  it("makes a note due after twice the owner's expected wait plus the slack, and leaves others' notes to the usual grace", () => {
     const { a, hold } = admission(2);
-    const at = new Date(1_000_000);
-    expect(a.noteTime('a', at)).toEqual(at);
+    expect(a.dueTime('a')).toBeUndefined();
     hold('a', 'a1', 3);
-    expect(a.noteTime('a', at).getTime() - at.getTime()).toBe(1500 + HELD_NOTE_SLACK_MS);
-    expect(a.noteTime('b', at)).toEqual(at);
-    expect(a.noteTime(undefined, at)).toEqual(at);
+    expect(a.dueTime('a')!.getTime() - Date.now()).toBe(2 * 1500 + HELD_NOTE_SLACK_MS);
+    expect(a.dueTime('b')).toBeUndefined();
+    expect(a.dueTime(undefined)).toBeUndefined();
+  });
+
+  it('drains at once what it holds once no other owner sends (within one turn)', async () => {
+    const t0 = Date.now();
+    let contended = true;
+    const started: Array<[string, number]> = [];
+    const a = new OwnerAdmission({ ratePerSecond: 4, contended: () => contended });
+    for (const label of ['a1', 'a2', 'a3', 'a4']) a.hold('a', 1, () => (started.push([label, Date.now() - t0]), Promise.resolve()));
+    await vi.advanceTimersByTimeAsync(100);
+    contended = false;
+    await vi.advanceTimersByTimeAsync(200);
+    // a2 kept the turn it had; the rest follow it at once (a timer of 0 each), not 250 ms apart.
+    expect(started.map(([label]) => label)).toEqual(['a1', 'a2', 'a3', 'a4']);
+    expect(started.map(([, at]) => at)).toEqual([0, 250, 251, 252]);
+  });
+
+  it('keeps its turns while starts hang, at most 8 of an owner in flight', async () => {
+    const ends: Array<() => void> = [];
+    const a = new OwnerAdmission({ ratePerSecond: 1000, contended: () => true });
+    for (let i = 0; i < 10; i++) a.hold('a', 1, () => new Promise<void>((resolve) => ends.push(resolve)));
+    await vi.advanceTimersByTimeAsync(100);
+    expect([ends.length, a.held()]).toEqual([8, 2]);
+    ends[0]!();
+    await vi.advanceTimersByTimeAsync(100);
+    expect([ends.length, a.held()]).toEqual([9, 1]);
   });
 
   it('goes on past a failed start (its note stays for the relay), refuses past its bound, and stops holding at stop', async () => {
-    const { a, hold, started, errors } = admission(10, { maxQueuedPerOwner: 2 });
+    const { a, hold, started, errors } = admission(10, { maxHeld: 2 });
     expect([hold('a', 'a1', 1, true), hold('a', 'a2'), hold('a', 'a3')]).toEqual([true, true, false]);
     await vi.advanceTimersByTimeAsync(500);
     expect([started.map(([label]) => label), errors]).toEqual([['a1', 'a2'], ['a']]);

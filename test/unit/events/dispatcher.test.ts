@@ -25,7 +25,7 @@ function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes
   const forgotten: string[] = [];
   const removed: string[] = [];
   const logged: string[] = [];
-  const announced: Array<{ id: string | undefined; at: Date | undefined }> = [];
+  const announced: Array<{ id: string | undefined; dueAt: Date | undefined }> = [];
   const client = {
     workflow: {
       start: (_type: string, options: { workflowId: string; taskQueue: string; args: [HeldStart['input']] }) =>
@@ -41,8 +41,8 @@ function fakeDispatcher(opts: { maxBackgroundStarts?: number; lanes?: OwnerLanes
     findMany: (ids: readonly string[]) => Promise.resolve(loggedBefore.filter((d) => ids.includes(d._id))),
   } as unknown as EventRepository;
   const notes = {
-    announce: (write: { eventIds: readonly string[]; at?: Date }) => {
-      announced.push({ id: write.eventIds[0], at: write.at });
+    announce: (write: { eventIds: readonly string[]; dueAt?: Date }) => {
+      announced.push({ id: write.eventIds[0], dueAt: write.dueAt });
       return Promise.resolve();
     },
     forget: (id: string) => forgotten.push(id),
@@ -119,8 +119,8 @@ describe('EventDispatcher.flush', () => {
       expect(admission.held()).toBe(1);
       const next = orderEvents(1);
       await f.dispatcher.announce(next, later);
-      // One held workflow ahead of it at 2/s, then the slack: the relay leaves it alone that long.
-      expect(f.announced.at(-1)!.at!.getTime() - Date.now()).toBe(500 + HELD_NOTE_SLACK_MS);
+      // Twice its wait behind one held workflow at 2/s, then the slack: the relay leaves it alone that long.
+      expect(f.announced.at(-1)!.dueAt!.getTime() - Date.now()).toBe(2 * 500 + HELD_NOTE_SLACK_MS);
       await f.dispatcher.flush(later, next);
       expect(admission.held()).toBe(2);
       await vi.advanceTimersByTimeAsync(0);
