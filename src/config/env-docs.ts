@@ -103,7 +103,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
   },
   BULK_LANE_START_RATE: {
     group: 'Delivery',
-    meaning: 'Event workflows per second one owner on the bulk lane starts, per API process, while another owner is starting on the default lane (within the last 2 s); its further writes wait in order in the process, their dispatch notes kept and dated past their turn, so the relay starts them only if the process stops. An owner sending alone is never held. Measured beside a 1,000-event flood: the quiet owner\'s p99 10× its alone figure at 20, 71–111× with no holding ([fair share](delivery.md#fair-share-between-owners)); `0`: nobody is held',
+    meaning: 'Event workflows per second one owner on the bulk lane starts, per API process, while another owner has started on the default lane within the last 2 s; its further writes are logged at once and their workflows wait, in order, in the process (their dispatch notes kept, due to the relay only after twice their expected wait plus 10 s, so nothing is lost if the process dies). An owner alone is not held ([fair share](delivery.md#fair-share-between-owners)); `0`: nobody is held',
   },
   WORKER_TARGET_CPU: {
     group: 'Delivery',

@@ -45,6 +45,9 @@ export interface RedeliveryNote {
 
 export type DispatchNote = EventNote | RedeliveryNote;
 
+/** Notes deleted per command of a batched removal. */
+const maxDeletesPerCommand = 8;
+
 /** The `dispatch_notes` collection: what may still need a workflow started. */
 export class DispatchNotes {
   static readonly indexes: readonly IndexSpec[] = [];
@@ -127,8 +130,22 @@ export class DispatchNotes {
       const ids = [...this.forgotten];
       this.forgotten.clear();
       this.sweep = undefined;
-      this.#collection.deleteMany({ _id: { $in: ids } }).catch((err: unknown) => this.onSweepError(err));
+      this.#removeEach(ids).catch((err: unknown) => this.onSweepError(err));
     }, 20);
+  }
+
+  /**
+   * Deletes the notes by id, `maxDeletesPerCommand` a command: each statement finds its note by
+   * `_id`, which FerretDB v1 pushes down, where one `$in` would scan every note (thousands while
+   * a flood's writes are held).
+   */
+  async #removeEach(ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += maxDeletesPerCommand) {
+      const ops = ids.slice(i, i + maxDeletesPerCommand).map((_id) => ({ deleteOne: { filter: { _id } } }));
+      // A few statements per command: FerretDB v1 wedges on ~50+.
+      // eslint-disable-next-line no-restricted-properties
+      await this.#collection.bulkWrite(ops, { ordered: false });
+    }
   }
 
   /** Up to `limit` notes written before `before` (younger ones belong to requests still in flight) and not held past now. */
