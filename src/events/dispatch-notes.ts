@@ -45,8 +45,11 @@ export interface RedeliveryNote {
 
 export type DispatchNote = EventNote | RedeliveryNote;
 
-/** Notes deleted per command of a batched removal. */
-const maxDeletesPerCommand = 8;
+/** Notes deleted per command of a batched removal: a few statements each, FerretDB v1 wedges on ~50+. */
+const maxDeletesPerCommand = 16;
+
+/** How long a forgotten note waits for others to share its removal (the relay's grace is seconds). */
+const sweepDelayMs = 50;
 
 /** The `dispatch_notes` collection: what may still need a workflow started. */
 export class DispatchNotes {
@@ -131,7 +134,7 @@ export class DispatchNotes {
       this.forgotten.clear();
       this.sweep = undefined;
       this.#removeEach(ids).catch((err: unknown) => this.onSweepError(err));
-    }, 20);
+    }, sweepDelayMs);
   }
 
   /**
@@ -142,7 +145,6 @@ export class DispatchNotes {
   async #removeEach(ids: readonly string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += maxDeletesPerCommand) {
       const ops = ids.slice(i, i + maxDeletesPerCommand).map((_id) => ({ deleteOne: { filter: { _id } } }));
-      // A few statements per command: FerretDB v1 wedges on ~50+.
       // eslint-disable-next-line no-restricted-properties
       await this.#collection.bulkWrite(ops, { ordered: false });
     }

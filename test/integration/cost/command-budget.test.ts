@@ -17,7 +17,7 @@ import { waitFor } from '../../support/wait';
  * Each budget is the count measured when it was pinned: a change that adds a round trip to one of
  * these paths fails here, and a change that removes one lowers its budget. Two kinds of command
  * depend on the clock, not on the order, so they are left out of the budgets and bounded apart:
- * the batched removal of dispatch notes (a 20 ms timer groups the deletes; never more deletes than
+ * the batched removal of dispatch notes (a 50 ms timer groups the deletes; never more deletes than
  * notes) and the timeline's directory entries (written by a process when a list's 10-second bucket
  * is first used; at most one insert per listed document written), and the copies of stock levels
  * (a 50 ms timer groups the moves of all products into one write; never more writes than moves).
