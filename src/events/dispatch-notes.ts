@@ -119,7 +119,7 @@ export class DispatchNotes {
   }
 
   async remove(ids: readonly string[]): Promise<void> {
-    for (const id of ids) await this.#collection.deleteOne({ _id: id });
+    await this.#removeEach(ids);
   }
 
   /**
