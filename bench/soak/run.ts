@@ -155,6 +155,9 @@ async function main(): Promise<number> {
   const cpu = Object.entries(ticks[ticks.length - 1]!.cpuSeconds).map(([r, v]) => `${r} ${((1000 * (v - (first[r] ?? 0))) / Math.max(1, acc.delivered)).toFixed(2)}`);
   const drainSeconds = acc.lastArrival === undefined ? undefined : Math.max(0, (acc.lastArrival - loaded.endedAt) / 1000);
   const badProbes = probes.filter((p) => p.status !== 200).length;
+  // Why orders were not accepted (HTTP status or client error), so an "err" in the table can be told apart.
+  const refusals: Record<string, number> = {};
+  for (const s of sends) if (s.refused !== undefined) refusals[s.refused] = (refusals[s.refused] ?? 0) + 1;
   const retentionLines: string[] = [];
   if (opts.retentionDays !== undefined) {
     const perSecond = (n: number) => (n / Math.max(1, loadRows.length * 60)).toFixed(1);
@@ -166,6 +169,7 @@ async function main(): Promise<number> {
   const summary = [
     `Deliveries: ${acc.delivered} of ${acc.expected} owed, lost ${acc.lost}, duplicates ${acc.duplicates}; drain ${drainSeconds === undefined ? '–' : `${drainSeconds.toFixed(1)} s`} after the load's end`,
     `Probes not answered 200: ${badProbes}; CPU-ms per delivery over the load by process: ${ticks.length > 1 ? cpu.join(', ') : '–'}`,
+    `Orders not accepted, by reason: ${Object.entries(refusals).map(([r, n]) => `${r} ${n}`).join(', ') || 'none'}`,
     ...checks.map((v) => `${v.pass ? 'PASS' : 'FAIL'}  ${v.check}: ${v.detail}`),
   ];
   process.stdout.write(
@@ -174,7 +178,7 @@ async function main(): Promise<number> {
   );
   if (opts.out) {
     const file = resolve(root, opts.out);
-    writeResults(file, { date: new Date().toISOString(), git: gitDescribe(root), options: opts, database: stack.dbDescription, prefill: filled, rows, ticks, accounting: acc, drainSeconds, badProbes, verdicts: checks, serviceOutput: stack.outputLines });
+    writeResults(file, { date: new Date().toISOString(), git: gitDescribe(root), options: opts, database: stack.dbDescription, prefill: filled, rows, ticks, accounting: acc, drainSeconds, badProbes, refusals, verdicts: checks, serviceOutput: stack.outputLines });
     log(`JSON: ${file}`);
   }
   return checks.every((c) => c.pass) ? 0 : 1;
