@@ -30,8 +30,7 @@ const { opts, log, life } = program;
 async function main(): Promise<number> {
   // The bench's stack defaults (Temporal SQLite as npm start runs it, RELAY_INTERVAL=1s, short retries); retention a pass a minute.
   const busyShare = opts.retentionBusyShare === undefined ? {} : { RETENTION_BUSY_SHARE: String(opts.retentionBusyShare) };
-  // The soak pauses nothing, so a short hold limit fits the retention windows the flag allows (the default 72 h needs 4 days).
-  const retentionEnv = opts.retentionDays === undefined ? {} : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m', SUBSCRIPTION_HOLD_MAX: '1h', ...busyShare };
+  const retentionEnv = opts.retentionDays === undefined ? {} : { RETENTION_DAYS: String(opts.retentionDays), RETENTION_INTERVAL: '1m', ...busyShare };
   const stack = await startStack({ ...benchDefaults([]), verbose: opts.verbose }, life.cleanups, log, retentionEnv);
   const database = stack.dbDescription.replace(/, data in .*/, '');
   const receiver = await ReceiverProcess.start();

@@ -8,7 +8,7 @@ import { MAX_BATCH_SIZE } from '../../workflows/search-attributes';
 import { DAY_MS, longestDeliverySpanMs } from '../retention/delivery-span';
 import { canonicalIp } from '../lib/ip';
 import { classifyAddress } from '../webhooks/address-policy';
-import { EXPIRY_GRACE_MS } from '../subscriptions/hold';
+import { DEFAULT_HOLD_MAX_MS, EXPIRY_GRACE_MS } from '../subscriptions/hold';
 import { type DeliveryProxy, parseProxyUrl } from '../webhooks/delivery-proxy';
 import type { PayloadOptions } from '../webhooks/envelopes';
 
@@ -39,13 +39,20 @@ const duration = (fallback: string, minMs: number, maxMs: number, range: string,
   z
     .string()
     .default(fallback)
-    .transform((v, ctx) => {
-      if (off && v.trim() === 'off') return 0;
-      // A bare 0 needs no unit.
-      const ms = v.trim() === '0' ? 0 : parseDuration(v);
-      if (ms === undefined || ms < minMs || ms > maxMs) ctx.addIssue({ code: 'custom', message: `must be a duration ${range}${off ? ' or off' : ''}` });
-      return ms ?? 0;
-    });
+    .transform((v, ctx) => durationMs(v, minMs, maxMs, range, off, ctx));
+/** A duration variable as {@link duration} with no default: undefined when unset or empty. */
+const optionalDuration = (minMs: number, maxMs: number, range: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => (v === undefined || v.trim() === '' ? undefined : durationMs(v, minMs, maxMs, range, false, ctx)));
+function durationMs(v: string, minMs: number, maxMs: number, range: string, off: boolean, ctx: z.RefinementCtx): number {
+  if (off && v.trim() === 'off') return 0;
+  // A bare 0 needs no unit.
+  const ms = v.trim() === '0' ? 0 : parseDuration(v);
+  if (ms === undefined || ms < minMs || ms > maxMs) ctx.addIssue({ code: 'custom', message: `must be a duration ${range}${off ? ' or off' : ''}` });
+  return ms ?? 0;
+}
 /**
  * WEBHOOK_INLINE_LIMIT, bytes of a rendered envelope with its bulky parts (an order's items)
  * inline. 4 KiB keeps a delivery to one small request (an order of up to about 60 lines fits; the
@@ -175,7 +182,7 @@ export const envSchema = z.object({
   BULK_LANE_START_RATE: z.coerce.number().min(0).max(100_000).default(10),
   WORKER_TARGET_CPU: z.coerce.number().min(0).max(1).default(0),
   SUBSCRIPTION_CACHE_TTL: duration('1s', 0, 600_000, 'from 0 to 10m', true),
-  SUBSCRIPTION_HOLD_MAX: duration('72h', 1000, 365 * 86_400_000, 'from 1s to 365d'),
+  SUBSCRIPTION_HOLD_MAX: optionalDuration(1000, 365 * 86_400_000, 'from 1s to 365d'),
   RELAY_INTERVAL: duration('5s', 100, Infinity, 'of at least 100ms'),
   RETENTION_DAYS: z
     .string()
@@ -216,19 +223,41 @@ const refinedEnvSchema = envSchema.superRefine((e, ctx) => {
   const spanMs = longestDeliverySpanMs({ scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER });
   if (e.RETENTION_DAYS !== undefined && e.RETENTION_DAYS * DAY_MS <= spanMs) {
     ctx.addIssue({ code: 'custom', path: ['RETENTION_DAYS'], message: `must be longer than a delivery's retries last (${Math.ceil(spanMs / DAY_MS)} days with DELIVERY_RETRY_SCHEDULE and DELIVERY_MAX_ATTEMPTS, or a subscription's own retry schedule)` });
-  } else if (e.RETENTION_DAYS !== undefined && e.RETENTION_DAYS * DAY_MS <= 2 * spanMs + e.SUBSCRIPTION_HOLD_MAX + EXPIRY_GRACE_MS) {
+  } else if (e.RETENTION_DAYS !== undefined && e.SUBSCRIPTION_HOLD_MAX === undefined && holdMaxMs(e) === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['RETENTION_DAYS'], message: `must leave room for a held delivery: longer than twice a delivery's retries (2 × ${Math.ceil(spanMs / HOUR_MS)}h), the hold sweep's grace and an hour of SUBSCRIPTION_HOLD_MAX, or events would be deleted before their held deliveries are sent` });
+  } else if (e.RETENTION_DAYS !== undefined && e.SUBSCRIPTION_HOLD_MAX !== undefined && e.SUBSCRIPTION_HOLD_MAX >= holdRoomMs(e.RETENTION_DAYS, spanMs)) {
     // A held delivery may be held after its retries ran, up to the hold limit (the sweep's grace on top), and its drained run retries from attempt 1 again.
-    const hours = Math.floor((e.RETENTION_DAYS * DAY_MS - 2 * spanMs - EXPIRY_GRACE_MS) / 3_600_000);
+    const hours = Math.floor(holdRoomMs(e.RETENTION_DAYS, spanMs) / HOUR_MS);
     ctx.addIssue({
       code: 'custom',
       path: ['SUBSCRIPTION_HOLD_MAX'],
       message:
         hours > 0
-          ? `must be shorter than RETENTION_DAYS (${e.RETENTION_DAYS} days) less twice a delivery's retries (2 × ${Math.ceil(spanMs / 3_600_000)}h) and the hold sweep's grace: at most ${hours}h, or events would be deleted before their held deliveries are sent`
-          : `cannot fit: RETENTION_DAYS (${e.RETENTION_DAYS} days) must be longer than twice a delivery's retries (2 × ${Math.ceil(spanMs / 3_600_000)}h) plus SUBSCRIPTION_HOLD_MAX, or events would be deleted before their held deliveries are sent`,
+          ? `must be shorter than RETENTION_DAYS (${e.RETENTION_DAYS} days) less twice a delivery's retries (2 × ${Math.ceil(spanMs / HOUR_MS)}h) and the hold sweep's grace: at most ${hours}h, or events would be deleted before their held deliveries are sent`
+          : `cannot fit: RETENTION_DAYS (${e.RETENTION_DAYS} days) must be longer than twice a delivery's retries (2 × ${Math.ceil(spanMs / HOUR_MS)}h) plus SUBSCRIPTION_HOLD_MAX, or events would be deleted before their held deliveries are sent`,
     });
   }
 });
+
+const HOUR_MS = 3_600_000;
+
+/** What retention leaves a hold: a held delivery may be held after its retries ran, and its drained run retries from attempt 1 again. */
+function holdRoomMs(retentionDays: number, spanMs: number): number {
+  return retentionDays * DAY_MS - 2 * spanMs - EXPIRY_GRACE_MS;
+}
+
+/**
+ * SUBSCRIPTION_HOLD_MAX, or when unset 72 hours, cut to the whole hours retention leaves a hold;
+ * undefined when unset and retention leaves less than an hour.
+ */
+function holdMaxMs(e: Env): number | undefined {
+  if (e.SUBSCRIPTION_HOLD_MAX !== undefined) return e.SUBSCRIPTION_HOLD_MAX;
+  if (e.RETENTION_DAYS === undefined) return DEFAULT_HOLD_MAX_MS;
+  const spanMs = longestDeliverySpanMs({ scheduleMs: e.DELIVERY_RETRY_SCHEDULE, maxAttempts: e.DELIVERY_MAX_ATTEMPTS, jitterRatio: e.DELIVERY_JITTER });
+  // Strictly inside the room: a hold exactly as long would reach the deletion.
+  const fits = Math.floor((holdRoomMs(e.RETENTION_DAYS, spanMs) - 1) / HOUR_MS) * HOUR_MS;
+  return fits >= HOUR_MS ? Math.min(DEFAULT_HOLD_MAX_MS, fits) : undefined;
+}
 
 /** The validated configuration every entry point works from. */
 export interface Config {
@@ -407,7 +436,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       fairShare: { ratePerSecond: e.OWNER_FAIR_RATE, burst: e.OWNER_FAIR_BURST, bulkConcurrency: e.BULK_LANE_CONCURRENCY, bulkStartsPerSecond: e.BULK_LANE_START_RATE },
       workerTargetCpu: e.WORKER_TARGET_CPU,
       subscriptionCacheTtlMs: e.SUBSCRIPTION_CACHE_TTL,
-      holdMaxMs: e.SUBSCRIPTION_HOLD_MAX,
+      holdMaxMs: holdMaxMs(e) ?? DEFAULT_HOLD_MAX_MS,
       sourceAddress: e.DELIVERY_SOURCE_ADDRESS,
       proxy: e.DELIVERY_PROXY_URL,
       payloads: { apiUrl: apiOrigin(e.PUBLIC_URL, e.HOST, e.PORT), inlineLimit: e.WEBHOOK_INLINE_LIMIT },

@@ -118,6 +118,7 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     group: 'Delivery',
     meaning:
       'Longest a delivery is held, counted from when it was held (1s–365d; with RETENTION_DAYS, it, twice a delivery\'s retries and 10 minutes must fit in the retention window). Then it fails as `hold_expired` (paused or draining), one alert is raised, and a pause that old cancels new events until resumed ([delivery](delivery.md#pause-holds-resume-drains))',
+    unset: '`72h`, or the whole hours `RETENTION_DAYS` leaves after twice a delivery\'s retries and 10 minutes when fewer (at least 1h)',
   },
   WEBHOOK_INLINE_LIMIT: {
     group: 'Delivery',

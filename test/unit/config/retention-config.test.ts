@@ -56,6 +56,19 @@ describe('the hold limit against retention', () => {
     expect(loadConfig({ RETENTION_DAYS: 'off', SUBSCRIPTION_HOLD_MAX: '365d' }).delivery.holdMaxMs).toBe(365 * 86_400_000);
   });
 
+  it('fits an unset hold to what retention leaves it, in whole hours, and names RETENTION_DAYS when not even an hour fits', () => {
+    // 3 days less twice 13.2 hours of retries and 10 minutes: 45.4 hours, so 45.
+    expect(loadConfig({ RETENTION_DAYS: '3' }).delivery.holdMaxMs).toBe(45 * 3_600_000);
+    expect(loadConfig({ RETENTION_DAYS: '2', SUBSCRIPTION_HOLD_MAX: '' }).delivery.holdMaxMs).toBe(21 * 3_600_000);
+    // 4 days leave 69.4 hours, 5 days more than the default.
+    expect(loadConfig({ RETENTION_DAYS: '4' }).delivery.holdMaxMs).toBe(69 * 3_600_000);
+    expect(loadConfig({ RETENTION_DAYS: '5' }).delivery.holdMaxMs).toBe(72 * 3_600_000);
+    expect(loadConfig({ RETENTION_DAYS: 'off' }).delivery.holdMaxMs).toBe(72 * 3_600_000);
+    expect(() => loadConfig({ RETENTION_DAYS: '1' })).toThrow(/\n {2}RETENTION_DAYS: must leave room for a held delivery/);
+    // An explicit value is never cut: it is refused, naming the most it may be.
+    expect(() => loadConfig({ RETENTION_DAYS: '3', SUBSCRIPTION_HOLD_MAX: '72h' })).toThrow(/\n {2}SUBSCRIPTION_HOLD_MAX: .*at most 45h/);
+  });
+
   it.each(['0', '500ms', '366d', 'forever'])('refuses SUBSCRIPTION_HOLD_MAX=%s', (value) => {
     expect(() => loadConfig({ SUBSCRIPTION_HOLD_MAX: value, RETENTION_DAYS: 'off' })).toThrow(/\n {2}SUBSCRIPTION_HOLD_MAX: /);
   });
