@@ -106,6 +106,7 @@ export const envSchema = z.object({
   VALIDATE_RESPONSES: z.enum(['true', 'false', '1', '0']).optional(),
   API_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(100_000).default(32),
   API_MAX_WAIT: duration('off', 100, 600_000, 'from 100ms to 10m', true),
+  API_OWNER_CONCURRENCY: z.coerce.number().int().min(0).max(100_000).default(2),
   API_BODY_TIMEOUT: duration('10s', 100, 600_000, 'from 100ms to 10m'),
   API_MAX_BODIES_PER_PEER: z.coerce.number().int().min(0).max(100_000).default(64),
   API_MAX_CONNECTIONS_PER_PEER: z.coerce.number().int().min(0).max(1_000_000).default(512),
@@ -300,9 +301,10 @@ export interface Config {
     bodyLimit: string;
     /**
      * Admission: beyond `maxInFlight` requests at once (0: no bound), or past `maxWaitMs` before the handler (0: none), 503;
-     * a body not all read within `bodyTimeoutMs` 408; beyond `maxBodiesPerPeer` bodies arriving from one address (0: no bound) 429.
+     * a body not all read within `bodyTimeoutMs` 408; beyond `maxBodiesPerPeer` bodies arriving from one address (0: no bound) 429;
+     * beyond `perOwner` requests of one owner at once while another owner sends (0: no bound), the next waits its turn.
      */
-    shedding: { maxInFlight: number; maxWaitMs: number; bodyTimeoutMs: number; maxBodiesPerPeer: number };
+    shedding: { maxInFlight: number; maxWaitMs: number; bodyTimeoutMs: number; maxBodiesPerPeer: number; perOwner: number };
     /** Open connections per client address (IPv6 /64) and in all, checked before a byte is read (0: no bound); the excess is closed at once. */
     connections: { maxPerPeer: number; maxConnections: number };
     /** Requests each API key may make per window, per scope; off: no limit and no RateLimit headers. */
@@ -411,7 +413,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, isTerminal =
       validateResponses:
         e.VALIDATE_RESPONSES === undefined ? e.NODE_ENV !== 'production' : ['true', '1'].includes(e.VALIDATE_RESPONSES),
       bodyLimit: e.REQUEST_BODY_LIMIT,
-      shedding: { maxInFlight: e.API_MAX_IN_FLIGHT, maxWaitMs: e.API_MAX_WAIT, bodyTimeoutMs: e.API_BODY_TIMEOUT, maxBodiesPerPeer: e.API_MAX_BODIES_PER_PEER },
+      shedding: { maxInFlight: e.API_MAX_IN_FLIGHT, maxWaitMs: e.API_MAX_WAIT, bodyTimeoutMs: e.API_BODY_TIMEOUT, maxBodiesPerPeer: e.API_MAX_BODIES_PER_PEER, perOwner: e.API_OWNER_CONCURRENCY },
       connections: { maxPerPeer: e.API_MAX_CONNECTIONS_PER_PEER, maxConnections: e.API_MAX_CONNECTIONS },
       rateLimit: { enabled: e.RATE_LIMIT_ENABLED, policies: e.RATE_LIMITS! },
       portal: {

@@ -62,6 +62,11 @@ export const envDocs: Record<EnvVar, EnvDoc> = {
     meaning:
       'Requests one API process serves at once; beyond it 503 with `Retry-After: 1`, nothing done ([Overload](api.md#overload)); `0`: no bound. 32 is about twice what a process holds at 15 orders/s with 0.5–1 s answers; in the CI chaos run it kept almost every answer under the client\'s 10 s timeout ([bench/RESULTS.md](../bench/RESULTS.md#load-shedding-api_max_in_flight))',
   },
+  API_OWNER_CONCURRENCY: {
+    group: 'API',
+    meaning:
+      'Requests of one owner one API process runs at once while another owner has sent a request within the last 2 s; its further ones wait their turn in arrival order (still counted in `API_MAX_IN_FLIGHT` and `API_MAX_WAIT`). An owner alone is not held: the machine, not the number of requests at once, bounds how fast a flood is served, so this keeps one owner\'s flood from slowing another\'s answers and deliveries ([fair share](delivery.md#fair-share-between-owners)); `0`: no bound',
+  },
   API_MAX_WAIT: { group: 'API', meaning: 'A request that took longer than this from its body read to its handler starting gets 503 (`100ms`–`10m`, `off`)' },
   API_BODY_TIMEOUT: { group: 'API', meaning: 'A request body not all received this long after its headers gets 408 and its connection closed (`100ms`–`10m`); a body counts against `API_MAX_IN_FLIGHT` only once read' },
   API_MAX_BODIES_PER_PEER: { group: 'API', meaning: 'Request bodies one client address may be sending at once; beyond it 429 at once, before the body is read; `0`: no bound. Behind a proxy every client shares its address: raise it, or let the proxy buffer bodies' },

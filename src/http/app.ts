@@ -35,7 +35,8 @@ import { docsAssets, metaHandlers } from './routes/meta';
 import { portalAssets, portalHandlers } from './routes/portal';
 import { resourceHandlers } from './routes/resources';
 import { subscriptionHandlers } from './routes/subscriptions';
-import { apiKeyHandler, type Credentials, portalSessionHandler } from './security';
+import { apiKeyHandler, type Credentials, ownerOfRequest, portalSessionHandler } from './security';
+import { ownerTurns } from './owner-turns';
 import type { PortalDeps } from '../portal/use-cases';
 import { portalSessionHandlers } from './routes/portal-sessions';
 import type { ApiRateLimiter } from '../request-budgets/limiter';
@@ -56,9 +57,10 @@ export interface AppDeps {
   bodyLimit?: string;
   /**
    * Admission (absent: no bounds): requests in flight beyond `maxInFlight`, or waiting past `maxWaitMs`, get 503;
-   * a body still arriving after `bodyTimeoutMs` (default 10 s) 408; beyond `maxBodiesPerPeer` bodies arriving from one address 429.
+   * a body still arriving after `bodyTimeoutMs` (default 10 s) 408; beyond `maxBodiesPerPeer` bodies arriving from one address 429;
+   * beyond `perOwner` requests of one owner at once while another owner sends, the next waits its turn.
    */
-  shedding?: { maxInFlight: number; maxWaitMs: number; bodyTimeoutMs?: number; maxBodiesPerPeer?: number } | undefined;
+  shedding?: { maxInFlight: number; maxWaitMs: number; bodyTimeoutMs?: number; maxBodiesPerPeer?: number; perOwner?: number } | undefined;
   /** Served at `GET /metrics`; requests are timed into it. */
   metrics?: ApiMetrics | undefined;
   /** When set, `GET /metrics` requires it as a bearer token. */
@@ -184,7 +186,9 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
-  // Authentication and the rate limit may have waited on the database: check again before any handler works.
+  // One owner's many requests at once wait their turn while another owner sends, so its flood does not slow the others.
+  app.use(ownerTurns({ perOwner: deps.shedding?.perOwner ?? 0, ownerOf: ownerOfRequest, metrics: deps.metrics }));
+  // Authentication, the rate limit and the owner's turn may have waited: check again before any handler works.
   app.use(shedding.stillWanted);
   // After the validator: a key is only claimed by a valid, authenticated request.
   app.post(idempotentPaths, idempotency(deps.idempotency, deps.logger));

@@ -55,18 +55,40 @@ export function clientGone(req: Request, res: Response): boolean {
 }
 
 const arrivals = new WeakMap<Request, number>();
-// How an admitted request gives its place back before it answers, and takes one again.
-const places = new WeakMap<Response, { release: () => void; retake: () => boolean }>();
+
+/** How a request gives a place it holds back before it answers, and takes one again (false when none is free). */
+export interface Place {
+  release: () => void;
+  retake: () => boolean;
+}
+const places = new WeakMap<Response, Place[]>();
+
+/** Registers a place the request behind `res` holds (its admission, its owner's turn), for {@link yieldPlace}. */
+export function holdPlace(res: Response, place: Place): void {
+  const held = places.get(res);
+  if (held) held.push(place);
+  else places.set(res, [place]);
+}
 
 /**
- * Gives the request's admission place back while it only waits (a long poll's sleep), so idle
- * listeners never crowd out work; the returned function takes a place again before its next
- * read, false when none is free (then it should answer what it has).
+ * Gives the request's places back while it only waits (a long poll's sleep), so idle listeners
+ * never crowd out work; the returned function takes them again before its next read, false
+ * when one is not free (then it should answer what it has).
  */
 export function yieldPlace(res: Response): () => boolean {
-  const place = places.get(res);
-  place?.release();
-  return place?.retake ?? (() => true);
+  const held = places.get(res) ?? [];
+  for (const place of held) place.release();
+  return () => {
+    const retaken: Place[] = [];
+    for (const place of held) {
+      if (!place.retake()) {
+        for (const r of retaken) r.release();
+        return false;
+      }
+      retaken.push(place);
+    }
+    return true;
+  };
 }
 
 /**
@@ -135,7 +157,7 @@ export function loadShedding(opts: LoadSheddingOptions): LoadShedding {
     }) as Response['end'];
     // 'close' comes once whether the answer was sent or the client went away first.
     res.once('close', finish);
-    places.set(res, { release, retake });
+    holdPlace(res, { release, retake });
     next();
   };
 

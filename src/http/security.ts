@@ -162,6 +162,11 @@ export function bearerChallenge(req: Request, status: 401 | 403): string {
   return `Bearer ${params.join(', ')}`;
 }
 
+/** The owner of an authenticated request; undefined for one no security handler passed. */
+export function ownerOfRequest(req: Request): string | undefined {
+  return principals.get(req)?.ownerId;
+}
+
 /** The authenticated caller of a request that passed the security handler. */
 export function principalOf(req: Request): Principal {
   const principal = principals.get(req);

@@ -23,6 +23,8 @@ export interface ApiMetrics extends EventMetrics, ProcessMetrics {
   requestsShed: Counter<'reason'>;
   /** Requests admitted by load shedding and not yet answered. */
   requestsInFlight: Gauge;
+  /** Requests waiting for their owner's turn (API_OWNER_CONCURRENCY). */
+  requestsWaitingTurn: Gauge;
 }
 
 /** The worker process's metrics: attempts, deliveries, alerts and the relay. */
@@ -84,6 +86,11 @@ export function createApiMetrics(): ApiMetrics {
     requestsInFlight: new Gauge({
       name: 'http_requests_in_flight',
       help: 'Requests this API process is serving now (probes, metrics and docs not counted).',
+      registers: [registry],
+    }),
+    requestsWaitingTurn: new Gauge({
+      name: 'http_requests_waiting_turn',
+      help: 'Requests of an owner that already runs API_OWNER_CONCURRENCY at once while another owner sends, waiting their turn (counted in http_requests_in_flight too).',
       registers: [registry],
     }),
   };
