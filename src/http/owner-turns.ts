@@ -57,6 +57,7 @@ export function ownerTurns(opts: OwnerTurnsOptions): RequestHandler {
   const start = (id: string, res: Response, next: () => void) => {
     ownerOfId(id).running++;
     let held = true;
+    let done = false;
     const release = () => {
       if (!held) return;
       held = false;
@@ -68,17 +69,22 @@ export function ownerTurns(opts: OwnerTurnsOptions): RequestHandler {
       }
       if (owner.running === 0 && owner.waiting.length === 0) owners.delete(id);
     };
-    // A long poll gives its turn back while it sleeps and takes it again (beyond the bound: its read is short).
+    // A long poll gives its turn back while it sleeps and takes it again (beyond the bound: its read is short); once answered, never.
     const retake = () => {
+      if (done) return false;
       if (!held) {
         held = true;
         ownerOfId(id).running++;
       }
       return true;
     };
+    const finish = () => {
+      done = true;
+      release();
+    };
     holdPlace(res, { release, retake });
-    res.once('finish', release);
-    res.once('close', release);
+    res.once('finish', finish);
+    res.once('close', finish);
     next();
   };
 

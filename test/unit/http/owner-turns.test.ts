@@ -80,4 +80,15 @@ describe('ownerTurns', () => {
     poll.finish();
     expect(third.started).toBe(true);
   });
+
+  it('takes no turn back for a long poll whose client left while it slept', () => {
+    const { gate } = setup(1);
+    send(gate, 'b');
+    const poll = send(gate, 'a');
+    const retake = yieldPlace(poll.res);
+    poll.close();
+    expect(retake()).toBe(false);
+    // The owner's turn is free: its next request starts.
+    expect(send(gate, 'a').started).toBe(true);
+  });
 });
