@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { RecentOwners } from '../lib/recent-owners';
 
 /** Where an event workflow starts: the default task queue, or its `-bulk` twin for owners above their fair rate. */
 export type Lane = 'default' | 'bulk';
@@ -47,9 +48,8 @@ export const BULK_EXIT_REFILL = 1.5;
 export class OwnerLanes {
   private readonly buckets: LRUCache<string, Bucket>;
   private readonly now: () => number;
-  /** The latest default-lane start, and the latest by an owner other than its owner: who else is sending. */
-  private latest: { owner: string; at: number } | undefined;
-  private latestOther: { owner: string; at: number } | undefined;
+  /** Owners of the latest default-lane starts: who else is sending. */
+  private readonly recent = new RecentOwners();
 
   constructor(private readonly opts: OwnerLaneOptions) {
     this.now = opts.now ?? Date.now;
@@ -76,13 +76,10 @@ export class OwnerLanes {
 
   /** Whether an owner other than `owner` started a workflow on the default lane within the last `windowMs`. */
   othersActive(owner: string | undefined, windowMs: number): boolean {
-    const key = owner ?? '';
-    const other = this.latest?.owner !== key ? this.latest : this.latestOther;
-    return other !== undefined && this.now() - other.at <= windowMs;
+    return this.recent.othersSeen(owner ?? '', this.now(), windowMs);
   }
 
   private noteDefault(owner: string, at: number): void {
-    if (this.latest?.owner !== owner) this.latestOther = this.latest;
-    this.latest = { owner, at };
+    this.recent.note(owner, at);
   }
 }

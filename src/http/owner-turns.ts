@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiMetrics } from '../telemetry/metrics';
+import { RecentOwners } from '../lib/recent-owners';
 import { holdPlace } from './load-shedding';
 
 /** What {@link ownerTurns} bounds. */
@@ -32,22 +33,10 @@ interface Owner {
 export function ownerTurns(opts: OwnerTurnsOptions): RequestHandler {
   const { perOwner, ownerOf, contendedWithinMs = 2000, metrics, now = () => performance.now() } = opts;
   const owners = new Map<string, Owner>();
-  // The two owners seen last, most recent first: enough to say whether anyone else is active.
-  let latest: { id: string; at: number } | undefined;
-  let previous: { id: string; at: number } | undefined;
+  const recent = new RecentOwners();
+  const mayStart = (id: string, owner: Owner) => owner.running < perOwner || !recent.othersSeen(id, now(), contendedWithinMs);
 
-  const seen = (id: string) => {
-    const at = now();
-    if (latest?.id !== id) previous = latest;
-    latest = { id, at };
-  };
-  const contended = (id: string) => {
-    const other = latest?.id === id ? previous : latest;
-    return other !== undefined && now() - other.at <= contendedWithinMs;
-  };
-  const mayStart = (id: string, owner: Owner) => owner.running < perOwner || !contended(id);
-
-  const ownerOfId = (id: string) => {
+  const entry = (id: string) => {
     let owner = owners.get(id);
     if (!owner) owners.set(id, (owner = { running: 0, waiting: [] }));
     return owner;
@@ -55,13 +44,13 @@ export function ownerTurns(opts: OwnerTurnsOptions): RequestHandler {
 
   // While a request holds its turn its owner's entry counts it, so the entry is the one in the map.
   const start = (id: string, res: Response, next: () => void) => {
-    ownerOfId(id).running++;
+    entry(id).running++;
     let held = true;
     let done = false;
     const release = () => {
       if (!held) return;
       held = false;
-      const owner = ownerOfId(id);
+      const owner = entry(id);
       owner.running--;
       while (owner.waiting.length > 0 && mayStart(id, owner)) {
         metrics?.requestsWaitingTurn.dec();
@@ -74,7 +63,7 @@ export function ownerTurns(opts: OwnerTurnsOptions): RequestHandler {
       if (done) return false;
       if (!held) {
         held = true;
-        ownerOfId(id).running++;
+        entry(id).running++;
       }
       return true;
     };
@@ -91,8 +80,8 @@ export function ownerTurns(opts: OwnerTurnsOptions): RequestHandler {
   return (req, res, next) => {
     const id = perOwner > 0 ? ownerOf(req) : undefined;
     if (id === undefined) return next();
-    seen(id);
-    const owner = ownerOfId(id);
+    recent.note(id, now());
+    const owner = entry(id);
     if (mayStart(id, owner)) start(id, res, next);
     else {
       metrics?.requestsWaitingTurn.inc();
