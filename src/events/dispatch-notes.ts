@@ -24,6 +24,8 @@ export interface EventNote {
   created_at: Date;
   /** Not before this may the relay take it: the API holds the write's workflows until about then (OwnerAdmission). */
   due_at?: Date;
+  /** Whether it has a `due_at`; absent on notes stored before the field (see {@link DispatchNotes.due}). */
+  held?: boolean;
 }
 
 /** The event ids a note announces. */
@@ -41,6 +43,8 @@ export interface RedeliveryNote {
   created_at: Date;
   /** The API request that asked for it (X-Request-Id). */
   request_id?: string;
+  /** Never held: see {@link EventNote.held}. */
+  held?: false;
 }
 
 export type DispatchNote = EventNote | RedeliveryNote;
@@ -65,15 +69,23 @@ export class DispatchNotes {
       collection: 'dispatch_notes',
       method: 'DispatchNotes.due',
       equality: [],
+      optional: ['held'],
       range: ['created_at', 'due_at'],
-      unindexed: 'no index on created_at: the notes are scanned (few while the relay keeps up)',
+      unindexed: 'no index: the notes not held are few while the relay keeps up; held ones are read by a sweep now and then',
     },
     {
       collection: 'dispatch_notes',
-      method: 'DispatchNotes.countOlderThan',
+      method: 'DispatchNotes.countWaiting',
+      equality: ['held'],
+      range: ['created_at'],
+      unindexed: 'no index: the notes not held are few while the relay keeps up',
+    },
+    {
+      collection: 'dispatch_notes',
+      method: 'DispatchNotes.countHeldDue',
       equality: [],
-      range: ['created_at', 'due_at'],
-      unindexed: 'no index on created_at: the notes are scanned (few while the relay keeps up)',
+      range: ['held', 'due_at'],
+      unindexed: 'no index: read by a gauge at most once a minute',
     },
     { collection: 'dispatch_notes', method: 'DispatchNotes.count', equality: ['_id'], index: '_id_' },
   ];
@@ -105,6 +117,7 @@ export class DispatchNotes {
       ...(write.reservation ? { reservation: write.reservation } : {}),
       created_at: write.at ?? new Date(),
       ...(write.dueAt ? { due_at: write.dueAt } : {}),
+      held: write.dueAt !== undefined,
     });
   }
 
@@ -115,7 +128,11 @@ export class DispatchNotes {
 
   /** Notes accepted redeliveries before their workflows are started; a note already there (same workflow id) serves as well. */
   async noteRedeliveries(notes: readonly RedeliveryNote[]): Promise<void> {
-    await insertAll(this.#collection, notes, { allowExisting: true });
+    await insertAll(
+      this.#collection,
+      notes.map((n) => ({ ...n, held: false as const })),
+      { allowExisting: true },
+    );
   }
 
   async remove(ids: readonly string[]): Promise<void> {
@@ -150,14 +167,25 @@ export class DispatchNotes {
     }
   }
 
-  /** Up to `limit` notes written before `before` (younger ones belong to requests still in flight) and not held past now. */
-  async due(before: Date, limit: number): Promise<DispatchNote[]> {
-    return this.#collection.find(dueBy(before)).limit(limit).toArray();
+  /**
+   * Up to `limit` notes written before `before` (younger ones belong to requests still in flight)
+   * and not held past now. `unheld` reads only notes written without a due time, by an equality
+   * FerretDB v1 pushes down: a flood's held notes (thousands) are not read each pass, which on
+   * FerretDB decodes every one. `all` also reads held notes and notes stored without the field.
+   */
+  async due(before: Date, limit: number, scope: 'unheld' | 'all' = 'all'): Promise<DispatchNote[]> {
+    const filter = scope === 'unheld' ? { held: false, created_at: { $lt: before } } : dueBy(before);
+    return this.#collection.find(filter).limit(limit).toArray();
   }
 
-  /** How many notes written before `before` are not held past now (the relay's backlog). */
-  countOlderThan(before: Date): Promise<number> {
-    return this.#collection.countDocuments(dueBy(before));
+  /** How many notes not held were written before `before` (what the relay's next pass takes). */
+  countWaiting(before: Date): Promise<number> {
+    return this.#collection.countDocuments({ held: false, created_at: { $lt: before } });
+  }
+
+  /** How many held notes (or notes stored without the field) are past their due time: what the relay's next sweep takes. */
+  countHeldDue(): Promise<number> {
+    return this.#collection.countDocuments({ held: { $ne: false }, due_at: { $not: { $gte: new Date() } } });
   }
 
   async count(id: string): Promise<number> {

@@ -53,6 +53,8 @@ export interface RelayPass {
   abandoned: number;
   /** Notes whose step failed this pass; retried next pass. */
   failed: number;
+  /** Notes read: a full batch means more may be waiting. */
+  read: number;
 }
 
 /**
@@ -61,13 +63,14 @@ export interface RelayPass {
  * already logged, starts noted redeliveries, and drops notes whose write never happened once
  * they are `abandonMs` old. A note holding units for an order flushes the order's events if it
  * was written with them, else, once `reservations.graceMs` old, gives the units back and goes.
- * One note's failure does not stop the others. Bounded per pass.
+ * One note's failure does not stop the others. Bounded per pass. A pass that is not a `sweep`
+ * leaves the notes of held writes (and notes stored without that mark) to the next sweep.
  */
-export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abandonMs: number; batch: number }): Promise<RelayPass> {
+export async function relayOnce(deps: RelayDeps, opts: { graceMs: number; abandonMs: number; batch: number; sweep?: boolean }): Promise<RelayPass> {
   const { dispatcher, events } = deps;
   const now = Date.now();
-  const notes = await deps.notes.due(new Date(now - opts.graceMs), opts.batch);
-  const pass: RelayPass = { flushed: 0, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0 };
+  const notes = await deps.notes.due(new Date(now - opts.graceMs), opts.batch, opts.sweep === false ? 'unheld' : 'all');
+  const pass: RelayPass = { flushed: 0, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0, read: notes.length };
   const attempt = async (note: { _id: string }, step: () => Promise<void>) => {
     try {
       await step();
@@ -163,16 +166,27 @@ export function relayGraceMs(intervalMs: number): number {
   return Math.max(intervalMs, IN_FLIGHT_MS);
 }
 
+/** Every how many passes the relay also reads held writes' notes: their due time is seconds to minutes after their write anyway. */
+export const RELAY_SWEEP_EVERY = 10;
+
 /**
  * Runs relay passes every `intervalMs` until stopped: what a crash left in an outbox, or a
- * Temporal outage left pending, gets dispatched. Safe to run in every worker at once.
+ * Temporal outage left pending, gets dispatched. The first pass, every
+ * {@link RELAY_SWEEP_EVERY}th and the one after a sweep that read a full batch also take held
+ * writes past their due time. Safe to run in every worker at once.
  */
 export function startRelay(deps: RelayDeps, intervalMs: number): Repeating {
+  const batch = 200;
+  let pass = 0;
+  let sweepNext = true;
   return repeatEvery(intervalMs, async () => {
     const timed = deps.metrics?.relayPassDuration.startTimer();
+    const sweep = pass++ % RELAY_SWEEP_EVERY === 0 || sweepNext;
+    sweepNext = false;
     try {
       // A note is abandoned only long after any request could still be writing its event.
-      const r = await relayOnce(deps, { graceMs: relayGraceMs(intervalMs), abandonMs: Math.max(60_000, 10 * intervalMs), batch: 200 });
+      const r = await relayOnce(deps, { graceMs: relayGraceMs(intervalMs), abandonMs: Math.max(60_000, 10 * intervalMs), batch, sweep });
+      sweepNext = sweep && r.read >= batch;
       if (r.flushed || r.dispatched || r.redelivered) deps.logger.info(r, 'relay started deliveries left behind');
       if (r.abandoned) deps.logger.info(r, 'relay dropped notes of writes that never happened');
     } catch (err) {

@@ -23,7 +23,18 @@ export function retryingDeliveries(client: () => Promise<Client>, taskQueue: str
   };
 }
 
-/** Dispatch notes older than `graceMs`: events and redeliveries the relay has yet to start. */
-export function relayBacklog(notes: DispatchNotes, graceMs: number): GaugeSource {
-  return () => notes.countOlderThan(new Date(Date.now() - graceMs));
+/** Held notes are counted at most this often: on FerretDB the count reads every one of a flood's. */
+const HELD_COUNT_EVERY_MS = 60_000;
+
+/**
+ * Dispatch notes the relay has yet to start: the ones not held older than `graceMs`, plus held
+ * ones past their due time as counted within the last minute.
+ */
+export function relayBacklog(notes: DispatchNotes, graceMs: number, now: () => number = Date.now): GaugeSource {
+  let held: { at: number; count: number } | undefined;
+  return async () => {
+    const at = now();
+    if (!held || at - held.at >= HELD_COUNT_EVERY_MS) held = { at, count: await notes.countHeldDue() };
+    return (await notes.countWaiting(new Date(at - graceMs))) + held.count;
+  };
 }

@@ -159,12 +159,36 @@ describe('no event is lost', () => {
     // A crash between the note and the insert: the note names an order that was never written.
     const event = newOutboxEvent('order.created', { order_id: 9002, total: 1, currency: 'EUR', status: 'pending', user_id: 1 });
     await api.dispatcher.announce([event], { collection: 'orders', id: 9002 });
-    const nothing = { flushed: 0, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0 };
-    expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 60_000, batch: 10 })).toEqual(nothing);
+    const nothing = { flushed: 0, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0, read: 1 };
+    // Passes that are not sweeps read it: it is not held.
+    expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 60_000, batch: 10, sweep: false })).toEqual(nothing);
     expect(await api.notes.count(event.id)).toBe(1);
-    expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 0, batch: 10 })).toEqual({ ...nothing, abandoned: 1 });
+    expect(await relayOnce(api.relay, { graceMs: 0, abandonMs: 0, batch: 10, sweep: false })).toEqual({ ...nothing, abandoned: 1 });
     expect(await api.notes.count(event.id)).toBe(0);
     expect(await api.events.find(event.id)).toBeUndefined();
+  });
+
+  it("a pass leaves a held write's note to the sweeps, which start it once it is due", async () => {
+    const api = await setup();
+    const receiver = await receiverAnswering(() => 200);
+    const { sub } = await subscribe(api, receiver, ['order.updated']);
+    // A held write whose process stopped: its note is due in 2 s, its order written, nothing started.
+    const event = newOutboxEvent('order.updated', { order_id: 7, total: 25.8, currency: 'EUR', status: 'paid', user_id: 3, previous_status: 'pending' }, { seq: 2 });
+    await api.notes.announce({ eventIds: [event.id], source: { collection: 'orders', id: 7 }, dueAt: new Date(Date.now() + 2_000) });
+    expect(await api.deps.resources.orders.transition(7, 'pending', 'paid', event, new Date())).toEqual({ kind: 'written' });
+    const opts = { graceMs: 0, abandonMs: 60_000, batch: 10 };
+    const nothing = { flushed: 0, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0, read: 0 };
+
+    // Not yet due: neither a pass nor a sweep takes it.
+    expect(await relayOnce(api.relay, { ...opts, sweep: false })).toEqual(nothing);
+    expect(await relayOnce(api.relay, { ...opts, sweep: true })).toEqual(nothing);
+    await new Promise((r) => setTimeout(r, 2_100));
+    // Due: a pass still does not read it (held notes are not read each pass); a sweep starts it.
+    expect(await relayOnce(api.relay, { ...opts, sweep: false })).toEqual(nothing);
+    expect(await relayOnce(api.relay, { ...opts, sweep: true })).toEqual({ ...nothing, flushed: 1, read: 1 });
+    expect(await api.notes.count(event.id)).toBe(0);
+    worker(api);
+    expect(await eventOutcome(await api.temporal.client(), eventWorkflowId(event.id))).toMatchObject({ state: 'delivered', subscriptions: { [sub.id]: { state: 'delivered' } } });
   });
 
   it('an event the writer and the relay both flush is counted once, with or without subscribers', async () => {
@@ -243,7 +267,7 @@ describe('no event is lost', () => {
       outboxes: { ...api.relay.outboxes, orders: (id) => (id === 9101 ? Promise.reject(new Error('outbox unreadable')) : api.relay.outboxes.orders(id)) },
     };
     const opts = { graceMs: 0, abandonMs: 60_000, batch: 10 };
-    expect(await relayOnce(failing, opts)).toEqual({ flushed: 1, dispatched: 1, redelivered: 1, abandoned: 0, failed: 1 });
+    expect(await relayOnce(failing, opts)).toEqual({ flushed: 1, dispatched: 1, redelivered: 1, abandoned: 0, failed: 1, read: 4 });
     expect(await api.notes.count(unreadable.id)).toBe(1);
     expect(await api.events.find(unreadable.id)).toBeUndefined();
     for (const id of [flushable.id, logged._id, redelivery]) expect(await api.notes.count(id), id).toBe(0);
@@ -253,7 +277,7 @@ describe('no event is lost', () => {
     }
     await expect(temporal.workflow.getHandle(eventWorkflowId(unreadable.id)).describe()).rejects.toThrow(/not found/i);
 
-    expect(await relayOnce(api.relay, opts)).toEqual({ flushed: 1, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0 });
+    expect(await relayOnce(api.relay, opts)).toEqual({ flushed: 1, dispatched: 0, redelivered: 0, abandoned: 0, failed: 0, read: 1 });
     expect(await api.notes.count(unreadable.id)).toBe(0);
     expect(await eventOutcome(temporal, eventWorkflowId(unreadable.id))).toMatchObject({ state: 'delivered', subscriptions: { [sub.id]: { state: 'delivered' } } });
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
