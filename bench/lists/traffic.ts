@@ -22,7 +22,9 @@ const CHUNK = 2000;
 export async function writeRecentTraffic(db: Db, plan: PrefillPlan, traffic: RecentTraffic, now = Date.now()): Promise<{ orders: number; events: number; attempts: number }> {
   const count = Math.round(traffic.minutes * 60 * traffic.rate);
   const after = { ...plan, firstOrderId: plan.firstOrderId + plan.spec.orders };
-  const [orders, events, attempts] = [new OrderRepository(db), new EventRepository(db), new AttemptRepository(db)];
+  // Every document here is written with its tenth, so its busy buckets are recorded dense as a live API's are.
+  const lists = { denseSince: 0 };
+  const [orders, events, attempts] = [new OrderRepository(db, undefined, lists), new EventRepository(db, lists), new AttemptRepository(db, lists)];
   const written = { orders: 0, events: 0, attempts: 0 };
   for (let from = 0; from < count; from += CHUNK) {
     const [o, e, a]: [OrderDoc[], EventDoc[], ReturnType<typeof buildAttempts>] = [[], [], []];

@@ -154,6 +154,12 @@ export function timelineEntries(namespace: string, keys: readonly string[], at: 
   return entries;
 }
 
+/** How a repository's writes are listed. */
+export interface ListWriting {
+  /** Buckets begun before this (ms) are never recorded dense (default: when the lists were made); 0 for a writer that knows every stored document carries `tl_tenth`. */
+  denseSince?: number;
+}
+
 /**
  * The lists of one collection (`namespace`): its directory in the shared `timeline` collection,
  * and what this process already wrote there.
@@ -187,7 +193,7 @@ export class Timeline {
     db: Db,
     private readonly namespace: string,
     collectionName = 'timeline',
-    { whole = ['all'], denseSince = Date.now() }: { whole?: readonly string[]; denseSince?: number } = {},
+    { whole = ['all'], denseSince = Date.now() }: { whole?: readonly string[] } & ListWriting = {},
   ) {
     this.entries = db.collection<TimelineEntry>(collectionName);
     this.whole = new Set(whole);

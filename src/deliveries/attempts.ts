@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { type Expiring, Timeline, type TimelineEntry, timelineShapes, withoutTimelineFields } from '../db/timeline';
+import { type Expiring, type ListWriting, Timeline, type TimelineEntry, timelineShapes, withoutTimelineFields } from '../db/timeline';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { DeliveryAttempt, DeliveryAttemptState, DeliveryOutcome } from '../contract/types';
 import { eventGroups, groupsBetween, groupsToRead } from './event-groups';
@@ -145,9 +145,9 @@ export class AttemptRepository {
   /** Retention: attempts age by when they started. */
   readonly aged: Expiring;
 
-  constructor(db: Db) {
+  constructor(db: Db, lists: ListWriting = {}) {
     this.#collection = db.collection<StoredAttempt>('attempts');
-    this.#timeline = new Timeline(db, 'attempts');
+    this.#timeline = new Timeline(db, 'attempts', 'timeline', lists);
     this.aged = { expire: (before, maxBuckets, maxDocs) => this.#timeline.expire(this.#collection, 'all', before, maxBuckets, maxDocs) };
   }
 

@@ -1,7 +1,7 @@
 import { insertAll } from '../db/insert-all';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { type Expiring, Timeline, timelineShapes, withoutTimelineFields } from '../db/timeline';
+import { type Expiring, type ListWriting, Timeline, timelineShapes, withoutTimelineFields } from '../db/timeline';
 import type { Collection, Db } from 'mongodb';
 import type { EventType } from '../contract/types';
 import type { OutboxSource } from './outbox';
@@ -67,9 +67,9 @@ export class EventRepository {
   /** Retention: events age by when they were emitted. */
   readonly aged: Expiring;
 
-  constructor(db: Db) {
+  constructor(db: Db, lists: ListWriting = {}) {
     this.#collection = db.collection<StoredEvent>('events');
-    this.#timeline = new Timeline(db, 'events');
+    this.#timeline = new Timeline(db, 'events', 'timeline', lists);
     this.aged = { expire: (before, maxBuckets, maxDocs) => this.#timeline.expire(this.#collection, 'all', before, maxBuckets, maxDocs) };
   }
 

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { insertIfAbsent } from '../db/insert-if-absent';
 import type { Collection, Db, Filter } from 'mongodb';
 import type { IndexSpec, QueryShape } from '../db/query-shapes';
-import { Timeline, timelineShapes, withoutTimelineFields } from '../db/timeline';
+import { type ListWriting, Timeline, timelineShapes, withoutTimelineFields } from '../db/timeline';
 import type { OutboxEvent } from '../events/outbox';
 import type { CurrencyCode, Order, OrderStatus, OrderSummary, Product, User } from '../contract/types';
 import type { ProductFilter, SummaryField } from './rules';
@@ -232,10 +232,11 @@ export class OrderRepository {
   constructor(
     db: Db,
     private readonly idBlockSize = 16,
+    lists: ListWriting = {},
   ) {
     this.#collection = db.collection<StoredOrder>('orders');
     this.#counters = db.collection<CounterDoc>('counters');
-    this.#timeline = new Timeline(db, 'orders');
+    this.#timeline = new Timeline(db, 'orders', 'timeline', lists);
     this.#claims = new TransitionClaims(db);
   }
 
