@@ -182,6 +182,8 @@ export class Timeline {
   private readonly known = new LRUCache<string, true>({ max: 50_000 });
   // Entries being written now: concurrent writers of a new bucket share one insert, not one each.
   private readonly registering = new Map<string, Promise<void>>();
+  // Directory entries pages have read: where the next page of a list may read ahead (a hint, never needed to be right).
+  private readonly present = new LRUCache<string, true>({ max: 10_000 });
   // Documents this process tagged per bucket entry: at DENSE_AFTER it records the bucket as dense.
   private readonly tagged = new LRUCache<string, number>({ max: 50_000 });
   private readonly whole: ReadonlySet<string>;
@@ -293,9 +295,11 @@ export class Timeline {
       if (perRead === 0) return Math.min(BUCKETS_AT_ONCE, 2 ** seen.reads);
       return Math.min(BUCKETS_AT_ONCE, Math.ceil(want / perRead));
     };
+    const ahead = this.readAhead(key, upper ?? new Date());
     // Children of `up` that may hold documents in [lower, upper], newest first.
     const children = async (up: string, level: number): Promise<TimelineEntry[]> => {
-      const rows = await this.entries.find({ up }).toArray();
+      const rows = await (ahead.get(up) ?? this.entries.find({ up }).toArray());
+      if (level > 0) for (const row of rows) this.present.set(row._id, true);
       return rows
         .filter((e) => (!upper || e.at <= upper) && (!lower || e.at.getTime() + LEVEL_MS[level]! > lower.getTime()))
         .sort((a, b) => b.at.getTime() - a.at.getTime());
@@ -325,6 +329,24 @@ export class Timeline {
     };
     await walk(`${this.namespace}/${key}`, TOP);
     return out;
+  }
+
+  /**
+   * The directory reads of a page at once, not level after level: the list's days, and the
+   * children of the day and the hour `from` falls in when this process knows they exist (it wrote
+   * or read them). The walk takes what it needs from here; a read it does not need costs a lookup.
+   */
+  private readAhead(key: string, from: Date): Map<string, Promise<TimelineEntry[]>> {
+    const top = `${this.namespace}/${key}`;
+    const path = timelineEntries(this.namespace, [key], from).filter((e, level) => level > 0 && (this.known.has(e._id) || this.present.has(e._id)));
+    const reads = new Map<string, Promise<TimelineEntry[]>>();
+    for (const up of [top, ...path.map((e) => e._id)]) {
+      const read = this.entries.find({ up }).toArray();
+      // A read the walk never reaches must not fail unhandled; one it reaches throws there.
+      read.catch(() => undefined);
+      reads.set(up, read);
+    }
+    return reads;
   }
 
   /**

@@ -61,6 +61,18 @@ async function ownedSubscription(deps: DeliveryDeps, principal: Principal, id: s
   return sub;
 }
 
+/**
+ * The caller's subscription and what `read` reads of it, read at once rather than one after the
+ * other: what was read is returned only once the subscription is known to be the caller's.
+ */
+async function readOwned<T>(deps: DeliveryDeps, principal: Principal, id: string, read: () => Promise<T>): Promise<[SubscriptionDoc, T]> {
+  const reading = read();
+  // Another owner's subscription is a 404 whatever the read does.
+  reading.catch(() => undefined);
+  const sub = await ownedSubscription(deps, principal, id);
+  return [sub, await reading];
+}
+
 /** The caller's subscription, if it may also send to it (403 otherwise). */
 async function changeableSubscription(deps: DeliveryDeps, principal: Principal, id: string) {
   const sub = await ownedSubscription(deps, principal, id);
@@ -92,11 +104,12 @@ export async function listAttempts(
   subscriptionId: string,
   query: AttemptFilter & { limit?: number; cursor?: string },
 ): Promise<{ data: DeliveryAttempt[]; next_cursor?: string }> {
-  const sub = await ownedSubscription(deps, principal, subscriptionId);
   const { limit = 20, cursor, ...filter } = query;
   const afterId = decodeCursor(cursor);
-  const after = afterId ? await deps.attempts.find(afterId) : undefined;
-  const rows = await deps.attempts.listForSubscription(subscriptionId, limit + 1, { ...filter, ...(after ? { after } : {}) });
+  const [sub, rows] = await readOwned(deps, principal, subscriptionId, async () => {
+    const after = afterId ? await deps.attempts.find(afterId) : undefined;
+    return deps.attempts.listForSubscription(subscriptionId, limit + 1, { ...filter, ...(after ? { after } : {}) });
+  });
   return toPage(rows.map(attemptShownTo(deps, principal, sub)), limit);
 }
 
@@ -139,12 +152,13 @@ export async function listSubscriptionEvents(
   query: { limit?: number; cursor?: string },
   requestOrigin: string,
 ): Promise<{ data: SubscriptionEvent[]; next_cursor?: string }> {
-  const sub = await ownedSubscription(deps, principal, subscriptionId);
   const limit = query.limit ?? 20;
   const afterId = decodeCursor(query.cursor);
-  const after = afterId ? await deps.events.find(afterId) : undefined;
-  const events = await deps.events.listForSubscription(subscriptionId, limit + 1, after);
-  const summaries = await deps.attempts.pageSummaries(subscriptionId, events.map((e) => e._id));
+  const [sub, { events, summaries }] = await readOwned(deps, principal, subscriptionId, async () => {
+    const after = afterId ? await deps.events.find(afterId) : undefined;
+    const events = await deps.events.listForSubscription(subscriptionId, limit + 1, after);
+    return { events, summaries: await deps.attempts.pageSummaries(subscriptionId, events.map((e) => e._id)) };
+  });
   const rows = events.map((e): SubscriptionEvent => {
     const summary = summaries.get(e._id);
     const withheld = withheldFrom(deps, principal, e, sub.all_owners === true);

@@ -80,8 +80,11 @@ export async function listUserOrders(
   query: QueryOf<'listUserOrders'>,
 ): Promise<OrderSummaryList> {
   const fields = parseFields(query.fields);
+  // Both at once: the page is returned only for a user that exists.
+  const page = deps.orders.listSummariesOf(userId, fields, query.limit ?? defaultLimit, listingOwner(caller));
+  page.catch(() => undefined);
   if (!(await deps.users.findById(userId))) throw userNotFound(userId);
-  return { data: await deps.orders.listSummariesOf(userId, fields, query.limit ?? defaultLimit, listingOwner(caller)) };
+  return { data: await page };
 }
 
 /** The order, when `caller` may see it; another owner's order is as absent as a missing one. */

@@ -121,6 +121,73 @@ describe('timeline: newest-first pages from bounded bucket reads', () => {
     }
   });
 
+  it('reads the directory of a list whose newest hour it knows in one round trip, and still pages like a sort', async () => {
+    // Each directory read's start and end, in the order the driver reports them.
+    const watched = new MongoClient(inject('mongoUri'), { monitorCommands: true });
+    const log: Array<{ event: 'start' | 'end'; id: number; up?: string }> = [];
+    watched.on('commandStarted', (e) => {
+      if (e.commandName === 'find' && e.command.find === 'timeline_ahead') log.push({ event: 'start', id: e.requestId, up: String((e.command.filter as Document).up) });
+    });
+    watched.on('commandSucceeded', (e) => {
+      if (e.commandName === 'find') log.push({ event: 'end', id: e.requestId });
+    });
+    try {
+      // Clear of an hour's end, so the pages' newest hour is the one written.
+      if (LEVEL_MS[1] - (Date.now() % LEVEL_MS[1]) < 10_000) await new Promise((r) => setTimeout(r, 11_000));
+      const mdb = watched.db(db.databaseName);
+      const writer = new Timeline(mdb, 'ahead', 'timeline_ahead');
+      const data = mdb.collection<Pick<Item, '_id' | 'at' | 'tl'>>('ahead');
+      // Within the last minute (the page's newest hour is the real one) and a few in earlier hours.
+      const t = Date.now();
+      const items = [...Array.from({ length: 30 }, (_, i) => ({ _id: `r${String(i).padStart(2, '0')}`, at: new Date(t - 1_000 - i * 1_500) })), ...[2, 5, 30].map((h) => ({ _id: `h${h}`, at: new Date(t - h * 3_600_000) }))];
+      await data.insertMany(await writer.listed(items, () => ['k:1'], (d) => d.at));
+      // Connections enough for three reads at once, so the log shows overlap, not the pool.
+      await Promise.all(Array.from({ length: 4 }, () => mdb.collection('timeline_ahead').findOne({ up: 'none' })));
+
+      const expected = [...items].sort(newestFirst).map((d) => d._id);
+      const pageOf = async (timeline: Timeline) => {
+        const seen: string[] = [];
+        let after: { at: Date; id: string } | undefined;
+        for (let pages = 0; pages < 10; pages += 1) {
+          const page = await timeline.page(data, 'k:1', { timeField: 'at', limit: 8, ...(after ? { after } : {}) });
+          seen.push(...page.map((d) => d._id));
+          const last = page.at(-1);
+          if (page.length < 8 || !last) break;
+          after = { at: last.at, id: last._id };
+        }
+        return seen;
+      };
+      // Reads still in flight when a read of the page's path (the list, its day, its hour) started.
+      const overlap = () => {
+        const open = new Set<number>();
+        let most = 0;
+        for (const e of log.splice(0)) {
+          if (e.event === 'start') open.add(e.id);
+          else open.delete(e.id);
+          most = Math.max(most, open.size);
+        }
+        return most;
+      };
+
+      // The writer knows the path of what it wrote: list, day and hour are read at once.
+      log.splice(0);
+      await writer.page(data, 'k:1', { timeField: 'at', limit: 8 });
+      expect(overlap()).toBe(3);
+      expect(await pageOf(writer)).toEqual(expected);
+
+      // A reader that never wrote walks level by level first, then reads ahead where it has been.
+      const reader = new Timeline(mdb, 'ahead', 'timeline_ahead');
+      log.splice(0);
+      await reader.page(data, 'k:1', { timeField: 'at', limit: 8 });
+      expect(overlap()).toBe(1);
+      await reader.page(data, 'k:1', { timeField: 'at', limit: 8 });
+      expect(overlap()).toBe(3);
+      expect(await pageOf(reader)).toEqual(expected);
+    } finally {
+      await watched.close();
+    }
+  });
+
   it('never records a bucket dense that began before the process: an earlier version may have written it untagged', async () => {
     const timeline = new Timeline(db, 'upgrade', 'timeline_upgrade');
     const data = db.collection<Pick<Item, '_id' | 'at' | 'tl'>>('upgrade');
