@@ -1,7 +1,27 @@
 import { createServer } from 'node:net';
 
-/** A port the OS says is free right now (the worker's private SDK metrics exporter, tests, ephemeral servers). */
-export function getFreePort(host = '127.0.0.1'): Promise<number> {
+// Ports this process handed out: the OS may offer a closed one again, while its taker has yet to bind it.
+const handedOut = new Set<number>();
+
+/** Tries before giving up on a port not handed out already (the OS offers thousands). */
+const TRIES = 50;
+
+/**
+ * A port the OS says is free right now and this process has not handed out before (the worker's
+ * private SDK metrics exporter, tests, ephemeral servers): two servers started one after the
+ * other never get the same port, even when the first has not bound it yet.
+ */
+export async function getFreePort(host = '127.0.0.1'): Promise<number> {
+  for (let i = 0; i < TRIES; i++) {
+    const port = await osFreePort(host);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port on ${host} that this process has not handed out already (${TRIES} tries)`);
+}
+
+function osFreePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -21,6 +21,12 @@ describe('port checks', () => {
     );
   });
 
+  it('never hands out one port twice in a process, though the OS offers a closed one again', async () => {
+    const ports: number[] = [];
+    for (let i = 0; i < 500; i++) ports.push(await getFreePort());
+    expect(new Set(ports).size).toBe(500);
+  });
+
   it('passes for a free port', async () => {
     const port = await getFreePort();
     await expect(assertPortFree(port, 'PORT', 'API')).resolves.toBeUndefined();
