@@ -2,16 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { searchAttributes } from '../../src/compose/dev-stack';
-import { getFreePort } from './ports';
 import { type LineSink, ManagedProcess, waitUntilReady } from './processes';
 
 export interface TemporalDevServerOptions {
   binary: string;
   port: number;
   uiPort: number;
-  /** Its HTTP API and `/metrics` ports (default: free ports from getFreePort, chosen once per start). */
-  httpPort?: number;
-  metricsPort?: number;
   /** SQLite file: sleeping workflows survive a restart. */
   dbFile: string;
   namespace: string;
@@ -49,9 +45,6 @@ export function temporalDevServerArgs(opts: TemporalDevServerOptions): string[] 
   if (opts.namespace !== 'default') args.push('--namespace', opts.namespace);
   // The worker registers them too (src/temporal/setup.ts); here they are there before it starts.
   if (opts.searchAttributes !== false) for (const [name, type] of Object.entries(searchAttributes)) args.push('--search-attribute', `${name}=${type}`);
-  // Named rather than left to the server, which would pick any free port, one the harness may have just handed to an API.
-  if (opts.httpPort) args.push('--http-port', String(opts.httpPort));
-  if (opts.metricsPort) args.push('--metrics-port', String(opts.metricsPort));
   if (opts.headless) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort));
   // WAL with synchronous=NORMAL survives a process crash (only an OS crash may lose the last
@@ -77,12 +70,10 @@ export function temporalDevServerArgs(opts: TemporalDevServerOptions): string[] 
 /** Starts the Temporal CLI dev server and waits until its namespace answers. */
 export async function startTemporalDevServer(opts: TemporalDevServerOptions): Promise<RunningTemporal> {
   mkdirSync(dirname(opts.dbFile), { recursive: true });
-  // Chosen once: a restart (chaos) binds the same ones.
-  const ports = { httpPort: opts.httpPort ?? (await getFreePort()), metricsPort: opts.metricsPort ?? (await getFreePort()) };
   const proc = new ManagedProcess({
     name: 'temporal',
     command: opts.binary,
-    args: temporalDevServerArgs({ ...opts, ...ports }),
+    args: temporalDevServerArgs(opts),
     ...(opts.onLine ? { onLine: opts.onLine } : {}),
   });
   const address = `127.0.0.1:${opts.port}`;

@@ -15,13 +15,6 @@ describe('temporal server start-dev arguments', () => {
     expect(args).not.toContain('--namespace');
   });
 
-  it('binds the HTTP API and metrics ports it is given, where the server would pick any free port', () => {
-    const args = temporalDevServerArgs({ ...base, httpPort: 40001, metricsPort: 40002 }).join(' ');
-    expect(args).toContain('--http-port 40001');
-    expect(args).toContain('--metrics-port 40002');
-    expect(temporalDevServerArgs(base).join(' ')).not.toContain('--http-port');
-  });
-
   it('registers no search attributes when asked (tests of the worker setting them up itself)', () => {
     expect(temporalDevServerArgs({ ...base, searchAttributes: false })).not.toContain('--search-attribute');
   });
