@@ -286,10 +286,11 @@ export class Timeline {
     const lower = opts.notBefore;
     // What the page's reads returned so far: how many the next batch reads.
     const seen = { reads: 0, docs: 0 };
-    // One read first; then as many as should fill the page at what a read returns (a sparse list
-    // costs round trips, a dense one few reads beyond its page); doubling while reads return nothing.
+    // One read first (of tenths: those that should fill the page, and one); then as many as should
+    // fill the page at what a read returns (a sparse list costs round trips, a dense one few reads
+    // beyond its page); doubling while reads return nothing.
     const batchSize = (want: number, tenth: boolean): number => {
-      if (seen.reads === 0) return 1;
+      if (seen.reads === 0) return tenth ? Math.min(BUCKETS_AT_ONCE, Math.ceil(want / (DENSE_AFTER / TENTHS)) + 1) : 1;
       // A dense bucket holds DENSE_AFTER or more: a tenth, DENSE_AFTER / TENTHS on average.
       const perRead = Math.max(tenth ? DENSE_AFTER / TENTHS : 0, seen.docs / seen.reads);
       if (perRead === 0) return Math.min(BUCKETS_AT_ONCE, 2 ** seen.reads);
@@ -313,7 +314,8 @@ export class Timeline {
         }
         return;
       }
-      const reads = this.bucketReads(entries, opts.limit <= TENTHS_UP_TO, upper, lower);
+      // A bucket being written has no documents in its tenths to come: a first page skips them (a writer's clock a tenth ahead allowed).
+      const reads = this.bucketReads(entries, opts.limit <= TENTHS_UP_TO, upper ?? new Date(Date.now() + TENTH_MS), lower);
       for (let i = 0; i < reads.length && out.length < opts.limit && budget > 0; ) {
         const want = opts.limit - out.length;
         const batch = reads.slice(i, i + Math.min(batchSize(want, reads[i]!.tenth !== undefined), budget));

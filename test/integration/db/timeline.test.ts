@@ -188,6 +188,39 @@ describe('timeline: newest-first pages from bounded bucket reads', () => {
     }
   });
 
+  it('reads none of the seconds still to come of a bucket being written, and fills a first page in one round', async () => {
+    const watched = new MongoClient(inject('mongoUri'), { monitorCommands: true });
+    const tenths: number[][] = [];
+    watched.on('commandStarted', (e) => {
+      if (e.commandName === 'find' && e.command.find === 'writing') tenths.at(-1)?.push((e.command.filter as Document).tl_tenth as number);
+    });
+    try {
+      // Six seconds or more into a bucket, so its seconds to come are a few.
+      const into = Date.now() % LEVEL_MS[0];
+      if (into < 6_000 || into > 8_500) await new Promise((r) => setTimeout(r, (LEVEL_MS[0] + 6_000 - into) % LEVEL_MS[0] + 50));
+      const start = Date.now() - (Date.now() % LEVEL_MS[0]);
+      const mdb = watched.db(db.databaseName);
+      const timeline = new Timeline(mdb, 'writing', 'timeline_writing', { denseSince: 0 });
+      const data = mdb.collection<Pick<Item, '_id' | 'at' | 'tl'> & { tl_tenth: number }>('writing');
+      // 20 a second from the bucket's start until now (120 or more): recorded dense.
+      const written = Math.floor((Date.now() - start - 25) / 50);
+      const items = Array.from({ length: written }, (_, i) => ({ _id: `w${String(i).padStart(3, '0')}`, at: new Date(start + 25 + i * 50) }));
+      for (let i = 0; i < items.length; i += 20) await data.insertMany(await timeline.listed(items.slice(i, i + 20), () => ['k:1'], (d) => d.at));
+      expect(await mdb.collection('timeline_writing').countDocuments({ _id: { $regex: /#dense$/ } } as Document)).toBe(1);
+
+      tenths.push([]);
+      const page = await timeline.page(data, 'k:1', { timeField: 'at', limit: 20 });
+      const now = Math.floor((Date.now() - start) / 1000);
+      expect(page.map((d) => d._id)).toEqual([...items].sort(newestFirst).slice(0, 20).map((d) => d._id));
+      // Its first round: the second after now (a clock a little ahead), now, and those that fill 20.
+      const [reads] = tenths;
+      expect(reads!.length).toBe(3);
+      expect(Math.max(...reads!)).toBeLessThanOrEqual(now + 1);
+    } finally {
+      await watched.close();
+    }
+  });
+
   it('never records a bucket dense that began before the process: an earlier version may have written it untagged', async () => {
     const timeline = new Timeline(db, 'upgrade', 'timeline_upgrade');
     const data = db.collection<Pick<Item, '_id' | 'at' | 'tl'>>('upgrade');
