@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
+import { LRUCache } from 'lru-cache';
 
-// Ports this process handed out: the OS may offer a closed one again, while its taker has yet to bind it.
-const handedOut = new Set<number>();
+// Ports this process handed out in the last minute: the OS may offer a closed one again while its taker has yet to bind it.
+const handedOut = new LRUCache<number, true>({ max: 10_000, ttl: 60_000 });
 
 /** Tries before giving up on a port not handed out already (the OS offers thousands). */
 const TRIES = 50;
@@ -15,7 +16,7 @@ export async function getFreePort(host = '127.0.0.1'): Promise<number> {
   for (let i = 0; i < TRIES; i++) {
     const port = await osFreePort(host);
     if (handedOut.has(port)) continue;
-    handedOut.add(port);
+    handedOut.set(port, true);
     return port;
   }
   throw new Error(`no free port on ${host} that this process has not handed out already (${TRIES} tries)`);
